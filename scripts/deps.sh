@@ -1,0 +1,33 @@
+#!/bin/sh
+# Install the Debian packages a target needs, and only those that are missing.
+# Usage: scripts/deps.sh build|check|bench|demo
+# Runs apt-get update at most once per call, and only if something is missing.
+set -eu
+
+need_build="gcc make libc6-dev"
+need_check="$need_build clang strace"
+need_bench="$need_check uftrace hyperfine"
+need_real="dpkg-dev xz-utils"
+
+case "${1:-build}" in
+    build|demo) want="$need_build" ;;
+    check)      want="$need_check $need_real uftrace" ;;
+    bench)      want="$need_bench $need_real" ;;
+    *) echo "deps.sh: unknown target '$1' (build, demo, check, bench)" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $want; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+    echo "deps.sh: missing Debian packages:$missing (run as root, or install them)" >&2
+    exit 1
+fi
+echo "deps.sh: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The architecture contract: everything that knows an opcode, a relocation
+ * type or a calling convention lives behind this header, in
+ * src/arch/<arch>/.  It has two halves.
+ *
+ *  1. struct arch_desc, one table per architecture, used on the host by
+ *     anything that reads ELF files (list, site discovery, recordmcount):
+ *     it decodes the call sites a compiler or linker left in an image.
+ *
+ *  2. The runtime contract (seed 004's list), implemented only for the
+ *     architecture fntrace runs on: the nop/call encoders, far-call
+ *     trampolines, the clock, and the assembly stubs ftrace_caller,
+ *     ftrace_call, ftrace_graph_call, ftrace_stub and return_to_handler.
+ */
+#ifndef FNTRACE_ARCH_H
+#define FNTRACE_ARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../elf/elf.h"
+
+/* Where a call site sits, which decides where the parent's return
+ * address is found when the site calls ftrace_caller. */
+enum site_kind {
+	SITE_ENTRY,	/* first instruction(s): fentry, patchable entry */
+	SITE_FRAME,	/* after the prologue that set up the frame pointer */
+};
+
+/* Site flags. */
+#define SITE_QUIET_ONLY	0x1	/* several instructions now: may only be
+				 * rewritten while the process is single-threaded */
+
+/* One call site found in an image, at link-time addresses. */
+struct site {
+	uint64_t addr;		/* first byte of the site instruction */
+	uint64_t func;		/* start of the function it belongs to */
+	const char *name;	/* that function's name */
+	uint8_t len;		/* bytes the site occupies */
+	uint8_t kind;		/* enum site_kind */
+	uint8_t flags;		/* SITE_* */
+};
+
+/* What an image says about its mcount: the addresses a call to it can
+ * target.  Filled in by the core from symbols and dynamic relocations. */
+struct mcount_targets {
+	const uint64_t *slots;	/* GOT slots bound to mcount/_mcount/__fentry__ */
+	unsigned nr_slots;
+	const uint64_t *funcs;	/* addresses that are mcount itself */
+	unsigned nr_funcs;
+};
+
+int mcount_is_slot(const struct mcount_targets *t, uint64_t slot);
+int mcount_is_func(const struct mcount_targets *t, uint64_t addr);
+
+struct arch_desc {
+	const char *name;
+	unsigned machine;		/* EM_* */
+	unsigned rel_relative;		/* R_*_RELATIVE */
+	unsigned rel_abs;		/* R_*_64 / R_*_32: an absolute word */
+	unsigned rel_glob_dat;		/* GOT slot bound to a symbol */
+	unsigned rel_jump_slot;		/* PLT slot bound to a symbol */
+	/* Find the mcount/fentry call in the head of the function at func. */
+	int (*find_site)(const struct elf_file *f, const struct mcount_targets *t,
+			 uint64_t func, uint64_t size, struct site *out);
+	/* Check the site a table (__mcount_loc, patchable entries) names. */
+	int (*check_site)(const struct elf_file *f, uint64_t addr, uint64_t func,
+			  struct site *out);
+};
+
+const struct arch_desc *arch_lookup(unsigned machine);
+
+/* ---- runtime contract: the native architecture only ---- */
+
+#define ARCH_MAX_INSN 8		/* longest site or patchable instruction */
+
+/* The bytes of a nop for a site of len bytes. */
+void arch_make_nop(unsigned len, uint8_t *insn);
+/* The bytes of a call from ip (a site of len bytes) to target; -1 if the
+ * target is out of reach and a trampoline is needed. */
+int arch_make_call(uintptr_t ip, unsigned len, uintptr_t target, uint8_t *insn);
+/* How far a direct call reaches, each way. */
+uintptr_t arch_call_reach(void);
+
+/* Far-call trampolines: a few bytes near a module that jump to target. */
+size_t arch_tramp_size(void);
+void arch_tramp_write(uint8_t *at, uintptr_t target);
+
+/* The entry into ftrace_caller for a site of this kind. */
+uintptr_t arch_caller_for(enum site_kind kind);
+
+/* Assembly, in src/arch/<arch>/entry.S. */
+extern char ftrace_caller[], ftrace_caller_frame[], ftrace_call[];
+extern char ftrace_graph_call[], ftrace_stub[], return_to_handler[];
+extern const unsigned ftrace_call_len;
+
+#endif

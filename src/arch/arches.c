@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The table of architectures: the one place a port adds an entry.
+ */
+#include "arch.h"
+
+extern const struct arch_desc arch_x86_64;
+
+static const struct arch_desc *const arches[] = {
+	&arch_x86_64,
+};
+
+const struct arch_desc *arch_lookup(unsigned machine)
+{
+	for (unsigned i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
+		if (arches[i]->machine == machine)
+			return arches[i];
+	return NULL;
+}
+
+static int contains(const uint64_t *v, unsigned n, uint64_t x)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (v[i] == x)
+			return 1;
+	return 0;
+}
+
+int mcount_is_slot(const struct mcount_targets *t, uint64_t slot)
+{
+	return contains(t->slots, t->nr_slots, slot);
+}
+
+int mcount_is_func(const struct mcount_targets *t, uint64_t addr)
+{
+	return contains(t->funcs, t->nr_funcs, addr);
+}

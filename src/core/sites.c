@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Call-site discovery for one image, in the kernel's order of preference:
+ * a table the toolchain wrote (__mcount_loc, __patchable_function_entries),
+ * and only for a plain -pg build without one, a search of each function's
+ * head for its call to mcount.
+ */
+#include "sites.h"
+
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const mcount_names[] = { "mcount", "_mcount", "__fentry__" };
+
+struct func_sym {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;
+	unsigned bind;
+};
+
+struct funcs {
+	struct func_sym *v;
+	unsigned nr;
+};
+
+struct u64_list {
+	uint64_t *v;
+	unsigned nr, cap;
+};
+
+static int u64_push(struct u64_list *l, uint64_t x)
+{
+	if (l->nr == l->cap) {
+		unsigned cap = l->cap ? 2 * l->cap : 16;
+		uint64_t *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->nr++] = x;
+	return 0;
+}
+
+static int is_mcount_name(const char *name)
+{
+	for (unsigned i = 0; i < sizeof(mcount_names) / sizeof(mcount_names[0]); i++)
+		if (strcmp(name, mcount_names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* ---- function symbols ---- */
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct func_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Among aliases, the global name first, then weak, then local. */
+	static const int rank[] = { [STB_GLOBAL] = 0, [STB_WEAK] = 1, [STB_LOCAL] = 2 };
+	int rx = x->bind <= STB_WEAK ? rank[x->bind] : 3;
+	int ry = y->bind <= STB_WEAK ? rank[y->bind] : 3;
+
+	return rx - ry;
+}
+
+static int add_funcs_from(const struct elf_file *f, int symtab, struct funcs *out)
+{
+	unsigned n = symtab > 0 ? elf_sym_count(f, symtab) : 0;
+	struct func_sym *v;
+
+	if (n == 0)
+		return 0;
+	v = realloc(out->v, (out->nr + n) * sizeof(*v));
+	if (!v)
+		return -1;
+	out->v = v;
+	for (unsigned i = 0; i < n; i++) {
+		struct elf_sym s;
+
+		if (elf_sym_get(f, symtab, i, &s) || s.shndx == SHN_UNDEF ||
+		    (s.type != STT_FUNC && s.type != STT_GNU_IFUNC) ||
+		    !s.name[0] || is_mcount_name(s.name))
+			continue;
+		v[out->nr++] = (struct func_sym){ s.value, s.size, s.name, s.bind };
+	}
+	return 0;
+}
+
+/* Function symbols sorted by address, one name per address. */
+static int collect_funcs(const struct elf_file *f, struct funcs *out)
+{
+	int symtab = elf_find_section_type(f, SHT_SYMTAB);
+	unsigned w = 0;
+
+	if (add_funcs_from(f, symtab > 0 ? symtab : elf_find_section_type(f, SHT_DYNSYM), out))
+		return -1;
+	qsort(out->v, out->nr, sizeof(*out->v), by_addr);
+	for (unsigned r = 0; r < out->nr; r++)
+		if (w == 0 || out->v[w - 1].addr != out->v[r].addr)
+			out->v[w++] = out->v[r];
+	out->nr = w;
+	return 0;
+}
+
+/* The function containing addr; a table entry may name the function's
+ * first byte, or a byte inside it (after a prologue). */
+static const struct func_sym *func_at(const struct funcs *fs, uint64_t addr)
+{
+	unsigned lo = 0, hi = fs->nr;
+
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+
+		if (fs->v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	const struct func_sym *s = &fs->v[lo - 1];
+	uint64_t end = s->size ? s->addr + s->size :
+		       (lo < fs->nr ? fs->v[lo].addr : s->addr + 1);
+
+	return addr < end ? s : NULL;
+}
+
+/* ---- dynamic relocations ---- */
+
+/* Calls fn for every relocation of every allocated REL/RELA section. */
+static void for_each_dynrel(const struct elf_file *f,
+			    void (*fn)(const struct elf_file *, const struct elf_rel *,
+				       unsigned symtab, void *),
+			    void *arg)
+{
+	for (unsigned i = 1; i < f->shnum; i++) {
+		const struct elf_section *s = &f->sections[i];
+
+		if ((s->type != SHT_RELA && s->type != SHT_REL) ||
+		    !(s->flags & SHF_ALLOC))
+			continue;
+		for (unsigned r = 0; r < elf_rel_count(f, i); r++) {
+			struct elf_rel rel;
+
+			if (!elf_rel_get(f, i, r, &rel))
+				fn(f, &rel, s->link, arg);
+		}
+	}
+}
+
+static const char *rel_sym_name(const struct elf_file *f, unsigned symtab,
+				const struct elf_rel *rel)
+{
+	struct elf_sym s;
+
+	if (rel->sym == 0 || elf_sym_get(f, symtab, rel->sym, &s))
+		return NULL;
+	return s.name;
+}
+
+struct slot_scan {
+	const struct arch_desc *arch;
+	struct u64_list slots;
+	int failed;
+};
+
+static void note_mcount_slot(const struct elf_file *f, const struct elf_rel *rel,
+			     unsigned symtab, void *arg)
+{
+	struct slot_scan *sc = arg;
+	const char *name;
+
+	if (rel->type != sc->arch->rel_glob_dat && rel->type != sc->arch->rel_jump_slot)
+		return;
+	name = rel_sym_name(f, symtab, rel);
+	if (name && is_mcount_name(name) && u64_push(&sc->slots, rel->offset))
+		sc->failed = 1;
+}
+
+static int mcount_defs(const struct elf_file *f, struct u64_list *out)
+{
+	for (unsigned i = 1; i < f->shnum; i++) {
+		if (f->sections[i].type != SHT_SYMTAB && f->sections[i].type != SHT_DYNSYM)
+			continue;
+		for (unsigned k = 0; k < elf_sym_count(f, i); k++) {
+			struct elf_sym s;
+
+			if (!elf_sym_get(f, i, k, &s) && s.shndx != SHN_UNDEF &&
+			    is_mcount_name(s.name) && u64_push(out, s.value))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- tables written by the toolchain ---- */
+
+struct table_fix {
+	const struct arch_desc *arch;
+	uint64_t lo, hi;	/* the table's address range */
+	uint64_t *values;	/* one per entry, fixed up in place */
+};
+
+/* Apply the dynamic relocation ld left for a table entry of a PIE or
+ * shared object: RELATIVE entries carry their value in the addend. */
+static void fix_entry(const struct elf_file *f, const struct elf_rel *rel,
+		      unsigned symtab, void *arg)
+{
+	struct table_fix *t = arg;
+	unsigned w = elf_word_size(f);
+	uint64_t i;
+
+	(void)symtab;
+	if (rel->offset < t->lo || rel->offset >= t->hi || (rel->offset - t->lo) % w)
+		return;
+	i = (rel->offset - t->lo) / w;
+	if (rel->type == t->arch->rel_relative && rel->addend)
+		t->values[i] = rel->addend;
+}
+
+/* The addresses a table section lists, relocated as the loader would. */
+static int read_table(const struct elf_file *f, const struct arch_desc *arch,
+		      int sec, struct u64_list *out)
+{
+	const struct elf_section *s = &f->sections[sec];
+	const uint8_t *data = elf_section_data(f, sec);
+	unsigned w = elf_word_size(f);
+	struct table_fix fix = { arch, s->addr, s->addr + s->size, NULL };
+
+	for (uint64_t off = 0; data && off + w <= s->size; off += w)
+		if (u64_push(out, elf_word(f, data + off)))
+			return -1;
+	fix.values = out->v;
+	if (f->type == ET_DYN && out->nr)
+		for_each_dynrel(f, fix_entry, &fix);
+	return 0;
+}
+
+/* ---- putting it together ---- */
+
+static int site_push(struct image_sites *out, const struct site *s, unsigned *cap)
+{
+	if (out->nr == *cap) {
+		unsigned n = *cap ? 2 * *cap : 64;
+		struct site *v = realloc(out->v, n * sizeof(*v));
+
+		if (!v)
+			return -1;
+		out->v = v;
+		*cap = n;
+	}
+	out->v[out->nr++] = *s;
+	return 0;
+}
+
+static int sites_from_table(const struct elf_file *f, const struct funcs *fs,
+			    const struct u64_list *addrs, struct image_sites *out)
+{
+	unsigned cap = 0;
+
+	for (unsigned i = 0; i < addrs->nr; i++) {
+		const struct func_sym *fn = func_at(fs, addrs->v[i]);
+		struct site s;
+
+		if (addrs->v[i] == 0)
+			continue;	/* an entry whose function the linker dropped */
+		if (!fn || !out->arch->check_site(f, addrs->v[i], fn->addr, &s)) {
+			out->skipped++;
+			continue;
+		}
+		s.name = fn->name;
+		if (site_push(out, &s, &cap))
+			return -1;
+	}
+	return 0;
+}
+
+static int sites_from_scan(const struct elf_file *f, const struct funcs *fs,
+			   const struct mcount_targets *t, struct image_sites *out)
+{
+	unsigned cap = 0;
+
+	for (unsigned i = 0; i < fs->nr; i++) {
+		struct site s;
+
+		if (!out->arch->find_site(f, t, fs->v[i].addr, fs->v[i].size, &s))
+			continue;
+		s.name = fs->v[i].name;
+		if (site_push(out, &s, &cap))
+			return -1;
+	}
+	return 0;
+}
+
+static int scan_heads(const struct elf_file *f, const struct funcs *fs,
+		      struct image_sites *out)
+{
+	struct slot_scan sc = { .arch = out->arch };
+	struct u64_list defs = { 0 };
+	int ret = -1;
+
+	for_each_dynrel(f, note_mcount_slot, &sc);
+	if (sc.failed || mcount_defs(f, &defs))
+		goto out;
+	ret = 0;
+	if (sc.slots.nr || defs.nr) {
+		struct mcount_targets t = { sc.slots.v, sc.slots.nr, defs.v, defs.nr };
+
+		out->source = SOURCE_SCAN;
+		ret = sites_from_scan(f, fs, &t, out);
+	}
+out:
+	free(sc.slots.v);
+	free(defs.v);
+	return ret;
+}
+
+static int by_site_addr(const void *a, const void *b)
+{
+	const struct site *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void sort_unique(struct image_sites *out)
+{
+	unsigned w = 0;
+
+	qsort(out->v, out->nr, sizeof(*out->v), by_site_addr);
+	for (unsigned r = 0; r < out->nr; r++)
+		if (w == 0 || out->v[w - 1].addr != out->v[r].addr)
+			out->v[w++] = out->v[r];
+	out->nr = w;
+}
+
+static int discover(const struct elf_file *f, const struct funcs *fs,
+		    struct image_sites *out)
+{
+	static const struct { const char *name; enum sites_source src; } tables[] = {
+		{ "__mcount_loc", SOURCE_MCOUNT_LOC },
+		{ "__patchable_function_entries", SOURCE_PATCHABLE },
+	};
+
+	for (unsigned i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		int sec = elf_find_section(f, tables[i].name);
+		struct u64_list addrs = { 0 };
+		int ret;
+
+		if (sec < 0)
+			continue;
+		out->source = tables[i].src;
+		ret = read_table(f, out->arch, sec, &addrs);
+		if (!ret)
+			ret = sites_from_table(f, fs, &addrs, out);
+		free(addrs.v);
+		return ret;
+	}
+	return scan_heads(f, fs, out);
+}
+
+int sites_discover(const struct elf_file *f, struct image_sites *out,
+		   char *err, size_t errlen)
+{
+	struct funcs fs = { 0 };
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->arch = arch_lookup(f->machine);
+	if (!out->arch) {
+		snprintf(err, errlen, "unsupported architecture (ELF machine %u)",
+			 f->machine);
+		return -1;
+	}
+	if (f->type != ET_EXEC && f->type != ET_DYN) {
+		snprintf(err, errlen, "not an executable or shared object");
+		return -1;
+	}
+	ret = collect_funcs(f, &fs);
+	if (!ret)
+		ret = discover(f, &fs, out);
+	free(fs.v);
+	if (ret) {
+		snprintf(err, errlen, "out of memory");
+		sites_free(out);
+		return -1;
+	}
+	sort_unique(out);
+	return 0;
+}
+
+void sites_free(struct image_sites *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+const char *sites_source_name(enum sites_source source)
+{
+	switch (source) {
+	case SOURCE_MCOUNT_LOC:
+		return "__mcount_loc";
+	case SOURCE_PATCHABLE:
+		return "__patchable_function_entries";
+	case SOURCE_SCAN:
+		return "mcount calls";
+	default:
+		return "none";
+	}
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Finding the call sites of one ELF image (executable or shared object),
+ * at link-time addresses.  Used by the runtime for every module it maps,
+ * and by `fntrace list`.
+ */
+#ifndef FNTRACE_SITES_H
+#define FNTRACE_SITES_H
+
+#include "../arch/arch.h"
+
+/* Where the sites of an image were found. */
+enum sites_source {
+	SOURCE_NONE,		/* the image has no call sites */
+	SOURCE_MCOUNT_LOC,	/* __mcount_loc: gcc -mrecord-mcount, recordmcount */
+	SOURCE_PATCHABLE,	/* __patchable_function_entries */
+	SOURCE_SCAN,		/* decoded from each function's head (-pg) */
+};
+
+struct image_sites {
+	const struct arch_desc *arch;
+	enum sites_source source;
+	struct site *v;		/* sorted by address, one per function */
+	unsigned nr;
+	unsigned skipped;	/* named by a table but not a site we know */
+};
+
+/* Fills *out; names point into f, so keep f open while using them.
+ * Returns -1 with a message in err for an image fntrace cannot read. */
+int sites_discover(const struct elf_file *f, struct image_sites *out,
+		   char *err, size_t errlen);
+void sites_free(struct image_sites *s);
+const char *sites_source_name(enum sites_source source);
+
+#endif
