@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The trace format, shared by the runtime (writer), the recorder (which
+ * drains shared memory into fntrace.data/) and the report (reader).
+ *
+ * Shared memory: a struct ft_shm header, then nr_chunks chunks of
+ * chunk_size bytes, each starting at a page boundary.  A thread owns one
+ * chunk at a time: it takes a FREE chunk, fills it with events, marks it
+ * FULL and wakes the recorder, which writes it out, zeroes it and frees it.
+ * A chunk's events end at `used` bytes or where the next event would start
+ * with a zero word: chunks are zeroed before reuse, and no event starts
+ * with a zero word, so the recorder can still read the chunks of a process
+ * that died mid-write.  (comm is NUL-terminated only if shorter than 16.)
+ *
+ * fntrace.data/trace.dat: a struct ft_file_header, then chunks as written:
+ * a struct ft_chunk (with `used` set) followed by `used` bytes of events.
+ *
+ * Events are 32-bit words in host byte order.  Times are clock ticks
+ * (arch_clock()), each event's time a delta from the previous event of the
+ * same thread; a chunk's first delta is from ft_chunk.start_time.
+ *
+ *   ENTRY  ....................................0   function entry (graph)
+ *          [31:19] delta (13 bits)  [18:1] function id (18 bits)
+ *   EXIT   ...................................01   function exit (graph)
+ *          [31:2]  delta (30 bits)
+ *   LONG   ...................................11   anything else:
+ *          [31:8]  payload (24 bits)  [7:2] type, followed by the type's
+ *          extra words (FT_LONG_WORDS).
+ *
+ * Function ids start at 1 and index the process's funcs-<pid> file.
+ */
+#ifndef FNTRACE_TRACE_FORMAT_H
+#define FNTRACE_TRACE_FORMAT_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define FT_SHM_MAGIC	"FNTRACE\x01"
+#define FT_FILE_MAGIC	"FNTRDAT\x01"
+#define FT_VERSION	1
+
+enum ft_chunk_state {
+	FT_CHUNK_FREE,
+	FT_CHUNK_FILLING,
+	FT_CHUNK_FULL,
+};
+
+struct ft_shm {
+	char magic[8];
+	uint32_t version;
+	uint32_t nr_chunks;
+	uint32_t chunk_size;		/* bytes, header included */
+	uint32_t chunks_offset;		/* from the start of the region */
+	_Atomic uint32_t published;	/* futex word: +1 on every FULL chunk */
+	_Atomic uint32_t hint;		/* where a chunk search starts */
+	_Atomic uint32_t state[];	/* enum ft_chunk_state, one per chunk */
+};
+
+struct ft_chunk {
+	uint32_t pid;
+	uint32_t tid;
+	uint64_t seq;			/* per thread: 0, 1, 2 ... */
+	uint64_t start_time;		/* the first delta is from here */
+	uint32_t used;			/* bytes of events; 0 while filling */
+	uint32_t cpu;			/* CPU when the chunk was taken, or ~0 */
+	char comm[16];			/* thread name when the chunk was taken */
+};
+
+struct ft_file_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t word_order;		/* 0x01020304 as written by the host */
+};
+
+/* The three short forms. */
+#define FT_ENTRY_ID_BITS	18
+#define FT_ENTRY_DELTA_BITS	13
+#define FT_EXIT_DELTA_BITS	30
+#define FT_ENTRY_MAX_ID		((1u << FT_ENTRY_ID_BITS) - 1)
+#define FT_ENTRY_MAX_DELTA	((1u << FT_ENTRY_DELTA_BITS) - 1)
+#define FT_EXIT_MAX_DELTA	((1u << FT_EXIT_DELTA_BITS) - 1)
+#define FT_LONG_MAX_PAYLOAD	((1u << 24) - 1)
+
+static inline uint32_t ft_entry_word(uint32_t id, uint32_t delta)
+{
+	return delta << (FT_ENTRY_ID_BITS + 1) | id << 1;
+}
+
+static inline uint32_t ft_exit_word(uint32_t delta)
+{
+	return delta << 2 | 1;
+}
+
+static inline uint32_t ft_long_word(unsigned type, uint32_t payload)
+{
+	return payload << 8 | type << 2 | 3;
+}
+
+/*
+ * Long events.  "delta" in the payload is the time delta, as in the short
+ * forms; a writer whose delta does not fit writes FT_LONG_TIME first.
+ */
+enum ft_long_type {
+	FT_LONG_TIME = 1,	/* +2: absolute time (lo, hi); payload 0 */
+	FT_LONG_ENTRY = 2,	/* +1: function id; payload delta */
+	FT_LONG_FUNC = 3,	/* +3: id, parent ip (lo, hi); payload delta.
+				 * An event of the function tracer. */
+	FT_LONG_EXIT_RET = 4,	/* +2: return value (lo, hi); payload delta */
+	FT_LONG_LOST = 5,	/* +2: events lost (lo, hi); payload = the
+				 * graph depth when recording resumed */
+	FT_LONG_CPU = 6,	/* +0: payload = the CPU the thread now runs on */
+	FT_LONG_UNWIND = 7,	/* +0: exit of a frame skipped by longjmp or
+				 * an exception; payload delta */
+	FT_LONG_MARKER = 8,	/* +n: payload = text length in bytes; the text
+				 * follows, NUL-padded to whole words */
+	FT_LONG_TYPES
+};
+
+/* Extra words after a long event's first word; -1: see the payload. */
+static const int8_t FT_LONG_WORDS[FT_LONG_TYPES] = {
+	[FT_LONG_TIME] = 2,
+	[FT_LONG_ENTRY] = 1,
+	[FT_LONG_FUNC] = 3,
+	[FT_LONG_EXIT_RET] = 2,
+	[FT_LONG_LOST] = 2,
+	[FT_LONG_CPU] = 0,
+	[FT_LONG_UNWIND] = 0,
+	[FT_LONG_MARKER] = -1,
+};
+
+/* Words the event starting with head occupies, or -1 if head is not the
+ * start of an event.  Readers walk a chunk with it: payload words may be
+ * zero, so only a zero where an event should start marks the end. */
+static inline int ft_event_words(uint32_t head)
+{
+	unsigned type = (head >> 2) & 0x3f;
+
+	if (head == 0)
+		return -1;
+	if ((head & 3) != 3)
+		return 1;
+	if (type == 0 || type >= FT_LONG_TYPES)
+		return -1;
+	if (type == FT_LONG_MARKER)
+		return 1 + (int)(((head >> 8) + 3) / 4);
+	return 1 + FT_LONG_WORDS[type];
+}
+
+/* Most words a writer may emit for one event: a CPU change, a TIME, and
+ * the longest fixed event. */
+#define FT_MAX_EVENT_WORDS	(1 + 3 + 4)
+
+#endif
