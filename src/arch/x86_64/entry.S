@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86_64 entry points of the runtime: ftrace_caller with its two patchable
+ * sites, return_to_handler, and the mcount stubs.
+ *
+ * An enabled call site (directly, or through a far-call trampoline
+ * "jmp *addr(%rip)" mapped near its module):
+ *
+ *   fentry, patchable entry (SITE_ENTRY)      -pg (SITE_FRAME)
+ *   func:  call ftrace_caller                 func:  push %rbp
+ *          ...body...                                mov  %rsp,%rbp
+ *                                                    call ftrace_caller_frame
+ *
+ * On entry to ftrace_caller the parent's return address is at 8(%rsp),
+ * just above ours; from a -pg site it is at 8(%rbp), above the frame the
+ * traced function set up.  Either way %r11 gets its address (retp) and
+ * the common code runs: %r11 is free at a call, it carries no argument.
+ *
+ * The tracers run C compiled with -mgeneral-regs-only, so only the integer
+ * argument registers need saving: xmm0-7 stay untouched.
+ */
+	.text
+
+	.p2align 4
+	.globl	ftrace_caller_frame
+	.hidden	ftrace_caller_frame
+	.type	ftrace_caller_frame, @function
+ftrace_caller_frame:
+	.cfi_startproc
+	leaq	8(%rbp), %r11
+	jmp	1f
+	.cfi_endproc
+	.size	ftrace_caller_frame, . - ftrace_caller_frame
+
+	.p2align 4
+	.globl	ftrace_caller
+	.hidden	ftrace_caller
+	.type	ftrace_caller, @function
+ftrace_caller:
+	.cfi_startproc
+	leaq	8(%rsp), %r11
+1:
+	pushq	%rbp
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbp, -16
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	/* A -pg site comes after "push %rbp": the stack may be 8 off. */
+	andq	$-16, %rsp
+	subq	$80, %rsp
+	movq	%rax, 0(%rsp)
+	movq	%rcx, 8(%rsp)
+	movq	%rdx, 16(%rsp)
+	movq	%rsi, 24(%rsp)
+	movq	%rdi, 32(%rsp)
+	movq	%r8, 40(%rsp)
+	movq	%r9, 48(%rsp)
+	movq	%r10, 56(%rsp)
+	movq	%r11, 64(%rsp)
+
+	/* tracer(self_ret, parent_ip, retp): self_ret is where the traced
+	 * function resumes, which names its call site. */
+	movq	8(%rbp), %rdi
+	movq	(%r11), %rsi
+	movq	%r11, %rdx
+
+	/*
+	 * ftrace_call: a 5-byte nop, or "call <tracer>" while a tracer with a
+	 * callback is on.  It sits inside one aligned 8-byte word so that it
+	 * can be rewritten by a single store.
+	 */
+	.p2align 3
+	.globl	ftrace_call
+	.hidden	ftrace_call
+ftrace_call:
+	.byte	0x0f, 0x1f, 0x44, 0x00, 0x00
+
+	movq	8(%rbp), %rdi
+	movq	64(%rsp), %rsi
+
+	/*
+	 * ftrace_graph_call: a 5-byte nop, or "call prepare_ftrace_return"
+	 * while the function graph tracer is on; the C function is our
+	 * ftrace_graph_caller, its arguments (self_ret, retp) are set above.
+	 */
+	.p2align 3
+	.globl	ftrace_graph_call
+	.hidden	ftrace_graph_call
+ftrace_graph_call:
+	.byte	0x0f, 0x1f, 0x44, 0x00, 0x00
+
+	movq	0(%rsp), %rax
+	movq	8(%rsp), %rcx
+	movq	16(%rsp), %rdx
+	movq	24(%rsp), %rsi
+	movq	32(%rsp), %rdi
+	movq	40(%rsp), %r8
+	movq	48(%rsp), %r9
+	movq	56(%rsp), %r10
+	movq	%rbp, %rsp
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+	ret
+	.cfi_endproc
+	.size	ftrace_caller, . - ftrace_caller
+
+/*
+ * A graph-traced function returns here instead of to its parent: its
+ * return slot held our address, and %rsp is now just above that slot.
+ * Save the return registers, let the C side pop the shadow stack and give
+ * back the real return address, and go there.
+ *
+ *   before:  parent: call func      func: ...; ret  --> parent
+ *   after:   parent: call func      func: ...; ret  --> return_to_handler
+ *                                                       --> jmp *parent
+ */
+	.p2align 4
+	.globl	return_to_handler
+	.hidden	return_to_handler
+	.type	return_to_handler, @function
+return_to_handler:
+	pushq	%rax
+	pushq	%rdx
+	movq	%rax, %rdi			/* the return value */
+	leaq	8(%rsp), %rsi			/* the slot the return came from */
+	pushq	%rbp
+	movq	%rsp, %rbp
+	andq	$-16, %rsp
+	call	ftrace_return_to_handler
+	movq	%rbp, %rsp
+	popq	%rbp
+	movq	%rax, %r11
+	popq	%rdx
+	popq	%rax
+	jmp	*%r11
+	.size	return_to_handler, . - return_to_handler
+
+/*
+ * ftrace_stub, and the mcount of -pg / -mfentry programs.  The runtime
+ * turns every call to mcount into a nop at load; a call that runs before
+ * that (a constructor that ran before ours) just returns.
+ */
+	.p2align 4
+	.globl	ftrace_stub
+	.hidden	ftrace_stub
+	.type	ftrace_stub, @function
+	.globl	mcount
+	.type	mcount, @function
+	.globl	_mcount
+	.type	_mcount, @function
+	.globl	__fentry__
+	.type	__fentry__, @function
+ftrace_stub:
+mcount:
+_mcount:
+__fentry__:
+	ret
+	.size	ftrace_stub, . - ftrace_stub
+	.size	mcount, . - mcount
+	.size	_mcount, . - _mcount
+	.size	__fentry__, . - __fentry__
+
+	.section .note.GNU-stack, "", @progbits

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86_64: the bytes of the runtime's patches.
+ *
+ *   5-byte site   nop:  0f 1f 44 00 00          call:  e8 rel32
+ *   6-byte site   nop:  66 0f 1f 44 00 00       call:  67 e8 rel32
+ *
+ * A 6-byte site (gcc's "call *mcount@GOTPCREL(%rip)") stays one
+ * instruction in both states: the addr32 prefix pads the call, as ld does
+ * when it relaxes the same instruction.  Two instructions would let a
+ * thread stop between them, and a later nop would cut its return address
+ * in half.
+ */
+#include "../arch.h"
+
+#include <string.h>
+
+static const uint8_t nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+static const uint8_t nop6[] = { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+const unsigned ftrace_call_len = 5;
+
+void arch_make_nop(unsigned len, uint8_t *insn)
+{
+	memcpy(insn, len == 6 ? nop6 : nop5, len);
+}
+
+int arch_make_call(uintptr_t ip, unsigned len, uintptr_t target, uint8_t *insn)
+{
+	unsigned prefix = len - 5;
+	int64_t rel = (int64_t)(target - (ip + len));
+	uint32_t rel32 = (uint32_t)rel;
+
+	if (rel != (int32_t)rel32 || len < 5 || len > 6)
+		return -1;
+	if (prefix)
+		insn[0] = 0x67;
+	insn[prefix] = 0xe8;
+	memcpy(insn + prefix + 1, &rel32, 4);
+	return 0;
+}
+
+uintptr_t arch_call_reach(void)
+{
+	/* rel32 reaches +-2 GiB; keep a page of margin for the site's own size. */
+	return (1ul << 31) - 4096;
+}
+
+/*
+ * A far-call trampoline:  ff 25 00 00 00 00   jmp *0(%rip)
+ *                         <8-byte target>
+ */
+size_t arch_tramp_size(void)
+{
+	return 16;
+}
+
+void arch_tramp_write(uint8_t *at, uintptr_t target)
+{
+	static const uint8_t jmp_rip[] = { 0xff, 0x25, 0, 0, 0, 0 };
+
+	memcpy(at, jmp_rip, sizeof(jmp_rip));
+	memcpy(at + sizeof(jmp_rip), &target, sizeof(target));
+	memset(at + 14, 0xcc, 2);
+}
+
+uintptr_t arch_caller_for(enum site_kind kind)
+{
+	return (uintptr_t)(kind == SITE_FRAME ? ftrace_caller_frame : ftrace_caller);
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-thread chunks of the recorder's shared memory.  Taking and handing
+ * back a chunk are the only synchronised steps; writing events into an
+ * owned chunk needs none.  When the recorder falls behind and no chunk is
+ * free, events are dropped and counted, and the count is written into the
+ * next chunk the thread gets: loss is never silent.
+ */
+#include "buffer.h"
+#include "events.h"
+
+#include <linux/futex.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static struct ft_shm *shm;
+
+int ft_buffer_attached(void)
+{
+	return shm != NULL;
+}
+
+int ft_buffer_attach(int fd)
+{
+	struct ft_shm head;
+	void *p;
+	size_t size;
+
+	if (pread(fd, &head, sizeof(head), 0) != sizeof(head) ||
+	    memcmp(head.magic, FT_SHM_MAGIC, sizeof(head.magic)) ||
+	    head.version != FT_VERSION || head.nr_chunks == 0) {
+		ft_warn("the recorder's shared memory (fd %d) is not usable", fd);
+		return -1;
+	}
+	size = head.chunks_offset + (size_t)head.nr_chunks * head.chunk_size;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	shm = p;
+	return 0;
+}
+
+static struct ft_chunk *chunk_at(unsigned i)
+{
+	return (struct ft_chunk *)((char *)shm + shm->chunks_offset +
+				   (size_t)i * shm->chunk_size);
+}
+
+static int chunk_take(struct ft_thread *t)
+{
+	unsigned n = shm->nr_chunks;
+	unsigned start = atomic_fetch_add_explicit(&shm->hint, 1, memory_order_relaxed);
+
+	for (unsigned k = 0; k < n; k++) {
+		unsigned i = (start + k) % n;
+		uint32_t free_state = FT_CHUNK_FREE;
+		struct ft_chunk *c;
+
+		if (atomic_load_explicit(&shm->state[i], memory_order_relaxed) != FT_CHUNK_FREE ||
+		    !atomic_compare_exchange_strong_explicit(&shm->state[i], &free_state,
+							     FT_CHUNK_FILLING,
+							     memory_order_acquire,
+							     memory_order_relaxed))
+			continue;
+		c = chunk_at(i);
+		c->pid = t->pid;
+		c->tid = t->tid;
+		c->seq = t->seq++;
+		c->start_time = t->last;
+		c->used = 0;
+		c->cpu = t->cpu;
+		prctl(PR_GET_NAME, c->comm);
+		t->chunk = c;
+		t->pos = (uint32_t *)(c + 1);
+		t->end = (uint32_t *)((char *)c + shm->chunk_size);
+		return 1;
+	}
+	return 0;
+}
+
+static void chunk_publish(struct ft_thread *t)
+{
+	struct ft_chunk *c = t->chunk;
+	unsigned i = ((char *)c - ((char *)shm + shm->chunks_offset)) / shm->chunk_size;
+
+	c->used = (uint32_t)((char *)t->pos - (char *)(c + 1));
+	atomic_store_explicit(&shm->state[i], FT_CHUNK_FULL, memory_order_release);
+	atomic_fetch_add_explicit(&shm->published, 1, memory_order_release);
+	syscall(SYS_futex, &shm->published, FUTEX_WAKE, 1, NULL, NULL, 0);
+	t->chunk = NULL;
+	t->pos = t->end = NULL;
+}
+
+/* Write how many events were dropped, and the graph depth now, so the
+ * report can pick up the nesting again. */
+static void note_lost(struct ft_thread *t)
+{
+	t->pos[1] = (uint32_t)t->lost;
+	t->pos[2] = (uint32_t)(t->lost >> 32);
+	ev_commit(t, ft_long_word(FT_LONG_LOST, t->depth & FT_LONG_MAX_PAYLOAD), 2);
+	t->lost = 0;
+}
+
+int ft_buffer_refill(struct ft_thread *t)
+{
+	if (!shm)
+		return 0;
+	if (t->chunk)
+		chunk_publish(t);
+	if (!chunk_take(t)) {
+		t->lost++;
+		return 0;
+	}
+	if (t->lost)
+		note_lost(t);
+	return 1;
+}
+
+void ft_buffer_release(struct ft_thread *t)
+{
+	if (shm && t->chunk)
+		chunk_publish(t);
+}
+
+void ft_buffer_forget(struct ft_thread *t)
+{
+	t->chunk = NULL;
+	t->pos = t->end = NULL;
+	t->seq = 0;
+}

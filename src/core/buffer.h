@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The shared-memory buffers a recorder drains (layout in
+ * ../common/trace_format.h).
+ */
+#ifndef FNTRACE_BUFFER_H
+#define FNTRACE_BUFFER_H
+
+struct ft_thread;
+
+/* Map the recorder's shared memory, passed as an inherited fd. */
+int ft_buffer_attach(int fd);
+int ft_buffer_attached(void);
+/* Hand the thread's chunk to the recorder (thread exit, flush). */
+void ft_buffer_release(struct ft_thread *t);
+/* In a forked child: the parent's chunk is not ours to write. */
+void ft_buffer_forget(struct ft_thread *t);
+
+#endif

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The runtime's core, in the kernel's vocabulary: one record per call
+ * site, ops that say which records they want, and the update that patches
+ * each site to match (nop <-> call).  Internal to libfntrace.so.
+ */
+#ifndef FNTRACE_FTRACE_H
+#define FNTRACE_FTRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../arch/arch.h"
+#include "../common/filter.h"
+
+#define FT_EXPORT __attribute__((visibility("default")))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* Record flags. */
+#define FTRACE_FL_ENABLED	0x01	/* the site is a call now */
+#define FTRACE_FL_DISABLED	0x02	/* never patch: module gone, or bytes
+					 * not what the file says */
+#define FTRACE_FL_WANTED	0x08	/* some ops wants it (computed by update) */
+
+/* One call site, like the kernel's dyn_ftrace.  Never moves once made. */
+struct ftrace_rec {
+	uintptr_t ip;		/* the site, in memory */
+	uintptr_t func;		/* its function's start, in memory */
+	const char *name;
+	uint32_t flags;
+	uint16_t module;
+	uint8_t len;
+	uint8_t kind;		/* enum site_kind */
+};
+
+/* Any ELF object mapped into the process. */
+struct ft_module {
+	char *path;
+	const char *name;		/* file name part of path */
+	uintptr_t bias;			/* load bias (dlpi_addr) */
+	uintptr_t start, end;		/* mapped range */
+	uintptr_t text_lo, text_hi;	/* executable range */
+	uint32_t first_id, nr_recs;	/* its records */
+	int gone;
+};
+
+/* ---- records (records.c) ---- */
+uint32_t ftrace_rec_count(void);
+struct ftrace_rec *ftrace_rec_get(uint32_t id);		/* ids start at 1 */
+uint32_t ftrace_rec_add(const struct ftrace_rec *rec);	/* 0 if out of memory */
+int ftrace_rec_hash_rebuild(void);
+/* The record whose site returns to self_ret; 0 if none.  Lock-free. */
+uint32_t ftrace_rec_lookup(uintptr_t self_ret);
+
+/* ---- modules (modules.c) ---- */
+int ftrace_modules_refresh(void);
+struct ft_module *ftrace_module_get(unsigned idx);
+unsigned ftrace_module_count(void);
+
+/* ---- text patching (patch.c) ---- */
+struct text_patch {
+	uintptr_t addr;
+	uint8_t len;
+	uint8_t old[ARCH_MAX_INSN];
+	uint8_t new[ARCH_MAX_INSN];
+};
+
+/* Verify every site's old bytes, then write all new bytes.  -1, with
+ * nothing written, if any site is not what the caller expected. */
+int text_patch_batch(struct text_patch *v, unsigned n);
+
+/* ---- far-call trampolines (tramp.c) ---- */
+/* An address within call reach of [lo, hi) that jumps to target; 0 if none. */
+uintptr_t ftrace_tramp_get(uintptr_t lo, uintptr_t hi, uintptr_t target);
+
+/* ---- ops and the update (ops.c) ---- */
+typedef void (*ftrace_func_t)(uintptr_t self_ret, uintptr_t parent_ip,
+			      uintptr_t *retp);
+
+#define FTRACE_OPS_FL_GRAPH	0x1	/* wants the graph caller on */
+
+struct ftrace_ops {
+	ftrace_func_t func;		/* NULL: no callback (graph only) */
+	struct filter filter;
+	struct filter notrace;
+	unsigned flags;
+	struct ftrace_ops *next;
+};
+
+int register_ftrace_ops(struct ftrace_ops *ops);
+int unregister_ftrace_ops(struct ftrace_ops *ops);
+/* Patch every site to what the registered ops want now. */
+int ftrace_update(void);
+/* After an internal fault: every site back to a nop, tracing off for good. */
+void ftrace_kill(const char *why);
+int ftrace_killed(void);
+
+/* ---- the one lock of the control path ---- */
+void ftrace_lock(void);
+void ftrace_unlock(void);
+
+/* ---- messages (runtime.c) ---- */
+void ft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ft_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

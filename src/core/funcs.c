@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing funcs-<pid>.  Lines are appended in whole buffers with O_APPEND,
+ * so a process that dies leaves complete lines behind.  No stdio: after a
+ * fork() in a threaded program, its locks may be held by a thread that no
+ * longer exists.
+ */
+#include "funcs.h"
+#include "ftrace.h"
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir_path[PATH_MAX];
+static int fd = -1;
+
+struct out {
+	char buf[16384];
+	size_t len;
+};
+
+static void flush(struct out *o)
+{
+	size_t done = 0;
+
+	while (fd >= 0 && done < o->len) {
+		ssize_t n = write(fd, o->buf + done, o->len - done);
+
+		if (n <= 0)
+			break;
+		done += n;
+	}
+	o->len = 0;
+}
+
+static void put_line(struct out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put_line(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->len + 1024 > sizeof(o->buf))
+		flush(o);
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->len, sizeof(o->buf) - o->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += (size_t)n < sizeof(o->buf) - o->len ? (size_t)n : 0;
+}
+
+static int open_for_pid(void)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/funcs-%d", dir_path, (int)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	return fd < 0 ? -1 : 0;
+}
+
+int ft_funcs_open(const char *dir)
+{
+	if (!dir || strlen(dir) >= sizeof(dir_path))
+		return -1;
+	strcpy(dir_path, dir);
+	return open_for_pid();
+}
+
+void ft_funcs_write_module(unsigned idx)
+{
+	const struct ft_module *mod = ftrace_module_get(idx);
+	static struct out o;
+
+	if (fd < 0 || !mod)
+		return;
+	put_line(&o, "module %u %#lx %#lx %#lx %s\n", idx, (unsigned long)mod->bias,
+		 (unsigned long)mod->start, (unsigned long)mod->end, mod->path);
+	for (uint32_t i = 0; i < mod->nr_recs; i++) {
+		const struct ftrace_rec *rec = ftrace_rec_get(mod->first_id + i);
+
+		put_line(&o, "func %u %#lx %u %s\n", mod->first_id + i,
+			 (unsigned long)rec->func, idx, rec->name);
+	}
+	flush(&o);
+}
+
+void ft_funcs_reopen_after_fork(void)
+{
+	if (fd < 0)
+		return;
+	close(fd);
+	if (open_for_pid())
+		return;
+	for (unsigned i = 0; i < ftrace_module_count(); i++)
+		if (!ftrace_module_get(i)->gone)
+			ft_funcs_write_module(i);
+}

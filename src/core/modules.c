@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module loader: every ELF object mapped into the process (the main
+ * program, each shared object, each dlopen()ed one) gets its call sites
+ * read from its file, checked against its text in memory, made records,
+ * and turned into nops, at once: no daemon ever comes back for them.
+ */
+#include "ftrace.h"
+#include "funcs.h"
+#include "sites.h"
+
+#include <elf.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct mapped {
+	char path[512];
+	uintptr_t bias, lo, hi, text_lo, text_hi;
+	int seen;
+};
+
+struct scan {
+	struct mapped *v;
+	unsigned nr, cap;
+};
+
+static struct ft_module *modules;
+static unsigned nr_modules, cap_modules;
+
+unsigned ftrace_module_count(void)
+{
+	return nr_modules;
+}
+
+struct ft_module *ftrace_module_get(unsigned idx)
+{
+	return idx < nr_modules ? &modules[idx] : NULL;
+}
+
+static void mapped_ranges(const struct dl_phdr_info *info, struct mapped *m)
+{
+	m->lo = m->text_lo = UINTPTR_MAX;
+	m->hi = m->text_hi = 0;
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		m->lo = lo < m->lo ? lo : m->lo;
+		m->hi = hi > m->hi ? hi : m->hi;
+		if (!(ph->p_flags & PF_X))
+			continue;
+		m->text_lo = lo < m->text_lo ? lo : m->text_lo;
+		m->text_hi = hi > m->text_hi ? hi : m->text_hi;
+	}
+}
+
+static int collect(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct scan *sc = arg;
+	struct mapped *m;
+
+	if (sc->nr == sc->cap) {
+		unsigned cap = sc->cap ? 2 * sc->cap : 32;
+		struct mapped *v = realloc(sc->v, cap * sizeof(*v));
+
+		if (!v)
+			return 1;
+		sc->v = v;
+		sc->cap = cap;
+	}
+	m = &sc->v[sc->nr++];
+	memset(m, 0, sizeof(*m));
+	m->bias = info->dlpi_addr;
+	mapped_ranges(info, m);
+	if (info->dlpi_name && info->dlpi_name[0])
+		strncpy(m->path, info->dlpi_name, sizeof(m->path) - 1);
+	else if (sc->nr == 1 && readlink("/proc/self/exe", m->path, sizeof(m->path) - 1) < 0)
+		m->path[0] = '\0';
+	return 0;
+}
+
+/* Objects without a file (the vDSO) and the runtime itself have no sites. */
+static int worth_reading(const struct mapped *m)
+{
+	uintptr_t self = (uintptr_t)&ftrace_modules_refresh;
+
+	if (!m->path[0] || m->text_lo == UINTPTR_MAX)
+		return 0;
+	if (!strncmp(m->path, "linux-vdso", 10) || !strncmp(m->path, "linux-gate", 10))
+		return 0;
+	return !(m->lo <= self && self < m->hi);
+}
+
+static struct ft_module *add_module(const struct mapped *m)
+{
+	struct ft_module *mod;
+	const char *slash;
+
+	if (nr_modules == cap_modules) {
+		unsigned cap = cap_modules ? 2 * cap_modules : 16;
+		struct ft_module *v = realloc(modules, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		modules = v;
+		cap_modules = cap;
+	}
+	mod = &modules[nr_modules];
+	memset(mod, 0, sizeof(*mod));
+	mod->path = strdup(m->path);
+	if (!mod->path)
+		return NULL;
+	slash = strrchr(mod->path, '/');
+	mod->name = slash ? slash + 1 : mod->path;
+	mod->bias = m->bias;
+	mod->start = m->lo;
+	mod->end = m->hi;
+	mod->text_lo = m->text_lo;
+	mod->text_hi = m->text_hi;
+	nr_modules++;
+	return mod;
+}
+
+/* The site's bytes in memory must be the file's: anything else means the
+ * file is not what was loaded, and the site is left alone. */
+static int site_in_memory(const struct elf_file *f, const struct ft_module *mod,
+			  const struct site *s)
+{
+	uintptr_t ip = mod->bias + s->addr;
+	const uint8_t *want = elf_vaddr_ptr(f, s->addr, s->len);
+
+	return want && ip >= mod->text_lo && ip + s->len <= mod->text_hi &&
+	       memcmp((const void *)ip, want, s->len) == 0;
+}
+
+static int add_record(struct ft_module *mod, unsigned mod_idx, const struct site *s,
+		      struct text_patch *patch)
+{
+	struct ftrace_rec rec = {
+		.ip = mod->bias + s->addr,
+		.func = mod->bias + s->func,
+		.name = strdup(s->name),
+		.module = mod_idx,
+		.len = s->len,
+		.kind = s->kind,
+	};
+	uint32_t id;
+
+	if (!rec.name || !(id = ftrace_rec_add(&rec)))
+		return -1;
+	if (!mod->nr_recs)
+		mod->first_id = id;
+	mod->nr_recs++;
+	patch->addr = rec.ip;
+	patch->len = rec.len;
+	memcpy(patch->old, (const void *)rec.ip, rec.len);
+	arch_make_nop(rec.len, patch->new);
+	return 0;
+}
+
+/* Make records for every site, and every site a nop. */
+static int load_sites(struct ft_module *mod, unsigned idx, const struct elf_file *f,
+		      const struct image_sites *sites)
+{
+	struct text_patch *patches = calloc(sites->nr ? sites->nr : 1, sizeof(*patches));
+	unsigned n = 0, bad = 0;
+	int ret = 0;
+
+	if (!patches)
+		return -1;
+	for (unsigned i = 0; i < sites->nr && !ret; i++) {
+		if (!site_in_memory(f, mod, &sites->v[i])) {
+			bad++;
+			continue;
+		}
+		ret = add_record(mod, idx, &sites->v[i], &patches[n]);
+		n += !ret && memcmp(patches[n].old, patches[n].new, patches[n].len);
+	}
+	if (bad)
+		ft_warn("%s: %u call sites differ from the file, left alone", mod->path, bad);
+	if (!ret)
+		ret = text_patch_batch(patches, n);
+	free(patches);
+	return ret;
+}
+
+static int load_module(const struct mapped *m)
+{
+	struct image_sites sites;
+	struct ft_module *mod;
+	struct elf_file f;
+	char err[256];
+	int ret = 0;
+
+	mod = add_module(m);
+	if (!mod)
+		return -1;
+	if (!worth_reading(m))
+		goto out;
+	if (elf_open_path(&f, m->path)) {
+		ft_debug("%s", f.err);
+		goto out;
+	}
+	if (sites_discover(&f, &sites, err, sizeof(err)) == 0) {
+		ret = load_sites(mod, mod - modules, &f, &sites);
+		ft_debug("%s: %u call sites from %s", mod->path, mod->nr_recs,
+			 sites_source_name(sites.source));
+		sites_free(&sites);
+	}
+	elf_close(&f);
+out:
+	ft_funcs_write_module(mod - modules);
+	return ret;
+}
+
+/* A module that was unloaded: its records must never be patched again. */
+static void unload_module(struct ft_module *mod)
+{
+	mod->gone = 1;
+	for (uint32_t i = 0; i < mod->nr_recs; i++)
+		ftrace_rec_get(mod->first_id + i)->flags |= FTRACE_FL_DISABLED;
+}
+
+static int known(struct scan *sc, const struct ft_module *mod)
+{
+	for (unsigned i = 0; i < sc->nr; i++)
+		if (sc->v[i].bias == mod->bias && !strcmp(sc->v[i].path, mod->path)) {
+			sc->v[i].seen = 1;
+			return 1;
+		}
+	return 0;
+}
+
+/* Bring the module list up to date with what is mapped now.  Returns the
+ * number of modules added or removed, or -1 on an internal error. */
+int ftrace_modules_refresh(void)
+{
+	struct scan sc = { 0 };
+	int changed = 0, ret = 0;
+
+	dl_iterate_phdr(collect, &sc);
+	for (unsigned i = 0; i < nr_modules; i++)
+		if (!modules[i].gone && !known(&sc, &modules[i])) {
+			unload_module(&modules[i]);
+			changed++;
+		}
+	for (unsigned i = 0; i < sc.nr && !ret; i++)
+		if (!sc.v[i].seen) {
+			ret = load_module(&sc.v[i]);
+			changed++;
+		}
+	free(sc.v);
+	if (!ret && changed)
+		ret = ftrace_rec_hash_rebuild();
+	return ret ? -1 : changed;
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Records live in fixed blocks that never move, so a tracer may hold a
+ * pointer while the control path adds more.  The hash from a site's
+ * return address to its record is the tracers' only lookup: it is rebuilt
+ * whole and published with one pointer store, and never changed in place.
+ * Old tables are kept, not freed: a tracer on another thread may still be
+ * reading one, and the runtime has no grace period to wait for.
+ */
+#include "ftrace.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define REC_BLOCK_SHIFT	12
+#define REC_BLOCK	(1u << REC_BLOCK_SHIFT)
+#define REC_MAX_BLOCKS	4096		/* 16 M records */
+
+static struct ftrace_rec *blocks[REC_MAX_BLOCKS];
+static uint32_t nr_recs;
+
+struct rec_hash {
+	unsigned shift;			/* 64 - log2(size) */
+	uintptr_t mask;
+	struct rec_slot {
+		uintptr_t key;		/* site end: the address the site returns to */
+		uint32_t id;
+	} slots[];
+};
+
+/* One empty slot, so a lookup before the first rebuild finds nothing. */
+static struct rec_hash empty_hash = { .shift = 63, .mask = 0, .slots = { { 0, 0 } } };
+static struct rec_hash *_Atomic current_hash = &empty_hash;
+
+uint32_t ftrace_rec_count(void)
+{
+	return nr_recs;
+}
+
+struct ftrace_rec *ftrace_rec_get(uint32_t id)
+{
+	uint32_t i = id - 1;
+
+	if (id == 0 || id > nr_recs)
+		return NULL;
+	return &blocks[i >> REC_BLOCK_SHIFT][i & (REC_BLOCK - 1)];
+}
+
+uint32_t ftrace_rec_add(const struct ftrace_rec *rec)
+{
+	uint32_t i = nr_recs, b = i >> REC_BLOCK_SHIFT;
+
+	if (b >= REC_MAX_BLOCKS)
+		return 0;
+	if (!blocks[b]) {
+		void *p = mmap(NULL, REC_BLOCK * sizeof(*rec), PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return 0;
+		blocks[b] = p;
+	}
+	blocks[b][i & (REC_BLOCK - 1)] = *rec;
+	return ++nr_recs;
+}
+
+static inline size_t hash_index(const struct rec_hash *h, uintptr_t key)
+{
+	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> h->shift) & h->mask;
+}
+
+uint32_t ftrace_rec_lookup(uintptr_t self_ret)
+{
+	const struct rec_hash *h = atomic_load_explicit(&current_hash,
+							memory_order_acquire);
+	size_t i = hash_index(h, self_ret);
+
+	for (;;) {
+		const struct rec_slot *s = &h->slots[i];
+
+		if (s->key == self_ret)
+			return s->id;
+		if (s->key == 0)
+			return 0;
+		i = (i + 1) & h->mask;
+	}
+}
+
+static void hash_insert(struct rec_hash *h, uintptr_t key, uint32_t id)
+{
+	size_t i = hash_index(h, key);
+
+	while (h->slots[i].key)
+		i = (i + 1) & h->mask;
+	h->slots[i].key = key;
+	h->slots[i].id = id;
+}
+
+/* A table at most half full, of the live (not disabled) records. */
+int ftrace_rec_hash_rebuild(void)
+{
+	unsigned bits = 4;
+	struct rec_hash *h;
+	size_t size;
+
+	while ((1ull << bits) < 2ull * nr_recs + 2)
+		bits++;
+	size = sizeof(*h) + (sizeof(struct rec_slot) << bits);
+	h = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (h == MAP_FAILED)
+		return -1;
+	h->shift = 64 - bits;
+	h->mask = (1ul << bits) - 1;
+	for (uint32_t id = 1; id <= nr_recs; id++) {
+		const struct ftrace_rec *rec = ftrace_rec_get(id);
+
+		if (!(rec->flags & FTRACE_FL_DISABLED))
+			hash_insert(h, rec->ip + rec->len, id);
+	}
+	atomic_store_explicit(&current_hash, h, memory_order_release);
+	return 0;
+}

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libfntrace.so start-up.  Loaded (by LD_PRELOAD, or linked in) it turns
+ * every call site of every module into a nop before main() runs; that is
+ * all it does unless a recorder handed it shared memory, in which case
+ * the tracer the recorder asked for is switched on.  Nothing here ever
+ * runs again by itself: no thread, no timer.  Later work happens only
+ * when the program loads a module (dlopen) or a user asks.
+ *
+ * The recorder's requests come in the environment:
+ *   FNTRACE_SHM_FD    the shared-memory fd (none: do not trace)
+ *   FNTRACE_DIR       the data directory, for funcs-<pid>
+ *   FNTRACE_TRACER    function | function_graph
+ *   FNTRACE_FILTER, FNTRACE_NOTRACE   filter expressions, one per line
+ *   FNTRACE_DEPTH     max_graph_depth
+ *   FNTRACE_OPTIONS   comma-separated: funcgraph-retval
+ *   FNTRACE_DEBUG     say what is found and done, on stderr
+ */
+#include "buffer.h"
+#include "events.h"
+#include "ftrace.h"
+#include "funcs.h"
+#include "tracers.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
+static int debug;
+static struct ftrace_ops trace_ops;
+
+void ftrace_lock(void)
+{
+	pthread_mutex_lock(&control_lock);
+}
+
+void ftrace_unlock(void)
+{
+	pthread_mutex_unlock(&control_lock);
+}
+
+static void say(const char *fmt, va_list ap)
+{
+	char buf[512];
+	int n = snprintf(buf, sizeof(buf), "fntrace: ");
+
+	n += vsnprintf(buf + n, sizeof(buf) - n - 1, fmt, ap);
+	if (n > (int)sizeof(buf) - 2)
+		n = sizeof(buf) - 2;
+	buf[n++] = '\n';
+	if (write(STDERR_FILENO, buf, n) < 0)
+		return;
+}
+
+void ft_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say(fmt, ap);
+	va_end(ap);
+}
+
+void ft_debug(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!debug)
+		return;
+	va_start(ap, fmt);
+	say(fmt, ap);
+	va_end(ap);
+}
+
+static int env_filter(const char *name, struct filter *f)
+{
+	const char *list = getenv(name);
+	char err[256];
+
+	if (!list || !*list)
+		return 0;
+	if (filter_add_list(f, list, err, sizeof(err)) == 0)
+		return 0;
+	ft_warn("%s: %s", name, err);
+	return -1;
+}
+
+static int option_set(const char *options, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = options; p && (p = strstr(p, name)); p += len)
+		if ((p == options || p[-1] == ',') && (p[len] == ',' || !p[len]))
+			return 1;
+	return 0;
+}
+
+/* Switch on the tracer the recorder asked for. */
+static int start_tracer(void)
+{
+	const char *tracer = getenv("FNTRACE_TRACER");
+	const char *depth = getenv("FNTRACE_DEPTH");
+
+	if (env_filter("FNTRACE_FILTER", &trace_ops.filter) ||
+	    env_filter("FNTRACE_NOTRACE", &trace_ops.notrace))
+		return -1;
+	ft_graph_max_depth = depth ? strtoul(depth, NULL, 10) : 0;
+	ft_graph_retval = option_set(getenv("FNTRACE_OPTIONS"), "funcgraph-retval");
+	if (tracer && !strcmp(tracer, "function"))
+		trace_ops.func = function_trace_call;
+	else
+		trace_ops.flags = FTRACE_OPS_FL_GRAPH;
+	return register_ftrace_ops(&trace_ops);
+}
+
+/* Attach to the recorder, if there is one; 0 if there is none. */
+static int attach_recorder(void)
+{
+	const char *fd = getenv("FNTRACE_SHM_FD");
+
+	if (!fd)
+		return 0;
+	if (ft_buffer_attach(atoi(fd)) || ft_funcs_open(getenv("FNTRACE_DIR"))) {
+		ft_warn("cannot reach the recorder: not tracing");
+		return -1;
+	}
+	return 1;
+}
+
+__attribute__((constructor)) static void fntrace_init(void)
+{
+	int recording;
+
+	debug = getenv("FNTRACE_DEBUG") != NULL;
+	if (ft_threads_init())
+		return;
+	ftrace_lock();
+	recording = attach_recorder();
+	if (ftrace_modules_refresh() < 0)
+		ftrace_kill("cannot read the modules");
+	else if (recording > 0 && start_tracer())
+		ftrace_kill("cannot start the tracer");
+	ftrace_unlock();
+}
+
+/* A module loaded or unloaded: its sites become nops, and what the ops
+ * want of them is patched in, before the program can call into it. */
+static void modules_changed(void)
+{
+	ftrace_lock();
+	if (!ftrace_killed() && ftrace_modules_refresh() > 0 && ftrace_update())
+		ft_warn("cannot patch a newly loaded module");
+	ftrace_unlock();
+}
+
+FT_EXPORT void *dlopen(const char *file, int mode)
+{
+	static void *(*real)(const char *, int);
+	void *handle;
+
+	if (!real)
+		real = dlsym(RTLD_NEXT, "dlopen");
+	handle = real(file, mode);
+	if (handle)
+		modules_changed();
+	return handle;
+}
+
+FT_EXPORT int dlclose(void *handle)
+{
+	static int (*real)(void *);
+	int ret;
+
+	if (!real)
+		real = dlsym(RTLD_NEXT, "dlclose");
+	ret = real(handle);
+	modules_changed();
+	return ret;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tracers: what ftrace_call and ftrace_graph_call lead to.
+ */
+#ifndef FNTRACE_TRACERS_H
+#define FNTRACE_TRACERS_H
+
+#include <stdint.h>
+
+/* function: one event per call, with the caller. */
+void function_trace_call(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *retp);
+
+/* function_graph: entry and exit, through the shadow stack. */
+void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp);
+uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot);
+
+/* function_graph options. */
+extern unsigned ft_graph_max_depth;	/* max_graph_depth; 0: no limit */
+extern int ft_graph_retval;		/* funcgraph-retval */
+
+#endif

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Far-call trampolines (seed 002's module problem).  A call site reaches
+ * only so far (x86_64: +-2 GiB), and a PIE program is mapped far from
+ * libfntrace.so.  Such a site calls a trampoline in a page mapped near its
+ * module, which jumps on to ftrace_caller.  Pages are shared by every
+ * module they are near; a slot, once written, is never changed.
+ */
+#include "ftrace.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MAX_PAGES 64
+#define TRAMP_MAX 32		/* bytes: more than any arch's trampoline */
+
+struct tramp_page {
+	uintptr_t addr;
+	unsigned used;		/* slots written */
+};
+
+static struct tramp_page pages[MAX_PAGES];
+static unsigned nr_pages;
+
+static int reaches(uintptr_t from_lo, uintptr_t from_hi, uintptr_t to)
+{
+	uintptr_t reach = arch_call_reach();
+	uintptr_t far = to > from_lo ? to - from_lo : from_lo - to;
+	uintptr_t far2 = to > from_hi ? to - from_hi : from_hi - to;
+
+	return far < reach && far2 < reach;
+}
+
+static uintptr_t slot_addr(const struct tramp_page *p, unsigned i)
+{
+	return p->addr + i * arch_tramp_size();
+}
+
+/* An existing slot that already jumps to target, within reach. */
+static uintptr_t find_slot(uintptr_t lo, uintptr_t hi, uintptr_t target)
+{
+	for (unsigned p = 0; p < nr_pages; p++) {
+		if (!reaches(lo, hi, pages[p].addr))
+			continue;
+		for (unsigned i = 0; i < pages[p].used; i++) {
+			uintptr_t at = slot_addr(&pages[p], i);
+			uint8_t want[TRAMP_MAX];
+
+			arch_tramp_write(want, target);
+			if (__builtin_memcmp((void *)at, want, arch_tramp_size()) == 0)
+				return at;
+		}
+	}
+	return 0;
+}
+
+/* Map a page as near [lo, hi) as the address space allows. */
+static uintptr_t map_near(uintptr_t lo, uintptr_t hi)
+{
+	uintptr_t ps = (uintptr_t)sysconf(_SC_PAGESIZE), step = 1ul << 20;
+
+	for (uintptr_t d = step; d < arch_call_reach(); d += step) {
+		uintptr_t tries[2] = { (lo - d) & ~(ps - 1), (hi + d) & ~(ps - 1) };
+
+		for (unsigned i = 0; i < 2; i++) {
+			void *p;
+
+			if ((i == 0 && d > lo) || !reaches(lo, hi, tries[i]))
+				continue;
+			p = mmap((void *)tries[i], ps, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+			if (p == (void *)tries[i])
+				return tries[i];
+			if (p != MAP_FAILED)
+				munmap(p, ps);
+		}
+	}
+	return 0;
+}
+
+static struct tramp_page *page_with_room(uintptr_t lo, uintptr_t hi)
+{
+	uintptr_t ps = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t addr;
+
+	for (unsigned p = 0; p < nr_pages; p++)
+		if (reaches(lo, hi, pages[p].addr) &&
+		    (pages[p].used + 1) * arch_tramp_size() <= ps)
+			return &pages[p];
+	if (nr_pages == MAX_PAGES || !(addr = map_near(lo, hi)))
+		return NULL;
+	if (mprotect((void *)addr, ps, PROT_READ | PROT_EXEC))
+		return NULL;
+	pages[nr_pages] = (struct tramp_page){ addr, 0 };
+	return &pages[nr_pages++];
+}
+
+/* A new slot: nothing calls it yet, so it is written directly. */
+static int write_slot(uintptr_t page, uintptr_t at, uintptr_t target)
+{
+	uintptr_t ps = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	if (mprotect((void *)page, ps, PROT_READ | PROT_WRITE))
+		return -1;
+	arch_tramp_write((uint8_t *)at, target);
+	__builtin___clear_cache((char *)at, (char *)at + arch_tramp_size());
+	return mprotect((void *)page, ps, PROT_READ | PROT_EXEC);
+}
+
+uintptr_t ftrace_tramp_get(uintptr_t lo, uintptr_t hi, uintptr_t target)
+{
+	uintptr_t at = find_slot(lo, hi, target);
+	struct tramp_page *p;
+
+	if (at)
+		return at;
+	p = page_with_room(lo, hi);
+	if (!p)
+		return 0;
+	at = slot_addr(p, p->used);
+	if (write_slot(p->addr, at, target))
+		return 0;
+	p->used++;
+	return at;
+}
