@@ -1,0 +1,94 @@
+# fntrace: dynamic function tracing for user-space programs.
+#
+#   make            build/fntrace (the CLI) and build/libfntrace.so (the runtime)
+#   make demo       build and trace the bundled example
+#   make check      the test suite; ends with "N passed, N failed"
+#   make bench      the benchmarks in bench/
+#   make install PREFIX=/usr/local
+#
+# demo, check and bench first install the Debian packages they miss.
+
+ARCH    ?= $(shell uname -m)
+PREFIX  ?= /usr/local
+BUILD   := build
+CC      ?= gcc
+
+CFLAGS   ?= -O2 -g
+WARN     := -Wall -Wextra -Wno-unused-parameter
+ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \
+	      -Isrc -Isrc/arch/$(ARCH)
+
+# Code both sides use: the ELF reader, the site decoders of every
+# architecture, site discovery and the trace format helpers.
+SHARED_SRC := $(wildcard src/elf/*.c) src/arch/arches.c $(wildcard src/arch/*/decode.c) \
+	      src/core/sites.c $(wildcard src/common/*.c)
+CLI_SRC    := $(wildcard src/cli/*.c) $(SHARED_SRC)
+# The runtime lives inside the traced process: no SSE (it runs between a
+# function's entry and its body, where vector argument registers are live),
+# hidden symbols but for the few marked FT_EXPORT: unversioned, so that
+# they interpose mcount@GLIBC and dlopen@GLIBC.
+RT_SRC     := $(filter-out src/core/sites.c,$(wildcard src/core/*.c)) \
+	      $(wildcard src/arch/$(ARCH)/*.c) $(wildcard src/arch/$(ARCH)/*.S) $(SHARED_SRC)
+RT_SRC     := $(sort $(RT_SRC))
+RT_CFLAGS  := $(ALL_CFLAGS) -fPIC -fvisibility=hidden -mgeneral-regs-only -ftls-model=initial-exec
+
+CLI_OBJ := $(patsubst %,$(BUILD)/cli/%.o,$(basename $(CLI_SRC)))
+RT_OBJ  := $(patsubst %,$(BUILD)/rt/%.o,$(basename $(RT_SRC)))
+DEPS    := $(CLI_OBJ:.o=.d) $(RT_OBJ:.o=.d)
+
+all: $(BUILD)/fntrace $(BUILD)/libfntrace.so
+
+$(BUILD)/fntrace: $(CLI_OBJ)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
+
+$(BUILD)/libfntrace.so: $(RT_OBJ)
+	$(CC) -shared -Wl,-z,now \
+		-o $@ $(RT_OBJ) -ldl -lpthread
+
+$(BUILD)/cli/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/rt/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/rt/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(DEPS)
+
+# ---- unit tests: tests/unit/NAME.c, linked with the CLI's objects ----
+UNIT_SRC  := $(wildcard tests/unit/*.c)
+UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
+CLI_LIB_OBJ := $(filter-out $(BUILD)/cli/src/cli/main.o,$(CLI_OBJ))
+
+$(BUILD)/tests/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CLI_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CLI_LIB_OBJ) -lm
+
+# ---- the bundled example ----
+$(BUILD)/examples/demo: $(wildcard examples/*.c examples/*.h) examples/Makefile
+	$(MAKE) -C examples BUILD=$(abspath $(BUILD))/examples
+
+demo: deps-demo all $(BUILD)/examples/demo
+	LD_LIBRARY_PATH=$(BUILD)/examples $(BUILD)/fntrace live -- $(BUILD)/examples/demo 3
+
+check: deps-check all $(UNIT_BIN)
+	BUILD=$(abspath $(BUILD)) tests/run.sh
+
+bench: deps-bench all
+	BUILD=$(abspath $(BUILD)) bench/run.sh
+
+deps-%:
+	@scripts/deps.sh $*
+
+install: all
+	install -D -m 755 $(BUILD)/fntrace $(DESTDIR)$(PREFIX)/bin/fntrace
+	install -D -m 755 $(BUILD)/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.so
+
+clean:
+	rm -rf $(BUILD)
+
+.PHONY: all demo check bench install clean

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The fntrace command line: one program, one file per subcommand.
+ */
+#ifndef FNTRACE_CLI_H
+#define FNTRACE_CLI_H
+
+#include <stddef.h>
+
+int cmd_list(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_live(int argc, char **argv);
+
+/* One line on stderr, prefixed with "fntrace: ". */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The path of an executable named as a shell would find it, or NULL. */
+char *cli_find_program(const char *name);
+/* Does help appear among the first arguments (before "--")? */
+int cli_wants_help(int argc, char **argv);
+/* The directory fntrace itself was run from. */
+const char *cli_self_dir(void);
+
+#endif

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fntrace live: record into a temporary directory, print the trace, and
+ * remove the directory.  The program's exit status is passed on.
+ */
+#include "cli.h"
+#include "datadir.h"
+#include "record.h"
+#include "report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char usage[] =
+	"usage: fntrace live [OPTIONS] [--] PROG [ARGS...]\n\n"
+	"Run PROG, record its function trace and print it when PROG ends, as\n"
+	"'fntrace record' then 'fntrace report' would; nothing is kept.\n\n"
+	"  -t, --tracer=NAME      function_graph (default) or function\n"
+	"  -F, --filter=GLOB      trace only matching functions (repeatable)\n"
+	"  -N, --notrace=GLOB     never trace matching functions (repeatable)\n"
+	"  -D, --depth=N          function_graph: trace N levels deep at most\n"
+	"  -r, --retval           function_graph: show return values\n"
+	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
+	"  -h, --help             this text\n\n"
+	"example: fntrace live -D 3 -- ./prog input\n";
+
+int cmd_live(int argc, char **argv)
+{
+	struct record_options o = {
+		.tracer = "function_graph",
+		.buffer_kb = 16384,
+		.quiet = 1,
+	};
+	char tmp[] = "/tmp/fntrace-live.XXXXXX", data[64];
+	int first = record_parse(argc, argv, &o, usage), status;
+
+	if (first <= 0)
+		return first == 0 ? 0 : 2;
+	if (o.output) {
+		cli_error("live keeps nothing: use 'fntrace record -o DIR' to keep a trace");
+		return 2;
+	}
+	if (!mkdtemp(tmp)) {
+		cli_error("cannot create a temporary directory in /tmp");
+		return 1;
+	}
+	snprintf(data, sizeof(data), "%s/data", tmp);
+	o.output = data;
+	o.argv = argv + first;
+	status = record_run(&o);
+	if (status >= 0 && report_run(data, stdout, NULL))
+		status = -1;
+	if (datadir_remove(data) || datadir_remove(tmp))
+		cli_error("could not remove %s", tmp);
+	return status < 0 ? 1 : record_exit_code(status);
+}

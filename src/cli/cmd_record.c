@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fntrace record: the options, checked before anything is started.
+ */
+#include "cli.h"
+#include "record.h"
+#include "../common/filter.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: fntrace record [OPTIONS] [--] PROG [ARGS...]\n\n"
+	"Run PROG with the fntrace runtime and record its function trace into\n"
+	"a data directory; PROG's exit status is passed on.\n\n"
+	"  -t, --tracer=NAME      function_graph (default) or function\n"
+	"  -F, --filter=GLOB      trace only matching functions (repeatable);\n"
+	"                         set_ftrace_filter syntax: name, abc*, *abc,\n"
+	"                         *abc*, a glob, !GLOB to remove, GLOB:mod:MODULE\n"
+	"  -N, --notrace=GLOB     never trace matching functions (repeatable)\n"
+	"  -D, --depth=N          function_graph: trace N levels deep at most\n"
+	"  -r, --retval           function_graph: record return values\n"
+	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
+	"  -o, --output=DIR       data directory (default fntrace.data; an old\n"
+	"                         one is kept as DIR.old)\n"
+	"  -h, --help             this text\n\n"
+	"example: fntrace record -F 'parse_*' -o parse.data -- ./prog input\n";
+
+static int append_line(char **list, const char *expr)
+{
+	size_t old = *list ? strlen(*list) : 0;
+	char *s = realloc(*list, old + strlen(expr) + 2);
+
+	if (!s)
+		return -1;
+	sprintf(s + old, "%s%s", old ? "\n" : "", expr);
+	*list = s;
+	return 0;
+}
+
+static int check_filter(char **list, const char *expr)
+{
+	struct filter f = { 0 };
+	char err[256];
+	int ret = filter_add(&f, expr, err, sizeof(err));
+
+	filter_free(&f);
+	if (ret) {
+		cli_error("bad filter: %s", err);
+		return -1;
+	}
+	return append_line(list, expr);
+}
+
+static int parse_uint(const char *s, const char *what, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (!*s || *end || v > 1u << 30) {
+		cli_error("bad %s: '%s'", what, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int parse_option(int c, struct record_options *o)
+{
+	switch (c) {
+	case 't':
+		if (strcmp(optarg, "function") && strcmp(optarg, "function_graph")) {
+			cli_error("no such tracer: '%s' (function, function_graph)", optarg);
+			return -1;
+		}
+		o->tracer = optarg;
+		return 0;
+	case 'F':
+		return check_filter(&o->filter, optarg);
+	case 'N':
+		return check_filter(&o->notrace, optarg);
+	case 'D':
+		return parse_uint(optarg, "depth", &o->depth);
+	case 'b':
+		return parse_uint(optarg, "buffer size", &o->buffer_kb);
+	case 'r':
+		o->retval = 1;
+		return 0;
+	case 'o':
+		o->output = optarg;
+		return 0;
+	}
+	return -1;
+}
+
+int record_parse(int argc, char **argv, struct record_options *o, const char *text)
+{
+	static const struct option opts[] = {
+		{ "tracer", required_argument, NULL, 't' },
+		{ "filter", required_argument, NULL, 'F' },
+		{ "notrace", required_argument, NULL, 'N' },
+		{ "depth", required_argument, NULL, 'D' },
+		{ "retval", no_argument, NULL, 'r' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+t:F:N:D:rb:o:h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(text, stdout);
+			return 0;
+		}
+		if (c == '?' || parse_option(c, o)) {
+			if (c == '?')
+				fputs(text, stderr);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		cli_error("no program to run; see 'fntrace %s --help'", argv[0]);
+		return -1;
+	}
+	return optind;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_options o = {
+		.tracer = "function_graph",
+		.output = "fntrace.data",
+		.buffer_kb = 16384,
+	};
+	int first = record_parse(argc, argv, &o, usage), status;
+
+	if (first <= 0)
+		return first == 0 ? 0 : 2;
+	o.argv = argv + first;
+	status = record_run(&o);
+	return status < 0 ? 1 : record_exit_code(status);
+}

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fntrace: dynamic function tracing for user-space programs.
+ * Dispatches to one function per subcommand, like git or perf.
+ */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "record", cmd_record, "run a program and record its function trace" },
+	{ "report", cmd_report, "print a recorded trace, or its profile" },
+	{ "live", cmd_live, "record a program and print its trace at once" },
+	{ "list", cmd_list, "list the traceable functions of a program" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: fntrace COMMAND [ARGS]\n\n"
+		     "Dynamic function tracing for user-space programs: the kernel's\n"
+		     "ftrace, for programs compiled with -pg, -pg -mfentry or\n"
+		     "-fpatchable-function-entry=5.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'fntrace COMMAND --help' describes one command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	cli_error("'%s' is not a command; see 'fntrace --help'", argv[1]);
+	return 2;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Recording: start a program with the runtime preloaded, drain its
+ * per-thread buffers into a data directory, pass its exit status on.
+ * Shared by `record` and `live`.
+ */
+#ifndef FNTRACE_RECORD_H
+#define FNTRACE_RECORD_H
+
+struct record_options {
+	const char *tracer;		/* "function" or "function_graph" */
+	char *filter;			/* filter expressions, one per line */
+	char *notrace;
+	unsigned depth;			/* max_graph_depth; 0: none */
+	unsigned buffer_kb;		/* shared memory for the buffers */
+	int retval;			/* funcgraph-retval */
+	const char *output;		/* the data directory */
+	char **argv;			/* the program and its arguments */
+	int quiet;			/* no "recorded ..." line */
+};
+
+/* Parse record options up to the program; returns the index of the
+ * program in argv, 0 after --help, -1 on a bad option (already said). */
+int record_parse(int argc, char **argv, struct record_options *o,
+		 const char *usage);
+/* Run and record; returns the exit status to pass on, or -1 if the
+ * program could not be recorded (already said). */
+int record_run(const struct record_options *o);
+/* The status fntrace itself should exit with for a wait() status. */
+int record_exit_code(int wait_status);
+
+#endif

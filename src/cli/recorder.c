@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The recorder: shared memory for the traced process's buffers, the
+ * process itself, and the loop that drains full chunks to trace.dat until
+ * the process ends.  Then the chunks it was still filling are read too
+ * (they end at their first zero word), so a program that crashed, or was
+ * killed, loses nothing it had written.
+ */
+#include "cli.h"
+#include "datadir.h"
+#include "probe.h"
+#include "record.h"
+#include "../common/trace_format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CHUNK_SIZE (256 * 1024)
+
+struct recorder {
+	struct ft_shm *shm;
+	size_t shm_size;
+	int shm_fd;
+	struct datadir dir;
+	struct clock_sync clock;
+	uint64_t chunks, bytes;
+	pid_t pid;
+	int status;
+};
+
+static volatile sig_atomic_t child_done;
+
+static void on_sigchld(int sig)
+{
+	child_done = 1;
+}
+
+static int shm_create(struct recorder *r, unsigned buffer_kb)
+{
+	unsigned n = (uint64_t)buffer_kb * 1024 / CHUNK_SIZE;
+	size_t head = sizeof(struct ft_shm) + (n < 4 ? 4 : n) * sizeof(uint32_t);
+
+	n = n < 4 ? 4 : n;
+	head = (head + 4095) & ~(size_t)4095;
+	r->shm_size = head + (size_t)n * CHUNK_SIZE;
+	r->shm_fd = memfd_create("fntrace-buffers", 0);
+	if (r->shm_fd < 0 || ftruncate(r->shm_fd, r->shm_size)) {
+		cli_error("cannot create the shared buffers: %s", strerror(errno));
+		return -1;
+	}
+	r->shm = mmap(NULL, r->shm_size, PROT_READ | PROT_WRITE, MAP_SHARED, r->shm_fd, 0);
+	if (r->shm == MAP_FAILED) {
+		cli_error("cannot map the shared buffers: %s", strerror(errno));
+		return -1;
+	}
+	memcpy(r->shm->magic, FT_SHM_MAGIC, sizeof(r->shm->magic));
+	r->shm->version = FT_VERSION;
+	r->shm->nr_chunks = n;
+	r->shm->chunk_size = CHUNK_SIZE;
+	r->shm->chunks_offset = head;
+	return 0;
+}
+
+static struct ft_chunk *chunk_at(const struct recorder *r, unsigned i)
+{
+	return (struct ft_chunk *)((char *)r->shm + r->shm->chunks_offset +
+				   (size_t)i * CHUNK_SIZE);
+}
+
+/* Bytes of events in a chunk its thread never handed over: whole events
+ * up to the first place an event should start and none does. */
+static uint32_t filled_bytes(const struct ft_chunk *c)
+{
+	const uint32_t *w = (const uint32_t *)(c + 1);
+	size_t n = (CHUNK_SIZE - sizeof(*c)) / 4, i = 0;
+
+	for (;;) {
+		int len = i < n ? ft_event_words(w[i]) : -1;
+
+		if (len < 0 || i + len > n)
+			return i * 4;
+		i += len;
+	}
+}
+
+static int drain_chunk(struct recorder *r, unsigned i, int unfinished)
+{
+	struct ft_chunk *c = chunk_at(r, i);
+	struct ft_chunk head = *c;
+
+	if (unfinished)
+		head.used = filled_bytes(c);
+	if (head.used > CHUNK_SIZE - sizeof(*c))
+		head.used = CHUNK_SIZE - sizeof(*c);
+	if (head.used && datadir_write(&r->dir, &head, sizeof(head), c + 1, head.used))
+		return -1;
+	r->chunks += head.used > 0;
+	r->bytes += head.used;
+	memset(c + 1, 0, head.used);
+	atomic_store_explicit(&r->shm->state[i], FT_CHUNK_FREE, memory_order_release);
+	return 0;
+}
+
+/* Write out every FULL chunk; with `all`, the FILLING ones too. */
+static int drain(struct recorder *r, int all)
+{
+	for (unsigned i = 0; i < r->shm->nr_chunks; i++) {
+		uint32_t s = atomic_load_explicit(&r->shm->state[i], memory_order_acquire);
+
+		if ((s == FT_CHUNK_FULL || (all && s == FT_CHUNK_FILLING)) &&
+		    drain_chunk(r, i, s == FT_CHUNK_FILLING))
+			return -1;
+	}
+	return 0;
+}
+
+static void wait_for_chunks(struct recorder *r, uint32_t seen)
+{
+	struct timespec timeout = { 0, 100 * 1000 * 1000 };
+
+	if (!child_done)
+		syscall(SYS_futex, &r->shm->published, FUTEX_WAIT, seen, &timeout, NULL, 0);
+}
+
+static int child_exited(struct recorder *r)
+{
+	pid_t p = waitpid(r->pid, &r->status, WNOHANG);
+
+	return p == r->pid;
+}
+
+static int drain_until_exit(struct recorder *r)
+{
+	for (;;) {
+		uint32_t seen = atomic_load(&r->shm->published);
+
+		if (drain(r, 0))
+			return -1;
+		if (child_exited(r))
+			return drain(r, 1);
+		wait_for_chunks(r, seen);
+		child_done = 0;
+	}
+}
+
+/* libfntrace.so: next to fntrace in the build tree, or where make install
+ * put it; FNTRACE_LIB overrides both. */
+static char *find_runtime(void)
+{
+	const char *env = getenv("FNTRACE_LIB");
+	static const char *const rel[] = { "libfntrace.so", "../lib/fntrace/libfntrace.so" };
+	char path[4200];
+
+	if (env)
+		return access(env, R_OK) == 0 ? realpath(env, NULL) : NULL;
+	for (unsigned i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", cli_self_dir(), rel[i]);
+		if (access(path, R_OK) == 0)
+			return realpath(path, NULL);
+	}
+	return NULL;
+}
+
+static int set_env(const char *name, const char *value)
+{
+	return value && *value ? setenv(name, value, 1) : unsetenv(name);
+}
+
+/* The runtime first in LD_PRELOAD: its mcount must win over libc's. */
+static int child_env(const struct record_options *o, const struct recorder *r,
+		     const char *lib)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char fd[16], depth[16], *preload;
+
+	if (asprintf(&preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "") < 0)
+		return -1;
+	snprintf(fd, sizeof(fd), "%d", r->shm_fd);
+	snprintf(depth, sizeof(depth), "%u", o->depth);
+	return set_env("LD_PRELOAD", preload) || set_env("FNTRACE_SHM_FD", fd) ||
+	       set_env("FNTRACE_DIR", r->dir.tmp) || set_env("FNTRACE_TRACER", o->tracer) ||
+	       set_env("FNTRACE_FILTER", o->filter) || set_env("FNTRACE_NOTRACE", o->notrace) ||
+	       set_env("FNTRACE_DEPTH", o->depth ? depth : NULL) ||
+	       set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL);
+}
+
+static int spawn(struct recorder *r, const struct record_options *o,
+		 const char *path, const char *lib)
+{
+	int ready[2];
+	char err = 0;
+
+	if (pipe2(ready, O_CLOEXEC))
+		return -1;
+	r->pid = fork();
+	if (r->pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		if (child_env(o, r, lib) == 0)
+			execv(path, o->argv);
+		err = 1;
+		if (write(ready[1], &err, 1) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(ready[1]);
+	if (r->pid > 0 && read(ready[0], &err, 1) == 1)
+		err = 1;
+	close(ready[0]);
+	if (r->pid < 0 || err) {
+		cli_error("cannot run %s: %s", path, r->pid < 0 ? strerror(errno) : "exec failed");
+		if (r->pid > 0)
+			waitpid(r->pid, NULL, 0);
+		return -1;
+	}
+	return 0;
+}
+
+static void describe_exit(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, len, "status %d", WEXITSTATUS(status));
+	else
+		snprintf(buf, len, "signal %d SIG%s%s", WTERMSIG(status),
+			 sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?",
+			 WCOREDUMP(status) ? " (core dumped)" : "");
+}
+
+static char *info_text(const struct record_options *o, const struct recorder *r)
+{
+	char command[4096] = "", end[64];
+	size_t n = 0;
+	char *info;
+
+	for (char **a = o->argv; *a && n < sizeof(command) - 1; a++)
+		n += snprintf(command + n, sizeof(command) - n, "%s%s", n ? " " : "", *a);
+	describe_exit(r->status, end, sizeof(end));
+	if (asprintf(&info, "fntrace-data: 1\ncommand: %s\ntracer: %s\npid: %d\n"
+			    "clock_sync: %llu %llu %llu %llu\noptions: %s\nnr_cpus: %ld\nexit: %s\n",
+		     command, o->tracer, (int)r->pid,
+		     (unsigned long long)r->clock.ticks[0], (unsigned long long)r->clock.ns[0],
+		     (unsigned long long)r->clock.ticks[1], (unsigned long long)r->clock.ns[1],
+		     o->retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN), end) < 0)
+		return NULL;
+	return info;
+}
+
+/* The second clock sample, far enough from the first for a good rate. */
+static void clock_end(struct clock_sync *c)
+{
+	const uint64_t min_ns = 20 * 1000 * 1000;
+
+	clock_sample(&c->ticks[1], &c->ns[1]);
+	if (c->ns[1] - c->ns[0] < min_ns) {
+		struct timespec rest = { 0, (long)(min_ns - (c->ns[1] - c->ns[0])) };
+
+		nanosleep(&rest, NULL);
+		clock_sample(&c->ticks[1], &c->ns[1]);
+	}
+}
+
+static int check_program(const char *path, const char *name)
+{
+	int n;
+
+	if (!path) {
+		cli_error("%s: no such program", name);
+		return -1;
+	}
+	n = probe_traceable(path);
+	if (n == 0)
+		cli_error("%s has no call sites: compile it with -pg, -pg -mfentry or "
+			  "-fpatchable-function-entry=5 (and link without -pg)", path);
+	return n > 0 ? 0 : -1;
+}
+
+static int record_program(struct recorder *r, const struct record_options *o,
+			  const char *path, const char *lib)
+{
+	struct sigaction sa = { .sa_handler = on_sigchld };
+	char *info;
+
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	clock_sample(&r->clock.ticks[0], &r->clock.ns[0]);
+	if (spawn(r, o, path, lib) || drain_until_exit(r))
+		return -1;
+	clock_end(&r->clock);
+	info = info_text(o, r);
+	if (!info || datadir_finish(&r->dir, info))
+		return -1;
+	free(info);
+	if (!o->quiet)
+		fprintf(stderr, "fntrace: recorded %llu bytes of events into %s\n",
+			(unsigned long long)r->bytes, o->output);
+	return r->status;
+}
+
+int record_run(const struct record_options *o)
+{
+	struct recorder r = { .shm_fd = -1, .dir.trace_fd = -1 };
+	char *path = cli_find_program(o->argv[0]), *lib = NULL;
+	int ret = -1;
+
+	if (check_program(path, o->argv[0]))
+		goto out;
+	lib = find_runtime();
+	if (!lib) {
+		cli_error("cannot find libfntrace.so next to fntrace (set FNTRACE_LIB)");
+		goto out;
+	}
+	if (shm_create(&r, o->buffer_kb) || datadir_create(&r.dir, o->output))
+		goto out;
+	ret = record_program(&r, o, path, lib);
+	if (ret < 0)
+		datadir_abandon(&r.dir);
+out:
+	free(path);
+	free(lib);
+	return ret;
+}
+
+int record_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}

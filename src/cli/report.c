@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report_run(): opens a data directory, picks the threads and the view,
+ * and ends with what the trace itself cannot show (lost events, how the
+ * program ended).  Also the pieces every view uses: the time-ordered
+ * merge of threads and the kernel's duration format.
+ */
+#include "report_int.h"
+#include "cli.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the kernel's duration column (trace_print_graph_duration) ---- */
+
+const char *report_format_duration(char *buf, size_t len, uint64_t ns)
+{
+	int n = snprintf(buf, len, "%" PRIu64, ns / 1000);
+
+	/* Seven digits at most: the nanoseconds get what the microseconds
+	 * leave, so 1234.567, 12345.67, 123456.7, then 1234567. */
+	if (n < 7) {
+		int digits = 7 - n < 3 ? 7 - n : 3;
+		char nsecs[8];
+
+		snprintf(nsecs, sizeof(nsecs), "%03u", (unsigned)(ns % 1000));
+		n += snprintf(buf + n, len - n, ".%.*s", digits, nsecs);
+	}
+	snprintf(buf + strlen(buf), len - strlen(buf), " us %*s",
+		 n < 8 ? 8 - n : 0, "");
+	return buf;
+}
+
+char report_duration_mark(uint64_t ns)
+{
+	static const struct { uint64_t above; char mark; } marks[] = {
+		{ 1000000000, '$' }, { 100000000, '@' }, { 10000000, '*' },
+		{ 1000000, '#' }, { 100000, '!' }, { 10000, '+' },
+	};
+
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (ns > marks[i].above)
+			return marks[i].mark;
+	return ' ';
+}
+
+const char *report_func_name(const struct tr_thread *th, uint32_t id,
+			     char *buf, size_t len)
+{
+	const char *name = tr_func_name(th->proc, id);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "<id %u>", id);
+	return buf;
+}
+
+/* ---- the merge: a binary min-heap of threads keyed by their next event ---- */
+
+static int merge_before(struct report_merge *m, unsigned a, unsigned b)
+{
+	uint64_t ta = tr_cursor_peek(&m->cursors[a])->time;
+	uint64_t tb = tr_cursor_peek(&m->cursors[b])->time;
+
+	return ta < tb || (ta == tb && a < b);
+}
+
+static void heap_swap(unsigned *heap, unsigned i, unsigned j)
+{
+	unsigned t = heap[i];
+
+	heap[i] = heap[j];
+	heap[j] = t;
+}
+
+static void heap_push(struct report_merge *m, unsigned thread)
+{
+	unsigned i = m->nr_heap++;
+
+	m->heap[i] = thread;
+	while (i > 0 && merge_before(m, m->heap[i], m->heap[(i - 1) / 2])) {
+		heap_swap(m->heap, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static unsigned heap_pop(struct report_merge *m)
+{
+	unsigned top = m->heap[0], i = 0;
+
+	m->heap[0] = m->heap[--m->nr_heap];
+	for (;;) {
+		unsigned l = 2 * i + 1, r = l + 1, min = i;
+
+		if (l < m->nr_heap && merge_before(m, m->heap[l], m->heap[min]))
+			min = l;
+		if (r < m->nr_heap && merge_before(m, m->heap[r], m->heap[min]))
+			min = r;
+		if (min == i)
+			return top;
+		heap_swap(m->heap, i, min);
+		i = min;
+	}
+}
+
+/* A thread joins the heap only while it has events left. */
+static void merge_offer(struct report_merge *m, unsigned thread)
+{
+	if (tr_cursor_peek(&m->cursors[thread]))
+		heap_push(m, thread);
+}
+
+int merge_init(struct report_merge *m, struct report *r)
+{
+	unsigned n = r->nr_threads ? r->nr_threads : 1;
+
+	m->cursors = calloc(n, sizeof(*m->cursors));
+	m->heap = calloc(n, sizeof(*m->heap));
+	m->nr_heap = 0;
+	m->last = -1;
+	if (!m->cursors || !m->heap) {
+		free(m->cursors);
+		free(m->heap);
+		return -1;
+	}
+	for (unsigned i = 0; i < r->nr_threads; i++) {
+		tr_cursor_init(&m->cursors[i], &r->td, r->threads[i].th);
+		merge_offer(m, i);
+	}
+	return 0;
+}
+
+void merge_free(struct report_merge *m, const struct report *r)
+{
+	for (unsigned i = 0; i < r->nr_threads; i++)
+		tr_cursor_free(&m->cursors[i]);
+	free(m->cursors);
+	free(m->heap);
+}
+
+int merge_next(struct report_merge *m, struct tr_event *ev)
+{
+	/* The thread returned last goes back in only now: its caller may
+	 * have consumed more of its events (a leaf's exit) meanwhile. */
+	if (m->last >= 0)
+		merge_offer(m, m->last);
+	m->last = -1;
+	if (m->nr_heap == 0)
+		return -1;
+	m->last = heap_pop(m);
+	tr_cursor_next(&m->cursors[m->last], ev);
+	return m->last;
+}
+
+/* ---- choosing threads ---- */
+
+static int wanted(const struct report_options *o, uint32_t tid)
+{
+	if (o->nr_tids == 0)
+		return 1;
+	for (unsigned i = 0; i < o->nr_tids; i++)
+		if (o->tids[i] == tid)
+			return 1;
+	return 0;
+}
+
+static void warn_missing_tids(const struct report *r)
+{
+	for (unsigned i = 0; i < r->opt->nr_tids; i++) {
+		unsigned j = 0;
+
+		while (j < r->td.nr_threads && r->td.threads[j].tid != r->opt->tids[i])
+			j++;
+		if (j == r->td.nr_threads)
+			cli_error("warning: no thread %u in %s", r->opt->tids[i], r->td.dir);
+	}
+}
+
+static int select_threads(struct report *r)
+{
+	r->threads = calloc(r->td.nr_threads ? r->td.nr_threads : 1,
+			    sizeof(*r->threads));
+	if (!r->threads)
+		return -1;
+	for (unsigned i = 0; i < r->td.nr_threads; i++)
+		if (wanted(r->opt, r->td.threads[i].tid))
+			r->threads[r->nr_threads++].th = &r->td.threads[i];
+	warn_missing_tids(r);
+	return 0;
+}
+
+/* ---- what happened besides the trace ---- */
+
+static void print_lost(const struct report *r)
+{
+	uint64_t total = 0;
+
+	for (unsigned i = 0; i < r->nr_threads; i++)
+		total += r->threads[i].lost;
+	if (!total)
+		return;
+	fprintf(r->out, "# lost events: %" PRIu64 "\n", total);
+	for (unsigned i = 0; i < r->nr_threads; i++)
+		if (r->threads[i].lost)
+			fprintf(r->out, "#   %s-%u: %" PRIu64 "\n", r->threads[i].th->comm,
+				r->threads[i].th->tid, r->threads[i].lost);
+}
+
+/* info's "signal N NAME[ (core dumped)]" as "N (NAME)[, core dumped]". */
+static void print_signal(FILE *out, const char *s)
+{
+	char name[32] = "";
+	int signo, used = 0;
+
+	if (sscanf(s, "%d%n %31[A-Z0-9+-]%n", &signo, &used, name, &used) < 1) {
+		fprintf(out, "# program ended: signal %s\n", s);
+		return;
+	}
+	fprintf(out, "# program killed by signal %d", signo);
+	if (name[0])
+		fprintf(out, " (%s)", name);
+	fprintf(out, "%s\n", strstr(s + used, "core dumped") ? ", core dumped" : "");
+}
+
+static void print_exit(const struct report *r)
+{
+	const char *e = r->td.info.exit;
+	int status, used = 0;
+
+	if (!e)
+		fputs("# program still running or recorder stopped\n", r->out);
+	else if (!strncmp(e, "signal ", 7))
+		print_signal(r->out, e + 7);
+	else if (sscanf(e, "status %d%n", &status, &used) == 1 && !e[used])
+		fprintf(r->out, "# program exited with status %d\n", status);
+	else
+		fprintf(r->out, "# program ended: %s\n", e);
+}
+
+/* Problems found while decoding: the output above them is incomplete. */
+static int report_problems(const struct report *r)
+{
+	unsigned bad = tr_bad_chunks(&r->td);
+
+	if (r->td.truncated)
+		cli_error("warning: %s/trace.dat ends inside a chunk: "
+			  "its last events are missing", r->td.dir);
+	if (bad)
+		cli_error("warning: %s/trace.dat: %u chunk%s end in words that are "
+			  "not events", r->td.dir, bad, bad == 1 ? "" : "s");
+	if (r->td.read_error)
+		cli_error("%s/trace.dat: %s", r->td.dir, strerror(r->td.read_error));
+	return r->td.read_error ? -1 : 0;
+}
+
+static int run_view(struct report *r)
+{
+	if (r->opt->stat || r->opt->csv)
+		return report_stat(r);
+	if (!strcmp(r->td.info.tracer, "function"))
+		return report_function(r);
+	return report_graph(r);
+}
+
+int report_run(const char *dir, FILE *out, const struct report_options *o)
+{
+	static const struct report_options defaults;
+	struct report r = { .opt = o ? o : &defaults, .out = out };
+	int err;
+
+	if (tr_open(&r.td, dir)) {
+		cli_error("%s", r.td.err);
+		return 1;
+	}
+	r.retval = tr_has_option(&r.td, "retval");
+	err = select_threads(&r) || run_view(&r);
+	if (err)
+		cli_error("out of memory");
+	if (!err && !r.opt->csv) {
+		print_lost(&r);
+		print_exit(&r);
+	}
+	err |= report_problems(&r);
+	free(r.threads);
+	tr_close(&r.td);
+	return err ? 1 : 0;
+}

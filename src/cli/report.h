@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Printing a recorded trace: `fntrace report`, and `fntrace live` once its
+ * recording is done.  The views follow the kernel's trace file formats:
+ * function_graph, function, and trace_stat/function for the profile.
+ */
+#ifndef FNTRACE_REPORT_H
+#define FNTRACE_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Zero-initialised: the trace view of the tracer that recorded, every
+ * thread. */
+struct report_options {
+	int stat;		/* the per-function profile instead of the trace */
+	int csv;		/* the profile as CSV (implies stat) */
+	const uint32_t *tids;	/* only these threads, if nr_tids > 0 */
+	unsigned nr_tids;
+};
+
+/* Prints the trace in data directory dir to out.  Returns 0, or 1 after
+ * one line on stderr ("fntrace: ...") if dir cannot be read.  o may be
+ * NULL for the defaults. */
+int report_run(const char *dir, FILE *out, const struct report_options *o);
+
+#endif

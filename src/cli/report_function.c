@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The function tracer's view, in the layout of the kernel's trace file:
+ *
+ *             demo-1977    [000] .....  17284.993652: func <-caller
+ *
+ * The header counts the entries before any is printed, so the trace is
+ * read twice: once to count (decoding only, nothing kept), once to print.
+ * The caller is named from the ELF symbols of the module it lies in.
+ */
+#include "report_int.h"
+#include "symbols.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fn_view {
+	struct report *r;
+	FILE *out;
+	struct report_merge merge;
+	struct sym_table *syms;		/* per process, parallel to td.procs */
+	int *syms_ready;
+};
+
+/* What the header says, from a first pass over the selected threads. */
+struct fn_counts {
+	uint64_t entries, lost;
+	uint32_t *cpus;			/* distinct CPUs seen */
+	unsigned nr_cpus;
+};
+
+static int note_cpu(struct fn_counts *n, uint32_t cpu)
+{
+	uint32_t *v;
+
+	if (cpu == TR_NO_CPU)
+		return 0;
+	for (unsigned i = 0; i < n->nr_cpus; i++)
+		if (n->cpus[i] == cpu)
+			return 0;
+	v = realloc(n->cpus, (n->nr_cpus + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	n->cpus = v;
+	n->cpus[n->nr_cpus++] = cpu;
+	return 0;
+}
+
+static int count_thread(struct report *r, const struct tr_thread *th,
+			struct fn_counts *n)
+{
+	struct tr_cursor c;
+	struct tr_event ev;
+	int err = 0;
+
+	tr_cursor_init(&c, &r->td, th);
+	while (!err && tr_cursor_next(&c, &ev)) {
+		if (ev.type == TR_FUNC || ev.type == TR_MARKER)
+			n->entries++;
+		else if (ev.type == TR_LOST)
+			n->lost += ev.value;
+		err = note_cpu(n, ev.cpu);
+	}
+	tr_cursor_free(&c);
+	return err;
+}
+
+static int print_header(struct report *r)
+{
+	struct fn_counts n = { 0 };
+	unsigned cpus;
+	int err = 0;
+
+	for (unsigned i = 0; !err && i < r->nr_threads; i++)
+		err = count_thread(r, r->threads[i].th, &n);
+	free(n.cpus);
+	if (err)
+		return -1;
+	/* #P is the machine's CPU count when the recorder noted it. */
+	cpus = r->td.info.nr_cpus ? r->td.info.nr_cpus : n.nr_cpus;
+	fprintf(r->out, "# tracer: function\n#\n"
+		"# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64 "   #P:%u\n"
+		"#\n"
+		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		"#              | |         |   |||||     |         |\n",
+		n.entries, n.entries + n.lost, cpus);
+	return 0;
+}
+
+/* trace_print_context, with no irq or preemption state to show. */
+static void print_context(FILE *out, const struct tr_thread *th,
+			  const struct tr_event *ev)
+{
+	uint64_t us = (ev->time + 500) / 1000;	/* ns2usecs rounds */
+
+	fprintf(out, "%16s-%-7u ", ev->comm, th->tid);
+	if (ev->cpu == TR_NO_CPU)
+		fputs("[???] ", out);
+	else
+		fprintf(out, "[%03u] ", ev->cpu);
+	fprintf(out, ".....  %5" PRIu64 ".%06" PRIu64 ": ", us / 1000000, us % 1000000);
+}
+
+static struct sym_table *syms_of(struct fn_view *v, const struct tr_thread *th)
+{
+	size_t p = th->proc - v->r->td.procs;
+
+	if (!v->syms_ready[p]) {
+		if (sym_table_init(&v->syms[p], th->proc))
+			return NULL;
+		v->syms_ready[p] = 1;
+	}
+	return &v->syms[p];
+}
+
+/* trace_fn_trace: "func <-caller", without the arrow for no caller. */
+static int print_func(struct fn_view *v, const struct tr_thread *th,
+		      const struct tr_event *ev)
+{
+	char name[REPORT_NAME_LEN], hex[24];
+	struct sym_table *syms = syms_of(v, th);
+
+	if (!syms)
+		return -1;
+	print_context(v->out, th, ev);
+	fputs(report_func_name(th, ev->func, name, sizeof(name)), v->out);
+	if (ev->value)
+		fprintf(v->out, " <-%s", sym_name(syms, ev->value, hex, sizeof(hex)));
+	fputc('\n', v->out);
+	return 0;
+}
+
+/* A marker, as the kernel prints a trace_marker write. */
+static void print_marker(FILE *out, const struct tr_thread *th,
+			 const struct tr_event *ev)
+{
+	uint32_t len = strnlen(ev->text, ev->text_len);
+
+	if (len && ev->text[len - 1] == '\n')
+		len--;
+	print_context(out, th, ev);
+	fprintf(out, "tracing_mark_write: %.*s\n", (int)len, ev->text);
+}
+
+static int on_event(struct fn_view *v, unsigned ti, const struct tr_event *ev)
+{
+	struct report_thread *rt = &v->r->threads[ti];
+
+	switch (ev->type) {
+	case TR_FUNC:
+		return print_func(v, rt->th, ev);
+	case TR_MARKER:
+		print_marker(v->out, rt->th, ev);
+		break;
+	case TR_LOST:
+		if (ev->cpu == TR_NO_CPU)
+			fprintf(v->out, " CPU:? [LOST %" PRIu64 " EVENTS]\n", ev->value);
+		else
+			fprintf(v->out, " CPU:%u [LOST %" PRIu64 " EVENTS]\n",
+				ev->cpu, ev->value);
+		rt->lost += ev->value;
+		break;
+	case TR_ENTRY:	/* the graph tracer's: no place in this view */
+	case TR_EXIT:
+		break;
+	}
+	return 0;
+}
+
+static void view_free(struct fn_view *v)
+{
+	for (unsigned i = 0; i < v->r->td.nr_procs; i++)
+		if (v->syms_ready[i])
+			sym_table_free(&v->syms[i]);
+	free(v->syms);
+	free(v->syms_ready);
+	merge_free(&v->merge, v->r);
+}
+
+int report_function(struct report *r)
+{
+	struct fn_view v = { .r = r, .out = r->out };
+	unsigned n = r->td.nr_procs ? r->td.nr_procs : 1;
+	struct tr_event ev;
+	int ti, err;
+
+	if (print_header(r))
+		return -1;
+	v.syms = calloc(n, sizeof(*v.syms));
+	v.syms_ready = calloc(n, sizeof(*v.syms_ready));
+	if (!v.syms || !v.syms_ready || merge_init(&v.merge, r)) {
+		free(v.syms);
+		free(v.syms_ready);
+		return -1;
+	}
+	err = 0;
+	while (!err && (ti = merge_next(&v.merge, &ev)) >= 0)
+		err = on_event(&v, ti, &ev);
+	view_free(&v);
+	return err;
+}

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The function_graph view, in the layout of the kernel's
+ * trace_functions_graph.c with its CPU and TASK/PID columns on:
+ *
+ *  0)    demo-12     |               |  main() {
+ *  0)    demo-12     |   0.101 us    |    leaf();
+ *  0)    demo-12     | + 14.237 us   |  }            (+ the name, below)
+ *
+ * Every closing brace is followed by its function's name in a comment
+ * (the kernel's funcgraph-tail option), since threads interleave and a
+ * bare brace is hard to pair by eye.  A function whose exit is the very
+ * next event of its thread is a leaf, printed on one line: the cursor's
+ * one-event lookahead decides that.
+ */
+#include "report_int.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GRAPH_INDENT		2
+/* LOST says how deep the thread was on resuming; deeper than this is a
+ * damaged file, and following it would only print walls of spaces. */
+#define MAX_RESYNC_DEPTH	(1u << 16)
+
+struct frame {
+	uint32_t func;		/* 0: a frame entered while events were lost */
+	int timed;		/* its entry time is known */
+	uint64_t start;
+};
+
+struct graph_thread {
+	struct frame *stack;
+	unsigned depth, cap;
+};
+
+/* The thread that printed last on a CPU: when another one prints there,
+ * the kernel draws a context-switch banner (verif_pid). */
+struct cpu_owner {
+	uint32_t cpu;
+	unsigned thread;
+	const char *comm;
+};
+
+struct graph {
+	struct report *r;
+	FILE *out;
+	struct report_merge merge;
+	struct graph_thread *threads;	/* parallel to r->threads */
+	struct cpu_owner *owners;
+	unsigned nr_owners, cap_owners;
+	int cpu_width;
+};
+
+static const char graph_header[] =
+	"# tracer: function_graph\n"
+	"#\n"
+	"# CPU  TASK/PID         DURATION                  FUNCTION CALLS\n"
+	"# |     |    |           |   |                     |   |   |   |\n";
+
+/* ---- the columns before the function ---- */
+
+/* Like the kernel's max_bytes_for_cpu: as wide as the highest CPU. */
+static int cpu_column_width(const struct trace_data *td)
+{
+	uint32_t top = td->info.nr_cpus ? td->info.nr_cpus - 1 : 0;
+	int width = 1;
+
+	if (td->max_cpu != TR_NO_CPU && td->max_cpu > top)
+		top = td->max_cpu;
+	while (top >= 10) {
+		top /= 10;
+		width++;
+	}
+	return width;
+}
+
+static void print_cpu(const struct graph *g, uint32_t cpu)
+{
+	if (cpu == TR_NO_CPU)
+		fprintf(g->out, " %*s) ", g->cpu_width, "?");
+	else
+		fprintf(g->out, " %*u) ", g->cpu_width, cpu);
+}
+
+/* print_graph_proc: "comm-pid", comm cut to 7, centred in 14 columns. */
+static void print_proc(FILE *out, const char *comm, uint32_t tid)
+{
+	char task[40];
+	int len = snprintf(task, sizeof(task), "%.7s-%u", comm, tid);
+	int spaces = len < 14 ? 14 - len : 0;
+
+	fprintf(out, "%*s%s%*s", spaces / 2, "", task, spaces - spaces / 2, "");
+}
+
+static struct cpu_owner *owner_of(struct graph *g, uint32_t cpu)
+{
+	size_t cap = g->cap_owners;
+	struct cpu_owner *o;
+
+	for (unsigned i = 0; i < g->nr_owners; i++)
+		if (g->owners[i].cpu == cpu)
+			return &g->owners[i];
+	if (g->nr_owners == cap) {
+		cap = cap ? 2 * cap : 8;
+		o = realloc(g->owners, cap * sizeof(*o));
+		if (!o)
+			return NULL;
+		g->owners = o;
+		g->cap_owners = cap;
+	}
+	o = &g->owners[g->nr_owners++];
+	*o = (struct cpu_owner) { .cpu = cpu, .thread = ~0u };
+	return o;
+}
+
+static void print_banner(struct graph *g, uint32_t cpu, const struct cpu_owner *prev,
+			 const struct tr_event *ev, uint32_t tid)
+{
+	const struct report_thread *from = &g->r->threads[prev->thread];
+
+	fputs(" ------------------------------------------\n", g->out);
+	print_cpu(g, cpu);
+	print_proc(g->out, prev->comm, from->th->tid);
+	fputs(" => ", g->out);
+	print_proc(g->out, ev->comm, tid);
+	fputs("\n ------------------------------------------\n\n", g->out);
+}
+
+/* verif_pid: a banner when a CPU's lines change thread. */
+static int note_thread(struct graph *g, unsigned ti, const struct tr_event *ev)
+{
+	struct cpu_owner *o = owner_of(g, ev->cpu);
+
+	if (!o)
+		return -1;
+	if (o->thread != ~0u && o->thread != ti)
+		print_banner(g, ev->cpu, o, ev, g->r->threads[ti].th->tid);
+	o->thread = ti;
+	o->comm = ev->comm;
+	return 0;
+}
+
+static int print_prologue(struct graph *g, unsigned ti, const struct tr_event *ev)
+{
+	if (note_thread(g, ti, ev))
+		return -1;
+	print_cpu(g, ev->cpu);
+	print_proc(g->out, ev->comm, g->r->threads[ti].th->tid);
+	fputs(" | ", g->out);
+	return 0;
+}
+
+static void print_duration(FILE *out, uint64_t start, uint64_t end)
+{
+	uint64_t ns = end > start ? end - start : 0;
+	char buf[REPORT_DURATION_LEN];
+
+	fprintf(out, "%c %s|  ", report_duration_mark(ns),
+		report_format_duration(buf, sizeof(buf), ns));
+}
+
+static void print_no_duration(FILE *out)
+{
+	fputs("              |  ", out);
+}
+
+static void print_indent(FILE *out, unsigned depth)
+{
+	fprintf(out, "%*s", (int)(depth * GRAPH_INDENT), "");
+}
+
+/* print_graph_retval: an int error code (-4095..-1, also when only the
+ * low 32 bits were set, as an int return leaves them) in decimal, any
+ * other value in hex. */
+static const char *format_retval(char *buf, size_t len, uint64_t v)
+{
+	int64_t err = (v >> 31) == 1 ? (int64_t)(int32_t)v : (int64_t)v;
+
+	if (err < 0 && err >= -4095)
+		snprintf(buf, len, "%" PRId64, err);
+	else
+		snprintf(buf, len, "0x%" PRIx64, v);
+	return buf;
+}
+
+/* ---- the shadow of each thread's stack ---- */
+
+static int push_frame(struct graph_thread *gt, struct frame f)
+{
+	if (gt->depth == gt->cap) {
+		unsigned cap = gt->cap ? 2 * gt->cap : 32;
+		struct frame *s = realloc(gt->stack, cap * sizeof(*s));
+
+		if (!s)
+			return -1;
+		gt->stack = s;
+		gt->cap = cap;
+	}
+	gt->stack[gt->depth++] = f;
+	return 0;
+}
+
+/* After lost events, trust the depth the recorder resumed at: drop the
+ * frames that must have returned unseen, or stand in for the ones
+ * entered unseen with unnamed frames. */
+static int resync(struct graph_thread *gt, uint32_t depth)
+{
+	if (depth > MAX_RESYNC_DEPTH)
+		depth = MAX_RESYNC_DEPTH;
+	if (gt->depth > depth)
+		gt->depth = depth;
+	while (gt->depth < depth)
+		if (push_frame(gt, (struct frame) { 0 }))
+			return -1;
+	return 0;
+}
+
+/* ---- one line per event ---- */
+
+static int print_leaf(struct graph *g, unsigned ti, const struct tr_event *entry,
+		      const struct tr_event *exit)
+{
+	const struct tr_thread *th = g->r->threads[ti].th;
+	char name[REPORT_NAME_LEN], val[24];
+
+	if (print_prologue(g, ti, entry))
+		return -1;
+	print_duration(g->out, entry->time, exit->time);
+	print_indent(g->out, g->threads[ti].depth);
+	fprintf(g->out, "%s();", report_func_name(th, entry->func, name, sizeof(name)));
+	if (g->r->retval && exit->exit_kind == TR_EXIT_RET)
+		fprintf(g->out, " /* = %s */",
+			format_retval(val, sizeof(val), exit->value));
+	fputc('\n', g->out);
+	return 0;
+}
+
+static int print_nested(struct graph *g, unsigned ti, const struct tr_event *entry)
+{
+	struct graph_thread *gt = &g->threads[ti];
+	char name[REPORT_NAME_LEN];
+
+	if (print_prologue(g, ti, entry))
+		return -1;
+	print_no_duration(g->out);
+	print_indent(g->out, gt->depth);
+	fprintf(g->out, "%s() {\n",
+		report_func_name(g->r->threads[ti].th, entry->func, name, sizeof(name)));
+	return push_frame(gt, (struct frame) {
+		.func = entry->func, .timed = 1, .start = entry->time });
+}
+
+static int on_entry(struct graph *g, unsigned ti, const struct tr_event *ev)
+{
+	struct tr_cursor *c = &g->merge.cursors[ti];
+	const struct tr_event *next = tr_cursor_peek(c);
+	struct tr_event exit;
+
+	/* An unwound exit keeps two lines: "unwound" belongs on a brace. */
+	if (!next || next->type != TR_EXIT || next->exit_kind == TR_EXIT_UNWIND)
+		return print_nested(g, ti, ev);
+	tr_cursor_next(c, &exit);
+	return print_leaf(g, ti, ev, &exit);
+}
+
+static void print_brace(struct graph *g, const struct tr_thread *th,
+			const struct frame *f, const struct tr_event *ev)
+{
+	char buf[REPORT_NAME_LEN], val[24];
+	const char *name = f->func ? report_func_name(th, f->func, buf, sizeof(buf)) : "?";
+
+	if (ev->exit_kind == TR_EXIT_UNWIND)
+		fprintf(g->out, "} /* %s: unwound */\n", name);
+	else if (g->r->retval && ev->exit_kind == TR_EXIT_RET)
+		fprintf(g->out, "} /* %s = %s */\n", name,
+			format_retval(val, sizeof(val), ev->value));
+	else
+		fprintf(g->out, "} /* %s */\n", name);
+}
+
+static int on_return(struct graph *g, unsigned ti, const struct tr_event *ev)
+{
+	struct graph_thread *gt = &g->threads[ti];
+	const struct frame *f;
+
+	if (print_prologue(g, ti, ev))
+		return -1;
+	if (gt->depth == 0) {
+		/* Its entry came before the trace began: the kernel's bare brace. */
+		print_no_duration(g->out);
+		fputs("}\n", g->out);
+		return 0;
+	}
+	f = &gt->stack[--gt->depth];
+	if (f->timed)
+		print_duration(g->out, f->start, ev->time);
+	else
+		print_no_duration(g->out);
+	print_indent(g->out, gt->depth);
+	print_brace(g, g->r->threads[ti].th, f, ev);
+	return 0;
+}
+
+static int on_lost(struct graph *g, unsigned ti, const struct tr_event *ev)
+{
+	if (ev->cpu == TR_NO_CPU)
+		fprintf(g->out, " CPU:? [LOST %" PRIu64 " EVENTS]\n", ev->value);
+	else
+		fprintf(g->out, " CPU:%u [LOST %" PRIu64 " EVENTS]\n", ev->cpu, ev->value);
+	g->r->threads[ti].lost += ev->value;
+	return resync(&g->threads[ti], ev->depth);
+}
+
+/* print_graph_comment: a marker as a comment, one trailing newline cut. */
+static int on_marker(struct graph *g, unsigned ti, const struct tr_event *ev)
+{
+	uint32_t len = strnlen(ev->text, ev->text_len);
+
+	if (len && ev->text[len - 1] == '\n')
+		len--;
+	if (print_prologue(g, ti, ev))
+		return -1;
+	print_no_duration(g->out);
+	print_indent(g->out, g->threads[ti].depth);
+	fprintf(g->out, "/* %.*s */\n", (int)len, ev->text);
+	return 0;
+}
+
+static int on_event(struct graph *g, unsigned ti, const struct tr_event *ev)
+{
+	switch (ev->type) {
+	case TR_ENTRY:
+		return on_entry(g, ti, ev);
+	case TR_EXIT:
+		return on_return(g, ti, ev);
+	case TR_LOST:
+		return on_lost(g, ti, ev);
+	case TR_MARKER:
+		return on_marker(g, ti, ev);
+	case TR_FUNC:	/* the function tracer's: not part of a graph */
+		break;
+	}
+	return 0;
+}
+
+static void graph_free(struct graph *g)
+{
+	for (unsigned i = 0; i < g->r->nr_threads; i++)
+		free(g->threads[i].stack);
+	free(g->threads);
+	free(g->owners);
+	merge_free(&g->merge, g->r);
+}
+
+int report_graph(struct report *r)
+{
+	struct graph g = { .r = r, .out = r->out };
+	struct tr_event ev;
+	int ti, err = 0;
+
+	g.cpu_width = cpu_column_width(&r->td);
+	g.threads = calloc(r->nr_threads ? r->nr_threads : 1, sizeof(*g.threads));
+	if (!g.threads)
+		return -1;
+	if (merge_init(&g.merge, r)) {
+		free(g.threads);
+		return -1;
+	}
+	fputs(graph_header, r->out);
+	while (!err && (ti = merge_next(&g.merge, &ev)) >= 0)
+		err = on_event(&g, ti, &ev);
+	graph_free(&g);
+	return err;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the report's views share: the run's state, a time-ordered merge of
+ * the threads' events, and the kernel's duration format.
+ */
+#ifndef FNTRACE_REPORT_INT_H
+#define FNTRACE_REPORT_INT_H
+
+#include "report.h"
+#include "trace_reader.h"
+
+struct report_thread {
+	const struct tr_thread *th;
+	uint64_t lost;		/* events lost, counted by the view */
+};
+
+struct report {
+	struct trace_data td;
+	const struct report_options *opt;
+	FILE *out;
+	struct report_thread *threads;	/* the selected ones, in td order */
+	unsigned nr_threads;
+	int retval;			/* the retval option was recorded */
+};
+
+/* The views; each returns 0 or -1 (out of memory). */
+int report_graph(struct report *r);
+int report_function(struct report *r);
+int report_stat(struct report *r);
+
+/* The events of every selected thread in time order; ties go to the
+ * thread that comes first, and one thread's events keep their order. */
+struct report_merge {
+	struct tr_cursor *cursors;	/* one per selected thread */
+	unsigned *heap;			/* thread indices, earliest first */
+	unsigned nr_heap;
+	int last;			/* returned last, not in the heap */
+};
+
+int merge_init(struct report_merge *m, struct report *r);
+void merge_free(struct report_merge *m, const struct report *r);
+/* The index of the thread whose event is next, with that event in *ev,
+ * or -1 at the end.  The caller may read further events of that thread
+ * from m->cursors[index] before calling again. */
+int merge_next(struct report_merge *m, struct tr_event *ev);
+
+/* The kernel's duration column: "1234.567 us " padded to 12 columns
+ * (7 significant digits at most; longer ones take more room). */
+const char *report_format_duration(char *buf, size_t len, uint64_t ns);
+#define REPORT_DURATION_LEN	32
+/* The kernel's overhead mark: '$' > 1 s ... '+' > 10 us, else ' '. */
+char report_duration_mark(uint64_t ns);
+/* A function's name, or "<id N>" in buf if funcs-<pid> lacks it. */
+const char *report_func_name(const struct tr_thread *th, uint32_t id,
+			     char *buf, size_t len);
+#define REPORT_NAME_LEN		32
+
+#endif

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-function profile (--stat, --csv): the kernel's
+ * trace_stat/function table (Hit, Time, Avg, s^2) with a Self column.
+ *
+ * Threads are read one after the other, each in one pass, against a
+ * shadow of its call stack; nothing is kept per event.  The rules:
+ *  - every entry is a hit, even one that never returns;
+ *  - Time counts only the outermost activation of a function on a
+ *    thread, so recursion is not counted twice;
+ *  - Self is a call's time minus the time of the traced calls it made;
+ *    summed over every activation, recursion included, it counts each
+ *    nanosecond once;
+ *  - calls still open when their thread's trace ends (or when lost
+ *    events hid their return) are counted up to the thread's last event
+ *    (the loss): their Time and Self, but not s^2, whose samples are the
+ *    durations of calls seen to return.
+ * Functions are keyed by name, so the same function in several processes
+ * of the trace is one row.
+ */
+#include "report_int.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_RESYNC_DEPTH	(1u << 16)
+
+struct stat_row {
+	char *name;
+	uint64_t hits, total, self;
+	uint64_t samples, sum;		/* returned calls, for s^2 */
+	unsigned __int128 sum_sq;
+};
+
+struct stat_frame {
+	int row;			/* -1: entered while events were lost */
+	uint64_t start, child;
+};
+
+struct profile {
+	struct report *r;
+	int timed;			/* a graph trace: calls have durations */
+	struct stat_row *rows;
+	unsigned nr_rows, cap_rows;
+	unsigned *slots;		/* name hash: row + 1, 0 if free */
+	unsigned nr_slots;
+	unsigned *active;		/* per row: open activations on this thread */
+	unsigned **row_of;		/* per process, per function id: row + 1 */
+	struct stat_frame *stack;
+	unsigned depth, cap_stack;
+};
+
+/* ---- rows, found by name ---- */
+
+static unsigned hash_name(const char *s)
+{
+	unsigned h = 2166136261u;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static unsigned *slot_of(const struct profile *p, const char *name)
+{
+	unsigned i = hash_name(name) & (p->nr_slots - 1);
+
+	while (p->slots[i] && strcmp(p->rows[p->slots[i] - 1].name, name))
+		i = (i + 1) & (p->nr_slots - 1);
+	return &p->slots[i];
+}
+
+/* Keeps the hash at most half full so probes stay short. */
+static int grow_slots(struct profile *p)
+{
+	unsigned old = p->nr_slots, *old_slots = p->slots;
+
+	p->nr_slots = old ? 2 * old : 64;
+	p->slots = calloc(p->nr_slots, sizeof(*p->slots));
+	if (!p->slots) {
+		p->slots = old_slots;
+		p->nr_slots = old;
+		return -1;
+	}
+	for (unsigned i = 0; i < old; i++)
+		if (old_slots[i])
+			*slot_of(p, p->rows[old_slots[i] - 1].name) = old_slots[i];
+	free(old_slots);
+	return 0;
+}
+
+/* Rows and their per-row open counts grow together. */
+static int grow_rows(struct profile *p)
+{
+	unsigned cap = p->cap_rows ? 2 * p->cap_rows : 64;
+	struct stat_row *rows = realloc(p->rows, cap * sizeof(*rows));
+	unsigned *active;
+
+	if (!rows)
+		return -1;
+	p->rows = rows;
+	active = realloc(p->active, cap * sizeof(*active));
+	if (!active)
+		return -1;
+	memset(active + p->cap_rows, 0, (cap - p->cap_rows) * sizeof(*active));
+	p->active = active;
+	p->cap_rows = cap;
+	return 0;
+}
+
+static int add_row(struct profile *p, const char *name)
+{
+	if ((p->nr_rows + 1) * 2 > p->nr_slots && grow_slots(p))
+		return -1;
+	if (p->nr_rows == p->cap_rows && grow_rows(p))
+		return -1;
+	memset(&p->rows[p->nr_rows], 0, sizeof(*p->rows));
+	p->rows[p->nr_rows].name = strdup(name);
+	if (!p->rows[p->nr_rows].name)
+		return -1;
+	*slot_of(p, name) = p->nr_rows + 1;
+	return p->nr_rows++;
+}
+
+static int row_by_name(struct profile *p, const char *name)
+{
+	unsigned *slot = p->nr_slots ? slot_of(p, name) : NULL;
+
+	return slot && *slot ? (int)*slot - 1 : add_row(p, name);
+}
+
+/* Ids map to rows through a per-process cache: names are hashed once. */
+static int row_by_func(struct profile *p, const struct tr_thread *th, uint32_t id)
+{
+	const struct tr_process *proc = th->proc;
+	unsigned **cache = &p->row_of[proc - p->r->td.procs];
+	char buf[REPORT_NAME_LEN];
+	int row;
+
+	if (id >= proc->nr_funcs)
+		return row_by_name(p, report_func_name(th, id, buf, sizeof(buf)));
+	if (!*cache && !(*cache = calloc(proc->nr_funcs, sizeof(**cache))))
+		return -1;
+	if ((*cache)[id])
+		return (*cache)[id] - 1;
+	row = row_by_name(p, report_func_name(th, id, buf, sizeof(buf)));
+	if (row >= 0)
+		(*cache)[id] = row + 1;
+	return row;
+}
+
+/* ---- one thread's calls ---- */
+
+static int push(struct profile *p, int row, uint64_t start)
+{
+	if (p->depth == p->cap_stack) {
+		unsigned cap = p->cap_stack ? 2 * p->cap_stack : 64;
+		struct stat_frame *s = realloc(p->stack, cap * sizeof(*s));
+
+		if (!s)
+			return -1;
+		p->stack = s;
+		p->cap_stack = cap;
+	}
+	p->stack[p->depth++] = (struct stat_frame) { .row = row, .start = start };
+	if (row >= 0)
+		p->active[row]++;
+	return 0;
+}
+
+/* Closes the innermost call at time end; returned: end is its real exit. */
+static void pop(struct profile *p, uint64_t end, int returned)
+{
+	struct stat_frame f = p->stack[--p->depth];
+	uint64_t dur = end > f.start ? end - f.start : 0;
+	struct stat_row *row;
+
+	if (f.row < 0)
+		return;	/* its entry time is unknown: nothing to count */
+	row = &p->rows[f.row];
+	row->self += dur > f.child ? dur - f.child : 0;
+	if (--p->active[f.row] == 0)
+		row->total += dur;
+	if (returned) {
+		row->samples++;
+		row->sum += dur;
+		row->sum_sq += (unsigned __int128)dur * dur;
+	}
+	if (p->depth)
+		p->stack[p->depth - 1].child += dur;
+}
+
+static int on_entry(struct profile *p, const struct tr_thread *th,
+		    const struct tr_event *ev)
+{
+	int row = row_by_func(p, th, ev->func);
+
+	if (row < 0)
+		return -1;
+	p->rows[row].hits++;
+	return push(p, row, ev->time);
+}
+
+static int on_func(struct profile *p, const struct tr_thread *th,
+		   const struct tr_event *ev)
+{
+	int row = row_by_func(p, th, ev->func);
+
+	if (row < 0)
+		return -1;
+	p->rows[row].hits++;
+	return 0;
+}
+
+/* The same resync as the graph view: frames beyond the resumed depth
+ * returned unseen (counted up to now), missing ones are unknown. */
+static int on_lost(struct profile *p, struct report_thread *rt,
+		   const struct tr_event *ev)
+{
+	uint32_t depth = ev->depth < MAX_RESYNC_DEPTH ? ev->depth : MAX_RESYNC_DEPTH;
+
+	rt->lost += ev->value;
+	while (p->depth > depth)
+		pop(p, ev->time, 0);
+	while (p->depth < depth)
+		if (push(p, -1, ev->time))
+			return -1;
+	return 0;
+}
+
+static int on_event(struct profile *p, struct report_thread *rt,
+		    const struct tr_event *ev)
+{
+	switch (ev->type) {
+	case TR_ENTRY:
+		return on_entry(p, rt->th, ev);
+	case TR_EXIT:
+		if (p->depth)
+			pop(p, ev->time, 1);
+		break;
+	case TR_FUNC:
+		return on_func(p, rt->th, ev);
+	case TR_LOST:
+		return on_lost(p, rt, ev);
+	case TR_MARKER:
+		break;
+	}
+	return 0;
+}
+
+static int profile_thread(struct profile *p, struct report_thread *rt)
+{
+	struct tr_cursor c;
+	struct tr_event ev;
+	uint64_t last = 0;
+	int err = 0;
+
+	tr_cursor_init(&c, &p->r->td, rt->th);
+	while (!err && tr_cursor_next(&c, &ev)) {
+		last = ev.time;
+		err = on_event(p, rt, &ev);
+	}
+	tr_cursor_free(&c);
+	while (p->depth)
+		pop(p, last, 0);
+	return err;
+}
+
+/* ---- the table ---- */
+
+static int by_time(const void *a, const void *b)
+{
+	const struct stat_row *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Without durations (the function tracer) the hits are what matter. */
+static int by_hits(const void *a, const void *b)
+{
+	const struct stat_row *x = a, *y = b;
+
+	if (x->hits != y->hits)
+		return x->hits > y->hits ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* The kernel's s^2 (function_stat_show): the sample variance in ns^2 /
+ * 1000, which the duration format turns into us^2. */
+static uint64_t variance(const struct stat_row *row)
+{
+	unsigned __int128 n = row->samples, v;
+
+	if (n <= 1)
+		return 0;
+	v = (n * row->sum_sq - (unsigned __int128)row->sum * row->sum) /
+	    (n * (n - 1) * 1000);
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+static size_t add_cell(char *line, size_t size, size_t len, const char *text)
+{
+	int n = snprintf(line + len, size - len, "    %s", text);
+
+	return n < 0 || (size_t)n >= size - len ? size - 1 : len + n;
+}
+
+static size_t add_duration(char *line, size_t size, size_t len, uint64_t ns)
+{
+	char buf[REPORT_DURATION_LEN];
+
+	return add_cell(line, size, len, report_format_duration(buf, sizeof(buf), ns));
+}
+
+static void print_row(FILE *out, const struct stat_row *row, int timed)
+{
+	char line[512];
+	size_t len = snprintf(line, sizeof(line), "  %-30.30s  %10" PRIu64,
+			      row->name, row->hits);
+
+	if (timed) {
+		len = add_duration(line, sizeof(line), len, row->total);
+		len = add_duration(line, sizeof(line), len, row->total / row->hits);
+		len = add_duration(line, sizeof(line), len, variance(row));
+		len = add_duration(line, sizeof(line), len, row->self);
+	} else {
+		for (int i = 0; i < 4; i++)
+			len = add_cell(line, sizeof(line), len, "-           ");
+	}
+	/* The duration cells pad to their width; the last needs none. */
+	while (len && line[len - 1] == ' ')
+		len--;
+	fprintf(out, "%.*s\n", (int)len, line);
+}
+
+static void print_table(const struct profile *p)
+{
+	fputs("  Function                               Hit    Time            "
+	      "Avg             s^2             Self\n"
+	      "  --------                               ---    ----            "
+	      "---             ---             ----\n", p->r->out);
+	for (unsigned i = 0; i < p->nr_rows; i++)
+		print_row(p->r->out, &p->rows[i], p->timed);
+}
+
+/* RFC 4180: quote a field holding a comma, a quote or a line break. */
+static void print_csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void print_csv(const struct profile *p)
+{
+	FILE *out = p->r->out;
+
+	fputs("function,hits,total_ns,self_ns,avg_ns\n", out);
+	for (unsigned i = 0; i < p->nr_rows; i++) {
+		const struct stat_row *row = &p->rows[i];
+
+		print_csv_field(out, row->name);
+		if (p->timed)
+			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+				row->hits, row->total, row->self, row->total / row->hits);
+		else
+			fprintf(out, ",%" PRIu64 ",,,\n", row->hits);
+	}
+}
+
+static void profile_free(struct profile *p)
+{
+	for (unsigned i = 0; i < p->nr_rows; i++)
+		free(p->rows[i].name);
+	for (unsigned i = 0; p->row_of && i < p->r->td.nr_procs; i++)
+		free(p->row_of[i]);
+	free(p->row_of);
+	free(p->rows);
+	free(p->slots);
+	free(p->active);
+	free(p->stack);
+}
+
+int report_stat(struct report *r)
+{
+	struct profile p = { .r = r };
+	int err = 0;
+
+	p.timed = strcmp(r->td.info.tracer, "function") != 0;
+	p.row_of = calloc(r->td.nr_procs ? r->td.nr_procs : 1, sizeof(*p.row_of));
+	if (!p.row_of)
+		return -1;
+	for (unsigned i = 0; !err && i < r->nr_threads; i++)
+		err = profile_thread(&p, &r->threads[i]);
+	if (!err) {
+		qsort(p.rows, p.nr_rows, sizeof(*p.rows), p.timed ? by_time : by_hits);
+		if (r->opt->csv)
+			print_csv(&p);
+		else
+			print_table(&p);
+	}
+	profile_free(&p);
+	return err;
+}

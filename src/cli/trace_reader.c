@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Opening a data directory: the info file, the funcs-<pid> files and the
+ * chunk index of trace.dat.  The events are decoded by trace_cursor.c.
+ *
+ * Every message names the file (and line) at fault, because the user's
+ * only remedy is to look at that file or record again.
+ */
+#include "trace_reader.h"
+#include "../common/trace_format.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Function ids are 18 bits in a short entry and 32 in a long one; a
+ * file asking for more than this is damaged, not large. */
+#define MAX_FUNC_ID	(1u << 26)
+
+static int fail(struct trace_data *td, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct trace_data *td, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(td->err, sizeof(td->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static char *path_in(const struct trace_data *td, const char *name)
+{
+	char *path;
+
+	if (asprintf(&path, "%s/%s", td->dir, name) < 0)
+		return NULL;
+	return path;
+}
+
+/* Makes room for need elements; arrays double so appends stay O(1). */
+static int grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 16;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*v, n * size);
+	if (!p)
+		return -1;
+	memset((char *)p + *cap * size, 0, (n - *cap) * size);
+	*v = p;
+	*cap = n;
+	return 0;
+}
+
+static void strip_newline(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+}
+
+/* Parses a whole unsigned number at *s, decimal or hex with 0x (never
+ * octal: a pid of 010 is ten), and moves *s past it and one blank. */
+static int take_number(char **s, uint64_t *out)
+{
+	int hex = (*s)[0] == '0' && ((*s)[1] == 'x' || (*s)[1] == 'X');
+	char *end;
+
+	if (**s < '0' || **s > '9')
+		return -1;
+	errno = 0;
+	*out = strtoull(*s, &end, hex ? 16 : 10);
+	if (errno || (*end && *end != ' ' && *end != '\t'))
+		return -1;
+	*s = *end ? end + 1 : end;
+	return 0;
+}
+
+static int take_u32(char **s, uint32_t *out)
+{
+	uint64_t v;
+
+	if (take_number(s, &v) || v > UINT32_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* ---- info ---- */
+
+static int set_string(char **field, const char *value)
+{
+	free(*field);
+	*field = strdup(value);
+	return *field ? 0 : -1;
+}
+
+static int parse_clock(struct tr_info *info, char *v)
+{
+	if (take_number(&v, &info->clock_t0) || take_number(&v, &info->clock_n0) ||
+	    take_number(&v, &info->clock_t1) || take_number(&v, &info->clock_n1) || *v)
+		return -1;
+	info->has_clock = 1;
+	return 0;
+}
+
+static int parse_tracer(struct tr_info *info, const char *v)
+{
+	if (strcmp(v, "function_graph") && strcmp(v, "function"))
+		return -1;
+	return set_string(&info->tracer, v);
+}
+
+/* One `key: value` line; unknown keys are for newer readers. */
+static int parse_info_field(struct tr_info *info, const char *key, char *v,
+			    int64_t *version)
+{
+	uint32_t n;
+
+	if (!strcmp(key, "fntrace-data")) {
+		if (take_u32(&v, &n) || *v)
+			return -1;
+		*version = n;
+		return 0;
+	}
+	if (!strcmp(key, "command"))
+		return set_string(&info->command, v);
+	if (!strcmp(key, "tracer"))
+		return parse_tracer(info, v);
+	if (!strcmp(key, "pid"))
+		return take_u32(&v, &info->pid) || *v ? -1 : 0;
+	if (!strcmp(key, "clock_sync"))
+		return parse_clock(info, v);
+	if (!strcmp(key, "options"))
+		return set_string(&info->options, v);
+	if (!strcmp(key, "exit"))
+		return set_string(&info->exit, v);
+	if (!strcmp(key, "nr_cpus"))
+		return take_u32(&v, &info->nr_cpus) || *v ? -1 : 0;
+	return 0;
+}
+
+static int parse_info_line(struct trace_data *td, char *line, unsigned lineno,
+			   int64_t *version)
+{
+	char *colon = strchr(line, ':');
+	char *value;
+
+	strip_newline(line);
+	if (!line[strspn(line, " \t")])
+		return 0;
+	if (!colon)
+		return fail(td, "%s/info:%u: expected 'key: value'", td->dir, lineno);
+	*colon = '\0';
+	value = colon + 1 + strspn(colon + 1, " \t");
+	if (parse_info_field(&td->info, line, value, version))
+		return fail(td, "%s/info:%u: bad value for %s: '%s'", td->dir,
+			    lineno, line, value);
+	return 0;
+}
+
+static int info_defaults(struct tr_info *info)
+{
+	if (!info->command && set_string(&info->command, ""))
+		return -1;
+	if (!info->tracer && set_string(&info->tracer, "function_graph"))
+		return -1;
+	if (!info->options && set_string(&info->options, ""))
+		return -1;
+	return 0;
+}
+
+static int read_info(struct trace_data *td)
+{
+	char *path = path_in(td, "info"), *line = NULL;
+	size_t cap = 0;
+	unsigned lineno = 0;
+	int64_t version = -1;
+	int err = 0;
+	FILE *f = path ? fopen(path, "r") : NULL;
+
+	if (!f) {
+		fail(td, "%s: %s", path ? path : td->dir, strerror(errno));
+		free(path);
+		return -1;
+	}
+	while (!err && getline(&line, &cap, f) >= 0)
+		err = parse_info_line(td, line, ++lineno, &version);
+	free(line);
+	fclose(f);
+	if (!err && version < 0)
+		err = fail(td, "%s: not an fntrace data directory (no fntrace-data line)", path);
+	else if (!err && version != 1)
+		err = fail(td, "%s: data format %lld; this fntrace reads format 1",
+			   path, (long long)version);
+	if (!err && info_defaults(&td->info))
+		err = fail(td, "out of memory");
+	free(path);
+	return err;
+}
+
+/* ---- funcs-<pid> ---- */
+
+static int parse_module(struct tr_process *p, size_t *cap, char *s)
+{
+	struct tr_module m;
+
+	if (take_u32(&s, &m.idx) || take_number(&s, &m.bias) ||
+	    take_number(&s, &m.start) || take_number(&s, &m.end) || !*s)
+		return -1;
+	if (grow((void **)&p->modules, cap, p->nr_modules + 1, sizeof(m)))
+		return -1;
+	m.path = strdup(s);
+	if (!m.path)
+		return -1;
+	p->modules[p->nr_modules++] = m;
+	return 0;
+}
+
+static int parse_func(struct tr_process *p, size_t *cap, char *s)
+{
+	struct tr_func fn;
+	uint32_t id;
+
+	if (take_u32(&s, &id) || take_number(&s, &fn.addr) ||
+	    take_u32(&s, &fn.module) || !*s || id == 0 || id >= MAX_FUNC_ID)
+		return -1;
+	if (grow((void **)&p->funcs, cap, (size_t)id + 1, sizeof(fn)))
+		return -1;
+	fn.name = strdup(s);
+	if (!fn.name)
+		return -1;
+	free(p->funcs[id].name);
+	p->funcs[id] = fn;
+	if (id >= p->nr_funcs)
+		p->nr_funcs = id + 1;
+	return 0;
+}
+
+static int parse_funcs_line(struct tr_process *p, size_t caps[2], char *line)
+{
+	strip_newline(line);
+	if (!line[0] || line[0] == '#')
+		return 0;
+	if (!strncmp(line, "module ", 7))
+		return parse_module(p, &caps[0], line + 7);
+	if (!strncmp(line, "func ", 5))
+		return parse_func(p, &caps[1], line + 5);
+	return -1;
+}
+
+static int read_funcs(struct trace_data *td, struct tr_process *p)
+{
+	char name[32], *path, *line = NULL;
+	size_t cap = 0, caps[2] = { 0, 0 };
+	unsigned lineno = 0;
+	int err = 0;
+	FILE *f;
+
+	snprintf(name, sizeof(name), "funcs-%u", p->pid);
+	path = path_in(td, name);
+	f = path ? fopen(path, "r") : NULL;
+	if (!f) {
+		fail(td, "%s: %s", path ? path : name, strerror(errno));
+		free(path);
+		return -1;
+	}
+	while (!err && getline(&line, &cap, f) >= 0) {
+		lineno++;
+		if (parse_funcs_line(p, caps, line))
+			err = fail(td, "%s:%u: expected 'module IDX BIAS START END PATH' "
+				   "or 'func ID ADDR MODIDX NAME'", path, lineno);
+	}
+	free(line);
+	fclose(f);
+	free(path);
+	return err;
+}
+
+/* The pid of a file named funcs-<pid>, or 0. */
+static uint32_t funcs_file_pid(const char *name)
+{
+	char *s = (char *)name + 6;
+	uint32_t pid;
+
+	if (strncmp(name, "funcs-", 6) || take_u32(&s, &pid) || *s)
+		return 0;
+	return pid;
+}
+
+static int compare_procs(const void *a, const void *b)
+{
+	const struct tr_process *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static int find_processes(struct trace_data *td)
+{
+	DIR *d = opendir(td->dir);
+	struct dirent *e;
+	size_t cap = 0;
+	uint32_t pid;
+
+	if (!d)
+		return fail(td, "%s: %s", td->dir, strerror(errno));
+	while ((e = readdir(d)))
+		if ((pid = funcs_file_pid(e->d_name))) {
+			if (grow((void **)&td->procs, &cap, td->nr_procs + 1,
+				 sizeof(*td->procs)))
+				break;
+			td->procs[td->nr_procs++].pid = pid;
+		}
+	closedir(d);
+	if (e)
+		return fail(td, "out of memory");
+	qsort(td->procs, td->nr_procs, sizeof(*td->procs), compare_procs);
+	return 0;
+}
+
+static int read_processes(struct trace_data *td)
+{
+	if (find_processes(td))
+		return -1;
+	for (unsigned i = 0; i < td->nr_procs; i++)
+		if (read_funcs(td, &td->procs[i]))
+			return -1;
+	return 0;
+}
+
+/* ---- trace.dat ---- */
+
+static int check_file_header(struct trace_data *td, const char *path)
+{
+	struct ft_file_header h;
+
+	if (pread(td->fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
+		return fail(td, "%s: too short for a trace file header", path);
+	if (memcmp(h.magic, FT_FILE_MAGIC, sizeof(h.magic)))
+		return fail(td, "%s: not an fntrace trace file (bad magic)", path);
+	if (h.word_order == 0x04030201)
+		return fail(td, "%s: written on a host of the other byte order", path);
+	if (h.word_order != 0x01020304)
+		return fail(td, "%s: bad word order mark %#x", path, h.word_order);
+	if (h.version != FT_VERSION)
+		return fail(td, "%s: trace format version %u; this fntrace reads version %d",
+			    path, h.version, FT_VERSION);
+	return 0;
+}
+
+static void fill_chunk_ref(struct tr_chunk_ref *r, const struct ft_chunk *c,
+			   uint64_t offset, uint64_t avail)
+{
+	memset(r, 0, sizeof(*r));
+	r->pid = c->pid;
+	r->tid = c->tid;
+	r->seq = c->seq;
+	r->start_time = c->start_time;
+	r->cpu = c->cpu;
+	r->offset = offset;
+	r->bytes = (c->used < avail ? c->used : avail) & ~3u;
+	memcpy(r->comm, c->comm, sizeof(c->comm));
+}
+
+/* Reads the chunk headers only, hopping over the events. */
+static int index_chunks(struct trace_data *td, uint64_t size)
+{
+	uint64_t off = sizeof(struct ft_file_header);
+	size_t cap = 0;
+	struct ft_chunk c;
+
+	while (off < size) {
+		if (size - off < sizeof(c) ||
+		    pread(td->fd, &c, sizeof(c), off) != (ssize_t)sizeof(c)) {
+			td->truncated = 1;
+			break;
+		}
+		off += sizeof(c);
+		if (grow((void **)&td->chunks, &cap, td->nr_chunks + 1, sizeof(*td->chunks)))
+			return fail(td, "out of memory");
+		fill_chunk_ref(&td->chunks[td->nr_chunks++], &c, off, size - off);
+		td->truncated |= c.used > size - off;
+		off += c.used;
+	}
+	return 0;
+}
+
+/* Thread by thread, each in seq order; file order breaks ties. */
+static int compare_chunks(const void *a, const void *b)
+{
+	const struct tr_chunk_ref *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+static const struct tr_process *find_process(const struct trace_data *td,
+					     uint32_t pid)
+{
+	struct tr_process key = { .pid = pid };
+
+	return bsearch(&key, td->procs, td->nr_procs, sizeof(key), compare_procs);
+}
+
+static int add_thread(struct trace_data *td, size_t *cap, struct tr_chunk_ref *first)
+{
+	struct tr_thread *t;
+
+	if (grow((void **)&td->threads, cap, td->nr_threads + 1, sizeof(*t)))
+		return fail(td, "out of memory");
+	t = &td->threads[td->nr_threads++];
+	t->pid = first->pid;
+	t->tid = first->tid;
+	t->chunks = first;
+	t->proc = find_process(td, first->pid);
+	if (!t->proc)
+		return fail(td, "%s/trace.dat has events of pid %u but there is no funcs-%u",
+			    td->dir, first->pid, first->pid);
+	return 0;
+}
+
+static void note_cpu(struct trace_data *td, uint32_t cpu)
+{
+	if (cpu != TR_NO_CPU && (td->max_cpu == TR_NO_CPU || cpu > td->max_cpu))
+		td->max_cpu = cpu;
+}
+
+static int group_threads(struct trace_data *td)
+{
+	struct tr_thread *t = NULL;
+	size_t cap = 0;
+
+	qsort(td->chunks, td->nr_chunks, sizeof(*td->chunks), compare_chunks);
+	for (size_t i = 0; i < td->nr_chunks; i++) {
+		struct tr_chunk_ref *r = &td->chunks[i];
+
+		if (!t || t->pid != r->pid || t->tid != r->tid) {
+			if (add_thread(td, &cap, r))
+				return -1;
+			t = &td->threads[td->nr_threads - 1];
+		}
+		t->nr_chunks++;
+		t->comm = r->comm;
+		note_cpu(td, r->cpu);
+	}
+	return 0;
+}
+
+static int read_trace(struct trace_data *td)
+{
+	char *path = path_in(td, "trace.dat");
+	struct stat st;
+	int err;
+
+	if (!path)
+		return fail(td, "out of memory");
+	td->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (td->fd < 0 || fstat(td->fd, &st) < 0)
+		err = fail(td, "%s: %s", path, strerror(errno));
+	else
+		err = check_file_header(td, path) || index_chunks(td, st.st_size) ||
+		      group_threads(td);
+	free(path);
+	return err ? -1 : 0;
+}
+
+int tr_open(struct trace_data *td, const char *dir)
+{
+	struct stat st;
+
+	memset(td, 0, sizeof(*td));
+	td->fd = -1;
+	td->max_cpu = TR_NO_CPU;
+	td->dir = strdup(dir);
+	if (!td->dir)
+		return fail(td, "out of memory");
+	if (stat(dir, &st) < 0)
+		fail(td, "%s: %s", dir, strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		fail(td, "%s: not a directory", dir);
+	if (td->err[0] || read_info(td) || read_processes(td) || read_trace(td)) {
+		char err[sizeof(td->err)];
+
+		memcpy(err, td->err, sizeof(err));
+		tr_close(td);
+		memcpy(td->err, err, sizeof(err));
+		return -1;
+	}
+	return 0;
+}
+
+static void free_process(struct tr_process *p)
+{
+	for (unsigned i = 0; i < p->nr_modules; i++)
+		free(p->modules[i].path);
+	for (unsigned i = 0; i < p->nr_funcs; i++)
+		free(p->funcs[i].name);
+	free(p->modules);
+	free(p->funcs);
+}
+
+void tr_close(struct trace_data *td)
+{
+	struct tr_info *info = &td->info;
+
+	for (unsigned i = 0; i < td->nr_procs; i++)
+		free_process(&td->procs[i]);
+	free(td->procs);
+	free(td->threads);
+	free(td->chunks);
+	free(info->command);
+	free(info->tracer);
+	free(info->options);
+	free(info->exit);
+	free(td->dir);
+	if (td->fd >= 0)
+		close(td->fd);
+	memset(td, 0, sizeof(*td));
+	td->fd = -1;
+}
+
+/* ---- queries ---- */
+
+uint64_t tr_ticks_to_ns(const struct trace_data *td, uint64_t ticks)
+{
+	const struct tr_info *i = &td->info;
+	__int128 ns, dt, dn;
+
+	if (!i->has_clock || i->clock_t1 == i->clock_t0)
+		return ticks;
+	/* 128 bits: a tick count times a span of ns overflows 64 bits within
+	 * seconds, and ticks before T0 make the offset negative. */
+	dt = (__int128)i->clock_t1 - i->clock_t0;
+	dn = (__int128)i->clock_n1 - i->clock_n0;
+	ns = (__int128)i->clock_n0 + ((__int128)ticks - i->clock_t0) * dn / dt;
+	return ns < 0 ? 0 : ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
+const char *tr_func_name(const struct tr_process *proc, uint32_t id)
+{
+	return id < proc->nr_funcs ? proc->funcs[id].name : NULL;
+}
+
+int tr_has_option(const struct trace_data *td, const char *name)
+{
+	const char *s = td->info.options;
+	size_t len = strlen(name);
+
+	while (*s) {
+		size_t n;
+
+		s += strspn(s, " \t,");
+		n = strcspn(s, ",");
+		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+			n--;
+		if (n == len && !strncmp(s, name, len))
+			return 1;
+		s += strcspn(s, ",");
+	}
+	return 0;
+}
+
+unsigned tr_bad_chunks(const struct trace_data *td)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < td->nr_chunks; i++)
+		n += td->chunks[i].bad;
+	return n;
+}

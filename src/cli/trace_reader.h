@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading an fntrace data directory (fntrace.data/ by default):
+ *
+ *   info          key: value lines about the run (command, tracer, clock...)
+ *   funcs-<pid>   the modules and traced functions of one process
+ *   trace.dat     chunks of events, see src/common/trace_format.h
+ *
+ * tr_open() reads the text files and builds an index of the chunks of
+ * trace.dat, grouped by thread and sorted by sequence number.  Events are
+ * decoded lazily, one thread at a time, by a struct tr_cursor: memory grows
+ * with the number of chunks, never with the number of events.
+ */
+#ifndef FNTRACE_TRACE_READER_H
+#define FNTRACE_TRACE_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TR_NO_CPU	0xffffffffu	/* a CPU nobody recorded */
+
+/* The info file.  Strings are never NULL but for exit (absent: the
+ * program was still running, or the recorder stopped first). */
+struct tr_info {
+	char *command;
+	char *tracer;		/* "function_graph" (the default) or "function" */
+	uint32_t pid;		/* the traced process */
+	char *options;		/* comma-separated, "" if none */
+	char *exit;		/* "status N" or "signal N NAME [(core dumped)]" */
+	unsigned nr_cpus;	/* 0: not recorded */
+	int has_clock;		/* clock_sync was given; else ticks are ns */
+	uint64_t clock_t0, clock_n0, clock_t1, clock_n1;
+};
+
+/* `module IDX BIAS START END PATH`: [start, end) mapped at bias. */
+struct tr_module {
+	unsigned idx;
+	uint64_t bias, start, end;
+	char *path;
+};
+
+/* `func ID ADDR MODIDX NAME`. */
+struct tr_func {
+	uint64_t addr;
+	unsigned module;	/* a tr_module idx */
+	char *name;		/* NULL: the file never defined this id */
+};
+
+struct tr_process {
+	uint32_t pid;
+	struct tr_module *modules;
+	unsigned nr_modules;
+	struct tr_func *funcs;	/* indexed by function id; [0] is unused */
+	unsigned nr_funcs;	/* highest id + 1 */
+};
+
+/* Where one chunk's events are in trace.dat. */
+struct tr_chunk_ref {
+	uint32_t pid, tid;
+	uint64_t seq;
+	uint64_t start_time;	/* ticks */
+	uint64_t offset;	/* of the first event word */
+	uint32_t bytes;		/* whole event words present in the file */
+	uint32_t cpu;		/* TR_NO_CPU if unknown */
+	int bad;		/* the cursor met a word it could not decode */
+	char comm[17];
+};
+
+struct tr_thread {
+	uint32_t pid, tid;
+	const struct tr_process *proc;
+	struct tr_chunk_ref *chunks;	/* this thread's, in seq order */
+	unsigned nr_chunks;
+	const char *comm;		/* its name in its last chunk */
+};
+
+struct trace_data {
+	char *dir;
+	struct tr_info info;
+	struct tr_process *procs;	/* sorted by pid */
+	unsigned nr_procs;
+	struct tr_thread *threads;	/* sorted by pid, then tid */
+	unsigned nr_threads;
+	struct tr_chunk_ref *chunks;	/* all of them, grouped by thread */
+	size_t nr_chunks;
+	uint32_t max_cpu;		/* highest CPU of a chunk, TR_NO_CPU if none */
+	int truncated;			/* trace.dat ends inside a chunk */
+	int read_error;			/* errno of a failed read while decoding */
+	int fd;				/* trace.dat */
+	char err[320];
+};
+
+/* Opens dir; on failure returns -1 with a one-line message in td->err
+ * (whatever was opened is released: no tr_close needed). */
+int tr_open(struct trace_data *td, const char *dir);
+void tr_close(struct trace_data *td);
+
+/* Ticks of the recording clock to CLOCK_MONOTONIC nanoseconds. */
+uint64_t tr_ticks_to_ns(const struct trace_data *td, uint64_t ticks);
+/* The name of function id in proc, or NULL. */
+const char *tr_func_name(const struct tr_process *proc, uint32_t id);
+/* Is name among the comma-separated info options? */
+int tr_has_option(const struct trace_data *td, const char *name);
+/* How many chunks ended early in a word the cursor could not decode. */
+unsigned tr_bad_chunks(const struct trace_data *td);
+
+enum tr_event_type {
+	TR_ENTRY,	/* func */
+	TR_EXIT,	/* exit_kind, value (return value if TR_EXIT_RET) */
+	TR_FUNC,	/* func, value = parent ip: the function tracer */
+	TR_LOST,	/* value = events lost, depth = graph depth on resume */
+	TR_MARKER,	/* text, text_len */
+};
+
+enum tr_exit_kind {
+	TR_EXIT_PLAIN,
+	TR_EXIT_RET,	/* with a return value */
+	TR_EXIT_UNWIND,	/* skipped by longjmp or an exception */
+};
+
+/* One event; TIME and CPU records are folded into time and cpu. */
+struct tr_event {
+	enum tr_event_type type;
+	uint64_t time;		/* CLOCK_MONOTONIC ns */
+	uint32_t cpu;		/* TR_NO_CPU if unknown */
+	const char *comm;	/* the thread's name then */
+	uint32_t func;
+	enum tr_exit_kind exit_kind;
+	uint64_t value;
+	uint32_t depth;
+	const char *text;	/* not NUL-terminated; valid until the next
+				 * call on the cursor that returned it */
+	uint32_t text_len;
+};
+
+/* Reads one thread's events in order, one chunk in memory at a time. */
+struct tr_cursor {
+	struct trace_data *td;
+	const struct tr_thread *th;
+	unsigned next_chunk;
+	struct tr_chunk_ref *chunk;	/* being decoded */
+	uint32_t *words;
+	size_t cap;			/* of words, in words */
+	unsigned nr_words, pos;
+	uint64_t ticks;			/* time of the last event */
+	uint32_t cpu;
+	struct tr_event peeked;
+	int has_peeked;
+};
+
+void tr_cursor_init(struct tr_cursor *c, struct trace_data *td,
+		    const struct tr_thread *th);
+void tr_cursor_free(struct tr_cursor *c);
+/* The next event without consuming it, or NULL at the end. */
+const struct tr_event *tr_cursor_peek(struct tr_cursor *c);
+/* 1 and the next event in *ev, or 0 at the end. */
+int tr_cursor_next(struct tr_cursor *c, struct tr_event *ev);
+
+#endif

@@ -1,0 +1,67 @@
+# Helpers for tests/cases/*.sh, sourced by tests/run.sh.
+#
+# Each check records one result line in $RESULTS; run.sh counts them.
+#   t_pass NAME / t_fail NAME [WHY] / t_skip NAME WHY
+#   t_ok NAME CMD...           passes if CMD exits 0
+#   t_eq NAME EXPECTED ACTUAL  passes if the two strings are equal
+#   t_same NAME FILE1 FILE2    passes if the files are equal (diff shown)
+
+FNTRACE=${FNTRACE:-$BUILD/fntrace}
+LIBFNTRACE=${LIBFNTRACE:-$BUILD/libfntrace.so}
+
+t_pass() { echo "PASS: $1"; echo pass >>"$RESULTS"; }
+t_fail() { echo "FAIL: $1${2:+: $2}"; echo fail >>"$RESULTS"; }
+t_skip() { echo "SKIP: $1: $2"; echo skip >>"$RESULTS"; }
+
+t_ok() {
+	name=$1; shift
+	if "$@" >"$TMP/t_ok.out" 2>&1; then t_pass "$name"
+	else t_fail "$name" "$(tail -n 3 "$TMP/t_ok.out" | tr '\n' ' ')"; fi
+}
+
+t_eq() {
+	if [ "$2" = "$3" ]; then t_pass "$1"
+	else t_fail "$1" "expected '$2', got '$3'"; fi
+}
+
+t_same() {
+	if diff -u "$2" "$3" >"$TMP/t_same.diff"; then t_pass "$1"
+	else t_fail "$1" "differs:"; head -n 40 "$TMP/t_same.diff"; fi
+}
+
+# Build flavours: how a program can be compiled for tracing.
+FLAVORS="gcc-pg gcc-fentry gcc-nop gcc-patchable clang-pg clang-patchable"
+
+# t_build FLAVOR OPT OUT SRC... : compile and link one program.
+t_build() {
+	flavor=$1 opt=$2 out=$3; shift 3
+	link=""
+	case $flavor in
+	gcc-pg)          cc=gcc;   flags="-pg" ;;
+	gcc-fentry)      cc=gcc;   flags="-pg -mfentry" ;;
+	gcc-nop)         cc=gcc;   flags="-fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount"; link="-no-pie" ;;
+	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=5" ;;
+	clang-pg)        cc=clang; flags="-pg" ;;
+	clang-patchable) cc=clang; flags="-fpatchable-function-entry=5" ;;
+	gcc-pg-linked)   cc=gcc;   flags="-pg"; link="-pg" ;;
+	plain)           cc=gcc;   flags="" ;;
+	*) echo "t_build: unknown flavour $flavor" >&2; return 1 ;;
+	esac
+	# Compile with the flags, link without them: linking with -pg would
+	# pull in gprof's start-up code (only gcc-pg-linked wants that).
+	objs=""
+	for src in "$@"; do
+		obj=$out.$(basename "$src").o
+		# shellcheck disable=SC2086
+		$cc $opt -g $flags -c -o "$obj" "$src" || return 1
+		objs="$objs $obj"
+	done
+	# shellcheck disable=SC2086
+	$cc -o "$out" $objs $link -lpthread
+}
+
+# The function column of a function_graph report: what is after the
+# second '|', so durations, CPUs and thread ids drop out.
+t_graph_calls() {
+	grep '|' "$1" | grep -v '^#' | cut -d'|' -f3- | sed 's/^  //'
+}
