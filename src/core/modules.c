@@ -217,12 +217,16 @@ out:
 	return ret;
 }
 
-/* A module that was unloaded: its records must never be patched again. */
+/* A module that was unloaded: its records must never be patched again,
+ * nor even read: their text is gone. */
 static void unload_module(struct ft_module *mod)
 {
 	mod->gone = 1;
-	for (uint32_t i = 0; i < mod->nr_recs; i++)
-		ftrace_rec_get(mod->first_id + i)->flags |= FTRACE_FL_DISABLED;
+	for (uint32_t i = 0; i < mod->nr_recs; i++) {
+		struct ftrace_rec *rec = ftrace_rec_get(mod->first_id + i);
+
+		rec->flags = (rec->flags | FTRACE_FL_DISABLED) & ~FTRACE_FL_ENABLED;
+	}
 }
 
 static int known(struct scan *sc, const struct ft_module *mod)

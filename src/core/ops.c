@@ -78,8 +78,11 @@ static int replace_code(void)
 		return -1;
 	for (uint32_t id = 1; id <= nr && !ret; id++) {
 		struct ftrace_rec *rec = ftrace_rec_get(id);
-		int want = !(rec->flags & FTRACE_FL_DISABLED) && rec_wanted(rec);
+		int want;
 
+		if (rec->flags & FTRACE_FL_DISABLED)
+			continue;	/* its text may not even be mapped */
+		want = rec_wanted(rec);
 		rec->flags = want ? rec->flags | FTRACE_FL_WANTED : rec->flags & ~FTRACE_FL_WANTED;
 		if (want != !!(rec->flags & FTRACE_FL_ENABLED))
 			ret = rec_patch(rec, want, &v[n++]);
