@@ -14,7 +14,7 @@ t_fail() { echo "FAIL: $1${2:+: $2}"; echo fail >>"$RESULTS"; }
 t_skip() { echo "SKIP: $1: $2"; echo skip >>"$RESULTS"; }
 
 t_ok() {
-	name=$1; shift
+	local name=$1; shift
 	if "$@" >"$TMP/t_ok.out" 2>&1; then t_pass "$name"
 	else t_fail "$name" "$(tail -n 3 "$TMP/t_ok.out" | tr '\n' ' ')"; fi
 }
@@ -34,8 +34,7 @@ FLAVORS="gcc-pg gcc-fentry gcc-nop gcc-patchable clang-pg clang-patchable"
 
 # t_build FLAVOR OPT OUT SRC... : compile and link one program.
 t_build() {
-	flavor=$1 opt=$2 out=$3; shift 3
-	link=""
+	local flavor=$1 opt=$2 out=$3 cc flags link= objs= obj src; shift 3
 	case $flavor in
 	gcc-pg)          cc=gcc;   flags="-pg" ;;
 	gcc-fentry)      cc=gcc;   flags="-pg -mfentry" ;;
@@ -49,7 +48,6 @@ t_build() {
 	esac
 	# Compile with the flags, link without them: linking with -pg would
 	# pull in gprof's start-up code (only gcc-pg-linked wants that).
-	objs=""
 	for src in "$@"; do
 		obj=$out.$(basename "$src").o
 		# shellcheck disable=SC2086

@@ -1,0 +1,40 @@
+# When the recorder falls behind, the program keeps running, events are
+# dropped and counted per thread, and the report says so.
+
+cat >flood.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+__attribute__((noinline)) int tick(int x) { return x + 1; }
+int main(int argc, char **argv)
+{
+	struct timespec end, now;
+	long n = 0;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += 1;
+	do {
+		for (int i = 0; i < 10000; i++)
+			n = tick(n);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec < end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
+	printf("%ld\n", n > 0);
+	return 0;
+}
+C
+t_build gcc-pg -O2 flood flood.c
+# The smallest buffer, and a recorder stopped for a while: the program
+# must fill it and go on.
+"$FNTRACE" record -b 1024 -o l.data -- ./flood >out.txt 2>/dev/null &
+rec=$!
+sleep 0.2
+kill -STOP $rec
+sleep 0.5
+kill -CONT $rec
+wait $rec
+t_eq "lost: program finished normally" 0 "$?"
+t_eq "lost: program output intact" 1 "$(cat out.txt)"
+"$FNTRACE" report -i l.data >l.txt
+lost=$(sed -n 's/^# lost events: \([0-9]*\).*/\1/p' l.txt)
+t_ok "lost: the count is reported" test "${lost:-0}" -gt 0
+t_ok "lost: per thread too" grep -q '^#   flood-[0-9]*: [0-9]' l.txt
+t_ok "lost: marked in the trace" grep -q 'LOST [0-9]* EVENTS' l.txt
