@@ -89,21 +89,17 @@ static int calls_mcount(const struct elf_file *f, const struct mcount_targets *t
 	return plt_slot(f, target, &slot) && mcount_is_slot(t, slot);
 }
 
-/* Length of an mcount call at addr, or 0. */
-static unsigned mcount_call_at(const struct elf_file *f,
-			       const struct mcount_targets *t, uint64_t addr)
+/* Length of the mcount call at addr, whose bytes are p[0..avail), or 0. */
+static unsigned mcount_call_at(const struct elf_file *f, const struct mcount_targets *t,
+			       uint64_t addr, const uint8_t *p, uint64_t avail)
 {
-	const uint8_t *p = elf_vaddr_ptr(f, addr, 6);
-
-	if (!p)
-		return 0;
-	if (p[0] == 0xe8 && calls_mcount(f, t, addr + 5 + rel32(p + 1)))
+	if (avail >= 5 && p[0] == 0xe8 && calls_mcount(f, t, addr + 5 + rel32(p + 1)))
 		return 5;
-	if (p[0] == 0xff && p[1] == 0x15 &&
-	    mcount_is_slot(t, addr + 6 + rel32(p + 2)))
+	if (avail < 6)
+		return 0;
+	if (p[0] == 0xff && p[1] == 0x15 && mcount_is_slot(t, addr + 6 + rel32(p + 2)))
 		return 6;
-	if (p[0] == 0x67 && p[1] == 0xe8 &&
-	    calls_mcount(f, t, addr + 6 + rel32(p + 2)))
+	if (p[0] == 0x67 && p[1] == 0xe8 && calls_mcount(f, t, addr + 6 + rel32(p + 2)))
 		return 6;
 	return 0;
 }
@@ -112,18 +108,23 @@ static int x86_64_find_site(const struct elf_file *f,
 			    const struct mcount_targets *t,
 			    uint64_t func, uint64_t size, struct site *out)
 {
-	uint64_t end = func + (size < MAX_HEAD ? size : MAX_HEAD);
+	uint64_t len = size < MAX_HEAD ? size : MAX_HEAD;
+	const uint8_t *code = elf_vaddr_ptr(f, func, len);
 
-	for (uint64_t addr = func; addr + 5 <= end; addr++) {
-		unsigned len = mcount_call_at(f, t, addr);
+	for (uint64_t off = 0; code && off + 5 <= len; off++) {
+		unsigned n;
 		int kind;
 
-		if (!len)
+		/* Most bytes start no call: test that before decoding. */
+		if (code[off] != 0xe8 && code[off] != 0xff && code[off] != 0x67)
 			continue;
-		kind = site_kind(f, func, addr);
+		n = mcount_call_at(f, t, func + off, code + off, len - off);
+		if (!n)
+			continue;
+		kind = site_kind(f, func, func + off);
 		if (kind < 0)
 			return 0;
-		*out = (struct site){ .addr = addr, .func = func, .len = len,
+		*out = (struct site){ .addr = func + off, .func = func, .len = n,
 				      .kind = kind };
 		return 1;
 	}
