@@ -44,13 +44,19 @@ log() { echo "bench: $*" >&2; }
 
 # micro in one flavor, with the flags of scripts/build-lua.sh: compiled
 # with -pg, linked without it (linking with -pg adds gprof's start-up).
+# Every build aligns functions and loops alike: the functions are a few
+# instructions long, and without it where they happen to fall moves the
+# time by 15% (the same source, PIE against non-PIE), more than any nop.
+# fp is plain with the frame pointer -pg forces into every function: the
+# fair reference for what fntrace adds to a -pg build.
 build_micro() {
-	local flavor=$1 cflags="" lflags=""
+	local flavor=$1 cflags="-falign-functions=64 -falign-loops=32" lflags=""
 	case $flavor in
 	plain) ;;
-	pg) cflags="-pg" ;;
-	fentry) cflags="-pg -mfentry" ;;
-	nop) cflags="-fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount"; lflags="-no-pie" ;;
+	fp) cflags="$cflags -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer" ;;
+	pg) cflags="$cflags -pg" ;;
+	fentry) cflags="$cflags -pg -mfentry" ;;
+	nop) cflags="$cflags -fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount"; lflags="-no-pie" ;;
 	esac
 	local bin=$OUT/micro-$flavor
 	[ "$bin" -nt "$top/bench/micro.c" ] && [ "$bin" -nt "$0" ] && return 0
@@ -62,6 +68,7 @@ build_micro() {
 build_all() {
 	mkdir -p "$OUT"
 	local f
+	build_micro fp || { log "cannot build micro-fp"; return 1; }
 	for f in plain $FLAVORS; do
 		build_micro "$f" || { log "cannot build micro-$f"; return 1; }
 		"$top/scripts/build-lua.sh" "$f" >/dev/null || { log "cannot build lua-$f"; return 1; }
@@ -180,6 +187,10 @@ off_group() {
 	shift 3
 	add "off_${name}_plain" "off_${name}_plain" "$($binf plain)" "$@"
 	labels+=("off_${name}_plain")
+	if [ -x "$($binf fp)" ]; then
+		add "off_${name}_fp" "off_${name}_plain" "$($binf fp)" "$@"
+		labels+=("off_${name}_fp")
+	fi
 	for f in $FLAVORS; do
 		add "off_${name}_$f" "off_${name}_plain" "$($binf "$f")" "$@"
 		labels+=("off_${name}_$f")
@@ -205,8 +216,19 @@ off_rows() {
 		printf '  %-26s %10s %14s %10s   %s\n' "$what-$f" "$r0" "$r1" "<= 1.03" \
 			"$(verdict "$r1" 1.03)"
 		note_dead "off_${name}_$f" "off_${name}_${f}_lib"
+		[ "$f" = pg ] && [ -n "${CMD[off_${name}_fp]:-}" ] && fp_row "$name" "$what"
 	done
 	note_dead "off_${name}_plain"
+}
+
+# -pg forces a frame pointer into every function, fntrace or not: the
+# -pg build against the plain build with frame pointers is what fntrace
+# itself costs.
+fp_row() {
+	local name=$1 what=$2 r
+	r=$(fmt "$(div "$(median "off_${name}_pg_lib")" "$(median "off_${name}_fp")")" 3)
+	printf '  %-26s %10s %14s %10s   %s\n' "  $what-pg / frame ptrs" "" "$r" "<= 1.03" \
+		"$(verdict "$r" 1.03)"
 }
 
 # ---- (b) function_graph -------------------------------------------------

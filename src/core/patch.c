@@ -71,10 +71,10 @@ int text_patch_batch(struct text_patch *v, unsigned n)
 	if (verify_all(v, n))
 		return -1;
 	qsort(v, n, sizeof(*v), by_address);
-	/* Group sites whose pages touch, to make one mprotect pair per run. */
+	/* Group sites on the same or adjacent pages: one mprotect pair per run. */
 	for (unsigned i = 1; i <= n; i++) {
 		if (i < n && (v[i].addr & ~(ps - 1)) <=
-			     ((v[i - 1].addr + v[i - 1].len) | (ps - 1)))
+			     ((v[i - 1].addr + v[i - 1].len - 1) & ~(ps - 1)) + ps)
 			continue;
 		if (write_run(v + start, i - start)) {
 			ft_warn("cannot write text at %#lx", (unsigned long)v[start].addr);

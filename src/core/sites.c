@@ -184,16 +184,29 @@ static void note_mcount_slot(const struct elf_file *f, const struct elf_rel *rel
 		sc->failed = 1;
 }
 
+/*
+ * Definitions of mcount that code in this image can call directly.  A
+ * shared library's default-visibility definition can be interposed, so
+ * its own callers would go through a GOT slot, found above; only an
+ * executable, or a hidden definition, is called directly (e8, or the
+ * "67 e8" ld makes of a relaxed GOT call).  This keeps libc, which
+ * defines mcount but never calls it, from being searched.
+ */
 static int mcount_defs(const struct elf_file *f, struct u64_list *out)
 {
+	int executable = elf_is_executable(f);
+
 	for (unsigned i = 1; i < f->shnum; i++) {
 		if (f->sections[i].type != SHT_SYMTAB && f->sections[i].type != SHT_DYNSYM)
 			continue;
 		for (unsigned k = 0; k < elf_sym_count(f, i); k++) {
 			struct elf_sym s;
 
-			if (!elf_sym_get(f, i, k, &s) && s.shndx != SHN_UNDEF &&
-			    is_mcount_name(s.name) && u64_push(out, s.value))
+			if (elf_sym_get(f, i, k, &s) || s.shndx == SHN_UNDEF ||
+			    !is_mcount_name(s.name) ||
+			    (!executable && s.visibility == STV_DEFAULT))
+				continue;
+			if (u64_push(out, s.value))
 				return -1;
 		}
 	}
@@ -299,11 +312,11 @@ static int sites_from_scan(const struct elf_file *f, const struct funcs *fs,
 	return 0;
 }
 
-static int scan_heads(const struct elf_file *f, const struct funcs *fs,
-		      struct image_sites *out)
+static int scan_heads(const struct elf_file *f, struct image_sites *out)
 {
 	struct slot_scan sc = { .arch = out->arch };
 	struct u64_list defs = { 0 };
+	struct funcs fs = { 0 };
 	int ret = -1;
 
 	for_each_dynrel(f, note_mcount_slot, &sc);
@@ -314,9 +327,12 @@ static int scan_heads(const struct elf_file *f, const struct funcs *fs,
 		struct mcount_targets t = { sc.slots.v, sc.slots.nr, defs.v, defs.nr };
 
 		out->source = SOURCE_SCAN;
-		ret = sites_from_scan(f, fs, &t, out);
+		ret = collect_funcs(f, &fs);
+		if (!ret)
+			ret = sites_from_scan(f, &fs, &t, out);
 	}
 out:
+	free(fs.v);
 	free(sc.slots.v);
 	free(defs.v);
 	return ret;
@@ -340,8 +356,22 @@ static void sort_unique(struct image_sites *out)
 	out->nr = w;
 }
 
-static int discover(const struct elf_file *f, const struct funcs *fs,
-		    struct image_sites *out)
+static int from_table(const struct elf_file *f, int sec, struct image_sites *out)
+{
+	struct u64_list addrs = { 0 };
+	struct funcs fs = { 0 };
+	int ret = read_table(f, out->arch, sec, &addrs);
+
+	if (!ret)
+		ret = collect_funcs(f, &fs);
+	if (!ret)
+		ret = sites_from_table(f, &fs, &addrs, out);
+	free(fs.v);
+	free(addrs.v);
+	return ret;
+}
+
+static int discover(const struct elf_file *f, struct image_sites *out)
 {
 	static const struct { const char *name; enum sites_source src; } tables[] = {
 		{ "__mcount_loc", SOURCE_MCOUNT_LOC },
@@ -350,27 +380,18 @@ static int discover(const struct elf_file *f, const struct funcs *fs,
 
 	for (unsigned i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
 		int sec = elf_find_section(f, tables[i].name);
-		struct u64_list addrs = { 0 };
-		int ret;
 
-		if (sec < 0)
-			continue;
-		out->source = tables[i].src;
-		ret = read_table(f, out->arch, sec, &addrs);
-		if (!ret)
-			ret = sites_from_table(f, fs, &addrs, out);
-		free(addrs.v);
-		return ret;
+		if (sec > 0) {
+			out->source = tables[i].src;
+			return from_table(f, sec, out);
+		}
 	}
-	return scan_heads(f, fs, out);
+	return scan_heads(f, out);
 }
 
 int sites_discover(const struct elf_file *f, struct image_sites *out,
 		   char *err, size_t errlen)
 {
-	struct funcs fs = { 0 };
-	int ret;
-
 	memset(out, 0, sizeof(*out));
 	out->arch = arch_lookup(f->machine);
 	if (!out->arch) {
@@ -382,11 +403,7 @@ int sites_discover(const struct elf_file *f, struct image_sites *out,
 		snprintf(err, errlen, "not an executable or shared object");
 		return -1;
 	}
-	ret = collect_funcs(f, &fs);
-	if (!ret)
-		ret = discover(f, &fs, out);
-	free(fs.v);
-	if (ret) {
+	if (discover(f, out)) {
 		snprintf(err, errlen, "out of memory");
 		sites_free(out);
 		return -1;

@@ -44,6 +44,7 @@ struct elf_sym {
 	uint64_t size;
 	unsigned type;		/* STT_* */
 	unsigned bind;		/* STB_* */
+	unsigned visibility;	/* STV_* */
 	unsigned shndx;
 };
 
@@ -104,6 +105,10 @@ const uint8_t *elf_vaddr_ptr(const struct elf_file *f, uint64_t vaddr,
 			     size_t len);
 /* Lowest PT_LOAD vaddr, rounded down to a page: what dlpi_addr is relative to. */
 uint64_t elf_load_base(const struct elf_file *f);
+/* The value of a dynamic-section tag; 0 if the tag is absent. */
+uint64_t elf_dynamic(const struct elf_file *f, int64_t tag);
+/* An executable (ET_EXEC, or a PIE), as opposed to a shared library. */
+int elf_is_executable(const struct elf_file *f);
 /* GNU build-id as lowercase hex into buf (at least 41 bytes); 0 if none. */
 int elf_build_id(const struct elf_file *f, char *buf, size_t len);
 

@@ -72,6 +72,7 @@ int elf_sym_get(const struct elf_file *f, unsigned symtab, unsigned i,
 	p = f->data + s->offset + (uint64_t)i * entry_size(f, s->type);
 	if (f->is64) {
 		info = p[4];
+		out->visibility = ELF64_ST_VISIBILITY(p[5]);
 		out->shndx = elf_u16(f, p + 6);
 		out->value = elf_u64(f, p + 8);
 		out->size = elf_u64(f, p + 16);
@@ -79,6 +80,7 @@ int elf_sym_get(const struct elf_file *f, unsigned symtab, unsigned i,
 		out->value = elf_u32(f, p + 4);
 		out->size = elf_u32(f, p + 8);
 		info = p[12];
+		out->visibility = ELF64_ST_VISIBILITY(p[13]);
 		out->shndx = elf_u16(f, p + 14);
 	}
 	out->type = ELF64_ST_TYPE(info);
@@ -150,6 +152,30 @@ uint64_t elf_load_base(const struct elf_file *f)
 		    f->segments[i].vaddr < base)
 			base = f->segments[i].vaddr;
 	return base == UINT64_MAX ? 0 : base & ~(uint64_t)0xfff;
+}
+
+uint64_t elf_dynamic(const struct elf_file *f, int64_t tag)
+{
+	int sec = elf_find_section_type(f, SHT_DYNAMIC);
+	const uint8_t *d = sec > 0 ? elf_section_data(f, sec) : NULL;
+	unsigned w = elf_word_size(f);
+
+	for (uint64_t off = 0; d && off + 2 * w <= f->sections[sec].size; off += 2 * w) {
+		int64_t t = f->is64 ? (int64_t)elf_word(f, d + off)
+				    : (int32_t)elf_word(f, d + off);
+
+		if (t == DT_NULL)
+			break;
+		if (t == tag)
+			return elf_word(f, d + off + w);
+	}
+	return 0;
+}
+
+int elf_is_executable(const struct elf_file *f)
+{
+	return f->type == ET_EXEC ||
+	       (f->type == ET_DYN && (elf_dynamic(f, DT_FLAGS_1) & DF_1_PIE));
 }
 
 /* Walk the notes of one SHT_NOTE section looking for NT_GNU_BUILD_ID. */
