@@ -54,6 +54,45 @@ struct mcount_targets {
 int mcount_is_slot(const struct mcount_targets *t, uint64_t slot);
 int mcount_is_func(const struct mcount_targets *t, uint64_t addr);
 
+/*
+ * recordmcount: how a compiler's call to mcount looks in a relocatable
+ * object.  A site is found from its relocation, never from bytes alone:
+ * a relocation of type rel_type against mcount, _mcount or __fentry__
+ * whose instruction matches.  The site is the len bytes from r_offset +
+ * start; --nop replaces all of them.  Instructions are compared in units
+ * of 1 byte (x86) or of one 32-bit word read in the object's byte order,
+ * so that one table serves both endians.
+ */
+#define MCOUNT_FORM_MAX 8	/* units in a site */
+
+struct mcount_call_form {
+	const char *what;		/* e.g. "call *mcount@GOTPCREL(%rip)" */
+	uint32_t rel_type;		/* the call relocation */
+	int8_t start;			/* site start - r_offset */
+	uint8_t unit;			/* 1 or 4 bytes */
+	uint8_t units;			/* site length in units: len = units * unit */
+	uint32_t match[MCOUNT_FORM_MAX];	/* what the site holds ... */
+	uint32_t mask[MCOUNT_FORM_MAX];	/* ... under this mask (0: any) */
+	uint32_t nop[MCOUNT_FORM_MAX];	/* what --nop writes */
+	/* A second relocation of the same call, nulled along with it by
+	 * --nop when present (riscv R_RISCV_RELAX, mips R_MIPS_JALR). */
+	uint32_t pair_type;		/* 0: none */
+	int8_t pair_off;		/* its r_offset - the call's r_offset */
+};
+
+struct recordmcount_desc {
+	const struct mcount_call_form *forms;
+	unsigned nr_forms;
+	unsigned word_size;		/* 4 or 8: the only ELF class accepted */
+	int rela;			/* 1: SHT_RELA, addends in the entries */
+	uint32_t rel_word;		/* absolute word: one __mcount_loc entry */
+	uint32_t rel_none;		/* R_*_NONE */
+	/* Relocations that let the linker delete bytes of a section (riscv
+	 * relaxation): a site after one may move, see docs/recordmcount.md. */
+	const uint32_t *relax_types;
+	unsigned nr_relax_types;
+};
+
 struct arch_desc {
 	const char *name;
 	unsigned machine;		/* EM_* */
@@ -67,6 +106,8 @@ struct arch_desc {
 	/* Check the site a table (__mcount_loc, patchable entries) names. */
 	int (*check_site)(const struct elf_file *f, uint64_t addr, uint64_t func,
 			  struct site *out);
+	/* Call sites in relocatable objects, for recordmcount. */
+	const struct recordmcount_desc *rmc;
 };
 
 const struct arch_desc *arch_lookup(unsigned machine);
@@ -89,6 +130,24 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
 
 /* The entry into ftrace_caller for a site of this kind. */
 uintptr_t arch_caller_for(enum site_kind kind);
+
+/*
+ * Live patching.  A site longer than the trap instruction is changed
+ * under the breakpoint protocol: trap over its first bytes, the tail, then
+ * the first bytes, with a sync of every thread between the steps.  A
+ * thread that hits the trap meanwhile is made to behave as if the new
+ * instruction had run.  A site no longer than the trap is changed by one
+ * aligned store.
+ */
+extern const uint8_t arch_breakpoint[];
+extern const unsigned arch_breakpoint_len;
+/* The address of the trap instruction that raised this SIGTRAP. */
+uintptr_t arch_trap_address(const void *ucontext);
+/* Continue the trapped thread as if insn (one of our nops or calls, len
+ * bytes at addr) had run; -1 if insn is not one of ours. */
+int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned len);
+/* Continue the trapped thread by running the instruction at addr. */
+void arch_restart_at(void *ucontext, uintptr_t addr);
 
 /* Assembly, in src/arch/<arch>/entry.S. */
 extern char ftrace_caller[], ftrace_caller_frame[], ftrace_call[];

@@ -144,10 +144,12 @@ int filter_add(struct filter *f, const char *expr, char *err, size_t errlen)
 	e.type = classify(text, &body);
 	e.pattern = strdup(body);
 	e.module = module ? strdup(module) : NULL;
+	e.text = strdup(expr);
 	free(text);
-	if (!e.pattern || (module && !e.module) || append(f, &e)) {
+	if (!e.pattern || !e.text || (module && !e.module) || append(f, &e)) {
 		free(e.pattern);
 		free(e.module);
+		free(e.text);
 		return fail(err, errlen, "out of memory", expr);
 	}
 	return 0;
@@ -175,6 +177,7 @@ void filter_free(struct filter *f)
 	for (unsigned i = 0; i < f->nr; i++) {
 		free(f->v[i].pattern);
 		free(f->v[i].module);
+		free(f->v[i].text);
 	}
 	free(f->v);
 	memset(f, 0, sizeof(*f));

@@ -28,6 +28,7 @@ enum glob_type {
 };
 
 struct filter_expr {
+	char *text;		/* as written */
 	char *pattern;		/* the function part, '*'s stripped unless a glob */
 	char *module;		/* NULL: any module */
 	enum glob_type type;

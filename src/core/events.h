@@ -23,6 +23,7 @@ struct shadow_frame {
 	uintptr_t *retp;	/* the stack slot it came from */
 	uint32_t id;
 	uint32_t flags;
+	uint64_t time;		/* of the entry */
 };
 
 struct ft_thread {
@@ -36,6 +37,8 @@ struct ft_thread {
 	uint64_t seq;		/* chunks taken so far */
 	uint64_t lost;		/* events dropped since the last chunk */
 	uint64_t overruns;	/* calls too deep for the shadow stack */
+	uint32_t graph_functions;	/* set_graph_function frames on the stack */
+	uint32_t notrace_frames;	/* set_graph_notrace frames on the stack */
 	struct shadow_frame stack[FT_SHADOW_DEPTH];
 };
 

@@ -22,6 +22,8 @@
 #define FTRACE_FL_DISABLED	0x02	/* never patch: module gone, or bytes
 					 * not what the file says */
 #define FTRACE_FL_WANTED	0x08	/* some ops wants it (computed by update) */
+#define FTRACE_FL_GRAPH_FUNC	0x10	/* set_graph_function names it */
+#define FTRACE_FL_GRAPH_NOTRACE	0x20	/* set_graph_notrace names it */
 
 /* One call site, like the kernel's dyn_ftrace.  Never moves once made. */
 struct ftrace_rec {
@@ -69,6 +71,8 @@ struct text_patch {
 /* Verify every site's old bytes, then write all new bytes.  -1, with
  * nothing written, if any site is not what the caller expected. */
 int text_patch_batch(struct text_patch *v, unsigned n);
+/* From now on other threads may run: patch with the breakpoint protocol. */
+void ftrace_patch_go_live(void);
 
 /* ---- far-call trampolines (tramp.c) ---- */
 /* An address within call reach of [lo, hi) that jumps to target; 0 if none. */
@@ -82,10 +86,11 @@ typedef void (*ftrace_func_t)(uintptr_t self_ret, uintptr_t parent_ip,
 
 struct ftrace_ops {
 	ftrace_func_t func;		/* NULL: no callback (graph only) */
-	struct filter filter;
-	struct filter notrace;
+	const struct filter *filter;	/* NULL: every function */
+	const struct filter *notrace;	/* NULL: none */
 	unsigned flags;
-	struct ftrace_ops *next;
+	struct ftrace_ops *_Atomic next;
+	uint8_t *_Atomic wants;		/* bit per record id, for the list function */
 };
 
 int register_ftrace_ops(struct ftrace_ops *ops);

@@ -3,16 +3,30 @@
  * Ops and the update.  Each ops says, through its filter and notrace
  * lists, which functions it wants; the update compares what is wanted with
  * what is patched (FTRACE_FL_WANTED against FTRACE_FL_ENABLED) and turns
- * the difference into one batch of MAKE_CALL / MAKE_NOP patches, then
- * points ftrace_call and ftrace_graph_call at what the ops need.
+ * the difference into one batch of MAKE_CALL / MAKE_NOP patches.
+ *
+ * ftrace_call calls one ops' callback directly when only one has a
+ * callback; with several, or while the set of ops changes, it calls the
+ * list function, which asks each registered ops whether it wants the
+ * function (a bitmap by record id).  The order, as in the kernel:
+ *
+ *   ftrace_call -> list function      (every ops is asked: always right)
+ *   add or remove the ops
+ *   patch the sites
+ *   ftrace_call -> the final callback
+ *
+ * so no event reaches a callback whose ops is gone.
  */
 #include "ftrace.h"
 #include "tracers.h"
+#include "tracing.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-static struct ftrace_ops *ops_list;
+static struct ftrace_ops *_Atomic ops_list;
 static int killed;
 
 /* What ftrace_call and ftrace_graph_call call now (0: they are nops). */
@@ -23,20 +37,48 @@ int ftrace_killed(void)
 	return killed;
 }
 
+static int wants_bit(const uint8_t *bits, uint32_t id)
+{
+	return bits && (bits[id >> 3] >> (id & 7)) & 1;
+}
+
+static void ftrace_ops_list_func(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *retp)
+{
+	uint32_t id = ftrace_rec_lookup(self_ret);
+
+	for (struct ftrace_ops *ops = atomic_load(&ops_list); ops; ops = atomic_load(&ops->next))
+		if (ops->func && wants_bit(atomic_load(&ops->wants), id))
+			ops->func(self_ret, parent_ip, retp);
+}
+
 static int ops_wants(const struct ftrace_ops *ops, const struct ftrace_rec *rec)
 {
 	const char *mod = ftrace_module_get(rec->module)->name;
 
-	return filter_selects(&ops->filter, rec->name, mod) &&
-	       !filter_matches_any(&ops->notrace, rec->name, mod);
+	return (!ops->filter || filter_selects(ops->filter, rec->name, mod)) &&
+	       !(ops->notrace && filter_matches_any(ops->notrace, rec->name, mod));
 }
 
-static int rec_wanted(const struct ftrace_rec *rec)
+/* The per-record flags every update recomputes: who wants it, and what
+ * the graph filters say of it. */
+static uint32_t rec_state(const struct ftrace_rec *rec, uint8_t **bits, unsigned nops,
+			  uint32_t id)
 {
-	for (const struct ftrace_ops *ops = ops_list; ops; ops = ops->next)
-		if (ops_wants(ops, rec))
-			return 1;
-	return 0;
+	const char *mod = ftrace_module_get(rec->module)->name;
+	uint32_t flags = 0;
+	unsigned i = 0;
+
+	for (struct ftrace_ops *ops = ops_list; ops; ops = ops->next, i++)
+		if (ops_wants(ops, rec)) {
+			flags |= FTRACE_FL_WANTED;
+			if (i < nops && bits[i])
+				bits[i][id >> 3] |= 1 << (id & 7);
+		}
+	if (ft_filter_selects(FT_GRAPH_FUNCTION, rec->name, mod))
+		flags |= FTRACE_FL_GRAPH_FUNC;
+	if (ft_filter_selects(FT_GRAPH_NOTRACE, rec->name, mod))
+		flags |= FTRACE_FL_GRAPH_NOTRACE;
+	return flags;
 }
 
 /* The call a site makes when enabled: to ftrace_caller, or to a
@@ -67,35 +109,89 @@ static int rec_patch(const struct ftrace_rec *rec, int enable, struct text_patch
 	return make_site_call(rec, p->old);
 }
 
-/* Patch every site whose wanted state differs from its patched state. */
-static int replace_code(void)
+static unsigned count_ops(void)
 {
-	uint32_t n = 0, nr = ftrace_rec_count();
-	struct text_patch *v = calloc(nr ? nr : 1, sizeof(*v));
-	int ret = 0;
+	unsigned n = 0;
 
-	if (!v)
-		return -1;
-	for (uint32_t id = 1; id <= nr && !ret; id++) {
+	for (struct ftrace_ops *ops = ops_list; ops; ops = ops->next)
+		n++;
+	return n;
+}
+
+/* Fresh bitmaps, one per registered ops; published only after the
+ * sites are patched, never freed (a list function may be reading one). */
+static uint8_t **new_bitmaps(unsigned nops)
+{
+	size_t size = ftrace_rec_count() / 8 + 1;
+	uint8_t **bits = calloc(nops + 1, sizeof(*bits));
+
+	for (unsigned i = 0; bits && i < nops; i++) {
+		bits[i] = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (bits[i] == MAP_FAILED)
+			bits[i] = NULL;
+	}
+	return bits;
+}
+
+static void publish_bitmaps(uint8_t **bits, unsigned nops)
+{
+	unsigned i = 0;
+
+	for (struct ftrace_ops *ops = ops_list; ops && i < nops; ops = ops->next, i++)
+		atomic_store(&ops->wants, bits[i]);
+	free(bits);
+}
+
+/* Collect the patches that make every site what its record wants. */
+static int collect_patches(struct text_patch *v, uint32_t *n, uint8_t **bits, unsigned nops)
+{
+	const uint32_t keep = FTRACE_FL_ENABLED | FTRACE_FL_DISABLED;
+
+	for (uint32_t id = 1; id <= ftrace_rec_count(); id++) {
 		struct ftrace_rec *rec = ftrace_rec_get(id);
 		int want;
 
 		if (rec->flags & FTRACE_FL_DISABLED)
 			continue;	/* its text may not even be mapped */
-		want = rec_wanted(rec);
-		rec->flags = want ? rec->flags | FTRACE_FL_WANTED : rec->flags & ~FTRACE_FL_WANTED;
-		if (want != !!(rec->flags & FTRACE_FL_ENABLED))
-			ret = rec_patch(rec, want, &v[n++]);
+		rec->flags = (rec->flags & keep) | rec_state(rec, bits, nops, id);
+		want = !killed && (rec->flags & FTRACE_FL_WANTED);
+		if (want != !!(rec->flags & FTRACE_FL_ENABLED) &&
+		    rec_patch(rec, want, &v[(*n)++]))
+			return -1;
 	}
-	if (!ret)
-		ret = text_patch_batch(v, n);
-	for (uint32_t id = 1; id <= nr && !ret; id++) {
+	return 0;
+}
+
+static void mark_patched(void)
+{
+	for (uint32_t id = 1; id <= ftrace_rec_count(); id++) {
 		struct ftrace_rec *rec = ftrace_rec_get(id);
 
-		if (!(rec->flags & FTRACE_FL_DISABLED))
-			rec->flags = rec->flags & FTRACE_FL_WANTED ? rec->flags | FTRACE_FL_ENABLED
-								  : rec->flags & ~FTRACE_FL_ENABLED;
+		if (rec->flags & FTRACE_FL_DISABLED)
+			continue;
+		if ((rec->flags & FTRACE_FL_WANTED) && !killed)
+			rec->flags |= FTRACE_FL_ENABLED;
+		else
+			rec->flags &= ~FTRACE_FL_ENABLED;
 	}
+}
+
+static int replace_code(void)
+{
+	uint32_t n = 0, nr = ftrace_rec_count();
+	struct text_patch *v = calloc(nr ? nr : 1, sizeof(*v));
+	unsigned nops = count_ops();
+	uint8_t **bits = new_bitmaps(nops);
+	int ret = -1;
+
+	if (v && bits && collect_patches(v, &n, bits, nops) == 0)
+		ret = text_patch_batch(v, n);
+	if (ret == 0) {
+		mark_patched();
+		publish_bitmaps(bits, nops);
+		bits = NULL;
+	}
+	free(bits);
 	free(v);
 	return ret;
 }
@@ -121,15 +217,19 @@ static int patch_caller_site(char *site, uintptr_t *current, uintptr_t target)
 	return 0;
 }
 
-/* ftrace_update_ftrace_func(): the one callback, or none.  Several ops
- * with callbacks would need the list function; no caller registers more
- * than one yet, and register_ftrace_ops() refuses it. */
+/* ftrace_update_ftrace_func(): what ftrace_call should call now. */
 static uintptr_t wanted_callback(void)
 {
-	for (const struct ftrace_ops *ops = ops_list; ops; ops = ops->next)
-		if (ops->func)
-			return (uintptr_t)ops->func;
-	return 0;
+	uintptr_t one = 0;
+
+	for (const struct ftrace_ops *ops = ops_list; ops; ops = ops->next) {
+		if (!ops->func)
+			continue;
+		if (one)
+			return (uintptr_t)ftrace_ops_list_func;
+		one = (uintptr_t)ops->func;
+	}
+	return one;
 }
 
 static uintptr_t wanted_graph(void)
@@ -140,12 +240,19 @@ static uintptr_t wanted_graph(void)
 	return 0;
 }
 
+static void graph_filters_changed(void)
+{
+	ft_graph_functions = ft_filter_get(FT_GRAPH_FUNCTION)->nr_add > 0;
+	ft_graph_filters = ft_graph_functions || ft_filter_get(FT_GRAPH_NOTRACE)->nr > 0;
+}
+
 int ftrace_update(void)
 {
 	if (killed)
 		return -1;
+	graph_filters_changed();
 	/* Sites first, then the callbacks: a site switched on early only
-	 * reaches a nop; one switched off late still finds its tracer. */
+	 * reaches the list function or a nop. */
 	if (replace_code() ||
 	    patch_caller_site(ftrace_call, &call_target, wanted_callback()) ||
 	    patch_caller_site(ftrace_graph_call, &graph_target, wanted_graph())) {
@@ -155,20 +262,30 @@ int ftrace_update(void)
 	return 0;
 }
 
+/* Before the set of callbacks changes, ftrace_call asks every ops. */
+static int through_list(void)
+{
+	if (!call_target || call_target == (uintptr_t)ftrace_ops_list_func)
+		return 0;
+	return patch_caller_site(ftrace_call, &call_target, (uintptr_t)ftrace_ops_list_func);
+}
+
 int register_ftrace_ops(struct ftrace_ops *ops)
 {
-	if (ops->func && wanted_callback())
+	if (killed || (ops->func && through_list()))
 		return -1;
-	ops->next = ops_list;
-	ops_list = ops;
+	atomic_store(&ops->next, atomic_load(&ops_list));
+	atomic_store(&ops_list, ops);
 	return ftrace_update();
 }
 
 int unregister_ftrace_ops(struct ftrace_ops *ops)
 {
-	for (struct ftrace_ops **p = &ops_list; *p; p = &(*p)->next)
+	for (struct ftrace_ops *_Atomic *p = &ops_list; *p; p = &(*p)->next)
 		if (*p == ops) {
-			*p = ops->next;
+			if (ops->func && through_list())
+				return -1;
+			atomic_store(p, atomic_load(&ops->next));
 			return ftrace_update();
 		}
 	return -1;
@@ -181,9 +298,8 @@ void ftrace_kill(const char *why)
 	if (killed)
 		return;
 	ft_warn("tracing switched off: %s", why);
-	ops_list = NULL;
+	killed = 1;
 	replace_code();
 	patch_caller_site(ftrace_call, &call_target, 0);
 	patch_caller_site(ftrace_graph_call, &graph_target, 0);
-	killed = 1;
 }

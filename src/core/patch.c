@@ -4,13 +4,38 @@
  * first every site's current bytes are compared with what the caller
  * believes is there, and only if all match is anything written.  Text is
  * writable only while it is being written.
+ *
+ * Before main() the process runs one thread and sites are simply written.
+ * After that other threads may be running the very bytes being changed,
+ * so a batch follows the breakpoint protocol (seed 001, the kernel's
+ * text_poke_bp_batch()):
+ *
+ *   publish the batch            the SIGTRAP handler can now emulate it
+ *   trap over every first byte   cc 1f 44 00 00   (was 0f 1f 44 00 00)
+ *   sync every thread
+ *   write every tail             cc 67 2a 31 f0   (nobody runs a tail now)
+ *   sync every thread
+ *   write every first byte       e8 67 2a 31 f0   call ftrace_caller
+ *   sync every thread
+ *   retire the batch
+ *
+ * Three syncs per batch, whatever its size.  No thread is ever stopped.
  */
+#include "breakpoint.h"
 #include "ftrace.h"
+#include "sync.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+static int live;
+
+void ftrace_patch_go_live(void)
+{
+	live = 1;
+}
 
 static uintptr_t page_size(void)
 {
@@ -39,48 +64,116 @@ static int verify_all(const struct text_patch *v, unsigned n)
 	return 0;
 }
 
+/* Calls fn on every run of sites on the same or adjacent pages, so that
+ * each run costs one mprotect. */
+static int for_each_run(const struct text_patch *v, unsigned n,
+			int (*fn)(uintptr_t lo, uintptr_t hi, int arg), int arg)
+{
+	uintptr_t ps = page_size();
+	unsigned start = 0;
+
+	for (unsigned i = 1; i <= n; i++) {
+		if (i < n && (v[i].addr & ~(ps - 1)) <=
+			     ((v[i - 1].addr + v[i - 1].len - 1) & ~(ps - 1)) + ps)
+			continue;
+		if (fn(v[start].addr, v[i - 1].addr + v[i - 1].len, arg))
+			return -1;
+		start = i;
+	}
+	return 0;
+}
+
 static int set_prot(uintptr_t lo, uintptr_t hi, int prot)
 {
 	uintptr_t ps = page_size();
 
 	lo &= ~(ps - 1);
 	hi = (hi + ps - 1) & ~(ps - 1);
-	return mprotect((void *)lo, hi - lo, prot);
+	if (mprotect((void *)lo, hi - lo, prot) == 0)
+		return 0;
+	ft_warn("cannot change the protection of text at %#lx", (unsigned long)lo);
+	return -1;
 }
 
-/* Write the sites of v[0..n) that share a run of pages, then seal it. */
-static int write_run(const struct text_patch *v, unsigned n)
+static int flush(uintptr_t lo, uintptr_t hi, int unused)
 {
-	uintptr_t lo = v[0].addr, hi = v[n - 1].addr + v[n - 1].len;
-
-	if (set_prot(lo, hi, PROT_READ | PROT_WRITE | PROT_EXEC))
-		return -1;
-	for (unsigned i = 0; i < n; i++)
-		memcpy((void *)v[i].addr, v[i].new, v[i].len);
 	__builtin___clear_cache((char *)lo, (char *)hi);
-	return set_prot(lo, hi, PROT_READ | PROT_EXEC);
+	return 0;
+}
+
+/* Bytes [from, to) of every site's new instruction. */
+static void write_part(const struct text_patch *v, unsigned n, unsigned from, unsigned to)
+{
+	for (unsigned i = 0; i < n; i++) {
+		unsigned end = to < v[i].len ? to : v[i].len;
+
+		if (from < end)
+			memcpy((void *)(v[i].addr + from), v[i].new + from, end - from);
+	}
+	for_each_run(v, n, flush, 0);
+}
+
+static void write_breakpoints(const struct text_patch *v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		memcpy((void *)v[i].addr, arch_breakpoint, arch_breakpoint_len);
+	for_each_run(v, n, flush, 0);
+}
+
+static struct bp_site *batch_of(const struct text_patch *v, unsigned n)
+{
+	struct bp_site *b = calloc(n, sizeof(*b));
+
+	for (unsigned i = 0; b && i < n; i++) {
+		b[i].addr = v[i].addr;
+		b[i].len = v[i].len;
+		memcpy(b[i].insn, v[i].new, v[i].len);
+	}
+	return b;
+}
+
+/* The breakpoint protocol, for sites longer than the trap instruction;
+ * a site no longer than it is one store, made by the last step. */
+static int write_live(const struct text_patch *v, unsigned n)
+{
+	unsigned bp = arch_breakpoint_len;
+	struct bp_site *b = batch_of(v, n);
+	int ret = -1;
+
+	if (!b || ftrace_bp_install() || ftrace_sync_init())
+		goto out;
+	ftrace_bp_publish(b, n);
+	write_breakpoints(v, n);
+	ret = ftrace_sync_cores();
+	write_part(v, n, bp, ARCH_MAX_INSN);
+	ret |= ftrace_sync_cores();
+	write_part(v, n, 0, bp);
+	ret |= ftrace_sync_cores();
+	ftrace_bp_retire();
+out:
+	free(b);
+	return ret;
+}
+
+static int write_quiet(const struct text_patch *v, unsigned n)
+{
+	write_part(v, n, 0, ARCH_MAX_INSN);
+	return 0;
 }
 
 int text_patch_batch(struct text_patch *v, unsigned n)
 {
-	uintptr_t ps = page_size();
-	unsigned start = 0;
+	int ret;
 
 	if (n == 0)
 		return 0;
 	if (verify_all(v, n))
 		return -1;
 	qsort(v, n, sizeof(*v), by_address);
-	/* Group sites on the same or adjacent pages: one mprotect pair per run. */
-	for (unsigned i = 1; i <= n; i++) {
-		if (i < n && (v[i].addr & ~(ps - 1)) <=
-			     ((v[i - 1].addr + v[i - 1].len - 1) & ~(ps - 1)) + ps)
-			continue;
-		if (write_run(v + start, i - start)) {
-			ft_warn("cannot write text at %#lx", (unsigned long)v[start].addr);
-			return -1;
-		}
-		start = i;
-	}
-	return 0;
+	if (for_each_run(v, n, set_prot, PROT_READ | PROT_WRITE | PROT_EXEC))
+		return -1;
+	ret = live ? write_live(v, n) : write_quiet(v, n);
+	if (for_each_run(v, n, set_prot, PROT_READ | PROT_EXEC))
+		return -1;
+	return ret;
 }

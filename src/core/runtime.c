@@ -21,6 +21,7 @@
 #include "ftrace.h"
 #include "funcs.h"
 #include "tracers.h"
+#include "tracing.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -32,7 +33,6 @@
 
 static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
 static int debug;
-static struct ftrace_ops trace_ops;
 
 void ftrace_lock(void)
 {
@@ -77,14 +77,12 @@ void ft_debug(const char *fmt, ...)
 	va_end(ap);
 }
 
-static int env_filter(const char *name, struct filter *f)
+static int env_filter(enum ft_filter_file which, const char *name)
 {
 	const char *list = getenv(name);
 	char err[256];
 
-	if (!list || !*list)
-		return 0;
-	if (filter_add_list(f, list, err, sizeof(err)) == 0)
+	if (!list || !*list || ft_filter_preset(which, list, err, sizeof(err)) == 0)
 		return 0;
 	ft_warn("%s: %s", name, err);
 	return -1;
@@ -105,17 +103,17 @@ static int start_tracer(void)
 {
 	const char *tracer = getenv("FNTRACE_TRACER");
 	const char *depth = getenv("FNTRACE_DEPTH");
+	char err[256];
 
-	if (env_filter("FNTRACE_FILTER", &trace_ops.filter) ||
-	    env_filter("FNTRACE_NOTRACE", &trace_ops.notrace))
+	if (env_filter(FT_FILTER, "FNTRACE_FILTER") ||
+	    env_filter(FT_NOTRACE, "FNTRACE_NOTRACE"))
 		return -1;
 	ft_graph_max_depth = depth ? strtoul(depth, NULL, 10) : 0;
 	ft_graph_retval = option_set(getenv("FNTRACE_OPTIONS"), "funcgraph-retval");
-	if (tracer && !strcmp(tracer, "function"))
-		trace_ops.func = function_trace_call;
-	else
-		trace_ops.flags = FTRACE_OPS_FL_GRAPH;
-	return register_ftrace_ops(&trace_ops);
+	if (ft_tracer_set(tracer ? tracer : "function_graph", err, sizeof(err)) == 0)
+		return 0;
+	ft_warn("%s", err);
+	return -1;
 }
 
 /* Attach to the recorder, if there is one; 0 if there is none. */
@@ -145,6 +143,7 @@ __attribute__((constructor)) static void fntrace_init(void)
 		ftrace_kill("cannot read the modules");
 	else if (recording > 0 && start_tracer())
 		ftrace_kill("cannot start the tracer");
+	ftrace_patch_go_live();
 	ftrace_unlock();
 }
 

@@ -1,24 +1,70 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The function graph tracer.  On entry it records the function and swaps
- * the return address in the caller's slot for return_to_handler, keeping
- * the real one, with the slot's address, on a per-thread shadow stack.
- * On return it pops the frame whose slot the return came from: frames
- * above it were skipped (longjmp, an exception) and are closed as such.
+ * The function graph hooks.  On entry the real return address is swapped
+ * for return_to_handler and kept, with the address of its slot and the
+ * entry time, on a per-thread shadow stack.  On return the frame whose
+ * slot the return came from is popped: frames above it were skipped
+ * (longjmp, an exception) and are closed as unwound.
+ *
+ * set_graph_function limits tracing to calls made inside the functions it
+ * names; set_graph_notrace hides everything below the functions it names
+ * (their frames are kept, untraced, to know when they end).
  */
 #include "events.h"
+#include "profile.h"
 #include "tracers.h"
+#include "tracing.h"
 
 #include <stdlib.h>
 
+#define FRAME_TRACED	0x1	/* an entry was written: write the exit */
+#define FRAME_FUNCTION	0x2	/* a set_graph_function function */
+#define FRAME_NOTRACE	0x4	/* a set_graph_notrace function */
+
+int ft_graph_trace;
+int ft_graph_profile;
 unsigned ft_graph_max_depth;
 int ft_graph_retval;
+int ft_graph_filters;
+int ft_graph_functions;
 static int graph_broken;
+
+/* With graph filters on: may this call be graph-traced, and how? */
+static int graph_filter(const struct ft_thread *t, uint32_t id, uint32_t *flags)
+{
+	const struct ftrace_rec *rec = ftrace_rec_get(id);
+
+	if (t->notrace_frames)
+		return 0;
+	if (rec->flags & FTRACE_FL_GRAPH_NOTRACE) {
+		*flags = FRAME_NOTRACE;
+		return 1;
+	}
+	if (rec->flags & FTRACE_FL_GRAPH_FUNC)
+		*flags = FRAME_FUNCTION;
+	return !ft_graph_functions || t->graph_functions || *flags;
+}
+
+static void push_frame(struct ft_thread *t, uintptr_t *retp, uint32_t id,
+		       uint32_t flags, uint64_t now)
+{
+	struct shadow_frame *frame = &t->stack[t->depth];
+
+	frame->ret = *retp;
+	frame->retp = retp;
+	frame->id = id;
+	frame->flags = flags;
+	frame->time = now;
+	t->graph_functions += !!(flags & FRAME_FUNCTION);
+	t->notrace_frames += !!(flags & FRAME_NOTRACE);
+	t->depth++;
+	*retp = (uintptr_t)return_to_handler;
+}
 
 static void graph_entry(struct ft_thread *t, uintptr_t self_ret, uintptr_t *retp)
 {
-	uint32_t id = ftrace_rec_lookup(self_ret);
-	struct shadow_frame *frame;
+	uint32_t id = ftrace_rec_lookup(self_ret), flags = 0;
+	uint64_t now;
 
 	if (unlikely(!id))
 		return;
@@ -26,17 +72,17 @@ static void graph_entry(struct ft_thread *t, uintptr_t self_ret, uintptr_t *retp
 		t->overruns++;
 		return;
 	}
-	if (ft_graph_max_depth && t->depth >= ft_graph_max_depth)
+	if ((ft_graph_max_depth && t->depth >= ft_graph_max_depth) ||
+	    (unlikely(ft_graph_filters) && !graph_filter(t, id, &flags)))
 		return;
-	/* The event first: if it brings a LOST note, that note must carry
-	 * the depth before this frame. */
-	ev_entry(t, id, arch_clock());
-	frame = &t->stack[t->depth];
-	frame->ret = *retp;
-	frame->retp = retp;
-	frame->id = id;
-	t->depth++;
-	*retp = (uintptr_t)return_to_handler;
+	now = arch_clock();
+	/* The event before the push: a LOST note it brings must carry the
+	 * depth before this frame. */
+	if (ft_graph_trace && ft_tracing_on && !(flags & FRAME_NOTRACE)) {
+		ev_entry(t, id, now);
+		flags |= FRAME_TRACED;
+	}
+	push_frame(t, retp, id, flags, now);
 }
 
 void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp)
@@ -60,18 +106,25 @@ static unsigned find_frame(const struct ft_thread *t, uintptr_t *slot)
 	return i;
 }
 
-static void graph_exit(struct ft_thread *t, unsigned top, uintptr_t retval, int quiet)
+/* Close the top frame: returned (unwound = 0) or skipped. */
+static void pop_frame(struct ft_thread *t, uint64_t now, uintptr_t retval,
+		      int unwound, int quiet)
 {
-	uint64_t now = arch_clock();
+	struct shadow_frame *f = &t->stack[t->depth - 1];
 
-	for (; !quiet && t->depth > top; t->depth--)
-		ev_unwind(t, now);
-	if (quiet)
-		return;
-	if (ft_graph_retval)
-		ev_exit_ret(t, now, retval);
-	else
-		ev_exit(t, now);
+	if (!quiet && (f->flags & FRAME_TRACED)) {
+		if (unwound)
+			ev_unwind(t, now);
+		else if (ft_graph_retval)
+			ev_exit_ret(t, now, retval);
+		else
+			ev_exit(t, now);
+	}
+	if (!quiet && !unwound && ft_graph_profile)
+		ft_profile_add(f->id, now - f->time);
+	t->graph_functions -= !!(f->flags & FRAME_FUNCTION);
+	t->notrace_frames -= !!(f->flags & FRAME_NOTRACE);
+	t->depth--;
 }
 
 uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot)
@@ -79,6 +132,7 @@ uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot)
 	struct ft_thread *t = ft_current;
 	uint32_t busy = t->busy;
 	unsigned i = find_frame(t, slot);
+	uint64_t now = arch_clock();
 	uintptr_t ret;
 
 	if (unlikely(i == 0)) {
@@ -96,8 +150,9 @@ uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot)
 	}
 	ret = t->stack[i - 1].ret;
 	t->busy = 1;
-	graph_exit(t, i, retval, busy);
-	t->depth = i - 1;
+	while (t->depth > i)
+		pop_frame(t, now, 0, 1, busy);
+	pop_frame(t, now, retval, 0, busy);
 	t->busy = busy;
 	return ret;
 }

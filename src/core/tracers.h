@@ -10,12 +10,16 @@
 /* function: one event per call, with the caller. */
 void function_trace_call(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *retp);
 
-/* function_graph: entry and exit, through the shadow stack. */
+/* The graph hooks: entry and exit, through the shadow stack.  They serve
+ * the function_graph tracer (events) and the profiler (times). */
 void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp);
 uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot);
 
-/* function_graph options. */
+extern int ft_graph_trace;		/* function_graph is the current tracer */
+extern int ft_graph_profile;		/* the profiler times calls */
 extern unsigned ft_graph_max_depth;	/* max_graph_depth; 0: no limit */
 extern int ft_graph_retval;		/* funcgraph-retval */
+extern int ft_graph_filters;		/* set_graph_function/notrace are not empty */
+extern int ft_graph_functions;		/* set_graph_function is not empty */
 
 #endif

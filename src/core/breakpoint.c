@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SIGTRAP: ours, or the program's.
+ *
+ * A trap at a site of the published batch is emulated (the new
+ * instruction).  A trap whose breakpoint is no longer in memory raced with
+ * the end of a batch: the thread simply runs the instruction now there.
+ * Anything else is the program's: its handler, or the default action.
+ * The program may install its own SIGTRAP handler at any time; sigaction()
+ * and signal() are wrapped so that it is recorded and chained, and ours
+ * stays first, like the kernel's int3 handler.
+ */
+#include "breakpoint.h"
+
+#include <dlfcn.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+
+static const struct bp_site *_Atomic batch;
+static _Atomic unsigned batch_len;
+static _Atomic int inside;		/* handlers looking at the batch */
+static int installed;
+static struct sigaction chained;	/* what the program asked for */
+
+typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
+
+static sigaction_fn real_sigaction(void)
+{
+	static sigaction_fn fn;
+
+	if (!fn)
+		fn = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
+	return fn;
+}
+
+/* Sequentially consistent throughout: a handler announces itself (inside)
+ * before it reads the batch, and retire clears the batch before it reads
+ * inside, so one of the two always sees the other. */
+static const struct bp_site *find_site(uintptr_t addr)
+{
+	const struct bp_site *v = atomic_load(&batch);
+	unsigned lo = 0, hi = atomic_load(&batch_len);
+
+	while (v && lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+
+		if (v[mid].addr == addr)
+			return &v[mid];
+		if (v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The program's disposition, as if we were not here. */
+static void chain(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	if (chained.sa_flags & SA_SIGINFO) {
+		chained.sa_sigaction(sig, si, uc);
+	} else if (chained.sa_handler == SIG_DFL) {
+		real_sigaction()(SIGTRAP, &dfl, NULL);
+		raise(SIGTRAP);
+	} else if (chained.sa_handler != SIG_IGN) {
+		chained.sa_handler(sig);
+	}
+}
+
+static int is_breakpoint(const siginfo_t *si)
+{
+	return si->si_code != SI_USER && si->si_code != SI_QUEUE && si->si_code != SI_TKILL;
+}
+
+static int handle_trap(siginfo_t *si, void *uc)
+{
+	uintptr_t addr = arch_trap_address(uc);
+	const struct bp_site *site;
+	int done = 0;
+
+	atomic_fetch_add(&inside, 1);
+	site = find_site(addr);
+	if (site)
+		done = arch_emulate(uc, addr, site->insn, site->len) == 0;
+	atomic_fetch_sub(&inside, 1);
+	if (!done && memcmp((const void *)addr, arch_breakpoint, arch_breakpoint_len)) {
+		/* Not a breakpoint any more: a batch ended meanwhile. */
+		arch_restart_at(uc, addr);
+		done = 1;
+	}
+	return done;
+}
+
+static void on_trap(int sig, siginfo_t *si, void *uc)
+{
+	if (!is_breakpoint(si) || !handle_trap(si, uc))
+		chain(sig, si, uc);
+}
+
+int ftrace_bp_install(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_trap, .sa_flags = SA_SIGINFO | SA_NODEFER };
+
+	if (installed)
+		return 0;
+	if (!real_sigaction() || real_sigaction()(SIGTRAP, &sa, &chained))
+		return -1;
+	installed = 1;
+	return 0;
+}
+
+void ftrace_bp_publish(const struct bp_site *v, unsigned n)
+{
+	atomic_store(&batch_len, 0);
+	atomic_store(&batch, v);
+	atomic_store(&batch_len, n);
+}
+
+void ftrace_bp_retire(void)
+{
+	atomic_store(&batch_len, 0);
+	atomic_store(&batch, NULL);
+	while (atomic_load(&inside))
+		sched_yield();
+}
+
+/* ---- the program's view of SIGTRAP ---- */
+
+FT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	if (sig != SIGTRAP || !installed)
+		return real_sigaction()(sig, act, old);
+	if (old)
+		*old = chained;
+	if (act)
+		chained = *act;
+	return 0;
+}
+
+FT_EXPORT sighandler_t signal(int sig, sighandler_t handler)
+{
+	struct sigaction act = { .sa_handler = handler, .sa_flags = SA_RESTART }, old;
+
+	sigemptyset(&act.sa_mask);
+	if (sigaction(sig, &act, &old))
+		return SIG_ERR;
+	return old.sa_handler;
+}

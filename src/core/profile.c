@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Profiler counts, one entry per record, in blocks allocated when the
+ * profiler starts or a module is loaded while it runs.  Threads add with
+ * relaxed atomics: counts, not order, matter.
+ *
+ * Times are clock ticks on the hot path; converting to nanoseconds needs
+ * the tick rate, measured against CLOCK_MONOTONIC from the moment the
+ * profiler starts.
+ */
+#include "profile.h"
+#include "events.h"
+#include "tracers.h"
+
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#define BLOCK_SHIFT 12
+#define BLOCK (1u << BLOCK_SHIFT)
+#define MAX_BLOCKS 4096
+
+static struct ft_profile_stat *blocks[MAX_BLOCKS];
+static struct ftrace_ops profile_ops = { .flags = FTRACE_OPS_FL_GRAPH };
+static uint64_t start_ticks, start_ns;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static struct ft_profile_stat *stat_of(uint32_t id)
+{
+	uint32_t i = id - 1, b = i >> BLOCK_SHIFT;
+
+	if (id == 0 || b >= MAX_BLOCKS || !blocks[b])
+		return NULL;
+	return &blocks[b][i & (BLOCK - 1)];
+}
+
+/* Blocks for every record there is, zeroed. */
+static int reset_blocks(void)
+{
+	uint32_t n = ftrace_rec_count();
+
+	for (uint32_t b = 0; b < MAX_BLOCKS && (uint64_t)b * BLOCK < n; b++) {
+		if (!blocks[b]) {
+			void *p = mmap(NULL, BLOCK * sizeof(**blocks), PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+			if (p == MAP_FAILED)
+				return -1;
+			blocks[b] = p;
+		} else {
+			memset(blocks[b], 0, BLOCK * sizeof(**blocks));
+		}
+	}
+	return 0;
+}
+
+int ft_profile_start_stop(int on, const struct filter *filter, const struct filter *notrace)
+{
+	if (on == ft_graph_profile)
+		return 0;
+	if (!on) {
+		ft_graph_profile = 0;
+		return unregister_ftrace_ops(&profile_ops);
+	}
+	if (reset_blocks())
+		return -1;
+	start_ticks = arch_clock();
+	start_ns = now_ns();
+	profile_ops.filter = filter;
+	profile_ops.notrace = notrace;
+	ft_graph_profile = 1;
+	if (register_ftrace_ops(&profile_ops)) {
+		ft_graph_profile = 0;
+		return -1;
+	}
+	return 0;
+}
+
+void ft_profile_add(uint32_t id, uint64_t ticks)
+{
+	struct ft_profile_stat *s = stat_of(id);
+	uint64_t scaled = ticks >> 6;
+
+	if (!s)
+		return;
+	atomic_fetch_add_explicit((_Atomic uint64_t *)&s->hits, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit((_Atomic uint64_t *)&s->time, ticks, memory_order_relaxed);
+	atomic_fetch_add_explicit((_Atomic uint64_t *)&s->time_sq, scaled * scaled,
+				  memory_order_relaxed);
+}
+
+const struct ft_profile_stat *ft_profile_get(uint32_t id)
+{
+	const struct ft_profile_stat *s = stat_of(id);
+
+	return s && s->hits ? s : NULL;
+}
+
+uint64_t ft_profile_ticks_to_ns(uint64_t ticks)
+{
+	uint64_t dt = arch_clock() - start_ticks, dn = now_ns() - start_ns;
+
+	return dt ? (uint64_t)((unsigned __int128)ticks * dn / dt) : ticks;
+}

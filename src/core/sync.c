@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE) makes every CPU
+ * running a thread of this process execute a core-serialising instruction
+ * before it returns: exactly the kernel's sync between patch steps, and
+ * one system call however many threads there are.
+ *
+ * Where membarrier is missing (old kernel, seccomp, or FNTRACE_NO_MEMBARRIER
+ * for tests), every other thread is sent a signal and each acknowledges from
+ * its handler: entering and leaving the kernel serialises the core.  A thread
+ * that blocks the signal cannot acknowledge; after a second the sync gives
+ * up and says so.
+ */
+#include "sync.h"
+#include "ftrace.h"
+
+#include <dirent.h>
+#include <linux/membarrier.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static int use_membarrier;
+static int sync_signal;
+static _Atomic unsigned acks;
+
+static void on_sync_signal(int sig)
+{
+	atomic_fetch_add_explicit(&acks, 1, memory_order_release);
+}
+
+static int membarrier(int cmd)
+{
+	return syscall(SYS_membarrier, cmd, 0, 0);
+}
+
+int ftrace_sync_init(void)
+{
+	struct sigaction sa = { .sa_handler = on_sync_signal, .sa_flags = SA_RESTART };
+
+	if (sync_signal || use_membarrier)
+		return 0;
+	if (!getenv("FNTRACE_NO_MEMBARRIER") &&
+	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE) == 0) {
+		use_membarrier = 1;
+		return 0;
+	}
+	/* A real-time signal programs are unlikely to use: the highest. */
+	sync_signal = SIGRTMAX;
+	ft_debug("membarrier unavailable: syncing threads with signal %d", sync_signal);
+	return sigaction(sync_signal, &sa, NULL);
+}
+
+/* Signal every other thread; returns how many were signalled. */
+static unsigned signal_others(void)
+{
+	pid_t self = syscall(SYS_gettid), pid = getpid();
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	unsigned sent = 0;
+
+	while (d && (e = readdir(d))) {
+		pid_t tid = atoi(e->d_name);
+
+		if (tid > 0 && tid != self && syscall(SYS_tgkill, pid, tid, sync_signal) == 0)
+			sent++;
+	}
+	if (d)
+		closedir(d);
+	return sent;
+}
+
+static int sync_by_signals(void)
+{
+	struct timespec pause = { 0, 50 * 1000 };
+	unsigned sent;
+
+	atomic_store(&acks, 0);
+	sent = signal_others();
+	for (unsigned waited = 0; atomic_load(&acks) < sent; waited++) {
+		/* A thread that ended after being counted never acknowledges;
+		 * one that blocks the signal neither: give up after a second. */
+		if (waited == 20000) {
+			ft_warn("thread sync: %u of %u threads did not answer",
+				sent - atomic_load(&acks), sent);
+			return -1;
+		}
+		nanosleep(&pause, NULL);
+	}
+	return 0;
+}
+
+int ftrace_sync_cores(void)
+{
+	if (use_membarrier)
+		return membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE);
+	return sync_by_signals();
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * current_tracer, the filter files, function_profile_enabled.  Each change
+ * is applied to copies first and patched in by ftrace_update(); if any
+ * step fails the old state stays, as a failed tracefs write leaves it.
+ */
+#include "tracing.h"
+#include "ftrace.h"
+#include "profile.h"
+#include "tracers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ft_tracing_on = 1;
+
+static struct filter filters[FT_FILTER_FILES];
+
+static const struct tracer {
+	const char *name;
+	ftrace_func_t func;
+	unsigned flags;
+} tracers[] = {
+	{ "nop", NULL, 0 },
+	{ "function", function_trace_call, 0 },
+	{ "function_graph", NULL, FTRACE_OPS_FL_GRAPH },
+};
+
+static const struct tracer *current = &tracers[0];
+static struct ftrace_ops trace_ops = {
+	.filter = &filters[FT_FILTER],
+	.notrace = &filters[FT_NOTRACE],
+};
+
+const char *ft_tracers_available(void)
+{
+	return "function_graph function nop";
+}
+
+const char *ft_tracer_name(void)
+{
+	return current->name;
+}
+
+int ft_tracer_set(const char *name, char *err, size_t errlen)
+{
+	const struct tracer *t = NULL, *old = current;
+
+	for (unsigned i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++)
+		if (!strcmp(tracers[i].name, name))
+			t = &tracers[i];
+	if (!t) {
+		snprintf(err, errlen, "no such tracer: '%s'", name);
+		return -1;
+	}
+	if (t == current)
+		return 0;
+	if (current != &tracers[0] && unregister_ftrace_ops(&trace_ops))
+		goto failed;
+	current = t;
+	trace_ops.func = t->func;
+	trace_ops.flags = t->flags;
+	ft_graph_trace = t->flags & FTRACE_OPS_FL_GRAPH;
+	if (t != &tracers[0] && register_ftrace_ops(&trace_ops))
+		goto failed;
+	return 0;
+failed:
+	current = old;
+	snprintf(err, errlen, "cannot switch to %s: tracing is off", name);
+	return -1;
+}
+
+const struct filter *ft_filter_get(enum ft_filter_file which)
+{
+	return &filters[which];
+}
+
+int ft_filter_selects(enum ft_filter_file which, const char *func, const char *module)
+{
+	const struct filter *f = &filters[which];
+
+	if (which == FT_FILTER)
+		return filter_selects(f, func, module);
+	return filter_matches_any(f, func, module);
+}
+
+/* Does the expression name something: a loaded function, or a module
+ * that may be loaded later? */
+static int matches_something(const struct filter_expr *e)
+{
+	struct filter one = { .v = (struct filter_expr *)e, .nr = 1, .nr_add = 1 };
+
+	if (e->remove || e->module)
+		return 1;
+	for (uint32_t id = 1; id <= ftrace_rec_count(); id++) {
+		const struct ftrace_rec *rec = ftrace_rec_get(id);
+
+		if (!(rec->flags & FTRACE_FL_DISABLED) &&
+		    filter_matches_any(&one, rec->name, ftrace_module_get(rec->module)->name))
+			return 1;
+	}
+	return 0;
+}
+
+/* Parse text (white-space separated) onto f, checking each expression
+ * unless lenient. */
+static int parse_into(struct filter *f, const char *text, int lenient,
+		      char *err, size_t errlen)
+{
+	char *copy = strdup(text), *save = NULL;
+	int ret = copy ? 0 : -1;
+
+	for (char *tok = copy ? strtok_r(copy, " \t\n", &save) : NULL; tok && !ret;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		ret = filter_add(f, tok, err, errlen);
+		if (!ret && !lenient && !matches_something(&f->v[f->nr - 1])) {
+			snprintf(err, errlen, "no such function: '%s'", tok);
+			ret = -1;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+static int copy_filter(struct filter *to, const struct filter *from)
+{
+	char err[16];
+
+	memset(to, 0, sizeof(*to));
+	for (unsigned i = 0; i < from->nr; i++)
+		if (filter_add(to, from->v[i].text, err, sizeof(err)))
+			return -1;
+	return 0;
+}
+
+static int filter_write(enum ft_filter_file which, const char *text, int append,
+			int lenient, char *err, size_t errlen)
+{
+	struct filter next = { 0 }, old = filters[which];
+
+	if ((append && copy_filter(&next, &filters[which])) ||
+	    parse_into(&next, text, lenient, err, errlen)) {
+		filter_free(&next);
+		return -1;
+	}
+	filters[which] = next;
+	if (ftrace_update()) {
+		filters[which] = old;
+		filter_free(&next);
+		snprintf(err, errlen, "cannot patch: tracing is off");
+		return -1;
+	}
+	filter_free(&old);
+	return 0;
+}
+
+int ft_filter_write(enum ft_filter_file which, const char *text, int append,
+		    char *err, size_t errlen)
+{
+	return filter_write(which, text, append, 0, err, errlen);
+}
+
+int ft_filter_preset(enum ft_filter_file which, const char *text, char *err, size_t errlen)
+{
+	return filter_write(which, text, 1, 1, err, errlen);
+}
+
+int ft_profile_set(int on, char *err, size_t errlen)
+{
+	if (ft_profile_start_stop(on, &filters[FT_FILTER], &filters[FT_NOTRACE])) {
+		snprintf(err, errlen, "cannot %s the profiler", on ? "start" : "stop");
+		return -1;
+	}
+	return 0;
+}
