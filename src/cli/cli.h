@@ -11,6 +11,8 @@ int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_live(int argc, char **argv);
+int cmd_ctl(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 /* One line on stderr, prefixed with "fntrace: ". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -20,5 +22,11 @@ char *cli_find_program(const char *name);
 int cli_wants_help(int argc, char **argv);
 /* The directory fntrace itself was run from. */
 const char *cli_self_dir(void);
+/* libfntrace.so, found next to fntrace or where make install put it;
+ * a malloc()ed absolute path, or NULL. */
+char *cli_find_runtime(void);
+/* SIGINT and SIGTERM set a flag instead of ending fntrace. */
+void cli_catch_interrupt(void);
+int cli_interrupted(void);
 
 #endif

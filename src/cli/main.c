@@ -17,6 +17,8 @@ static const struct command {
 	{ "report", cmd_report, "print a recorded trace, or its profile" },
 	{ "live", cmd_live, "record a program and print its trace at once" },
 	{ "list", cmd_list, "list the traceable functions of a program" },
+	{ "run", cmd_run, "start a program, traceable but not traced, and say its pid" },
+	{ "ctl", cmd_ctl, "read or write a control file of a running program" },
 };
 
 static void usage(FILE *out)

@@ -10,7 +10,7 @@
 #include "datadir.h"
 #include "probe.h"
 #include "record.h"
-#include "../common/trace_format.h"
+#include "../common/shm.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,11 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CHUNK_SIZE (256 * 1024)
-
 struct recorder {
 	struct ft_shm *shm;
-	size_t shm_size;
 	int shm_fd;
 	struct datadir dir;
 	struct clock_sync clock;
@@ -47,66 +44,30 @@ static void on_sigchld(int sig)
 
 static int shm_create(struct recorder *r, unsigned buffer_kb)
 {
-	unsigned n = (uint64_t)buffer_kb * 1024 / CHUNK_SIZE;
-	size_t head = sizeof(struct ft_shm) + (n < 4 ? 4 : n) * sizeof(uint32_t);
-
-	n = n < 4 ? 4 : n;
-	head = (head + 4095) & ~(size_t)4095;
-	r->shm_size = head + (size_t)n * CHUNK_SIZE;
-	r->shm_fd = memfd_create("fntrace-buffers", 0);
-	if (r->shm_fd < 0 || ftruncate(r->shm_fd, r->shm_size)) {
-		cli_error("cannot create the shared buffers: %s", strerror(errno));
-		return -1;
-	}
-	r->shm = mmap(NULL, r->shm_size, PROT_READ | PROT_WRITE, MAP_SHARED, r->shm_fd, 0);
-	if (r->shm == MAP_FAILED) {
-		cli_error("cannot map the shared buffers: %s", strerror(errno));
-		return -1;
-	}
-	memcpy(r->shm->magic, FT_SHM_MAGIC, sizeof(r->shm->magic));
-	r->shm->version = FT_VERSION;
-	r->shm->nr_chunks = n;
-	r->shm->chunk_size = CHUNK_SIZE;
-	r->shm->chunks_offset = head;
-	return 0;
+	if (ft_shm_create(buffer_kb, 0, &r->shm_fd, &r->shm) == 0)
+		return 0;
+	cli_error("cannot create the shared buffers: %s", strerror(errno));
+	return -1;
 }
 
-static struct ft_chunk *chunk_at(const struct recorder *r, unsigned i)
-{
-	return (struct ft_chunk *)((char *)r->shm + r->shm->chunks_offset +
-				   (size_t)i * CHUNK_SIZE);
-}
-
-/* Bytes of events in a chunk its thread never handed over: whole events
- * up to the first place an event should start and none does. */
-static uint32_t filled_bytes(const struct ft_chunk *c)
-{
-	const uint32_t *w = (const uint32_t *)(c + 1);
-	size_t n = (CHUNK_SIZE - sizeof(*c)) / 4, i = 0;
-
-	for (;;) {
-		int len = i < n ? ft_event_words(w[i]) : -1;
-
-		if (len < 0 || i + len > n)
-			return i * 4;
-		i += len;
-	}
-}
-
+/* Write out a chunk's events not yet taken; a chunk its thread never
+ * handed over ends at its last whole event. */
 static int drain_chunk(struct recorder *r, unsigned i, int unfinished)
 {
-	struct ft_chunk *c = chunk_at(r, i);
+	struct ft_chunk *c = ft_shm_chunk(r->shm, i);
 	struct ft_chunk head = *c;
+	uint32_t end = unfinished ? ft_chunk_filled(r->shm, c) : c->used;
+	uint32_t room = r->shm->chunk_size - sizeof(*c);
 
-	if (unfinished)
-		head.used = filled_bytes(c);
-	if (head.used > CHUNK_SIZE - sizeof(*c))
-		head.used = CHUNK_SIZE - sizeof(*c);
-	if (head.used && datadir_write(&r->dir, &head, sizeof(head), c + 1, head.used))
+	end = end > room ? room : end;
+	head.used = end > c->consumed ? end - c->consumed : 0;
+	if (head.used && datadir_write(&r->dir, &head, sizeof(head),
+				       (char *)(c + 1) + c->consumed, head.used))
 		return -1;
 	r->chunks += head.used > 0;
 	r->bytes += head.used;
-	memset(c + 1, 0, head.used);
+	memset(c + 1, 0, end);
+	c->consumed = 0;
 	atomic_store_explicit(&r->shm->state[i], FT_CHUNK_FREE, memory_order_release);
 	return 0;
 }
@@ -153,24 +114,6 @@ static int drain_until_exit(struct recorder *r)
 	}
 }
 
-/* libfntrace.so: next to fntrace in the build tree, or where make install
- * put it; FNTRACE_LIB overrides both. */
-static char *find_runtime(void)
-{
-	const char *env = getenv("FNTRACE_LIB");
-	static const char *const rel[] = { "libfntrace.so", "../lib/fntrace/libfntrace.so" };
-	char path[4200];
-
-	if (env)
-		return access(env, R_OK) == 0 ? realpath(env, NULL) : NULL;
-	for (unsigned i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", cli_self_dir(), rel[i]);
-		if (access(path, R_OK) == 0)
-			return realpath(path, NULL);
-	}
-	return NULL;
-}
-
 static int set_env(const char *name, const char *value)
 {
 	return value && *value ? setenv(name, value, 1) : unsetenv(name);
@@ -206,7 +149,8 @@ static int spawn(struct recorder *r, const struct record_options *o,
 	if (r->pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
-		if (child_env(o, r, lib) == 0)
+		/* The buffers' fd is for the runtime to find, across exec. */
+		if (fcntl(r->shm_fd, F_SETFD, 0) == 0 && child_env(o, r, lib) == 0)
 			execv(path, o->argv);
 		err = 1;
 		if (write(ready[1], &err, 1) < 0)
@@ -315,7 +259,7 @@ int record_run(const struct record_options *o)
 
 	if (check_program(path, o->argv[0]))
 		goto out;
-	lib = find_runtime();
+	lib = cli_find_runtime();
 	if (!lib) {
 		cli_error("cannot find libfntrace.so next to fntrace (set FNTRACE_LIB)");
 		goto out;

@@ -279,7 +279,8 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 		cli_error("out of memory");
 	if (!err && !r.opt->csv) {
 		print_lost(&r);
-		print_exit(&r);
+		if (!r.opt->live)
+			print_exit(&r);
 	}
 	err |= report_problems(&r);
 	free(r.threads);

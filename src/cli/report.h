@@ -17,6 +17,9 @@ struct report_options {
 	int csv;		/* the profile as CSV (implies stat) */
 	const uint32_t *tids;	/* only these threads, if nr_tids > 0 */
 	unsigned nr_tids;
+	int live;		/* read from a running process: no header after
+				 * the first part, no line on how it ended */
+	int no_header;		/* a continuation: no "# tracer" header */
 };
 
 /* Prints the trace in data directory dir to out.  Returns 0, or 1 after

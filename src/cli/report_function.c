@@ -185,7 +185,7 @@ int report_function(struct report *r)
 	struct tr_event ev;
 	int ti, err;
 
-	if (print_header(r))
+	if (!r->opt->no_header && print_header(r))
 		return -1;
 	v.syms = calloc(n, sizeof(*v.syms));
 	v.syms_ready = calloc(n, sizeof(*v.syms_ready));

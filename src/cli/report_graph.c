@@ -368,7 +368,8 @@ int report_graph(struct report *r)
 		free(g.threads);
 		return -1;
 	}
-	fputs(graph_header, r->out);
+	if (!r->opt->no_header)
+		fputs(graph_header, r->out);
 	while (!err && (ti = merge_next(&g.merge, &ev)) >= 0)
 		err = on_event(&g, ti, &ev);
 	graph_free(&g);

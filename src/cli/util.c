@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,4 +65,42 @@ const char *cli_self_dir(void)
 	dir[n] = '\0';
 	*strrchr(dir, '/') = '\0';
 	return dir;
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	interrupted = 1;
+}
+
+void cli_catch_interrupt(void)
+{
+	struct sigaction sa = { .sa_handler = on_interrupt };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int cli_interrupted(void)
+{
+	return interrupted;
+}
+
+/* libfntrace.so: next to fntrace in the build tree, or where make install
+ * put it; FNTRACE_LIB overrides both. */
+char *cli_find_runtime(void)
+{
+	const char *env = getenv("FNTRACE_LIB");
+	static const char *const rel[] = { "libfntrace.so", "../lib/fntrace/libfntrace.so" };
+	char path[4200];
+
+	if (env)
+		return access(env, R_OK) == 0 ? realpath(env, NULL) : NULL;
+	for (unsigned i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", cli_self_dir(), rel[i]);
+		if (access(path, R_OK) == 0)
+			return realpath(path, NULL);
+	}
+	return NULL;
 }

@@ -43,7 +43,13 @@ enum ft_chunk_state {
 	FT_CHUNK_FREE,
 	FT_CHUNK_FILLING,
 	FT_CHUNK_FULL,
+	FT_CHUNK_READING,	/* full, being copied: not to be reused */
 };
+
+/* Shared-memory flags. */
+#define FT_SHM_OVERWRITE	0x1	/* no recorder: when no chunk is free, the
+					 * oldest full one is reused (the kernel's
+					 * overwrite mode) */
 
 struct ft_shm {
 	char magic[8];
@@ -53,6 +59,9 @@ struct ft_shm {
 	uint32_t chunks_offset;		/* from the start of the region */
 	_Atomic uint32_t published;	/* futex word: +1 on every FULL chunk */
 	_Atomic uint32_t hint;		/* where a chunk search starts */
+	_Atomic uint32_t flags;		/* FT_SHM_* */
+	uint32_t pad;
+	_Atomic uint64_t order;		/* publish counter, for ft_chunk.order */
 	_Atomic uint32_t state[];	/* enum ft_chunk_state, one per chunk */
 };
 
@@ -64,6 +73,9 @@ struct ft_chunk {
 	uint32_t used;			/* bytes of events; 0 while filling */
 	uint32_t cpu;			/* CPU when the chunk was taken, or ~0 */
 	char comm[16];			/* thread name when the chunk was taken */
+	uint64_t order;			/* when it was published, process-wide */
+	uint32_t consumed;		/* bytes a consuming reader has taken */
+	uint32_t pad;
 };
 
 struct ft_file_header {
@@ -144,6 +156,30 @@ static inline int ft_event_words(uint32_t head)
 	if (type == FT_LONG_MARKER)
 		return 1 + (int)(((head >> 8) + 3) / 4);
 	return 1 + FT_LONG_WORDS[type];
+}
+
+/* The time after the event at w (whose length ft_event_words() gave),
+ * the time before it being now. */
+static inline uint64_t ft_event_time(const uint32_t *w, uint64_t now)
+{
+	uint32_t head = w[0];
+	unsigned type = (head >> 2) & 0x3f;
+
+	if ((head & 1) == 0)
+		return now + (head >> (FT_ENTRY_ID_BITS + 1));
+	if ((head & 3) == 1)
+		return now + (head >> 2);
+	switch (type) {
+	case FT_LONG_TIME:
+		return (uint64_t)w[2] << 32 | w[1];
+	case FT_LONG_ENTRY:
+	case FT_LONG_FUNC:
+	case FT_LONG_EXIT_RET:
+	case FT_LONG_UNWIND:
+		return now + (head >> 8);
+	default:
+		return now;
+	}
 }
 
 /* Most words a writer may emit for one event: a CPU change, a TIME, and

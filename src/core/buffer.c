@@ -8,6 +8,7 @@
  */
 #include "buffer.h"
 #include "events.h"
+#include "../common/shm.h"
 
 #include <linux/futex.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 static struct ft_shm *shm;
+static int shm_fd = -1;
 
 int ft_buffer_attached(void)
 {
@@ -27,7 +29,6 @@ int ft_buffer_attach(int fd)
 {
 	struct ft_shm head;
 	void *p;
-	size_t size;
 
 	if (pread(fd, &head, sizeof(head), 0) != sizeof(head) ||
 	    memcmp(head.magic, FT_SHM_MAGIC, sizeof(head.magic)) ||
@@ -35,50 +36,97 @@ int ft_buffer_attach(int fd)
 		ft_warn("the recorder's shared memory (fd %d) is not usable", fd);
 		return -1;
 	}
-	size = head.chunks_offset + (size_t)head.nr_chunks * head.chunk_size;
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	p = mmap(NULL, ft_shm_size(&head), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		return -1;
 	shm = p;
+	shm_fd = fd;
 	return 0;
 }
 
-static struct ft_chunk *chunk_at(unsigned i)
+int ft_buffer_create(unsigned size_kb)
 {
-	return (struct ft_chunk *)((char *)shm + shm->chunks_offset +
-				   (size_t)i * shm->chunk_size);
+	if (shm)
+		return 0;
+	if (ft_shm_create(size_kb, FT_SHM_OVERWRITE, &shm_fd, &shm)) {
+		ft_warn("cannot create the trace buffer");
+		return -1;
+	}
+	return 0;
+}
+
+struct ft_shm *ft_buffer_shm(void)
+{
+	return shm;
+}
+
+int ft_buffer_fd(void)
+{
+	return shm_fd;
+}
+
+static void chunk_own(struct ft_thread *t, unsigned i)
+{
+	struct ft_chunk *c = ft_shm_chunk(shm, i);
+
+	c->pid = t->pid;
+	c->tid = t->tid;
+	c->seq = t->seq++;
+	c->start_time = t->last;
+	c->used = 0;
+	c->consumed = 0;
+	c->cpu = t->cpu;
+	prctl(PR_GET_NAME, c->comm);
+	t->chunk = c;
+	t->pos = (uint32_t *)(c + 1);
+	t->end = (uint32_t *)((char *)c + shm->chunk_size);
+}
+
+static int claim(unsigned i, uint32_t from)
+{
+	return atomic_load_explicit(&shm->state[i], memory_order_relaxed) == from &&
+	       atomic_compare_exchange_strong(&shm->state[i], &from, FT_CHUNK_FILLING);
+}
+
+/* With no recorder, the oldest full chunk is reused, its events lost,
+ * as the kernel's ring buffer overwrites. */
+static int steal_oldest(void)
+{
+	uint64_t oldest = UINT64_MAX;
+	int best = -1;
+
+	for (unsigned i = 0; i < shm->nr_chunks; i++) {
+		const struct ft_chunk *c = ft_shm_chunk(shm, i);
+
+		if (atomic_load(&shm->state[i]) == FT_CHUNK_FULL && c->order < oldest) {
+			oldest = c->order;
+			best = i;
+		}
+	}
+	if (best < 0 || !claim(best, FT_CHUNK_FULL))
+		return -1;
+	memset(ft_shm_chunk(shm, best) + 1, 0, shm->chunk_size - sizeof(struct ft_chunk));
+	return best;
 }
 
 static int chunk_take(struct ft_thread *t)
 {
 	unsigned n = shm->nr_chunks;
 	unsigned start = atomic_fetch_add_explicit(&shm->hint, 1, memory_order_relaxed);
+	int stolen;
 
 	for (unsigned k = 0; k < n; k++) {
 		unsigned i = (start + k) % n;
-		uint32_t free_state = FT_CHUNK_FREE;
-		struct ft_chunk *c;
 
-		if (atomic_load_explicit(&shm->state[i], memory_order_relaxed) != FT_CHUNK_FREE ||
-		    !atomic_compare_exchange_strong_explicit(&shm->state[i], &free_state,
-							     FT_CHUNK_FILLING,
-							     memory_order_acquire,
-							     memory_order_relaxed))
-			continue;
-		c = chunk_at(i);
-		c->pid = t->pid;
-		c->tid = t->tid;
-		c->seq = t->seq++;
-		c->start_time = t->last;
-		c->used = 0;
-		c->cpu = t->cpu;
-		prctl(PR_GET_NAME, c->comm);
-		t->chunk = c;
-		t->pos = (uint32_t *)(c + 1);
-		t->end = (uint32_t *)((char *)c + shm->chunk_size);
-		return 1;
+		if (claim(i, FT_CHUNK_FREE)) {
+			chunk_own(t, i);
+			return 1;
+		}
 	}
-	return 0;
+	if (!(atomic_load(&shm->flags) & FT_SHM_OVERWRITE) || (stolen = steal_oldest()) < 0)
+		return 0;
+	chunk_own(t, stolen);
+	return 1;
 }
 
 static void chunk_publish(struct ft_thread *t)
@@ -87,6 +135,7 @@ static void chunk_publish(struct ft_thread *t)
 	unsigned i = ((char *)c - ((char *)shm + shm->chunks_offset)) / shm->chunk_size;
 
 	c->used = (uint32_t)((char *)t->pos - (char *)(c + 1));
+	c->order = atomic_fetch_add(&shm->order, 1) + 1;
 	atomic_store_explicit(&shm->state[i], FT_CHUNK_FULL, memory_order_release);
 	atomic_fetch_add_explicit(&shm->published, 1, memory_order_release);
 	syscall(SYS_futex, &shm->published, FUTEX_WAKE, 1, NULL, NULL, 0);
@@ -117,6 +166,13 @@ int ft_buffer_refill(struct ft_thread *t)
 	if (t->lost)
 		note_lost(t);
 	return 1;
+}
+
+int ft_buffer_reserve(struct ft_thread *t, unsigned words)
+{
+	if (t->end - t->pos >= (ptrdiff_t)words)
+		return 0;
+	return ft_buffer_refill(t) && t->end - t->pos >= (ptrdiff_t)words ? 0 : -1;
 }
 
 void ft_buffer_release(struct ft_thread *t)

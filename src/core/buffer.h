@@ -11,6 +11,13 @@ struct ft_thread;
 /* Map the recorder's shared memory, passed as an inherited fd. */
 int ft_buffer_attach(int fd);
 int ft_buffer_attached(void);
+/* With no recorder: a buffer of our own, which overwrites when full. */
+int ft_buffer_create(unsigned size_kb);
+/* The buffer in use, and its fd (for a recorder attaching later). */
+struct ft_shm *ft_buffer_shm(void);
+int ft_buffer_fd(void);
+/* Room for words more words in the thread's chunk; -1 if none. */
+int ft_buffer_reserve(struct ft_thread *t, unsigned words);
 /* Hand the thread's chunk to the recorder (thread exit, flush). */
 void ft_buffer_release(struct ft_thread *t);
 /* In a forked child: the parent's chunk is not ours to write. */

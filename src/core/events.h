@@ -67,12 +67,12 @@ static inline uint32_t ft_cpu(void)
 	return rs->cpu_id;
 }
 
-/* Extra words at pos[1..] are written first and the head word last, so a
- * process that dies in between never leaves half an event behind. */
+/* Extra words at pos[1..] are written first and the head word last, with
+ * release order, so neither a process that dies in between nor a reader
+ * on another thread ever sees half an event. */
 static inline void ev_commit(struct ft_thread *t, uint32_t head, unsigned extra)
 {
-	atomic_signal_fence(memory_order_release);
-	t->pos[0] = head;
+	atomic_store_explicit((_Atomic uint32_t *)t->pos, head, memory_order_release);
 	t->pos += 1 + extra;
 }
 

@@ -94,6 +94,8 @@ struct ftrace_ops {
 };
 
 int register_ftrace_ops(struct ftrace_ops *ops);
+/* How many ops want this record (enabled_functions). */
+unsigned ftrace_rec_refs(const struct ftrace_rec *rec);
 int unregister_ftrace_ops(struct ftrace_ops *ops);
 /* Patch every site to what the registered ops want now. */
 int ftrace_update(void);

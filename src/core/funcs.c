@@ -9,7 +9,6 @@
 #include "ftrace.h"
 
 #include <fcntl.h>
-#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,23 +36,6 @@ static void flush(struct out *o)
 	o->len = 0;
 }
 
-static void put_line(struct out *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void put_line(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->len + 1024 > sizeof(o->buf))
-		flush(o);
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->len, sizeof(o->buf) - o->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		o->len += (size_t)n < sizeof(o->buf) - o->len ? (size_t)n : 0;
-}
-
 static int open_for_pid(void)
 {
 	char path[PATH_MAX + 32];
@@ -71,22 +53,51 @@ int ft_funcs_open(const char *dir)
 	return open_for_pid();
 }
 
-void ft_funcs_write_module(unsigned idx)
+/* One module's lines, each handed to emit. */
+static void module_lines(unsigned idx, void (*emit)(void *, const char *, size_t), void *arg)
 {
 	const struct ft_module *mod = ftrace_module_get(idx);
-	static struct out o;
+	char line[1024];
+	int n;
 
-	if (fd < 0 || !mod)
-		return;
-	put_line(&o, "module %u %#lx %#lx %#lx %s\n", idx, (unsigned long)mod->bias,
-		 (unsigned long)mod->start, (unsigned long)mod->end, mod->path);
+	n = snprintf(line, sizeof(line), "module %u %#lx %#lx %#lx %s\n", idx,
+		     (unsigned long)mod->bias, (unsigned long)mod->start,
+		     (unsigned long)mod->end, mod->path);
+	emit(arg, line, n < (int)sizeof(line) ? (size_t)n : sizeof(line) - 1);
 	for (uint32_t i = 0; i < mod->nr_recs; i++) {
 		const struct ftrace_rec *rec = ftrace_rec_get(mod->first_id + i);
 
-		put_line(&o, "func %u %#lx %u %s\n", mod->first_id + i,
-			 (unsigned long)rec->func, idx, rec->name);
+		n = snprintf(line, sizeof(line), "func %u %#lx %u %s\n", mod->first_id + i,
+			     (unsigned long)rec->func, idx, rec->name);
+		emit(arg, line, n < (int)sizeof(line) ? (size_t)n : sizeof(line) - 1);
 	}
+}
+
+static void to_file(void *arg, const char *line, size_t len)
+{
+	struct out *o = arg;
+
+	if (o->len + len > sizeof(o->buf))
+		flush(o);
+	memcpy(o->buf + o->len, line, len);
+	o->len += len;
+}
+
+void ft_funcs_write_module(unsigned idx)
+{
+	static struct out o;
+
+	if (fd < 0 || !ftrace_module_get(idx))
+		return;
+	module_lines(idx, to_file, &o);
 	flush(&o);
+}
+
+void ft_funcs_emit(void (*emit)(void *arg, const char *line, size_t len), void *arg)
+{
+	for (unsigned i = 0; i < ftrace_module_count(); i++)
+		if (!ftrace_module_get(i)->gone)
+			module_lines(i, emit, arg);
 }
 
 void ft_funcs_reopen_after_fork(void)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The function table of a recorded process, fntrace.data/funcs-<pid>:
- * which id is which function, and where each module was mapped, so that
- * the report can name what the events only number.
+ * The function table of a traced process, as fntrace.data/funcs-<pid>
+ * holds it: which id is which function, and where each module was mapped,
+ * so that the report can name what the events only number.
  *
  *   module IDX BIAS START END PATH
  *   func ID ADDR MODIDX NAME
@@ -10,11 +10,16 @@
 #ifndef FNTRACE_FUNCS_H
 #define FNTRACE_FUNCS_H
 
+#include <stddef.h>
+
 /* Start writing into dir (NULL: not recording, nothing is written). */
 int ft_funcs_open(const char *dir);
 /* Append one module and its records. */
 void ft_funcs_write_module(unsigned idx);
 /* In a forked child: a table of its own, with everything known so far. */
 void ft_funcs_reopen_after_fork(void);
+
+/* The whole table, handed line by line to emit. */
+void ft_funcs_emit(void (*emit)(void *arg, const char *line, size_t len), void *arg);
 
 #endif

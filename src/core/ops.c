@@ -81,6 +81,15 @@ static uint32_t rec_state(const struct ftrace_rec *rec, uint8_t **bits, unsigned
 	return flags;
 }
 
+unsigned ftrace_rec_refs(const struct ftrace_rec *rec)
+{
+	unsigned n = 0;
+
+	for (struct ftrace_ops *ops = ops_list; ops; ops = ops->next)
+		n += ops_wants(ops, rec);
+	return n;
+}
+
 /* The call a site makes when enabled: to ftrace_caller, or to a
  * trampoline near its module when ftrace_caller is out of reach. */
 static int make_site_call(const struct ftrace_rec *rec, uint8_t *insn)

@@ -17,6 +17,8 @@
  *   FNTRACE_DEBUG     say what is found and done, on stderr
  */
 #include "buffer.h"
+#include "control.h"
+#include "readout.h"
 #include "events.h"
 #include "ftrace.h"
 #include "funcs.h"
@@ -137,6 +139,7 @@ __attribute__((constructor)) static void fntrace_init(void)
 	debug = getenv("FNTRACE_DEBUG") != NULL;
 	if (ft_threads_init())
 		return;
+	ft_readout_clock_start();
 	ftrace_lock();
 	recording = attach_recorder();
 	if (ftrace_modules_refresh() < 0)
@@ -145,6 +148,8 @@ __attribute__((constructor)) static void fntrace_init(void)
 		ftrace_kill("cannot start the tracer");
 	ftrace_patch_go_live();
 	ftrace_unlock();
+	if (getenv("FNTRACE_CONTROL") && !strcmp(getenv("FNTRACE_CONTROL"), "1"))
+		ft_control_start();
 }
 
 /* A module loaded or unloaded: its sites become nops, and what the ops

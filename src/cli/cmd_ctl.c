@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fntrace ctl PID FILE [VALUE]: read or write one file of a traced
+ * process's control endpoint, the way `cat` and `echo >` (or `>>` with
+ * --append) use the kernel's tracefs.  trace, trace_pipe and
+ * trace_stat/function come as raw data and are printed here, in the
+ * kernel's formats.
+ */
+#include "cli.h"
+#include "ctl_client.h"
+#include "datadir.h"
+#include "report.h"
+#include "../common/trace_format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage[] =
+	"usage: fntrace ctl [--append] PID FILE [VALUE]\n\n"
+	"Read FILE of the traced process PID, or write VALUE to it (replacing,\n"
+	"or adding with --append, as '>' and '>>' do).  The files are the\n"
+	"kernel's tracefs files:\n\n"
+	"  available_tracers  current_tracer  tracing_on  trace  trace_pipe\n"
+	"  trace_marker  available_filter_functions  enabled_functions\n"
+	"  set_ftrace_filter  set_ftrace_notrace  set_graph_function\n"
+	"  set_graph_notrace  max_graph_depth  buffer_size_kb\n"
+	"  function_profile_enabled  trace_stat/function\n\n"
+	"The process must have been started with 'fntrace run' (or be\n"
+	"attached with 'fntrace attach').  trace_pipe streams until Ctrl-C.\n\n"
+	"  -a, --append   add to the file instead of replacing it\n"
+	"  -h, --help     this text\n\n"
+	"example: fntrace ctl 4242 set_ftrace_filter 'parse_*'\n"
+	"         fntrace ctl 4242 current_tracer function_graph\n";
+
+/* A data directory being filled from a trace stream. */
+struct stream_dir {
+	char dir[64];
+	int trace_fd;
+	int preamble_done;
+};
+
+static int write_file(const char *dir, const char *name, struct ctl_conn *c, size_t len)
+{
+	char path[256], buf[8192];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	while (len && !ret) {
+		size_t n = len < sizeof(buf) ? len : sizeof(buf);
+
+		ret = ctl_read_exact(c, buf, n) || write(fd, buf, n) != (ssize_t)n;
+		len -= n;
+	}
+	close(fd);
+	return ret ? -1 : 0;
+}
+
+static int start_trace_file(struct stream_dir *d)
+{
+	struct ft_file_header h = { .version = FT_VERSION, .word_order = 0x01020304 };
+	char path[256];
+
+	memcpy(h.magic, FT_FILE_MAGIC, sizeof(h.magic));
+	snprintf(path, sizeof(path), "%s/trace.dat", d->dir);
+	if (d->trace_fd >= 0)
+		close(d->trace_fd);
+	d->trace_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	return d->trace_fd < 0 || write(d->trace_fd, &h, sizeof(h)) != sizeof(h) ? -1 : 0;
+}
+
+static int copy_chunk(struct stream_dir *d, struct ctl_conn *c, size_t len)
+{
+	char *buf = malloc(len ? len : 1);
+	int ret = !buf || ctl_read_exact(c, buf, len) || write(d->trace_fd, buf, len) != (ssize_t)len;
+
+	free(buf);
+	return ret ? -1 : 0;
+}
+
+/* One section of the stream; 1 after "end", -1 if malformed. */
+static int read_section(struct stream_dir *d, struct ctl_conn *c)
+{
+	char line[256], name[64];
+	size_t len;
+	int pid;
+
+	if (ctl_read_line(c, line, sizeof(line)))
+		return -1;
+	if (!strcmp(line, "end"))
+		return 1;
+	if (!strcmp(line, "fntrace-stream 1"))
+		return 0;
+	if (sscanf(line, "info %zu", &len) == 1)
+		return write_file(d->dir, "info", c, len);
+	if (sscanf(line, "funcs %d %zu", &pid, &len) == 2) {
+		snprintf(name, sizeof(name), "funcs-%d", pid);
+		return write_file(d->dir, name, c, len);
+	}
+	if (sscanf(line, "chunk %zu", &len) == 1 && len < (1u << 24))
+		return copy_chunk(d, c, len);
+	return -1;
+}
+
+static int make_stream_dir(struct stream_dir *d)
+{
+	snprintf(d->dir, sizeof(d->dir), "/tmp/fntrace-ctl.XXXXXX");
+	d->trace_fd = -1;
+	if (!mkdtemp(d->dir) || start_trace_file(d)) {
+		cli_error("cannot make a temporary directory in /tmp");
+		return -1;
+	}
+	return 0;
+}
+
+static void remove_stream_dir(struct stream_dir *d)
+{
+	if (d->trace_fd >= 0)
+		close(d->trace_fd);
+	datadir_remove(d->dir);
+}
+
+static int show_trace(struct ctl_conn *c)
+{
+	struct report_options o = { .live = 1 };
+	struct stream_dir d;
+	int ret, end = 0;
+
+	if (make_stream_dir(&d))
+		return 1;
+	while ((ret = read_section(&d, c)) == 0)
+		;
+	end = ret == 1;
+	ret = end ? report_run(d.dir, stdout, &o) : 1;
+	if (!end)
+		cli_error("trace: the process sent a malformed trace");
+	remove_stream_dir(&d);
+	return ret;
+}
+
+/*
+ * trace_pipe: events are printed in batches, each as soon as the stream
+ * pauses.  A function that is entered in one batch and left in another
+ * shows its closing brace at depth 0, as after a reader restarts.
+ */
+static int show_pipe(struct ctl_conn *c)
+{
+	struct report_options o = { .live = 1 };
+	struct stream_dir d;
+	int ret = 0, pending = 0;
+
+	if (make_stream_dir(&d))
+		return 1;
+	cli_catch_interrupt();
+	while (!ret && !cli_interrupted()) {
+		int ready = ctl_wait(c, pending ? 100 : 1000);
+
+		if (ready > 0) {
+			ret = read_section(&d, c) < 0;
+			pending = 1;
+		} else if (pending) {
+			fflush(stdout);
+			ret = report_run(d.dir, stdout, &o) || start_trace_file(&d);
+			o.no_header = 1;
+			pending = 0;
+		} else if (ready < 0) {
+			break;
+		}
+		fflush(stdout);
+	}
+	remove_stream_dir(&d);
+	return ret && !cli_interrupted() ? 1 : 0;
+}
+
+static void print_duration(double us)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), "%.3f us", us);
+	printf("    %-14s", num);
+}
+
+/* trace_stat/function, as the kernel prints it: by total time. */
+struct stat_row {
+	char name[256];
+	unsigned long long hits, time_ns, sq_us2;
+};
+
+static int by_time(const void *a, const void *b)
+{
+	const struct stat_row *x = a, *y = b;
+
+	return x->time_ns < y->time_ns ? 1 : x->time_ns > y->time_ns ? -1 : strcmp(x->name, y->name);
+}
+
+static void print_stat_row(const struct stat_row *r)
+{
+	double n = r->hits, sum = r->time_ns / 1000.0;
+	double s2 = n > 1 ? (n * r->sq_us2 - sum * sum) / (n * (n - 1)) : 0;
+
+	printf("  %-30.30s  %10llu", r->name, r->hits);
+	print_duration(sum);
+	print_duration(sum / n);
+	print_duration(s2 > 0 ? s2 : 0);
+	printf("\n");
+}
+
+static int show_profile(struct ctl_conn *c)
+{
+	struct stat_row *rows = NULL;
+	size_t n = 0;
+	char line[512];
+
+	while (ctl_read_line(c, line, sizeof(line)) == 0) {
+		struct stat_row *r = realloc(rows, (n + 1) * sizeof(*rows));
+
+		if (!r)
+			break;
+		rows = r;
+		if (sscanf(line, "%255[^\t]\t%llu\t%llu\t%llu", rows[n].name, &rows[n].hits,
+			   &rows[n].time_ns, &rows[n].sq_us2) == 4)
+			n++;
+	}
+	qsort(rows, n, sizeof(*rows), by_time);
+	printf("  Function                               Hit    Time            Avg             s^2\n"
+	       "  --------                               ---    ----            ---             ---\n");
+	for (size_t i = 0; i < n; i++)
+		print_stat_row(&rows[i]);
+	free(rows);
+	return 0;
+}
+
+static int copy_out(struct ctl_conn *c)
+{
+	char buf[8192];
+	ssize_t n;
+
+	while ((n = ctl_read_some(c, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, n, stdout);
+	return 0;
+}
+
+static int parse_pid(const char *s, pid_t *pid)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (!*s || *end || v <= 0 || v > 1 << 30) {
+		cli_error("not a process id: '%s'", s);
+		return -1;
+	}
+	*pid = v;
+	return 0;
+}
+
+int cmd_ctl(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "append", no_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct ctl_conn *conn;
+	int c, append = 0, status, ret;
+	const char *file;
+	pid_t pid;
+
+	while ((c = getopt_long(argc, argv, "+ah", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (c != 'a') {
+			fputs(usage, stderr);
+			return 2;
+		}
+		append = 1;
+	}
+	if (argc - optind < 2 || argc - optind > 3) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (parse_pid(argv[optind], &pid))
+		return 2;
+	file = argv[optind + 1];
+	conn = ctl_request(pid, argc - optind == 3 ? (append ? "append" : "write") : "read",
+			   file, argc - optind == 3 ? argv[optind + 2] : NULL, NULL, &status);
+	if (!conn)
+		return status;
+	if (argc - optind == 3)
+		ret = 0;
+	else if (!strcmp(file, "trace"))
+		ret = show_trace(conn);
+	else if (!strcmp(file, "trace_pipe"))
+		ret = show_pipe(conn);
+	else if (!strcmp(file, "trace_stat/function"))
+		ret = show_profile(conn);
+	else
+		ret = copy_out(conn);
+	ctl_close(conn);
+	return ret;
+}

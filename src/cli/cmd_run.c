@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fntrace run -- PROG ARGS: become PROG, with the runtime loaded and its
+ * control endpoint open, tracing nothing until told to through
+ * `fntrace ctl`.  Its pid (ours: we exec it) goes to stderr first.
+ */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage[] =
+	"usage: fntrace run [--] PROG [ARGS...]\n\n"
+	"Start PROG with the fntrace runtime loaded and tracing off, and print\n"
+	"its pid on stderr.  Every call site is a nop: PROG runs at full speed\n"
+	"until 'fntrace ctl PID ...' or 'fntrace record -p PID' turns tracing on.\n\n"
+	"  -h, --help   this text\n\n"
+	"example: fntrace run -- xz -T2 -k big.tar &\n"
+	"         fntrace ctl $! current_tracer function\n";
+
+int cmd_run(int argc, char **argv)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char *lib, *path, *preload;
+
+	if (cli_wants_help(argc, argv)) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	optind = 1 + (argc > 1 && !strcmp(argv[1], "--"));
+	if (optind >= argc) {
+		cli_error("no program to run; see 'fntrace run --help'");
+		return 2;
+	}
+	path = cli_find_program(argv[optind]);
+	lib = cli_find_runtime();
+	if (!path || !lib) {
+		cli_error(!path ? "%s: no such program" : "cannot find libfntrace.so%s",
+			  !path ? argv[optind] : " next to fntrace (set FNTRACE_LIB)");
+		return 1;
+	}
+	if (asprintf(&preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "") < 0 ||
+	    setenv("LD_PRELOAD", preload, 1) || setenv("FNTRACE_CONTROL", "1", 1))
+		return 1;
+	fprintf(stderr, "fntrace: %s runs as pid %d\n", path, (int)getpid());
+	execv(path, argv + optind);
+	cli_error("cannot run %s", path);
+	return 1;
+}

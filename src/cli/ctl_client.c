@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Connecting to a traced process's control endpoint: /tmp/fntrace-UID/PID,
+ * UID being the process's owner.
+ */
+#include "ctl_client.h"
+#include "cli.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+static int connect_to(pid_t pid, int *status)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	char proc[32];
+	struct stat st;
+	int fd;
+
+	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
+	if (pid <= 0 || stat(proc, &st)) {
+		cli_error("no process %d", (int)pid);
+		*status = 2;
+		return -1;
+	}
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "/tmp/fntrace-%u/%d",
+		 (unsigned)st.st_uid, (int)pid);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0)
+		return fd;
+	if (errno == EACCES || errno == EPERM)
+		cli_error("not allowed to control process %d", (int)pid);
+	else
+		cli_error("process %d has no fntrace control endpoint (start it with "
+			  "'fntrace run', or use 'fntrace attach %d')", (int)pid, (int)pid);
+	if (fd >= 0)
+		close(fd);
+	*status = 2;
+	return -1;
+}
+
+static int send_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = send(fd, data, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		data += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* The first bytes of the answer, and an fd if one comes with them. */
+static ssize_t recv_first(struct ctl_conn *c, int *fd)
+{
+	char control[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { c->buf, sizeof(c->buf) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = control, .msg_controllen = sizeof(control) };
+	struct cmsghdr *cm;
+	ssize_t n;
+
+	do
+		n = recvmsg(c->fd, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	cm = n > 0 ? CMSG_FIRSTHDR(&msg) : NULL;
+	if (fd && cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
+		memcpy(fd, CMSG_DATA(cm), sizeof(int));
+	return n;
+}
+
+static int fill(struct ctl_conn *c)
+{
+	ssize_t n;
+
+	if (c->pos < c->len)
+		return 1;
+	do
+		n = read(c->fd, c->buf, sizeof(c->buf));
+	while (n < 0 && errno == EINTR && !cli_interrupted());
+	c->pos = 0;
+	c->len = n > 0 ? n : 0;
+	return n > 0;
+}
+
+int ctl_read_line(struct ctl_conn *c, char *line, size_t max)
+{
+	size_t n = 0;
+
+	while (fill(c)) {
+		char ch = c->buf[c->pos++];
+
+		if (ch == '\n') {
+			line[n] = '\0';
+			return 0;
+		}
+		if (n + 1 < max)
+			line[n++] = ch;
+	}
+	return -1;
+}
+
+int ctl_read_exact(struct ctl_conn *c, void *dst, size_t n)
+{
+	char *p = dst;
+
+	while (n) {
+		size_t k;
+
+		if (!fill(c))
+			return -1;
+		k = c->len - c->pos < n ? c->len - c->pos : n;
+		memcpy(p, c->buf + c->pos, k);
+		c->pos += k;
+		p += k;
+		n -= k;
+	}
+	return 0;
+}
+
+ssize_t ctl_read_some(struct ctl_conn *c, void *dst, size_t max)
+{
+	size_t k;
+
+	if (!fill(c))
+		return -1;
+	k = c->len - c->pos < max ? c->len - c->pos : max;
+	memcpy(dst, c->buf + c->pos, k);
+	c->pos += k;
+	return k;
+}
+
+int ctl_wait(struct ctl_conn *c, int timeout_ms)
+{
+	struct pollfd p = { .fd = c->fd, .events = POLLIN };
+	int n;
+
+	if (c->pos < c->len)
+		return 1;
+	n = poll(&p, 1, timeout_ms);
+	if (n < 0)
+		return errno == EINTR && !cli_interrupted() ? 0 : -1;
+	return n > 0 ? 1 : 0;
+}
+
+/* "ok", or "error ERRNO MESSAGE" said in one line. */
+static int read_status(struct ctl_conn *c, const char *file, pid_t pid)
+{
+	char line[512];
+	int err = 0, used = 0;
+
+	if (ctl_read_line(c, line, sizeof(line))) {
+		cli_error("process %d closed the connection", (int)pid);
+		return 2;
+	}
+	if (!strcmp(line, "ok"))
+		return 0;
+	if (sscanf(line, "error %d %n", &err, &used) == 1)
+		cli_error("%s: %s", file, line + used);
+	else
+		cli_error("%s: malformed answer from process %d", file, (int)pid);
+	return 1;
+}
+
+struct ctl_conn *ctl_request(pid_t pid, const char *op, const char *file,
+			     const char *value, int *fd, int *status)
+{
+	struct ctl_conn *c = calloc(1, sizeof(*c));
+	char head[512];
+	ssize_t n;
+
+	if (fd)
+		*fd = -1;
+	*status = 2;
+	if (!c || (c->fd = connect_to(pid, status)) < 0) {
+		free(c);
+		return NULL;
+	}
+	snprintf(head, sizeof(head), "%s %s\n", op, file);
+	if (send_all(c->fd, head, strlen(head)) ||
+	    (value && send_all(c->fd, value, strlen(value))) || shutdown(c->fd, SHUT_WR) ||
+	    (n = recv_first(c, fd)) < 0) {
+		cli_error("process %d: %s", (int)pid, strerror(errno));
+		ctl_close(c);
+		return NULL;
+	}
+	c->len = n;
+	*status = read_status(c, file, pid);
+	if (*status) {
+		ctl_close(c);
+		return NULL;
+	}
+	return c;
+}
+
+void ctl_close(struct ctl_conn *c)
+{
+	if (!c)
+		return;
+	close(c->fd);
+	free(c);
+}
+
+int ctl_set(pid_t pid, const char *file, const char *value)
+{
+	int status;
+	struct ctl_conn *c = ctl_request(pid, "write", file, value, NULL, &status);
+
+	ctl_close(c);
+	return c ? 0 : status;
+}

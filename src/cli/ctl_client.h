@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The client side of a traced process's control endpoint (protocol in
+ * src/core/control.h).  Used by ctl, record -p, attach and detach.
+ */
+#ifndef FNTRACE_CTL_CLIENT_H
+#define FNTRACE_CTL_CLIENT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct ctl_conn {
+	int fd;
+	size_t pos, len;
+	char buf[65536];
+};
+
+/* Send one request and read the answer's status line.  Returns the
+ * connection, positioned at the answer's content, or NULL after one line
+ * saying why; *status is then 1 if the process refused, 2 if there is no
+ * such process or endpoint.  fd, if not NULL, receives an fd sent along
+ * the answer (or -1). */
+struct ctl_conn *ctl_request(pid_t pid, const char *op, const char *file,
+			     const char *value, int *fd, int *status);
+void ctl_close(struct ctl_conn *c);
+/* A write whose answer has no content: 0, or the status above. */
+int ctl_set(pid_t pid, const char *file, const char *value);
+
+/* Reading the answer: a line (without its newline), exactly n bytes, or
+ * whatever comes; -1 at the end or on an error.  ctl_wait: is data
+ * there within timeout_ms (1), not (0), or is the stream over (-1)? */
+int ctl_read_line(struct ctl_conn *c, char *line, size_t max);
+int ctl_read_exact(struct ctl_conn *c, void *dst, size_t n);
+ssize_t ctl_read_some(struct ctl_conn *c, void *dst, size_t max);
+int ctl_wait(struct ctl_conn *c, int timeout_ms);
+
+#endif

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The control thread: accept, check who is asking, read one request, run
+ * it, answer, close.  It blocks every signal, so the program's signals go
+ * to the program's threads, and it traces nothing of its own but the
+ * markers written through it.
+ */
+#include "control.h"
+#include "ftrace.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define MAX_REQUEST (1 << 20)
+
+static int listen_fd = -1;
+static char sock_path[108];
+
+int ft_control_running(void)
+{
+	return listen_fd >= 0;
+}
+
+void ctl_write(struct ctl_out *o, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len && !o->failed) {
+		size_t n = sizeof(o->buf) - o->len < len ? sizeof(o->buf) - o->len : len;
+
+		memcpy(o->buf + o->len, p, n);
+		o->len += n;
+		p += n;
+		len -= n;
+		if (o->len == sizeof(o->buf))
+			ctl_flush(o);
+	}
+}
+
+void ctl_printf(struct ctl_out *o, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		ctl_write(o, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
+int ctl_flush(struct ctl_out *o)
+{
+	size_t done = 0;
+
+	while (!o->failed && done < o->len) {
+		ssize_t n = send(o->fd, o->buf + done, o->len - done, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			o->failed = 1;
+		else
+			done += n;
+	}
+	o->len = 0;
+	return o->failed ? -1 : 0;
+}
+
+/* The same user, or root. */
+static int peer_allowed(int fd)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
+		return 0;
+	return cred.uid == 0 || cred.uid == geteuid();
+}
+
+/* The whole request, up to the client's shutdown; NUL-terminated. */
+static char *read_request(int fd)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+
+	while (buf) {
+		ssize_t n;
+
+		if (len + 1 == cap)
+			buf = cap * 2 > MAX_REQUEST ? NULL : realloc(buf, cap *= 2);
+		if (!buf)
+			break;
+		n = recv(fd, buf + len, cap - len - 1, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(buf);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+static void answer_error(struct ctl_out *o, int err, const char *msg)
+{
+	ctl_printf(o, "error %d %s\n", err, msg);
+}
+
+static void run_request(struct ctl_out *o, char *req)
+{
+	char *nl = strchr(req, '\n'), *file, err[256] = "";
+	const struct ctl_file *f;
+	int append;
+
+	if (!nl || !(file = strchr(req, ' '))) {
+		answer_error(o, EINVAL, "malformed request");
+		return;
+	}
+	*nl = *file++ = '\0';
+	f = ctl_file_find(file);
+	append = !strcmp(req, "append");
+	if (!f) {
+		answer_error(o, ENOENT, "no such file");
+	} else if (!strcmp(req, "read")) {
+		if (!f->read)
+			answer_error(o, EACCES, "not readable");
+		else
+			f->read(o, f->arg);
+	} else if (!append && strcmp(req, "write")) {
+		answer_error(o, EINVAL, "malformed request");
+	} else if (!f->write) {
+		answer_error(o, EACCES, "not writable");
+	} else if (f->write(nl + 1, append, f->arg, err, sizeof(err))) {
+		answer_error(o, EINVAL, err[0] ? err : "invalid argument");
+	} else {
+		ctl_printf(o, "ok\n");
+	}
+}
+
+static void serve(int fd)
+{
+	struct ctl_out *o = calloc(1, sizeof(*o));
+	char *req;
+
+	if (!o)
+		return;
+	o->fd = fd;
+	req = read_request(fd);
+	if (!req)
+		answer_error(o, EINVAL, "unreadable request");
+	else
+		run_request(o, req);
+	ctl_flush(o);
+	free(req);
+	free(o);
+}
+
+static void *control_thread(void *arg)
+{
+	prctl(PR_SET_NAME, "fntrace-ctl");
+	for (;;) {
+		int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+
+		if (fd < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			ft_warn("control: accept: %s; control stopped", strerror(errno));
+			return NULL;
+		}
+		if (peer_allowed(fd))
+			serve(fd);
+		close(fd);
+	}
+}
+
+/* /tmp/fntrace-UID, a directory only we may enter; refuse one that is not. */
+static int socket_dir(char *dir, size_t len)
+{
+	struct stat st;
+
+	snprintf(dir, len, "/tmp/fntrace-%u", (unsigned)geteuid());
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return -1;
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 0077)) {
+		ft_warn("control: %s is not a private directory of ours", dir);
+		return -1;
+	}
+	return 0;
+}
+
+static void remove_socket(void)
+{
+	if (sock_path[0])
+		unlink(sock_path);
+}
+
+static int open_socket(void)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	char dir[64];
+	int fd;
+
+	if (socket_dir(dir, sizeof(dir)))
+		return -1;
+	snprintf(sock_path, sizeof(sock_path), "%s/%d", dir, (int)getpid());
+	strcpy(addr.sun_path, sock_path);
+	unlink(sock_path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
+	    chmod(sock_path, 0600) || listen(fd, 16)) {
+		ft_warn("control: cannot listen on %s: %s", sock_path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int start_thread(void)
+{
+	sigset_t all, old;
+	pthread_t thread;
+	int ret;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(&thread, NULL, control_thread, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret == 0)
+		pthread_detach(thread);
+	return ret ? -1 : 0;
+}
+
+/* A forked child is a process of its own: its own socket and thread. */
+static void control_after_fork(void)
+{
+	if (listen_fd < 0)
+		return;
+	close(listen_fd);
+	listen_fd = -1;
+	sock_path[0] = '\0';
+	ft_control_start();
+}
+
+int ft_control_start(void)
+{
+	static int once;
+
+	if (listen_fd >= 0)
+		return 0;
+	listen_fd = open_socket();
+	if (listen_fd < 0)
+		return -1;
+	if (start_thread()) {
+		close(listen_fd);
+		listen_fd = -1;
+		remove_socket();
+		return -1;
+	}
+	if (!once++) {
+		atexit(remove_socket);
+		pthread_atfork(NULL, NULL, control_after_fork);
+	}
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The control endpoint: the tracefs of a traced process, reached by
+ * `fntrace ctl PID FILE [VALUE]` through a Unix socket.
+ *
+ * The socket is /tmp/fntrace-UID/PID in a directory only its owner can
+ * enter; a connection is served only if the peer runs as the same user or
+ * as root.  One request per connection:
+ *
+ *   client:  "read FILE\n"  |  "write FILE\n" VALUE  |  "append FILE\n" VALUE
+ *            then shuts down its sending side
+ *   server:  "ok\n" CONTENT  |  "error ERRNO MESSAGE\n"
+ */
+#ifndef FNTRACE_CONTROL_H
+#define FNTRACE_CONTROL_H
+
+#include <stddef.h>
+
+/* Serve the endpoint from a thread that sleeps in accept() until someone
+ * connects: no system call and no wake-up while nobody does. */
+int ft_control_start(void);
+int ft_control_running(void);
+
+/* Output to the client, buffered. */
+struct ctl_out {
+	int fd;
+	size_t len;
+	int failed;
+	char buf[16384];
+};
+
+void ctl_write(struct ctl_out *o, const void *data, size_t len);
+void ctl_printf(struct ctl_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int ctl_flush(struct ctl_out *o);
+
+/* One file of the control directory (ctlfiles.c). */
+struct ctl_file {
+	const char *name;
+	int (*read)(struct ctl_out *o, int arg);
+	int (*write)(const char *value, int append, int arg, char *err, size_t errlen);
+	int arg;		/* for files that share their functions */
+};
+
+const struct ctl_file *ctl_file_find(const char *name);
+
+#endif

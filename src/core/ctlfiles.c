@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The files of the control endpoint, with the kernel's tracefs meanings.
+ * Values arrive as `echo` writes them: trailing white space is dropped.
+ * A write the kernel would refuse changes nothing and says why.
+ */
+#include "buffer.h"
+#include "control.h"
+#include "ftrace.h"
+#include "profile.h"
+#include "readout.h"
+#include "tracers.h"
+#include "tracing.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned buffer_size_kb = 16384;
+
+/* The value without surrounding white space, in a copy. */
+static char *trimmed(const char *value)
+{
+	size_t start = strspn(value, " \t\n"), len = strlen(value + start);
+	char *s;
+
+	while (len && strchr(" \t\n", value[start + len - 1]))
+		len--;
+	s = malloc(len + 1);
+	if (s) {
+		memcpy(s, value + start, len);
+		s[len] = '\0';
+	}
+	return s;
+}
+
+static int parse_number(const char *value, unsigned max, unsigned *out,
+			char *err, size_t errlen)
+{
+	char *v = trimmed(value), *end;
+	unsigned long n = v ? strtoul(v, &end, 10) : 0;
+	int ok = v && *v && !*end && n <= max;
+
+	if (ok)
+		*out = n;
+	else
+		snprintf(err, errlen, "not a number from 0 to %u: '%s'", max, v ? v : "");
+	free(v);
+	return ok ? 0 : -1;
+}
+
+static const char *module_name(const struct ftrace_rec *rec)
+{
+	return ftrace_module_get(rec->module)->name;
+}
+
+/* "name" for the main program's functions, "name [module]" for others,
+ * as the kernel names functions of modules. */
+static void print_function(struct ctl_out *o, const struct ftrace_rec *rec)
+{
+	if (rec->module == 0)
+		ctl_printf(o, "%s", rec->name);
+	else
+		ctl_printf(o, "%s [%s]", rec->name, module_name(rec));
+}
+
+static int read_tracers(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n%s\n", ft_tracers_available());
+	return 0;
+}
+
+static int read_tracer(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n%s\n", ft_tracer_name());
+	return 0;
+}
+
+static int write_tracer(const char *value, int append, int arg, char *err, size_t errlen)
+{
+	char *name = trimmed(value);
+	int ret = -1;
+
+	ftrace_lock();
+	if (name && strcmp(name, "nop") && ft_buffer_create(buffer_size_kb))
+		snprintf(err, errlen, "cannot make a trace buffer");
+	else if (name && strcmp(name, ft_tracer_name()))
+		ret = ft_tracer_set(name, err, errlen);
+	else
+		ret = name ? 0 : -1;
+	ftrace_unlock();
+	/* Another tracer starts with an empty buffer, as in the kernel. */
+	if (ret == 0)
+		ft_readout_clear("", 0, 0, err, errlen);
+	free(name);
+	return ret;
+}
+
+static int read_tracing_on(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n%d\n", ft_tracing_on);
+	return 0;
+}
+
+static int write_tracing_on(const char *value, int append, int arg, char *err, size_t errlen)
+{
+	unsigned on;
+
+	if (parse_number(value, 1, &on, err, errlen))
+		return -1;
+	ft_tracing_on = on;
+	return 0;
+}
+
+static int read_available(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n");
+	ftrace_lock();
+	for (uint32_t id = 1; id <= ftrace_rec_count(); id++) {
+		const struct ftrace_rec *rec = ftrace_rec_get(id);
+
+		if (rec->flags & FTRACE_FL_DISABLED)
+			continue;
+		print_function(o, rec);
+		ctl_printf(o, "\n");
+	}
+	ftrace_unlock();
+	return 0;
+}
+
+static int read_enabled(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n");
+	ftrace_lock();
+	for (uint32_t id = 1; id <= ftrace_rec_count(); id++) {
+		const struct ftrace_rec *rec = ftrace_rec_get(id);
+
+		if (!(rec->flags & FTRACE_FL_ENABLED) || (rec->flags & FTRACE_FL_DISABLED))
+			continue;
+		print_function(o, rec);
+		ctl_printf(o, " (%u)\n", ftrace_rec_refs(rec));
+	}
+	ftrace_unlock();
+	return 0;
+}
+
+/* What a filter file holds: the functions it selects, and expressions
+ * for modules not loaded yet. */
+static void print_filter(struct ctl_out *o, enum ft_filter_file which)
+{
+	const struct filter *f = ft_filter_get(which);
+
+	if (f->nr_add == 0 && (which == FT_FILTER || which == FT_GRAPH_FUNCTION)) {
+		ctl_printf(o, "#### all functions enabled ####\n");
+		return;
+	}
+	for (uint32_t id = 1; id <= ftrace_rec_count(); id++) {
+		const struct ftrace_rec *rec = ftrace_rec_get(id);
+
+		if (!(rec->flags & FTRACE_FL_DISABLED) &&
+		    ft_filter_selects(which, rec->name, module_name(rec))) {
+			print_function(o, rec);
+			ctl_printf(o, "\n");
+		}
+	}
+	for (unsigned i = 0; i < f->nr; i++)
+		if (f->v[i].module && !f->v[i].remove)
+			ctl_printf(o, "%s\n", f->v[i].text);
+}
+
+static int read_filter_file(struct ctl_out *o, int which)
+{
+	ctl_printf(o, "ok\n");
+	ftrace_lock();
+	print_filter(o, which);
+	ftrace_unlock();
+	return 0;
+}
+
+static int write_filter_file(const char *value, int append, int which,
+			     char *err, size_t errlen)
+{
+	int ret;
+
+	ftrace_lock();
+	ret = ft_filter_write(which, value, append, err, errlen);
+	ftrace_unlock();
+	return ret;
+}
+
+static int read_depth(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n%u\n", ft_graph_max_depth);
+	return 0;
+}
+
+static int write_depth(const char *value, int append, int arg, char *err, size_t errlen)
+{
+	return parse_number(value, 1u << 20, &ft_graph_max_depth, err, errlen);
+}
+
+static int read_buffer_size(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n%u\n", buffer_size_kb);
+	return 0;
+}
+
+/* The size of the process's own buffer, made when a tracer starts. */
+static int write_buffer_size(const char *value, int append, int arg, char *err, size_t errlen)
+{
+	unsigned kb;
+
+	if (parse_number(value, 1u << 22, &kb, err, errlen))
+		return -1;
+	if (ft_buffer_attached()) {
+		snprintf(err, errlen, "the buffer exists already: size it before the first tracer starts");
+		return -1;
+	}
+	buffer_size_kb = kb < 1024 ? 1024 : kb;
+	return 0;
+}
+
+static int write_marker(const char *value, int append, int arg, char *err, size_t errlen)
+{
+	if (ft_marker_write(value, strlen(value)) == 0)
+		return 0;
+	snprintf(err, errlen, "no trace buffer: start a tracer first");
+	return -1;
+}
+
+static int read_profile_enabled(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n%d\n", ft_graph_profile);
+	return 0;
+}
+
+static int write_profile_enabled(const char *value, int append, int arg, char *err, size_t errlen)
+{
+	unsigned on;
+	int ret;
+
+	if (parse_number(value, 1, &on, err, errlen))
+		return -1;
+	ftrace_lock();
+	ret = ft_profile_set(on, err, errlen);
+	ftrace_unlock();
+	return ret;
+}
+
+static const struct ctl_file files[] = {
+	{ "available_tracers", read_tracers, NULL, 0 },
+	{ "current_tracer", read_tracer, write_tracer, 0 },
+	{ "tracing_on", read_tracing_on, write_tracing_on, 0 },
+	{ "available_filter_functions", read_available, NULL, 0 },
+	{ "enabled_functions", read_enabled, NULL, 0 },
+	{ "set_ftrace_filter", read_filter_file, write_filter_file, FT_FILTER },
+	{ "set_ftrace_notrace", read_filter_file, write_filter_file, FT_NOTRACE },
+	{ "set_graph_function", read_filter_file, write_filter_file, FT_GRAPH_FUNCTION },
+	{ "set_graph_notrace", read_filter_file, write_filter_file, FT_GRAPH_NOTRACE },
+	{ "max_graph_depth", read_depth, write_depth, 0 },
+	{ "buffer_size_kb", read_buffer_size, write_buffer_size, 0 },
+	{ "trace", ft_readout_trace, ft_readout_clear, 0 },
+	{ "trace_pipe", ft_readout_pipe, NULL, 0 },
+	{ "trace_marker", NULL, write_marker, 0 },
+	{ "function_profile_enabled", read_profile_enabled, write_profile_enabled, 0 },
+	{ "trace_stat/function", ft_readout_profile, NULL, 0 },
+};
+
+const struct ctl_file *ctl_file_find(const char *name)
+{
+	for (unsigned i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (!strcmp(files[i].name, name))
+			return &files[i];
+	return NULL;
+}

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trace, trace_pipe, trace_stat/function and trace_marker.
+ *
+ * A chunk a thread still fills is read up to its last whole event (heads
+ * are stored last, with release order); a consuming reader remembers how
+ * far it got in the chunk's `consumed`, and the chunk is freed once it is
+ * full and read to its end.  A full chunk is marked READING while it is
+ * copied, so that a writer in overwrite mode does not reuse it meanwhile.
+ */
+#include "buffer.h"
+#include "control.h"
+#include "events.h"
+#include "funcs.h"
+#include "profile.h"
+#include "readout.h"
+#include "tracers.h"
+#include "tracing.h"
+#include "../common/shm.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_MARKER 4096
+
+static uint64_t clock_ticks0, clock_ns0;
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void ft_readout_clock_start(void)
+{
+	clock_ticks0 = arch_clock();
+	clock_ns0 = monotonic_ns();
+}
+
+static void add_line(void *arg, const char *line, size_t len)
+{
+	ctl_write(arg, line, len);
+}
+
+/* funcs are collected first, to know their length for the header. */
+struct text {
+	char *buf;
+	size_t len, cap;
+};
+
+static void text_add(void *arg, const char *line, size_t len)
+{
+	struct text *t = arg;
+
+	if (t->len + len > t->cap) {
+		size_t cap = (t->len + len) * 2;
+		char *b = realloc(t->buf, cap);
+
+		if (!b)
+			return;
+		t->buf = b;
+		t->cap = cap;
+	}
+	memcpy(t->buf + t->len, line, len);
+	t->len += len;
+}
+
+static void send_section(struct ctl_out *o, const char *name, const char *data, size_t len)
+{
+	ctl_printf(o, "%s %zu\n", name, len);
+	ctl_write(o, data, len);
+}
+
+static void send_preamble(struct ctl_out *o)
+{
+	struct text info = { 0 }, funcs = { 0 };
+	char line[512], name[32];
+	int n;
+
+	n = snprintf(line, sizeof(line),
+		     "fntrace-data: 1\ntracer: %s\npid: %d\nclock_sync: %llu %llu %llu %llu\n"
+		     "options: %s\nnr_cpus: %ld\n",
+		     ft_tracer_name(), (int)getpid(),
+		     (unsigned long long)clock_ticks0, (unsigned long long)clock_ns0,
+		     (unsigned long long)arch_clock(), (unsigned long long)monotonic_ns(),
+		     ft_graph_retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN));
+	text_add(&info, line, n);
+	ftrace_lock();
+	ft_funcs_emit(text_add, &funcs);
+	ftrace_unlock();
+	ctl_printf(o, "fntrace-stream 1\n");
+	send_section(o, "info", info.buf, info.len);
+	snprintf(name, sizeof(name), "funcs %d", (int)getpid());
+	send_section(o, name, funcs.buf, funcs.len);
+	free(info.buf);
+	free(funcs.buf);
+}
+
+/* Events [from, to) of c, as a chunk of their own. */
+static void send_piece(struct ctl_out *o, const struct ft_chunk *c, uint32_t from, uint32_t to)
+{
+	struct ft_chunk head = *c;
+
+	if (to <= from)
+		return;
+	head.start_time = ft_chunk_time_at(c, from);
+	head.used = to - from;
+	head.consumed = 0;
+	ctl_printf(o, "chunk %zu\n", sizeof(head) + head.used);
+	ctl_write(o, &head, sizeof(head));
+	ctl_write(o, (const char *)(c + 1) + from, head.used);
+}
+
+static void free_chunk(struct ft_shm *shm, unsigned i)
+{
+	struct ft_chunk *c = ft_shm_chunk(shm, i);
+
+	memset(c + 1, 0, c->used);
+	c->consumed = 0;
+	atomic_store(&shm->state[i], FT_CHUNK_FREE);
+}
+
+/* Send (or, with send = 0, drop) what chunk i holds past `consumed`;
+ * with consume, advance `consumed` and free a full chunk. */
+static void read_chunk(struct ctl_out *o, struct ft_shm *shm, unsigned i, int consume, int send)
+{
+	struct ft_chunk *c = ft_shm_chunk(shm, i);
+	uint32_t full = FT_CHUNK_FULL;
+
+	if (atomic_compare_exchange_strong(&shm->state[i], &full, FT_CHUNK_READING)) {
+		if (send)
+			send_piece(o, c, c->consumed, c->used);
+		if (consume)
+			free_chunk(shm, i);
+		else
+			atomic_store(&shm->state[i], FT_CHUNK_FULL);
+	} else if (full == FT_CHUNK_FILLING) {
+		uint32_t to = ft_chunk_filled(shm, c);
+
+		if (send)
+			send_piece(o, c, c->consumed, to);
+		if (consume)
+			c->consumed = to;
+	}
+}
+
+static void read_all(struct ctl_out *o, int consume, int send)
+{
+	struct ft_shm *shm = ft_buffer_shm();
+
+	for (unsigned i = 0; shm && i < shm->nr_chunks; i++)
+		read_chunk(o, shm, i, consume, send);
+}
+
+int ft_readout_trace(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n");
+	send_preamble(o);
+	read_all(o, 0, 1);
+	ctl_printf(o, "end\n");
+	return 0;
+}
+
+int ft_readout_clear(const char *value, int append, int arg, char *err, size_t errlen)
+{
+	read_all(NULL, 1, 0);
+	return 0;
+}
+
+static int reader_gone(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLRDHUP };
+
+	return poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+}
+
+/* New events as they come; the reader's end of the socket closing ends it. */
+int ft_readout_pipe(struct ctl_out *o, int arg)
+{
+	struct timespec tick = { 0, 200 * 1000 * 1000 };
+
+	ctl_printf(o, "ok\n");
+	send_preamble(o);
+	while (!o->failed && !reader_gone(o->fd)) {
+		struct ft_shm *shm = ft_buffer_shm();
+		uint32_t seen = shm ? atomic_load(&shm->published) : 0;
+
+		read_all(o, 1, 1);
+		if (ctl_flush(o))
+			break;
+		if (shm)
+			syscall(SYS_futex, &shm->published, FUTEX_WAIT, seen, &tick, NULL, 0);
+		else
+			nanosleep(&tick, NULL);
+	}
+	return 0;
+}
+
+int ft_readout_funcs(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n");
+	ftrace_lock();
+	ft_funcs_emit(add_line, o);
+	ftrace_unlock();
+	return 0;
+}
+
+/* Sum of squares, kept in (ticks / 64)^2, in microseconds squared. */
+static uint64_t square_us(const struct ft_profile_stat *s)
+{
+	unsigned __int128 sq = s->time_sq;
+	uint64_t ns_per_64_ticks = ft_profile_ticks_to_ns(64 * 1024) / 1024;
+
+	sq = sq * ns_per_64_ticks / 1000 * ns_per_64_ticks / 1000;
+	return sq > UINT64_MAX ? UINT64_MAX : (uint64_t)sq;
+}
+
+int ft_readout_profile(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n");
+	ftrace_lock();
+	for (uint32_t id = 1; id <= ftrace_rec_count(); id++) {
+		const struct ft_profile_stat *s = ft_profile_get(id);
+
+		if (s)
+			ctl_printf(o, "%s\t%llu\t%llu\t%llu\n", ftrace_rec_get(id)->name,
+				   (unsigned long long)s->hits,
+				   (unsigned long long)ft_profile_ticks_to_ns(s->time),
+				   (unsigned long long)square_us(s));
+	}
+	ftrace_unlock();
+	return 0;
+}
+
+int ft_marker_write(const char *text, size_t len)
+{
+	struct ft_thread *t = ft_thread_get();
+	unsigned words;
+
+	if (!t || !ft_buffer_attached())
+		return -1;
+	len = len > MAX_MARKER ? MAX_MARKER : len;
+	while (len && text[len - 1] == '\n')
+		len--;
+	words = 1 + (len + 3) / 4;
+	if (ft_buffer_reserve(t, FT_MAX_EVENT_WORDS + words))
+		return -1;
+	ev_cpu(t);
+	t->last = arch_clock();
+	ev_time(t, t->last);
+	memset(t->pos + 1, 0, (words - 1) * 4);
+	memcpy(t->pos + 1, text, len);
+	ev_commit(t, ft_long_word(FT_LONG_MARKER, len), words - 1);
+	return 0;
+}

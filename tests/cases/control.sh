@@ -1,0 +1,83 @@
+# The control endpoint: tracefs files on a running process, switched on,
+# changed and off without a restart; errors as the kernel gives them; no
+# access for another user; no system call while nobody traces.
+
+t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
+./spin 4 >want.txt
+
+"$FNTRACE" run -- ./spin 4 >out.txt 2>run.err &
+pid=$!
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+t_ok "run: says the pid" grep -q "runs as pid $pid" run.err
+t_eq "ctl: available_tracers" "function_graph function nop" "$("$FNTRACE" ctl $pid available_tracers)"
+t_eq "ctl: current_tracer starts as nop" "nop" "$("$FNTRACE" ctl $pid current_tracer)"
+t_eq "ctl: available_filter_functions" "leaf main mid" "$("$FNTRACE" ctl $pid available_filter_functions | sort | tr '\n' ' ' | sed 's/ $//')"
+t_eq "ctl: set_ftrace_filter empty means all" "#### all functions enabled ####" "$("$FNTRACE" ctl $pid set_ftrace_filter)"
+
+"$FNTRACE" ctl $pid set_ftrace_filter nosuch 2>err.txt
+t_eq "ctl: unknown function refused" 1 "$?"
+t_ok "ctl: ... with the kernel's reason" grep -q "set_ftrace_filter: no such function: 'nosuch'" err.txt
+"$FNTRACE" ctl $pid current_tracer blk 2>err.txt
+t_eq "ctl: unknown tracer refused" 1 "$?"
+"$FNTRACE" ctl $pid max_graph_depth x 2>err.txt
+t_eq "ctl: bad number refused" 1 "$?"
+"$FNTRACE" ctl $pid no_such_file 2>err.txt
+t_ok "ctl: unknown file refused" grep -q 'no_such_file: no such file' err.txt
+t_eq "ctl: refused writes changed nothing" "nop" "$("$FNTRACE" ctl $pid current_tracer)"
+
+"$FNTRACE" ctl $pid set_ftrace_filter 'mi*'
+"$FNTRACE" ctl --append $pid set_ftrace_filter leaf
+t_eq "ctl: filter with append" "leaf mid" "$("$FNTRACE" ctl $pid set_ftrace_filter | sort | tr '\n' ' ' | sed 's/ $//')"
+"$FNTRACE" ctl $pid set_ftrace_filter mid
+"$FNTRACE" ctl $pid current_tracer function
+t_eq "ctl: enabled_functions" "mid (1)" "$("$FNTRACE" ctl $pid enabled_functions)"
+sleep 0.3
+"$FNTRACE" ctl $pid trace_marker "a marker"
+"$FNTRACE" ctl $pid trace >trace.txt
+t_ok "ctl: trace has the function tracer's events" grep -q 'mid <-main' trace.txt
+t_ok "ctl: ... and the marker" grep -q 'tracing_mark_write: a marker' trace.txt
+t_eq "ctl: no leaf while only mid was enabled" 0 "$(grep -c 'leaf <-' trace.txt)"
+"$FNTRACE" ctl $pid current_tracer function_graph
+"$FNTRACE" ctl $pid set_ftrace_filter ''
+sleep 0.3
+"$FNTRACE" ctl $pid tracing_on 0
+"$FNTRACE" ctl $pid trace >trace.txt
+t_ok "ctl: a new tracer starts with an empty buffer" sh -c "! grep -q 'mid <-main' trace.txt"
+t_ok "ctl: the graph, once every function is on" grep -q 'leaf();' trace.txt
+"$FNTRACE" ctl $pid trace ''
+t_eq "ctl: writing trace clears it" 0 "$("$FNTRACE" ctl $pid trace | grep -c 'mid')"
+
+"$FNTRACE" ctl $pid tracing_on 1
+"$FNTRACE" ctl $pid function_profile_enabled 1
+sleep 0.4
+"$FNTRACE" ctl $pid trace_stat/function >stat.txt
+t_ok "ctl: trace_stat/function counts mid" grep -Eq '^  mid +[1-9][0-9]* ' stat.txt
+"$FNTRACE" ctl $pid function_profile_enabled 0
+"$FNTRACE" ctl $pid current_tracer nop
+t_eq "ctl: every site off again" "" "$("$FNTRACE" ctl $pid enabled_functions)"
+
+# Another user may not connect: the directory and the socket are ours.
+if setpriv --reuid=nobody --regid=nogroup --clear-groups true 2>/dev/null; then
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$FNTRACE" ctl $pid current_tracer >/dev/null 2>err.txt
+	t_eq "ctl: another user is refused" 2 "$?"
+	t_ok "ctl: ... and told so" grep -q "not allowed to control process $pid" err.txt
+else
+	t_fail "ctl: another user is refused" "setpriv cannot switch to nobody"
+fi
+t_eq "ctl: socket directory is private" "700" "$(stat -c %a /tmp/fntrace-$(id -u))"
+
+wait $pid
+t_eq "run: exit status" 0 "$?"
+t_same "run: output as untraced" want.txt out.txt
+t_eq "run: socket removed at exit" "" "$(ls /tmp/fntrace-$(id -u)/$pid 2>/dev/null)"
+"$FNTRACE" ctl $pid current_tracer 2>err.txt
+t_eq "ctl: a process that is gone" 2 "$?"
+
+# Nobody tracing: not one system call from the runtime over two seconds.
+"$FNTRACE" run -- ./spin 3 >/dev/null 2>&1 &
+pid=$!
+sleep 0.5
+timeout 2 strace -f -qq -p $pid -o strace.txt 2>/dev/null
+wait $pid
+t_eq "idle: only the program's own system calls" "" \
+	"$(grep -v 'clock_nanosleep\|restart_syscall\|accept4\|resumed\|exited\|+++' strace.txt | head -n 3)"
