@@ -281,3 +281,20 @@ int ft_control_start(void)
 	}
 	return 0;
 }
+
+/*
+ * The same files for the program itself: libfntrace.so exports these so
+ * that a program can switch its own tracing (dlsym() them, to keep
+ * working without the runtime).  Returns 0, or -1 with the reason in err.
+ */
+FT_EXPORT int fntrace_ctl_write(const char *file, const char *value, int append,
+				char *err, size_t errlen)
+{
+	const struct ctl_file *f = ctl_file_find(file);
+
+	if (!f || !f->write) {
+		snprintf(err, errlen, "%s: %s", file, f ? "not writable" : "no such file");
+		return -1;
+	}
+	return f->write(value, append, f->arg, err, errlen);
+}

@@ -161,6 +161,26 @@ static int write_quiet(const struct text_patch *v, unsigned n)
 	return 0;
 }
 
+/* The baseline live patching is measured against: every other thread
+ * parked while the sites are written (FNTRACE_PATCH=stop, for bench/). */
+static int write_stopped(const struct text_patch *v, unsigned n)
+{
+	if (ftrace_stop_others())
+		return -1;
+	write_part(v, n, 0, ARCH_MAX_INSN);
+	ftrace_release_others();
+	return 0;
+}
+
+static int stop_the_world(void)
+{
+	static int mode = -1;
+
+	if (mode < 0)
+		mode = getenv("FNTRACE_PATCH") && !strcmp(getenv("FNTRACE_PATCH"), "stop");
+	return mode;
+}
+
 int text_patch_batch(struct text_patch *v, unsigned n)
 {
 	int ret;
@@ -172,7 +192,10 @@ int text_patch_batch(struct text_patch *v, unsigned n)
 	qsort(v, n, sizeof(*v), by_address);
 	if (for_each_run(v, n, set_prot, PROT_READ | PROT_WRITE | PROT_EXEC))
 		return -1;
-	ret = live ? write_live(v, n) : write_quiet(v, n);
+	if (!live)
+		ret = write_quiet(v, n);
+	else
+		ret = stop_the_world() ? write_stopped(v, n) : write_live(v, n);
 	if (for_each_run(v, n, set_prot, PROT_READ | PROT_EXEC))
 		return -1;
 	return ret;

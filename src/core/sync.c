@@ -15,6 +15,7 @@
 #include "ftrace.h"
 
 #include <dirent.h>
+#include <sched.h>
 #include <linux/membarrier.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -25,11 +26,15 @@
 
 static int use_membarrier;
 static int sync_signal;
-static _Atomic unsigned acks;
+static _Atomic unsigned acks, left;
+static _Atomic int parked;	/* threads hold in the handler while set */
 
 static void on_sync_signal(int sig)
 {
-	atomic_fetch_add_explicit(&acks, 1, memory_order_release);
+	atomic_fetch_add(&acks, 1);
+	while (atomic_load(&parked))
+		;
+	atomic_fetch_add(&left, 1);
 }
 
 static int membarrier(int cmd)
@@ -37,10 +42,18 @@ static int membarrier(int cmd)
 	return syscall(SYS_membarrier, cmd, 0, 0);
 }
 
-int ftrace_sync_init(void)
+static int install_sync_signal(void)
 {
 	struct sigaction sa = { .sa_handler = on_sync_signal, .sa_flags = SA_RESTART };
 
+	if (sync_signal)
+		return 0;
+	sync_signal = SIGRTMAX;
+	return sigaction(sync_signal, &sa, NULL);
+}
+
+int ftrace_sync_init(void)
+{
 	if (sync_signal || use_membarrier)
 		return 0;
 	if (!getenv("FNTRACE_NO_MEMBARRIER") &&
@@ -49,9 +62,8 @@ int ftrace_sync_init(void)
 		return 0;
 	}
 	/* A real-time signal programs are unlikely to use: the highest. */
-	sync_signal = SIGRTMAX;
-	ft_debug("membarrier unavailable: syncing threads with signal %d", sync_signal);
-	return sigaction(sync_signal, &sa, NULL);
+	ft_debug("membarrier unavailable: syncing threads with signal %d", SIGRTMAX);
+	return install_sync_signal();
 }
 
 /* Signal every other thread; returns how many were signalled. */
@@ -79,7 +91,10 @@ static int sync_by_signals(void)
 	unsigned sent;
 
 	atomic_store(&acks, 0);
+	atomic_store(&left, 0);
 	sent = signal_others();
+	if (!sync_signal)
+		return -1;
 	for (unsigned waited = 0; atomic_load(&acks) < sent; waited++) {
 		/* A thread that ended after being counted never acknowledges;
 		 * one that blocks the signal neither: give up after a second. */
@@ -91,6 +106,28 @@ static int sync_by_signals(void)
 		nanosleep(&pause, NULL);
 	}
 	return 0;
+}
+
+int ftrace_stop_others(void)
+{
+	if (install_sync_signal())
+		return -1;
+	atomic_store(&parked, 1);
+	if (sync_by_signals() == 0)
+		return 0;
+	atomic_store(&parked, 0);
+	return -1;
+}
+
+/* Let them go, and wait until every one has left the handler: one still
+ * spinning in it would take the next stop for its own. */
+void ftrace_release_others(void)
+{
+	unsigned stopped = atomic_load(&acks);
+
+	atomic_store(&parked, 0);
+	while (atomic_load(&left) < stopped)
+		sched_yield();
 }
 
 int ftrace_sync_cores(void)

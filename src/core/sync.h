@@ -11,4 +11,9 @@ int ftrace_sync_init(void);
 /* Every thread of the process passes a core-serialising point. */
 int ftrace_sync_cores(void);
 
+/* The stop-the-world baseline of the benchmarks (FNTRACE_PATCH=stop):
+ * park every other thread in a signal handler, and let them go. */
+int ftrace_stop_others(void);
+void ftrace_release_others(void);
+
 #endif

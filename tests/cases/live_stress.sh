@@ -1,0 +1,48 @@
+# Acceptance (short form; bench/ has the long one): 8 threads call traced
+# functions in tight loops while set_ftrace_filter flips between a_* and
+# b_* 2000 times.  No crash, the right checksum, every thread's entries
+# and exits nest, and no event for a function never enabled.
+
+t_build gcc-pg -O2 stress "$top/tests/progs/stress.c"
+./stress 8 100000 0 >want.txt
+
+# names: the functions that have events in a report
+names() { cut -d'|' -f3 "$1" | grep -o '[a-z_]*()' | tr -d '()' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
+
+# nests REPORT TID: every entry of the thread is closed, and no close comes
+# before its entry
+nests() {
+	"$FNTRACE" report -i "$1" --tid "$2" | cut -d'|' -f3 | awk '
+		/\(\) \{$/ { depth++ }
+		/^ *\}/    { if (--depth < 0) bad = 1 }
+		END        { exit bad || depth != 0 }'
+}
+
+for sync in membarrier signals; do
+	env=""
+	[ $sync = signals ] && env="FNTRACE_NO_MEMBARRIER=1"
+	for tracer in function_graph function; do
+		name="stress ($tracer, sync by $sync)"
+		env $env "$FNTRACE" record -t $tracer -F 'a_*' -o s.data -- ./stress 8 100000 2000 >got.txt 2>err.txt
+		t_eq "$name: exit status" 0 "$?"
+		t_same "$name: checksum" want.txt got.txt
+		t_eq "$name: nothing said" "" "$(grep -v 'recorded' err.txt)"
+		"$FNTRACE" report -i s.data >r.txt
+		if [ $tracer = function ]; then
+			got=$(sed -n 's/.*[0-9]: \([a-z_]*\) <-.*/\1/p' r.txt | sort -u | tr '\n' ' ' | sed 's/ $//')
+		else
+			got=$(names r.txt)
+		fi
+		t_eq "$name: only a_* and b_* functions" "a_one a_two b_one b_two" "$got"
+		[ $tracer = function ] && continue
+		bad=""
+		for tid in $(grep -o 'stress-[0-9]*' r.txt | sort -u | sed 's/stress-//'); do
+			nests s.data "$tid" || bad="$bad $tid"
+		done
+		t_eq "$name: every thread nests" "" "$bad"
+	done
+done
+
+# The stop-the-world baseline of the benchmarks works too.
+FNTRACE_PATCH=stop "$FNTRACE" record -F 'a_*' -o w.data -- ./stress 8 100000 500 >got.txt 2>/dev/null
+t_same "stress (stop-the-world): checksum" want.txt got.txt
