@@ -174,6 +174,13 @@ static void serve(int fd)
 
 static void *control_thread(void *arg)
 {
+	sigset_t sync;
+
+	/* Every signal is the program's, but the one that syncs threads
+	 * where membarrier is missing: this thread must answer it too. */
+	sigemptyset(&sync);
+	sigaddset(&sync, SIGRTMAX);
+	pthread_sigmask(SIG_UNBLOCK, &sync, NULL);
 	prctl(PR_SET_NAME, "fntrace-ctl");
 	for (;;) {
 		int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);

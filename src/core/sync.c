@@ -85,9 +85,19 @@ static unsigned signal_others(void)
 	return sent;
 }
 
+static uint64_t elapsed_ns(const struct timespec *since)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - since->tv_sec) * 1000000000ull + now.tv_nsec - since->tv_nsec;
+}
+
+/* Answers come within microseconds: yield, do not sleep (a sleep lasts a
+ * timer tick, milliseconds, on many machines). */
 static int sync_by_signals(void)
 {
-	struct timespec pause = { 0, 50 * 1000 };
+	struct timespec start;
 	unsigned sent;
 
 	atomic_store(&acks, 0);
@@ -95,15 +105,16 @@ static int sync_by_signals(void)
 	sent = signal_others();
 	if (!sync_signal)
 		return -1;
-	for (unsigned waited = 0; atomic_load(&acks) < sent; waited++) {
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (atomic_load(&acks) < sent) {
 		/* A thread that ended after being counted never acknowledges;
 		 * one that blocks the signal neither: give up after a second. */
-		if (waited == 20000) {
+		if (elapsed_ns(&start) > 1000000000ull) {
 			ft_warn("thread sync: %u of %u threads did not answer",
 				sent - atomic_load(&acks), sent);
 			return -1;
 		}
-		nanosleep(&pause, NULL);
+		sched_yield();
 	}
 	return 0;
 }
