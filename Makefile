@@ -1,9 +1,11 @@
 # fntrace: dynamic function tracing for user-space programs.
 #
-#   make            build/fntrace (the CLI) and build/libfntrace.so (the runtime)
+#   make            build/fntrace (the CLI), build/libfntrace.so (the runtime)
+#                   and build/fntrace-recordmcount
 #   make demo       build and trace the bundled example
 #   make check      the test suite; ends with "N passed, N failed"
 #   make bench      the benchmarks in bench/
+#   make fuzz       the libFuzzer target of recordmcount (FUZZ_TIME seconds)
 #   make install PREFIX=/usr/local
 #
 # demo, check and bench first install the Debian packages they miss.
@@ -22,7 +24,10 @@ ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer
 # architecture, site discovery and the trace format helpers.
 SHARED_SRC := $(wildcard src/elf/*.c) src/arch/arches.c $(wildcard src/arch/*/decode.c) \
 	      src/core/sites.c $(wildcard src/common/*.c)
-CLI_SRC    := $(wildcard src/cli/*.c) $(SHARED_SRC)
+# recordmcount: its command is also "fntrace recordmcount"; tool.c is the
+# main() of the stand-alone build/fntrace-recordmcount.
+RMC_SRC    := $(filter-out src/recordmcount/tool.c,$(wildcard src/recordmcount/*.c))
+CLI_SRC    := $(wildcard src/cli/*.c) $(RMC_SRC) $(SHARED_SRC)
 # The runtime lives inside the traced process: no SSE (it runs between a
 # function's entry and its body, where vector argument registers are live),
 # hidden symbols but for the few marked FT_EXPORT: unversioned, so that
@@ -33,13 +38,18 @@ RT_SRC     := $(sort $(RT_SRC))
 RT_CFLAGS  := $(ALL_CFLAGS) -fPIC -fvisibility=hidden -mgeneral-regs-only -ftls-model=initial-exec
 
 CLI_OBJ := $(patsubst %,$(BUILD)/cli/%.o,$(basename $(CLI_SRC)))
+RMC_OBJ := $(patsubst %,$(BUILD)/cli/%.o,$(basename src/recordmcount/tool.c $(RMC_SRC) \
+	   $(wildcard src/elf/*.c) src/arch/arches.c $(wildcard src/arch/*/decode.c)))
 RT_OBJ  := $(patsubst %,$(BUILD)/rt/%.o,$(basename $(RT_SRC)))
-DEPS    := $(CLI_OBJ:.o=.d) $(RT_OBJ:.o=.d)
+DEPS    := $(CLI_OBJ:.o=.d) $(RT_OBJ:.o=.d) $(BUILD)/cli/src/recordmcount/tool.d
 
-all: $(BUILD)/fntrace $(BUILD)/libfntrace.so
+all: $(BUILD)/fntrace $(BUILD)/libfntrace.so $(BUILD)/fntrace-recordmcount
 
 $(BUILD)/fntrace: $(CLI_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
+
+$(BUILD)/fntrace-recordmcount: $(RMC_OBJ)
+	$(CC) $(ALL_CFLAGS) -o $@ $^
 
 $(BUILD)/libfntrace.so: $(RT_OBJ)
 	$(CC) -shared -Wl,-z,now \
@@ -81,6 +91,20 @@ check: deps-check all $(UNIT_BIN)
 bench: deps-bench all
 	BUILD=$(abspath $(BUILD)) bench/run.sh
 
+# ---- fuzzing recordmcount: reader, finder and writer, all in memory ----
+FUZZ_TIME ?= 60
+FUZZ_SRC  := tests/fuzz/fuzz_recordmcount.c $(RMC_SRC) $(wildcard src/elf/*.c) \
+	     src/arch/arches.c $(wildcard src/arch/*/decode.c)
+FUZZ_BIN  := $(BUILD)/fuzz/fuzz_recordmcount
+
+$(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/recordmcount/*.h src/elf/*.h src/arch/*.h)
+	@mkdir -p $(dir $@)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-std=gnu11 -D_GNU_SOURCE -Isrc $(WARN) -o $@ $(FUZZ_SRC)
+
+fuzz: deps-check $(FUZZ_BIN)
+	tests/fuzz/run.sh $(FUZZ_BIN) $(abspath $(BUILD))/fuzz $(FUZZ_TIME)
+
 deps-%:
 	@scripts/deps.sh $*
 
@@ -91,4 +115,4 @@ install: all
 clean:
 	rm -rf $(BUILD)
 
-.PHONY: all demo check bench install clean
+.PHONY: all demo check bench fuzz install clean

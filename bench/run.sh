@@ -317,6 +317,7 @@ main() {
 		echo "notes:"
 		printf '  %s\n' "${NOTES[@]}"
 	fi
+	BUILD=$BUILD "$top/bench/recordmcount.sh" || broken=1
 	exit $broken
 }
 

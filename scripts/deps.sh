@@ -8,10 +8,14 @@ need_build="gcc make libc6-dev"
 need_check="$need_build clang strace"
 need_bench="$need_check uftrace hyperfine"
 need_real="dpkg-dev xz-utils"
+# recordmcount's tests: a compiler, binutils and a C library per arch; qemu
+need_cross="gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
+    gcc-mips-linux-gnu gcc-mipsel-linux-gnu libc6-dev-i386-cross libc6-dev-arm64-cross \
+    libc6-dev-riscv64-cross libc6-dev-mips-cross libc6-dev-mipsel-cross qemu-user"
 
 case "${1:-build}" in
     build|demo) want="$need_build" ;;
-    check)      want="$need_check $need_real uftrace" ;;
+    check)      want="$need_check $need_real $need_cross uftrace" ;;
     bench)      want="$need_bench $need_real" ;;
     *) echo "deps.sh: unknown target '$1' (build, demo, check, bench)" >&2; exit 2 ;;
 esac

@@ -4,10 +4,15 @@
  */
 #include "arch.h"
 
-extern const struct arch_desc arch_x86_64;
+extern const struct arch_desc arch_x86_64, arch_i386, arch_aarch64;
+extern const struct arch_desc arch_riscv64, arch_mips;
 
 static const struct arch_desc *const arches[] = {
 	&arch_x86_64,
+	&arch_i386,
+	&arch_aarch64,
+	&arch_riscv64,
+	&arch_mips,
 };
 
 const struct arch_desc *arch_lookup(unsigned machine)

@@ -240,6 +240,7 @@ int elf_open_mem(struct elf_file *f, const void *data, size_t size)
 	if (read_ident(f))
 		return -1;
 	read_header(f, &t);
+	f->shoff = t.shoff;
 	if (read_sections(f, &t) || check_string_table(f) ||
 	    read_segments(f, &t)) {
 		free(f->sections);

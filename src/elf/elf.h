@@ -66,6 +66,7 @@ struct elf_file {
 	unsigned shnum;
 	unsigned phnum;
 	unsigned shstrndx;
+	uint64_t shoff;		/* e_shoff: non-zero with shnum 0 means extended numbering */
 	struct elf_section *sections;
 	struct elf_segment *segments;
 	int mapped;		/* data came from elf_open_path() */
@@ -111,5 +112,28 @@ uint64_t elf_dynamic(const struct elf_file *f, int64_t tag);
 int elf_is_executable(const struct elf_file *f);
 /* GNU build-id as lowercase hex into buf (at least 41 bytes); 0 if none. */
 int elf_build_id(const struct elf_file *f, char *buf, size_t len);
+
+/* ---- writing (elf_write.c): the encoders of the readers above ---- */
+
+/* Byte-order aware stores, the mirror of elf_u16() and friends. */
+void elf_put_u16(const struct elf_file *f, void *p, uint16_t v);
+void elf_put_u32(const struct elf_file *f, void *p, uint32_t v);
+void elf_put_u64(const struct elf_file *f, void *p, uint64_t v);
+void elf_put_word(const struct elf_file *f, void *p, uint64_t v);
+
+/* Sizes of one section header and one relocation in f's class. */
+unsigned elf_shdr_size(const struct elf_file *f);
+unsigned elf_rel_size(const struct elf_file *f, int rela);
+/* Encode a section header / a relocation (REL drops the addend). */
+void elf_section_encode(const struct elf_file *f, const struct elf_section *s,
+			void *p);
+void elf_rel_encode(const struct elf_file *f, const struct elf_rel *r, int rela,
+		    void *p);
+/* Write e_shoff, e_shnum and e_shstrndx into the ELF header at hdr. */
+void elf_header_set_sections(const struct elf_file *f, void *hdr, uint64_t shoff,
+			     unsigned shnum, unsigned shstrndx);
+/* -1 (and a message in err) if two sections, or a section and the ELF
+ * header or the section header table, share bytes of the file. */
+int elf_check_overlaps(const struct elf_file *f, char *err, size_t errlen);
 
 #endif

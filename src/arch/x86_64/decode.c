@@ -167,6 +167,36 @@ static int x86_64_check_site(const struct elf_file *f, uint64_t addr,
 	return 1;
 }
 
+/*
+ * recordmcount, in a relocatable object (r = the relocation's offset):
+ *
+ *   before                              after --nop
+ *   r-1: e8 <PLT32 mcount-4>            0f 1f 44 00 00       nopl 0x0(%rax,%rax,1)
+ *   r-2: ff 15 <GOTPCRELX mcount-4>     66 0f 1f 44 00 00    nopw 0x0(%rax,%rax,1)
+ *
+ * Each nop is one instruction, so the runtime may later turn it back
+ * into a call while other threads run.
+ */
+static const struct mcount_call_form x86_64_forms[] = {
+	{ "call mcount", R_X86_64_PLT32, -1, 1, 5, { 0xe8 }, { 0xff },
+	  { 0x0f, 0x1f, 0x44, 0x00, 0x00 }, 0, 0 },
+	{ "call mcount", R_X86_64_PC32, -1, 1, 5, { 0xe8 }, { 0xff },
+	  { 0x0f, 0x1f, 0x44, 0x00, 0x00 }, 0, 0 },
+	{ "call *mcount@GOTPCREL(%rip)", R_X86_64_GOTPCRELX, -2, 1, 6,
+	  { 0xff, 0x15 }, { 0xff, 0xff }, { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 }, 0, 0 },
+	{ "call *mcount@GOTPCREL(%rip)", R_X86_64_GOTPCREL, -2, 1, 6,
+	  { 0xff, 0x15 }, { 0xff, 0xff }, { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 }, 0, 0 },
+};
+
+static const struct recordmcount_desc x86_64_rmc = {
+	.forms = x86_64_forms,
+	.nr_forms = sizeof(x86_64_forms) / sizeof(x86_64_forms[0]),
+	.word_size = 8,
+	.rela = 1,
+	.rel_word = R_X86_64_64,
+	.rel_none = R_X86_64_NONE,
+};
+
 const struct arch_desc arch_x86_64 = {
 	.name = "x86_64",
 	.machine = EM_X86_64,
@@ -176,4 +206,5 @@ const struct arch_desc arch_x86_64 = {
 	.rel_jump_slot = R_X86_64_JUMP_SLOT,
 	.find_site = x86_64_find_site,
 	.check_site = x86_64_check_site,
+	.rmc = &x86_64_rmc,
 };

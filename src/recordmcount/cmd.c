@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fntrace recordmcount [--nop] [--list] FILE.o...
+ *
+ * For each object: check it, find its mcount calls, build the new object in
+ * memory, write it to a temporary file beside the original and rename() it
+ * over the original.  A file is never written unless everything about it
+ * was understood, so a failure leaves it byte-identical.
+ */
+#include "rmc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PROG "fntrace-recordmcount"
+
+struct opts {
+	int nop;
+	int list;
+	int many;		/* more than one file: --list prefixes lines */
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: " PROG " [--nop] [--list] FILE.o...\n"
+		"       fntrace recordmcount [--nop] [--list] FILE.o...\n\n"
+		"Records the mcount/__fentry__ calls of objects compiled with -pg in a\n"
+		"__mcount_loc section per text section, as the kernel's recordmcount.\n\n"
+		"  --nop    also turn every recorded call into a nop (and its relocations\n"
+		"           into R_*_NONE): the program runs at full speed without fntrace\n"
+		"  --list   change nothing; print each site as SECTION+0xOFFSET FUNCTION\n"
+		"  --help   this text\n\n"
+		"Supported: x86_64, i386, aarch64, riscv64, mips o32 (either endian).\n"
+		"A file that already has __mcount_loc is left as it is.\n");
+}
+
+static int file_error(const char *path, const char *msg)
+{
+	fprintf(stderr, PROG ": %s: %s\n", path, msg);
+	return 1;
+}
+
+/* "DIR/.NAME.rmc-XXXXXX" for path "DIR/NAME": the same file system, so
+ * that rename() is atomic. */
+static char *temp_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? (int)(slash - path + 1) : 0;
+	char *tmp = NULL;
+
+	if (asprintf(&tmp, "%.*s.%s.rmc-XXXXXX", dirlen, path, path + dirlen) < 0)
+		return NULL;
+	return tmp;
+}
+
+static int write_all(int fd, const uint8_t *data, size_t size)
+{
+	while (size) {
+		ssize_t n = write(fd, data, size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		data += n;
+		size -= n;
+	}
+	return 0;
+}
+
+/* Write data to a temporary file beside path, then rename it over path:
+ * a reader never sees half an object, and a failure leaves path alone. */
+static int replace_file(const char *path, const uint8_t *data, size_t size)
+{
+	char *tmp = temp_name(path);
+	struct stat st;
+	int fd = -1, ok;
+
+	ok = tmp && stat(path, &st) == 0 && (fd = mkstemp(tmp)) >= 0 &&
+	     write_all(fd, data, size) == 0 && fchmod(fd, st.st_mode & 07777) == 0;
+	if (fd >= 0) {
+		ok = close(fd) == 0 && ok && rename(tmp, path) == 0;
+		if (!ok)
+			unlink(tmp);
+	}
+	if (!ok)
+		file_error(path, strerror(errno));
+	free(tmp);
+	return ok ? 0 : 1;
+}
+
+static void list_sites(const char *path, const struct elf_file *f,
+		       const struct rmc_sites *s, const struct opts *o,
+		       const struct rmc_funcs *fs)
+{
+	for (unsigned i = 0; i < s->nr; i++) {
+		const struct rmc_site *site = &s->v[i];
+
+		printf("%s%s%s+0x%llx %s\n", o->many ? path : "", o->many ? ": " : "",
+		       elf_section_name(f, site->sec), (unsigned long long)site->off,
+		       rmc_func_at(fs, site->sec, site->off));
+	}
+}
+
+static int list_file(const char *path, const struct elf_file *f,
+		     const struct rmc_sites *s, const struct opts *o)
+{
+	struct rmc_funcs *fs = rmc_funcs_new(f, s->symtab);
+
+	if (!fs)
+		return file_error(path, "out of memory");
+	list_sites(path, f, s, o, fs);
+	rmc_funcs_free(fs);
+	return 0;
+}
+
+static void warn_relax(const char *path, const struct rmc_sites *s)
+{
+	if (!s->after_relax)
+		return;
+	fprintf(stderr, PROG ": %s: warning: %u of %u sites follow code the linker may "
+		"relax in the same section: their entries go stale unless linked with "
+		"--no-relax (or compiled with -ffunction-sections)\n",
+		path, s->after_relax, s->nr);
+}
+
+static int record_file(const char *path, const struct elf_file *f,
+		       const struct rmc_sites *s, const struct opts *o)
+{
+	char err[RMC_ERR];
+	struct rmc_output out;
+	int ret;
+
+	if (s->nr == 0)
+		return 0;	/* not built with -pg: nothing to record */
+	if (rmc_build(f, s, o->nop, &out, err, sizeof(err)))
+		return file_error(path, err);
+	warn_relax(path, s);
+	ret = replace_file(path, out.data, out.size);
+	rmc_output_free(&out);
+	return ret;
+}
+
+static int process(const char *path, const struct opts *o)
+{
+	const struct arch_desc *arch;
+	struct rmc_sites s;
+	struct elf_file f;
+	char err[RMC_ERR];
+	int ret;
+
+	if (elf_open_path(&f, path)) {
+		fprintf(stderr, PROG ": %s\n", f.err);
+		return 1;
+	}
+	if (!o->list && elf_find_section(&f, "__mcount_loc") > 0) {
+		fprintf(stderr, PROG ": %s: already has __mcount_loc, left unchanged\n", path);
+		ret = 0;
+	} else if (rmc_check(&f, &arch, err, sizeof(err)) ||
+		   rmc_find(&f, arch, o->nop, &s, err, sizeof(err))) {
+		ret = file_error(path, err);
+	} else {
+		ret = o->list ? list_file(path, &f, &s, o) : record_file(path, &f, &s, o);
+		rmc_sites_free(&s);
+	}
+	elf_close(&f);
+	return ret;
+}
+
+static int parse(int argc, char **argv, struct opts *o, int *first)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(argv[i], "--nop"))
+			o->nop = 1;
+		else if (!strcmp(argv[i], "--list"))
+			o->list = 1;
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+		else {
+			fprintf(stderr, PROG ": unknown option '%s'\n", argv[i]);
+			return -1;
+		}
+	}
+	*first = i;
+	return i < argc ? 0 : -1;
+}
+
+int cmd_recordmcount(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	int first, ret = 0, r = parse(argc, argv, &o, &first);
+
+	if (r) {
+		usage(r > 0 ? stdout : stderr);
+		return r > 0 ? 0 : 2;
+	}
+	if (o.nop && o.list) {
+		fprintf(stderr, PROG ": --list changes nothing; it cannot be used with --nop\n");
+		return 2;
+	}
+	o.many = argc - first > 1;
+	for (int i = first; i < argc; i++)
+		ret |= process(argv[i], &o);
+	return ret;
+}

@@ -1,0 +1,176 @@
+# fntrace-recordmcount on tests/progs/rmc_{main,lib}.c, compiled by every
+# compiler at -O0 and -O2, with and without -ffunction-sections:
+#  - the sites --list gives equal those tests/rmc_sites.awk reads from the
+#    arch's `objdump -dr` (an independent finder: text, not bytes);
+#  - linked (recorded, and with --nop; with and without --gc-sections),
+#    every __mcount_loc entry is a call (the image's own relocations, kept
+#    with -Wl,-q) or a nop, and there is one per function that is left;
+#  - no TEXTREL in the PIE nor in the shared library;
+#  - the program prints what it printed before recording.
+
+RMC=$BUILD/fntrace-recordmcount
+SITES_AWK=$top/tests/rmc_sites.awk
+IMAGE_AWK=$top/tests/rmc_image.awk
+MAIN_C=$top/tests/progs/rmc_main.c
+LIB_C=$top/tests/progs/rmc_lib.c
+
+# The arch's nops as file bytes, as the brief for each arch spells them.
+rmc_nops() {
+	case $1 in
+	x86_64) echo "0f1f440000 660f1f440000" ;;
+	i386) echo "3e8d742600 8db600000000" ;;
+	aarch64) echo "1f2003d5" ;;
+	riscv64) echo "1300000013000000" ;;
+	mips) echo "0000000000000000" ;;
+	esac
+}
+
+# rmc_list_check NAME ARCH OBJDUMP OBJ: --list against objdump.
+rmc_list_check() {
+	"$4" -dr "$5" | awk -v arch="$2" -v mode=obj -f "$SITES_AWK" | sort >want.txt
+	"$RMC" --list "$5" | sort >got.txt
+	if [ -s want.txt ] && cmp -s want.txt got.txt; then t_pass "$1: $3 --list = objdump"
+	else t_fail "$1: $3 --list = objdump" "$(diff want.txt got.txt | head -n 6 | tr '\n' ' ')"; fi
+}
+
+# rmc_entries IMG: the __mcount_loc entries, after dynamic relocation.
+rmc_entries() {
+	local w=4 le=0
+	readelf -h "$1" | grep -q ELF64 && w=8
+	readelf -h "$1" | grep -q 'little endian' && le=1
+	readelf -rW "$1" >"$1.rel"
+	readelf -x __mcount_loc "$1" 2>/dev/null |
+		awk -v what=entries -v w=$w -v le=$le -v relfile="$1.rel" -f "$IMAGE_AWK"
+}
+
+# rmc_image_check NAME ARCH OBJDUMP IMG MODE: entries against the image.
+rmc_image_check() {
+	local name=$1 arch=$2 objdump=$3 img=$4 mode=$5
+	rmc_entries "$img" | sort >"$img.ent"
+	if [ "$mode" = rec ]; then
+		"$objdump" -dr "$img" | awk -v arch="$arch" -v mode=image -f "$SITES_AWK" |
+			cut -d' ' -f1 | sort >"$img.calls"
+		if [ -s "$img.ent" ] && cmp -s "$img.ent" "$img.calls"; then
+			t_pass "$name: entries are the calls"
+		else t_fail "$name: entries are the calls" \
+			"$(diff "$img.calls" "$img.ent" | head -n 6 | tr '\n' ' ')"; fi
+	else
+		readelf -x .text "$img" | awk -v what=nops -v entries="$img.ent" \
+			-v nops="$(rmc_nops "$arch")" -f "$IMAGE_AWK" >"$img.bad"
+		if [ -s "$img.ent" ] && [ ! -s "$img.bad" ]; then t_pass "$name: entries are nops"
+		else t_fail "$name: entries are nops" "$(head -n 3 "$img.bad" | tr '\n' ' ')"; fi
+	fi
+}
+
+rmc_no_textrel() {
+	if readelf -d "$2" | grep -q TEXTREL; then t_fail "$1: no TEXTREL"
+	else t_pass "$1: no TEXTREL"; fi
+}
+
+# rmc_compile DIR CC "OPT FS" CFLAGS: DIR/main.o with CFLAGS, and DIR/lib.o
+# position-independent (CFLAGS may say -fno-pic).
+rmc_compile() {
+	local dir=$1 cc=$2 opts=$3 cflags=$4
+	mkdir -p "$dir"
+	# shellcheck disable=SC2086
+	$cc $opts $cflags -g -pg -c -o "$dir/main.o" "$MAIN_C" &&
+		$cc $opts -fPIC -g -pg -c -o "$dir/lib.o" "$LIB_C"
+}
+
+# rmc_link DIR CC PROGFLAGS BOTHFLAGS: DIR/librmc.so and DIR/prog, their
+# relocations kept (-q) for rmc_image_check.
+rmc_link() {
+	local dir=$1 cc=$2 progflags=$3 both=$4
+	# shellcheck disable=SC2086
+	$cc -shared -Wl,-q -o "$dir/librmc.so" "$dir/lib.o" $both 2>"$dir/ld.err" &&
+		$cc -Wl,-q -o "$dir/prog" "$dir/main.o" -L"$dir" -lrmc \
+			-Wl,-rpath,"$PWD/$dir" $progflags $both 2>>"$dir/ld.err" ||
+		{ cat "$dir/ld.err"; return 1; }
+}
+
+# rmc_variant NAME ARCH CC OBJDUMP LDFLAGS RUN SRC MODE GC: process a copy
+# of SRC's objects (MODE rec or nop), link it, check it.
+rmc_variant() {
+	local name=$1 arch=$2 cc=$3 objdump=$4 ldflags=$5 run=$6 src=$7 mode=$8 gc=$9
+	local dir=$src-$mode$gc nopflag= both=${10} want
+	[ "$mode" = nop ] && nopflag=--nop
+	[ -n "$gc" ] && both="$both -Wl,--gc-sections"
+	name="$name $mode${gc:+ gc}"
+	mkdir -p "$dir" && cp "$src"/main.o "$src"/lib.o "$dir"/
+	"$RMC" $nopflag "$dir/main.o" "$dir/lib.o" 2>"$dir/rmc.err"
+	t_eq "$name: recorded" 0 "$?"
+	# riscv without function sections: the sites after a relaxable call are
+	# said to go stale (linked here with --no-relax); otherwise silence.
+	local warns=0
+	case $both in *--no-relax*) warns=2 ;; esac
+	t_eq "$name: relaxation warnings" $warns "$(grep -c 'linker may relax' "$dir/rmc.err")"
+	rmc_link "$dir" "$cc" "$ldflags" "$both" || { t_fail "$name: links"; return; }
+	rmc_image_check "$name prog" "$arch" "$objdump" "$dir/prog" "$mode"
+	rmc_image_check "$name lib" "$arch" "$objdump" "$dir/librmc.so" "$mode"
+	rmc_no_textrel "$name prog" "$dir/prog"
+	rmc_no_textrel "$name lib" "$dir/librmc.so"
+	# shellcheck disable=SC2086
+	$run "$PWD/$dir/prog" >"$dir/out.txt" 2>&1
+	t_same "$name: same output" "$src/ref.txt" "$dir/out.txt"
+	# Functions: 5 in the program (square parse_sum weak_triple never_called
+	# main), 4 in the library (lib_twice lib_sum lib_hook lib_unused, which
+	# --gc-sections keeps: a shared object exports it).
+	want="5 4"
+	[ -n "$gc" ] && want="4 4"
+	if [ -n "$gc" ] && nm "$dir/prog" | grep -q never_called; then
+		t_fail "$name: never_called is gone"
+	fi
+	t_eq "$name: one entry per function" "$want" \
+		"$(wc -l <"$dir/prog.ent") $(wc -l <"$dir/librmc.so.ent")"
+}
+
+# rmc_config NAME ARCH CC OBJDUMP CFLAGS LDFLAGS RUN...
+rmc_config() {
+	local name=$1 arch=$2 cc=$3 objdump=$4 cflags=$5 ldflags=$6 opt fs dir both
+	shift 6
+	if ! command -v "$cc" >/dev/null || ! command -v "$objdump" >/dev/null; then
+		t_skip "recordmcount $name" "$cc or $objdump is not installed"
+		return
+	fi
+	for opt in -O0 -O2; do
+		for fs in "" -ffunction-sections; do
+			dir=$name$opt${fs:+-fs}
+			rmc_compile "$dir" "$cc" "$opt $fs" "$cflags" ||
+				{ t_fail "$dir: compiles"; continue; }
+			rmc_list_check "$dir" "$arch" main.o "$objdump" "$dir/main.o"
+			rmc_list_check "$dir" "$arch" lib.o "$objdump" "$dir/lib.o"
+			both=
+			# riscv: without function sections, relaxing one call moves the
+			# sites after it (see docs/recordmcount.md): link with --no-relax.
+			[ "$arch" = riscv64 ] && [ -z "$fs" ] && both=-Wl,--no-relax
+			rmc_link "$dir" "$cc" "$ldflags" "$both" &&
+				"$@" "$PWD/$dir/prog" >"$dir/ref.txt" 2>&1 ||
+				{ t_fail "$dir: reference build runs"; continue; }
+			t_eq "$dir: reference output" "14 20 101 15" "$(cat "$dir/ref.txt")"
+			rmc_variant "$dir" "$arch" "$cc" "$objdump" "$ldflags" "$*" "$dir" rec "" "$both"
+			rmc_variant "$dir" "$arch" "$cc" "$objdump" "$ldflags" "$*" "$dir" nop "" "$both"
+			[ -n "$fs" ] || continue
+			rmc_variant "$dir" "$arch" "$cc" "$objdump" "$ldflags" "$*" "$dir" rec gc "$both"
+			rmc_variant "$dir" "$arch" "$cc" "$objdump" "$ldflags" "$*" "$dir" nop gc "$both"
+		done
+	done
+}
+
+rmc_config x86_64 x86_64 gcc objdump "" -pie
+rmc_config x86_64-clang x86_64 clang objdump "" -pie
+rmc_config i386 i386 i686-linux-gnu-gcc objdump "" -pie
+rmc_config aarch64 aarch64 aarch64-linux-gnu-gcc aarch64-linux-gnu-objdump "" -pie \
+	qemu-aarch64 -L /usr/aarch64-linux-gnu
+rmc_config riscv64 riscv64 riscv64-linux-gnu-gcc riscv64-linux-gnu-objdump "" -pie \
+	qemu-riscv64 -L /usr/riscv64-linux-gnu
+rmc_config mips mips mips-linux-gnu-gcc mips-linux-gnu-objdump "" -pie \
+	qemu-mips -L /usr/mips-linux-gnu
+rmc_config mips-nopic mips mips-linux-gnu-gcc mips-linux-gnu-objdump \
+	"-fno-pic -mno-abicalls" -no-pie qemu-mips -L /usr/mips-linux-gnu
+rmc_config mipsel mips mipsel-linux-gnu-gcc mipsel-linux-gnu-objdump "" -pie \
+	qemu-mipsel -L /usr/mipsel-linux-gnu
+rmc_config mipsel-nopic mips mipsel-linux-gnu-gcc mipsel-linux-gnu-objdump \
+	"-fno-pic -mno-abicalls" -no-pie qemu-mipsel -L /usr/mipsel-linux-gnu
+# The other x86 call forms: __fentry__ at the entry; e8 in i386 non-PIE.
+rmc_config x86_64-fentry x86_64 gcc objdump "-mfentry" -pie
+rmc_config i386-nopie i386 i686-linux-gnu-gcc objdump "-fno-pie" -no-pie
