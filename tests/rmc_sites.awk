@@ -13,7 +13,7 @@ function calltype(t) {
 	if (arch == "i386") return t ~ /^R_386_(PC32|PLT32|GOT32X|GOT32)$/
 	if (arch == "aarch64") return t == "R_AARCH64_CALL26"
 	if (arch == "riscv64") return t ~ /^R_RISCV_(CALL_PLT|CALL|JAL)$/
-	if (arch == "mips") return t ~ /^R_MIPS_(26|CALL16)$/
+	if (arch == "mips") return t ~ /^R_MIPS_(26|CALL16|JALR)$/
 	return 0
 }
 
@@ -24,9 +24,12 @@ function site(t) {
 	if (arch == "riscv64") return insn ~ /^(auipc|jal)\t/ ? addr : ""
 	# mips: the site begins at the stack adjustment when it precedes the
 	# call (gcc PIC, gcc -O0), else at the call (its delay slot adjusts).
+	# (clang: "jalr t9" is the call; gcc PIC's "jalr t9" follows the lw.)
 	if (t == "R_MIPS_26" && insn !~ /^jal\t/) return ""
 	if (t == "R_MIPS_CALL16" && insn !~ /^lw\tt9,/) return ""
+	if (t == "R_MIPS_JALR" && (insn !~ /^jalr\tt9$/ || previnsn ~ /^lw\tt9,/)) return ""
 	if (previnsn ~ /^addiu\tsp,sp,-8$/) return prevaddr
+	if (t == "R_MIPS_JALR") pending = addr	# a site if its delay slot adjusts sp
 	return t == "R_MIPS_26" ? addr : ""
 }
 
@@ -50,4 +53,9 @@ function site(t) {
 	addr = f[1]; gsub(/[ :]/, "", addr)
 	insn = f[3]
 	for (i = 4; i <= n; i++) insn = insn "\t" f[i]
+	if (pending != "" && insn ~ /^addiu\tsp,sp,-8$/) {
+		if (mode == "obj") printf "%s+0x%s %s\n", sec, pending, func
+		else printf "%s %s\n", pending, func
+	}
+	pending = ""
 }

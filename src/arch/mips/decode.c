@@ -28,6 +28,7 @@
  *
  *   clang PIC: the same, with r: 0320f809 jalr t9 <R_MIPS_JALR _mcount>
  *   (its earlier "lw t9, %call16(_mcount)(gp)" is harmless and stays).
+ *   clang -O0 PIC: "addiu sp, sp, -8; jalr t9; nop", like gcc -O0 below.
  *
  * gcc PIC (abicalls, the default, also in shared objects): the adjustment
  * precedes the call, whose delay slot is a nop.
@@ -40,8 +41,11 @@
  *        00000000  nop                                  00000000  nop
  *
  * The table entry names the first byte of the site (the jal or jalr, or
- * the addiu before the call when there is one); R_MIPS_CALL16 is the call relocation,
- * R_MIPS_JALR only a hint for the linker, nulled along with it.
+ * the addiu before the call when there is one).  In gcc's PIC sequence
+ * R_MIPS_CALL16 is the call relocation and R_MIPS_JALR, a hint that lets
+ * the linker turn "jalr t9" into a direct branch, is nulled along with it;
+ * clang loads t9 earlier, away from the call, so there the R_MIPS_JALR on
+ * "jalr t9" marks the call (and the load stays: it is harmless).
  */
 #include "../arch.h"
 
@@ -64,6 +68,8 @@ static const struct mcount_call_form mips_forms[] = {
 	  R_MIPS_JALR, 4 },
 	{ "jalr t9 (clang)", R_MIPS_JALR, 0, 4, 2, { JALR_T9, ADDIU_SP_M8 },
 	  { ALL, ALL }, { 0, 0 }, 0, 0 },
+	{ "jalr t9 (clang -O0)", R_MIPS_JALR, -4, 4, 3, { ADDIU_SP_M8, JALR_T9, NOP },
+	  { ALL, ALL, ALL }, { 0, 0, 0 }, 0, 0 },
 };
 
 static const struct recordmcount_desc mips_rmc = {
