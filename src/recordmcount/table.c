@@ -70,13 +70,15 @@ static int base_rank(const struct elf_sym *s)
 }
 
 /* One pass over the symbols: the best base of every table. */
-static void choose_bases(const struct elf_file *f, unsigned symtab, struct plan *p)
+static int choose_bases(const struct elf_file *f, unsigned symtab, struct plan *p)
 {
-	int *best = malloc(p->nt * sizeof(*best));
+	int *best = malloc((p->nt + 1) * sizeof(*best));
 
-	for (unsigned i = 0; best && i < p->nt; i++)
+	if (!best)
+		return -1;
+	for (unsigned i = 0; i < p->nt; i++)
 		best[i] = 99;
-	for (unsigned i = 1; best && i < elf_sym_count(f, symtab); i++) {
+	for (unsigned i = 1; i < elf_sym_count(f, symtab); i++) {
 		struct elf_sym s;
 		int rank, t;
 
@@ -91,6 +93,7 @@ static void choose_bases(const struct elf_file *f, unsigned symtab, struct plan 
 		p->t[t].sym_value = s.value;
 	}
 	free(best);
+	return 0;
 }
 
 /* ---- planning ---- */
@@ -169,12 +172,11 @@ static void plan_layout(const struct elf_file *f, int rela, struct plan *p)
 static int plan(const struct elf_file *f, const struct rmc_sites *s, struct plan *p,
 		char *err, size_t errlen)
 {
-	if (plan_tables(f, s, p)) {
+	p->symtab = s->symtab;
+	if (plan_tables(f, s, p) || choose_bases(f, s->symtab, p)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	p->symtab = s->symtab;
-	choose_bases(f, s->symtab, p);
 	for (unsigned i = 0; i < p->nt; i++) {
 		if (p->t[i].sym)
 			continue;

@@ -13,6 +13,7 @@ mkdir -p corpus
 printf '' >corpus/empty.o
 printf 'not an object at all\n' >corpus/text.o
 
+mkdir -p valid && mv corpus/ok-*.o valid/
 n=0
 for f in corpus/*.o; do
 	name=$(basename "$f" .o)
@@ -35,6 +36,16 @@ for f in corpus/*.o; do
 	done
 done
 t_ok "corpus: at least 40 malformed files" test "$n" -ge 40
+
+# Sections without a section symbol: entries are based on the first local
+# function, or failing that a global one, with the offset adjusted.
+cp valid/ok-fallback-bases.o fallback.o
+"$RMC" fallback.o 2>err.txt
+t_eq "fallback bases: recorded" 0 "$?"
+readelf -rW fallback.o | awk '/R_X86_64_64/ { print $5, $6, $7 }' >bases.txt
+t_ok "fallback bases: a local function" grep -q '^lib_twice + ' bases.txt
+t_ok "fallback bases: a global function" grep -q '^lib_sum + ' bases.txt
+t_ok "fallback bases: others on their section" grep -q '^\.text\.lib_hook + ' bases.txt
 
 # Not errors: an object without mcount calls, one already processed.
 gcc -O2 -c -o plain.o "$top/tests/progs/rmc_lib.c" && cp plain.o plain.orig

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The malformed-ELF corpus for recordmcount: mkcorpus GOOD64.o GOOD32.o DIR
- * writes DIR/NAME.o, one file per way an object can be broken, each made
+ * writes DIR/NAME.o, one file per way an object can be broken (and a few
+ * DIR/ok-NAME.o that are odd but valid), each made
  * from a real object (GOOD64: x86_64 with -ffunction-sections, GOOD32: an
  * i386 one) with one field changed.  Each must give one clear error, no
  * crash, and leave the file as it was (tests/cases/rmc_corpus.sh).
@@ -204,6 +205,12 @@ static void symbols_relocs(const struct obj *g)
 	/* lib_hook is weak: without its section symbol, nothing may be a base. */
 	o = copy(g); put(&o, sym(&o, section_symbol(g, hook), 2), 2, SHN_ABS);
 	save(&o, "weak-only-section");
+	/* Not errors ("ok-"): without section symbols the bases are the static
+	 * lib_twice (local) and the global lib_sum. */
+	o = copy(g);
+	put(&o, sym(&o, section_symbol(g, find(g, ".text.lib_twice")), 2), 2, SHN_ABS);
+	put(&o, sym(&o, section_symbol(g, find(g, ".text.lib_sum")), 2), 2, SHN_ABS);
+	save(&o, "ok-fallback-bases");
 }
 
 static void group(const struct obj *g)
