@@ -27,13 +27,15 @@ SHARED_SRC := $(wildcard src/elf/*.c) src/arch/arches.c $(wildcard src/arch/*/de
 # recordmcount: its command is also "fntrace recordmcount"; tool.c is the
 # main() of the stand-alone build/fntrace-recordmcount.
 RMC_SRC    := $(filter-out src/recordmcount/tool.c,$(wildcard src/recordmcount/*.c))
-CLI_SRC    := $(wildcard src/cli/*.c) $(RMC_SRC) $(SHARED_SRC)
+# The CLI's one native-only piece: calling into a process it attaches to.
+CLI_SRC    := $(wildcard src/cli/*.c) $(RMC_SRC) $(SHARED_SRC) src/arch/$(ARCH)/inject.c
 # The runtime lives inside the traced process: no SSE (it runs between a
 # function's entry and its body, where vector argument registers are live),
 # hidden symbols but for the few marked FT_EXPORT: unversioned, so that
 # they interpose mcount@GLIBC and dlopen@GLIBC.
 RT_SRC     := $(filter-out src/core/sites.c,$(wildcard src/core/*.c)) \
-	      $(wildcard src/arch/$(ARCH)/*.c) $(wildcard src/arch/$(ARCH)/*.S) $(SHARED_SRC)
+	      $(filter-out src/arch/$(ARCH)/inject.c,$(wildcard src/arch/$(ARCH)/*.c)) \
+	      $(wildcard src/arch/$(ARCH)/*.S) $(SHARED_SRC)
 RT_SRC     := $(sort $(RT_SRC))
 RT_CFLAGS  := $(ALL_CFLAGS) -fPIC -fvisibility=hidden -mgeneral-regs-only -ftls-model=initial-exec
 

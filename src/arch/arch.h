@@ -149,6 +149,16 @@ int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned l
 /* Continue the trapped thread by running the instruction at addr. */
 void arch_restart_at(void *ucontext, uintptr_t addr);
 
+/*
+ * fntrace attach (CLI side, native architecture only): in a thread stopped
+ * under ptrace, call func(args...) with the stack pointer at sp, and put
+ * its return value in *ret; every register is restored afterwards.
+ */
+#include <sys/types.h>
+uintptr_t arch_inject_stack(pid_t tid);
+int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned nargs,
+		     uintptr_t sp, uintptr_t *ret);
+
 /* Assembly, in src/arch/<arch>/entry.S. */
 extern char ftrace_caller[], ftrace_caller_frame[], ftrace_call[];
 extern char ftrace_graph_call[], ftrace_stub[], return_to_handler[];

@@ -13,6 +13,8 @@ int cmd_report(int argc, char **argv);
 int cmd_live(int argc, char **argv);
 int cmd_ctl(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_attach(int argc, char **argv);
+int cmd_detach(int argc, char **argv);
 int cmd_recordmcount(int argc, char **argv);	/* src/recordmcount/cmd.c */
 
 /* One line on stderr, prefixed with "fntrace: ". */

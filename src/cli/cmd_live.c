@@ -36,6 +36,10 @@ int cmd_live(int argc, char **argv)
 
 	if (first <= 0)
 		return first == 0 ? 0 : 2;
+	if (o.pid) {
+		cli_error("live runs a program: use 'fntrace record -p PID' for a running one");
+		return 2;
+	}
 	if (o.output) {
 		cli_error("live keeps nothing: use 'fntrace record -o DIR' to keep a trace");
 		return 2;

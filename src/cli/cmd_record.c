@@ -12,9 +12,12 @@
 #include <string.h>
 
 static const char usage[] =
-	"usage: fntrace record [OPTIONS] [--] PROG [ARGS...]\n\n"
+	"usage: fntrace record [OPTIONS] [--] PROG [ARGS...]\n"
+	"       fntrace record [OPTIONS] -p PID [-d SECONDS]\n\n"
 	"Run PROG with the fntrace runtime and record its function trace into\n"
-	"a data directory; PROG's exit status is passed on.\n\n"
+	"a data directory; PROG's exit status is passed on.  With -p, record\n"
+	"the running process PID (started with 'fntrace run', or attached\n"
+	"with 'fntrace attach') for SECONDS, or until Ctrl-C or its end.\n\n"
 	"  -t, --tracer=NAME      function_graph (default) or function\n"
 	"  -F, --filter=GLOB      trace only matching functions (repeatable);\n"
 	"                         set_ftrace_filter syntax: name, abc*, *abc,\n"
@@ -23,6 +26,8 @@ static const char usage[] =
 	"  -D, --depth=N          function_graph: trace N levels deep at most\n"
 	"  -r, --retval           function_graph: record return values\n"
 	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
+	"  -p, --pid=PID          record a running process\n"
+	"  -d, --duration=SECS    with -p: stop after SECS seconds\n"
 	"  -o, --output=DIR       data directory (default fntrace.data; an old\n"
 	"                         one is kept as DIR.old)\n"
 	"  -h, --help             this text\n\n"
@@ -91,6 +96,10 @@ static int parse_option(int c, struct record_options *o)
 	case 'o':
 		o->output = optarg;
 		return 0;
+	case 'p':
+		return parse_uint(optarg, "pid", (unsigned *)&o->pid);
+	case 'd':
+		return parse_uint(optarg, "duration", &o->duration);
 	}
 	return -1;
 }
@@ -105,13 +114,15 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "retval", no_argument, NULL, 'r' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "duration", required_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+t:F:N:D:rb:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+t:F:N:D:rb:o:p:d:h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(text, stdout);
 			return 0;
@@ -122,7 +133,11 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 			return -1;
 		}
 	}
-	if (optind >= argc) {
+	if (o->pid && optind < argc) {
+		cli_error("-p records a running process: no program to run too");
+		return -1;
+	}
+	if (!o->pid && optind >= argc) {
 		cli_error("no program to run; see 'fntrace %s --help'", argv[0]);
 		return -1;
 	}
@@ -140,6 +155,8 @@ int cmd_record(int argc, char **argv)
 
 	if (first <= 0)
 		return first == 0 ? 0 : 2;
+	if (o.pid)
+		return record_attach(&o) ? 1 : 0;
 	o.argv = argv + first;
 	status = record_run(&o);
 	return status < 0 ? 1 : record_exit_code(status);

@@ -19,6 +19,8 @@ static const struct command {
 	{ "list", cmd_list, "list the traceable functions of a program" },
 	{ "run", cmd_run, "start a program, traceable but not traced, and say its pid" },
 	{ "ctl", cmd_ctl, "read or write a control file of a running program" },
+	{ "attach", cmd_attach, "load the runtime into a running program" },
+	{ "detach", cmd_detach, "restore a running program's call sites and let it go" },
 	{ "recordmcount", cmd_recordmcount, "record the mcount calls of objects in __mcount_loc" },
 };
 

@@ -17,6 +17,8 @@ struct record_options {
 	const char *output;		/* the data directory */
 	char **argv;			/* the program and its arguments */
 	int quiet;			/* no "recorded ..." line */
+	int pid;			/* -p: a running process instead */
+	unsigned duration;		/* -d: seconds to record it; 0: until Ctrl-C */
 };
 
 /* Parse record options up to the program; returns the index of the
@@ -26,6 +28,8 @@ int record_parse(int argc, char **argv, struct record_options *o,
 /* Run and record; returns the exit status to pass on, or -1 if the
  * program could not be recorded (already said). */
 int record_run(const struct record_options *o);
+/* Record a running process (record -p); 0, or -1 (said). */
+int record_attach(const struct record_options *o);
 /* The status fntrace itself should exit with for a wait() status. */
 int record_exit_code(int wait_status);
 

@@ -8,13 +8,13 @@
  */
 #include "cli.h"
 #include "datadir.h"
+#include "drain.h"
 #include "probe.h"
 #include "record.h"
 #include "../common/shm.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/futex.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,8 +29,8 @@ struct recorder {
 	struct ft_shm *shm;
 	int shm_fd;
 	struct datadir dir;
+	struct drainer drainer;
 	struct clock_sync clock;
-	uint64_t chunks, bytes;
 	pid_t pid;
 	int status;
 };
@@ -50,47 +50,10 @@ static int shm_create(struct recorder *r, unsigned buffer_kb)
 	return -1;
 }
 
-/* Write out a chunk's events not yet taken; a chunk its thread never
- * handed over ends at its last whole event. */
-static int drain_chunk(struct recorder *r, unsigned i, int unfinished)
-{
-	struct ft_chunk *c = ft_shm_chunk(r->shm, i);
-	struct ft_chunk head = *c;
-	uint32_t end = unfinished ? ft_chunk_filled(r->shm, c) : c->used;
-	uint32_t room = r->shm->chunk_size - sizeof(*c);
-
-	end = end > room ? room : end;
-	head.used = end > c->consumed ? end - c->consumed : 0;
-	if (head.used && datadir_write(&r->dir, &head, sizeof(head),
-				       (char *)(c + 1) + c->consumed, head.used))
-		return -1;
-	r->chunks += head.used > 0;
-	r->bytes += head.used;
-	memset(c + 1, 0, end);
-	c->consumed = 0;
-	atomic_store_explicit(&r->shm->state[i], FT_CHUNK_FREE, memory_order_release);
-	return 0;
-}
-
-/* Write out every FULL chunk; with `all`, the FILLING ones too. */
-static int drain(struct recorder *r, int all)
-{
-	for (unsigned i = 0; i < r->shm->nr_chunks; i++) {
-		uint32_t s = atomic_load_explicit(&r->shm->state[i], memory_order_acquire);
-
-		if ((s == FT_CHUNK_FULL || (all && s == FT_CHUNK_FILLING)) &&
-		    drain_chunk(r, i, s == FT_CHUNK_FILLING))
-			return -1;
-	}
-	return 0;
-}
-
 static void wait_for_chunks(struct recorder *r, uint32_t seen)
 {
-	struct timespec timeout = { 0, 100 * 1000 * 1000 };
-
 	if (!child_done)
-		syscall(SYS_futex, &r->shm->published, FUTEX_WAIT, seen, &timeout, NULL, 0);
+		drain_wait(&r->drainer, seen, 100);
 }
 
 static int child_exited(struct recorder *r)
@@ -105,10 +68,10 @@ static int drain_until_exit(struct recorder *r)
 	for (;;) {
 		uint32_t seen = atomic_load(&r->shm->published);
 
-		if (drain(r, 0))
+		if (drain(&r->drainer, DRAIN_FULL))
 			return -1;
 		if (child_exited(r))
-			return drain(r, 1);
+			return drain(&r->drainer, DRAIN_DEAD);
 		wait_for_chunks(r, seen);
 		child_done = 0;
 	}
@@ -247,7 +210,7 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	free(info);
 	if (!o->quiet)
 		fprintf(stderr, "fntrace: recorded %llu bytes of events into %s\n",
-			(unsigned long long)r->bytes, o->output);
+			(unsigned long long)r->drainer.bytes, o->output);
 	return r->status;
 }
 
@@ -266,6 +229,7 @@ int record_run(const struct record_options *o)
 	}
 	if (shm_create(&r, o->buffer_kb) || datadir_create(&r.dir, o->output))
 		goto out;
+	r.drainer = (struct drainer){ .shm = r.shm, .dir = &r.dir };
 	ret = record_program(&r, o, path, lib);
 	if (ret < 0)
 		datadir_abandon(&r.dir);

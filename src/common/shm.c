@@ -62,18 +62,21 @@ uint32_t ft_chunk_filled(const struct ft_shm *shm, const struct ft_chunk *c)
 	}
 }
 
-uint64_t ft_chunk_time_at(const struct ft_chunk *c, uint32_t offset)
+void ft_chunk_state_at(const struct ft_chunk *c, uint32_t offset, uint64_t *time,
+		       uint32_t *cpu)
 {
 	const uint32_t *w = (const uint32_t *)(c + 1);
-	uint64_t now = c->start_time;
 
+	*time = c->start_time;
+	*cpu = c->cpu;
 	for (uint32_t i = 0; i < offset / 4;) {
 		int len = ft_event_words(w[i]);
 
 		if (len < 0)
 			break;
-		now = ft_event_time(w + i, now);
+		*time = ft_event_time(w + i, *time);
+		if ((w[i] & 3) == 3 && ((w[i] >> 2) & 0x3f) == FT_LONG_CPU)
+			*cpu = w[i] >> 8;
 		i += len;
 	}
-	return now;
 }

@@ -21,8 +21,9 @@ struct ft_chunk *ft_shm_chunk(const struct ft_shm *shm, unsigned i);
  * start of its events, beginning the walk at c->consumed). */
 uint32_t ft_chunk_filled(const struct ft_shm *shm, const struct ft_chunk *c);
 
-/* The time after the events before offset: a piece of a chunk starting
- * there is a chunk of its own with this start_time. */
-uint64_t ft_chunk_time_at(const struct ft_chunk *c, uint32_t offset);
+/* The time and CPU after the events before offset: a piece of a chunk
+ * starting there is a chunk of its own with these start_time and cpu. */
+void ft_chunk_state_at(const struct ft_chunk *c, uint32_t offset, uint64_t *time,
+		       uint32_t *cpu);
 
 #endif

@@ -25,6 +25,12 @@
 
 static int listen_fd = -1;
 static char sock_path[108];
+static int stop_requested;
+
+void ft_control_stop_after_request(void)
+{
+	stop_requested = 1;
+}
 
 int ft_control_running(void)
 {
@@ -60,12 +66,33 @@ void ctl_printf(struct ctl_out *o, const char *fmt, ...)
 		ctl_write(o, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
+/* The first bytes, with the fd to pass (SCM_RIGHTS). */
+static ssize_t send_with_fd(struct ctl_out *o, size_t done)
+{
+	char control[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { o->buf + done, o->len - done };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = control, .msg_controllen = sizeof(control) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+	ssize_t n;
+
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &o->send_fd, sizeof(int));
+	n = sendmsg(o->fd, &msg, MSG_NOSIGNAL);
+	if (n > 0)
+		o->send_fd = -1;
+	return n;
+}
+
 int ctl_flush(struct ctl_out *o)
 {
 	size_t done = 0;
 
 	while (!o->failed && done < o->len) {
-		ssize_t n = send(o->fd, o->buf + done, o->len - done, MSG_NOSIGNAL);
+		ssize_t n = o->send_fd >= 0 ? send_with_fd(o, done) :
+			    send(o->fd, o->buf + done, o->len - done, MSG_NOSIGNAL);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -76,6 +103,12 @@ int ctl_flush(struct ctl_out *o)
 	}
 	o->len = 0;
 	return o->failed ? -1 : 0;
+}
+
+static void remove_socket(void)
+{
+	if (sock_path[0])
+		unlink(sock_path);
 }
 
 /* The same user, or root. */
@@ -162,6 +195,7 @@ static void serve(int fd)
 	if (!o)
 		return;
 	o->fd = fd;
+	o->send_fd = -1;
 	req = read_request(fd);
 	if (!req)
 		answer_error(o, EINVAL, "unreadable request");
@@ -194,7 +228,13 @@ static void *control_thread(void *arg)
 		if (peer_allowed(fd))
 			serve(fd);
 		close(fd);
+		if (stop_requested)
+			break;
 	}
+	close(listen_fd);
+	listen_fd = -1;
+	remove_socket();
+	return NULL;
 }
 
 /* /tmp/fntrace-UID, a directory only we may enter; refuse one that is not. */
@@ -211,12 +251,6 @@ static int socket_dir(char *dir, size_t len)
 		return -1;
 	}
 	return 0;
-}
-
-static void remove_socket(void)
-{
-	if (sock_path[0])
-		unlink(sock_path);
 }
 
 static int open_socket(void)
@@ -304,4 +338,15 @@ FT_EXPORT int fntrace_ctl_write(const char *file, const char *value, int append,
 		return -1;
 	}
 	return f->write(value, append, f->arg, err, errlen);
+}
+
+/*
+ * fntrace attach: the runtime was just dlopen()ed into a running process,
+ * whose other threads run on: it patched live from the start.  Open the
+ * control endpoint.
+ */
+FT_EXPORT int fntrace_attach_init(void)
+{
+	stop_requested = 0;
+	return ft_control_start();
 }

@@ -26,6 +26,7 @@ struct ctl_out {
 	int fd;
 	size_t len;
 	int failed;
+	int send_fd;		/* an fd to pass with the first bytes, or -1 */
 	char buf[16384];
 };
 
@@ -42,5 +43,8 @@ struct ctl_file {
 };
 
 const struct ctl_file *ctl_file_find(const char *name);
+
+/* After the current request is answered, close the endpoint (detach). */
+void ft_control_stop_after_request(void);
 
 #endif

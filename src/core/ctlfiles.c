@@ -5,6 +5,7 @@
  * A write the kernel would refuse changes nothing and says why.
  */
 #include "buffer.h"
+#include "../common/trace_format.h"
 #include "control.h"
 #include "ftrace.h"
 #include "profile.h"
@@ -248,6 +249,78 @@ static int write_profile_enabled(const char *value, int append, int arg, char *e
 	return ret;
 }
 
+/* For a recorder attaching (record -p): the buffer's fd, passed along the
+ * answer; from now on a full buffer drops new events, it no longer
+ * overwrites, since the recorder drains it. */
+static int read_buffer_fd(struct ctl_out *o, int arg)
+{
+	ftrace_lock();
+	if (ft_buffer_create(buffer_size_kb)) {
+		ftrace_unlock();
+		ctl_printf(o, "error %d cannot make a trace buffer\n", ENOMEM);
+		return -1;
+	}
+	atomic_fetch_and(&ft_buffer_shm()->flags, ~FT_SHM_OVERWRITE);
+	ftrace_unlock();
+	o->send_fd = ft_buffer_fd();
+	ctl_printf(o, "ok\n");
+	return 0;
+}
+
+static int read_overwrite(struct ctl_out *o, int arg)
+{
+	struct ft_shm *shm = ft_buffer_shm();
+
+	ctl_printf(o, "ok\n%d\n", !shm || (atomic_load(&shm->flags) & FT_SHM_OVERWRITE));
+	return 0;
+}
+
+static int write_overwrite(const char *value, int append, int arg, char *err, size_t errlen)
+{
+	struct ft_shm *shm = ft_buffer_shm();
+	unsigned on;
+
+	if (parse_number(value, 1, &on, err, errlen))
+		return -1;
+	if (shm && on)
+		atomic_fetch_or(&shm->flags, FT_SHM_OVERWRITE);
+	else if (shm)
+		atomic_fetch_and(&shm->flags, ~FT_SHM_OVERWRITE);
+	return 0;
+}
+
+static int read_retval(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n%d\n", ft_graph_retval);
+	return 0;
+}
+
+static int write_retval(const char *value, int append, int arg, char *err, size_t errlen)
+{
+	unsigned on;
+
+	if (parse_number(value, 1, &on, err, errlen))
+		return -1;
+	ft_graph_retval = on;
+	return 0;
+}
+
+/* fntrace detach: every site as the compiler left it, the endpoint closed. */
+static int write_detach(const char *value, int append, int arg, char *err, size_t errlen)
+{
+	int ret;
+
+	ftrace_lock();
+	ret = ftrace_detach();
+	ftrace_unlock();
+	if (ret) {
+		snprintf(err, errlen, "cannot restore the call sites");
+		return -1;
+	}
+	ft_control_stop_after_request();
+	return 0;
+}
+
 static const struct ctl_file files[] = {
 	{ "available_tracers", read_tracers, NULL, 0 },
 	{ "current_tracer", read_tracer, write_tracer, 0 },
@@ -265,6 +338,11 @@ static const struct ctl_file files[] = {
 	{ "trace_marker", NULL, write_marker, 0 },
 	{ "function_profile_enabled", read_profile_enabled, write_profile_enabled, 0 },
 	{ "trace_stat/function", ft_readout_profile, NULL, 0 },
+	{ "options/overwrite", read_overwrite, write_overwrite, 0 },
+	{ "options/funcgraph-retval", read_retval, write_retval, 0 },
+	{ "buffer_fd", read_buffer_fd, NULL, 0 },
+	{ "funcs", ft_readout_funcs, NULL, 0 },
+	{ "detach", NULL, write_detach, 0 },
 };
 
 const struct ctl_file *ctl_file_find(const char *name)

@@ -34,6 +34,7 @@ struct ftrace_rec {
 	uint16_t module;
 	uint8_t len;
 	uint8_t kind;		/* enum site_kind */
+	uint8_t orig[ARCH_MAX_INSN];	/* the bytes the compiler left, for detach */
 };
 
 /* Any ELF object mapped into the process. */
@@ -73,6 +74,7 @@ struct text_patch {
 int text_patch_batch(struct text_patch *v, unsigned n);
 /* From now on other threads may run: patch with the breakpoint protocol. */
 void ftrace_patch_go_live(void);
+int ftrace_patch_is_live(void);
 
 /* ---- far-call trampolines (tramp.c) ---- */
 /* An address within call reach of [lo, hi) that jumps to target; 0 if none. */
@@ -101,6 +103,8 @@ int unregister_ftrace_ops(struct ftrace_ops *ops);
 int ftrace_update(void);
 /* After an internal fault: every site back to a nop, tracing off for good. */
 void ftrace_kill(const char *why);
+/* Every site back to the bytes the compiler left; nothing patched again. */
+int ftrace_detach(void);
 int ftrace_killed(void);
 
 /* ---- the one lock of the control path ---- */

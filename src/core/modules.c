@@ -158,6 +158,7 @@ static int add_record(struct ft_module *mod, unsigned mod_idx, const struct site
 	patch->addr = rec.ip;
 	patch->len = rec.len;
 	memcpy(patch->old, (const void *)rec.ip, rec.len);
+	memcpy(ftrace_rec_get(id)->orig, patch->old, rec.len);
 	arch_make_nop(rec.len, patch->new);
 	return 0;
 }
@@ -167,7 +168,7 @@ static int load_sites(struct ft_module *mod, unsigned idx, const struct elf_file
 		      const struct image_sites *sites)
 {
 	struct text_patch *patches = calloc(sites->nr ? sites->nr : 1, sizeof(*patches));
-	unsigned n = 0, bad = 0;
+	unsigned n = 0, bad = 0, multi = 0;
 	int ret = 0;
 
 	if (!patches)
@@ -177,11 +178,19 @@ static int load_sites(struct ft_module *mod, unsigned idx, const struct elf_file
 			bad++;
 			continue;
 		}
+		/* Several instructions cannot be made one under running threads. */
+		if ((sites->v[i].flags & SITE_QUIET_ONLY) && ftrace_patch_is_live()) {
+			multi++;
+			continue;
+		}
 		ret = add_record(mod, idx, &sites->v[i], &patches[n]);
 		n += !ret && memcmp(patches[n].old, patches[n].new, patches[n].len);
 	}
 	if (bad)
 		ft_warn("%s: %u call sites differ from the file, left alone", mod->path, bad);
+	if (multi)
+		ft_warn("%s: %u call sites of several nops cannot be changed while threads "
+			"run; trace it from its start (fntrace run) instead", mod->path, multi);
 	if (!ret)
 		ret = text_patch_batch(patches, n);
 	free(patches);

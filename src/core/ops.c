@@ -300,6 +300,34 @@ int unregister_ftrace_ops(struct ftrace_ops *ops)
 	return -1;
 }
 
+/* fntrace detach: every tracer off, then every site back to what the
+ * compiler left (a call to mcount, for a plain -pg build), in one batch. */
+int ftrace_detach(void)
+{
+	uint32_t n = 0, nr = ftrace_rec_count();
+	struct text_patch *v = calloc(nr ? nr : 1, sizeof(*v));
+	int ret = -1;
+
+	while (ops_list && unregister_ftrace_ops(ops_list) == 0)
+		;
+	for (uint32_t id = 1; v && id <= nr && !ops_list; id++) {
+		struct ftrace_rec *rec = ftrace_rec_get(id);
+
+		if (rec->flags & (FTRACE_FL_DISABLED | FTRACE_FL_ENABLED))
+			continue;
+		v[n].addr = rec->ip;
+		v[n].len = rec->len;
+		arch_make_nop(rec->len, v[n].old);
+		memcpy(v[n].new, rec->orig, rec->len);
+		n += memcmp(v[n].old, v[n].new, rec->len) != 0;
+	}
+	if (v && !ops_list)
+		ret = text_patch_batch(v, n);
+	free(v);
+	killed = ret == 0 ? 1 : killed;
+	return ret;
+}
+
 /* Every site we enabled back to a nop, and the callbacks off, as far as
  * that still works; then no more patching at all. */
 void ftrace_kill(const char *why)

@@ -37,6 +37,11 @@ void ftrace_patch_go_live(void)
 	live = 1;
 }
 
+int ftrace_patch_is_live(void)
+{
+	return live;
+}
+
 static uintptr_t page_size(void)
 {
 	static uintptr_t size;

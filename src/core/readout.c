@@ -113,7 +113,7 @@ static void send_piece(struct ctl_out *o, const struct ft_chunk *c, uint32_t fro
 
 	if (to <= from)
 		return;
-	head.start_time = ft_chunk_time_at(c, from);
+	ft_chunk_state_at(c, from, &head.start_time, &head.cpu);
 	head.used = to - from;
 	head.consumed = 0;
 	ctl_printf(o, "chunk %zu\n", sizeof(head) + head.used);

@@ -25,6 +25,7 @@
 #include "tracers.h"
 #include "tracing.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -132,6 +133,20 @@ static int attach_recorder(void)
 	return 1;
 }
 
+/* Loaded into a running process (fntrace attach), other threads may be
+ * running code this start-up patches. */
+static int other_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	int n = 0;
+
+	while (d && readdir(d))
+		n++;
+	if (d)
+		closedir(d);
+	return n > 3;	/* ".", ".." and ourselves */
+}
+
 __attribute__((constructor)) static void fntrace_init(void)
 {
 	int recording;
@@ -141,6 +156,8 @@ __attribute__((constructor)) static void fntrace_init(void)
 		return;
 	ft_readout_clock_start();
 	ftrace_lock();
+	if (other_threads())
+		ftrace_patch_go_live();
 	recording = attach_recorder();
 	if (ftrace_modules_refresh() < 0)
 		ftrace_kill("cannot read the modules");

@@ -29,9 +29,16 @@ static int sync_signal;
 static _Atomic unsigned acks, left;
 static _Atomic int parked;	/* threads hold in the handler while set */
 
+#define MAX_SIGNALLED 4096
+
+static pid_t answered[MAX_SIGNALLED];	/* who acknowledged, in order */
+
 static void on_sync_signal(int sig)
 {
-	atomic_fetch_add(&acks, 1);
+	unsigned i = atomic_fetch_add(&acks, 1);
+
+	if (i < MAX_SIGNALLED)
+		answered[i] = syscall(SYS_gettid);
 	while (atomic_load(&parked))
 		;
 	atomic_fetch_add(&left, 1);
@@ -66,23 +73,43 @@ int ftrace_sync_init(void)
 	return install_sync_signal();
 }
 
-/* Signal every other thread; returns how many were signalled. */
-static unsigned signal_others(void)
+/* Signal every other thread; their ids go to tids, their count is
+ * returned. */
+static unsigned signal_others(pid_t *tids)
 {
 	pid_t self = syscall(SYS_gettid), pid = getpid();
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
 	unsigned sent = 0;
 
-	while (d && (e = readdir(d))) {
+	while (d && (e = readdir(d)) && sent < MAX_SIGNALLED) {
 		pid_t tid = atoi(e->d_name);
 
 		if (tid > 0 && tid != self && syscall(SYS_tgkill, pid, tid, sync_signal) == 0)
-			sent++;
+			tids[sent++] = tid;
 	}
 	if (d)
 		closedir(d);
 	return sent;
+}
+
+static int has_answered(pid_t tid, unsigned n)
+{
+	for (unsigned i = 0; i < n && i < MAX_SIGNALLED; i++)
+		if (answered[i] == tid)
+			return 1;
+	return 0;
+}
+
+/* Has every signalled thread answered, or ended (and so never will)? */
+static int all_accounted(const pid_t *tids, unsigned sent)
+{
+	unsigned n = atomic_load(&acks);
+
+	for (unsigned i = 0; i < sent; i++)
+		if (!has_answered(tids[i], n) && syscall(SYS_tgkill, getpid(), tids[i], 0) == 0)
+			return 0;
+	return 1;
 }
 
 static uint64_t elapsed_ns(const struct timespec *since)
@@ -97,18 +124,22 @@ static uint64_t elapsed_ns(const struct timespec *since)
  * timer tick, milliseconds, on many machines). */
 static int sync_by_signals(void)
 {
+	static pid_t tids[MAX_SIGNALLED];
 	struct timespec start;
-	unsigned sent;
+	unsigned sent, spins = 0;
 
 	atomic_store(&acks, 0);
 	atomic_store(&left, 0);
-	sent = signal_others();
+	sent = signal_others(tids);
 	if (!sync_signal)
 		return -1;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (atomic_load(&acks) < sent) {
-		/* A thread that ended after being counted never acknowledges;
-		 * one that blocks the signal neither: give up after a second. */
+		/* Now and then, count threads that ended meanwhile as answered;
+		 * one that blocks the signal never answers: give up after a
+		 * second. */
+		if (++spins % 64 == 0 && all_accounted(tids, sent))
+			break;
 		if (elapsed_ns(&start) > 1000000000ull) {
 			ft_warn("thread sync: %u of %u threads did not answer",
 				sent - atomic_load(&acks), sent);

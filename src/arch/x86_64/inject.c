@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86_64: calling a function inside a thread stopped under ptrace.
+ *
+ *   %rip = func, %rdi, %rsi, ... = args, return address 0 on the stack:
+ *   the call ends in a SIGSEGV at address 0, where %rax holds the result.
+ *
+ * orig_rax = -1 keeps the kernel from restarting a system call the thread
+ * was interrupted in while it runs our call; the saved registers bring
+ * that restart back when the thread resumes.
+ */
+#include "../arch.h"
+
+#include <signal.h>
+#include <stddef.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+
+uintptr_t arch_inject_stack(pid_t tid)
+{
+	struct user_regs_struct r;
+
+	return ptrace(PTRACE_GETREGS, tid, NULL, &r) ? 0 : r.rsp;
+}
+
+/* Run the thread until the call returns to address 0. */
+static int run_until_return(pid_t tid, struct user_regs_struct *r)
+{
+	int sig = 0, status;
+
+	for (;;) {
+		if (ptrace(PTRACE_CONT, tid, NULL, (void *)(long)sig) ||
+		    waitpid(tid, &status, __WALL) != tid || !WIFSTOPPED(status))
+			return -1;
+		sig = WSTOPSIG(status);
+		if (ptrace(PTRACE_GETREGS, tid, NULL, r))
+			return -1;
+		if (sig == SIGSEGV && r->rip == 0)
+			return 0;
+		/* Another signal (or a ptrace stop): let it through, go on. */
+		if (sig == SIGTRAP || (status >> 16) != 0)
+			sig = 0;
+	}
+}
+
+int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned nargs,
+		     uintptr_t sp, uintptr_t *ret)
+{
+	static const size_t arg_regs[] = {
+		offsetof(struct user_regs_struct, rdi), offsetof(struct user_regs_struct, rsi),
+		offsetof(struct user_regs_struct, rdx), offsetof(struct user_regs_struct, rcx),
+	};
+	struct user_regs_struct saved, r;
+	int err;
+
+	if (nargs > 4 || ptrace(PTRACE_GETREGS, tid, NULL, &saved))
+		return -1;
+	r = saved;
+	for (unsigned i = 0; i < nargs; i++)
+		*(unsigned long long *)((char *)&r + arg_regs[i]) = args[i];
+	r.rsp = (sp & ~(uintptr_t)15) - 8;
+	r.rip = func;
+	r.rax = 0;
+	r.orig_rax = -1;
+	if (ptrace(PTRACE_POKEDATA, tid, (void *)r.rsp, NULL) ||
+	    ptrace(PTRACE_SETREGS, tid, NULL, &r))
+		return -1;
+	err = run_until_return(tid, &r);
+	*ret = r.rax;
+	return ptrace(PTRACE_SETREGS, tid, NULL, &saved) || err ? -1 : 0;
+}

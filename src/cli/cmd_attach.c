@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fntrace attach PID: load the runtime into a process that was started
+ * without it, and open its control endpoint.  Under ptrace, one thread is
+ * made to call dlopen() (the dynamic loader does the rest, and the
+ * runtime's start-up patches live, since the other threads keep running),
+ * then fntrace_attach_init().  The thread is stopped only for those two
+ * calls; no other thread is stopped at all.
+ *
+ * fntrace detach PID: every call site back to what the compiler left,
+ * the endpoint closed; the process runs on.
+ */
+#include "cli.h"
+#include "ctl_client.h"
+#include "../arch/arch.h"
+#include "../elf/elf.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char attach_usage[] =
+	"usage: fntrace attach PID\n\n"
+	"Load the fntrace runtime into the running process PID and open its\n"
+	"control endpoint, so that 'fntrace ctl' and 'fntrace record -p' can\n"
+	"trace it.  Its call sites become nops (a program built with\n"
+	"'fntrace cc' or -mnop-mcount has nops already).  One thread is\n"
+	"stopped for the moment the runtime takes to load; the others run on.\n\n"
+	"  -h, --help   this text\n";
+
+static const char detach_usage[] =
+	"usage: fntrace detach PID\n\n"
+	"Switch tracing off in PID, put every call site back as the compiler\n"
+	"left it and close the control endpoint.  The process runs on.\n\n"
+	"  -h, --help   this text\n";
+
+/* Where path is mapped in pid: its load bias, or 0. */
+static uintptr_t mapped_bias(pid_t pid, const char *name, char *path, size_t len,
+			     const struct elf_file *f)
+{
+	char maps[64], line[4300];
+	uintptr_t start, off;
+	FILE *m;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	m = fopen(maps, "re");
+	while (m && fgets(line, sizeof(line), m)) {
+		char *file = strchr(line, '/');
+
+		if (!file || sscanf(line, "%lx-%*x %*s %lx", &start, &off) != 2 || off != 0)
+			continue;
+		file[strcspn(file, "\n")] = '\0';
+		if (strstr(file, name)) {
+			snprintf(path, len, "%s", file);
+			fclose(m);
+			return f ? start - elf_load_base(f) : start;
+		}
+	}
+	if (m)
+		fclose(m);
+	return 0;
+}
+
+/* The address of symbol in the module of pid whose path contains name. */
+static uintptr_t remote_symbol(pid_t pid, const char *name, const char *symbol)
+{
+	char path[4096];
+	struct elf_file f;
+	uintptr_t addr = 0;
+	int dynsym;
+
+	if (!mapped_bias(pid, name, path, sizeof(path), NULL) || elf_open_path(&f, path))
+		return 0;
+	dynsym = elf_find_section_type(&f, SHT_DYNSYM);
+	for (unsigned i = 0; dynsym > 0 && i < elf_sym_count(&f, dynsym) && !addr; i++) {
+		struct elf_sym s;
+
+		if (!elf_sym_get(&f, dynsym, i, &s) && s.shndx != SHN_UNDEF &&
+		    s.type == STT_FUNC && !strcmp(s.name, symbol))
+			addr = mapped_bias(pid, name, path, sizeof(path), &f) + s.value;
+	}
+	elf_close(&f);
+	return addr;
+}
+
+/* Put the runtime's path on the thread's stack, below its red zone. */
+static uintptr_t push_string(pid_t pid, uintptr_t sp, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	uintptr_t at = (sp - 4096 - len) & ~(uintptr_t)15;
+	struct iovec local = { (void *)s, len }, remote = { (void *)at, len };
+
+	return process_vm_writev(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? at : 0;
+}
+
+static int inject(pid_t pid, const char *lib)
+{
+	uintptr_t dlopen_addr = remote_symbol(pid, "/libc.so", "dlopen"), init, ret = 0;
+	uintptr_t sp = arch_inject_stack(pid), str = sp ? push_string(pid, sp, lib) : 0;
+	uintptr_t args[2] = { str, RTLD_NOW };
+
+	if (!dlopen_addr || !str) {
+		cli_error("process %d: cannot find dlopen in its C library", (int)pid);
+		return -1;
+	}
+	if (arch_inject_call(pid, dlopen_addr, args, 2, str - 256, &ret) || !ret) {
+		cli_error("process %d: dlopen(%s) failed in it", (int)pid, lib);
+		return -1;
+	}
+	init = remote_symbol(pid, "/libfntrace.so", "fntrace_attach_init");
+	if (!init || arch_inject_call(pid, init, NULL, 0, str - 256, &ret) || ret) {
+		cli_error("process %d: the runtime loaded but its control did not start", (int)pid);
+		return -1;
+	}
+	return 0;
+}
+
+static int seize(pid_t pid)
+{
+	int status;
+
+	if (ptrace(PTRACE_SEIZE, pid, NULL, NULL) || ptrace(PTRACE_INTERRUPT, pid, NULL, NULL)) {
+		cli_error("cannot attach to process %d: %s", (int)pid, strerror(errno));
+		return -1;
+	}
+	if (waitpid(pid, &status, __WALL) != pid || !WIFSTOPPED(status)) {
+		cli_error("process %d did not stop", (int)pid);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_pid_arg(int argc, char **argv, const char *usage, pid_t *pid)
+{
+	char *end;
+
+	if (cli_wants_help(argc, argv)) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (argc != 2 || (*pid = strtol(argv[1], &end, 10)) <= 0 || *end) {
+		fputs(usage, stderr);
+		return -1;
+	}
+	return 1;
+}
+
+int cmd_attach(int argc, char **argv)
+{
+	char *lib = cli_find_runtime(), path[4096];
+	pid_t pid;
+	int n = parse_pid_arg(argc, argv, attach_usage, &pid), ret;
+
+	if (n <= 0)
+		return n ? 2 : 0;
+	if (!lib) {
+		cli_error("cannot find libfntrace.so next to fntrace (set FNTRACE_LIB)");
+		return 1;
+	}
+	if (mapped_bias(pid, "/libfntrace.so", path, sizeof(path), NULL)) {
+		cli_error("process %d has the runtime already: use 'fntrace ctl'", (int)pid);
+		free(lib);
+		return 1;
+	}
+	if (seize(pid)) {
+		free(lib);
+		return 1;
+	}
+	ret = inject(pid, lib);
+	ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	free(lib);
+	if (ret == 0)
+		fprintf(stderr, "fntrace: attached to process %d\n", (int)pid);
+	return ret ? 1 : 0;
+}
+
+int cmd_detach(int argc, char **argv)
+{
+	pid_t pid;
+	int n = parse_pid_arg(argc, argv, detach_usage, &pid), status;
+
+	if (n <= 0)
+		return n ? 2 : 0;
+	status = ctl_set(pid, "detach", "1");
+	if (status == 0)
+		fprintf(stderr, "fntrace: detached from process %d\n", (int)pid);
+	return status;
+}
