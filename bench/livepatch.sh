@@ -92,7 +92,7 @@ report_size() {
 		"$stall" "$stop_stall" "$(col "$s" enable_ms median)" "$wall" "$stop_wall" "$quiet"
 	[ "$n" = 100000 ] || return 0
 	echo
-	echo "  100000 sites switched in <= 50 ms: $(verdict "$(awk -v a="$on" -v b="$off" 'BEGIN{print a>b?a:b}')" 50)"
+	echo "  100000 sites switched in <= 50 ms: $(verdict "$(awk -v a="$on" -v b="$off" 'BEGIN { print (a > b ? a : b) }')" 50)"
 	echo "  longest stall <= 100 us (CPU time): $(verdict "$stall" 100)"
 	echo "  longest stall <= 1/10 of stop-the-world: $(verdict "$stall" "$(awk -v s="$stop_stall" 'BEGIN{print s/10}')")"
 }

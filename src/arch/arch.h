@@ -148,6 +148,10 @@ uintptr_t arch_trap_address(const void *ucontext);
 int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned len);
 /* Continue the trapped thread by running the instruction at addr. */
 void arch_restart_at(void *ucontext, uintptr_t addr);
+/* Where a thread blocks SIGTRAP, a trap would kill the process: then a
+ * site is written whole by one atomic store, if it can be; -1 if not. */
+int arch_can_poke_atomic(uintptr_t addr, unsigned len);
+int arch_poke_atomic(uintptr_t addr, const uint8_t *insn, unsigned len);
 
 /*
  * fntrace attach (CLI side, native architecture only): in a thread stopped

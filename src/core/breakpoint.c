@@ -12,10 +12,12 @@
  */
 #include "breakpoint.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
 static const struct bp_site *_Atomic batch;
@@ -149,4 +151,69 @@ FT_EXPORT sighandler_t signal(int sig, sighandler_t handler)
 	if (sigaction(sig, &act, &old))
 		return SIG_ERR;
 	return old.sa_handler;
+}
+
+/*
+ * SIGTRAP must reach our handler: a thread that blocks it and runs into
+ * one of our breakpoints is killed by the kernel, whatever the handler.
+ * So the program may block every signal but that one (xz's threads block
+ * them all).  Threads that blocked it before the runtime came (attach)
+ * are found by ftrace_traps_blocked(), and the patcher avoids traps then.
+ */
+typedef int (*sigmask_fn)(int, const sigset_t *, sigset_t *);
+
+static const sigset_t *without_trap(int how, const sigset_t *set, sigset_t *copy)
+{
+	if (!set || how == SIG_UNBLOCK)
+		return set;
+	*copy = *set;
+	sigdelset(copy, SIGTRAP);
+	return copy;
+}
+
+FT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	static sigmask_fn real;
+	sigset_t copy;
+
+	if (!real)
+		real = (sigmask_fn)dlsym(RTLD_NEXT, "sigprocmask");
+	return real(how, without_trap(how, set, &copy), old);
+}
+
+FT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	static sigmask_fn real;
+	sigset_t copy;
+
+	if (!real)
+		real = (sigmask_fn)dlsym(RTLD_NEXT, "pthread_sigmask");
+	return real(how, without_trap(how, set, &copy), old);
+}
+
+/* Does any thread block SIGTRAP?  (SigBlk in /proc/self/task/TID/status.) */
+int ftrace_traps_blocked(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int blocked = 0;
+
+	while (d && !blocked && (e = readdir(d))) {
+		char path[300], line[128];
+		unsigned long long mask;
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/status", e->d_name);
+		f = fopen(path, "re");
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "SigBlk: %llx", &mask) == 1)
+				blocked |= (mask >> (SIGTRAP - 1)) & 1;
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return blocked;
 }

@@ -22,5 +22,7 @@ int ftrace_bp_install(void);
 void ftrace_bp_publish(const struct bp_site *v, unsigned n);
 /* Forget them, once no handler is still looking at them. */
 void ftrace_bp_retire(void);
+/* Does a thread block SIGTRAP, so that a trap would kill the process? */
+int ftrace_traps_blocked(void);
 
 #endif

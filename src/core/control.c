@@ -281,7 +281,9 @@ static int start_thread(void)
 	pthread_t thread;
 	int ret;
 
+	/* Not SIGTRAP: a thread that blocks it dies on our breakpoints. */
 	sigfillset(&all);
+	sigdelset(&all, SIGTRAP);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	ret = pthread_create(&thread, NULL, control_thread, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -5,6 +5,7 @@
  * read from its file, checked against its text in memory, made records,
  * and turned into nops, at once: no daemon ever comes back for them.
  */
+#include "breakpoint.h"
 #include "ftrace.h"
 #include "funcs.h"
 #include "sites.h"
@@ -168,7 +169,8 @@ static int load_sites(struct ft_module *mod, unsigned idx, const struct elf_file
 		      const struct image_sites *sites)
 {
 	struct text_patch *patches = calloc(sites->nr ? sites->nr : 1, sizeof(*patches));
-	unsigned n = 0, bad = 0, multi = 0;
+	unsigned n = 0, bad = 0, unsafe = 0;
+	int traps_blocked = ftrace_patch_is_live() && ftrace_traps_blocked();
 	int ret = 0;
 
 	if (!patches)
@@ -178,9 +180,12 @@ static int load_sites(struct ft_module *mod, unsigned idx, const struct elf_file
 			bad++;
 			continue;
 		}
-		/* Several instructions cannot be made one under running threads. */
-		if ((sites->v[i].flags & SITE_QUIET_ONLY) && ftrace_patch_is_live()) {
-			multi++;
+		/* Several instructions cannot be made one under running threads;
+		 * nor can a site be trapped where a thread blocks SIGTRAP. */
+		if (ftrace_patch_is_live() && ((sites->v[i].flags & SITE_QUIET_ONLY) ||
+		    (traps_blocked && !arch_can_poke_atomic(mod->bias + sites->v[i].addr,
+							    sites->v[i].len)))) {
+			unsafe++;
 			continue;
 		}
 		ret = add_record(mod, idx, &sites->v[i], &patches[n]);
@@ -188,9 +193,9 @@ static int load_sites(struct ft_module *mod, unsigned idx, const struct elf_file
 	}
 	if (bad)
 		ft_warn("%s: %u call sites differ from the file, left alone", mod->path, bad);
-	if (multi)
-		ft_warn("%s: %u call sites of several nops cannot be changed while threads "
-			"run; trace it from its start (fntrace run) instead", mod->path, multi);
+	if (unsafe)
+		ft_warn("%s: %u call sites cannot be changed safely while its threads run; "
+			"trace it from its start (fntrace run) to have them", mod->path, unsafe);
 	if (!ret)
 		ret = text_patch_batch(patches, n);
 	free(patches);

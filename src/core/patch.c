@@ -160,6 +160,27 @@ out:
 	return ret;
 }
 
+/*
+ * A thread blocks SIGTRAP (it did before the runtime was attached): a trap
+ * would kill the process.  Sites that fit one atomic store are written
+ * so; the others (the runtime left them alone at attach, so they are
+ * rare) still need the protocol, and the risk is said.
+ */
+static int write_without_traps(struct text_patch *v, unsigned n)
+{
+	unsigned rest = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (arch_poke_atomic(v[i].addr, v[i].new, v[i].len))
+			v[rest++] = v[i];
+	if (ftrace_sync_cores())
+		return -1;
+	if (!rest)
+		return 0;
+	ft_warn("%u sites need a breakpoint while a thread blocks SIGTRAP", rest);
+	return write_live(v, rest);
+}
+
 static int write_quiet(const struct text_patch *v, unsigned n)
 {
 	write_part(v, n, 0, ARCH_MAX_INSN);
@@ -199,8 +220,12 @@ int text_patch_batch(struct text_patch *v, unsigned n)
 		return -1;
 	if (!live)
 		ret = write_quiet(v, n);
+	else if (stop_the_world())
+		ret = write_stopped(v, n);
+	else if (ftrace_traps_blocked())
+		ret = ftrace_sync_init() ? -1 : write_without_traps(v, n);
 	else
-		ret = stop_the_world() ? write_stopped(v, n) : write_live(v, n);
+		ret = write_live(v, n);
 	if (for_each_run(v, n, set_prot, PROT_READ | PROT_EXEC))
 		return -1;
 	return ret;

@@ -71,3 +71,51 @@ int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned l
 	r[REG_RIP] = (greg_t)target;
 	return 0;
 }
+
+/*
+ * A site within one aligned 16-byte block is replaced by a single
+ * "lock cmpxchg16b": another CPU fetches the line holding it either
+ * before or after, never half of each.  This needs no trap, for threads
+ * that block SIGTRAP (see ../../core/patch.c).  -O2 code starts functions
+ * on 16 bytes, so an entry site, or a -pg site after "push %rbp; mov
+ * %rsp,%rbp", is such a site.
+ */
+static int has_cmpxchg16b(void)
+{
+	static int known = -1;
+	uint32_t a = 1, b, c, d;
+
+	if (known < 0) {
+		__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "=c"(c), "=d"(d));
+		known = (c >> 13) & 1;
+	}
+	return known;
+}
+
+int arch_can_poke_atomic(uintptr_t addr, unsigned len)
+{
+	return has_cmpxchg16b() && (addr & ~(uintptr_t)15) == ((addr + len - 1) & ~(uintptr_t)15);
+}
+
+int arch_poke_atomic(uintptr_t addr, const uint8_t *insn, unsigned len)
+{
+	uint64_t *block = (uint64_t *)(addr & ~(uintptr_t)15);
+	uint64_t old_lo, old_hi, new[2];
+	uint8_t ok;
+
+	if (!arch_can_poke_atomic(addr, len))
+		return -1;
+	do {
+		old_lo = block[0];
+		old_hi = block[1];
+		new[0] = old_lo;
+		new[1] = old_hi;
+		memcpy((uint8_t *)new + (addr & 15), insn, len);
+		__asm__ volatile("lock cmpxchg16b %1; sete %0"
+				 : "=q"(ok), "+m"(*(volatile __int128 *)block),
+				   "+a"(old_lo), "+d"(old_hi)
+				 : "b"(new[0]), "c"(new[1])
+				 : "memory", "cc");
+	} while (!ok);
+	return 0;
+}

@@ -1,0 +1,51 @@
+# fntrace attach / detach / record -p on a process fntrace did not start:
+# the bytes of a traced function before, while attached, and after
+# detach; recording it; and the errors.
+
+t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
+./spin 3 >want.txt
+
+# The 12 bytes of mid() in the running process, as hex: the text mapping
+# starts at the file offset its maps line gives, and a PIE's text has
+# vaddr = file offset.
+mid_bytes() {
+	set -- $1 $(awk '/ r-xp .*\/spin$/ { split($1, a, "-"); print a[1], $3; exit }' /proc/$1/maps)
+	addr=$(( 0x$2 - 0x$3 + 0x$(nm spin | awk '$3 == "mid" { print $1 }') ))
+	dd if=/proc/$1/mem bs=1 skip=$addr count=12 2>/dev/null | od -An -tx1 | tr -d ' \n'
+}
+
+./spin 3 >got.txt &
+pid=$!
+sleep 0.2
+before=$(mid_bytes $pid)
+"$FNTRACE" attach $pid 2>err.txt
+t_eq "attach: succeeds" 0 "$?"
+attached=$(mid_bytes $pid)
+t_ok "attach: the call to mcount became a nop" sh -c "echo '$attached' | grep -q '660f1f440000'"
+"$FNTRACE" attach $pid 2>err.txt
+t_eq "attach: twice is refused" 1 "$?"
+t_ok "attach: ... saying why" grep -q 'has the runtime already' err.txt
+"$FNTRACE" record -p $pid -d 1 -o r.data 2>err.txt
+t_eq "record -p: succeeds" 0 "$?"
+"$FNTRACE" report -i r.data >r.txt
+t_ok "record -p: the graph of the running process" grep -q 'leaf();' r.txt
+t_eq "record -p: tracer off afterwards" nop "$("$FNTRACE" ctl $pid current_tracer)"
+"$FNTRACE" detach $pid 2>err.txt
+t_eq "detach: succeeds" 0 "$?"
+t_eq "detach: the call site is as it was" "$before" "$(mid_bytes $pid)"
+"$FNTRACE" ctl $pid current_tracer 2>/dev/null
+t_eq "detach: the endpoint is closed" 2 "$?"
+wait $pid
+t_eq "attach: the process ends normally" 0 "$?"
+t_same "attach: its output is untouched" want.txt got.txt
+
+"$FNTRACE" attach 999999999 2>err.txt
+t_eq "attach: no such process" 1 "$?"
+"$FNTRACE" record -p 999999999 -o x.data 2>err.txt
+t_eq "record -p: no such process" 1 "$?"
+t_ok "record -p: ... said" grep -q 'no process 999999999' err.txt
+"$FNTRACE" record -p 1 -- ./spin 2>err.txt
+t_eq "record -p with a program too is refused" 2 "$?"
+for cmd in attach detach; do
+	t_ok "$cmd --help" sh -c "'$FNTRACE' $cmd --help | grep -q '^usage: fntrace $cmd'"
+done

@@ -1,0 +1,57 @@
+# Acceptance: a real multi-threaded program from Debian's sources, xz -T2,
+# traced live.  (1) Under fntrace run, tracing goes on, off and on again
+# with fntrace ctl while it compresses; (2) a process started without
+# fntrace is attached, recorded with record -p, and detached.  Its output
+# is byte-identical to an untraced run each time.
+
+xz=$("$top/scripts/build-xz.sh" 2>xz-build.log) || { t_fail "real_xz: build xz from Debian sources" "$(tail -n 2 xz-build.log)"; return 0; }
+awk 'BEGIN { srand(7); for (i = 0; i < 700000; i++)
+	printf "%d line %d of the fntrace xz test %x\n", i, int(rand() * 1000), i * 2654435761 % 65536 }' >input
+"$xz" -T2 -3 -c input >want.xz
+
+wait_endpoint() {
+	for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$1" ] && return 0; sleep 0.05; done
+	return 1
+}
+
+# (1) fntrace run, switched by fntrace ctl.
+"$FNTRACE" run -- "$xz" -T2 -3 -c input >got.xz 2>run.err &
+pid=$!
+t_ok "real_xz: control endpoint up" wait_endpoint $pid
+"$FNTRACE" ctl $pid current_tracer function_graph
+sleep 0.4
+"$FNTRACE" ctl $pid trace | cut -d'|' -f3 | grep -c '() {$\|();$' >graph.count
+"$FNTRACE" ctl $pid current_tracer nop
+sleep 0.2
+"$FNTRACE" ctl $pid set_ftrace_filter 'lz*'
+"$FNTRACE" ctl $pid current_tracer function
+sleep 0.3
+"$FNTRACE" ctl $pid trace >function.txt
+t_ok "real_xz: switched while it was working" kill -0 $pid
+"$FNTRACE" ctl $pid current_tracer nop
+wait $pid
+t_eq "real_xz: exit status under fntrace run" 0 "$?"
+t_ok "real_xz: the graph had events" test "$(cat graph.count)" -gt 100
+t_ok "real_xz: the function tracer had lz* events" grep -q 'lz[a-z_0-9]* <-' function.txt
+t_eq "real_xz: only lz* functions then" 0 "$(sed -n 's/.*[0-9]: \([^ ]*\) <-.*/\1/p' function.txt | grep -vc '^lz')"
+t_ok "real_xz: output identical after on, off, on" cmp -s want.xz got.xz
+
+# (2) attach to a process fntrace did not start.
+"$xz" -T2 -3 -c input >got2.xz &
+pid=$!
+sleep 0.2
+"$FNTRACE" attach $pid 2>attach.err
+t_eq "real_xz: attach" 0 "$?"
+"$FNTRACE" record -p $pid -d 1 -F 'lzma_*' -o a.data 2>rec.err
+t_eq "real_xz: record -p" 0 "$?"
+t_ok "real_xz: still working while recorded" kill -0 $pid
+"$FNTRACE" detach $pid 2>detach.err
+t_eq "real_xz: detach" 0 "$?"
+wait $pid
+t_eq "real_xz: exit status after attach and detach" 0 "$?"
+t_ok "real_xz: output identical after attach, record, detach" cmp -s want.xz got2.xz
+"$FNTRACE" report -i a.data >a.txt
+t_ok "real_xz: record -p got lzma_ functions" grep -q 'lzma_[a-z_0-9]*() {\|lzma_[a-z_0-9]*();' a.txt
+t_eq "real_xz: only lzma_ functions" 0 "$(cut -d'|' -f3 a.txt | grep -o '[a-z_0-9.]*()' | grep -vc '^lzma_')"
+"$FNTRACE" report -i a.data --csv | tail -n +2 | cut -d, -f1 | sort -u >threads_funcs.txt
+t_ok "real_xz: both compressing threads seen" test "$(grep -o 'xz-[0-9]*' a.txt | sort -u | wc -l)" -ge 2
