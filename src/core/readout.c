@@ -177,11 +177,13 @@ int ft_readout_clear(const char *value, int append, int arg, char *err, size_t e
 	return 0;
 }
 
+/* The reader closed its end.  Not POLLRDHUP: every client shuts its
+ * sending side once its request is sent. */
 static int reader_gone(int fd)
 {
-	struct pollfd p = { .fd = fd, .events = POLLRDHUP };
+	struct pollfd p = { .fd = fd };
 
-	return poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR));
+	return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR));
 }
 
 /* New events as they come; the reader's end of the socket closing ends it. */

@@ -3,9 +3,9 @@
 # access for another user; no system call while nobody traces.
 
 t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
-./spin 4 >want.txt
+./spin 6 >want.txt
 
-"$FNTRACE" run -- ./spin 4 >out.txt 2>run.err &
+"$FNTRACE" run -- ./spin 6 >out.txt 2>run.err &
 pid=$!
 for i in 1 2 3 4 5 6 7 8 9 10; do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
 t_ok "run: says the pid" grep -q "runs as pid $pid" run.err
@@ -65,6 +65,35 @@ else
 	t_fail "ctl: another user is refused" "setpriv cannot switch to nobody"
 fi
 t_eq "ctl: socket directory is private" "700" "$(stat -c %a /tmp/fntrace-$(id -u))"
+
+# The graph filters and the depth, with the kernel's meanings.
+"$FNTRACE" ctl $pid current_tracer function_graph
+"$FNTRACE" ctl $pid set_graph_function leaf
+sleep 0.3
+t_eq "ctl: set_graph_function leaf: only leaf" "leaf" "$("$FNTRACE" ctl $pid trace | cut -d'|' -f3 | grep -o '[a-z]*()' | sort -u | tr -d '()')"
+"$FNTRACE" ctl $pid set_graph_function ''
+"$FNTRACE" ctl $pid set_graph_notrace mid
+"$FNTRACE" ctl $pid trace ''
+sleep 0.3
+t_eq "ctl: set_graph_notrace mid: nothing below it either" 0 "$("$FNTRACE" ctl $pid trace | grep -c 'leaf\|mid')"
+"$FNTRACE" ctl $pid set_graph_notrace ''
+"$FNTRACE" ctl $pid max_graph_depth 1
+"$FNTRACE" ctl $pid trace ''
+sleep 0.3
+t_eq "ctl: max_graph_depth 1: mid as a leaf" "mid();" "$("$FNTRACE" ctl $pid trace | cut -d'|' -f3 | grep '()' | sort -u | tr -d ' ')"
+"$FNTRACE" ctl $pid max_graph_depth 0
+"$FNTRACE" ctl $pid buffer_size_kb 2048 2>err.txt
+t_eq "ctl: buffer_size_kb once the buffer exists is refused" 1 "$?"
+
+# trace_pipe streams, consumes what it shows, and ends with Ctrl-C.
+"$FNTRACE" ctl $pid current_tracer function
+timeout -s INT 1 "$FNTRACE" ctl $pid trace_pipe >pipe.txt 2>pipe.err
+t_ok "ctl: trace_pipe streamed events" test "$(grep -c 'mid <-main' pipe.txt)" -ge 10
+t_eq "ctl: trace_pipe said nothing on Ctrl-C" "" "$(cat pipe.err)"
+t_eq "ctl: trace_pipe removed its temporary files" 0 "$(ls -d /tmp/fntrace-ctl.* 2>/dev/null | wc -l)"
+first=$(grep -m1 'mid <-main' pipe.txt | awk '{ print $4 }')
+t_eq "ctl: trace no longer has what the pipe consumed" 0 "$("$FNTRACE" ctl $pid trace | grep -c "$first")"
+"$FNTRACE" ctl $pid current_tracer nop
 
 wait $pid
 t_eq "run: exit status" 0 "$?"
