@@ -163,6 +163,11 @@ uintptr_t arch_inject_stack(pid_t tid);
 int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned nargs,
 		     uintptr_t sp, uintptr_t *ret);
 
+/* The stack pointer a jmp_buf returns to (glibc keeps it mangled). */
+uintptr_t arch_jmpbuf_sp(const void *env);
+/* The stack pointer of the caller of the function calling this. */
+#define arch_caller_sp() ((uintptr_t)__builtin_dwarf_cfa())
+
 /* Assembly, in src/arch/<arch>/entry.S. */
 extern char ftrace_caller[], ftrace_caller_frame[], ftrace_call[];
 extern char ftrace_graph_call[], ftrace_stub[], return_to_handler[];

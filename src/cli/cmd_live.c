@@ -9,6 +9,7 @@
 #include "report.h"
 
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 
 static const char usage[] =
@@ -48,6 +49,10 @@ int cmd_live(int argc, char **argv)
 		cli_error("cannot create a temporary directory in /tmp");
 		return 1;
 	}
+	/* Whatever happens to the output (a reader like head that stops,
+	 * Ctrl-C while printing), the temporary directory goes away. */
+	signal(SIGPIPE, SIG_IGN);
+	cli_catch_interrupt();
 	snprintf(data, sizeof(data), "%s/data", tmp);
 	o.output = data;
 	o.argv = argv + first;

@@ -207,6 +207,22 @@ static void print_lost(const struct report *r)
 				r->threads[i].th->tid, r->threads[i].lost);
 }
 
+/* Calls too deep for the shadow stack: not in the graph, but counted. */
+static void print_overruns(const struct report *r)
+{
+	uint64_t total = 0;
+
+	for (unsigned i = 0; i < r->nr_threads; i++)
+		total += r->threads[i].th->overruns;
+	if (!total)
+		return;
+	fprintf(r->out, "# shadow stack overruns: %" PRIu64 " calls too deep to graph\n", total);
+	for (unsigned i = 0; i < r->nr_threads; i++)
+		if (r->threads[i].th->overruns)
+			fprintf(r->out, "#   %s-%u: %" PRIu64 "\n", r->threads[i].th->comm,
+				r->threads[i].th->tid, r->threads[i].th->overruns);
+}
+
 /* info's "signal N NAME[ (core dumped)]" as "N (NAME)[, core dumped]". */
 static void print_signal(FILE *out, const char *s)
 {
@@ -279,6 +295,7 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 		cli_error("out of memory");
 	if (!err && !r.opt->csv) {
 		print_lost(&r);
+		print_overruns(&r);
 		if (!r.opt->live)
 			print_exit(&r);
 	}

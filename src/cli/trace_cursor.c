@@ -139,6 +139,11 @@ static int fill_long(struct tr_cursor *c, unsigned type, uint32_t payload,
 		ev->value = u64_at(x);
 		ev->depth = payload;
 		return 1;
+	case FT_LONG_OVERRUN:
+		/* A running total: the thread keeps the highest. */
+		if (u64_at(x) > c->th->overruns)
+			c->td->threads[c->th - c->td->threads].overruns = u64_at(x);
+		return 0;
 	default: /* FT_LONG_MARKER */
 		start_event(c, ev, TR_MARKER, 0);
 		ev->text = (const char *)x;

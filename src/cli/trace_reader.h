@@ -72,6 +72,8 @@ struct tr_thread {
 	struct tr_chunk_ref *chunks;	/* this thread's, in seq order */
 	unsigned nr_chunks;
 	const char *comm;		/* its name in its last chunk */
+	uint64_t overruns;		/* calls the shadow stack had no room for,
+					 * as far as a cursor has read */
 };
 
 struct trace_data {

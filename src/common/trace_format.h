@@ -125,6 +125,8 @@ enum ft_long_type {
 				 * an exception; payload delta */
 	FT_LONG_MARKER = 8,	/* +n: payload = text length in bytes; the text
 				 * follows, NUL-padded to whole words */
+	FT_LONG_OVERRUN = 9,	/* +2: calls so far (lo, hi) that the shadow
+				 * stack had no room for; payload 0 */
 	FT_LONG_TYPES
 };
 
@@ -138,6 +140,7 @@ static const int8_t FT_LONG_WORDS[FT_LONG_TYPES] = {
 	[FT_LONG_CPU] = 0,
 	[FT_LONG_UNWIND] = 0,
 	[FT_LONG_MARKER] = -1,
+	[FT_LONG_OVERRUN] = 2,
 };
 
 /* Words the event starting with head occupies, or -1 if head is not the

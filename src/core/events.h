@@ -30,6 +30,8 @@ struct ft_thread {
 	uint32_t *pos, *end;	/* room left in the current chunk */
 	uint64_t last;		/* time of the last event written */
 	uint32_t busy;		/* recursion guard: inside a tracer */
+	uint32_t graph_off;	/* graph tracing suspended (swapcontext) */
+	uintptr_t busy_sp;	/* the stack where the tracer runs, while busy */
 	uint32_t depth;		/* frames on the shadow stack */
 	uint32_t cpu;
 	uint32_t pid, tid;
@@ -37,6 +39,7 @@ struct ft_thread {
 	uint64_t seq;		/* chunks taken so far */
 	uint64_t lost;		/* events dropped since the last chunk */
 	uint64_t overruns;	/* calls too deep for the shadow stack */
+	uint64_t overruns_written;	/* as last written into the trace */
 	uint32_t graph_functions;	/* set_graph_function frames on the stack */
 	uint32_t notrace_frames;	/* set_graph_notrace frames on the stack */
 	struct shadow_frame stack[FT_SHADOW_DEPTH];
@@ -153,6 +156,16 @@ static inline void ev_unwind(struct ft_thread *t, uint64_t now)
 	if (ev_room(t))
 		ev_commit(t, ft_long_word(FT_LONG_UNWIND,
 					  ev_delta(t, now, FT_LONG_MAX_PAYLOAD)), 0);
+}
+
+static inline void ev_overrun(struct ft_thread *t)
+{
+	if (!ev_room(t))
+		return;
+	t->pos[1] = (uint32_t)t->overruns;
+	t->pos[2] = (uint32_t)(t->overruns >> 32);
+	ev_commit(t, ft_long_word(FT_LONG_OVERRUN, 0), 2);
+	t->overruns_written = t->overruns;
 }
 
 static inline void ev_func(struct ft_thread *t, uint32_t id, uintptr_t parent,

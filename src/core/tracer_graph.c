@@ -12,14 +12,18 @@
  */
 #include "events.h"
 #include "profile.h"
+#include "readout.h"
 #include "tracers.h"
 #include "tracing.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define FRAME_TRACED	0x1	/* an entry was written: write the exit */
 #define FRAME_FUNCTION	0x2	/* a set_graph_function function */
 #define FRAME_NOTRACE	0x4	/* a set_graph_notrace function */
+#define FRAME_RESTORED	0x8	/* its slot holds the real return address again
+				 * (while the program's unwinder walks) */
 
 int ft_graph_trace;
 int ft_graph_profile;
@@ -69,7 +73,10 @@ static void graph_entry(struct ft_thread *t, uintptr_t self_ret, uintptr_t *retp
 	if (unlikely(!id))
 		return;
 	if (unlikely(t->depth >= FT_SHADOW_DEPTH)) {
-		t->overruns++;
+		/* The first of a run of calls with no room is said at once;
+		 * the run's total, when room comes back (pop_frame). */
+		if (t->overruns++ == t->overruns_written && ft_graph_trace)
+			ev_overrun(t);
 		return;
 	}
 	if ((ft_graph_max_depth && t->depth >= ft_graph_max_depth) ||
@@ -89,9 +96,10 @@ void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp)
 {
 	struct ft_thread *t = ft_thread_get();
 
-	if (unlikely(!t) || t->busy || unlikely(graph_broken))
+	if (unlikely(!t) || t->busy || unlikely(graph_broken | t->graph_off))
 		return;
 	t->busy = 1;
+	t->busy_sp = (uintptr_t)retp;
 	graph_entry(t, self_ret, retp);
 	t->busy = 0;
 }
@@ -125,6 +133,8 @@ static void pop_frame(struct ft_thread *t, uint64_t now, uintptr_t retval,
 	t->graph_functions -= !!(f->flags & FRAME_FUNCTION);
 	t->notrace_frames -= !!(f->flags & FRAME_NOTRACE);
 	t->depth--;
+	if (unlikely(t->overruns != t->overruns_written) && !quiet && ft_graph_trace)
+		ev_overrun(t);
 }
 
 uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot)
@@ -150,9 +160,76 @@ uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot)
 	}
 	ret = t->stack[i - 1].ret;
 	t->busy = 1;
+	t->busy_sp = (uintptr_t)slot;
 	while (t->depth > i)
 		pop_frame(t, now, 0, 1, busy);
 	pop_frame(t, now, retval, 0, busy);
 	t->busy = busy;
 	return ret;
+}
+
+/*
+ * The program unwinds its own stack: longjmp, an exception, pthread_exit.
+ * Frames whose return slot lies below sp are gone: closed as unwound,
+ * without touching their (dead) slots.
+ */
+void graph_unwind_below(struct ft_thread *t, uintptr_t sp)
+{
+	uint64_t now = arch_clock();
+
+	t->busy = 1;
+	while (t->depth > 0 && (uintptr_t)t->stack[t->depth - 1].retp < sp)
+		pop_frame(t, now, 0, 1, 0);
+	t->busy = 0;
+}
+
+/* Put the real return addresses back, for an unwinder that reads them. */
+void graph_unhijack(struct ft_thread *t)
+{
+	for (unsigned i = 0; i < t->depth; i++) {
+		struct shadow_frame *f = &t->stack[i];
+
+		if (*f->retp == (uintptr_t)return_to_handler) {
+			*f->retp = f->ret;
+			f->flags |= FRAME_RESTORED;
+		}
+	}
+}
+
+/* And take them again, for the frames still alive. */
+void graph_rehijack(struct ft_thread *t)
+{
+	for (unsigned i = 0; i < t->depth; i++) {
+		struct shadow_frame *f = &t->stack[i];
+
+		if ((f->flags & FRAME_RESTORED) && *f->retp == f->ret) {
+			*f->retp = (uintptr_t)return_to_handler;
+			f->flags &= ~FRAME_RESTORED;
+		}
+	}
+}
+
+/*
+ * The thread switches stacks (swapcontext): the shadow stack can no
+ * longer follow its returns.  Every frame gets its real return address
+ * back and is closed, a marker says so, and the graph tracer leaves this
+ * thread alone from now on.
+ */
+void graph_suspend(struct ft_thread *t, const char *why)
+{
+	static const char prefix[] = "fntrace: graph tracing suspended for this thread (";
+	char text[128];
+	size_t n = sizeof(prefix) - 1, w = strlen(why);
+
+	if (t->graph_off)
+		return;
+	graph_unhijack(t);
+	graph_unwind_below(t, UINTPTR_MAX);
+	t->graph_off = 1;
+	if (!ft_graph_trace || n + w + 2 > sizeof(text))
+		return;
+	memcpy(text, prefix, n);
+	memcpy(text + n, why, w);
+	memcpy(text + n + w, ")", 2);
+	ft_marker_write(text, n + w + 1);
 }

@@ -15,6 +15,13 @@ void function_trace_call(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *ret
 void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp);
 uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot);
 
+/* The shadow stack against the program's own unwinding (unwind.c). */
+struct ft_thread;
+void graph_unwind_below(struct ft_thread *t, uintptr_t sp);
+void graph_unhijack(struct ft_thread *t);
+void graph_rehijack(struct ft_thread *t);
+void graph_suspend(struct ft_thread *t, const char *why);
+
 extern int ft_graph_trace;		/* function_graph is the current tracer */
 extern int ft_graph_profile;		/* the profiler times calls */
 extern unsigned ft_graph_max_depth;	/* max_graph_depth; 0: no limit */

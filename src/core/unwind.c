@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where the program unwinds its own stack, the shadow stack must follow.
+ * Wrapped here (libfntrace.so comes first in the lookup order when it is
+ * preloaded, so the program's calls reach these):
+ *
+ *   longjmp, siglongjmp       frames below the jump's target are gone:
+ *                             closed as unwound before the jump
+ *   _Unwind_RaiseException    the C++ unwinder reads return addresses: it
+ *   _Unwind_Resume_or_Rethrow gets the real ones (return_to_handler has no
+ *                             unwind information) ...
+ *   __cxa_begin_catch         ... and once an exception is caught, frames
+ *                             below the handler are closed as unwound and
+ *                             the live ones are taken again
+ *   backtrace                 real return addresses while it reads them
+ *   pthread_exit              every frame of the thread is closed
+ *   swapcontext, setcontext   the thread changes stacks: graph tracing is
+ *                             suspended for it, with a marker
+ *
+ * The real functions are found with dlsym(RTLD_NEXT).
+ */
+#include "events.h"
+#include "tracers.h"
+
+#include <dlfcn.h>
+#include <setjmp.h>
+#include <ucontext.h>
+
+#define REAL(type, name)                                                       \
+	static type real;                                                      \
+	if (!real)                                                             \
+		real = (type)dlsym(RTLD_NEXT, name)
+
+/* The thread's state, if it has graph frames to look after. */
+static struct ft_thread *graph_thread(void)
+{
+	struct ft_thread *t = ft_current;
+
+	return t && t->depth ? t : NULL;
+}
+
+/* A jump abandons the tracer if a signal interrupted it (siglongjmp out
+ * of a handler): the guard must not stay up. */
+static void jump_to(uintptr_t sp)
+{
+	struct ft_thread *t = ft_current;
+
+	if (!t)
+		return;
+	if (t->busy && t->busy_sp < sp)
+		t->busy = 0;
+	if (t->depth)
+		graph_unwind_below(t, sp);
+}
+
+typedef void (*jump_fn)(struct __jmp_buf_tag *, int);
+
+FT_EXPORT void longjmp(jmp_buf env, int val)
+{
+	REAL(jump_fn, "longjmp");
+	jump_to(arch_jmpbuf_sp(env));
+	real(env, val);
+	__builtin_unreachable();
+}
+
+FT_EXPORT void _longjmp(jmp_buf env, int val)
+{
+	REAL(jump_fn, "_longjmp");
+	jump_to(arch_jmpbuf_sp(env));
+	real(env, val);
+	__builtin_unreachable();
+}
+
+FT_EXPORT void siglongjmp(sigjmp_buf env, int val)
+{
+	REAL(jump_fn, "siglongjmp");
+	jump_to(arch_jmpbuf_sp(env));
+	real(env, val);
+	__builtin_unreachable();
+}
+
+/* _FORTIFY_SOURCE builds call this one. */
+FT_EXPORT void __longjmp_chk(jmp_buf env, int val)
+{
+	REAL(jump_fn, "__longjmp_chk");
+	jump_to(arch_jmpbuf_sp(env));
+	real(env, val);
+	__builtin_unreachable();
+}
+
+/* ---- C++ exceptions ---- */
+
+typedef int (*raise_fn)(void *exception);
+
+static void unhijack(void)
+{
+	struct ft_thread *t = graph_thread();
+
+	if (t)
+		graph_unhijack(t);
+}
+
+FT_EXPORT int _Unwind_RaiseException(void *exception)
+{
+	REAL(raise_fn, "_Unwind_RaiseException");
+	unhijack();
+	return real(exception);
+}
+
+FT_EXPORT int _Unwind_Resume_or_Rethrow(void *exception)
+{
+	REAL(raise_fn, "_Unwind_Resume_or_Rethrow");
+	unhijack();
+	return real(exception);
+}
+
+/* In the handler that caught: what is below it is gone, what is above
+ * it is alive and is ours again. */
+FT_EXPORT void *__cxa_begin_catch(void *exception)
+{
+	typedef void *(*catch_fn)(void *);
+	struct ft_thread *t = graph_thread();
+
+	REAL(catch_fn, "__cxa_begin_catch");
+	if (t) {
+		graph_unwind_below(t, arch_caller_sp());
+		graph_rehijack(t);
+	}
+	return real(exception);
+}
+
+/* ---- the rest ---- */
+
+/* The program's frames, with their real return addresses, and without
+ * this wrapper's own frame, which real backtrace() would list first. */
+FT_EXPORT int backtrace(void **buffer, int size)
+{
+	typedef int (*backtrace_fn)(void **, int);
+	struct ft_thread *t = graph_thread();
+	void *frames[256];
+	int n;
+
+	REAL(backtrace_fn, "backtrace");
+	if (size <= 0 || size >= 256)
+		return real(buffer, size);
+	if (t)
+		graph_unhijack(t);
+	n = real(frames, size + 1);
+	if (t)
+		graph_rehijack(t);
+	n = n > 0 ? n - 1 : 0;
+	for (int i = 0; i < n; i++)
+		buffer[i] = frames[i + 1];
+	return n;
+}
+
+FT_EXPORT void pthread_exit(void *value)
+{
+	typedef void (*exit_fn)(void *);
+	struct ft_thread *t = graph_thread();
+
+	REAL(exit_fn, "pthread_exit");
+	/* Its cleanup unwinds every frame (through libgcc, which reads their
+	 * return addresses): none of them returns. */
+	if (t) {
+		graph_unhijack(t);
+		graph_unwind_below(t, UINTPTR_MAX);
+	}
+	real(value);
+	__builtin_unreachable();
+}
+
+static void switching_stacks(void)
+{
+	struct ft_thread *t = ft_current;
+
+	if (t)
+		graph_suspend(t, "swapcontext");
+}
+
+FT_EXPORT int swapcontext(ucontext_t *old, const ucontext_t *next)
+{
+	typedef int (*swap_fn)(ucontext_t *, const ucontext_t *);
+
+	REAL(swap_fn, "swapcontext");
+	switching_stacks();
+	return real(old, next);
+}
+
+FT_EXPORT int setcontext(const ucontext_t *next)
+{
+	typedef int (*set_fn)(const ucontext_t *);
+
+	REAL(set_fn, "setcontext");
+	switching_stacks();
+	return real(next);
+}
