@@ -44,6 +44,8 @@ t_build() {
 	clang-patchable) cc=clang; flags="-fpatchable-function-entry=5" ;;
 	gcc-pg-linked)   cc=gcc;   flags="-pg"; link="-pg" ;;
 	plain)           cc=gcc;   flags="" ;;
+	g++-pg)          cc=g++;   flags="-pg" ;;
+	gcc-pg-rdynamic) cc=gcc;   flags="-pg"; link="-rdynamic" ;;
 	*) echo "t_build: unknown flavour $flavor" >&2; return 1 ;;
 	esac
 	# Compile with the flags, link without them: linking with -pg would

@@ -38,3 +38,28 @@ lost=$(sed -n 's/^# lost events: \([0-9]*\).*/\1/p' l.txt)
 t_ok "lost: the count is reported" test "${lost:-0}" -gt 0
 t_ok "lost: per thread too" grep -q '^#   flood-[0-9]*: [0-9]' l.txt
 t_ok "lost: marked in the trace" grep -q 'LOST [0-9]* EVENTS' l.txt
+
+# Four threads flooding at once (tests/progs/robust_flood.c): every one
+# of them loses events, each counted on its own line, adding up to the
+# total.
+t_build gcc-pg -O2 mflood "$top/tests/progs/robust_flood.c"
+"$FNTRACE" record -b 1024 -o m.data -- ./mflood >mout.txt 2>/dev/null &
+rec=$!
+sleep 0.2
+kill -STOP $rec
+sleep 0.5
+kill -CONT $rec
+wait $rec
+t_eq "lost, 4 threads: program finished normally" 0 "$?"
+t_eq "lost, 4 threads: program output intact" "result 1" "$(tail -n 1 mout.txt)"
+"$FNTRACE" report -i m.data >m.txt
+# The per-thread lines are the "#   comm-tid: N" right below the total.
+awk '/^# lost events:/ { on = 1; next } on && /^#   / { print; next } { on = 0 }' m.txt >per.txt
+missing=""
+for tid in $(sed -n 's/^tid //p' mout.txt); do
+	grep -q "^#   mflood-$tid: [1-9]" per.txt || missing="$missing $tid"
+done
+t_eq "lost, 4 threads: every thread's loss counted" "" "${missing# }"
+t_eq "lost, 4 threads: the per-thread counts add up" \
+	"$(sed -n 's/^# lost events: \([0-9]*\).*/\1/p' m.txt)" \
+	"$(sed 's/.*: //' per.txt | awk '{ s += $1 } END { print s + 0 }')"

@@ -1,0 +1,61 @@
+# Robustness (issue 5): new processes.  fork: the child's calls appear
+# under the child's pid, the parent's under its own, each nested, and the
+# exit status passes.  vfork + exec and posix_spawn of /bin/true and
+# /bin/false: the statuses are right and the parent's graph is intact.
+# exec of another traced program: its functions appear under the same pid;
+# exec of a program without call sites works.  (The names of the calls
+# made before an exec, the frames the exec ends, and the note that a
+# program without call sites was not traced: robust_pending.sh.)
+
+. "$top/tests/robust_lib.sh"
+
+# fork
+r_build robust_fork fork
+r_record fk ./fork
+t_eq "fork: exit status" 0 "$(cat fk.rc)"
+child=$(sed -n 's/^child \([0-9]*\) status .*/\1/p' fk.out)
+parent=$(sed -n 's/^parent \([0-9]*\) .*/\1/p' fk.out)
+t_eq "fork: the child's status" "child $child status 3" "$(head -n 1 fk.out)"
+t_eq "fork: two processes in the report" "$(printf '%s\n' "$parent" "$child" | sort -n | tr '\n' ' ')" \
+	"$(r_tids fk.txt | tr '\n' ' ')"
+r_graph fk.data "$child" >child.txt
+printf 'child_work() {\n  leaf();\n  leaf();\n} /* child_work */\n' >want.txt
+t_same "fork: the child's calls under the child's pid" want.txt child.txt
+r_graph fk.data "$parent" >parent.txt
+printf 'main() {\n  split();\n  parent_work() {\n    leaf();\n  } /* parent_work */\n} /* main */\n' >want.txt
+t_same "fork: the parent's calls under the parent's pid" want.txt parent.txt
+t_eq "fork: both nest" "" "$(r_all_nest fk.data fk.txt)"
+
+# vfork + exec, posix_spawn
+r_build robust_spawn spawn
+r_record sp ./spawn
+t_eq "vfork/spawn: exit status" 0 "$(cat sp.rc)"
+t_eq "vfork/spawn: the children's statuses" "vfork 0 1 spawn 0 1" "$(cat sp.out)"
+t_graph_calls sp.txt >got.txt
+{
+	echo 'main() {'
+	for f in by_vfork by_vfork by_spawn by_spawn; do
+		printf '  %s() {\n    leaf();\n  } /* %s */\n' $f $f
+	done
+	printf '  leaf();\n} /* main */\n'
+} >want.txt
+t_same "vfork/spawn: the parent's graph" want.txt got.txt
+
+# exec of a traced program, built the same way
+r_build robust_exec exec
+r_build robust_exec_target target
+r_record ex ./exec ./target
+t_eq "exec: the exec'd program's status passed on" 5 "$(cat ex.rc)"
+pid=$(sed -n 's/^pid //p' ex.out)
+t_eq "exec: the exec'd program's output" "target pid $pid work 5" "$(sed -n 2p ex.out)"
+t_ok "exec: the first program traced under its pid" grep -q "exec-$pid .*main() {" ex.txt
+t_ok "exec: the exec'd program traced under the same pid" grep -q "target-$pid .*target_work() {" ex.txt
+t_eq "exec: one process in the report" "$pid" "$(r_tids ex.txt | tr '\n' ' ' | sed 's/ $//')"
+
+# exec of a program without call sites
+r_record ee ./exec /bin/echo hello
+t_eq "exec /bin/echo: exit status" 0 "$(cat ee.rc)"
+t_eq "exec /bin/echo: its output" hello "$(sed -n 2p ee.out)"
+printf 'main() {\n  before_exec() {\n    do_exec() {\n      leaf();\n' >want.txt
+t_graph_calls ee.txt | head -n 4 >got.txt
+t_same "exec /bin/echo: the calls before the exec" want.txt got.txt

@@ -1,0 +1,44 @@
+# Robustness (issue 5): threads.  50 threads started and ended in waves
+# while traced, each with the same call tree: all appear, each nests and
+# shows the same calls.  A thread that calls pthread_exit() three frames
+# down: the program goes on (the frames closed as unwound: in
+# robust_pending.sh).
+
+. "$top/tests/robust_lib.sh"
+
+r_build robust_threads threads
+./threads >want.out
+r_record th ./threads
+t_eq "threads: exit status" 0 "$(cat th.rc)"
+t_same "threads: output as untraced" want.out th.out
+grep 'worker() {' th.txt >workers.txt
+tids=$(r_tids workers.txt)
+t_eq "threads: all 50 threads traced" 50 "$(echo "$tids" | wc -w)"
+cat >want.txt <<'W'
+worker() {
+  work() {
+    branch() {
+      leaf();
+      leaf();
+    } /* branch */
+    leaf();
+  } /* work */
+} /* worker */
+W
+bad_nest="" bad_calls=""
+for tid in $tids; do
+	r_nests th.data "$tid" || bad_nest="$bad_nest $tid"
+	r_graph th.data "$tid" >got.txt
+	cmp -s want.txt got.txt || bad_calls="$bad_calls $tid"
+done
+t_eq "threads: every thread nests" "" "${bad_nest# }"
+t_eq "threads: every thread made the same calls" "" "${bad_calls# }"
+t_eq "threads: main nests too" "" "$(r_all_nest th.data th.txt)"
+
+r_build robust_pthread_exit pexit
+r_record pe ./pexit
+t_eq "pthread_exit: exit status" 0 "$(cat pe.rc)"
+t_eq "pthread_exit: the program goes on" "thread returned 7, after 14" "$(cat pe.out)"
+t_ok "pthread_exit: the exiting thread's frames shown" grep -q 'level3() {' pe.txt
+t_ok "pthread_exit: the main thread goes on traced" grep -q 'after();' pe.txt
+t_ok "pthread_exit: ended normally" sh -c "tail -n 1 pe.txt | grep -qx '# program exited with status 0'"
