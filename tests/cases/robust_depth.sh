@@ -1,6 +1,6 @@
 # Robustness (issue 5): recursion deeper than the shadow stack (3000
-# frames, it holds 1024): no crash, the right result, a nested graph (the
-# count of calls too deep to graph: robust_pending.sh).  Tail calls
+# frames, it holds 1024): no crash, the right result, a nested graph, and
+# the report says how many calls were too deep to graph.  Tail calls
 # compiled into jumps: the graph stays nested.
 
 . "$top/tests/robust_lib.sh"
@@ -12,6 +12,8 @@ t_eq "deep recursion: output" "depth 3000 after 3000" "$(cat deep.out)"
 t_eq "deep recursion: the graph nests" "" "$(r_all_nest deep.data deep.txt)"
 t_graph_calls deep.txt >deep.calls
 t_ok "deep recursion: the call after it traced" grep -q '^  after();$' deep.calls
+n=$(sed -n 's/^# shadow stack overruns: \([0-9]*\).*/\1/p' deep.txt)
+t_ok "deep recursion: the calls not graphed are counted (overruns > 0)" test "${n:-0}" -gt 0
 
 r_build robust_tail tail
 objdump -d --no-show-raw-insn tail >tail.dis

@@ -1,8 +1,8 @@
 # Robustness (issue 5): threads.  50 threads started and ended in waves
 # while traced, each with the same call tree: all appear, each nests and
 # shows the same calls.  A thread that calls pthread_exit() three frames
-# down: the program goes on (the frames closed as unwound: in
-# robust_pending.sh).
+# down: the program goes on, and the thread's frames are closed as
+# unwound.
 
 . "$top/tests/robust_lib.sh"
 
@@ -42,3 +42,7 @@ t_eq "pthread_exit: the program goes on" "thread returned 7, after 14" "$(cat pe
 t_ok "pthread_exit: the exiting thread's frames shown" grep -q 'level3() {' pe.txt
 t_ok "pthread_exit: the main thread goes on traced" grep -q 'after();' pe.txt
 t_ok "pthread_exit: ended normally" sh -c "tail -n 1 pe.txt | grep -qx '# program exited with status 0'"
+grep 'exiter() {' pe.txt >exiter.txt
+r_graph pe.data "$(r_tids exiter.txt)" >got.txt
+r_unwound_chain exiter level1 level2 level3 >want.txt
+t_same "pthread_exit: the exiting thread's frames closed as unwound" want.txt got.txt
