@@ -223,6 +223,15 @@ static void print_overruns(const struct report *r)
 				r->threads[i].th->tid, r->threads[i].th->overruns);
 }
 
+/* Programs a process ran (exec) that fntrace could not trace. */
+static void print_untraced(const struct report *r)
+{
+	for (unsigned i = 0; i < r->td.nr_procs; i++)
+		if (r->td.procs[i].notraced)
+			fprintf(r->out, "# pid %u: %s has no call sites: not traced\n",
+				r->td.procs[i].pid, r->td.procs[i].notraced);
+}
+
 /* info's "signal N NAME[ (core dumped)]" as "N (NAME)[, core dumped]". */
 static void print_signal(FILE *out, const char *s)
 {
@@ -296,6 +305,7 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 	if (!err && !r.opt->csv) {
 		print_lost(&r);
 		print_overruns(&r);
+		print_untraced(&r);
 		if (!r.opt->live)
 			print_exit(&r);
 	}

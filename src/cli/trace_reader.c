@@ -255,6 +255,11 @@ static int parse_funcs_line(struct tr_process *p, size_t caps[2], char *line)
 	strip_newline(line);
 	if (!line[0] || line[0] == '#')
 		return 0;
+	if (!strncmp(line, "notraced ", 9)) {
+		free(p->notraced);
+		p->notraced = strdup(line + 9);
+		return p->notraced ? 0 : -1;
+	}
 	if (!strncmp(line, "module ", 7))
 		return parse_module(p, &caps[0], line + 7);
 	if (!strncmp(line, "func ", 5))
@@ -270,7 +275,10 @@ static int read_funcs(struct trace_data *td, struct tr_process *p)
 	int err = 0;
 	FILE *f;
 
-	snprintf(name, sizeof(name), "funcs-%u", p->pid);
+	if (p->image)
+		snprintf(name, sizeof(name), "funcs-%u.%u", p->pid, p->image);
+	else
+		snprintf(name, sizeof(name), "funcs-%u", p->pid);
 	path = path_in(td, name);
 	f = path ? fopen(path, "r") : NULL;
 	if (!f) {
@@ -290,14 +298,22 @@ static int read_funcs(struct trace_data *td, struct tr_process *p)
 	return err;
 }
 
-/* The pid of a file named funcs-<pid>, or 0. */
-static uint32_t funcs_file_pid(const char *name)
+/* The pid (0 if none) and image of a file named funcs-PID[.IMAGE]. */
+static uint32_t funcs_file_pid(const char *name, uint32_t *image)
 {
-	char *s = (char *)name + 6;
-	uint32_t pid;
+	const char *s = name + 6;
+	char *end;
+	unsigned long pid, n = 0;
 
-	if (strncmp(name, "funcs-", 6) || take_u32(&s, &pid) || *s)
+	*image = 0;
+	if (strncmp(name, "funcs-", 6) || *s < '0' || *s > '9')
 		return 0;
+	pid = strtoul(s, &end, 10);
+	if (*end == '.' && end[1] >= '0' && end[1] <= '9')
+		n = strtoul(end + 1, &end, 10);
+	if (*end || pid == 0 || pid > UINT32_MAX || n > UINT32_MAX)
+		return 0;
+	*image = n;
 	return pid;
 }
 
@@ -305,7 +321,9 @@ static int compare_procs(const void *a, const void *b)
 {
 	const struct tr_process *x = a, *y = b;
 
-	return (x->pid > y->pid) - (x->pid < y->pid);
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->image > y->image) - (x->image < y->image);
 }
 
 static int find_processes(struct trace_data *td)
@@ -313,16 +331,18 @@ static int find_processes(struct trace_data *td)
 	DIR *d = opendir(td->dir);
 	struct dirent *e;
 	size_t cap = 0;
-	uint32_t pid;
+	uint32_t pid, image;
 
 	if (!d)
 		return fail(td, "%s: %s", td->dir, strerror(errno));
 	while ((e = readdir(d)))
-		if ((pid = funcs_file_pid(e->d_name))) {
+		if ((pid = funcs_file_pid(e->d_name, &image))) {
 			if (grow((void **)&td->procs, &cap, td->nr_procs + 1,
 				 sizeof(*td->procs)))
 				break;
-			td->procs[td->nr_procs++].pid = pid;
+			memset(&td->procs[td->nr_procs], 0, sizeof(*td->procs));
+			td->procs[td->nr_procs].pid = pid;
+			td->procs[td->nr_procs++].image = image;
 		}
 	closedir(d);
 	if (e)
@@ -366,6 +386,7 @@ static void fill_chunk_ref(struct tr_chunk_ref *r, const struct ft_chunk *c,
 {
 	memset(r, 0, sizeof(*r));
 	r->pid = c->pid;
+	r->image = c->image;
 	r->tid = c->tid;
 	r->seq = c->seq;
 	r->start_time = c->start_time;
@@ -405,6 +426,8 @@ static int compare_chunks(const void *a, const void *b)
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
+	if (x->image != y->image)
+		return x->image < y->image ? -1 : 1;
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
 	if (x->seq != y->seq)
@@ -413,9 +436,9 @@ static int compare_chunks(const void *a, const void *b)
 }
 
 static const struct tr_process *find_process(const struct trace_data *td,
-					     uint32_t pid)
+					     uint32_t pid, uint32_t image)
 {
-	struct tr_process key = { .pid = pid };
+	struct tr_process key = { .pid = pid, .image = image };
 
 	return bsearch(&key, td->procs, td->nr_procs, sizeof(key), compare_procs);
 }
@@ -428,12 +451,13 @@ static int add_thread(struct trace_data *td, size_t *cap, struct tr_chunk_ref *f
 		return fail(td, "out of memory");
 	t = &td->threads[td->nr_threads++];
 	t->pid = first->pid;
+	t->image = first->image;
 	t->tid = first->tid;
 	t->chunks = first;
-	t->proc = find_process(td, first->pid);
+	t->proc = find_process(td, first->pid, first->image);
 	if (!t->proc)
-		return fail(td, "%s/trace.dat has events of pid %u but there is no funcs-%u",
-			    td->dir, first->pid, first->pid);
+		return fail(td, "%s/trace.dat has events of pid %u (program %u) but no "
+			    "funcs file for it", td->dir, first->pid, first->image);
 	return 0;
 }
 
@@ -452,7 +476,7 @@ static int group_threads(struct trace_data *td)
 	for (size_t i = 0; i < td->nr_chunks; i++) {
 		struct tr_chunk_ref *r = &td->chunks[i];
 
-		if (!t || t->pid != r->pid || t->tid != r->tid) {
+		if (!t || t->pid != r->pid || t->image != r->image || t->tid != r->tid) {
 			if (add_thread(td, &cap, r))
 				return -1;
 			t = &td->threads[td->nr_threads - 1];
@@ -515,6 +539,7 @@ static void free_process(struct tr_process *p)
 		free(p->funcs[i].name);
 	free(p->modules);
 	free(p->funcs);
+	free(p->notraced);
 }
 
 void tr_close(struct trace_data *td)

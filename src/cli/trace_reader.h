@@ -48,6 +48,8 @@ struct tr_func {
 
 struct tr_process {
 	uint32_t pid;
+	uint32_t image;		/* 0, then one more after each exec */
+	char *notraced;		/* the program, if it had no call sites */
 	struct tr_module *modules;
 	unsigned nr_modules;
 	struct tr_func *funcs;	/* indexed by function id; [0] is unused */
@@ -56,7 +58,7 @@ struct tr_process {
 
 /* Where one chunk's events are in trace.dat. */
 struct tr_chunk_ref {
-	uint32_t pid, tid;
+	uint32_t pid, image, tid;
 	uint64_t seq;
 	uint64_t start_time;	/* ticks */
 	uint64_t offset;	/* of the first event word */
@@ -67,7 +69,7 @@ struct tr_chunk_ref {
 };
 
 struct tr_thread {
-	uint32_t pid, tid;
+	uint32_t pid, image, tid;
 	const struct tr_process *proc;
 	struct tr_chunk_ref *chunks;	/* this thread's, in seq order */
 	unsigned nr_chunks;

@@ -75,7 +75,8 @@ struct ft_chunk {
 	char comm[16];			/* thread name when the chunk was taken */
 	uint64_t order;			/* when it was published, process-wide */
 	uint32_t consumed;		/* bytes a consuming reader has taken */
-	uint32_t pad;
+	uint32_t image;			/* which program the pid runs: 0, then +1
+					 * after each exec (funcs-PID.IMAGE) */
 };
 
 struct ft_file_header {

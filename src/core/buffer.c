@@ -8,6 +8,7 @@
  */
 #include "buffer.h"
 #include "events.h"
+#include "funcs.h"
 #include "../common/shm.h"
 
 #include <linux/futex.h>
@@ -75,6 +76,7 @@ static void chunk_own(struct ft_thread *t, unsigned i)
 	c->start_time = t->last;
 	c->used = 0;
 	c->consumed = 0;
+	c->image = ft_image;
 	c->cpu = t->cpu;
 	prctl(PR_GET_NAME, c->comm);
 	t->chunk = c;

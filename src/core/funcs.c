@@ -8,6 +8,7 @@
 #include "funcs.h"
 #include "ftrace.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -36,13 +37,40 @@ static void flush(struct out *o)
 	o->len = 0;
 }
 
+uint32_t ft_image;
+
+/*
+ * funcs-PID, or after an exec (the pid stays, the program is another one,
+ * with ids of its own) the first funcs-PID.N that does not exist yet; N
+ * is the image number every chunk carries.
+ */
 static int open_for_pid(void)
 {
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 48];
 
-	snprintf(path, sizeof(path), "%s/funcs-%d", dir_path, (int)getpid());
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	for (ft_image = 0; ft_image < 1000; ft_image++) {
+		if (ft_image)
+			snprintf(path, sizeof(path), "%s/funcs-%d.%u", dir_path,
+				 (int)getpid(), ft_image);
+		else
+			snprintf(path, sizeof(path), "%s/funcs-%d", dir_path, (int)getpid());
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
 	return fd < 0 ? -1 : 0;
+}
+
+/* The program itself has no call sites (an exec'd one, say): say so. */
+void ft_funcs_note_untraced(const char *path)
+{
+	struct out o = { .len = 0 };
+	int n = snprintf(o.buf, sizeof(o.buf), "notraced %s\n", path);
+
+	if (fd < 0 || n <= 0 || (size_t)n >= sizeof(o.buf))
+		return;
+	o.len = n;
+	flush(&o);
 }
 
 int ft_funcs_open(const char *dir)

@@ -11,6 +11,7 @@
 #define FNTRACE_FUNCS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Start writing into dir (NULL: not recording, nothing is written). */
 int ft_funcs_open(const char *dir);
@@ -18,6 +19,11 @@ int ft_funcs_open(const char *dir);
 void ft_funcs_write_module(unsigned idx);
 /* In a forked child: a table of its own, with everything known so far. */
 void ft_funcs_reopen_after_fork(void);
+
+/* The program has no call sites: the report will say it was not traced. */
+void ft_funcs_note_untraced(const char *path);
+/* Which program of the process this is: 0, and one more after each exec. */
+extern uint32_t ft_image;
 
 /* The whole table, handed line by line to emit. */
 void ft_funcs_emit(void (*emit)(void *arg, const char *line, size_t len), void *arg);

@@ -161,6 +161,8 @@ __attribute__((constructor)) static void fntrace_init(void)
 	recording = attach_recorder();
 	if (ftrace_modules_refresh() < 0)
 		ftrace_kill("cannot read the modules");
+	else if (recording > 0 && ftrace_module_count() && !ftrace_module_get(0)->nr_recs)
+		ft_funcs_note_untraced(ftrace_module_get(0)->path);
 	else if (recording > 0 && start_tracer())
 		ftrace_kill("cannot start the tracer");
 	ftrace_patch_go_live();

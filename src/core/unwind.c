@@ -16,6 +16,9 @@
  *   pthread_exit              every frame of the thread is closed
  *   swapcontext, setcontext   the thread changes stacks: graph tracing is
  *                             suspended for it, with a marker
+ *   execve and its family     no frame returns in the new program: all
+ *                             closed (and given their real return
+ *                             addresses back, in case the exec fails)
  *
  * The real functions are found with dlsym(RTLD_NEXT).
  */
@@ -23,8 +26,11 @@
 #include "tracers.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <setjmp.h>
+#include <stdarg.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #define REAL(type, name)                                                       \
 	static type real;                                                      \
@@ -194,4 +200,104 @@ FT_EXPORT int setcontext(const ucontext_t *next)
 	REAL(set_fn, "setcontext");
 	switching_stacks();
 	return real(next);
+}
+
+/* ---- exec ---- */
+
+/* A vfork() child runs on its parent's memory, shadow stack included:
+ * what it would close is its parent's. */
+static void before_exec(void)
+{
+	struct ft_thread *t = graph_thread();
+
+	if (t && t->pid == (uint32_t)getpid()) {
+		graph_unhijack(t);
+		graph_unwind_below(t, UINTPTR_MAX);
+	}
+}
+
+typedef int (*exec_fn)(const char *, char *const[], char *const[]);
+typedef int (*execv_fn)(const char *, char *const[]);
+
+FT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	REAL(exec_fn, "execve");
+	before_exec();
+	return real(path, argv, envp);
+}
+
+FT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	REAL(exec_fn, "execvpe");
+	before_exec();
+	return real(file, argv, envp);
+}
+
+FT_EXPORT int execv(const char *path, char *const argv[])
+{
+	REAL(execv_fn, "execv");
+	before_exec();
+	return real(path, argv);
+}
+
+FT_EXPORT int execvp(const char *file, char *const argv[])
+{
+	REAL(execv_fn, "execvp");
+	before_exec();
+	return real(file, argv);
+}
+
+/* The variadic ones, through their array forms (as glibc's own do). */
+#define MAX_EXEC_ARGS 4096
+
+static int collect_args(const char *arg0, va_list ap, char **argv)
+{
+	int n = 0;
+
+	argv[n++] = (char *)arg0;
+	while (arg0 && n < MAX_EXEC_ARGS && (argv[n] = va_arg(ap, char *)))
+		n++;
+	if (n == MAX_EXEC_ARGS) {
+		errno = E2BIG;
+		return -1;
+	}
+	argv[n] = NULL;
+	return n;
+}
+
+FT_EXPORT int execl(const char *path, const char *arg0, ...)
+{
+	char *argv[MAX_EXEC_ARGS + 1];
+	va_list ap;
+	int n;
+
+	va_start(ap, arg0);
+	n = collect_args(arg0, ap, argv);
+	va_end(ap);
+	return n < 0 ? -1 : execv(path, argv);
+}
+
+FT_EXPORT int execlp(const char *file, const char *arg0, ...)
+{
+	char *argv[MAX_EXEC_ARGS + 1];
+	va_list ap;
+	int n;
+
+	va_start(ap, arg0);
+	n = collect_args(arg0, ap, argv);
+	va_end(ap);
+	return n < 0 ? -1 : execvp(file, argv);
+}
+
+FT_EXPORT int execle(const char *path, const char *arg0, ...)
+{
+	char *argv[MAX_EXEC_ARGS + 1], **envp;
+	va_list ap;
+	int n;
+
+	va_start(ap, arg0);
+	n = collect_args(arg0, ap, argv);
+	envp = va_arg(ap, char **);
+	va_end(ap);
+	return n < 0 ? -1 : execve(path, argv, envp);
 }

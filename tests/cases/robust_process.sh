@@ -51,9 +51,18 @@ t_eq "exec: the exec'd program's output" "target pid $pid work 5" "$(sed -n 2p e
 t_ok "exec: the first program traced under its pid" grep -q "exec-$pid .*main() {" ex.txt
 t_ok "exec: the exec'd program traced under the same pid" grep -q "target-$pid .*target_work() {" ex.txt
 t_eq "exec: one process in the report" "$pid" "$(r_tids ex.txt | tr '\n' ' ' | sed 's/ $//')"
+t_ok "exec: the calls before the exec keep their names" \
+	sh -c "grep -q 'exec-$pid .*|  *do_exec() {' ex.txt && grep -q 'exec-$pid .*|  *leaf();' ex.txt"
+t_ok "exec: the exec'd program's calls are not named as the first's" \
+	sh -c "! grep -q 'exec-$pid .*target_' ex.txt"
+t_ok "exec: the frames the exec ended are closed (the pid nests)" r_nests ex.data "$pid"
 
 # exec of a program without call sites
 r_record ee ./exec /bin/echo hello
+pid=$(sed -n 's/^pid //p' ee.out)
+# The path as exec'd, or as the kernel has it (/bin is /usr/bin on Debian).
+t_ok "exec /bin/echo: said to be untraced" \
+	grep -Eq "^# pid $pid: (/bin/echo|$(readlink -f /bin/echo)) has no call sites: not traced$" ee.txt
 t_eq "exec /bin/echo: exit status" 0 "$(cat ee.rc)"
 t_eq "exec /bin/echo: its output" hello "$(sed -n 2p ee.out)"
 printf 'main() {\n  before_exec() {\n    do_exec() {\n      leaf();\n' >want.txt

@@ -452,7 +452,7 @@ static void test_errors(void)
 	chunk_start(&c, 77, 77, 0, 0, 0, "x");
 	entry(&c, 1, 1);
 	put_trace(dir, &c, 1);
-	expect_error("error: events of a pid with no funcs file", dir, "no funcs-77");
+	expect_error("error: events of a pid with no funcs file", dir, "events of pid 77 (program 0) but no funcs file");
 }
 
 /* A word that is no event ends its chunk; the report goes on, and warns. */
