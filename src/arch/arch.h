@@ -91,6 +91,11 @@ struct recordmcount_desc {
 	 * relaxation): a site after one may move, see docs/recordmcount.md. */
 	const uint32_t *relax_types;
 	unsigned nr_relax_types;
+	/* Forms only a linker makes, met in a final image linked with
+	 * --emit-relocs (recordmcount --image) and tried before forms: x86's
+	 * "67 e8" (a GOT call ld relaxed), riscv's "jal" (a relaxed call). */
+	const struct mcount_call_form *image_forms;
+	unsigned nr_image_forms;
 };
 
 struct arch_desc {

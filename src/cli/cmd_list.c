@@ -75,6 +75,8 @@ int cmd_list(int argc, char **argv)
 		cli_error("%s: %s", path, err);
 		return 1;
 	}
+	if (sites.warning[0])
+		cli_error("%s: %s", path, sites.warning);
 	if (sites.nr == 0)
 		cli_error("%s has no call sites: compile it with -pg, -pg -mfentry "
 			  "or -fpatchable-function-entry=5", path);

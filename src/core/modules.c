@@ -220,6 +220,8 @@ static int load_module(const struct mapped *m)
 		goto out;
 	}
 	if (sites_discover(&f, &sites, err, sizeof(err)) == 0) {
+		if (sites.warning[0])
+			ft_warn("%s: %s", mod->path, sites.warning);
 		ret = load_sites(mod, mod - modules, &f, &sites);
 		ft_debug("%s: %u call sites from %s", mod->path, mod->nr_recs,
 			 sites_source_name(sites.source));

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Call-site discovery for one image, in the kernel's order of preference:
- * a table the toolchain wrote (__mcount_loc, __patchable_function_entries),
- * and only for a plain -pg build without one, a search of each function's
- * head for its call to mcount.
+ * Call-site discovery for one image: its side file, written from the
+ * final link by recordmcount --image (right even where per-object tables
+ * are not, after riscv relaxation); then in the kernel's order of
+ * preference a table the toolchain wrote (__mcount_loc,
+ * __patchable_function_entries), and only for a plain -pg build without
+ * one, a search of each function's head for its call to mcount.  Whatever
+ * names a site, the arch's check_site() must agree with the image's bytes.
  */
 #include "sites.h"
+#include "sitefile.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -274,17 +278,17 @@ static int site_push(struct image_sites *out, const struct site *s, unsigned *ca
 }
 
 static int sites_from_table(const struct elf_file *f, const struct funcs *fs,
-			    const struct u64_list *addrs, struct image_sites *out)
+			    const uint64_t *addrs, unsigned n, struct image_sites *out)
 {
 	unsigned cap = 0;
 
-	for (unsigned i = 0; i < addrs->nr; i++) {
-		const struct func_sym *fn = func_at(fs, addrs->v[i]);
+	for (unsigned i = 0; i < n; i++) {
+		const struct func_sym *fn = func_at(fs, addrs[i]);
 		struct site s;
 
-		if (addrs->v[i] == 0)
+		if (addrs[i] == 0)
 			continue;	/* an entry whose function the linker dropped */
-		if (!fn || !out->arch->check_site(f, addrs->v[i], fn->addr, &s)) {
+		if (!fn || !out->arch->check_site(f, addrs[i], fn->addr, &s)) {
 			out->skipped++;
 			continue;
 		}
@@ -338,6 +342,60 @@ out:
 	return ret;
 }
 
+/* ---- side files ---- */
+
+/* Each claim of the side file, checked against the image like a table
+ * entry; the function and its name come from the file, so that an image
+ * stripped of its symbols is still traced with names. */
+static int sites_from_sidefile(const struct elf_file *f, const struct sitefile *sf,
+			       struct image_sites *out)
+{
+	unsigned cap = 0;
+
+	for (unsigned i = 0; i < sf->nr; i++) {
+		const struct sitefile_entry *e = &sf->v[i];
+		struct site s;
+
+		if (!out->arch->check_site(f, e->addr, e->func, &s) || s.addr != e->addr ||
+		    s.len != e->len || s.kind != e->kind) {
+			out->skipped++;
+			continue;
+		}
+		s.name = e->name;
+		if (site_push(out, &s, &cap))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * 1 if the image's side file gave its sites; 0 if it has none, or one
+ * that is not used (then out->warning says why).  An image without a
+ * build-id costs nothing here; one with a build-id costs one open().
+ */
+static int from_sidefile(const struct elf_file *f, struct image_sites *out)
+{
+	char id[SITEFILE_MAX_ID], err[160], *path;
+	struct sitefile sf;
+	int found;
+
+	if (!elf_build_id(f, id, sizeof(id)) || !(path = sitefile_path(id)))
+		return 0;
+	found = sitefile_read(path, out->arch->name, id, &sf, err, sizeof(err));
+	if (found < 0)
+		snprintf(out->warning, sizeof(out->warning),
+			 "side file %s: %s; not used", path, err);
+	free(path);
+	if (found <= 0)
+		return 0;
+	out->source = SOURCE_SIDEFILE;
+	out->text = sf.text;	/* the names live on with the sites */
+	sf.text = NULL;
+	found = sites_from_sidefile(f, &sf, out) ? -1 : 1;
+	sitefile_free(&sf);
+	return found;
+}
+
 static int by_site_addr(const void *a, const void *b)
 {
 	const struct site *x = a, *y = b;
@@ -349,6 +407,8 @@ static void sort_unique(struct image_sites *out)
 {
 	unsigned w = 0;
 
+	if (out->nr < 2)
+		return;		/* qsort() may not be given a NULL v */
 	qsort(out->v, out->nr, sizeof(*out->v), by_site_addr);
 	for (unsigned r = 0; r < out->nr; r++)
 		if (w == 0 || out->v[w - 1].addr != out->v[r].addr)
@@ -365,7 +425,7 @@ static int from_table(const struct elf_file *f, int sec, struct image_sites *out
 	if (!ret)
 		ret = collect_funcs(f, &fs);
 	if (!ret)
-		ret = sites_from_table(f, &fs, &addrs, out);
+		ret = sites_from_table(f, &fs, addrs.v, addrs.nr, out);
 	free(fs.v);
 	free(addrs.v);
 	return ret;
@@ -377,7 +437,10 @@ static int discover(const struct elf_file *f, struct image_sites *out)
 		{ "__mcount_loc", SOURCE_MCOUNT_LOC },
 		{ "__patchable_function_entries", SOURCE_PATCHABLE },
 	};
+	int side = from_sidefile(f, out);
 
+	if (side)
+		return side < 0 ? -1 : 0;
 	for (unsigned i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
 		int sec = elf_find_section(f, tables[i].name);
 
@@ -389,8 +452,8 @@ static int discover(const struct elf_file *f, struct image_sites *out)
 	return scan_heads(f, out);
 }
 
-int sites_discover(const struct elf_file *f, struct image_sites *out,
-		   char *err, size_t errlen)
+static int start(const struct elf_file *f, struct image_sites *out,
+		 char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
 	out->arch = arch_lookup(f->machine);
@@ -403,7 +466,12 @@ int sites_discover(const struct elf_file *f, struct image_sites *out,
 		snprintf(err, errlen, "not an executable or shared object");
 		return -1;
 	}
-	if (discover(f, out)) {
+	return 0;
+}
+
+static int finish(int failed, struct image_sites *out, char *err, size_t errlen)
+{
+	if (failed) {
 		snprintf(err, errlen, "out of memory");
 		sites_free(out);
 		return -1;
@@ -412,15 +480,47 @@ int sites_discover(const struct elf_file *f, struct image_sites *out,
 	return 0;
 }
 
+int sites_discover(const struct elf_file *f, struct image_sites *out,
+		   char *err, size_t errlen)
+{
+	if (start(f, out, err, errlen))
+		return -1;
+	return finish(discover(f, out), out, err, errlen);
+}
+
+int sites_from_addrs(const struct elf_file *f, const uint64_t *addrs, unsigned n,
+		     struct image_sites *out, char *err, size_t errlen)
+{
+	struct funcs fs = { 0 };
+	int failed;
+
+	if (start(f, out, err, errlen))
+		return -1;
+	failed = collect_funcs(f, &fs) || sites_from_table(f, &fs, addrs, n, out);
+	free(fs.v);
+	return finish(failed, out, err, errlen);
+}
+
+int sites_scan(const struct elf_file *f, struct image_sites *out,
+	       char *err, size_t errlen)
+{
+	if (start(f, out, err, errlen))
+		return -1;
+	return finish(scan_heads(f, out), out, err, errlen);
+}
+
 void sites_free(struct image_sites *s)
 {
 	free(s->v);
+	free(s->text);
 	memset(s, 0, sizeof(*s));
 }
 
 const char *sites_source_name(enum sites_source source)
 {
 	switch (source) {
+	case SOURCE_SIDEFILE:
+		return "side file";
 	case SOURCE_MCOUNT_LOC:
 		return "__mcount_loc";
 	case SOURCE_PATCHABLE:

@@ -12,6 +12,7 @@
 /* Where the sites of an image were found. */
 enum sites_source {
 	SOURCE_NONE,		/* the image has no call sites */
+	SOURCE_SIDEFILE,	/* its side file (sitefile.h): recordmcount --image */
 	SOURCE_MCOUNT_LOC,	/* __mcount_loc: gcc -mrecord-mcount, recordmcount */
 	SOURCE_PATCHABLE,	/* __patchable_function_entries */
 	SOURCE_SCAN,		/* decoded from each function's head (-pg) */
@@ -23,12 +24,26 @@ struct image_sites {
 	struct site *v;		/* sorted by address, one per function */
 	unsigned nr;
 	unsigned skipped;	/* named by a table but not a site we know */
+	char *text;		/* the side file the names point into, if any */
+	/* Set when a side file was found but not used: one line for the
+	 * caller to print (the runtime and `fntrace list` do). */
+	char warning[256];
 };
 
 /* Fills *out; names point into f, so keep f open while using them.
- * Returns -1 with a message in err for an image fntrace cannot read. */
+ * Returns -1 with a message in err for an image fntrace cannot read.
+ * The image's side file comes first, then the tables in it, then a
+ * search of every function's head. */
 int sites_discover(const struct elf_file *f, struct image_sites *out,
 		   char *err, size_t errlen);
+/* For recordmcount --image, which knows where the calls are: the sites
+ * at these addresses, each checked as a table's entries are (the source
+ * stays SOURCE_NONE: the caller knows where they came from) ... */
+int sites_from_addrs(const struct elf_file *f, const uint64_t *addrs, unsigned n,
+		     struct image_sites *out, char *err, size_t errlen);
+/* ... or when it does not, the search of every function's head. */
+int sites_scan(const struct elf_file *f, struct image_sites *out,
+	       char *err, size_t errlen);
 void sites_free(struct image_sites *s);
 const char *sites_source_name(enum sites_source source);
 

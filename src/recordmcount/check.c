@@ -28,11 +28,29 @@ int rmc_is_text(const struct elf_file *f, unsigned sec)
 	       f->sections[sec].type == SHT_PROGBITS;
 }
 
-static int check_header(const struct elf_file *f, const struct arch_desc **arch,
-			char *err, size_t errlen)
+uint64_t rmc_rel_base(const struct elf_file *f, unsigned sec)
 {
-	if (f->type != ET_REL)
-		return fail(err, errlen, "not a relocatable object (ELF type %u)", f->type);
+	return f->type == ET_REL || sec >= f->shnum ? 0 : f->sections[sec].addr;
+}
+
+/* An image's allocated relocation sections are the dynamic ones (.rela.dyn,
+ * .rela.plt): their offsets are GOT slots, not code.  Those ld -q keeps
+ * for the code are not allocated. */
+int rmc_is_code_relsec(const struct elf_file *f, unsigned sec)
+{
+	const struct elf_section *s = &f->sections[sec];
+
+	if (s->type != SHT_REL && s->type != SHT_RELA)
+		return 0;
+	if (f->type != ET_REL && (s->flags & SHF_ALLOC))
+		return 0;
+	return rmc_is_text(f, s->info);
+}
+
+/* What objects and images must both satisfy: a supported arch and class. */
+static int check_machine(const struct elf_file *f, const struct arch_desc **arch,
+			 char *err, size_t errlen)
+{
 	if (f->shnum == 0 && f->shoff != 0)
 		return fail(err, errlen, "extended section numbering (65280 sections "
 			    "or more) is not supported");
@@ -45,6 +63,14 @@ static int check_header(const struct elf_file *f, const struct arch_desc **arch,
 			    (*arch)->name, 8 * (*arch)->rmc->word_size,
 			    8 * elf_word_size(f));
 	return 0;
+}
+
+static int check_header(const struct elf_file *f, const struct arch_desc **arch,
+			char *err, size_t errlen)
+{
+	if (f->type != ET_REL)
+		return fail(err, errlen, "not a relocatable object (ELF type %u)", f->type);
+	return check_machine(f, arch, err, errlen);
 }
 
 /* Every symbol's name and section index, so that later lookups can trust them. */
@@ -103,6 +129,7 @@ static int check_one_rel(const struct elf_file *f, unsigned relsec, unsigned i,
 	if (r.sym >= nsyms)
 		return fail(err, errlen, "relocation %u of section %u names bad symbol %u",
 			    i, relsec, r.sym);
+	r.offset -= rmc_rel_base(f, f->sections[relsec].info);
 	if (r.offset >= target->size)
 		return fail(err, errlen, "relocation %u of section %u is outside its "
 			    "section (offset 0x%llx, size 0x%llx)", i, relsec,
@@ -163,7 +190,7 @@ static int check_sections(const struct elf_file *f, const struct arch_desc *arch
 		if (s->info >= f->shnum)
 			return fail(err, errlen, "relocation section %u applies to bad "
 				    "section %u", i, s->info);
-		if (rmc_is_text(f, s->info) && check_relsec(f, arch, i, symtab, err, errlen))
+		if (rmc_is_code_relsec(f, i) && check_relsec(f, arch, i, symtab, err, errlen))
 			return -1;
 	}
 	return 0;
@@ -179,4 +206,26 @@ int rmc_check(const struct elf_file *f, const struct arch_desc **arch,
 		return -1;
 	return find_symtab(f, &symtab, err, errlen) ||
 	       check_sections(f, *arch, symtab, err, errlen) ? -1 : 0;
+}
+
+/*
+ * A final image: only read, never written, so its sections may overlap
+ * as the linker likes (.tbss); the relocations ld -q kept for its code
+ * get the checks an object's get.  *relocs: whether there are any.
+ */
+int rmc_check_image(const struct elf_file *f, const struct arch_desc **arch,
+		    int *relocs, char *err, size_t errlen)
+{
+	unsigned symtab;
+
+	if (f->type != ET_EXEC && f->type != ET_DYN)
+		return fail(err, errlen, "not an executable or shared object (ELF type %u)",
+			    f->type);
+	if (check_machine(f, arch, err, errlen) || find_symtab(f, &symtab, err, errlen) ||
+	    check_sections(f, *arch, symtab, err, errlen))
+		return -1;
+	*relocs = 0;
+	for (unsigned i = 1; i < f->shnum; i++)
+		*relocs |= rmc_is_code_relsec(f, i);
+	return 0;
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fntrace recordmcount [--nop] [--list] FILE.o...
+ * fntrace recordmcount --image [--list] EXE_OR_SO...
  *
  * For each object: check it, find its mcount calls, build the new object in
  * memory, write it to a temporary file beside the original and rename() it
  * over the original.  A file is never written unless everything about it
- * was understood, so a failure leaves it byte-identical.
+ * was understood, so a failure leaves it byte-identical.  --image reads
+ * linked images instead and writes their side files (image.c).
  */
 #include "rmc.h"
 
@@ -22,6 +24,7 @@
 struct opts {
 	int nop;
 	int list;
+	int image;
 	int many;		/* more than one file: --list prefixes lines */
 };
 
@@ -29,12 +32,19 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: " PROG " [--nop] [--list] FILE.o...\n"
-		"       fntrace recordmcount [--nop] [--list] FILE.o...\n\n"
+		"       " PROG " --image [--list] EXE_OR_SO...\n"
+		"       (or: fntrace recordmcount ...)\n\n"
 		"Records the mcount/__fentry__ calls of objects compiled with -pg in a\n"
 		"__mcount_loc section per text section, as the kernel's recordmcount.\n\n"
 		"  --nop    also turn every recorded call into a nop (and its relocations\n"
 		"           into R_*_NONE): the program runs at full speed without fntrace\n"
 		"  --list   change nothing; print each site as SECTION+0xOFFSET FUNCTION\n"
+		"  --image  read linked executables or shared objects instead: find their\n"
+		"           sites after the final link (from the relocations -Wl,-q keeps,\n"
+		"           else by decoding each function's head) and write them to the\n"
+		"           side file BUILD-ID.sites in $FNTRACE_CACHE, $XDG_CACHE_HOME/fntrace\n"
+		"           or ~/.cache/fntrace, which the runtime reads first; with --list,\n"
+		"           print each site as ADDRESS FUNCTION instead\n"
 		"  --help   this text\n\n"
 		"Supported: x86_64, i386, aarch64, riscv64, mips o32 (either endian).\n"
 		"A file that already has __mcount_loc is left as it is.\n");
@@ -186,6 +196,8 @@ static int parse(int argc, char **argv, struct opts *o, int *first)
 			o->nop = 1;
 		else if (!strcmp(argv[i], "--list"))
 			o->list = 1;
+		else if (!strcmp(argv[i], "--image"))
+			o->image = 1;
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return 1;
 		else {
@@ -206,12 +218,13 @@ int cmd_recordmcount(int argc, char **argv)
 		usage(r > 0 ? stdout : stderr);
 		return r > 0 ? 0 : 2;
 	}
-	if (o.nop && o.list) {
-		fprintf(stderr, PROG ": --list changes nothing; it cannot be used with --nop\n");
+	if (o.nop && (o.list || o.image)) {
+		fprintf(stderr, PROG ": --nop applies to objects, and cannot be used with %s\n",
+			o.list ? "--list" : "--image");
 		return 2;
 	}
 	o.many = argc - first > 1;
 	for (int i = first; i < argc; i++)
-		ret |= process(argv[i], &o);
+		ret |= o.image ? rmc_image(argv[i], o.list, o.many) : process(argv[i], &o);
 	return ret;
 }

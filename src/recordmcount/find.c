@@ -15,10 +15,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* In a linked image the symbol table names glibc's mcount with its
+ * version ("_mcount@GLIBC_2.27"): only what precedes the '@' counts. */
 static int is_mcount_name(const char *name)
 {
-	return !strcmp(name, "mcount") || !strcmp(name, "_mcount") ||
-	       !strcmp(name, "__fentry__");
+	static const char *const names[] = { "mcount", "_mcount", "__fentry__" };
+	size_t len = strcspn(name, "@");
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && !strncmp(name, names[i], len))
+			return 1;
+	return 0;
+}
+
+/* Relocation i of relsec, its offset from the start of the section it
+ * applies to (an image's relocations carry addresses). */
+static int get_rel(const struct elf_file *f, unsigned relsec, unsigned i,
+		   struct elf_rel *r)
+{
+	if (elf_rel_get(f, relsec, i, r))
+		return -1;
+	r->offset -= rmc_rel_base(f, f->sections[relsec].info);
+	return 0;
 }
 
 /* One byte per symbol: 1 if it names mcount, so each relocation costs one load. */
@@ -48,16 +66,17 @@ static int form_matches(const struct elf_file *f, const struct mcount_call_form 
 	return 1;
 }
 
-/* The form of the call at relocation r, its site start in *start; NULL if none. */
-static const struct mcount_call_form *call_form(const struct elf_file *f,
-						const struct recordmcount_desc *d,
-						unsigned sec, const struct elf_rel *r,
-						uint64_t *start)
+/* The form among forms[0..n) of the call at relocation r, its site start
+ * in *start; NULL if none. */
+static const struct mcount_call_form *match_form(const struct elf_file *f,
+						 const struct mcount_call_form *forms,
+						 unsigned n, unsigned sec,
+						 const struct elf_rel *r, uint64_t *start)
 {
 	const struct elf_section *s = &f->sections[sec];
 
-	for (unsigned i = 0; i < d->nr_forms; i++) {
-		const struct mcount_call_form *form = &d->forms[i];
+	for (unsigned i = 0; i < n; i++) {
+		const struct mcount_call_form *form = &forms[i];
 		uint64_t len = (uint64_t)form->units * form->unit;
 
 		if (form->rel_type != r->type)
@@ -73,6 +92,20 @@ static const struct mcount_call_form *call_form(const struct elf_file *f,
 	return NULL;
 }
 
+/* In an image, the forms only a linker makes come first: "67 e8" holds
+ * an "e8" one byte in, which the object forms would take for a call. */
+static const struct mcount_call_form *call_form(const struct elf_file *f,
+						const struct recordmcount_desc *d,
+						int image, unsigned sec,
+						const struct elf_rel *r, uint64_t *start)
+{
+	const struct mcount_call_form *form = NULL;
+
+	if (image)
+		form = match_form(f, d->image_forms, d->nr_image_forms, sec, r, start);
+	return form ? form : match_form(f, d->forms, d->nr_forms, sec, r, start);
+}
+
 /* The relocation paired with call relocation i (riscv RELAX, mips JALR):
  * the assembler writes it next to the call, so look only nearby. */
 static int find_pair(const struct elf_file *f, unsigned relsec, unsigned i,
@@ -86,7 +119,7 @@ static int find_pair(const struct elf_file *f, unsigned relsec, unsigned i,
 	for (unsigned j = lo; j < hi; j++) {
 		struct elf_rel r;
 
-		if (j != i && !elf_rel_get(f, relsec, j, &r) && r.type == form->pair_type &&
+		if (j != i && !get_rel(f, relsec, j, &r) && r.type == form->pair_type &&
 		    r.offset == call->offset + (uint64_t)(int64_t)form->pair_off)
 			return j;
 	}
@@ -156,8 +189,10 @@ static int count_after_relax(const struct elf_file *f, unsigned relsec,
 	return 0;
 }
 
+/* The sites of one relocation section.  Relaxation is over in an image:
+ * nothing is left to go stale. */
 static int scan_relsec(const struct elf_file *f, unsigned relsec, const uint8_t *is_mcount,
-		       int nop, struct rmc_sites *out)
+		       int nop, int image, struct rmc_sites *out)
 {
 	unsigned sec = f->sections[relsec].info, first = out->nr;
 
@@ -165,16 +200,16 @@ static int scan_relsec(const struct elf_file *f, unsigned relsec, const uint8_t 
 		struct rmc_site s = { .sec = sec, .relsec = relsec, .rel = i };
 		struct elf_rel r;
 
-		if (elf_rel_get(f, relsec, i, &r) || !is_mcount[r.sym])
+		if (get_rel(f, relsec, i, &r) || !is_mcount[r.sym])
 			continue;
-		s.form = call_form(f, out->arch->rmc, sec, &r, &s.off);
+		s.form = call_form(f, out->arch->rmc, image, sec, &r, &s.off);
 		if (!s.form)
 			continue;
 		s.pair = find_pair(f, relsec, i, s.form, &r);
 		if (push_site(out, &s))
 			return -1;
 	}
-	return count_after_relax(f, relsec, first, nop, out);
+	return image ? 0 : count_after_relax(f, relsec, first, nop, out);
 }
 
 static int by_place(const void *a, const void *b)
@@ -210,8 +245,8 @@ static unsigned find_symtab(const struct elf_file *f)
 	return s > 0 ? (unsigned)s : 0;
 }
 
-int rmc_find(const struct elf_file *f, const struct arch_desc *arch, int nop,
-	     struct rmc_sites *out, char *err, size_t errlen)
+static int find(const struct elf_file *f, const struct arch_desc *arch, int nop,
+		int image, struct rmc_sites *out, char *err, size_t errlen)
 {
 	uint8_t *is_mcount;
 	int ret = 0;
@@ -222,12 +257,9 @@ int rmc_find(const struct elf_file *f, const struct arch_desc *arch, int nop,
 	if (!out->symtab)
 		return 0;	/* no symbols, no relocations against mcount */
 	is_mcount = mcount_symbols(f, out->symtab);
-	for (unsigned i = 1; is_mcount && !ret && i < f->shnum; i++) {
-		const struct elf_section *s = &f->sections[i];
-
-		if ((s->type == SHT_REL || s->type == SHT_RELA) && rmc_is_text(f, s->info))
-			ret = scan_relsec(f, i, is_mcount, nop, out);
-	}
+	for (unsigned i = 1; is_mcount && !ret && i < f->shnum; i++)
+		if (rmc_is_code_relsec(f, i))
+			ret = scan_relsec(f, i, is_mcount, nop, image, out);
 	free(is_mcount);
 	if (!is_mcount || ret) {
 		snprintf(err, errlen, "out of memory");
@@ -236,6 +268,18 @@ int rmc_find(const struct elf_file *f, const struct arch_desc *arch, int nop,
 	}
 	sort_unique(out);
 	return 0;
+}
+
+int rmc_find(const struct elf_file *f, const struct arch_desc *arch, int nop,
+	     struct rmc_sites *out, char *err, size_t errlen)
+{
+	return find(f, arch, nop, 0, out, err, errlen);
+}
+
+int rmc_find_image(const struct elf_file *f, const struct arch_desc *arch,
+		   struct rmc_sites *out, char *err, size_t errlen)
+{
+	return find(f, arch, 0, 1, out, err, errlen);
 }
 
 void rmc_sites_free(struct rmc_sites *s)

@@ -10,8 +10,12 @@
  *                 its relocations per text section, optionally the nops
  *
  * None of them writes a file or prints: the command (cmd.c) does, and the
- * fuzzer (tests/fuzz/) drives the same three in memory.  The finder is the
- * piece a final-image mode can reuse on `ld -q` output.
+ * fuzzer (tests/fuzz/) drives the same three in memory.
+ *
+ * The final-image mode (image.c, --image) runs the same finder on an
+ * executable or shared object linked with --emit-relocs (ld -q), whose
+ * relocations give the sites as they are after the link, relaxation
+ * included, and writes them to a side file (src/core/sitefile.h).
  */
 #ifndef FNTRACE_RMC_H
 #define FNTRACE_RMC_H
@@ -46,6 +50,12 @@ struct rmc_sites {
 
 /* An executable section with contents: where sites can be. */
 int rmc_is_text(const struct elf_file *f, unsigned sec);
+/* A relocation section of code: of an executable section, and in an image
+ * one ld -q kept (not a dynamic one). */
+int rmc_is_code_relsec(const struct elf_file *f, unsigned sec);
+/* What the offsets of the relocations of section sec count from: 0 in an
+ * object, the section's address in an image. */
+uint64_t rmc_rel_base(const struct elf_file *f, unsigned sec);
 
 /* Checks everything rmc_find() and rmc_build() will read: the class and
  * machine, the symbol table and its names, every relocation of every
@@ -58,6 +68,14 @@ int rmc_check(const struct elf_file *f, const struct arch_desc **arch,
 int rmc_find(const struct elf_file *f, const struct arch_desc *arch, int nop,
 	     struct rmc_sites *out, char *err, size_t errlen);
 void rmc_sites_free(struct rmc_sites *s);
+
+/* The same for a final image: rmc_check_image() says in *relocs whether
+ * ld -q kept relocations for its code; rmc_find_image() finds the sites
+ * among them, the forms only a linker makes included. */
+int rmc_check_image(const struct elf_file *f, const struct arch_desc **arch,
+		    int *relocs, char *err, size_t errlen);
+int rmc_find_image(const struct elf_file *f, const struct arch_desc *arch,
+		   struct rmc_sites *out, char *err, size_t errlen);
 
 /* The name of the function holding offset off of section sec, or "?". */
 struct rmc_funcs;
@@ -78,5 +96,8 @@ void rmc_output_free(struct rmc_output *out);
 
 /* The command: fntrace recordmcount / fntrace-recordmcount. */
 int cmd_recordmcount(int argc, char **argv);
+/* --image on one file: list its sites, or write its side file.  many:
+ * --list prefixes each line with the path. */
+int rmc_image(const char *path, int list, int many);
 
 #endif

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the ELF reader, recordmcount's checks, the site finder
- * and the table writer, all in memory, on whatever bytes the fuzzer makes.
+ * and the table writer, all in memory, on whatever bytes the fuzzer makes;
+ * and for linked images, the final-image mode (--image) and site decoding.
  * Besides "no crash, no sanitizer report", the new object must itself be
  * accepted, hold __mcount_loc, and (without --nop) give the same sites
  * again; with --nop, none.  The last input byte chooses --nop.
  */
 #include "../../src/recordmcount/rmc.h"
+#include "../../src/core/sites.h"
 
 #include <stdlib.h>
 
@@ -44,6 +46,33 @@ static void list_all(const struct elf_file *f, const struct rmc_sites *s)
 	rmc_funcs_free(fs);
 }
 
+/* A linked image: the final-image mode's checks and finder, the checks
+ * of what it finds, and the search of every function's head.  (Not
+ * sites_discover(): it would read side files from the cache.) */
+static void image(const struct elf_file *f)
+{
+	const struct arch_desc *arch;
+	struct image_sites sites;
+	struct rmc_sites s;
+	char err[RMC_ERR];
+	uint64_t *addrs;
+	int relocs;
+
+	if (rmc_check_image(f, &arch, &relocs, err, sizeof(err)))
+		return;
+	if (relocs && !rmc_find_image(f, arch, &s, err, sizeof(err))) {
+		addrs = malloc((s.nr + 1) * sizeof(*addrs));
+		for (unsigned i = 0; addrs && i < s.nr; i++)
+			addrs[i] = f->sections[s.v[i].sec].addr + s.v[i].off;
+		if (addrs && !sites_from_addrs(f, addrs, s.nr, &sites, err, sizeof(err)))
+			sites_free(&sites);
+		free(addrs);
+		rmc_sites_free(&s);
+	}
+	if (!sites_scan(f, &sites, err, sizeof(err)))
+		sites_free(&sites);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	int nop = size && (data[size - 1] & 1);
@@ -65,6 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		rmc_sites_free(&s);
 	}
+	image(&f);
 	elf_close(&f);
 	return 0;
 }

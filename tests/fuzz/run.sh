@@ -5,7 +5,7 @@
 # architecture.  The log is OUTDIR/fuzz-0.log; a crashing input is saved
 # as OUTDIR/crash-* (and the run stops).
 set -eu
-bin=$1 out=$2 secs=$3
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") out=$2 secs=$3	# run from $out
 top=$(cd "$(dirname "$0")/../.." && pwd)
 seeds=$out/seeds corpus=$out/corpus
 mkdir -p "$seeds" "$corpus"
@@ -24,7 +24,18 @@ seed aarch64 aarch64-linux-gnu-gcc -O2 -ffunction-sections
 seed riscv64 riscv64-linux-gnu-gcc -O0
 seed mips mips-linux-gnu-gcc -O2
 seed mipsel mips-linux-gnu-gcc -EL -O2 -fno-pic -mno-abicalls
-cp "$seeds"/*.o "$corpus"/ 2>/dev/null || true
+# Linked images for --image: shared objects (no C library needed) with
+# their relocations kept, laid out small.
+image_seed() {	# image_seed NAME CC
+	command -v "$2" >/dev/null 2>&1 || return 0
+	"$2" -O2 -pg -fPIC -shared -nostdlib -Wl,-q,-z,noseparate-code,-z,max-page-size=4096 \
+		-o "$seeds/$1.so" "$top/tests/progs/rmc_lib.c" 2>/dev/null || true
+}
+image_seed x86_64-image gcc
+image_seed i386-image i686-linux-gnu-gcc
+image_seed aarch64-image aarch64-linux-gnu-gcc
+image_seed riscv64-image riscv64-linux-gnu-gcc
+cp "$seeds"/*.o "$seeds"/*.so "$corpus"/ 2>/dev/null || true
 
 cd "$out"
 "$bin" -max_total_time="$secs" -jobs=1 -workers=1 -max_len=16384 \

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * aarch64: the call sites of a relocatable object, for recordmcount.  The
- * image-decoding hooks (find_site, check_site) are not written yet: they
- * find nothing, so a linked aarch64 image is only traced through a table.
+ * aarch64: the call sites of a relocatable object (recordmcount) and of a
+ * linked image (find_site, check_site).
  *
  * gcc -pg, after the prologue (clang has no "mov x0, x30"):
  *
@@ -32,16 +31,107 @@ static const struct recordmcount_desc aarch64_rmc = {
 	.rel_none = R_AARCH64_NONE,
 };
 
+/* How far into a function the -pg call may be: after the frame record,
+ * callee-saved pairs, and gcc's "mov x0, x30". */
+#define MAX_HEAD 96
+
+#define NOP		0xd503201f
+#define BTI_C		0xd503245f
+#define PACIASP		0xd503233f
+
+static uint32_t insn_at(const struct elf_file *f, uint64_t addr)
+{
+	const uint8_t *p = elf_vaddr_ptr(f, addr, 4);
+
+	return p ? elf_u32(f, p) : 0;
+}
+
+static int is_bl(uint32_t insn)
+{
+	return (insn & 0xfc000000) == 0x94000000;
+}
+
+static uint64_t bl_target(uint64_t addr, uint32_t insn)
+{
+	return addr + (int64_t)((int32_t)(insn << 6) >> 4);
+}
+
+/* adrp x16, page: the page of pc plus a signed 21-bit page count. */
+static int adrp_x16(uint64_t addr, uint32_t insn, uint64_t *page)
+{
+	uint32_t imm = ((insn >> 5) & 0x7ffff) << 2 | ((insn >> 29) & 3);
+
+	if ((insn & 0x9f00001f) != 0x90000010)
+		return 0;
+	*page = (addr & ~0xfffull) + (uint64_t)((int64_t)((int32_t)(imm << 11) >> 11) << 12);
+	return 1;
+}
+
+/*
+ * The GOT slot a PLT stub jumps through (a "bti c" first with BTI):
+ *   adrp x16, slot; ldr x17, [x16, #:lo12:slot]; add x16, x16, ...; br x17
+ */
+static int plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot)
+{
+	uint64_t page;
+	uint32_t ldr;
+
+	if (insn_at(f, stub) == BTI_C)
+		stub += 4;
+	ldr = insn_at(f, stub + 4);
+	if (!adrp_x16(stub, insn_at(f, stub), &page) || (ldr & 0xffc003ff) != 0xf9400211)
+		return 0;
+	*slot = page + ((ldr >> 10) & 0xfff) * 8;
+	return 1;
+}
+
+static int calls_mcount(const struct elf_file *f, const struct mcount_targets *t,
+			uint64_t target)
+{
+	uint64_t slot;
+
+	if (mcount_is_func(t, target))
+		return 1;
+	return plt_slot(f, target, &slot) && mcount_is_slot(t, slot);
+}
+
+/* An entry site is the first instruction, after a landing pad or pointer
+ * authentication if any; the -pg call comes after the frame record. */
+static struct site head_site(const struct elf_file *f, uint64_t addr, uint64_t func)
+{
+	uint32_t first = insn_at(f, func);
+	int entry = addr == func || (addr == func + 4 && (first == BTI_C || first == PACIASP));
+
+	return (struct site){ .addr = addr, .func = func, .len = 4,
+			      .kind = entry ? SITE_ENTRY : SITE_FRAME };
+}
+
 static int aarch64_find_site(const struct elf_file *f, const struct mcount_targets *t,
 			     uint64_t func, uint64_t size, struct site *out)
 {
+	uint64_t end = func + (size < MAX_HEAD ? size : MAX_HEAD);
+
+	for (uint64_t addr = func; addr + 4 <= end; addr += 4) {
+		uint32_t insn = insn_at(f, addr);
+
+		if (is_bl(insn) && calls_mcount(f, t, bl_target(addr, insn))) {
+			*out = head_site(f, addr, func);
+			return 1;
+		}
+	}
 	return 0;
 }
 
+/* A site a table names: "bl", or the nop recordmcount --nop made of it. */
 static int aarch64_check_site(const struct elf_file *f, uint64_t addr, uint64_t func,
 			      struct site *out)
 {
-	return 0;
+	uint32_t insn = insn_at(f, addr);
+
+	if (addr < func || (addr & 3) || (!is_bl(insn) && insn != NOP))
+		return 0;
+	*out = head_site(f, addr, func);
+	return 1;
 }
 
 const struct arch_desc arch_aarch64 = {

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * i386: the call sites of a relocatable object, for recordmcount.  The
- * image-decoding hooks (find_site, check_site) are not written yet: they
- * find nothing, so a linked i386 image is only traced through a table.
+ * i386: the call sites of a relocatable object (recordmcount) and of a
+ * linked image (find_site, check_site).
  *
  * In an object (r = the relocation's offset):
  *
@@ -18,6 +17,7 @@
 #include "../arch.h"
 
 #include <elf.h>
+#include <string.h>
 
 static const struct mcount_call_form i386_forms[] = {
 	{ "call mcount", R_386_PC32, -1, 1, 5, { 0xe8 }, { 0xff },
@@ -30,6 +30,15 @@ static const struct mcount_call_form i386_forms[] = {
 	  { 0x8d, 0xb6, 0x00, 0x00, 0x00, 0x00 }, 0, 0 },
 };
 
+/* ld turns a GOT call to a function the image defines into a direct
+ * call, prefixed to keep its 6 bytes: "67 e8 rel32" (addr32 call). */
+static const struct mcount_call_form i386_image_forms[] = {
+	{ "addr32 call mcount", R_386_PC32, -2, 1, 6, { 0x67, 0xe8 }, { 0xff, 0xff },
+	  { 0x8d, 0xb6, 0x00, 0x00, 0x00, 0x00 }, 0, 0 },
+	{ "addr32 call mcount", R_386_GOT32X, -2, 1, 6, { 0x67, 0xe8 }, { 0xff, 0xff },
+	  { 0x8d, 0xb6, 0x00, 0x00, 0x00, 0x00 }, 0, 0 },
+};
+
 static const struct recordmcount_desc i386_rmc = {
 	.forms = i386_forms,
 	.nr_forms = sizeof(i386_forms) / sizeof(i386_forms[0]),
@@ -37,18 +46,180 @@ static const struct recordmcount_desc i386_rmc = {
 	.rela = 0,
 	.rel_word = R_386_32,
 	.rel_none = R_386_NONE,
+	.image_forms = i386_image_forms,
+	.nr_image_forms = sizeof(i386_image_forms) / sizeof(i386_image_forms[0]),
 };
+
+/*
+ * In a linked image (each possibly after endbr32, f3 0f 1e fb):
+ *
+ *   e8 rel32              call mcount@plt             (-fno-pie)
+ *   ff 93 disp32          call *mcount@GOT(%ebx)      (PIE, after the
+ *                         __x86.get_pc_thunk.bx call that loads %ebx)
+ *   67 e8 rel32           addr32 call mcount          (ld relaxed ff 93)
+ *   3e 8d 74 26 00, 8d b6 00 00 00 00, 0f 1f 44 00 00   nopped sites
+ *
+ * gcc's -pg call follows "push %ebp; mov %esp,%ebp" and the saves and
+ * the GOT pointer set-up after it, so the head is searched.
+ */
+#define MAX_HEAD 64
+
+static const uint8_t endbr32[] = { 0xf3, 0x0f, 0x1e, 0xfb };
+static const uint8_t frame_setup[] = { 0x55, 0x89, 0xe5 };
+static const uint8_t nop5[] = { 0x3e, 0x8d, 0x74, 0x26, 0x00 };
+static const uint8_t nop5_long[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+static const uint8_t nop6[] = { 0x8d, 0xb6, 0x00, 0x00, 0x00, 0x00 };
+
+static int32_t rel32(const uint8_t *p)
+{
+	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 |
+			 (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+}
+
+static uint64_t skip_endbr(const struct elf_file *f, uint64_t func)
+{
+	const uint8_t *p = elf_vaddr_ptr(f, func, sizeof(endbr32));
+
+	return p && !memcmp(p, endbr32, sizeof(endbr32)) ? func + 4 : func;
+}
+
+/*
+ * main() realigns the stack before its frame, copying the return address
+ * below it, so the frame is as good as any other's:
+ *   8d 4c 24 04   lea 0x4(%esp),%ecx
+ *   83 e4 f0      and $-16,%esp
+ *   ff 71 fc      push -0x4(%ecx)
+ */
+static const uint8_t realign[] = { 0x8d, 0x4c, 0x24, 0x04, 0x83, 0xe4, 0xf0,
+				   0xff, 0x71, 0xfc };
+
+static int site_kind(const struct elf_file *f, uint64_t func, uint64_t addr)
+{
+	uint64_t body = skip_endbr(f, func);
+	const uint8_t *p;
+
+	if (addr == func || addr == body)
+		return SITE_ENTRY;
+	p = elf_vaddr_ptr(f, body, sizeof(realign));
+	if (p && !memcmp(p, realign, sizeof(realign)))
+		body += sizeof(realign);
+	p = elf_vaddr_ptr(f, body, sizeof(frame_setup));
+	if (p && !memcmp(p, frame_setup, sizeof(frame_setup)) &&
+	    addr >= body + sizeof(frame_setup))
+		return SITE_FRAME;
+	return -1;
+}
+
+/* %ebx in PIC code: the GOT, which the dynamic section names. */
+static uint64_t got_base(const struct elf_file *f)
+{
+	return elf_dynamic(f, DT_PLTGOT);
+}
+
+/*
+ * The GOT slot a PLT stub jumps through:
+ *   ff 25 abs32     jmp *slot            (non-PIC PLT)
+ *   ff a3 disp32    jmp *disp(%ebx)      (PIC PLT)
+ */
+static int plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot)
+{
+	const uint8_t *p;
+
+	stub = skip_endbr(f, stub);
+	p = elf_vaddr_ptr(f, stub, 6);
+	if (!p || p[0] != 0xff)
+		return 0;
+	if (p[1] == 0x25)
+		*slot = (uint32_t)rel32(p + 2);
+	else if (p[1] == 0xa3)
+		*slot = (uint32_t)(got_base(f) + rel32(p + 2));
+	else
+		return 0;
+	return 1;
+}
+
+static int calls_mcount(const struct elf_file *f, const struct mcount_targets *t,
+			uint64_t target)
+{
+	uint64_t slot;
+
+	if (mcount_is_func(t, target))
+		return 1;
+	return plt_slot(f, target, &slot) && mcount_is_slot(t, slot);
+}
+
+/* Length of the mcount call at addr, whose bytes are p[0..avail), or 0. */
+static unsigned mcount_call_at(const struct elf_file *f, const struct mcount_targets *t,
+			       uint64_t addr, const uint8_t *p, uint64_t avail)
+{
+	if (avail >= 5 && p[0] == 0xe8 &&
+	    calls_mcount(f, t, (uint32_t)(addr + 5 + rel32(p + 1))))
+		return 5;
+	if (avail < 6)
+		return 0;
+	if (p[0] == 0xff && p[1] == 0x93 &&
+	    mcount_is_slot(t, (uint32_t)(got_base(f) + rel32(p + 2))))
+		return 6;
+	if (p[0] == 0x67 && p[1] == 0xe8 &&
+	    calls_mcount(f, t, (uint32_t)(addr + 6 + rel32(p + 2))))
+		return 6;
+	return 0;
+}
 
 static int i386_find_site(const struct elf_file *f, const struct mcount_targets *t,
 			  uint64_t func, uint64_t size, struct site *out)
 {
+	uint64_t len = size < MAX_HEAD ? size : MAX_HEAD;
+	const uint8_t *code = elf_vaddr_ptr(f, func, len);
+
+	for (uint64_t off = 0; code && off + 5 <= len; off++) {
+		unsigned n;
+		int kind;
+
+		if (code[off] != 0xe8 && code[off] != 0xff && code[off] != 0x67)
+			continue;
+		n = mcount_call_at(f, t, func + off, code + off, len - off);
+		if (!n)
+			continue;
+		kind = site_kind(f, func, func + off);
+		if (kind < 0)
+			return 0;
+		*out = (struct site){ .addr = func + off, .func = func, .len = n,
+				      .kind = kind };
+		return 1;
+	}
+	return 0;
+}
+
+static unsigned table_site_len(const uint8_t *p)
+{
+	if (p[0] == 0xe8 || !memcmp(p, nop5, sizeof(nop5)) ||
+	    !memcmp(p, nop5_long, sizeof(nop5_long)))
+		return 5;
+	if ((p[0] == 0xff && p[1] == 0x93) || (p[0] == 0x67 && p[1] == 0xe8) ||
+	    !memcmp(p, nop6, sizeof(nop6)))
+		return 6;
 	return 0;
 }
 
 static int i386_check_site(const struct elf_file *f, uint64_t addr, uint64_t func,
 			   struct site *out)
 {
-	return 0;
+	const uint8_t *p;
+	int kind;
+
+	addr = skip_endbr(f, addr);
+	p = elf_vaddr_ptr(f, addr, 6);
+	if (!p || !(out->len = table_site_len(p)))
+		return 0;
+	kind = site_kind(f, func, addr);
+	if (kind < 0)
+		return 0;
+	out->addr = addr;
+	out->func = func;
+	out->kind = kind;
+	out->flags = 0;
+	return 1;
 }
 
 const struct arch_desc arch_i386 = {

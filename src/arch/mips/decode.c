@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mips o32, either endian: the call sites of a relocatable object, for
- * recordmcount.  The image-decoding hooks (find_site, check_site) are not
- * written yet: they find nothing, so a linked mips image is only traced
- * through a table.
+ * recordmcount, and the check of a site a table names in a linked image
+ * (check_site).  find_site, the search of a function's head for a call
+ * through the GOT, is not written: it finds nothing, so a linked mips
+ * image is traced through a table, or from the relocations ld -q keeps.
  *
  * -pg makes the caller lower sp by 8 around the call and _mcount raise it
  * again (o32 reserves argument slots for it).  A nop in place of the call
@@ -87,10 +88,40 @@ static int mips_find_site(const struct elf_file *f, const struct mcount_targets 
 	return 0;
 }
 
+/* Do the words at p hold the call form? */
+static int holds_form(const struct elf_file *f, const uint8_t *p,
+		      const struct mcount_call_form *form)
+{
+	for (unsigned u = 0; u < form->units; u++)
+		if ((elf_u32(f, p + 4 * u) & form->mask[u]) != form->match[u])
+			return 0;
+	return 1;
+}
+
+/*
+ * A site a table names: one of the call forms above, linked (their
+ * relocated fields are masked), or what --nop made of one: two or three
+ * nops, as many as there are (a nopped gcc PIC site is followed by its
+ * call's delay-slot nop, which is a nop anyway).
+ */
 static int mips_check_site(const struct elf_file *f, uint64_t addr, uint64_t func,
 			   struct site *out)
 {
-	return 0;
+	const uint8_t *p = elf_vaddr_ptr(f, addr, 12);
+	unsigned n = 0;
+
+	if (!p || addr < func || (addr & 3))
+		return 0;
+	for (unsigned i = 0; !n && i < sizeof(mips_forms) / sizeof(mips_forms[0]); i++)
+		if (holds_form(f, p, &mips_forms[i]))
+			n = 4 * mips_forms[i].units;
+	if (!n && elf_u32(f, p) == NOP && elf_u32(f, p + 4) == NOP)
+		n = elf_u32(f, p + 8) == NOP ? 12 : 8;
+	if (!n)
+		return 0;
+	*out = (struct site){ .addr = addr, .func = func, .len = n,
+			      .kind = addr == func ? SITE_ENTRY : SITE_FRAME };
+	return 1;
 }
 
 /* No GLOB_DAT or JUMP_SLOT on mips: GOT slots are bound through the

@@ -188,6 +188,20 @@ static const struct mcount_call_form x86_64_forms[] = {
 	  { 0xff, 0x15 }, { 0xff, 0xff }, { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 }, 0, 0 },
 };
 
+/*
+ * In a final image, ld has turned a GOT call to a function the image
+ * defines into a direct one, keeping its 6 bytes ("67 e8", addr32 call),
+ * and with --emit-relocs says so with R_X86_64_PC32 at r = site + 2.
+ */
+static const struct mcount_call_form x86_64_image_forms[] = {
+	{ "addr32 call mcount", R_X86_64_PC32, -2, 1, 6, { 0x67, 0xe8 }, { 0xff, 0xff },
+	  { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 }, 0, 0 },
+	{ "addr32 call mcount", R_X86_64_PLT32, -2, 1, 6, { 0x67, 0xe8 }, { 0xff, 0xff },
+	  { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 }, 0, 0 },
+	{ "addr32 call mcount", R_X86_64_GOTPCRELX, -2, 1, 6, { 0x67, 0xe8 }, { 0xff, 0xff },
+	  { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 }, 0, 0 },
+};
+
 static const struct recordmcount_desc x86_64_rmc = {
 	.forms = x86_64_forms,
 	.nr_forms = sizeof(x86_64_forms) / sizeof(x86_64_forms[0]),
@@ -195,6 +209,8 @@ static const struct recordmcount_desc x86_64_rmc = {
 	.rela = 1,
 	.rel_word = R_X86_64_64,
 	.rel_none = R_X86_64_NONE,
+	.image_forms = x86_64_image_forms,
+	.nr_image_forms = sizeof(x86_64_image_forms) / sizeof(x86_64_image_forms[0]),
 };
 
 const struct arch_desc arch_x86_64 = {
