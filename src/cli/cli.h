@@ -16,6 +16,7 @@ int cmd_run(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_detach(int argc, char **argv);
 int cmd_recordmcount(int argc, char **argv);	/* src/recordmcount/cmd.c */
+int cmd_cc(int argc, char **argv);
 
 /* One line on stderr, prefixed with "fntrace: ". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

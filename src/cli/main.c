@@ -22,6 +22,7 @@ static const struct command {
 	{ "attach", cmd_attach, "load the runtime into a running program" },
 	{ "detach", cmd_detach, "restore a running program's call sites and let it go" },
 	{ "recordmcount", cmd_recordmcount, "record the mcount calls of objects in __mcount_loc" },
+	{ "cc", cmd_cc, "compile and link a program for tracing: make CC=\"fntrace cc\"" },
 };
 
 static void usage(FILE *out)

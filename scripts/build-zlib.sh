@@ -1,0 +1,44 @@
+#!/bin/sh
+# Build zlib from Debian's source package the way a user would build a
+# project for tracing, with its own configure and Makefile and
+# CC="fntrace cc", and print the build directory (libz.a, libz.so.*,
+# example, minigzip and their shared-library twins examplesh, minigzipsh).
+# Usage: scripts/build-zlib.sh FNTRACE
+#
+# Built out of the source tree (zlib's configure supports it), under a
+# name of this process, then renamed into place. Rebuilt only when the
+# fntrace binary (which holds "fntrace cc" and the recorder) or this script
+# changed: a stamp keeps their checksums.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${FNTRACE_CACHE:-$top/cache}
+out=$CACHE/build/zlib-cc
+
+die() { echo "build-zlib.sh: $*" >&2; exit 1; }
+
+[ $# -eq 1 ] || die "usage: build-zlib.sh FNTRACE"
+fntrace=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+[ -x "$fntrace" ] || die "$1 is not an executable"
+stamp=$(cksum <"$fntrace")/$(cksum <"$0")
+
+if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ]; then
+	echo "$out"
+	exit 0
+fi
+src=$("$top/scripts/debsrc.sh" zlib) || die "cannot fetch zlib's sources"
+echo "build-zlib.sh: building zlib with $fntrace cc" >&2
+tmp=$out.tmp.$$
+rm -rf "$tmp"
+mkdir -p "$tmp"
+(cd "$tmp" && CC="$fntrace cc" "$src/configure" >configure.out 2>&1) ||
+	die "configure failed (see $tmp/configure.out)"
+# Our own make, not a job of the one that may be running this script.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$tmp" -j"$(nproc 2>/dev/null || echo 2)" \
+	>"$tmp/make.out" 2>&1 ||
+	die "make failed (see $tmp/make.out)"
+[ -x "$tmp/minigzip" ] && [ -x "$tmp/example" ] || die "no example or minigzip after make"
+echo "$stamp" >"$tmp/stamp"
+rm -rf "$out"
+mv "$tmp" "$out"
+echo "$out"

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fntrace cc: a compiler wrapper that builds programs for tracing
+ * (cmd_cc.c), and its reading of a compiler command line (cc_args.c).
+ */
+#ifndef FNTRACE_CC_H
+#define FNTRACE_CC_H
+
+/* What each argument is, so that each step gets its own. */
+enum cc_role {
+	CC_OPT,		/* an option (or its value) for every step */
+	CC_LINK,	/* a link-only option, or its value */
+	CC_PG,		/* -pg: compiles only, never a link */
+	CC_OUT,		/* -o and its value */
+	CC_SRC,		/* a source file */
+	CC_INPUT,	/* another input: an object, an archive, a library */
+};
+
+enum cc_mode {
+	CC_UNTOUCHED,	/* -E, -S, -M, -MM, no input, ...: run as it is */
+	CC_COMPILE,	/* -c: compile with the flags, record the objects */
+	CC_COMPILE_LINK,/* sources and a link: one compile each, then the link */
+	CC_LINK_ONLY,	/* objects only: link without -pg */
+};
+
+struct cc_args {
+	int argc;
+	char **argv;		/* the compiler's arguments, not ours */
+	unsigned char *role;	/* enum cc_role, per argument */
+	enum cc_mode mode;
+	const char *out;	/* -o's value, or NULL */
+	int nsrc, ninputs;
+	int compile_only;	/* -c */
+	int lang;		/* -x */
+	int untouched;		/* an option after which no object is made */
+};
+
+int cc_args_parse(struct cc_args *a, int argc, char **argv);
+void cc_args_free(struct cc_args *a);
+/* Does the name say it is a source file (C, C++, assembler)? */
+int cc_is_source(const char *path);
+
+#endif

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fntrace cc [COMPILER ARGUMENTS]: the compiler, building for tracing.
+ *
+ * Every object it makes is compiled with the instrumentation that suits
+ * the target and goes through recordmcount --nop at once, so the linked
+ * program has a __mcount_loc table and runs at full speed with no runtime
+ * loaded.  A command that compiles and links in one go is split into one
+ * compile per source (into a temporary directory) and the link.  No link
+ * ever gets -pg: it would pull in gprof's start-up code.
+ */
+#include "cli.h"
+#include "cc.h"
+
+#include <errno.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char help[] =
+	"usage: fntrace cc [COMPILER ARGUMENTS]\n"
+	"       make CC=\"fntrace cc\"\n\n"
+	"Runs the compiler ($FNTRACE_CC, default cc; gcc or clang, native or cross,\n"
+	"e.g. FNTRACE_CC=riscv64-linux-gnu-gcc) with the instrumentation that suits\n"
+	"its target ($FNTRACE_CC -dumpmachine), and records every object it makes\n"
+	"with 'fntrace recordmcount --nop': the program gets a __mcount_loc table,\n"
+	"runs at full speed without fntrace, and is traced by fntrace record.\n\n"
+	"  x86_64        -pg -mfentry      (6-byte GOT calls in a PIE become 6-byte nops)\n"
+	"  riscv64       -pg -ffunction-sections\n"
+	"                (one section per function: ld's relaxation of other calls\n"
+	"                then never moves a recorded site; the sites, nops, are not\n"
+	"                relaxed, and every other call still is)\n"
+	"  others        -pg               (i386 and x86_64 -m32, aarch64, mips)\n\n"
+	"-c compiles record their objects; a compile and link in one command is\n"
+	"split into a compile per source and the link; links never get -pg (it\n"
+	"would pull in gprof's start-up code).  -E, -S, -M, -MM, -fsyntax-only,\n"
+	"@FILE, -x without -c -o, and commands without input files run as they are.\n"
+	"For C++, name the C++ driver: FNTRACE_CC=g++ make CXX=\"fntrace cc\".\n";
+
+struct cmd {
+	char **v;
+	int n, cap;
+};
+
+static int push(struct cmd *c, const char *s)
+{
+	if (c->n + 2 > c->cap) {
+		int cap = c->cap ? 2 * c->cap : 32;
+		char **v = realloc(c->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		c->v = v;
+		c->cap = cap;
+	}
+	c->v[c->n++] = (char *)s;
+	c->v[c->n] = NULL;
+	return 0;
+}
+
+/* $FNTRACE_CC split at blanks ("clang --target=..." works), or "cc". */
+static int compiler_words(struct cmd *c, char **copy)
+{
+	const char *cc = getenv("FNTRACE_CC");
+	int ret = 0;
+
+	*copy = strdup(cc && *cc ? cc : "cc");
+	if (!*copy)
+		return -1;
+	for (char *w = strtok(*copy, " \t"); w && !ret; w = strtok(NULL, " \t"))
+		ret = push(c, w);
+	return c->n ? ret : -1;
+}
+
+/* Run argv and wait: its exit status, 128 + the signal that killed it,
+ * or 127 if it could not be started. */
+static int run(char **argv, posix_spawn_file_actions_t *fa)
+{
+	pid_t pid;
+	int status, err = posix_spawnp(&pid, argv[0], fa, NULL, argv, environ);
+
+	if (err) {
+		cli_error("cannot run %s: %s", argv[0], strerror(err));
+		return 127;
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 127;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static int run_cmd(const struct cmd *c)
+{
+	return c->v ? run(c->v, NULL) : 1;
+}
+
+static int append(struct cmd *c, const struct cmd *more)
+{
+	for (int i = 0; i < more->n; i++)
+		if (push(c, more->v[i]))
+			return -1;
+	return 0;
+}
+
+/* A new command: the compiler's words, then the flags if any. */
+static int start_cmd(struct cmd *c, const struct cmd *cc, const struct cmd *flags)
+{
+	memset(c, 0, sizeof(*c));
+	return append(c, cc) || (flags && append(c, flags)) ? -1 : 0;
+}
+
+/* The first line "$CC -dumpmachine" prints, the target triple, into buf:
+ * 0, or the compiler's exit status (127: it could not be started). */
+static int target_triple(const struct cmd *cc, char *buf, size_t len)
+{
+	posix_spawn_file_actions_t fa;
+	struct cmd c;
+	ssize_t n = -1;
+	int fd[2], status = 1;
+
+	if (start_cmd(&c, cc, NULL) == 0 && push(&c, "-dumpmachine") == 0 && pipe(fd) == 0) {
+		posix_spawn_file_actions_init(&fa);
+		posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
+		posix_spawn_file_actions_addclose(&fa, fd[0]);
+		posix_spawn_file_actions_addclose(&fa, fd[1]);
+		/* A triple fits in the pipe: the compiler is done before we read. */
+		status = run(c.v, &fa);
+		posix_spawn_file_actions_destroy(&fa);
+		close(fd[1]);
+		if (status == 0)
+			n = read(fd[0], buf, len - 1);
+		close(fd[0]);
+	}
+	free(c.v);
+	if (status)
+		return status;
+	if (n <= 0)
+		return 1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int has_arg(const struct cc_args *a, const char *opt)
+{
+	for (int i = 0; i < a->argc; i++)
+		if (!strcmp(a->argv[i], opt))
+			return 1;
+	return 0;
+}
+
+/*
+ * The instrumentation for the target.  x86_64: -mfentry puts the call at
+ * the entry, before the frame set-up, so a nopped site costs one nop and
+ * nothing else.  riscv64: see the help text; a per-object table is right
+ * after relaxation only if no relaxable code precedes a site in its
+ * section, and the prologue before gcc's call holds none.
+ */
+static int instrument(const struct cmd *cc, const struct cc_args *a, struct cmd *out)
+{
+	char triple[128];
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	ret = target_triple(cc, triple, sizeof(triple));
+	if (ret) {
+		if (ret != 127)		/* not started: run() said so */
+			cli_error("cc: '%s -dumpmachine' does not say the target", cc->v[0]);
+		return -1;
+	}
+	ret |= push(out, "-pg");
+	if (!strncmp(triple, "x86_64", 6) && !has_arg(a, "-m32") && !has_arg(a, "-mx32"))
+		ret |= push(out, "-mfentry");
+	if (!strncmp(triple, "riscv", 5))
+		ret |= push(out, "-ffunction-sections");
+	return ret;
+}
+
+/* recordmcount --nop, as its own command would; its messages say which
+ * object was refused and why. */
+static int record(const char *obj)
+{
+	char *argv[] = { "recordmcount", "--nop", "--", (char *)obj, NULL };
+
+	return cmd_recordmcount(4, argv);
+}
+
+/* The object "cc -c" makes of src without -o: its base name, suffix .o. */
+static char *default_object(const char *src)
+{
+	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+	const char *dot = strrchr(base, '.');
+	char *obj = NULL;
+
+	if (asprintf(&obj, "%.*s.o", (int)(dot ? dot - base : (long)strlen(base)), base) < 0)
+		return NULL;
+	return obj;
+}
+
+/* Record each object a -c compile made; an object that cannot be
+ * recorded is removed, so that make does not take it for done. */
+static int record_outputs(const struct cc_args *a)
+{
+	int ret = 0;
+
+	if (a->out)
+		return strcmp(a->out, "-") && record(a->out) ? (unlink(a->out), 1) : 0;
+	for (int i = 0; i < a->argc; i++) {
+		char *obj;
+
+		if (a->role[i] != CC_SRC)
+			continue;
+		obj = default_object(a->argv[i]);
+		if (!obj || record(obj)) {
+			if (obj)
+				unlink(obj);
+			ret = 1;
+		}
+		free(obj);
+	}
+	return ret;
+}
+
+static int compile_only(const struct cmd *cc, const struct cmd *flags,
+			const struct cc_args *a)
+{
+	struct cmd c;
+	int ret = start_cmd(&c, cc, flags);
+
+	for (int i = 0; i < a->argc && !ret; i++)
+		ret = push(&c, a->argv[i]);
+	ret = ret ? 1 : run_cmd(&c);
+	free(c.v);
+	return ret ? ret : record_outputs(a);
+}
+
+/* The link: every argument but -pg, each source replaced by its object. */
+static int link_objects(const struct cmd *cc, const struct cc_args *a, char **objs)
+{
+	struct cmd c;
+	int ret = start_cmd(&c, cc, NULL);
+
+	for (int i = 0, k = 0; i < a->argc && !ret; i++) {
+		if (a->role[i] == CC_PG)
+			continue;
+		ret = push(&c, a->role[i] == CC_SRC && objs ? objs[k++] : a->argv[i]);
+	}
+	ret = ret ? 1 : run_cmd(&c);
+	free(c.v);
+	return ret;
+}
+
+/* One source of a compile-and-link: the compile options, -c, into obj. */
+static int compile_one(const struct cmd *cc, const struct cmd *flags,
+		       const struct cc_args *a, const char *src, const char *obj)
+{
+	struct cmd c;
+	int ret = start_cmd(&c, cc, flags);
+
+	for (int i = 0; i < a->argc && !ret; i++)
+		if (a->role[i] == CC_OPT || a->role[i] == CC_PG)
+			ret = push(&c, a->argv[i]);
+	ret = ret || push(&c, "-c") || push(&c, src) || push(&c, "-o") || push(&c, obj);
+	ret = ret ? 1 : run_cmd(&c);
+	free(c.v);
+	return ret ? ret : record(obj);
+}
+
+/* DIR/K-NAME.o for the k-th source: distinct even for a.c and sub/a.c. */
+static char *temp_object(const char *dir, int k, const char *src)
+{
+	char *base = default_object(src), *obj = NULL;
+
+	if (base && asprintf(&obj, "%s/%d-%s", dir, k, base) < 0)
+		obj = NULL;
+	free(base);
+	return obj;
+}
+
+static void remove_temps(const char *dir, char **objs, int n)
+{
+	for (int k = 0; k < n; k++) {
+		if (objs[k])
+			unlink(objs[k]);
+		free(objs[k]);
+	}
+	rmdir(dir);
+}
+
+static int compile_and_link(const struct cmd *cc, const struct cmd *flags,
+			    const struct cc_args *a)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char dir[4096], **objs = calloc(a->nsrc, sizeof(*objs));
+	int ret = 0, k = 0;
+
+	snprintf(dir, sizeof(dir), "%s/fntrace-cc.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!objs || !mkdtemp(dir)) {
+		cli_error("cc: cannot make a temporary directory: %s", strerror(errno));
+		free(objs);
+		return 1;
+	}
+	for (int i = 0; i < a->argc && !ret; i++) {
+		if (a->role[i] != CC_SRC)
+			continue;
+		objs[k] = temp_object(dir, k, a->argv[i]);
+		ret = objs[k] ? compile_one(cc, flags, a, a->argv[i], objs[k]) : 1;
+		k++;
+	}
+	if (!ret)
+		ret = link_objects(cc, a, objs);
+	remove_temps(dir, objs, k);
+	free(objs);
+	return ret;
+}
+
+static int run_as_is(const struct cmd *cc, const struct cc_args *a)
+{
+	struct cmd c;
+	int ret = start_cmd(&c, cc, NULL);
+
+	for (int i = 0; i < a->argc && !ret; i++)
+		ret = push(&c, a->argv[i]);
+	ret = ret ? 1 : run_cmd(&c);
+	free(c.v);
+	return ret;
+}
+
+static int dispatch(const struct cmd *cc, const struct cc_args *a)
+{
+	struct cmd flags;
+	int ret;
+
+	if (a->mode == CC_UNTOUCHED)
+		return run_as_is(cc, a);
+	if (a->mode == CC_LINK_ONLY)
+		return link_objects(cc, a, NULL);	/* drops only -pg */
+	if (instrument(cc, a, &flags))
+		ret = 1;
+	else if (a->mode == CC_COMPILE)
+		ret = compile_only(cc, &flags, a);
+	else
+		ret = compile_and_link(cc, &flags, a);
+	free(flags.v);
+	return ret;
+}
+
+int cmd_cc(int argc, char **argv)
+{
+	struct cc_args a;
+	struct cmd cc = { 0 };
+	char *words;
+	int ret;
+
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(help, stdout);
+		return 0;
+	}
+	if (compiler_words(&cc, &words) || cc_args_parse(&a, argc - 1, argv + 1)) {
+		cli_error("cc: out of memory");
+		return 1;
+	}
+	ret = dispatch(&cc, &a);
+	cc_args_free(&a);
+	free(cc.v);
+	free(words);
+	return ret;
+}

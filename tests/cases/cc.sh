@@ -1,0 +1,189 @@
+# fntrace cc, the compiler wrapper that builds programs for tracing.
+#  - the small project tests/progs/ccproj with make CC="$FNTRACE cc", by
+#    gcc and clang: it runs with no runtime loaded, every site is a nop,
+#    and fntrace record traces the expected graph; so does the program
+#    it compiles and links in one command;
+#  - what reaches the compiler: the instrumentation on compiles only, -pg
+#    never on a link, -E/-S/-M/-MM and commands without input untouched;
+#    failures of the compiler and of the recorder;
+#  - cross builds for riscv64 and aarch64: sites nops, runs under qemu;
+#  - zlib from Debian's sources, built with its own configure and Makefile.
+
+PROJ=$top/tests/progs/ccproj
+IMAGE_AWK=$top/tests/rmc_image.awk
+NOPS_X86="0f1f440000 660f1f440000"
+NOCACHE=$PWD/no-side-files	# side files of other runs must not count
+
+# cc_make DIR [VAR=VALUE...]: build the project in DIR, as make of its own.
+cc_make() {
+	local dir=$1
+	shift
+	mkdir -p "$dir"
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$@" make -s -C "$dir" -f "$PROJ/Makefile" \
+		SRC="$PROJ" CC="$FNTRACE cc" >"$dir/make.out" 2>&1
+}
+
+# cc_nops NAME IMG NOPS N: IMG has N sites, and each holds one of NOPS
+# (hex bytes), read from the image, not from fntrace.
+cc_nops() {
+	FNTRACE_CACHE=$NOCACHE "$FNTRACE" list -a "$2" | awk '{ print $1 }' >"$2.sites"
+	readelf -x .text "$2" | awk -v what=nops -v entries="$2.sites" -v nops="$3" \
+		-f "$IMAGE_AWK" >"$2.bad"
+	if [ "$(wc -l <"$2.sites")" -eq "$4" ] && [ ! -s "$2.bad" ]; then
+		t_pass "$1: $4 sites, all nops"
+	else
+		t_fail "$1: $4 sites, all nops" "$(wc -l <"$2.sites") sites; $(head -n 2 "$2.bad" |
+			tr '\n' ' ')"
+	fi
+}
+
+cat >graph.want <<'W'
+main() {
+  calc_total() {
+    square();
+    util_clamp();
+    square();
+    util_clamp();
+    square();
+    util_clamp();
+  } /* calc_total */
+  util_report();
+} /* main */
+W
+
+# cc_native NAME COMPILER NOPS: build, run, check the sites, trace.
+cc_native() {
+	local dir=$1 prog
+	if ! cc_make "$dir" FNTRACE_CC="$2"; then
+		t_fail "cc $1: make" "$(tail -n 3 "$dir/make.out" | tr '\n' ' ')"
+		return
+	fi
+	t_eq "cc $1: make says nothing" "" "$(cat "$dir/make.out")"
+	for prog in ccdemo cconeshot; do
+		t_eq "cc $1 $prog: runs with no runtime" "total = 10" "$("$dir/$prog")"
+		cc_nops "cc $1 $prog" "$dir/$prog" "$3" 5
+		FNTRACE_CACHE=$NOCACHE "$FNTRACE" record -o "$dir/$prog.data" -- "$dir/$prog" \
+			>/dev/null 2>&1
+		"$FNTRACE" report -i "$dir/$prog.data" >"$dir/$prog.txt" 2>/dev/null
+		t_graph_calls "$dir/$prog.txt" >"$dir/$prog.graph"
+		t_same "cc $1 $prog: the graph" graph.want "$dir/$prog.graph"
+	done
+}
+
+cc_native gcc gcc "$NOPS_X86"
+cc_native clang clang "$NOPS_X86"
+
+# ---- what the compiler is given ----
+cat >logcc <<EOF
+#!/bin/sh
+echo "\$*" >>"$PWD/logcc.log"
+exec gcc "\$@"
+EOF
+chmod +x logcc
+printf 'int main(void) { return 0; }\n' >x.c
+mkdir -p tmp
+
+# cc_log ARGS...: run fntrace cc through logcc; logcc.log has what gcc got.
+LOGCC=$PWD/logcc
+CCTMP=$PWD/tmp
+cc_log() {
+	: >"$LOGCC.log"
+	TMPDIR=$CCTMP FNTRACE_CC=$LOGCC "$FNTRACE" cc "$@"
+}
+
+for args in "-E x.c -o x.i" "-S x.c -o x.s" "-M x.c" "-MM x.c" "--version" "-dumpmachine"; do
+	# shellcheck disable=SC2086
+	cc_log $args >/dev/null 2>&1
+	t_eq "cc: $args is passed on untouched" "$args" "$(cat "$LOGCC.log")"
+done
+cc_log -O2 -c -o x.o x.c
+t_eq "cc: -c gets the instrumentation" "-dumpmachine|-pg -mfentry -O2 -c -o x.o x.c" \
+	"$(tr '\n' '|' <"$LOGCC.log" | sed 's/|$//')"
+t_ok "cc: -c records the object" sh -c "readelf -S x.o | grep -q __mcount_loc"
+cc_log -pg -o x x.o -lm
+t_eq "cc: a link never gets -pg" "-o x x.o -lm" "$(cat "$LOGCC.log")"
+cc_log -O2 -DX=1 -o y x.c -lm
+t_eq "cc: compile and link is split in two" 3 "$(wc -l <"$LOGCC.log")"
+t_ok "cc: ... a compile without the link options" \
+	grep -Eq '^-pg -mfentry -O2 -DX=1 -c x.c -o .*/0-x\.o$' "$LOGCC.log"
+t_ok "cc: ... a link of the recorded object without -pg" \
+	grep -Eq '^-O2 -DX=1 -o y .*/0-x\.o -lm$' "$LOGCC.log"
+t_eq "cc: ... whose temporary files are gone" "" "$(ls tmp)"
+t_ok "cc: ... and the program has its table" sh -c "readelf -S y | grep -q __mcount_loc"
+mkdir -p noo && cp x.c noo/ && (cd noo && cc_log -c x.c)
+t_ok "cc: -c without -o records NAME.o" sh -c "readelf -S noo/x.o | grep -q __mcount_loc"
+
+printf 'int main(void) { return }\n' >bad.c
+cc_log -c -o bad.o bad.c 2>/dev/null
+t_eq "cc: a failed compile: its status, no object" "1 no" "$? $([ -e bad.o ] && echo yes || echo no)"
+cat >junkcc <<'EOF'
+#!/bin/sh
+# A "compiler" whose objects the recorder refuses.
+[ "$1" = -dumpmachine ] && { echo x86_64-linux-gnu; exit 0; }
+while [ $# -gt 1 ]; do [ "$1" = -o ] && echo junk >"$2"; shift; done
+EOF
+chmod +x junkcc
+FNTRACE_CC=$PWD/junkcc "$FNTRACE" cc -c -o junk.o x.c 2>err.txt
+t_eq "cc: an object the recorder refuses: failure, no object" "1 no" \
+	"$? $([ -e junk.o ] && echo yes || echo no)"
+t_eq "cc: ... said in one line" 1 "$(wc -l <err.txt)"
+FNTRACE_CC=$PWD/nonexistent "$FNTRACE" cc -c -o n.o x.c 2>err.txt
+t_eq "cc: no compiler: failure in one line" "1 1" "$? $(grep -c 'cannot run' err.txt)"
+t_ok "cc --help" sh -c "'$FNTRACE' cc --help | grep -q 'usage: fntrace cc'"
+
+# ---- cross ----
+# cc_cross NAME COMPILER NOPS QEMU...
+cc_cross() {
+	local dir=$1 cc=$2 nops=$3 prog
+	shift 3
+	if ! command -v "$cc" >/dev/null || ! command -v "$1" >/dev/null; then
+		t_skip "cc $dir" "$cc or $1 is not installed"
+		return
+	fi
+	if ! cc_make "$dir" FNTRACE_CC="$cc"; then
+		t_fail "cc $dir: make" "$(tail -n 3 "$dir/make.out" | tr '\n' ' ')"
+		return
+	fi
+	t_eq "cc $dir: make says nothing" "" "$(cat "$dir/make.out")"
+	for prog in ccdemo cconeshot; do
+		t_eq "cc $dir $prog: runs" "total = 10" "$("$@" "$dir/$prog")"
+		cc_nops "cc $dir $prog" "$dir/$prog" "$nops" 5
+	done
+}
+
+cc_cross riscv64 riscv64-linux-gnu-gcc "1300000013000000" qemu-riscv64 -L /usr/riscv64-linux-gnu
+cc_cross aarch64 aarch64-linux-gnu-gcc "1f2003d5" qemu-aarch64 -L /usr/aarch64-linux-gnu
+# riscv: the other calls are still relaxed (a 4-byte jal to calc_total).
+if [ -x riscv64/ccdemo ]; then
+	t_ok "cc riscv64: the link still relaxes calls" sh -c \
+		"riscv64-linux-gnu-objdump -d riscv64/ccdemo | grep -Eq 'jal\s+[0-9a-f]+ <calc_total>'"
+fi
+
+# ---- zlib ----
+cc_zlib() {
+	local z data
+	z=$("$top/scripts/build-zlib.sh" "$FNTRACE" 2>zlib.log) ||
+		{ t_fail "zlib: builds with make CC=\"fntrace cc\"" "$(tail -n 3 zlib.log | tr '\n' ' ')"; return; }
+	"$z/example" zex.tmp >zex.out 2>&1
+	t_eq "zlib: example passes" "0 1" "$? $(grep -c 'large_inflate(): OK' zex.out)"
+	seq 1 2000 >data.txt
+	"$z/minigzip" <data.txt | "$z/minigzip" -d >back.txt
+	t_same "zlib: minigzip round trip" data.txt back.txt
+	cc_nops "zlib minigzip" "$z/minigzip" "$NOPS_X86" \
+		"$(FNTRACE_CACHE=$NOCACHE "$FNTRACE" list "$z/minigzip" | wc -l)"
+	t_ok "zlib: minigzip has its 100-odd sites" \
+		test "$(wc -l <"$z/minigzip.sites")" -gt 100
+	cc_nops "zlib libz.so" "$z/libz.so" "$NOPS_X86" \
+		"$(FNTRACE_CACHE=$NOCACHE "$FNTRACE" list "$z/libz.so" | wc -l)"
+	FNTRACE_CACHE=$NOCACHE "$FNTRACE" record -o z.data -- "$z/minigzip" <data.txt >z.gz 2>/dev/null
+	gzip -dc z.gz >z.txt
+	t_same "zlib: minigzip traced compresses the same" data.txt z.txt
+	"$FNTRACE" report -i z.data --csv >z.csv 2>/dev/null
+	t_ok "zlib: deflate and its helpers are traced" sh -c \
+		"grep -q '^deflate,' z.csv && grep -q '^longest_match,' z.csv && grep -q '^crc32_z,' z.csv"
+	LD_LIBRARY_PATH=$z FNTRACE_CACHE=$NOCACHE "$FNTRACE" record -F '*:mod:libz' -o zs.data -- \
+		"$z/minigzipsh" <data.txt >/dev/null 2>&1
+	"$FNTRACE" report -i zs.data --csv >zs.csv 2>/dev/null
+	t_ok "zlib: libz.so is traced in minigzipsh" grep -q '^deflate,' zs.csv
+}
+cc_zlib
