@@ -55,3 +55,23 @@ t_ok "real_xz: record -p got lzma_ functions" grep -q 'lzma_[a-z_0-9]*() {\|lzma
 t_eq "real_xz: only lzma_ functions" 0 "$(cut -d'|' -f3 a.txt | grep -o '[a-z_0-9.]*()' | grep -vc '^lzma_')"
 "$FNTRACE" report -i a.data --csv | tail -n +2 | cut -d, -f1 | sort -u >threads_funcs.txt
 t_ok "real_xz: both compressing threads seen" test "$(grep -o 'xz-[0-9]*' a.txt | sort -u | wc -l)" -ge 2
+
+# (3) Issue 5: every function graph-traced from the start: output
+# identical, and every thread's trace nests: no exit without its entry
+# (frames may stay open at the end: xz calls exit() inside tuklib_exit()).
+head -n 100000 input >small
+"$xz" -T2 -3 -c small >want3.xz
+"$FNTRACE" record -o full.data -- "$xz" -T2 -3 -c small >got3.xz 2>rec3.err
+t_eq "real_xz: fully traced: exit status" 0 "$?"
+t_ok "real_xz: fully traced: output identical" cmp -s want3.xz got3.xz
+"$FNTRACE" report -i full.data >full.txt
+t_eq "real_xz: fully traced: no event lost" "" "$(grep '^# lost' full.txt)"
+bad="" n=0
+for tid in $(grep -o ' xz-[0-9]* ' full.txt | sort -u | tr -d ' ' | sed 's/xz-//'); do
+	n=$((n + 1))
+	"$FNTRACE" report -i full.data --tid "$tid" | cut -d'|' -f3 | awk '
+		/\(\) \{$/ { d++ } /^ *\}/ { if (--d < 0) bad = 1 }
+		END { exit bad }' || bad="$bad $tid"
+done
+t_ok "real_xz: fully traced: main and its worker" test "$n" -ge 2
+t_eq "real_xz: fully traced: every thread nests" "" "$bad"
