@@ -6,13 +6,14 @@
 #   make check      the test suite; ends with "N passed, N failed"
 #   make bench      the benchmarks in bench/
 #   make fuzz       the libFuzzer target of recordmcount (FUZZ_TIME seconds)
+#   make check-sanitize  the suite again, built with ASan and UBSan
 #   make install PREFIX=/usr/local
 #
 # demo, check and bench first install the Debian packages they miss.
 
 ARCH    ?= $(shell uname -m)
 PREFIX  ?= /usr/local
-BUILD   := build
+BUILD   ?= build
 CC      ?= gcc
 
 CFLAGS   ?= -O2 -g
@@ -40,6 +41,16 @@ RT_SRC     := $(filter-out $(SITES_SRC),$(wildcard src/core/*.c)) \
 RT_SRC     := $(sort $(RT_SRC))
 RT_CFLAGS  := $(ALL_CFLAGS) -fPIC -fvisibility=hidden -mgeneral-regs-only -ftls-model=initial-exec
 
+# SANITIZE=1 (make check-sanitize): the CLI, recorder and recordmcount with
+# AddressSanitizer and UBSan; the runtime with UBSan only, since ASan's
+# runtime must come first in a process and cannot be preloaded into
+# programs built without it.  Any report stops the program.
+ifeq ($(SANITIZE),1)
+ALL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all
+RT_CFLAGS  := $(filter-out -fsanitize=address%,$(RT_CFLAGS)) -fsanitize=undefined
+RT_LDFLAGS := -fsanitize=undefined
+endif
+
 CLI_OBJ := $(patsubst %,$(BUILD)/cli/%.o,$(basename $(CLI_SRC)))
 RMC_OBJ := $(patsubst %,$(BUILD)/cli/%.o,$(basename src/recordmcount/tool.c $(RMC_SRC) \
 	   $(wildcard src/elf/*.c) src/arch/arches.c $(wildcard src/arch/*/decode.c) $(SITES_SRC)))
@@ -55,7 +66,7 @@ $(BUILD)/fntrace-recordmcount: $(RMC_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
 $(BUILD)/libfntrace.so: $(RT_OBJ)
-	$(CC) -shared -Wl,-z,now \
+	$(CC) -shared -Wl,-z,now $(RT_LDFLAGS) \
 		-o $@ $(RT_OBJ) -ldl -lpthread
 
 $(BUILD)/cli/%.o: %.c
@@ -91,6 +102,13 @@ demo: deps-demo all $(BUILD)/examples/demo
 check: deps-check all $(UNIT_BIN)
 	BUILD=$(abspath $(BUILD)) tests/run.sh
 
+unit: $(UNIT_BIN)
+
+check-sanitize: deps-check
+	$(MAKE) BUILD=build-sanitize SANITIZE=1 all unit
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		BUILD=$(abspath build-sanitize) tests/run.sh
+
 bench: deps-bench all
 	BUILD=$(abspath $(BUILD)) bench/run.sh
 
@@ -116,6 +134,6 @@ install: all
 	install -D -m 755 $(BUILD)/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.so
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) build-sanitize
 
-.PHONY: all demo check bench fuzz install clean
+.PHONY: all demo check check-sanitize unit bench fuzz install clean

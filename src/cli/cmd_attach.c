@@ -154,12 +154,13 @@ static int parse_pid_arg(int argc, char **argv, const char *usage, pid_t *pid)
 
 int cmd_attach(int argc, char **argv)
 {
-	char *lib = cli_find_runtime(), path[4096];
+	char *lib, path[4096];
 	pid_t pid;
 	int n = parse_pid_arg(argc, argv, attach_usage, &pid), ret;
 
 	if (n <= 0)
 		return n ? 2 : 0;
+	lib = cli_find_runtime();
 	if (!lib) {
 		cli_error("cannot find libfntrace.so next to fntrace (set FNTRACE_LIB)");
 		return 1;

@@ -156,9 +156,11 @@ static int show_pipe(struct ctl_conn *c)
 	struct stream_dir d;
 	int ret = 0, pending = 0;
 
+	/* Ctrl-C ends the stream: caught before there is a directory to
+	 * remove, so that it never stays behind. */
+	cli_catch_interrupt();
 	if (make_stream_dir(&d))
 		return 1;
-	cli_catch_interrupt();
 	while (!ret && !cli_interrupted()) {
 		int ready = ctl_wait(c, pending ? 100 : 1000);
 

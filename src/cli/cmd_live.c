@@ -25,6 +25,44 @@ static const char usage[] =
 	"  -h, --help             this text\n\n"
 	"example: fntrace live -D 3 -- ./prog input\n";
 
+/* What live refuses that record accepts; 0 if nothing. */
+static int refused(const struct record_options *o)
+{
+	if (o->pid) {
+		cli_error("live runs a program: use 'fntrace record -p PID' for a running one");
+		return 2;
+	}
+	if (o->output) {
+		cli_error("live keeps nothing: use 'fntrace record -o DIR' to keep a trace");
+		return 2;
+	}
+	return 0;
+}
+
+static int record_and_report(struct record_options *o, char **argv)
+{
+	char tmp[] = "/tmp/fntrace-live.XXXXXX", data[64];
+	int status;
+
+	if (!mkdtemp(tmp)) {
+		cli_error("cannot create a temporary directory in /tmp");
+		return -1;
+	}
+	/* Whatever happens to the output (a reader like head that stops,
+	 * Ctrl-C while printing), the temporary directory goes away. */
+	signal(SIGPIPE, SIG_IGN);
+	cli_catch_interrupt();
+	snprintf(data, sizeof(data), "%s/data", tmp);
+	o->output = data;
+	o->argv = argv;
+	status = record_run(o);
+	if (status >= 0 && report_run(data, stdout, NULL))
+		status = -1;
+	if (datadir_remove(data) || datadir_remove(tmp))
+		cli_error("could not remove %s", tmp);
+	return status;
+}
+
 int cmd_live(int argc, char **argv)
 {
 	struct record_options o = {
@@ -32,34 +70,13 @@ int cmd_live(int argc, char **argv)
 		.buffer_kb = 16384,
 		.quiet = 1,
 	};
-	char tmp[] = "/tmp/fntrace-live.XXXXXX", data[64];
 	int first = record_parse(argc, argv, &o, usage), status;
 
-	if (first <= 0)
-		return first == 0 ? 0 : 2;
-	if (o.pid) {
-		cli_error("live runs a program: use 'fntrace record -p PID' for a running one");
-		return 2;
+	if (first <= 0 || (status = refused(&o))) {
+		record_options_free(&o);
+		return first == 0 ? 0 : first < 0 ? 2 : status;
 	}
-	if (o.output) {
-		cli_error("live keeps nothing: use 'fntrace record -o DIR' to keep a trace");
-		return 2;
-	}
-	if (!mkdtemp(tmp)) {
-		cli_error("cannot create a temporary directory in /tmp");
-		return 1;
-	}
-	/* Whatever happens to the output (a reader like head that stops,
-	 * Ctrl-C while printing), the temporary directory goes away. */
-	signal(SIGPIPE, SIG_IGN);
-	cli_catch_interrupt();
-	snprintf(data, sizeof(data), "%s/data", tmp);
-	o.output = data;
-	o.argv = argv + first;
-	status = record_run(&o);
-	if (status >= 0 && report_run(data, stdout, NULL))
-		status = -1;
-	if (datadir_remove(data) || datadir_remove(tmp))
-		cli_error("could not remove %s", tmp);
+	status = record_and_report(&o, argv + first);
+	record_options_free(&o);
 	return status < 0 ? 1 : record_exit_code(status);
 }

@@ -144,6 +144,13 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 	return optind;
 }
 
+void record_options_free(struct record_options *o)
+{
+	free(o->filter);
+	free(o->notrace);
+	o->filter = o->notrace = NULL;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_options o = {
@@ -153,11 +160,17 @@ int cmd_record(int argc, char **argv)
 	};
 	int first = record_parse(argc, argv, &o, usage), status;
 
-	if (first <= 0)
+	if (first <= 0) {
+		record_options_free(&o);
 		return first == 0 ? 0 : 2;
-	if (o.pid)
-		return record_attach(&o) ? 1 : 0;
+	}
+	if (o.pid) {
+		status = record_attach(&o) ? 1 : 0;
+		record_options_free(&o);
+		return status;
+	}
 	o.argv = argv + first;
 	status = record_run(&o);
+	record_options_free(&o);
 	return status < 0 ? 1 : record_exit_code(status);
 }

@@ -30,6 +30,8 @@ int record_parse(int argc, char **argv, struct record_options *o,
 int record_run(const struct record_options *o);
 /* Record a running process (record -p); 0, or -1 (said). */
 int record_attach(const struct record_options *o);
+/* Free what record_parse() allocated. */
+void record_options_free(struct record_options *o);
 /* The status fntrace itself should exit with for a wait() status. */
 int record_exit_code(int wait_status);
 

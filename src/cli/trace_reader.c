@@ -7,6 +7,7 @@
  * only remedy is to look at that file or record again.
  */
 #include "trace_reader.h"
+#include "demangle.h"
 #include "../common/trace_format.h"
 
 #include <dirent.h>
@@ -240,7 +241,7 @@ static int parse_func(struct tr_process *p, size_t *cap, char *s)
 		return -1;
 	if (grow((void **)&p->funcs, cap, (size_t)id + 1, sizeof(fn)))
 		return -1;
-	fn.name = strdup(s);
+	fn.name = demangle(s);
 	if (!fn.name)
 		return -1;
 	free(p->funcs[id].name);
@@ -347,7 +348,8 @@ static int find_processes(struct trace_data *td)
 	closedir(d);
 	if (e)
 		return fail(td, "out of memory");
-	qsort(td->procs, td->nr_procs, sizeof(*td->procs), compare_procs);
+	if (td->nr_procs)
+		qsort(td->procs, td->nr_procs, sizeof(*td->procs), compare_procs);
 	return 0;
 }
 
@@ -472,7 +474,8 @@ static int group_threads(struct trace_data *td)
 	struct tr_thread *t = NULL;
 	size_t cap = 0;
 
-	qsort(td->chunks, td->nr_chunks, sizeof(*td->chunks), compare_chunks);
+	if (td->nr_chunks)
+		qsort(td->chunks, td->nr_chunks, sizeof(*td->chunks), compare_chunks);
 	for (size_t i = 0; i < td->nr_chunks; i++) {
 		struct tr_chunk_ref *r = &td->chunks[i];
 
