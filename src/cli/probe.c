@@ -93,11 +93,27 @@ static int needed_have_sites(const struct elf_file *f, const char *path)
 	return 0;
 }
 
+/* A script: what it runs inherits the runtime, and may be traceable. */
+static int is_script(const char *path)
+{
+	char head[2] = "";
+	FILE *f = fopen(path, "re");
+
+	if (f) {
+		if (fread(head, 1, 2, f) != 2)
+			head[0] = '\0';
+		fclose(f);
+	}
+	return head[0] == '#' && head[1] == '!';
+}
+
 int probe_traceable(const char *path)
 {
 	struct elf_file f;
 	int n;
 
+	if (is_script(path))
+		return 1;
 	if (elf_open_path(&f, path)) {
 		cli_error("%s", f.err);
 		return -1;

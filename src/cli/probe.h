@@ -6,7 +6,8 @@
 #define FNTRACE_PROBE_H
 
 /* 1 if the program, or a shared object it needs from outside the system
- * directories, has call sites; 0 if none has; -1 (said) if unreadable. */
+ * directories, has call sites, or if it is a script (what it runs may);
+ * 0 if none has; -1 (said) if unreadable. */
 int probe_traceable(const char *path);
 
 #endif
