@@ -118,7 +118,7 @@ static struct sym_table *syms_of(struct fn_view *v, const struct tr_thread *th)
 static int print_func(struct fn_view *v, const struct tr_thread *th,
 		      const struct tr_event *ev)
 {
-	char name[REPORT_NAME_LEN], hex[24];
+	char name[REPORT_NAME_LEN], caller[256];
 	struct sym_table *syms = syms_of(v, th);
 
 	if (!syms)
@@ -126,7 +126,7 @@ static int print_func(struct fn_view *v, const struct tr_thread *th,
 	print_context(v->out, th, ev);
 	fputs(report_func_name(th, ev->func, name, sizeof(name)), v->out);
 	if (ev->value)
-		fprintf(v->out, " <-%s", sym_name(syms, ev->value, hex, sizeof(hex)));
+		fprintf(v->out, " <-%s", sym_name(syms, ev->value, caller, sizeof(caller)));
 	fputc('\n', v->out);
 	return 0;
 }

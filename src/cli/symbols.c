@@ -5,6 +5,7 @@
  * load bias plus the symbol's link-time value.
  */
 #include "symbols.h"
+#include "demangle.h"
 
 #include <elf.h>
 #include <inttypes.h>
@@ -146,12 +147,20 @@ const char *sym_lookup(struct sym_table *t, uint64_t addr)
 	return s->name;
 }
 
+/* The name of addr's function (demangled into buf if it is C++), or the
+ * address in hex. */
 const char *sym_name(struct sym_table *t, uint64_t addr, char *buf, size_t len)
 {
 	const char *name = sym_lookup(t, addr);
+	char *plain;
 
-	if (name)
+	if (name && strncmp(name, "_Z", 2))
 		return name;
+	if (name && (plain = demangle(name))) {
+		snprintf(buf, len, "%s", plain);
+		free(plain);
+		return buf;
+	}
 	snprintf(buf, len, "0x%" PRIx64, addr);
 	return buf;
 }
