@@ -6,6 +6,14 @@
 t_build gcc-pg -O2 stress "$top/tests/progs/stress.c"
 ./stress 8 100000 0 >want.txt
 
+# only_a_b NAMES: some names, none but the a_* and b_* functions
+only_a_b() {
+	[ -n "$1" ] || return 1
+	for f in $1; do
+		case $f in a_one|a_two|b_one|b_two) ;; *) return 1 ;; esac
+	done
+}
+
 # names: the functions that have events in a report
 names() { cut -d'|' -f3 "$1" | grep -o '[a-z_]*()' | tr -d '()' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
 
@@ -33,7 +41,9 @@ for sync in membarrier signals; do
 		else
 			got=$(names r.txt)
 		fi
-		t_eq "$name: only a_* and b_* functions" "a_one a_two b_one b_two" "$got"
+		# Which of the two sets had calls depends on how the flips and the
+		# workers were scheduled; that nothing else had any does not.
+		t_ok "$name: only a_* and b_* functions" only_a_b "$got"
 		[ $tracer = function ] && continue
 		bad=""
 		for tid in $(grep -o 'stress-[0-9]*' r.txt | sort -u | sed 's/stress-//'); do
