@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Opening a data directory: the info file, the funcs-<pid> files and the
- * chunk index of trace.dat.  The events are decoded by trace_cursor.c.
+ * Opening a data directory: the info file and the chunk index of
+ * trace.dat (the funcs files are read by trace_funcs.c, the events
+ * decoded by trace_cursor.c).
  *
  * Every message names the file (and line) at fault, because the user's
  * only remedy is to look at that file or record again.
  */
 #include "trace_reader.h"
-#include "demangle.h"
+#include "trace_internal.h"
 #include "../common/trace_format.h"
 
 #include <dirent.h>
@@ -20,14 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Function ids are 18 bits in a short entry and 32 in a long one; a
- * file asking for more than this is damaged, not large. */
-#define MAX_FUNC_ID	(1u << 26)
-
-static int fail(struct trace_data *td, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(struct trace_data *td, const char *fmt, ...)
+int tr_fail(struct trace_data *td, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -37,7 +31,7 @@ static int fail(struct trace_data *td, const char *fmt, ...)
 	return -1;
 }
 
-static char *path_in(const struct trace_data *td, const char *name)
+char *tr_path_in(const struct trace_data *td, const char *name)
 {
 	char *path;
 
@@ -47,7 +41,7 @@ static char *path_in(const struct trace_data *td, const char *name)
 }
 
 /* Makes room for need elements; arrays double so appends stay O(1). */
-static int grow(void **v, size_t *cap, size_t need, size_t size)
+int tr_grow(void **v, size_t *cap, size_t need, size_t size)
 {
 	size_t n = *cap ? *cap : 16;
 	void *p;
@@ -65,7 +59,7 @@ static int grow(void **v, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-static void strip_newline(char *s)
+void tr_strip_newline(char *s)
 {
 	size_t n = strlen(s);
 
@@ -75,7 +69,7 @@ static void strip_newline(char *s)
 
 /* Parses a whole unsigned number at *s, decimal or hex with 0x (never
  * octal: a pid of 010 is ten), and moves *s past it and one blank. */
-static int take_number(char **s, uint64_t *out)
+int tr_take_number(char **s, uint64_t *out)
 {
 	int hex = (*s)[0] == '0' && ((*s)[1] == 'x' || (*s)[1] == 'X');
 	char *end;
@@ -90,11 +84,11 @@ static int take_number(char **s, uint64_t *out)
 	return 0;
 }
 
-static int take_u32(char **s, uint32_t *out)
+int tr_take_u32(char **s, uint32_t *out)
 {
 	uint64_t v;
 
-	if (take_number(s, &v) || v > UINT32_MAX)
+	if (tr_take_number(s, &v) || v > UINT32_MAX)
 		return -1;
 	*out = v;
 	return 0;
@@ -111,8 +105,8 @@ static int set_string(char **field, const char *value)
 
 static int parse_clock(struct tr_info *info, char *v)
 {
-	if (take_number(&v, &info->clock_t0) || take_number(&v, &info->clock_n0) ||
-	    take_number(&v, &info->clock_t1) || take_number(&v, &info->clock_n1) || *v)
+	if (tr_take_number(&v, &info->clock_t0) || tr_take_number(&v, &info->clock_n0) ||
+	    tr_take_number(&v, &info->clock_t1) || tr_take_number(&v, &info->clock_n1) || *v)
 		return -1;
 	info->has_clock = 1;
 	return 0;
@@ -132,7 +126,7 @@ static int parse_info_field(struct tr_info *info, const char *key, char *v,
 	uint32_t n;
 
 	if (!strcmp(key, "fntrace-data")) {
-		if (take_u32(&v, &n) || *v)
+		if (tr_take_u32(&v, &n) || *v)
 			return -1;
 		*version = n;
 		return 0;
@@ -142,7 +136,7 @@ static int parse_info_field(struct tr_info *info, const char *key, char *v,
 	if (!strcmp(key, "tracer"))
 		return parse_tracer(info, v);
 	if (!strcmp(key, "pid"))
-		return take_u32(&v, &info->pid) || *v ? -1 : 0;
+		return tr_take_u32(&v, &info->pid) || *v ? -1 : 0;
 	if (!strcmp(key, "clock_sync"))
 		return parse_clock(info, v);
 	if (!strcmp(key, "options"))
@@ -150,7 +144,7 @@ static int parse_info_field(struct tr_info *info, const char *key, char *v,
 	if (!strcmp(key, "exit"))
 		return set_string(&info->exit, v);
 	if (!strcmp(key, "nr_cpus"))
-		return take_u32(&v, &info->nr_cpus) || *v ? -1 : 0;
+		return tr_take_u32(&v, &info->nr_cpus) || *v ? -1 : 0;
 	return 0;
 }
 
@@ -160,15 +154,15 @@ static int parse_info_line(struct trace_data *td, char *line, unsigned lineno,
 	char *colon = strchr(line, ':');
 	char *value;
 
-	strip_newline(line);
+	tr_strip_newline(line);
 	if (!line[strspn(line, " \t")])
 		return 0;
 	if (!colon)
-		return fail(td, "%s/info:%u: expected 'key: value'", td->dir, lineno);
+		return tr_fail(td, "%s/info:%u: expected 'key: value'", td->dir, lineno);
 	*colon = '\0';
 	value = colon + 1 + strspn(colon + 1, " \t");
 	if (parse_info_field(&td->info, line, value, version))
-		return fail(td, "%s/info:%u: bad value for %s: '%s'", td->dir,
+		return tr_fail(td, "%s/info:%u: bad value for %s: '%s'", td->dir,
 			    lineno, line, value);
 	return 0;
 }
@@ -186,7 +180,7 @@ static int info_defaults(struct tr_info *info)
 
 static int read_info(struct trace_data *td)
 {
-	char *path = path_in(td, "info"), *line = NULL;
+	char *path = tr_path_in(td, "info"), *line = NULL;
 	size_t cap = 0;
 	unsigned lineno = 0;
 	int64_t version = -1;
@@ -194,7 +188,7 @@ static int read_info(struct trace_data *td)
 	FILE *f = path ? fopen(path, "r") : NULL;
 
 	if (!f) {
-		fail(td, "%s: %s", path ? path : td->dir, strerror(errno));
+		tr_fail(td, "%s: %s", path ? path : td->dir, strerror(errno));
 		free(path);
 		return -1;
 	}
@@ -203,164 +197,14 @@ static int read_info(struct trace_data *td)
 	free(line);
 	fclose(f);
 	if (!err && version < 0)
-		err = fail(td, "%s: not an fntrace data directory (no fntrace-data line)", path);
+		err = tr_fail(td, "%s: not an fntrace data directory (no fntrace-data line)", path);
 	else if (!err && version != 1)
-		err = fail(td, "%s: data format %lld; this fntrace reads format 1",
+		err = tr_fail(td, "%s: data format %lld; this fntrace reads format 1",
 			   path, (long long)version);
 	if (!err && info_defaults(&td->info))
-		err = fail(td, "out of memory");
+		err = tr_fail(td, "out of memory");
 	free(path);
 	return err;
-}
-
-/* ---- funcs-<pid> ---- */
-
-static int parse_module(struct tr_process *p, size_t *cap, char *s)
-{
-	struct tr_module m;
-
-	if (take_u32(&s, &m.idx) || take_number(&s, &m.bias) ||
-	    take_number(&s, &m.start) || take_number(&s, &m.end) || !*s)
-		return -1;
-	if (grow((void **)&p->modules, cap, p->nr_modules + 1, sizeof(m)))
-		return -1;
-	m.path = strdup(s);
-	if (!m.path)
-		return -1;
-	p->modules[p->nr_modules++] = m;
-	return 0;
-}
-
-static int parse_func(struct tr_process *p, size_t *cap, char *s)
-{
-	struct tr_func fn;
-	uint32_t id;
-
-	if (take_u32(&s, &id) || take_number(&s, &fn.addr) ||
-	    take_u32(&s, &fn.module) || !*s || id == 0 || id >= MAX_FUNC_ID)
-		return -1;
-	if (grow((void **)&p->funcs, cap, (size_t)id + 1, sizeof(fn)))
-		return -1;
-	fn.name = demangle(s);
-	if (!fn.name)
-		return -1;
-	free(p->funcs[id].name);
-	p->funcs[id] = fn;
-	if (id >= p->nr_funcs)
-		p->nr_funcs = id + 1;
-	return 0;
-}
-
-static int parse_funcs_line(struct tr_process *p, size_t caps[2], char *line)
-{
-	strip_newline(line);
-	if (!line[0] || line[0] == '#')
-		return 0;
-	if (!strncmp(line, "notraced ", 9)) {
-		free(p->notraced);
-		p->notraced = strdup(line + 9);
-		return p->notraced ? 0 : -1;
-	}
-	if (!strncmp(line, "module ", 7))
-		return parse_module(p, &caps[0], line + 7);
-	if (!strncmp(line, "func ", 5))
-		return parse_func(p, &caps[1], line + 5);
-	return -1;
-}
-
-static int read_funcs(struct trace_data *td, struct tr_process *p)
-{
-	char name[32], *path, *line = NULL;
-	size_t cap = 0, caps[2] = { 0, 0 };
-	unsigned lineno = 0;
-	int err = 0;
-	FILE *f;
-
-	if (p->image)
-		snprintf(name, sizeof(name), "funcs-%u.%u", p->pid, p->image);
-	else
-		snprintf(name, sizeof(name), "funcs-%u", p->pid);
-	path = path_in(td, name);
-	f = path ? fopen(path, "r") : NULL;
-	if (!f) {
-		fail(td, "%s: %s", path ? path : name, strerror(errno));
-		free(path);
-		return -1;
-	}
-	while (!err && getline(&line, &cap, f) >= 0) {
-		lineno++;
-		if (parse_funcs_line(p, caps, line))
-			err = fail(td, "%s:%u: expected 'module IDX BIAS START END PATH' "
-				   "or 'func ID ADDR MODIDX NAME'", path, lineno);
-	}
-	free(line);
-	fclose(f);
-	free(path);
-	return err;
-}
-
-/* The pid (0 if none) and image of a file named funcs-PID[.IMAGE]. */
-static uint32_t funcs_file_pid(const char *name, uint32_t *image)
-{
-	const char *s = name + 6;
-	char *end;
-	unsigned long pid, n = 0;
-
-	*image = 0;
-	if (strncmp(name, "funcs-", 6) || *s < '0' || *s > '9')
-		return 0;
-	pid = strtoul(s, &end, 10);
-	if (*end == '.' && end[1] >= '0' && end[1] <= '9')
-		n = strtoul(end + 1, &end, 10);
-	if (*end || pid == 0 || pid > UINT32_MAX || n > UINT32_MAX)
-		return 0;
-	*image = n;
-	return pid;
-}
-
-static int compare_procs(const void *a, const void *b)
-{
-	const struct tr_process *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return (x->image > y->image) - (x->image < y->image);
-}
-
-static int find_processes(struct trace_data *td)
-{
-	DIR *d = opendir(td->dir);
-	struct dirent *e;
-	size_t cap = 0;
-	uint32_t pid, image;
-
-	if (!d)
-		return fail(td, "%s: %s", td->dir, strerror(errno));
-	while ((e = readdir(d)))
-		if ((pid = funcs_file_pid(e->d_name, &image))) {
-			if (grow((void **)&td->procs, &cap, td->nr_procs + 1,
-				 sizeof(*td->procs)))
-				break;
-			memset(&td->procs[td->nr_procs], 0, sizeof(*td->procs));
-			td->procs[td->nr_procs].pid = pid;
-			td->procs[td->nr_procs++].image = image;
-		}
-	closedir(d);
-	if (e)
-		return fail(td, "out of memory");
-	if (td->nr_procs)
-		qsort(td->procs, td->nr_procs, sizeof(*td->procs), compare_procs);
-	return 0;
-}
-
-static int read_processes(struct trace_data *td)
-{
-	if (find_processes(td))
-		return -1;
-	for (unsigned i = 0; i < td->nr_procs; i++)
-		if (read_funcs(td, &td->procs[i]))
-			return -1;
-	return 0;
 }
 
 /* ---- trace.dat ---- */
@@ -370,15 +214,15 @@ static int check_file_header(struct trace_data *td, const char *path)
 	struct ft_file_header h;
 
 	if (pread(td->fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
-		return fail(td, "%s: too short for a trace file header", path);
+		return tr_fail(td, "%s: too short for a trace file header", path);
 	if (memcmp(h.magic, FT_FILE_MAGIC, sizeof(h.magic)))
-		return fail(td, "%s: not an fntrace trace file (bad magic)", path);
+		return tr_fail(td, "%s: not an fntrace trace file (bad magic)", path);
 	if (h.word_order == 0x04030201)
-		return fail(td, "%s: written on a host of the other byte order", path);
+		return tr_fail(td, "%s: written on a host of the other byte order", path);
 	if (h.word_order != 0x01020304)
-		return fail(td, "%s: bad word order mark %#x", path, h.word_order);
+		return tr_fail(td, "%s: bad word order mark %#x", path, h.word_order);
 	if (h.version != FT_VERSION)
-		return fail(td, "%s: trace format version %u; this fntrace reads version %d",
+		return tr_fail(td, "%s: trace format version %u; this fntrace reads version %d",
 			    path, h.version, FT_VERSION);
 	return 0;
 }
@@ -412,8 +256,8 @@ static int index_chunks(struct trace_data *td, uint64_t size)
 			break;
 		}
 		off += sizeof(c);
-		if (grow((void **)&td->chunks, &cap, td->nr_chunks + 1, sizeof(*td->chunks)))
-			return fail(td, "out of memory");
+		if (tr_grow((void **)&td->chunks, &cap, td->nr_chunks + 1, sizeof(*td->chunks)))
+			return tr_fail(td, "out of memory");
 		fill_chunk_ref(&td->chunks[td->nr_chunks++], &c, off, size - off);
 		td->truncated |= c.used > size - off;
 		off += c.used;
@@ -442,15 +286,15 @@ static const struct tr_process *find_process(const struct trace_data *td,
 {
 	struct tr_process key = { .pid = pid, .image = image };
 
-	return bsearch(&key, td->procs, td->nr_procs, sizeof(key), compare_procs);
+	return bsearch(&key, td->procs, td->nr_procs, sizeof(key), tr_compare_procs);
 }
 
 static int add_thread(struct trace_data *td, size_t *cap, struct tr_chunk_ref *first)
 {
 	struct tr_thread *t;
 
-	if (grow((void **)&td->threads, cap, td->nr_threads + 1, sizeof(*t)))
-		return fail(td, "out of memory");
+	if (tr_grow((void **)&td->threads, cap, td->nr_threads + 1, sizeof(*t)))
+		return tr_fail(td, "out of memory");
 	t = &td->threads[td->nr_threads++];
 	t->pid = first->pid;
 	t->image = first->image;
@@ -458,7 +302,7 @@ static int add_thread(struct trace_data *td, size_t *cap, struct tr_chunk_ref *f
 	t->chunks = first;
 	t->proc = find_process(td, first->pid, first->image);
 	if (!t->proc)
-		return fail(td, "%s/trace.dat has events of pid %u (program %u) but no "
+		return tr_fail(td, "%s/trace.dat has events of pid %u (program %u) but no "
 			    "funcs file for it", td->dir, first->pid, first->image);
 	return 0;
 }
@@ -493,15 +337,15 @@ static int group_threads(struct trace_data *td)
 
 static int read_trace(struct trace_data *td)
 {
-	char *path = path_in(td, "trace.dat");
+	char *path = tr_path_in(td, "trace.dat");
 	struct stat st;
 	int err;
 
 	if (!path)
-		return fail(td, "out of memory");
+		return tr_fail(td, "out of memory");
 	td->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (td->fd < 0 || fstat(td->fd, &st) < 0)
-		err = fail(td, "%s: %s", path, strerror(errno));
+		err = tr_fail(td, "%s: %s", path, strerror(errno));
 	else
 		err = check_file_header(td, path) || index_chunks(td, st.st_size) ||
 		      group_threads(td);
@@ -518,12 +362,12 @@ int tr_open(struct trace_data *td, const char *dir)
 	td->max_cpu = TR_NO_CPU;
 	td->dir = strdup(dir);
 	if (!td->dir)
-		return fail(td, "out of memory");
+		return tr_fail(td, "out of memory");
 	if (stat(dir, &st) < 0)
-		fail(td, "%s: %s", dir, strerror(errno));
+		tr_fail(td, "%s: %s", dir, strerror(errno));
 	else if (!S_ISDIR(st.st_mode))
-		fail(td, "%s: not a directory", dir);
-	if (td->err[0] || read_info(td) || read_processes(td) || read_trace(td)) {
+		tr_fail(td, "%s: not a directory", dir);
+	if (td->err[0] || read_info(td) || tr_read_processes(td) || read_trace(td)) {
 		char err[sizeof(td->err)];
 
 		memcpy(err, td->err, sizeof(err));
@@ -534,23 +378,12 @@ int tr_open(struct trace_data *td, const char *dir)
 	return 0;
 }
 
-static void free_process(struct tr_process *p)
-{
-	for (unsigned i = 0; i < p->nr_modules; i++)
-		free(p->modules[i].path);
-	for (unsigned i = 0; i < p->nr_funcs; i++)
-		free(p->funcs[i].name);
-	free(p->modules);
-	free(p->funcs);
-	free(p->notraced);
-}
-
 void tr_close(struct trace_data *td)
 {
 	struct tr_info *info = &td->info;
 
 	for (unsigned i = 0; i < td->nr_procs; i++)
-		free_process(&td->procs[i]);
+		tr_free_process(&td->procs[i]);
 	free(td->procs);
 	free(td->threads);
 	free(td->chunks);
