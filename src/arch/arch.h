@@ -53,6 +53,9 @@ struct mcount_targets {
 
 int mcount_is_slot(const struct mcount_targets *t, uint64_t slot);
 int mcount_is_func(const struct mcount_targets *t, uint64_t addr);
+/* Is a call to target a call to mcount: to mcount itself, or to a PLT
+ * stub (decoded by the arch's plt_slot) jumping through its GOT slot? */
+int mcount_is_call(const struct elf_file *f, const struct mcount_targets *t, uint64_t target);
 
 /*
  * recordmcount: how a compiler's call to mcount looks in a relocatable
@@ -108,6 +111,8 @@ struct arch_desc {
 	/* Find the mcount/fentry call in the head of the function at func. */
 	int (*find_site)(const struct elf_file *f, const struct mcount_targets *t,
 			 uint64_t func, uint64_t size, struct site *out);
+	/* The GOT slot the PLT stub at stub jumps through; 0 if not a stub. */
+	int (*plt_slot)(const struct elf_file *f, uint64_t stub, uint64_t *slot);
 	/* Check the site a table (__mcount_loc, patchable entries) names. */
 	int (*check_site)(const struct elf_file *f, uint64_t addr, uint64_t func,
 			  struct site *out);

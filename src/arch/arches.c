@@ -40,3 +40,14 @@ int mcount_is_func(const struct mcount_targets *t, uint64_t addr)
 {
 	return contains(t->funcs, t->nr_funcs, addr);
 }
+
+int mcount_is_call(const struct elf_file *f, const struct mcount_targets *t, uint64_t target)
+{
+	const struct arch_desc *arch = arch_lookup(f->machine);
+	uint64_t slot;
+
+	if (mcount_is_func(t, target))
+		return 1;
+	return arch && arch->plt_slot && arch->plt_slot(f, target, &slot) &&
+	       mcount_is_slot(t, slot);
+}

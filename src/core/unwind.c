@@ -61,37 +61,44 @@ static void jump_to(uintptr_t sp)
 
 typedef void (*jump_fn)(struct __jmp_buf_tag *, int);
 
+/* The frames below the target go, then the real jump (found once). */
+static __attribute__((noreturn)) void jump(jump_fn *real, const char *name,
+					    struct __jmp_buf_tag *env, int val)
+{
+	if (!*real)
+		*real = (jump_fn)dlsym(RTLD_NEXT, name);
+	jump_to(arch_jmpbuf_sp(env));
+	(*real)(env, val);
+	__builtin_unreachable();
+}
+
 FT_EXPORT void longjmp(jmp_buf env, int val)
 {
-	REAL(jump_fn, "longjmp");
-	jump_to(arch_jmpbuf_sp(env));
-	real(env, val);
-	__builtin_unreachable();
+	static jump_fn real;
+
+	jump(&real, "longjmp", env, val);
 }
 
 FT_EXPORT void _longjmp(jmp_buf env, int val)
 {
-	REAL(jump_fn, "_longjmp");
-	jump_to(arch_jmpbuf_sp(env));
-	real(env, val);
-	__builtin_unreachable();
+	static jump_fn real;
+
+	jump(&real, "_longjmp", env, val);
 }
 
 FT_EXPORT void siglongjmp(sigjmp_buf env, int val)
 {
-	REAL(jump_fn, "siglongjmp");
-	jump_to(arch_jmpbuf_sp(env));
-	real(env, val);
-	__builtin_unreachable();
+	static jump_fn real;
+
+	jump(&real, "siglongjmp", env, val);
 }
 
 /* _FORTIFY_SOURCE builds call this one. */
 FT_EXPORT void __longjmp_chk(jmp_buf env, int val)
 {
-	REAL(jump_fn, "__longjmp_chk");
-	jump_to(arch_jmpbuf_sp(env));
-	real(env, val);
-	__builtin_unreachable();
+	static jump_fn real;
+
+	jump(&real, "__longjmp_chk", env, val);
 }
 
 /* ---- C++ exceptions ---- */

@@ -71,7 +71,7 @@ static int adrp_x16(uint64_t addr, uint32_t insn, uint64_t *page)
  * The GOT slot a PLT stub jumps through (a "bti c" first with BTI):
  *   adrp x16, slot; ldr x17, [x16, #:lo12:slot]; add x16, x16, ...; br x17
  */
-static int plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot)
+static int aarch64_plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot)
 {
 	uint64_t page;
 	uint32_t ldr;
@@ -83,16 +83,6 @@ static int plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot)
 		return 0;
 	*slot = page + ((ldr >> 10) & 0xfff) * 8;
 	return 1;
-}
-
-static int calls_mcount(const struct elf_file *f, const struct mcount_targets *t,
-			uint64_t target)
-{
-	uint64_t slot;
-
-	if (mcount_is_func(t, target))
-		return 1;
-	return plt_slot(f, target, &slot) && mcount_is_slot(t, slot);
 }
 
 /* An entry site is the first instruction, after a landing pad or pointer
@@ -114,7 +104,7 @@ static int aarch64_find_site(const struct elf_file *f, const struct mcount_targe
 	for (uint64_t addr = func; addr + 4 <= end; addr += 4) {
 		uint32_t insn = insn_at(f, addr);
 
-		if (is_bl(insn) && calls_mcount(f, t, bl_target(addr, insn))) {
+		if (is_bl(insn) && mcount_is_call(f, t, bl_target(addr, insn))) {
 			*out = head_site(f, addr, func);
 			return 1;
 		}
@@ -143,5 +133,6 @@ const struct arch_desc arch_aarch64 = {
 	.rel_jump_slot = R_AARCH64_JUMP_SLOT,
 	.find_site = aarch64_find_site,
 	.check_site = aarch64_check_site,
+	.plt_slot = aarch64_plt_slot,
 	.rmc = &aarch64_rmc,
 };

@@ -121,7 +121,7 @@ static uint64_t got_base(const struct elf_file *f)
  *   ff 25 abs32     jmp *slot            (non-PIC PLT)
  *   ff a3 disp32    jmp *disp(%ebx)      (PIC PLT)
  */
-static int plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot)
+static int i386_plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot)
 {
 	const uint8_t *p;
 
@@ -138,22 +138,12 @@ static int plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot)
 	return 1;
 }
 
-static int calls_mcount(const struct elf_file *f, const struct mcount_targets *t,
-			uint64_t target)
-{
-	uint64_t slot;
-
-	if (mcount_is_func(t, target))
-		return 1;
-	return plt_slot(f, target, &slot) && mcount_is_slot(t, slot);
-}
-
 /* Length of the mcount call at addr, whose bytes are p[0..avail), or 0. */
 static unsigned mcount_call_at(const struct elf_file *f, const struct mcount_targets *t,
 			       uint64_t addr, const uint8_t *p, uint64_t avail)
 {
 	if (avail >= 5 && p[0] == 0xe8 &&
-	    calls_mcount(f, t, (uint32_t)(addr + 5 + rel32(p + 1))))
+	    mcount_is_call(f, t, (uint32_t)(addr + 5 + rel32(p + 1))))
 		return 5;
 	if (avail < 6)
 		return 0;
@@ -161,7 +151,7 @@ static unsigned mcount_call_at(const struct elf_file *f, const struct mcount_tar
 	    mcount_is_slot(t, (uint32_t)(got_base(f) + rel32(p + 2))))
 		return 6;
 	if (p[0] == 0x67 && p[1] == 0xe8 &&
-	    calls_mcount(f, t, (uint32_t)(addr + 6 + rel32(p + 2))))
+	    mcount_is_call(f, t, (uint32_t)(addr + 6 + rel32(p + 2))))
 		return 6;
 	return 0;
 }
@@ -231,5 +221,6 @@ const struct arch_desc arch_i386 = {
 	.rel_jump_slot = R_386_JMP_SLOT,
 	.find_site = i386_find_site,
 	.check_site = i386_check_site,
+	.plt_slot = i386_plt_slot,
 	.rmc = &i386_rmc,
 };

@@ -112,7 +112,7 @@ static uint32_t insn_at(const struct elf_file *f, uint64_t addr)
  * The GOT slot a PLT stub jumps through:
  *   auipc t3, %pcrel_hi(slot); ld t3, %pcrel_lo(slot)(t3); jalr t1, t3; nop
  */
-static int plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot)
+static int riscv64_plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot)
 {
 	uint32_t hi = insn_at(f, stub), lo = insn_at(f, stub + 4);
 
@@ -122,16 +122,6 @@ static int plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot)
 		return 0;
 	*slot = stub + imm_u(hi) + imm_i(lo);
 	return 1;
-}
-
-static int calls_mcount(const struct elf_file *f, const struct mcount_targets *t,
-			uint64_t target)
-{
-	uint64_t slot;
-
-	if (mcount_is_func(t, target))
-		return 1;
-	return plt_slot(f, target, &slot) && mcount_is_slot(t, slot);
 }
 
 /* The length of a call at addr (jal ra, or auipc ra + jalr ra), its target in *to. */
@@ -176,7 +166,7 @@ static int riscv64_find_site(const struct elf_file *f, const struct mcount_targe
 			continue;
 		}
 		n = call_at(f, addr, &to);
-		if (n && calls_mcount(f, t, to)) {
+		if (n && mcount_is_call(f, t, to)) {
 			*out = head_site(addr, func, n);
 			return 1;
 		}
@@ -219,5 +209,6 @@ const struct arch_desc arch_riscv64 = {
 	.rel_jump_slot = R_RISCV_JUMP_SLOT,
 	.find_site = riscv64_find_site,
 	.check_site = riscv64_check_site,
+	.plt_slot = riscv64_plt_slot,
 	.rmc = &riscv64_rmc,
 };

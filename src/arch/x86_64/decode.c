@@ -62,7 +62,7 @@ static int site_kind(const struct elf_file *f, uint64_t func, uint64_t addr)
  *   .plt / .plt.got:   ff 25 disp32              jmp *slot(%rip)
  *   .plt.sec (IBT):    f3 0f 1e fa f2 ff 25 d32   endbr64; bnd jmp *slot(%rip)
  */
-static int plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot)
+static int x86_64_plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot)
 {
 	const uint8_t *p = elf_vaddr_ptr(f, stub, 11);
 	unsigned off = 0;
@@ -79,27 +79,17 @@ static int plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot)
 	return 1;
 }
 
-static int calls_mcount(const struct elf_file *f, const struct mcount_targets *t,
-			uint64_t target)
-{
-	uint64_t slot;
-
-	if (mcount_is_func(t, target))
-		return 1;
-	return plt_slot(f, target, &slot) && mcount_is_slot(t, slot);
-}
-
 /* Length of the mcount call at addr, whose bytes are p[0..avail), or 0. */
 static unsigned mcount_call_at(const struct elf_file *f, const struct mcount_targets *t,
 			       uint64_t addr, const uint8_t *p, uint64_t avail)
 {
-	if (avail >= 5 && p[0] == 0xe8 && calls_mcount(f, t, addr + 5 + rel32(p + 1)))
+	if (avail >= 5 && p[0] == 0xe8 && mcount_is_call(f, t, addr + 5 + rel32(p + 1)))
 		return 5;
 	if (avail < 6)
 		return 0;
 	if (p[0] == 0xff && p[1] == 0x15 && mcount_is_slot(t, addr + 6 + rel32(p + 2)))
 		return 6;
-	if (p[0] == 0x67 && p[1] == 0xe8 && calls_mcount(f, t, addr + 6 + rel32(p + 2)))
+	if (p[0] == 0x67 && p[1] == 0xe8 && mcount_is_call(f, t, addr + 6 + rel32(p + 2)))
 		return 6;
 	return 0;
 }
@@ -222,5 +212,6 @@ const struct arch_desc arch_x86_64 = {
 	.rel_jump_slot = R_X86_64_JUMP_SLOT,
 	.find_site = x86_64_find_site,
 	.check_site = x86_64_check_site,
+	.plt_slot = x86_64_plt_slot,
 	.rmc = &x86_64_rmc,
 };
