@@ -7,6 +7,7 @@
  * kernel's formats.
  */
 #include "cli.h"
+#include "../common/sort.h"
 #include "ctl_client.h"
 #include "datadir.h"
 #include "report.h"
@@ -230,7 +231,7 @@ static int show_profile(struct ctl_conn *c)
 			   &rows[n].time_ns, &rows[n].sq_us2) == 4)
 			n++;
 	}
-	qsort(rows, n, sizeof(*rows), by_time);
+	sort_array(rows, n, sizeof(*rows), by_time);
 	printf("  Function                               Hit    Time            Avg             s^2\n"
 	       "  --------                               ---    ----            ---             ---\n");
 	for (size_t i = 0; i < n; i++)

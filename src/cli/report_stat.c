@@ -19,6 +19,7 @@
  * of the trace is one row.
  */
 #include "report_int.h"
+#include "../common/sort.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -404,7 +405,7 @@ int report_stat(struct report *r)
 	for (unsigned i = 0; !err && i < r->nr_threads; i++)
 		err = profile_thread(&p, &r->threads[i]);
 	if (!err) {
-		qsort(p.rows, p.nr_rows, sizeof(*p.rows), p.timed ? by_time : by_hits);
+		sort_array(p.rows, p.nr_rows, sizeof(*p.rows), p.timed ? by_time : by_hits);
 		if (r->opt->csv)
 			print_csv(&p);
 		else

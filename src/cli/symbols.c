@@ -5,6 +5,7 @@
  * load bias plus the symbol's link-time value.
  */
 #include "symbols.h"
+#include "../common/sort.h"
 #include "demangle.h"
 
 #include <elf.h>
@@ -86,7 +87,7 @@ static int collect_functions(struct sym_module *m, int symtab)
 			.rank = sym_rank(&s),
 		};
 	}
-	qsort(m->syms, m->nr_syms, sizeof(*m->syms), compare_syms);
+	sort_array(m->syms, m->nr_syms, sizeof(*m->syms), compare_syms);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  * them).
  */
 #include "trace_internal.h"
+#include "../common/sort.h"
 #include "demangle.h"
 
 #include <dirent.h>
@@ -151,8 +152,7 @@ static int find_processes(struct trace_data *td)
 	closedir(d);
 	if (e)
 		return tr_fail(td, "out of memory");
-	if (td->nr_procs)
-		qsort(td->procs, td->nr_procs, sizeof(*td->procs), tr_compare_procs);
+	sort_array(td->procs, td->nr_procs, sizeof(*td->procs), tr_compare_procs);
 	return 0;
 }
 

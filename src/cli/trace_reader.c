@@ -8,6 +8,7 @@
  * only remedy is to look at that file or record again.
  */
 #include "trace_reader.h"
+#include "../common/sort.h"
 #include "trace_internal.h"
 #include "../common/trace_format.h"
 
@@ -318,8 +319,7 @@ static int group_threads(struct trace_data *td)
 	struct tr_thread *t = NULL;
 	size_t cap = 0;
 
-	if (td->nr_chunks)
-		qsort(td->chunks, td->nr_chunks, sizeof(*td->chunks), compare_chunks);
+	sort_array(td->chunks, td->nr_chunks, sizeof(*td->chunks), compare_chunks);
 	for (size_t i = 0; i < td->nr_chunks; i++) {
 		struct tr_chunk_ref *r = &td->chunks[i];
 

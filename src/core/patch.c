@@ -22,6 +22,7 @@
  * Three syncs per batch, whatever its size.  No thread is ever stopped.
  */
 #include "breakpoint.h"
+#include "../common/sort.h"
 #include "ftrace.h"
 #include "sync.h"
 
@@ -215,7 +216,7 @@ int text_patch_batch(struct text_patch *v, unsigned n)
 		return 0;
 	if (verify_all(v, n))
 		return -1;
-	qsort(v, n, sizeof(*v), by_address);
+	sort_array(v, n, sizeof(*v), by_address);
 	if (for_each_run(v, n, set_prot, PROT_READ | PROT_WRITE | PROT_EXEC))
 		return -1;
 	if (!live)

@@ -9,6 +9,7 @@
  * names a site, the arch's check_site() must agree with the image's bytes.
  */
 #include "sites.h"
+#include "../common/sort.h"
 #include "sitefile.h"
 
 #include <elf.h>
@@ -105,7 +106,7 @@ static int collect_funcs(const struct elf_file *f, struct funcs *out)
 
 	if (add_funcs_from(f, symtab > 0 ? symtab : elf_find_section_type(f, SHT_DYNSYM), out))
 		return -1;
-	qsort(out->v, out->nr, sizeof(*out->v), by_addr);
+	sort_array(out->v, out->nr, sizeof(*out->v), by_addr);
 	for (unsigned r = 0; r < out->nr; r++)
 		if (w == 0 || out->v[w - 1].addr != out->v[r].addr)
 			out->v[w++] = out->v[r];
@@ -407,9 +408,7 @@ static void sort_unique(struct image_sites *out)
 {
 	unsigned w = 0;
 
-	if (out->nr < 2)
-		return;		/* qsort() may not be given a NULL v */
-	qsort(out->v, out->nr, sizeof(*out->v), by_site_addr);
+	sort_array(out->v, out->nr, sizeof(*out->v), by_site_addr);
 	for (unsigned r = 0; r < out->nr; r++)
 		if (w == 0 || out->v[w - 1].addr != out->v[r].addr)
 			out->v[w++] = out->v[r];

@@ -7,6 +7,7 @@
  * write objects of any supported architecture).
  */
 #include "elf.h"
+#include "../common/sort.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -159,7 +160,7 @@ int elf_check_overlaps(const struct elf_file *f, char *err, size_t errlen)
 		return -1;
 	}
 	n = collect_extents(f, v);
-	qsort(v, n, sizeof(*v), by_offset);
+	sort_array(v, n, sizeof(*v), by_offset);
 	for (unsigned i = 1; i < n && !ret; i++) {
 		char a[32], b[32];
 

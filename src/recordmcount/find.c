@@ -9,6 +9,7 @@
  * a relocation type.
  */
 #include "rmc.h"
+#include "../common/sort.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -229,7 +230,7 @@ static void sort_unique(struct rmc_sites *out)
 
 	if (out->nr < 2)
 		return;
-	qsort(out->v, out->nr, sizeof(*out->v), by_place);
+	sort_array(out->v, out->nr, sizeof(*out->v), by_place);
 	for (unsigned r = 0; r < out->nr; r++)
 		if (!w || out->v[w - 1].sec != out->v[r].sec ||
 		    out->v[w - 1].off + out->v[w - 1].form->units * out->v[w - 1].form->unit

@@ -4,6 +4,7 @@
  * object sorted by (section, value), searched by halving.
  */
 #include "rmc.h"
+#include "../common/sort.h"
 
 #include <elf.h>
 #include <stdlib.h>
@@ -55,7 +56,7 @@ struct rmc_funcs *rmc_funcs_new(const struct elf_file *f, unsigned symtab)
 		fs->v[fs->nr++] = (struct rmc_func){ s.shndx, s.value, s.size, s.name,
 						     bind_rank(s.bind) };
 	}
-	qsort(fs->v, fs->nr, sizeof(*fs->v), by_place);
+	sort_array(fs->v, fs->nr, sizeof(*fs->v), by_place);
 	return fs;
 }
 
