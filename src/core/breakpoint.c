@@ -132,8 +132,23 @@ void ftrace_bp_retire(void)
 
 /* ---- the program's view of SIGTRAP ---- */
 
+/* A handler may block every signal while it runs, but SIGTRAP: a traced
+ * function it calls may meet one of our breakpoints. */
+static const struct sigaction *trap_deliverable(const struct sigaction *act,
+						struct sigaction *copy)
+{
+	if (!act || !sigismember(&act->sa_mask, SIGTRAP))
+		return act;
+	*copy = *act;
+	sigdelset(&copy->sa_mask, SIGTRAP);
+	return copy;
+}
+
 FT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
+	struct sigaction copy;
+
+	act = trap_deliverable(act, &copy);
 	if (sig != SIGTRAP || !installed)
 		return real_sigaction()(sig, act, old);
 	if (old)

@@ -162,10 +162,10 @@ out:
 }
 
 /*
- * A thread blocks SIGTRAP (it did before the runtime was attached): a trap
- * would kill the process.  Sites that fit one atomic store are written
- * so; the others (the runtime left them alone at attach, so they are
- * rare) still need the protocol, and the risk is said.
+ * A thread blocks SIGTRAP (it did before the runtime was attached, or
+ * glibc does for a moment): a trap would kill it.  Sites that fit one
+ * atomic store are written so; the others (the runtime left them alone at
+ * attach, so they are rare) still need the protocol.
  */
 static int write_without_traps(struct text_patch *v, unsigned n)
 {
@@ -178,7 +178,9 @@ static int write_without_traps(struct text_patch *v, unsigned n)
 		return -1;
 	if (!rest)
 		return 0;
-	ft_warn("%u sites need a breakpoint while a thread blocks SIGTRAP", rest);
+	/* Most often a moment inside glibc (pthread_create() blocks every
+	 * signal while it makes a thread), where no traced code runs. */
+	ft_debug("%u sites need a breakpoint while a thread blocks SIGTRAP", rest);
 	return write_live(v, rest);
 }
 
