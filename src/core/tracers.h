@@ -21,6 +21,8 @@ void graph_unwind_below(struct ft_thread *t, uintptr_t sp);
 void graph_unhijack(struct ft_thread *t);
 void graph_rehijack(struct ft_thread *t);
 void graph_suspend(struct ft_thread *t, const char *why);
+/* Can the graph hooks follow this process's unwinding (unwind.c)? */
+int ft_graph_safe_here(void);
 
 extern int ft_graph_trace;		/* function_graph is the current tracer */
 extern int ft_graph_profile;		/* the profiler times calls */

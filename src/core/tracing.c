@@ -56,6 +56,11 @@ int ft_tracer_set(const char *name, char *err, size_t errlen)
 	}
 	if (t == current)
 		return 0;
+	if ((t->flags & FTRACE_OPS_FL_GRAPH) && !ft_graph_safe_here()) {
+		snprintf(err, errlen, "%s cannot follow C++ exceptions in a process fntrace "
+			 "attached to: use the function tracer, or start it with fntrace run", name);
+		return -1;
+	}
 	if (current != &tracers[0] && unregister_ftrace_ops(&trace_ops))
 		goto failed;
 	current = t;
@@ -168,6 +173,11 @@ int ft_filter_preset(enum ft_filter_file which, const char *text, char *err, siz
 
 int ft_profile_set(int on, char *err, size_t errlen)
 {
+	if (on && !ft_graph_safe_here()) {
+		snprintf(err, errlen, "the profiler cannot follow C++ exceptions in a process "
+			 "fntrace attached to: start it with fntrace run");
+		return -1;
+	}
 	if (ft_profile_start_stop(on, &filters[FT_FILTER], &filters[FT_NOTRACE])) {
 		snprintf(err, errlen, "cannot %s the profiler", on ? "start" : "stop");
 		return -1;

@@ -308,3 +308,21 @@ FT_EXPORT int execle(const char *path, const char *arg0, ...)
 	va_end(ap);
 	return n < 0 ? -1 : execve(path, argv, envp);
 }
+
+/*
+ * Are these wrappers the ones the program calls?  Preloaded, yes; loaded
+ * by fntrace attach, no: the program's calls were bound before.  Then a
+ * C++ exception thrown through a graph-hijacked frame would meet
+ * return_to_handler in the unwinder and end in std::terminate.
+ */
+extern int own_raise_exception(void *exception)
+	__attribute__((alias("_Unwind_RaiseException"), visibility("hidden")));
+
+int ft_graph_safe_here(void)
+{
+	void *raise = dlsym(RTLD_DEFAULT, "_Unwind_RaiseException");
+
+	/* By name, our wrapper may bind to libgcc's too: the hidden alias
+	 * is always ours. */
+	return !raise || raise == (void *)own_raise_exception;
+}

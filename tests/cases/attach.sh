@@ -49,3 +49,25 @@ t_eq "record -p with a program too is refused" 2 "$?"
 for cmd in attach detach; do
 	t_ok "$cmd --help" sh -c "'$FNTRACE' $cmd --help | grep -q '^usage: fntrace $cmd'"
 done
+
+# Attached to a C++ program, the runtime's unwinding wrappers are not the
+# ones the program calls: the graph hooks would meet std::terminate on the
+# first exception, so they are refused, saying why; the function tracer
+# works, and the program lives.
+t_build g++-pg -O2 throwing "$top/tests/progs/throw_loop.cpp"
+./throwing >got.txt &
+pid=$!
+sleep 0.2
+"$FNTRACE" attach $pid 2>/dev/null
+"$FNTRACE" ctl $pid current_tracer function_graph 2>err.txt
+t_eq "attach, C++: function_graph refused" 1 "$?"
+t_ok "attach, C++: ... saying why" grep -q 'cannot follow C++ exceptions' err.txt
+"$FNTRACE" ctl $pid function_profile_enabled 1 2>err.txt
+t_eq "attach, C++: the profiler refused" 1 "$?"
+"$FNTRACE" ctl $pid current_tracer function
+sleep 0.3
+t_ok "attach, C++: the function tracer works" sh -c "'$FNTRACE' ctl $pid trace | grep -q 'catcher <-main'"
+"$FNTRACE" detach $pid 2>/dev/null
+wait $pid
+t_eq "attach, C++: the program lives" 0 "$?"
+t_eq "attach, C++: its output" 40 "$(cat got.txt)"
