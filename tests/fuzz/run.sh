@@ -35,7 +35,7 @@ image_seed x86_64-image gcc
 image_seed i386-image i686-linux-gnu-gcc
 image_seed aarch64-image aarch64-linux-gnu-gcc
 image_seed riscv64-image riscv64-linux-gnu-gcc
-cp "$seeds"/*.o "$seeds"/*.so "$corpus"/ 2>/dev/null || true
+cp "$seeds"/*.o "$seeds"/*.so "$top"/tests/fuzz/regressions/*.bin "$corpus"/ 2>/dev/null || true
 
 cd "$out"
 "$bin" -max_total_time="$secs" -jobs=1 -workers=1 -max_len=16384 \

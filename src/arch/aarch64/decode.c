@@ -63,7 +63,9 @@ static int adrp_x16(uint64_t addr, uint32_t insn, uint64_t *page)
 
 	if ((insn & 0x9f00001f) != 0x90000010)
 		return 0;
-	*page = (addr & ~0xfffull) + (uint64_t)((int64_t)((int32_t)(imm << 11) >> 11) << 12);
+	/* Sign-extend the 21 bits, then shift as unsigned: shifting a
+	 * negative value left is undefined in C. */
+	*page = (addr & ~0xfffull) + ((uint64_t)(int64_t)((int32_t)(imm << 11) >> 11) << 12);
 	return 1;
 }
 
