@@ -32,7 +32,7 @@ static void usage(FILE *out)
 		     "ftrace, for programs compiled with -pg, -pg -mfentry or\n"
 		     "-fpatchable-function-entry=5.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-13s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n'fntrace COMMAND --help' describes one command.\n");
 }
 
