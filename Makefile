@@ -132,6 +132,7 @@ deps-%:
 install: all
 	install -D -m 755 $(BUILD)/fntrace $(DESTDIR)$(PREFIX)/bin/fntrace
 	install -D -m 755 $(BUILD)/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.so
+	install -D -m 644 scripts/fntrace-gdb.py $(DESTDIR)$(PREFIX)/share/fntrace/fntrace-gdb.py
 
 clean:
 	rm -rf $(BUILD) build-sanitize
