@@ -318,6 +318,7 @@ main() {
 		printf '  %s\n' "${NOTES[@]}"
 	fi
 	BUILD=$BUILD "$top/bench/recordmcount.sh" || broken=1
+	BUILD=$BUILD "$top/bench/livepatch.sh" || broken=1
 	exit $broken
 }
 
