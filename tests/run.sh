@@ -25,8 +25,6 @@ done
 for c in "$top"/tests/cases/*.sh; do
 	[ -f "$c" ] || continue
 	case $(basename "$c") in *"${1:-}"*) ;; *) continue ;; esac
-	# *_pending.sh: checks that fail today for want of a feature.
-	case $(basename "$c") in *_pending.sh) [ "${RUN_PENDING:-}" = 1 ] || continue ;; esac
 	echo "== case: $(basename "$c" .sh)"
 	mkdir -p "$TMP/case" && rm -rf "$TMP/case"/*
 	( cd "$TMP/case" && . "$top/tests/lib.sh" && . "$c" ) || {

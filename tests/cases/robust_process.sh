@@ -3,9 +3,9 @@
 # exit status passes.  vfork + exec and posix_spawn of /bin/true and
 # /bin/false: the statuses are right and the parent's graph is intact.
 # exec of another traced program: its functions appear under the same pid;
-# exec of a program without call sites works.  (The names of the calls
-# made before an exec, the frames the exec ends, and the note that a
-# program without call sites was not traced: robust_pending.sh.)
+# exec of a program without call sites works and the report says it was
+# not traced; the calls made before an exec keep their names and the
+# frames the exec ends are closed.
 
 . "$top/tests/robust_lib.sh"
 
