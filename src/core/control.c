@@ -8,6 +8,7 @@
 #include "control.h"
 #include "ftrace.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -253,6 +254,47 @@ static int socket_dir(char *dir, size_t len)
 	return 0;
 }
 
+/* Whether nobody listens on DIR/NAME any more. */
+static int socket_is_dead(const char *dir, const char *name)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd, dead;
+
+	if ((size_t)snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/%s", dir, name) >=
+	    sizeof(addr.sun_path))
+		return 0;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	dead = connect(fd, (struct sockaddr *)&addr, sizeof(addr)) && errno == ECONNREFUSED;
+	close(fd);
+	return dead;
+}
+
+/*
+ * A process killed by SIGKILL cannot remove its socket.  Remove those of
+ * processes that are gone: no such pid here, and nobody listening (which
+ * spares a live process of another pid namespace sharing this /tmp).
+ */
+static void remove_stale_sockets(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+
+		if (*end || pid <= 0 || !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		if (socket_is_dead(dir, e->d_name))
+			unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+}
+
 static int open_socket(void)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -261,6 +303,7 @@ static int open_socket(void)
 
 	if (socket_dir(dir, sizeof(dir)))
 		return -1;
+	remove_stale_sockets(dir);
 	snprintf(sock_path, sizeof(sock_path), "%s/%d", dir, (int)getpid());
 	strcpy(addr.sun_path, sock_path);
 	unlink(sock_path);

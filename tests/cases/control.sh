@@ -104,6 +104,20 @@ t_eq "run: socket removed at exit" "" "$(ls /tmp/fntrace-$(id -u)/$pid 2>/dev/nu
 "$FNTRACE" ctl $pid current_tracer 2>err.txt
 t_eq "ctl: a process that is gone" 2 "$?"
 
+# A process killed by SIGKILL leaves its socket; the next one removes it.
+sock_of() { for i in $(seq 30); do [ -S /tmp/fntrace-$(id -u)/$1 ] && break; sleep 0.1; done; }
+"$FNTRACE" run -- ./spin 30 >/dev/null 2>&1 &
+dead=$!
+sock_of $dead
+kill -KILL $dead; wait $dead 2>/dev/null
+t_ok "ctl: a killed process leaves its socket" test -S /tmp/fntrace-$(id -u)/$dead
+"$FNTRACE" run -- ./spin 1 >/dev/null 2>&1 &
+pid=$!
+sock_of $pid
+t_ok "ctl: the next process removes it" test ! -e /tmp/fntrace-$(id -u)/$dead
+t_ok "ctl: ... and keeps its own" test -S /tmp/fntrace-$(id -u)/$pid
+wait $pid
+
 # Nobody tracing: not one system call from the runtime over two seconds.
 "$FNTRACE" run -- ./spin 3 >/dev/null 2>&1 &
 pid=$!
