@@ -148,12 +148,12 @@ static int show_trace(struct ctl_conn *c)
 
 /*
  * trace_pipe: events are printed in batches, each as soon as the stream
- * pauses.  A function that is entered in one batch and left in another
- * shows its closing brace at depth 0, as after a reader restarts.
+ * pauses; the graph's open frames carry over from one batch to the next.
  */
 static int show_pipe(struct ctl_conn *c)
 {
-	struct report_options o = { .live = 1 };
+	struct report_carry carry = { 0 };
+	struct report_options o = { .live = 1, .carry = &carry };
 	struct stream_dir d;
 	int ret = 0, pending = 0;
 
@@ -179,6 +179,7 @@ static int show_pipe(struct ctl_conn *c)
 		fflush(stdout);
 	}
 	remove_stream_dir(&d);
+	report_carry_free(&carry);
 	return ret && !cli_interrupted() ? 1 : 0;
 }
 

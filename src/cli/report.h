@@ -20,7 +20,21 @@ struct report_options {
 	int live;		/* read from a running process: no header after
 				 * the first part, no line on how it ended */
 	int no_header;		/* a continuation: no "# tracer" header */
+	struct report_carry *carry;	/* trace_pipe: see below */
 };
+
+/*
+ * trace_pipe prints a stream in parts.  A graph part leaves here the
+ * frames each thread has open at its end, and the next part starts from
+ * them: a function entered in one part closes in another at its depth and
+ * with its duration.  Zero-initialised; report_carry_free() at the end.
+ */
+struct report_carry {
+	struct carried_thread *threads;
+	unsigned nr;
+};
+
+void report_carry_free(struct report_carry *carry);
 
 /* Prints the trace in data directory dir to out.  Returns 0, or 1 after
  * one line on stderr ("fntrace: ...") if dir cannot be read.  o may be

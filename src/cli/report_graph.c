@@ -345,6 +345,69 @@ static int on_event(struct graph *g, unsigned ti, const struct tr_event *ev)
 	return 0;
 }
 
+/* ---- frames carried from one part of a stream to the next ---- */
+
+struct carried_thread {
+	uint32_t pid, image, tid;
+	struct graph_thread gt;
+};
+
+static struct carried_thread *carried(struct report_carry *carry,
+				      const struct tr_thread *th)
+{
+	for (unsigned i = 0; i < carry->nr; i++) {
+		struct carried_thread *c = &carry->threads[i];
+
+		if (c->pid == th->pid && c->image == th->image && c->tid == th->tid)
+			return c;
+	}
+	return NULL;
+}
+
+static void take_carried(struct graph *g)
+{
+	for (unsigned i = 0; g->r->opt->carry && i < g->r->nr_threads; i++) {
+		struct carried_thread *c = carried(g->r->opt->carry, g->r->threads[i].th);
+
+		if (c) {
+			g->threads[i] = c->gt;
+			c->gt = (struct graph_thread) { 0 };
+		}
+	}
+}
+
+/* Hands each thread's open frames over to the carry; -1 if out of memory. */
+static int leave_carried(struct graph *g)
+{
+	struct report_carry *carry = g->r->opt->carry;
+
+	for (unsigned i = 0; carry && i < g->r->nr_threads; i++) {
+		const struct tr_thread *th = g->r->threads[i].th;
+		struct carried_thread *c = carried(carry, th);
+
+		if (!c) {
+			c = realloc(carry->threads, (carry->nr + 1) * sizeof(*c));
+			if (!c)
+				return -1;
+			carry->threads = c;
+			c = &carry->threads[carry->nr++];
+			*c = (struct carried_thread) { .pid = th->pid, .image = th->image,
+						       .tid = th->tid };
+		}
+		c->gt = g->threads[i];
+		g->threads[i] = (struct graph_thread) { 0 };
+	}
+	return 0;
+}
+
+void report_carry_free(struct report_carry *carry)
+{
+	for (unsigned i = 0; i < carry->nr; i++)
+		free(carry->threads[i].gt.stack);
+	free(carry->threads);
+	*carry = (struct report_carry) { 0 };
+}
+
 static void graph_free(struct graph *g)
 {
 	for (unsigned i = 0; i < g->r->nr_threads; i++)
@@ -368,10 +431,13 @@ int report_graph(struct report *r)
 		free(g.threads);
 		return -1;
 	}
+	take_carried(&g);
 	if (!r->opt->no_header)
 		fputs(graph_header, r->out);
 	while (!err && (ti = merge_next(&g.merge, &ev)) >= 0)
 		err = on_event(&g, ti, &ev);
+	if (!err)
+		err = leave_carried(&g);
 	graph_free(&g);
 	return err;
 }

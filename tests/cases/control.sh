@@ -104,6 +104,22 @@ t_eq "run: socket removed at exit" "" "$(ls /tmp/fntrace-$(id -u)/$pid 2>/dev/nu
 "$FNTRACE" ctl $pid current_tracer 2>err.txt
 t_eq "ctl: a process that is gone" 2 "$?"
 
+# trace_pipe's graph keeps a frame open across the pauses in the stream:
+# inner() one level below outer(), and outer() closed with its duration.
+t_build gcc-pg -O2 pipe_wait "$top/tests/progs/pipe_wait.c"
+"$FNTRACE" run -- ./pipe_wait 4 >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 30); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+"$FNTRACE" ctl $pid current_tracer function_graph
+timeout -s INT 2.5 "$FNTRACE" ctl $pid trace_pipe >gpipe.txt
+wait $pid
+t_ok "trace_pipe: outer() closes with its name and a duration over 100 ms" \
+	grep -Eq '@ 3[0-9]{5}\.[0-9] us +\|  \} /\* outer \*/' gpipe.txt
+t_eq "trace_pipe: every inner() one level inside outer()" "" \
+	"$(sed -n '/outer() {/,$p' gpipe.txt | grep -E 'inner\(\);' | grep -Ev '\|    inner\(\);' | head -n 2)"
+t_eq "trace_pipe: no bare closing brace after the first outer()" "" \
+	"$(sed -n '/outer() {/,$p' gpipe.txt | grep -E '\|  \}$')"
+
 # A process killed by SIGKILL leaves its socket; the next one removes it.
 sock_of() { for i in $(seq 30); do [ -S /tmp/fntrace-$(id -u)/$1 ] && break; sleep 0.1; done; }
 "$FNTRACE" run -- ./spin 30 >/dev/null 2>&1 &
