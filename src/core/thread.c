@@ -7,6 +7,7 @@
 #include "buffer.h"
 #include "events.h"
 #include "funcs.h"
+#include "tracers.h"
 
 #include <pthread.h>
 #include <sys/mman.h>
@@ -19,10 +20,16 @@ int ft_have_rseq;
 static pthread_key_t exit_key;
 static int ready;
 
+/*
+ * Frames still open when a thread ends never returned: pthread_cancel's
+ * unwinding (glibc's, which no wrapper of ours sees) or a pthread_exit
+ * the wrapper missed.  They are closed as unwound.
+ */
 static void thread_exit(void *arg)
 {
 	struct ft_thread *t = arg;
 
+	graph_unwind_below(t, UINTPTR_MAX);
 	t->busy = 1;
 	ft_buffer_release(t);
 	ft_current = NULL;

@@ -2,7 +2,7 @@
 # while traced, each with the same call tree: all appear, each nests and
 # shows the same calls.  A thread that calls pthread_exit() three frames
 # down: the program goes on, and the thread's frames are closed as
-# unwound.
+# unwound.  A thread cancelled three frames down: the same.
 
 . "$top/tests/robust_lib.sh"
 
@@ -46,3 +46,14 @@ grep 'exiter() {' pe.txt >exiter.txt
 r_graph pe.data "$(r_tids exiter.txt)" >got.txt
 r_unwound_chain exiter level1 level2 level3 >want.txt
 t_same "pthread_exit: the exiting thread's frames closed as unwound" want.txt got.txt
+
+# pthread_cancel: glibc unwinds the thread where no wrapper of ours sees
+# it; the frames still open when the thread ends are closed as unwound.
+r_build robust_cancel cancel
+r_record ca ./cancel
+t_eq "pthread_cancel: exit status" 0 "$(cat ca.rc)"
+t_eq "pthread_cancel: cancelled, cleanup ran" "cancelled 1, cleanup saw 7" "$(cat ca.out)"
+grep 'waiter() {' ca.txt >waiter.txt
+r_graph ca.data "$(r_tids waiter.txt)" >got.txt
+{ r_unwound_chain waiter level1 level2 level3 | sed '4a\        cleanup();'; } >want.txt
+t_same "pthread_cancel: the cancelled thread's frames closed as unwound" want.txt got.txt
