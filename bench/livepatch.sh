@@ -91,11 +91,25 @@ report_size() {
 	printf '  %7s  %8s %8s   %8s %8s %10s %10s   %9s %10s %9s\n' "$n" "$on" "$off" \
 		"$stall" "$quiet_cpu" "$stop_stall" "$(col "$s" enable_ms median)" "$wall" \
 		"$stop_wall" "$quiet"
-	[ "$n" = 100000 ] || return 0
+}
+
+# The targets: the 100 000-site switch time, and every size's worst stall.
+verdicts() {
+	local n l s worst=0 ratio=PASS on off
+	for n in $SIZES; do
+		l=$OUT/live-$n-live.txt s=$OUT/live-$n-stop.txt
+		worst=$(awk -v a="$worst" -v b="$(col "$l" stall_cpu_us max)" 'BEGIN { print (b > a ? b : a) }')
+		[ "$(verdict "$(col "$l" stall_cpu_us max)" \
+			"$(awk -v x="$(col "$s" stall_cpu_us max)" 'BEGIN { print x / 10 }')")" = PASS ] || ratio=MISS
+	done
 	echo
-	echo "  100000 sites switched in <= 50 ms: $(verdict "$(awk -v a="$on" -v b="$off" 'BEGIN { print (a > b ? a : b) }')" 50)"
-	echo "  longest stall <= 100 us (CPU time): $(verdict "$stall" 100)"
-	echo "  longest stall <= 1/10 of stop-the-world: $(verdict "$stall" "$(awk -v s="$stop_stall" 'BEGIN{print s/10}')")"
+	if [[ " $SIZES " == *" 100000 "* ]]; then
+		on=$(col "$OUT/live-100000-live.txt" enable_ms median)
+		off=$(col "$OUT/live-100000-live.txt" disable_ms median)
+		echo "  100000 sites switched in <= 50 ms: $(verdict "$(awk -v a="$on" -v b="$off" 'BEGIN { print (a > b ? a : b) }')" 50)"
+	fi
+	echo "  longest stall of any size <= 100 us (CPU time): $(verdict "$worst" 100) ($worst us)"
+	echo "  each size's longest stall <= 1/10 of stop-the-world's: $ratio"
 }
 
 stress() {
@@ -128,6 +142,7 @@ main() {
 	printf '  %7s  %8s %8s   %8s %8s %10s %10s   %9s %10s %9s\n' functions "on ms" "off ms" \
 		stall quiet "stop stall" "stop on ms" stall "stop stall" quiet
 	for n in $SIZES; do report_size "$n"; done
+	verdicts
 	if [ "${BENCH_QUICK:-0}" = 0 ]; then
 		echo
 		echo "stress: 8 threads, set_ftrace_filter flipped 10 000 times"
