@@ -118,7 +118,7 @@ FUZZ_SRC  := tests/fuzz/fuzz_recordmcount.c $(RMC_SRC) $(wildcard src/elf/*.c) \
 	     src/arch/arches.c $(wildcard src/arch/*/decode.c) $(SITES_SRC)
 FUZZ_BIN  := $(BUILD)/fuzz/fuzz_recordmcount
 
-$(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/recordmcount/*.h src/elf/*.h src/arch/*.h)
+$(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/recordmcount/*.h src/elf/*.h src/arch/*.h src/arch/*/*.h)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-std=gnu11 -D_GNU_SOURCE -Isrc $(WARN) -o $@ $(FUZZ_SRC)

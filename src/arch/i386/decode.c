@@ -14,7 +14,7 @@
  * Both nops are single instructions that change no register but %esi,
  * which they load with itself (the kernel's choice for 32-bit x86).
  */
-#include "../arch.h"
+#include "../x86/x86.h"
 
 #include <elf.h>
 #include <string.h>
@@ -62,26 +62,12 @@ static const struct recordmcount_desc i386_rmc = {
  * gcc's -pg call follows "push %ebp; mov %esp,%ebp" and the saves and
  * the GOT pointer set-up after it, so the head is searched.
  */
-#define MAX_HEAD 64
 
 static const uint8_t endbr32[] = { 0xf3, 0x0f, 0x1e, 0xfb };
 static const uint8_t frame_setup[] = { 0x55, 0x89, 0xe5 };
 static const uint8_t nop5[] = { 0x3e, 0x8d, 0x74, 0x26, 0x00 };
 static const uint8_t nop5_long[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 static const uint8_t nop6[] = { 0x8d, 0xb6, 0x00, 0x00, 0x00, 0x00 };
-
-static int32_t rel32(const uint8_t *p)
-{
-	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 |
-			 (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-}
-
-static uint64_t skip_endbr(const struct elf_file *f, uint64_t func)
-{
-	const uint8_t *p = elf_vaddr_ptr(f, func, sizeof(endbr32));
-
-	return p && !memcmp(p, endbr32, sizeof(endbr32)) ? func + 4 : func;
-}
 
 /*
  * main() realigns the stack before its frame, copying the return address
@@ -93,28 +79,51 @@ static uint64_t skip_endbr(const struct elf_file *f, uint64_t func)
 static const uint8_t realign[] = { 0x8d, 0x4c, 0x24, 0x04, 0x83, 0xe4, 0xf0,
 				   0xff, 0x71, 0xfc };
 
-static int site_kind(const struct elf_file *f, uint64_t func, uint64_t addr)
-{
-	uint64_t body = skip_endbr(f, func);
-	const uint8_t *p;
-
-	if (addr == func || addr == body)
-		return SITE_ENTRY;
-	p = elf_vaddr_ptr(f, body, sizeof(realign));
-	if (p && !memcmp(p, realign, sizeof(realign)))
-		body += sizeof(realign);
-	p = elf_vaddr_ptr(f, body, sizeof(frame_setup));
-	if (p && !memcmp(p, frame_setup, sizeof(frame_setup)) &&
-	    addr >= body + sizeof(frame_setup))
-		return SITE_FRAME;
-	return -1;
-}
-
 /* %ebx in PIC code: the GOT, which the dynamic section names. */
 static uint64_t got_base(const struct elf_file *f)
 {
 	return elf_dynamic(f, DT_PLTGOT);
 }
+
+/* Length of the mcount call at addr, whose bytes are p[0..avail), or 0. */
+static unsigned mcount_call_at(const struct elf_file *f, const struct mcount_targets *t,
+			       uint64_t addr, const uint8_t *p, uint64_t avail)
+{
+	if (avail >= 5 && p[0] == 0xe8 &&
+	    mcount_is_call(f, t, (uint32_t)(addr + 5 + x86_rel32(p + 1))))
+		return 5;
+	if (avail < 6)
+		return 0;
+	if (p[0] == 0xff && p[1] == 0x93 &&
+	    mcount_is_slot(t, (uint32_t)(got_base(f) + x86_rel32(p + 2))))
+		return 6;
+	if (p[0] == 0x67 && p[1] == 0xe8 &&
+	    mcount_is_call(f, t, (uint32_t)(addr + 6 + x86_rel32(p + 2))))
+		return 6;
+	return 0;
+}
+
+static unsigned table_site_len(const uint8_t *p, uint8_t *flags)
+{
+	*flags = 0;
+	if (p[0] == 0xe8 || !memcmp(p, nop5, sizeof(nop5)) ||
+	    !memcmp(p, nop5_long, sizeof(nop5_long)))
+		return 5;
+	if ((p[0] == 0xff && p[1] == 0x93) || (p[0] == 0x67 && p[1] == 0xe8) ||
+	    !memcmp(p, nop6, sizeof(nop6)))
+		return 6;
+	return 0;
+}
+
+static const struct x86_flavor i386_flavor = {
+	.endbr = endbr32,
+	.frame_setup = frame_setup,
+	.frame_setup_len = sizeof(frame_setup),
+	.realign = realign,
+	.realign_len = sizeof(realign),
+	.call_at = mcount_call_at,
+	.table_site_len = table_site_len,
+};
 
 /*
  * The GOT slot a PLT stub jumps through:
@@ -125,91 +134,29 @@ static int i386_plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot
 {
 	const uint8_t *p;
 
-	stub = skip_endbr(f, stub);
+	stub = x86_skip_endbr(&i386_flavor, f, stub);
 	p = elf_vaddr_ptr(f, stub, 6);
 	if (!p || p[0] != 0xff)
 		return 0;
 	if (p[1] == 0x25)
-		*slot = (uint32_t)rel32(p + 2);
+		*slot = (uint32_t)x86_rel32(p + 2);
 	else if (p[1] == 0xa3)
-		*slot = (uint32_t)(got_base(f) + rel32(p + 2));
+		*slot = (uint32_t)(got_base(f) + x86_rel32(p + 2));
 	else
 		return 0;
 	return 1;
 }
 
-/* Length of the mcount call at addr, whose bytes are p[0..avail), or 0. */
-static unsigned mcount_call_at(const struct elf_file *f, const struct mcount_targets *t,
-			       uint64_t addr, const uint8_t *p, uint64_t avail)
-{
-	if (avail >= 5 && p[0] == 0xe8 &&
-	    mcount_is_call(f, t, (uint32_t)(addr + 5 + rel32(p + 1))))
-		return 5;
-	if (avail < 6)
-		return 0;
-	if (p[0] == 0xff && p[1] == 0x93 &&
-	    mcount_is_slot(t, (uint32_t)(got_base(f) + rel32(p + 2))))
-		return 6;
-	if (p[0] == 0x67 && p[1] == 0xe8 &&
-	    mcount_is_call(f, t, (uint32_t)(addr + 6 + rel32(p + 2))))
-		return 6;
-	return 0;
-}
-
 static int i386_find_site(const struct elf_file *f, const struct mcount_targets *t,
 			  uint64_t func, uint64_t size, struct site *out)
 {
-	uint64_t len = size < MAX_HEAD ? size : MAX_HEAD;
-	const uint8_t *code = elf_vaddr_ptr(f, func, len);
-
-	for (uint64_t off = 0; code && off + 5 <= len; off++) {
-		unsigned n;
-		int kind;
-
-		if (code[off] != 0xe8 && code[off] != 0xff && code[off] != 0x67)
-			continue;
-		n = mcount_call_at(f, t, func + off, code + off, len - off);
-		if (!n)
-			continue;
-		kind = site_kind(f, func, func + off);
-		if (kind < 0)
-			return 0;
-		*out = (struct site){ .addr = func + off, .func = func, .len = n,
-				      .kind = kind };
-		return 1;
-	}
-	return 0;
-}
-
-static unsigned table_site_len(const uint8_t *p)
-{
-	if (p[0] == 0xe8 || !memcmp(p, nop5, sizeof(nop5)) ||
-	    !memcmp(p, nop5_long, sizeof(nop5_long)))
-		return 5;
-	if ((p[0] == 0xff && p[1] == 0x93) || (p[0] == 0x67 && p[1] == 0xe8) ||
-	    !memcmp(p, nop6, sizeof(nop6)))
-		return 6;
-	return 0;
+	return x86_find_site(&i386_flavor, f, t, func, size, out);
 }
 
 static int i386_check_site(const struct elf_file *f, uint64_t addr, uint64_t func,
 			   struct site *out)
 {
-	const uint8_t *p;
-	int kind;
-
-	addr = skip_endbr(f, addr);
-	p = elf_vaddr_ptr(f, addr, 6);
-	if (!p || !(out->len = table_site_len(p)))
-		return 0;
-	kind = site_kind(f, func, addr);
-	if (kind < 0)
-		return 0;
-	out->addr = addr;
-	out->func = func;
-	out->kind = kind;
-	out->flags = 0;
-	return 1;
+	return x86_check_site(&i386_flavor, f, addr, func, out);
 }
 
 const struct arch_desc arch_i386 = {

@@ -13,48 +13,16 @@
  * "push %rbp; mov %rsp,%rbp"; clang's may come later, after saving
  * callee-saved registers, so the function head is searched.
  */
-#include "../arch.h"
+#include "../x86/x86.h"
 
 #include <elf.h>
 #include <string.h>
-
-/* How far into a function the -pg call may be: clang saves registers first. */
-#define MAX_HEAD 64
 
 static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
 static const uint8_t frame_setup[] = { 0x55, 0x48, 0x89, 0xe5 };
 static const uint8_t nop5_head[] = { 0x0f, 0x1f, 0x44, 0x00 };
 static const uint8_t nop6[] = { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 static const uint8_t nop1x5[] = { 0x90, 0x90, 0x90, 0x90, 0x90 };
-
-static int32_t rel32(const uint8_t *p)
-{
-	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 |
-			 (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-}
-
-static uint64_t skip_endbr(const struct elf_file *f, uint64_t func)
-{
-	const uint8_t *p = elf_vaddr_ptr(f, func, sizeof(endbr64));
-
-	return p && !memcmp(p, endbr64, sizeof(endbr64)) ? func + 4 : func;
-}
-
-/* A site is at the entry, or after a frame-pointer prologue; anything
- * else gives no reliable way to find the parent's return address. */
-static int site_kind(const struct elf_file *f, uint64_t func, uint64_t addr)
-{
-	uint64_t body = skip_endbr(f, func);
-	const uint8_t *p;
-
-	if (addr == func || addr == body)
-		return SITE_ENTRY;
-	p = elf_vaddr_ptr(f, body, sizeof(frame_setup));
-	if (p && !memcmp(p, frame_setup, sizeof(frame_setup)) &&
-	    addr >= body + sizeof(frame_setup))
-		return SITE_FRAME;
-	return -1;
-}
 
 /*
  * The PLT stub a direct call lands on, reduced to the GOT slot it jumps
@@ -75,7 +43,7 @@ static int x86_64_plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *sl
 		off++;
 	if (p[off] != 0xff || p[off + 1] != 0x25)
 		return 0;
-	*slot = stub + off + 6 + rel32(p + off + 2);
+	*slot = stub + off + 6 + x86_rel32(p + off + 2);
 	return 1;
 }
 
@@ -83,78 +51,51 @@ static int x86_64_plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *sl
 static unsigned mcount_call_at(const struct elf_file *f, const struct mcount_targets *t,
 			       uint64_t addr, const uint8_t *p, uint64_t avail)
 {
-	if (avail >= 5 && p[0] == 0xe8 && mcount_is_call(f, t, addr + 5 + rel32(p + 1)))
+	if (avail >= 5 && p[0] == 0xe8 && mcount_is_call(f, t, addr + 5 + x86_rel32(p + 1)))
 		return 5;
 	if (avail < 6)
 		return 0;
-	if (p[0] == 0xff && p[1] == 0x15 && mcount_is_slot(t, addr + 6 + rel32(p + 2)))
+	if (p[0] == 0xff && p[1] == 0x15 && mcount_is_slot(t, addr + 6 + x86_rel32(p + 2)))
 		return 6;
-	if (p[0] == 0x67 && p[1] == 0xe8 && mcount_is_call(f, t, addr + 6 + rel32(p + 2)))
+	if (p[0] == 0x67 && p[1] == 0xe8 && mcount_is_call(f, t, addr + 6 + x86_rel32(p + 2)))
 		return 6;
 	return 0;
 }
 
-static int x86_64_find_site(const struct elf_file *f,
-			    const struct mcount_targets *t,
-			    uint64_t func, uint64_t size, struct site *out)
+/* The length of the instruction a table names, or 0 if it is none. */
+static unsigned table_site_len(const uint8_t *p, uint8_t *flags)
 {
-	uint64_t len = size < MAX_HEAD ? size : MAX_HEAD;
-	const uint8_t *code = elf_vaddr_ptr(f, func, len);
-
-	for (uint64_t off = 0; code && off + 5 <= len; off++) {
-		unsigned n;
-		int kind;
-
-		/* Most bytes start no call: test that before decoding. */
-		if (code[off] != 0xe8 && code[off] != 0xff && code[off] != 0x67)
-			continue;
-		n = mcount_call_at(f, t, func + off, code + off, len - off);
-		if (!n)
-			continue;
-		kind = site_kind(f, func, func + off);
-		if (kind < 0)
-			return 0;
-		*out = (struct site){ .addr = func + off, .func = func, .len = n,
-				      .kind = kind };
-		return 1;
+	*flags = 0;
+	if (p[0] == 0xe8 || !memcmp(p, nop5_head, sizeof(nop5_head)))
+		return 5;
+	if ((p[0] == 0xff && p[1] == 0x15) || (p[0] == 0x67 && p[1] == 0xe8) ||
+	    !memcmp(p, nop6, sizeof(nop6)))
+		return 6;
+	if (!memcmp(p, nop1x5, sizeof(nop1x5))) {
+		*flags = SITE_QUIET_ONLY;
+		return 5;
 	}
 	return 0;
 }
 
-/* The length of the instruction a table names, and whether it is one. */
-static int table_site_len(const uint8_t *p, uint8_t *len, uint8_t *flags)
+static const struct x86_flavor x86_64_flavor = {
+	.endbr = endbr64,
+	.frame_setup = frame_setup,
+	.frame_setup_len = sizeof(frame_setup),
+	.call_at = mcount_call_at,
+	.table_site_len = table_site_len,
+};
+
+static int x86_64_find_site(const struct elf_file *f, const struct mcount_targets *t,
+			    uint64_t func, uint64_t size, struct site *out)
 {
-	*flags = 0;
-	if (p[0] == 0xe8 || !memcmp(p, nop5_head, sizeof(nop5_head)))
-		*len = 5;
-	else if ((p[0] == 0xff && p[1] == 0x15) || (p[0] == 0x67 && p[1] == 0xe8) ||
-		 !memcmp(p, nop6, sizeof(nop6)))
-		*len = 6;
-	else if (!memcmp(p, nop1x5, sizeof(nop1x5))) {
-		*len = 5;
-		*flags = SITE_QUIET_ONLY;
-	} else
-		return 0;
-	return 1;
+	return x86_find_site(&x86_64_flavor, f, t, func, size, out);
 }
 
 static int x86_64_check_site(const struct elf_file *f, uint64_t addr,
 			     uint64_t func, struct site *out)
 {
-	const uint8_t *p;
-	int kind;
-
-	addr = skip_endbr(f, addr);
-	p = elf_vaddr_ptr(f, addr, 6);
-	if (!p || !table_site_len(p, &out->len, &out->flags))
-		return 0;
-	kind = site_kind(f, func, addr);
-	if (kind < 0)
-		return 0;
-	out->addr = addr;
-	out->func = func;
-	out->kind = kind;
-	return 1;
+	return x86_check_site(&x86_64_flavor, f, addr, func, out);
 }
 
 /*

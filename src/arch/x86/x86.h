@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What i386 and x86_64 decode alike, as the kernel's arch/x86 shares it:
+ * little-endian rel32, the endbr that may open a function, and the search
+ * of a function's head for its mcount call.  Each flavor fills in a
+ * struct x86_flavor with its own bytes and decoders.
+ */
+#ifndef FNTRACE_ARCH_X86_H
+#define FNTRACE_ARCH_X86_H
+
+#include "../arch.h"
+
+#include <stddef.h>
+
+/* How far into a function the -pg call may be: clang saves registers
+ * first, gcc on i386 sets up the GOT pointer. */
+#define X86_MAX_HEAD 64
+
+struct x86_flavor {
+	const uint8_t *endbr;		/* 4 bytes: endbr64 or endbr32 */
+	const uint8_t *frame_setup;	/* push %bp; mov %sp,%bp */
+	size_t frame_setup_len;
+	const uint8_t *realign;		/* i386 main()'s stack realignment, */
+	size_t realign_len;		/* which may come before it; or none */
+	/* Length of the mcount call at addr (bytes p[0..avail)), or 0. */
+	unsigned (*call_at)(const struct elf_file *f, const struct mcount_targets *t,
+			    uint64_t addr, const uint8_t *p, uint64_t avail);
+	/* Length (and SITE_* flags) of the site instruction a table names
+	 * at p (6 bytes readable), or 0 if it is none. */
+	unsigned (*table_site_len)(const uint8_t *p, uint8_t *flags);
+};
+
+int32_t x86_rel32(const uint8_t *p);
+uint64_t x86_skip_endbr(const struct x86_flavor *x, const struct elf_file *f, uint64_t addr);
+int x86_find_site(const struct x86_flavor *x, const struct elf_file *f,
+		  const struct mcount_targets *t, uint64_t func, uint64_t size,
+		  struct site *out);
+int x86_check_site(const struct x86_flavor *x, const struct elf_file *f, uint64_t addr,
+		   uint64_t func, struct site *out);
+
+#endif
