@@ -244,7 +244,14 @@ static int write_profile_enabled(const char *value, int append, int arg, char *e
 	if (parse_number(value, 1, &on, err, errlen))
 		return -1;
 	ftrace_lock();
-	ret = ft_profile_set(on, err, errlen);
+	/* The per-thread state the profiler times calls with lives only in
+	 * a process that has a trace buffer. */
+	if (on && ft_buffer_create(buffer_size_kb)) {
+		snprintf(err, errlen, "cannot make a trace buffer");
+		ret = -1;
+	} else {
+		ret = ft_profile_set(on, err, errlen);
+	}
 	ftrace_unlock();
 	return ret;
 }

@@ -42,8 +42,8 @@ static struct ft_profile_stat *stat_of(uint32_t id)
 	return &blocks[b][i & (BLOCK - 1)];
 }
 
-/* Blocks for every record there is, zeroed. */
-static int reset_blocks(void)
+/* A block for every record there is; with zero, the old ones emptied. */
+static int cover_records(int zero)
 {
 	uint32_t n = ftrace_rec_count();
 
@@ -55,7 +55,7 @@ static int reset_blocks(void)
 			if (p == MAP_FAILED)
 				return -1;
 			blocks[b] = p;
-		} else {
+		} else if (zero) {
 			memset(blocks[b], 0, BLOCK * sizeof(**blocks));
 		}
 	}
@@ -70,7 +70,7 @@ int ft_profile_start_stop(int on, const struct filter *filter, const struct filt
 		ft_graph_profile = 0;
 		return unregister_ftrace_ops(&profile_ops);
 	}
-	if (reset_blocks())
+	if (cover_records(1))
 		return -1;
 	start_ticks = arch_clock();
 	start_ns = now_ns();
@@ -82,6 +82,13 @@ int ft_profile_start_stop(int on, const struct filter *filter, const struct filt
 		return -1;
 	}
 	return 0;
+}
+
+/* Records added by a module loaded while the profiler runs get their
+ * counts here, before any of their sites is enabled. */
+int ft_profile_cover_new(void)
+{
+	return ft_graph_profile ? cover_records(0) : 0;
 }
 
 void ft_profile_add(uint32_t id, uint64_t ticks)

@@ -19,6 +19,8 @@ struct ft_profile_stat {
 
 /* Start (zeroing the counts) or stop, with these filters. */
 int ft_profile_start_stop(int on, const struct filter *filter, const struct filter *notrace);
+/* Counts for the records of modules loaded since the start. */
+int ft_profile_cover_new(void);
 /* One call of record id that took ticks clock ticks. */
 void ft_profile_add(uint32_t id, uint64_t ticks);
 /* The counts of record id, or NULL if it has none. */

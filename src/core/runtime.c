@@ -22,6 +22,7 @@
 #include "events.h"
 #include "ftrace.h"
 #include "funcs.h"
+#include "profile.h"
 #include "tracers.h"
 #include "tracing.h"
 
@@ -176,8 +177,12 @@ __attribute__((constructor)) static void fntrace_init(void)
 static void modules_changed(void)
 {
 	ftrace_lock();
-	if (!ftrace_killed() && ftrace_modules_refresh() > 0 && ftrace_update())
-		ft_warn("cannot patch a newly loaded module");
+	if (!ftrace_killed() && ftrace_modules_refresh() > 0) {
+		if (ft_profile_cover_new())
+			ft_warn("the profiler cannot count a newly loaded module");
+		if (ftrace_update())
+			ft_warn("cannot patch a newly loaded module");
+	}
 	ftrace_unlock();
 }
 
