@@ -166,7 +166,9 @@ int arch_poke_atomic(uintptr_t addr, const uint8_t *insn, unsigned len);
 /*
  * fntrace attach (CLI side, native architecture only): in a thread stopped
  * under ptrace, call func(args...) with the stack pointer at sp, and put
- * its return value in *ret; every register is restored afterwards.
+ * its return value in *ret; every register is restored afterwards.  A
+ * signal that interrupts the wait for the call (a time limit) abandons
+ * it: the thread is stopped again and restored, and the result is -1.
  */
 #include <sys/types.h>
 uintptr_t arch_inject_stack(pid_t tid);

@@ -18,6 +18,8 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,13 +29,15 @@
 #include <unistd.h>
 
 static const char attach_usage[] =
-	"usage: fntrace attach PID\n\n"
+	"usage: fntrace attach [--timeout SECONDS] PID\n\n"
 	"Load the fntrace runtime into the running process PID and open its\n"
 	"control endpoint, so that 'fntrace ctl' and 'fntrace record -p' can\n"
 	"trace it.  Its call sites become nops (a program built with\n"
 	"'fntrace cc' or -mnop-mcount has nops already).  One thread is\n"
 	"stopped for the moment the runtime takes to load; the others run on.\n\n"
-	"  -h, --help   this text\n";
+	"  -t, --timeout SECONDS   give up if loading takes longer (default 10):\n"
+	"                          a thread may hold a lock the loader needs\n"
+	"  -h, --help              this text\n";
 
 static const char detach_usage[] =
 	"usage: fntrace detach PID\n\n"
@@ -100,6 +104,25 @@ static uintptr_t push_string(pid_t pid, uintptr_t sp, const char *s)
 	return process_vm_writev(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? at : 0;
 }
 
+static volatile sig_atomic_t timed_out;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	timed_out = 1;
+}
+
+/* SIGALRM after seconds interrupts the wait for an injected call (no
+ * SA_RESTART), and the call is abandoned. */
+static void time_limit(unsigned seconds)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(seconds);
+}
+
 static int inject(pid_t pid, const char *lib)
 {
 	uintptr_t dlopen_addr = remote_symbol(pid, "/libc.so", "dlopen"), init, ret = 0;
@@ -111,7 +134,12 @@ static int inject(pid_t pid, const char *lib)
 		return -1;
 	}
 	if (arch_inject_call(pid, dlopen_addr, args, 2, str - 256, &ret) || !ret) {
-		cli_error("process %d: dlopen(%s) failed in it", (int)pid, lib);
+		if (timed_out)
+			cli_error("process %d: the runtime did not load within the time limit "
+				  "(a thread may hold a lock the loader needs); try again later",
+				  (int)pid);
+		else
+			cli_error("process %d: dlopen(%s) failed in it", (int)pid, lib);
 		return -1;
 	}
 	init = remote_symbol(pid, "/libfntrace.so", "fntrace_attach_init");
@@ -152,11 +180,55 @@ static int parse_pid_arg(int argc, char **argv, const char *usage, pid_t *pid)
 	return 1;
 }
 
+static int parse_seconds(const char *text, unsigned *seconds)
+{
+	char *end;
+	unsigned long n = strtoul(text, &end, 10);
+
+	if (*text < '0' || *text > '9' || *end || n < 1 || n > 3600) {
+		cli_error("--timeout wants whole seconds from 1 to 3600: '%s'", text);
+		return -1;
+	}
+	*seconds = n;
+	return 0;
+}
+
+/* attach's arguments: 1 and *pid, *timeout set; 0 for --help; -1. */
+static int parse_attach_args(int argc, char **argv, pid_t *pid, unsigned *timeout)
+{
+	static const struct option opts[] = {
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	char *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+t:h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(attach_usage, stdout);
+			return 0;
+		}
+		if (c == 't' && parse_seconds(optarg, timeout) == 0)
+			continue;
+		if (c != 't')
+			fputs(attach_usage, stderr);
+		return -1;
+	}
+	if (optind != argc - 1 || (*pid = strtol(argv[optind], &end, 10)) <= 0 || *end) {
+		fputs(attach_usage, stderr);
+		return -1;
+	}
+	return 1;
+}
+
 int cmd_attach(int argc, char **argv)
 {
 	char *lib, path[4096];
+	unsigned timeout = 10;
 	pid_t pid;
-	int n = parse_pid_arg(argc, argv, attach_usage, &pid), ret;
+	int n = parse_attach_args(argc, argv, &pid, &timeout), ret;
 
 	if (n <= 0)
 		return n ? 2 : 0;
@@ -174,7 +246,9 @@ int cmd_attach(int argc, char **argv)
 		free(lib);
 		return 1;
 	}
+	time_limit(timeout);
 	ret = inject(pid, lib);
+	alarm(0);
 	ptrace(PTRACE_DETACH, pid, NULL, NULL);
 	free(lib);
 	if (ret == 0)

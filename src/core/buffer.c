@@ -20,6 +20,7 @@
 
 static struct ft_shm *shm;
 static int shm_fd = -1;
+static unsigned own_size_kb = 16384;	/* buffer_size_kb */
 
 int ft_buffer_attached(void)
 {
@@ -45,11 +46,24 @@ int ft_buffer_attach(int fd)
 	return 0;
 }
 
-int ft_buffer_create(unsigned size_kb)
+int ft_buffer_set_size(unsigned size_kb)
+{
+	if (shm)
+		return -1;
+	own_size_kb = size_kb < 1024 ? 1024 : size_kb;
+	return 0;
+}
+
+unsigned ft_buffer_size_kb(void)
+{
+	return own_size_kb;
+}
+
+int ft_buffer_create(void)
 {
 	if (shm)
 		return 0;
-	if (ft_shm_create(size_kb, FT_SHM_OVERWRITE, &shm_fd, &shm)) {
+	if (ft_shm_create(own_size_kb, FT_SHM_OVERWRITE, &shm_fd, &shm)) {
 		ft_warn("cannot create the trace buffer");
 		return -1;
 	}

@@ -11,8 +11,12 @@ struct ft_thread;
 /* Map the recorder's shared memory, passed as an inherited fd. */
 int ft_buffer_attach(int fd);
 int ft_buffer_attached(void);
-/* With no recorder: a buffer of our own, which overwrites when full. */
-int ft_buffer_create(unsigned size_kb);
+/* With no recorder: a buffer of our own, which overwrites when full,
+ * made when the first tracer starts, of the size set before (in KiB;
+ * -1 once it exists). */
+int ft_buffer_create(void);
+int ft_buffer_set_size(unsigned size_kb);
+unsigned ft_buffer_size_kb(void);
 /* The buffer in use, and its fd (for a recorder attaching later). */
 struct ft_shm *ft_buffer_shm(void);
 int ft_buffer_fd(void);

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned buffer_size_kb = 16384;
 
 /* The value without surrounding white space, in a copy. */
 static char *trimmed(const char *value)
@@ -84,9 +83,7 @@ static int write_tracer(const char *value, int append, int arg, char *err, size_
 	int ret = -1;
 
 	ftrace_lock();
-	if (name && strcmp(name, "nop") && ft_buffer_create(buffer_size_kb))
-		snprintf(err, errlen, "cannot make a trace buffer");
-	else if (name && strcmp(name, ft_tracer_name()))
+	if (name && strcmp(name, ft_tracer_name()))
 		ret = ft_tracer_set(name, err, errlen);
 	else
 		ret = name ? 0 : -1;
@@ -203,7 +200,7 @@ static int write_depth(const char *value, int append, int arg, char *err, size_t
 
 static int read_buffer_size(struct ctl_out *o, int arg)
 {
-	ctl_printf(o, "ok\n%u\n", buffer_size_kb);
+	ctl_printf(o, "ok\n%u\n", ft_buffer_size_kb());
 	return 0;
 }
 
@@ -214,11 +211,10 @@ static int write_buffer_size(const char *value, int append, int arg, char *err, 
 
 	if (parse_number(value, 1u << 22, &kb, err, errlen))
 		return -1;
-	if (ft_buffer_attached()) {
+	if (ft_buffer_set_size(kb)) {
 		snprintf(err, errlen, "the buffer exists already: size it before the first tracer starts");
 		return -1;
 	}
-	buffer_size_kb = kb < 1024 ? 1024 : kb;
 	return 0;
 }
 
@@ -244,14 +240,7 @@ static int write_profile_enabled(const char *value, int append, int arg, char *e
 	if (parse_number(value, 1, &on, err, errlen))
 		return -1;
 	ftrace_lock();
-	/* The per-thread state the profiler times calls with lives only in
-	 * a process that has a trace buffer. */
-	if (on && ft_buffer_create(buffer_size_kb)) {
-		snprintf(err, errlen, "cannot make a trace buffer");
-		ret = -1;
-	} else {
-		ret = ft_profile_set(on, err, errlen);
-	}
+	ret = ft_profile_set(on, err, errlen);
 	ftrace_unlock();
 	return ret;
 }
@@ -262,7 +251,7 @@ static int write_profile_enabled(const char *value, int append, int arg, char *e
 static int read_buffer_fd(struct ctl_out *o, int arg)
 {
 	ftrace_lock();
-	if (ft_buffer_create(buffer_size_kb)) {
+	if (ft_buffer_create()) {
 		ftrace_unlock();
 		ctl_printf(o, "error %d cannot make a trace buffer\n", ENOMEM);
 		return -1;

@@ -5,6 +5,7 @@
  * step fails the old state stays, as a failed tracefs write leaves it.
  */
 #include "tracing.h"
+#include "buffer.h"
 #include "ftrace.h"
 #include "profile.h"
 #include "tracers.h"
@@ -59,6 +60,10 @@ int ft_tracer_set(const char *name, char *err, size_t errlen)
 	if ((t->flags & FTRACE_OPS_FL_GRAPH) && !ft_graph_safe_here()) {
 		snprintf(err, errlen, "%s cannot follow C++ exceptions in a process fntrace "
 			 "attached to: use the function tracer, or start it with fntrace run", name);
+		return -1;
+	}
+	if (t != &tracers[0] && ft_buffer_create()) {
+		snprintf(err, errlen, "cannot make a trace buffer");
 		return -1;
 	}
 	if (current != &tracers[0] && unregister_ftrace_ops(&trace_ops))
@@ -176,6 +181,12 @@ int ft_profile_set(int on, char *err, size_t errlen)
 	if (on && !ft_graph_safe_here()) {
 		snprintf(err, errlen, "the profiler cannot follow C++ exceptions in a process "
 			 "fntrace attached to: start it with fntrace run");
+		return -1;
+	}
+	/* The per-thread state the profiler times calls with exists only
+	 * in a process that has a trace buffer. */
+	if (on && ft_buffer_create()) {
+		snprintf(err, errlen, "cannot make a trace buffer");
 		return -1;
 	}
 	if (ft_profile_start_stop(on, &filters[FT_FILTER], &filters[FT_NOTRACE])) {

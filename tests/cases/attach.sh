@@ -64,6 +64,8 @@ t_eq "attach, C++: function_graph refused" 1 "$?"
 t_ok "attach, C++: ... saying why" grep -q 'cannot follow C++ exceptions' err.txt
 "$FNTRACE" ctl $pid function_profile_enabled 1 2>err.txt
 t_eq "attach, C++: the profiler refused" 1 "$?"
+"$FNTRACE" ctl $pid buffer_size_kb 2048 2>err.txt
+t_eq "attach, C++: the refused writes made no buffer" 0 "$?"
 "$FNTRACE" ctl $pid current_tracer function
 sleep 0.3
 t_ok "attach, C++: the function tracer works" sh -c "'$FNTRACE' ctl $pid trace | grep -q 'catcher <-main'"
@@ -71,3 +73,33 @@ t_ok "attach, C++: the function tracer works" sh -c "'$FNTRACE' ctl $pid trace |
 wait $pid
 t_eq "attach, C++: the program lives" 0 "$?"
 t_eq "attach, C++: its output" 40 "$(cat got.txt)"
+
+# A thread holds the dynamic loader's lock (a library's constructor runs
+# in it): the dlopen attach injects would wait for as long.  attach gives
+# up at its time limit, leaving the process as it was, and succeeds once
+# the lock is free.
+t_build gcc-pg -O2 locked "$top/tests/progs/attach_locked.c"
+gcc -O2 -fPIC -shared -o libslow.so "$top/tests/progs/slow_ctor.c"
+mkdir -p slow
+SLOW_CTOR_DIR=$PWD/slow ./locked "$PWD/libslow.so" 3 >got.txt &
+pid=$!
+for i in $(seq 50); do [ -e slow/in_ctor ] && break; sleep 0.1; done
+start=$(date +%s)
+timeout 30 "$FNTRACE" attach --timeout 1 $pid 2>err.txt
+t_eq "attach, loader busy: gives up" 1 "$?"
+t_ok "attach, loader busy: ... at the time limit" test $(( $(date +%s) - start )) -le 5
+t_ok "attach, loader busy: ... saying why" grep -q 'did not load within the time limit' err.txt
+t_ok "attach, loader busy: the process runs on" kill -0 $pid
+touch slow/release
+sleep 0.2
+timeout 30 "$FNTRACE" attach $pid 2>err.txt
+t_eq "attach, loader free: succeeds" 0 "$?"
+"$FNTRACE" ctl $pid current_tracer function
+sleep 0.3
+t_ok "attach, loader free: traced" sh -c "'$FNTRACE' ctl $pid trace | grep -q 'mid <-main'"
+"$FNTRACE" ctl $pid current_tracer nop
+wait $pid
+t_eq "attach, loader busy: the program ends normally" 0 "$?"
+t_eq "attach, loader busy: its output" "42 22650" "$(cat got.txt)"
+"$FNTRACE" attach --timeout 0 1 2>err.txt
+t_eq "attach: a bad time limit is refused" 2 "$?"

@@ -7,10 +7,13 @@
  *
  * orig_rax = -1 keeps the kernel from restarting a system call the thread
  * was interrupted in while it runs our call; the saved registers bring
- * that restart back when the thread resumes.
+ * that restart back when the thread resumes.  A signal that interrupts
+ * the wait (the caller's time limit) stops the thread where it is and
+ * restores it all the same: the call is abandoned.
  */
 #include "../arch.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stddef.h>
 #include <sys/ptrace.h>
@@ -24,14 +27,34 @@ uintptr_t arch_inject_stack(pid_t tid)
 	return ptrace(PTRACE_GETREGS, tid, NULL, &r) ? 0 : r.rsp;
 }
 
+/* The caller's time limit ran out while the thread ran our call: stop
+ * it again, wherever it is, so that its registers can be put back. */
+static int stop_again(pid_t tid)
+{
+	int status;
+
+	if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL))
+		return -1;
+	while (waitpid(tid, &status, __WALL) != tid)
+		if (errno != EINTR)
+			return -1;
+	return WIFSTOPPED(status) ? 0 : -1;
+}
+
 /* Run the thread until the call returns to address 0. */
 static int run_until_return(pid_t tid, struct user_regs_struct *r)
 {
 	int sig = 0, status;
 
 	for (;;) {
-		if (ptrace(PTRACE_CONT, tid, NULL, (void *)(long)sig) ||
-		    waitpid(tid, &status, __WALL) != tid || !WIFSTOPPED(status))
+		if (ptrace(PTRACE_CONT, tid, NULL, (void *)(long)sig))
+			return -1;
+		if (waitpid(tid, &status, __WALL) != tid) {
+			if (errno == EINTR)
+				stop_again(tid);
+			return -1;
+		}
+		if (!WIFSTOPPED(status))
 			return -1;
 		sig = WSTOPSIG(status);
 		if (ptrace(PTRACE_GETREGS, tid, NULL, r))

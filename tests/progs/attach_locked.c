@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * attach_locked LIB SECONDS: a second thread dlopens LIB, whose
+ * constructor may take its time (slow_ctor.c), while the main thread
+ * calls mid() every 20 ms for SECONDS.  Prints the library's value and
+ * the sum of the calls.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static volatile int sink;
+
+__attribute__((noipa)) int leaf(int x)
+{
+	sink = x;
+	return x + 1;
+}
+
+__attribute__((noipa)) int mid(int x)
+{
+	return leaf(x) * 2;
+}
+
+static void *load(void *lib)
+{
+	void *h = dlopen(lib, RTLD_NOW);
+	int (*value)(void) = h ? (int (*)(void))dlsym(h, "slow_ctor_value") : NULL;
+
+	return (void *)(long)(value ? value() : -1);
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 2 ? atoi(argv[2]) * 50 : 0;
+	pthread_t loader;
+	void *value;
+	long sum = 0;
+
+	if (argc != 3 || pthread_create(&loader, NULL, load, argv[1]))
+		return 2;
+	for (int i = 0; i < n; i++) {
+		sum += mid(i);
+		usleep(20000);
+	}
+	pthread_join(loader, &value);
+	printf("%ld %ld\n", (long)value, sum);
+	return 0;
+}
