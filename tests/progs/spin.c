@@ -6,18 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static volatile int sink;
-
-__attribute__((noipa)) int leaf(int x)
-{
-	sink = x;
-	return x + 1;
-}
-
-__attribute__((noipa)) int mid(int x)
-{
-	return leaf(x) * 2;
-}
+#include "spin.h"
 
 int main(int argc, char **argv)
 {
