@@ -5,6 +5,9 @@
  * the process ends.  Then the chunks it was still filling are read too
  * (they end at their first zero word), so a program that crashed, or was
  * killed, loses nothing it had written.
+ *
+ * The recorder is the subreaper of the program's processes: one that its
+ * parent left running is still drained, until it ends too (or Ctrl-C).
  */
 #include "cli.h"
 #include "datadir.h"
@@ -20,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -33,6 +37,7 @@ struct recorder {
 	struct clock_sync clock;
 	pid_t pid;
 	int status;
+	int exited;		/* the program (pid) has ended */
 };
 
 static volatile sig_atomic_t child_done;
@@ -63,14 +68,38 @@ static int child_exited(struct recorder *r)
 	return p == r->pid;
 }
 
-static int drain_until_exit(struct recorder *r)
+/* Reap what has ended of the processes the program left behind; 1 when
+ * none is left. */
+static int descendants_gone(void)
+{
+	pid_t p;
+
+	while ((p = waitpid(-1, NULL, WNOHANG | __WALL)) > 0)
+		;
+	return p < 0 && errno == ECHILD;
+}
+
+/* Once the program has ended: is there anything left to wait for? */
+static int recording_done(struct recorder *r, const char *name)
+{
+	if (descendants_gone() || cli_interrupted())
+		return 1;
+	if (!r->exited++) {
+		fprintf(stderr, "fntrace: %s ended; recording the processes it left running "
+			"until they end (Ctrl-C to stop)\n", name);
+		cli_catch_interrupt();
+	}
+	return 0;
+}
+
+static int drain_until_exit(struct recorder *r, const char *name)
 {
 	for (;;) {
 		uint32_t seen = atomic_load(&r->shm->published);
 
 		if (drain(&r->drainer, DRAIN_FULL))
 			return -1;
-		if (child_exited(r))
+		if ((r->exited || child_exited(r)) && recording_done(r, name))
 			return drain(&r->drainer, DRAIN_DEAD);
 		wait_for_chunks(r, seen);
 		child_done = 0;
@@ -201,7 +230,8 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 	clock_sample(&r->clock.ticks[0], &r->clock.ns[0]);
-	if (spawn(r, o, path, lib) || drain_until_exit(r))
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (spawn(r, o, path, lib) || drain_until_exit(r, o->argv[0]))
 		return -1;
 	clock_end(&r->clock);
 	info = info_text(o, r);

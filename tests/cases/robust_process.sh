@@ -26,6 +26,23 @@ printf 'main() {\n  split();\n  parent_work() {\n    leaf();\n  } /* parent_work
 t_same "fork: the parent's calls under the parent's pid" want.txt parent.txt
 t_eq "fork: both nest" "" "$(r_all_nest fk.data fk.txt)"
 
+# A child its parent does not wait for: recorded until it ends too.
+r_record orphan ./fork orphan
+t_eq "fork, orphan: the program's exit status" 0 "$(cat orphan.rc)"
+t_ok "fork, orphan: the recorder says it waits" grep -q 'recording the processes it left running' orphan.err
+child=$(sed -n 's/^child \([0-9]*\)$/\1/p' orphan.out)
+r_graph orphan.data "$child" >child.txt
+printf 'child_work() {\n  leaf();\n  leaf();\n} /* child_work */\n' >want.txt
+t_same "fork, orphan: the calls it made after its parent ended" want.txt child.txt
+"$FNTRACE" record -o long.data -- ./fork orphan 60000 >long.out 2>long.err &
+rec=$!
+for i in $(seq 50); do grep -q 'left running' long.err && break; sleep 0.1; done
+kill -INT $rec
+wait $rec
+t_eq "fork, orphan: Ctrl-C ends the wait" 0 "$?"
+t_ok "fork, orphan: ... and the data can be read" "$FNTRACE" report -i long.data
+kill "$(sed -n 's/^child //p' long.out)"
+
 # vfork + exec, posix_spawn
 r_build robust_spawn spawn
 r_record sp ./spawn

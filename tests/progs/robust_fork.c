@@ -4,6 +4,9 @@
  * exits with status 3, the parent waits for it and calls traced functions
  * too.  Prints both pids (the child's first, from the parent) so that the
  * test can find each one's events.
+ *
+ * robust_fork orphan [MS]: the parent does not wait; the child calls its
+ * traced functions MS (default 300) ms after the parent has ended.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,9 +55,27 @@ KEEP int split(void)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-int main(void)
+KEEP int leave_orphan(int ms)
 {
-	int st = split();
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		usleep(ms * 1000);
+		_exit(child_work(1) == 5 ? 0 : 1);
+	}
+	printf("child %d\n", (int)pid);
+	return pid < 0;
+}
+
+int main(int argc, char **argv)
+{
+	int st;
+
+	if (argc > 1)
+		return leave_orphan(argc > 2 ? atoi(argv[2]) : 300);
+	st = split();
 
 	printf("parent %d work %ld\n", (int)getpid(), parent_work(st));
 	return st == 3 ? 0 : 1;
