@@ -175,6 +175,17 @@ uintptr_t arch_inject_stack(pid_t tid);
 int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned nargs,
 		     uintptr_t sp, uintptr_t *ret);
 
+/*
+ * For an unwinder that meets return_to_handler as a return address (see
+ * src/core/unwind_fde.c): a CIE and an FDE in buf (size bytes) describing
+ * [pc, pc + 2) as a frame that is not there: the caller's stack pointer
+ * and registers are the current ones, its return address is ret.  The FDE,
+ * or NULL if buf is too small.
+ */
+const void *arch_transparent_fde(void *buf, size_t size, uintptr_t pc, uintptr_t ret);
+/* Where a frame whose CFA is cfa keeps its return address. */
+uintptr_t *arch_return_slot(uintptr_t cfa);
+
 /* The stack pointer a jmp_buf returns to (glibc keeps it mangled). */
 uintptr_t arch_jmpbuf_sp(const void *env);
 /* The stack pointer of the caller of the function calling this. */

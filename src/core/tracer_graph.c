@@ -114,6 +114,13 @@ static unsigned find_frame(const struct ft_thread *t, uintptr_t *slot)
 	return i;
 }
 
+uintptr_t graph_real_return(const struct ft_thread *t, uintptr_t *slot)
+{
+	unsigned i = find_frame(t, slot);
+
+	return i ? t->stack[i - 1].ret : 0;
+}
+
 /* Close the top frame: returned (unwound = 0) or skipped. */
 static void pop_frame(struct ft_thread *t, uint64_t now, uintptr_t retval,
 		      int unwound, int quiet)

@@ -2,7 +2,8 @@
 # while traced, each with the same call tree: all appear, each nests and
 # shows the same calls.  A thread that calls pthread_exit() three frames
 # down: the program goes on, and the thread's frames are closed as
-# unwound.  A thread cancelled three frames down: the same.
+# unwound.  A thread cancelled three frames down: the same; in C++, the
+# destructors of every frame run.
 
 . "$top/tests/robust_lib.sh"
 
@@ -57,3 +58,12 @@ grep 'waiter() {' ca.txt >waiter.txt
 r_graph ca.data "$(r_tids waiter.txt)" >got.txt
 { r_unwound_chain waiter level1 level2 level3 | sed '4a\        cleanup();'; } >want.txt
 t_same "pthread_cancel: the cancelled thread's frames closed as unwound" want.txt got.txt
+
+# The same in C++: glibc's forced unwinding steps through the frames the
+# graph tracer hijacked, so every destructor runs.
+r_build robust_cancel_cxx cancelcxx g++-pg
+r_record cx ./cancelcxx
+t_eq "pthread_cancel, C++: exit status" 0 "$(cat cx.rc)"
+t_eq "pthread_cancel, C++: every destructor ran" "cancelled 1, destructors run 3" "$(cat cx.out)"
+t_eq "pthread_cancel, C++: ... and is in the graph" 3 "$(grep -c 'Guard::~Guard();' cx.txt)"
+t_eq "pthread_cancel, C++: the frames closed as unwound" 4 "$(grep -c ': unwound \*/' cx.txt)"
