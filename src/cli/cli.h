@@ -17,6 +17,7 @@ int cmd_attach(int argc, char **argv);
 int cmd_detach(int argc, char **argv);
 int cmd_recordmcount(int argc, char **argv);	/* src/recordmcount/cmd.c */
 int cmd_cc(int argc, char **argv);
+int cmd_cxx(int argc, char **argv);
 
 /* One line on stderr, prefixed with "fntrace: ". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

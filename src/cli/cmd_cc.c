@@ -24,8 +24,10 @@ extern char **environ;
 
 static const char help[] =
 	"usage: fntrace cc [COMPILER ARGUMENTS]\n"
-	"       make CC=\"fntrace cc\"\n\n"
-	"Runs the compiler ($FNTRACE_CC, default cc; gcc or clang, native or cross,\n"
+	"       fntrace c++ [COMPILER ARGUMENTS]\n"
+	"       make CC=\"fntrace cc\" CXX=\"fntrace c++\"\n\n"
+	"Runs the compiler ($FNTRACE_CC, default cc; for c++, $FNTRACE_CXX, default\n"
+	"c++; gcc or clang, native or cross,\n"
 	"e.g. FNTRACE_CC=riscv64-linux-gnu-gcc) with the instrumentation that suits\n"
 	"its target ($FNTRACE_CC -dumpmachine), and records every object it makes\n"
 	"with 'fntrace recordmcount --nop': the program gets a __mcount_loc table,\n"
@@ -39,8 +41,7 @@ static const char help[] =
 	"-c compiles record their objects; a compile and link in one command is\n"
 	"split into a compile per source and the link; links never get -pg (it\n"
 	"would pull in gprof's start-up code).  -E, -S, -M, -MM, -fsyntax-only,\n"
-	"@FILE, -x without -c -o, and commands without input files run as they are.\n"
-	"For C++, name the C++ driver: FNTRACE_CC=g++ make CXX=\"fntrace cc\".\n";
+	"@FILE, -x without -c -o, and commands without input files run as they are.\n";
 
 struct cmd {
 	char **v;
@@ -63,13 +64,14 @@ static int push(struct cmd *c, const char *s)
 	return 0;
 }
 
-/* $FNTRACE_CC split at blanks ("clang --target=..." works), or "cc". */
-static int compiler_words(struct cmd *c, char **copy)
+/* $variable split at blanks ("clang --target=..." works), or fallback. */
+static int compiler_words(struct cmd *c, char **copy, const char *variable,
+			  const char *fallback)
 {
-	const char *cc = getenv("FNTRACE_CC");
+	const char *cc = getenv(variable);
 	int ret = 0;
 
-	*copy = strdup(cc && *cc ? cc : "cc");
+	*copy = strdup(cc && *cc ? cc : fallback);
 	if (!*copy)
 		return -1;
 	for (char *w = strtok(*copy, " \t"); w && !ret; w = strtok(NULL, " \t"))
@@ -350,7 +352,7 @@ static int dispatch(const struct cmd *cc, const struct cc_args *a)
 	return ret;
 }
 
-int cmd_cc(int argc, char **argv)
+static int compile(int argc, char **argv, const char *variable, const char *fallback)
 {
 	struct cc_args a;
 	struct cmd cc = { 0 };
@@ -361,7 +363,8 @@ int cmd_cc(int argc, char **argv)
 		fputs(help, stdout);
 		return 0;
 	}
-	if (compiler_words(&cc, &words) || cc_args_parse(&a, argc - 1, argv + 1)) {
+	if (compiler_words(&cc, &words, variable, fallback) ||
+	    cc_args_parse(&a, argc - 1, argv + 1)) {
 		cli_error("cc: out of memory");
 		return 1;
 	}
@@ -370,4 +373,14 @@ int cmd_cc(int argc, char **argv)
 	free(cc.v);
 	free(words);
 	return ret;
+}
+
+int cmd_cc(int argc, char **argv)
+{
+	return compile(argc, argv, "FNTRACE_CC", "cc");
+}
+
+int cmd_cxx(int argc, char **argv)
+{
+	return compile(argc, argv, "FNTRACE_CXX", "c++");
 }

@@ -23,6 +23,7 @@ static const struct command {
 	{ "detach", cmd_detach, "restore a running program's call sites and let it go" },
 	{ "recordmcount", cmd_recordmcount, "record the mcount calls of objects in __mcount_loc" },
 	{ "cc", cmd_cc, "compile and link a program for tracing: make CC=\"fntrace cc\"" },
+	{ "c++", cmd_cxx, "the same for C++: make CXX=\"fntrace c++\"" },
 };
 
 static void usage(FILE *out)

@@ -2,7 +2,7 @@
 #  - the small project tests/progs/ccproj with make CC="$FNTRACE cc", by
 #    gcc and clang: it runs with no runtime loaded, every site is a nop,
 #    and fntrace record traces the expected graph; so does the program
-#    it compiles and links in one command;
+#    it compiles and links in one command; fntrace c++ for C++;
 #  - what reaches the compiler: the instrumentation on compiles only, -pg
 #    never on a link, -E/-S/-M/-MM and commands without input untouched;
 #    failures of the compiler and of the recorder;
@@ -72,6 +72,17 @@ cc_native() {
 
 cc_native gcc gcc "$NOPS_X86"
 cc_native clang clang "$NOPS_X86"
+
+# fntrace c++: the C++ driver, for CXX="fntrace c++"; exceptions thrown
+# through its traced frames are caught.
+FNTRACE_CACHE=$NOCACHE "$FNTRACE" c++ -O2 -o throwing "$top/tests/progs/throw_loop.cpp" >cxx.out 2>&1
+t_eq "c++: compiles and links" "" "$(cat cxx.out)"
+t_eq "c++: runs with no runtime" 40 "$(./throwing)"
+cc_nops "c++ throwing" throwing "$NOPS_X86" 3
+FNTRACE_CACHE=$NOCACHE "$FNTRACE" record -o cxx.data -- ./throwing >cxx.run 2>/dev/null
+t_eq "c++: traced, it runs the same" 40 "$(cat cxx.run)"
+t_eq "c++: every catcher call in the graph" 40 \
+	"$("$FNTRACE" report -i cxx.data 2>/dev/null | grep -c 'catcher() {')"
 
 # ---- what the compiler is given ----
 cat >logcc <<EOF
