@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fntrace cc: a compiler wrapper that builds programs for tracing
- * (cmd_cc.c), and its reading of a compiler command line (cc_args.c).
+ * (cmd_cc.c), and its reading of a compiler command line (cc_args.c,
+ * cc_respfile.c).
  */
 #ifndef FNTRACE_CC_H
 #define FNTRACE_CC_H
@@ -35,7 +36,19 @@ struct cc_args {
 	int untouched;		/* an option after which no object is made */
 };
 
+/* A growing vector of arguments, always ended by NULL. */
+struct cmd {
+	char **v;
+	int n, cap;
+};
+
+int cmd_push(struct cmd *c, const char *s);	/* cmd_cc.c */
+
 int cc_args_parse(struct cc_args *a, int argc, char **argv);
+/* argv with every readable @FILE replaced by its words: a new vector of
+ * new strings, ended by NULL, for cc_free_words(). */
+int cc_expand_response_files(int argc, char **argv, int *out_argc, char ***out_argv);
+void cc_free_words(char **v);
 void cc_args_free(struct cc_args *a);
 /* Does the name say it is a source file (C, C++, assembler)? */
 int cc_is_source(const char *path);

@@ -93,7 +93,7 @@ static void classify(struct cc_args *a)
 		const char *s = a->argv[i];
 		enum cc_role value_role;
 
-		if (s[0] == '@') {		/* a response file: unknown contents */
+		if (s[0] == '@') {		/* one we could not read: gcc's error */
 			a->untouched = 1;
 			a->role[i] = CC_OPT;
 		} else if (s[0] != '-' || !s[1]) {

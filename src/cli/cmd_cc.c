@@ -41,14 +41,10 @@ static const char help[] =
 	"-c compiles record their objects; a compile and link in one command is\n"
 	"split into a compile per source and the link; links never get -pg (it\n"
 	"would pull in gprof's start-up code).  -E, -S, -M, -MM, -fsyntax-only,\n"
-	"@FILE, -x without -c -o, and commands without input files run as they are.\n";
+	"-x without -c -o, and commands without input files run as they are.  The\n"
+	"words of @FILE arguments are read and passed on as arguments.\n";
 
-struct cmd {
-	char **v;
-	int n, cap;
-};
-
-static int push(struct cmd *c, const char *s)
+int cmd_push(struct cmd *c, const char *s)
 {
 	if (c->n + 2 > c->cap) {
 		int cap = c->cap ? 2 * c->cap : 32;
@@ -75,7 +71,7 @@ static int compiler_words(struct cmd *c, char **copy, const char *variable,
 	if (!*copy)
 		return -1;
 	for (char *w = strtok(*copy, " \t"); w && !ret; w = strtok(NULL, " \t"))
-		ret = push(c, w);
+		ret = cmd_push(c, w);
 	return c->n ? ret : -1;
 }
 
@@ -104,7 +100,7 @@ static int run_cmd(const struct cmd *c)
 static int append(struct cmd *c, const struct cmd *more)
 {
 	for (int i = 0; i < more->n; i++)
-		if (push(c, more->v[i]))
+		if (cmd_push(c, more->v[i]))
 			return -1;
 	return 0;
 }
@@ -125,7 +121,7 @@ static int target_triple(const struct cmd *cc, char *buf, size_t len)
 	ssize_t n = -1;
 	int fd[2], status = 1;
 
-	if (start_cmd(&c, cc, NULL) == 0 && push(&c, "-dumpmachine") == 0 && pipe(fd) == 0) {
+	if (start_cmd(&c, cc, NULL) == 0 && cmd_push(&c, "-dumpmachine") == 0 && pipe(fd) == 0) {
 		posix_spawn_file_actions_init(&fa);
 		posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
 		posix_spawn_file_actions_addclose(&fa, fd[0]);
@@ -175,11 +171,11 @@ static int instrument(const struct cmd *cc, const struct cc_args *a, struct cmd 
 			cli_error("cc: '%s -dumpmachine' does not say the target", cc->v[0]);
 		return -1;
 	}
-	ret |= push(out, "-pg");
+	ret |= cmd_push(out, "-pg");
 	if (!strncmp(triple, "x86_64", 6) && !has_arg(a, "-m32") && !has_arg(a, "-mx32"))
-		ret |= push(out, "-mfentry");
+		ret |= cmd_push(out, "-mfentry");
 	if (!strncmp(triple, "riscv", 5))
-		ret |= push(out, "-ffunction-sections");
+		ret |= cmd_push(out, "-ffunction-sections");
 	return ret;
 }
 
@@ -235,7 +231,7 @@ static int compile_only(const struct cmd *cc, const struct cmd *flags,
 	int ret = start_cmd(&c, cc, flags);
 
 	for (int i = 0; i < a->argc && !ret; i++)
-		ret = push(&c, a->argv[i]);
+		ret = cmd_push(&c, a->argv[i]);
 	ret = ret ? 1 : run_cmd(&c);
 	free(c.v);
 	return ret ? ret : record_outputs(a);
@@ -250,7 +246,7 @@ static int link_objects(const struct cmd *cc, const struct cc_args *a, char **ob
 	for (int i = 0, k = 0; i < a->argc && !ret; i++) {
 		if (a->role[i] == CC_PG)
 			continue;
-		ret = push(&c, a->role[i] == CC_SRC && objs ? objs[k++] : a->argv[i]);
+		ret = cmd_push(&c, a->role[i] == CC_SRC && objs ? objs[k++] : a->argv[i]);
 	}
 	ret = ret ? 1 : run_cmd(&c);
 	free(c.v);
@@ -266,8 +262,8 @@ static int compile_one(const struct cmd *cc, const struct cmd *flags,
 
 	for (int i = 0; i < a->argc && !ret; i++)
 		if (a->role[i] == CC_OPT || a->role[i] == CC_PG)
-			ret = push(&c, a->argv[i]);
-	ret = ret || push(&c, "-c") || push(&c, src) || push(&c, "-o") || push(&c, obj);
+			ret = cmd_push(&c, a->argv[i]);
+	ret = ret || cmd_push(&c, "-c") || cmd_push(&c, src) || cmd_push(&c, "-o") || cmd_push(&c, obj);
 	ret = ret ? 1 : run_cmd(&c);
 	free(c.v);
 	return ret ? ret : record(obj);
@@ -327,7 +323,7 @@ static int run_as_is(const struct cmd *cc, const struct cc_args *a)
 	int ret = start_cmd(&c, cc, NULL);
 
 	for (int i = 0; i < a->argc && !ret; i++)
-		ret = push(&c, a->argv[i]);
+		ret = cmd_push(&c, a->argv[i]);
 	ret = ret ? 1 : run_cmd(&c);
 	free(c.v);
 	return ret;
@@ -356,20 +352,22 @@ static int compile(int argc, char **argv, const char *variable, const char *fall
 {
 	struct cc_args a;
 	struct cmd cc = { 0 };
-	char *words;
-	int ret;
+	char *words = NULL, **args = NULL;
+	int nargs, ret = 1;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		fputs(help, stdout);
 		return 0;
 	}
 	if (compiler_words(&cc, &words, variable, fallback) ||
-	    cc_args_parse(&a, argc - 1, argv + 1)) {
+	    cc_expand_response_files(argc - 1, argv + 1, &nargs, &args) ||
+	    cc_args_parse(&a, nargs, args)) {
 		cli_error("cc: out of memory");
-		return 1;
+	} else {
+		ret = dispatch(&cc, &a);
+		cc_args_free(&a);
 	}
-	ret = dispatch(&cc, &a);
-	cc_args_free(&a);
+	cc_free_words(args);
 	free(cc.v);
 	free(words);
 	return ret;

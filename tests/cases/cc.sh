@@ -4,7 +4,8 @@
 #    and fntrace record traces the expected graph; so does the program
 #    it compiles and links in one command; fntrace c++ for C++;
 #  - what reaches the compiler: the instrumentation on compiles only, -pg
-#    never on a link, -E/-S/-M/-MM and commands without input untouched;
+#    never on a link, -E/-S/-M/-MM and commands without input untouched,
+#    the words of @FILE arguments;
 #    failures of the compiler and of the recorder;
 #  - cross builds for riscv64 and aarch64: sites nops, runs under qemu;
 #  - zlib from Debian's sources, built with its own configure and Makefile.
@@ -122,6 +123,18 @@ t_ok "cc: ... a link of the recorded object without -pg" \
 t_eq "cc: ... whose temporary files are gone" "" "$(ls tmp)"
 t_ok "cc: ... and the program has its table" sh -c "readelf -S y | grep -q __mcount_loc"
 mkdir -p noo && cp x.c noo/ && (cd noo && cc_log -c x.c)
+
+# Response files: their words are arguments like any other (quotes and
+# backslashes as gcc reads them, one file naming another).
+mkdir -p "s p"
+printf '%s\n' '-O2 -c' "-o 's p/r.o' @inner.rsp" >outer.rsp
+printf '%s\n' '"x.c" -DQ=a\ b' >inner.rsp
+cc_log @outer.rsp
+t_eq "cc: @FILE is read, quotes and all" "-dumpmachine|-pg -mfentry -O2 -c -o s p/r.o x.c -DQ=a b" \
+	"$(tr '\n' '|' <"$LOGCC.log" | sed 's/|$//')"
+t_ok "cc: ... and the object it names is recorded" sh -c "readelf -S 's p/r.o' | grep -q __mcount_loc"
+cc_log @missing.rsp -c x.c 2>/dev/null
+t_eq "cc: an unreadable @FILE goes to the compiler as it is" "@missing.rsp -c x.c" "$(cat "$LOGCC.log")"
 t_ok "cc: -c without -o records NAME.o" sh -c "readelf -S noo/x.o | grep -q __mcount_loc"
 
 printf 'int main(void) { return }\n' >bad.c
