@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "cc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -189,15 +190,20 @@ static int record(const char *obj)
 }
 
 /* The object "cc -c" makes of src without -o: its base name, suffix .o. */
+/* path with its suffix replaced (or added): prog.exe, ".d": prog.d. */
+static char *with_suffix(const char *path, const char *suffix)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *dot = strrchr(base, '.');
+	int stem = dot && dot != base ? (int)(dot - path) : (int)strlen(path);
+	char *s = NULL;
+
+	return asprintf(&s, "%.*s%s", stem, path, suffix) < 0 ? NULL : s;
+}
+
 static char *default_object(const char *src)
 {
-	const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
-	const char *dot = strrchr(base, '.');
-	char *obj = NULL;
-
-	if (asprintf(&obj, "%.*s.o", (int)(dot ? dot - base : (long)strlen(base)), base) < 0)
-		return NULL;
-	return obj;
+	return with_suffix(strrchr(src, '/') ? strrchr(src, '/') + 1 : src, ".o");
 }
 
 /* Record each object a -c compile made; an object that cannot be
@@ -254,18 +260,53 @@ static int link_objects(const struct cmd *cc, const struct cc_args *a, char **ob
 }
 
 /* One source of a compile-and-link: the compile options, -c, into obj. */
+static int has_arg_prefix(const struct cc_args *a, const char *prefix)
+{
+	for (int i = 0; i < a->argc; i++)
+		if (!strncmp(a->argv[i], prefix, strlen(prefix)))
+			return 1;
+	return 0;
+}
+
+/*
+ * -MD or -MMD in a command that is split: the dependency file and the
+ * target it names are the ones the command would have made (after -o,
+ * else after the source, as for a -c compile), not the temporary
+ * object's.  names[] gets the strings to free.
+ */
+static int dependency_options(struct cmd *c, const struct cc_args *a, const char *src,
+			      char *names[2])
+{
+	const char *stem = a->out ? a->out : strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+
+	if (!has_arg(a, "-MD") && !has_arg(a, "-MMD"))
+		return 0;
+	if (!has_arg_prefix(a, "-MT") && !has_arg_prefix(a, "-MQ") &&
+	    (!(names[0] = a->out ? strdup(a->out) : default_object(src)) ||
+	     cmd_push(c, "-MT") || cmd_push(c, names[0])))
+		return -1;
+	if (!has_arg_prefix(a, "-MF") &&
+	    (!(names[1] = with_suffix(stem, ".d")) || cmd_push(c, "-MF") || cmd_push(c, names[1])))
+		return -1;
+	return 0;
+}
+
 static int compile_one(const struct cmd *cc, const struct cmd *flags,
 		       const struct cc_args *a, const char *src, const char *obj)
 {
+	char *names[2] = { NULL, NULL };
 	struct cmd c;
 	int ret = start_cmd(&c, cc, flags);
 
 	for (int i = 0; i < a->argc && !ret; i++)
 		if (a->role[i] == CC_OPT || a->role[i] == CC_PG)
 			ret = cmd_push(&c, a->argv[i]);
+	ret = ret || dependency_options(&c, a, src, names);
 	ret = ret || cmd_push(&c, "-c") || cmd_push(&c, src) || cmd_push(&c, "-o") || cmd_push(&c, obj);
 	ret = ret ? 1 : run_cmd(&c);
 	free(c.v);
+	free(names[0]);
+	free(names[1]);
 	return ret ? ret : record(obj);
 }
 
@@ -280,13 +321,22 @@ static char *temp_object(const char *dir, int k, const char *src)
 	return obj;
 }
 
+/* The temporary directory goes with all in it: the objects, and what
+ * else the compiler put next to them. */
 static void remove_temps(const char *dir, char **objs, int n)
 {
-	for (int k = 0; k < n; k++) {
-		if (objs[k])
-			unlink(objs[k]);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4096];
+
+	for (int k = 0; k < n; k++)
 		free(objs[k]);
-	}
+	while (d && (e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path))
+			unlink(path);
+	if (d)
+		closedir(d);
 	rmdir(dir);
 }
 

@@ -121,6 +121,15 @@ t_ok "cc: ... a compile without the link options" \
 t_ok "cc: ... a link of the recorded object without -pg" \
 	grep -Eq '^-O2 -DX=1 -o y .*/0-x\.o -lm$' "$LOGCC.log"
 t_eq "cc: ... whose temporary files are gone" "" "$(ls tmp)"
+printf 'int g(void) { return 0; }\n' >g.c
+cc_log -MMD -o prog.exe x.c g.c
+t_eq "cc: -MMD in a split command: the file the command would write" \
+	"prog.exe: g.c" "$(cat prog.d)"
+cc_log -MD -MF deps.d x.c
+t_eq "cc: -MD: or the one -MF names, with the target after the source" \
+	"x.o: x.c" "$(head -n 1 deps.d | cut -d' ' -f1-2)"
+cc_log -MMD -o z x.c
+t_eq "cc: ... and nothing left behind" "" "$(ls tmp)"
 t_ok "cc: ... and the program has its table" sh -c "readelf -S y | grep -q __mcount_loc"
 mkdir -p noo && cp x.c noo/ && (cd noo && cc_log -c x.c)
 
