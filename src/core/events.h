@@ -49,6 +49,8 @@ extern __thread struct ft_thread *ft_current;
 extern int ft_have_rseq;
 
 int ft_threads_init(void);
+/* A tracer starts: state ready for the threads there are (thread.c). */
+void ft_threads_prepare(void);
 struct ft_thread *ft_thread_create(void);
 int ft_buffer_refill(struct ft_thread *t);
 

@@ -3,13 +3,23 @@
  * Per-thread tracer state, made on a thread's first traced call and
  * released when the thread ends.  It is mapped, not malloc()ed: the
  * program's malloc may itself be traced.
+ *
+ * A tracer switched on in a running process would make every thread pay,
+ * inside its first traced call, for an mmap and the first touch of the
+ * fresh page: tens of microseconds on a virtual machine.  So whoever
+ * switches a tracer on first maps, already populated, the state for as
+ * many threads as the process has; a thread takes its slot with one
+ * atomic add, and maps its own only when the slots are gone.
  */
 #include "buffer.h"
 #include "events.h"
 #include "funcs.h"
 #include "tracers.h"
 
+#include <dirent.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -19,6 +29,19 @@ int ft_have_rseq;
 
 static pthread_key_t exit_key;
 static int ready;
+
+/* Thread states are mapped and unmapped one by one, in whole pages. */
+#define STATE_SIZE ((sizeof(struct ft_thread) + 4095) & ~(size_t)4095)
+#define MAX_PREPARED 256
+
+struct state_pool {
+	char *base;
+	unsigned count;
+	_Atomic unsigned next;
+};
+
+/* Replaced only once used up; never freed (a thread may be taking from it). */
+static struct state_pool *_Atomic pool;
 
 /*
  * Frames still open when a thread ends never returned: pthread_cancel's
@@ -33,7 +56,59 @@ static void thread_exit(void *arg)
 	t->busy = 1;
 	ft_buffer_release(t);
 	ft_current = NULL;
-	munmap(t, sizeof(*t));
+	munmap(t, STATE_SIZE);
+}
+
+static struct ft_thread *state_from_pool(void)
+{
+	struct state_pool *p = atomic_load(&pool);
+	unsigned i;
+
+	if (!p)
+		return NULL;
+	i = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
+	return i < p->count ? (struct ft_thread *)(p->base + (size_t)i * STATE_SIZE) : NULL;
+}
+
+static struct ft_thread *new_state(void)
+{
+	struct ft_thread *t = state_from_pool();
+
+	if (t)
+		return t;
+	t = mmap(NULL, STATE_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return t == MAP_FAILED ? NULL : t;
+}
+
+static unsigned count_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	unsigned n = 0;
+
+	while (d && (e = readdir(d)))
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+void ft_threads_prepare(void)
+{
+	struct state_pool *p = atomic_load(&pool), *fresh;
+	unsigned n = count_threads();
+
+	if (p && atomic_load(&p->next) < p->count)
+		return;
+	n = n < 1 ? 1 : n > MAX_PREPARED ? MAX_PREPARED : n;
+	/* The pool's own page, then the slots, each on a page boundary. */
+	fresh = mmap(NULL, 4096 + (size_t)n * STATE_SIZE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (fresh == MAP_FAILED)
+		return;
+	fresh->base = (char *)fresh + 4096;
+	fresh->count = n;
+	atomic_store(&pool, fresh);
 }
 
 struct ft_thread *ft_thread_create(void)
@@ -44,8 +119,8 @@ struct ft_thread *ft_thread_create(void)
 	if (!ready || creating || !ft_buffer_attached())
 		return NULL;
 	creating = 1;
-	t = mmap(NULL, sizeof(*t), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (t == MAP_FAILED) {
+	t = new_state();
+	if (!t) {
 		creating = 0;
 		return NULL;
 	}

@@ -6,6 +6,7 @@
  */
 #include "tracing.h"
 #include "buffer.h"
+#include "events.h"
 #include "ftrace.h"
 #include "profile.h"
 #include "tracers.h"
@@ -66,6 +67,8 @@ int ft_tracer_set(const char *name, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot make a trace buffer");
 		return -1;
 	}
+	if (t != &tracers[0])
+		ft_threads_prepare();
 	if (current != &tracers[0] && unregister_ftrace_ops(&trace_ops))
 		goto failed;
 	current = t;
@@ -189,6 +192,8 @@ int ft_profile_set(int on, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot make a trace buffer");
 		return -1;
 	}
+	if (on)
+		ft_threads_prepare();
 	if (ft_profile_start_stop(on, &filters[FT_FILTER], &filters[FT_NOTRACE])) {
 		snprintf(err, errlen, "cannot %s the profiler", on ? "start" : "stop");
 		return -1;

@@ -142,3 +142,20 @@ timeout 2 strace -f -qq -p $pid -o strace.txt 2>/dev/null
 wait $pid
 t_eq "idle: only the program's own system calls" "" \
 	"$(grep -v 'clock_nanosleep\|restart_syscall\|accept4\|resumed\|exited\|+++' strace.txt | head -n 3)"
+
+# Switching a tracer on prepares every thread's state in the writing
+# thread: the traced thread starts tracing without a system call to map
+# memory (which costs tens of microseconds on a virtual machine).
+"$FNTRACE" run -- ./spin 3 >/dev/null 2>&1 &
+pid=$!
+sock_of $pid
+strace -qq -e trace=mmap,munmap -p $pid -o mmap.txt 2>/dev/null &
+tracer=$!
+sleep 0.3
+"$FNTRACE" ctl $pid current_tracer function
+sleep 0.3
+kill $tracer; wait $tracer 2>/dev/null
+t_ok "tracer on: the traced thread is traced" sh -c "'$FNTRACE' ctl $pid trace | grep -q 'mid <-main'"
+t_eq "tracer on: ... and mapped nothing for it" "" "$(grep mmap mmap.txt | head -n 2)"
+"$FNTRACE" ctl $pid current_tracer nop
+wait $pid
