@@ -94,13 +94,18 @@ report_size() {
 }
 
 # The targets: the 100 000-site switch time, and every size's worst stall.
+# The live stall is the worker's CPU time: what tracing cost it, without the
+# preemption that tracing does not cause.  The stop-the-world stall is wall
+# time: a parked thread is held for as long as the patching takes, whether
+# it spins in the handler or the hypervisor takes its virtual CPU away
+# meanwhile, which its CPU clock does not see.
 verdicts() {
 	local n l s worst=0 ratio=PASS on off
 	for n in $SIZES; do
 		l=$OUT/live-$n-live.txt s=$OUT/live-$n-stop.txt
 		worst=$(awk -v a="$worst" -v b="$(col "$l" stall_cpu_us max)" 'BEGIN { print (b > a ? b : a) }')
 		[ "$(verdict "$(col "$l" stall_cpu_us max)" \
-			"$(awk -v x="$(col "$s" stall_cpu_us max)" 'BEGIN { print x / 10 }')")" = PASS ] || ratio=MISS
+			"$(awk -v x="$(col "$s" stall_wall_us max)" 'BEGIN { print x / 10 }')")" = PASS ] || ratio=MISS
 	done
 	echo
 	if [[ " $SIZES " == *" 100000 "* ]]; then
@@ -109,7 +114,7 @@ verdicts() {
 		echo "  100000 sites switched in <= 50 ms: $(verdict "$(awk -v a="$on" -v b="$off" 'BEGIN { print (a > b ? a : b) }')" 50)"
 	fi
 	echo "  longest stall of any size <= 100 us (CPU time): $(verdict "$worst" 100) ($worst us)"
-	echo "  each size's longest stall <= 1/10 of stop-the-world's: $ratio"
+	echo "  each size's longest stall <= 1/10 of stop-the-world's (wall time): $ratio"
 }
 
 stress() {
