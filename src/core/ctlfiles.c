@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* The value without surrounding white space, in a copy. */
 static char *trimmed(const char *value)
 {

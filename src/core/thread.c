@@ -19,7 +19,6 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>

@@ -45,6 +45,19 @@ const char *ft_tracer_name(void)
 	return current->name;
 }
 
+/* What a tracer or the profiler needs before its hooks run: the trace
+ * buffer (the per-thread state exists only in a process that has one),
+ * and that state for the threads there are. */
+static int get_ready(char *err, size_t errlen)
+{
+	if (ft_buffer_create()) {
+		snprintf(err, errlen, "cannot make a trace buffer");
+		return -1;
+	}
+	ft_threads_prepare();
+	return 0;
+}
+
 int ft_tracer_set(const char *name, char *err, size_t errlen)
 {
 	const struct tracer *t = NULL, *old = current;
@@ -63,12 +76,8 @@ int ft_tracer_set(const char *name, char *err, size_t errlen)
 			 "attached to: use the function tracer, or start it with fntrace run", name);
 		return -1;
 	}
-	if (t != &tracers[0] && ft_buffer_create()) {
-		snprintf(err, errlen, "cannot make a trace buffer");
+	if (t != &tracers[0] && get_ready(err, errlen))
 		return -1;
-	}
-	if (t != &tracers[0])
-		ft_threads_prepare();
 	if (current != &tracers[0] && unregister_ftrace_ops(&trace_ops))
 		goto failed;
 	current = t;
@@ -186,14 +195,8 @@ int ft_profile_set(int on, char *err, size_t errlen)
 			 "fntrace attached to: start it with fntrace run");
 		return -1;
 	}
-	/* The per-thread state the profiler times calls with exists only
-	 * in a process that has a trace buffer. */
-	if (on && ft_buffer_create()) {
-		snprintf(err, errlen, "cannot make a trace buffer");
+	if (on && get_ready(err, errlen))
 		return -1;
-	}
-	if (on)
-		ft_threads_prepare();
 	if (ft_profile_start_stop(on, &filters[FT_FILTER], &filters[FT_NOTRACE])) {
 		snprintf(err, errlen, "cannot %s the profiler", on ? "start" : "stop");
 		return -1;
