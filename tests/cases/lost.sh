@@ -22,15 +22,21 @@ int main(int argc, char **argv)
 }
 C
 t_build gcc-pg -O2 flood flood.c
-# The smallest buffer, and a recorder stopped for a while: the program
-# must fill it and go on.
-"$FNTRACE" record -b 1024 -o l.data -- ./flood >out.txt 2>/dev/null &
-rec=$!
-sleep 0.2
-kill -STOP $rec
-sleep 0.5
-kill -CONT $rec
-wait $rec
+
+# stalled_record DIR PROG OUT: record PROG with the smallest buffer and a
+# recorder stopped for a while, so that the program must fill it and go
+# on; the recorder's status.
+stalled_record() {
+	"$FNTRACE" record -b 1024 -o "$1" -- "$2" >"$3" 2>/dev/null &
+	rec=$!
+	sleep 0.2
+	kill -STOP $rec
+	sleep 0.5
+	kill -CONT $rec
+	wait $rec
+}
+
+stalled_record l.data ./flood out.txt
 t_eq "lost: program finished normally" 0 "$?"
 t_eq "lost: program output intact" 1 "$(cat out.txt)"
 "$FNTRACE" report -i l.data >l.txt
@@ -43,13 +49,7 @@ t_ok "lost: marked in the trace" grep -q 'LOST [0-9]* EVENTS' l.txt
 # of them loses events, each counted on its own line, adding up to the
 # total.
 t_build gcc-pg -O2 mflood "$top/tests/progs/robust_flood.c"
-"$FNTRACE" record -b 1024 -o m.data -- ./mflood >mout.txt 2>/dev/null &
-rec=$!
-sleep 0.2
-kill -STOP $rec
-sleep 0.5
-kill -CONT $rec
-wait $rec
+stalled_record m.data ./mflood mout.txt
 t_eq "lost, 4 threads: program finished normally" 0 "$?"
 t_eq "lost, 4 threads: program output intact" "result 1" "$(tail -n 1 mout.txt)"
 "$FNTRACE" report -i m.data >m.txt
