@@ -45,9 +45,10 @@ RT_CFLAGS  := $(ALL_CFLAGS) -fPIC -fvisibility=hidden -mgeneral-regs-only -ftls-
 # AddressSanitizer and UBSan; the runtime with UBSan only, since ASan's
 # runtime must come first in a process and cannot be preloaded into
 # programs built without it.  Any report stops the program.
+# (RT_CFLAGS took ALL_CFLAGS above, before the ASan flags.)
 ifeq ($(SANITIZE),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all
-RT_CFLAGS  := $(filter-out -fsanitize=address%,$(RT_CFLAGS)) -fsanitize=undefined
+RT_CFLAGS  += -fsanitize=undefined
 RT_LDFLAGS := -fsanitize=undefined
 endif
 
