@@ -11,8 +11,9 @@
  */
 #include "cli.h"
 #include "cc.h"
+#include "datadir.h"
+#include "record.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -90,7 +91,7 @@ static int run(char **argv, posix_spawn_file_actions_t *fa)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 127;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return record_exit_code(status);
 }
 
 static int run_cmd(const struct cmd *c)
@@ -153,6 +154,14 @@ static int has_arg(const struct cc_args *a, const char *opt)
 	return 0;
 }
 
+static int has_arg_prefix(const struct cc_args *a, const char *prefix)
+{
+	for (int i = 0; i < a->argc; i++)
+		if (!strncmp(a->argv[i], prefix, strlen(prefix)))
+			return 1;
+	return 0;
+}
+
 /*
  * The instrumentation for the target.  x86_64: -mfentry puts the call at
  * the entry, before the frame set-up, so a nopped site costs one nop and
@@ -189,11 +198,15 @@ static int record(const char *obj)
 	return cmd_recordmcount(4, argv);
 }
 
-/* The object "cc -c" makes of src without -o: its base name, suffix .o. */
+static const char *base_name(const char *path)
+{
+	return strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+}
+
 /* path with its suffix replaced (or added): prog.exe, ".d": prog.d. */
 static char *with_suffix(const char *path, const char *suffix)
 {
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *base = base_name(path);
 	const char *dot = strrchr(base, '.');
 	int stem = dot && dot != base ? (int)(dot - path) : (int)strlen(path);
 	char *s = NULL;
@@ -201,9 +214,10 @@ static char *with_suffix(const char *path, const char *suffix)
 	return asprintf(&s, "%.*s%s", stem, path, suffix) < 0 ? NULL : s;
 }
 
+/* The object "cc -c" makes of src without -o: its base name, suffix .o. */
 static char *default_object(const char *src)
 {
-	return with_suffix(strrchr(src, '/') ? strrchr(src, '/') + 1 : src, ".o");
+	return with_suffix(base_name(src), ".o");
 }
 
 /* Record each object a -c compile made; an object that cannot be
@@ -230,8 +244,8 @@ static int record_outputs(const struct cc_args *a)
 	return ret;
 }
 
-static int compile_only(const struct cmd *cc, const struct cmd *flags,
-			const struct cc_args *a)
+/* The compiler with the flags (if any) and every argument as given. */
+static int run_all(const struct cmd *cc, const struct cmd *flags, const struct cc_args *a)
 {
 	struct cmd c;
 	int ret = start_cmd(&c, cc, flags);
@@ -240,6 +254,14 @@ static int compile_only(const struct cmd *cc, const struct cmd *flags,
 		ret = cmd_push(&c, a->argv[i]);
 	ret = ret ? 1 : run_cmd(&c);
 	free(c.v);
+	return ret;
+}
+
+static int compile_only(const struct cmd *cc, const struct cmd *flags,
+			const struct cc_args *a)
+{
+	int ret = run_all(cc, flags, a);
+
 	return ret ? ret : record_outputs(a);
 }
 
@@ -259,15 +281,6 @@ static int link_objects(const struct cmd *cc, const struct cc_args *a, char **ob
 	return ret;
 }
 
-/* One source of a compile-and-link: the compile options, -c, into obj. */
-static int has_arg_prefix(const struct cc_args *a, const char *prefix)
-{
-	for (int i = 0; i < a->argc; i++)
-		if (!strncmp(a->argv[i], prefix, strlen(prefix)))
-			return 1;
-	return 0;
-}
-
 /*
  * -MD or -MMD in a command that is split: the dependency file and the
  * target it names are the ones the command would have made (after -o,
@@ -277,7 +290,7 @@ static int has_arg_prefix(const struct cc_args *a, const char *prefix)
 static int dependency_options(struct cmd *c, const struct cc_args *a, const char *src,
 			      char *names[2])
 {
-	const char *stem = a->out ? a->out : strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
+	const char *stem = a->out ? a->out : base_name(src);
 
 	if (!has_arg(a, "-MD") && !has_arg(a, "-MMD"))
 		return 0;
@@ -291,6 +304,7 @@ static int dependency_options(struct cmd *c, const struct cc_args *a, const char
 	return 0;
 }
 
+/* One source of a compile-and-link: the compile options, -c, into obj. */
 static int compile_one(const struct cmd *cc, const struct cmd *flags,
 		       const struct cc_args *a, const char *src, const char *obj)
 {
@@ -321,25 +335,6 @@ static char *temp_object(const char *dir, int k, const char *src)
 	return obj;
 }
 
-/* The temporary directory goes with all in it: the objects, and what
- * else the compiler put next to them. */
-static void remove_temps(const char *dir, char **objs, int n)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char path[4096];
-
-	for (int k = 0; k < n; k++)
-		free(objs[k]);
-	while (d && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path))
-			unlink(path);
-	if (d)
-		closedir(d);
-	rmdir(dir);
-}
-
 static int compile_and_link(const struct cmd *cc, const struct cmd *flags,
 			    const struct cc_args *a)
 {
@@ -362,20 +357,10 @@ static int compile_and_link(const struct cmd *cc, const struct cmd *flags,
 	}
 	if (!ret)
 		ret = link_objects(cc, a, objs);
-	remove_temps(dir, objs, k);
+	while (k--)
+		free(objs[k]);
 	free(objs);
-	return ret;
-}
-
-static int run_as_is(const struct cmd *cc, const struct cc_args *a)
-{
-	struct cmd c;
-	int ret = start_cmd(&c, cc, NULL);
-
-	for (int i = 0; i < a->argc && !ret; i++)
-		ret = cmd_push(&c, a->argv[i]);
-	ret = ret ? 1 : run_cmd(&c);
-	free(c.v);
+	datadir_remove(dir);	/* with whatever else the compiler put there */
 	return ret;
 }
 
@@ -385,7 +370,7 @@ static int dispatch(const struct cmd *cc, const struct cc_args *a)
 	int ret;
 
 	if (a->mode == CC_UNTOUCHED)
-		return run_as_is(cc, a);
+		return run_all(cc, NULL, a);
 	if (a->mode == CC_LINK_ONLY)
 		return link_objects(cc, a, NULL);	/* drops only -pg */
 	if (instrument(cc, a, &flags))
