@@ -28,9 +28,19 @@ int rmc_is_text(const struct elf_file *f, unsigned sec)
 	       f->sections[sec].type == SHT_PROGBITS;
 }
 
-uint64_t rmc_rel_base(const struct elf_file *f, unsigned sec)
+/* What the offsets of the relocations of section sec count from: 0 in an
+ * object, the section's address in an image. */
+static uint64_t rel_base(const struct elf_file *f, unsigned sec)
 {
 	return f->type == ET_REL || sec >= f->shnum ? 0 : f->sections[sec].addr;
+}
+
+int rmc_rel_get(const struct elf_file *f, unsigned relsec, unsigned i, struct elf_rel *r)
+{
+	if (elf_rel_get(f, relsec, i, r))
+		return -1;
+	r->offset -= rel_base(f, f->sections[relsec].info);
+	return 0;
 }
 
 /* An image's allocated relocation sections are the dynamic ones (.rela.dyn,
@@ -125,11 +135,10 @@ static int check_one_rel(const struct elf_file *f, unsigned relsec, unsigned i,
 	const struct elf_section *target = &f->sections[f->sections[relsec].info];
 	struct elf_rel r;
 
-	elf_rel_get(f, relsec, i, &r);
+	rmc_rel_get(f, relsec, i, &r);
 	if (r.sym >= nsyms)
 		return fail(err, errlen, "relocation %u of section %u names bad symbol %u",
 			    i, relsec, r.sym);
-	r.offset -= rmc_rel_base(f, f->sections[relsec].info);
 	if (r.offset >= target->size)
 		return fail(err, errlen, "relocation %u of section %u is outside its "
 			    "section (offset 0x%llx, size 0x%llx)", i, relsec,

@@ -19,8 +19,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PROG "fntrace-recordmcount"
-
 struct opts {
 	int nop;
 	int list;
@@ -50,7 +48,7 @@ static void usage(FILE *out)
 		"A file that already has __mcount_loc is left as it is.\n");
 }
 
-static int file_error(const char *path, const char *msg)
+int rmc_file_error(const char *path, const char *msg)
 {
 	fprintf(stderr, PROG ": %s: %s\n", path, msg);
 	return 1;
@@ -100,7 +98,7 @@ static int replace_file(const char *path, const uint8_t *data, size_t size)
 			unlink(tmp);
 	}
 	if (!ok)
-		file_error(path, strerror(errno));
+		rmc_file_error(path, strerror(errno));
 	free(tmp);
 	return ok ? 0 : 1;
 }
@@ -124,7 +122,7 @@ static int list_file(const char *path, const struct elf_file *f,
 	struct rmc_funcs *fs = rmc_funcs_new(f, s->symtab);
 
 	if (!fs)
-		return file_error(path, "out of memory");
+		return rmc_file_error(path, "out of memory");
 	list_sites(path, f, s, o, fs);
 	rmc_funcs_free(fs);
 	return 0;
@@ -150,7 +148,7 @@ static int record_file(const char *path, const struct elf_file *f,
 	if (s->nr == 0)
 		return 0;	/* not built with -pg: nothing to record */
 	if (rmc_build(f, s, o->nop, &out, err, sizeof(err)))
-		return file_error(path, err);
+		return rmc_file_error(path, err);
 	warn_relax(path, s);
 	ret = replace_file(path, out.data, out.size);
 	rmc_output_free(&out);
@@ -174,7 +172,7 @@ static int process(const char *path, const struct opts *o)
 		ret = 0;
 	} else if (rmc_check(&f, &arch, err, sizeof(err)) ||
 		   rmc_find(&f, arch, o->nop, &s, err, sizeof(err))) {
-		ret = file_error(path, err);
+		ret = rmc_file_error(path, err);
 	} else {
 		ret = o->list ? list_file(path, &f, &s, o) : record_file(path, &f, &s, o);
 		rmc_sites_free(&s);

@@ -29,17 +29,6 @@ static int is_mcount_name(const char *name)
 	return 0;
 }
 
-/* Relocation i of relsec, its offset from the start of the section it
- * applies to (an image's relocations carry addresses). */
-static int get_rel(const struct elf_file *f, unsigned relsec, unsigned i,
-		   struct elf_rel *r)
-{
-	if (elf_rel_get(f, relsec, i, r))
-		return -1;
-	r->offset -= rmc_rel_base(f, f->sections[relsec].info);
-	return 0;
-}
-
 /* One byte per symbol: 1 if it names mcount, so each relocation costs one load. */
 static uint8_t *mcount_symbols(const struct elf_file *f, unsigned symtab)
 {
@@ -120,7 +109,7 @@ static int find_pair(const struct elf_file *f, unsigned relsec, unsigned i,
 	for (unsigned j = lo; j < hi; j++) {
 		struct elf_rel r;
 
-		if (j != i && !get_rel(f, relsec, j, &r) && r.type == form->pair_type &&
+		if (j != i && !rmc_rel_get(f, relsec, j, &r) && r.type == form->pair_type &&
 		    r.offset == call->offset + (uint64_t)(int64_t)form->pair_off)
 			return j;
 	}
@@ -201,7 +190,7 @@ static int scan_relsec(const struct elf_file *f, unsigned relsec, const uint8_t 
 		struct rmc_site s = { .sec = sec, .relsec = relsec, .rel = i };
 		struct elf_rel r;
 
-		if (get_rel(f, relsec, i, &r) || !is_mcount[r.sym])
+		if (rmc_rel_get(f, relsec, i, &r) || !is_mcount[r.sym])
 			continue;
 		s.form = call_form(f, out->arch->rmc, image, sec, &r, &s.off);
 		if (!s.form)

@@ -22,14 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PROG "fntrace-recordmcount"
-
-static int image_error(const char *path, const char *msg)
-{
-	fprintf(stderr, PROG ": %s: %s\n", path, msg);
-	return 1;
-}
-
 /* The link-time addresses of the calls the kept relocations name. */
 static int reloc_addrs(const struct elf_file *f, const struct arch_desc *arch,
 		       uint64_t **addrs, unsigned *n, char *err, size_t errlen)
@@ -81,15 +73,15 @@ static int write_side_file(const char *path, const struct elf_file *f,
 	int ret;
 
 	if (!elf_build_id(f, id, sizeof(id)))
-		return image_error(path, "has no build-id to name its side file by "
+		return rmc_file_error(path, "has no build-id to name its side file by "
 				   "(link with -Wl,--build-id)");
 	side = sitefile_path(id);
 	if (!side)
-		return image_error(path, "no cache directory for the side file: set "
+		return rmc_file_error(path, "no cache directory for the side file: set "
 				   "FNTRACE_CACHE, XDG_CACHE_HOME or HOME");
 	ret = sitefile_write(side, s->arch->name, id, s->v, s->nr, err, sizeof(err));
 	free(side);
-	return ret ? image_error(path, err) : 0;
+	return ret ? rmc_file_error(path, err) : 0;
 }
 
 int rmc_image(const char *path, int list, int many)
@@ -105,7 +97,7 @@ int rmc_image(const char *path, int list, int many)
 	}
 	if (image_sites(&f, &s, err, sizeof(err))) {
 		elf_close(&f);
-		return image_error(path, err);
+		return rmc_file_error(path, err);
 	}
 	if (s.skipped)
 		fprintf(stderr, PROG ": %s: warning: %u call%s to mcount neither at a "

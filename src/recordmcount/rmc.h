@@ -27,6 +27,7 @@
 #include "../elf/elf.h"
 
 #define RMC_ERR 200		/* room for one error message */
+#define PROG "fntrace-recordmcount"	/* how messages start */
 
 /* One call to mcount in an object. */
 struct rmc_site {
@@ -53,9 +54,9 @@ int rmc_is_text(const struct elf_file *f, unsigned sec);
 /* A relocation section of code: of an executable section, and in an image
  * one ld -q kept (not a dynamic one). */
 int rmc_is_code_relsec(const struct elf_file *f, unsigned sec);
-/* What the offsets of the relocations of section sec count from: 0 in an
- * object, the section's address in an image. */
-uint64_t rmc_rel_base(const struct elf_file *f, unsigned sec);
+/* Relocation i of relsec, its offset from the start of the section it
+ * applies to (an image's relocations carry addresses). */
+int rmc_rel_get(const struct elf_file *f, unsigned relsec, unsigned i, struct elf_rel *r);
 
 /* Checks everything rmc_find() and rmc_build() will read: the class and
  * machine, the symbol table and its names, every relocation of every
@@ -96,6 +97,8 @@ void rmc_output_free(struct rmc_output *out);
 
 /* The command: fntrace recordmcount / fntrace-recordmcount. */
 int cmd_recordmcount(int argc, char **argv);
+/* "PROG: path: msg" on stderr; 1, the command's failure status. */
+int rmc_file_error(const char *path, const char *msg);
 /* --image on one file: list its sites, or write its side file.  many:
  * --list prefixes each line with the path. */
 int rmc_image(const char *path, int list, int many);
