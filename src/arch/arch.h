@@ -52,7 +52,6 @@ struct mcount_targets {
 };
 
 int mcount_is_slot(const struct mcount_targets *t, uint64_t slot);
-int mcount_is_func(const struct mcount_targets *t, uint64_t addr);
 /* Is a call to target a call to mcount: to mcount itself, or to a PLT
  * stub (decoded by the arch's plt_slot) jumping through its GOT slot? */
 int mcount_is_call(const struct elf_file *f, const struct mcount_targets *t, uint64_t target);

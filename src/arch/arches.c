@@ -36,7 +36,7 @@ int mcount_is_slot(const struct mcount_targets *t, uint64_t slot)
 	return contains(t->slots, t->nr_slots, slot);
 }
 
-int mcount_is_func(const struct mcount_targets *t, uint64_t addr)
+static int mcount_is_func(const struct mcount_targets *t, uint64_t addr)
 {
 	return contains(t->funcs, t->nr_funcs, addr);
 }

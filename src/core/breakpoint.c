@@ -188,21 +188,17 @@ static const sigset_t *without_trap(int how, const sigset_t *set, sigset_t *copy
 
 FT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
-	static sigmask_fn real;
 	sigset_t copy;
 
-	if (!real)
-		real = (sigmask_fn)dlsym(RTLD_NEXT, "sigprocmask");
+	REAL(sigmask_fn, "sigprocmask");
 	return real(how, without_trap(how, set, &copy), old);
 }
 
 FT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 {
-	static sigmask_fn real;
 	sigset_t copy;
 
-	if (!real)
-		real = (sigmask_fn)dlsym(RTLD_NEXT, "pthread_sigmask");
+	REAL(sigmask_fn, "pthread_sigmask");
 	return real(how, without_trap(how, set, &copy), old);
 }
 

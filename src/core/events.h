@@ -51,6 +51,8 @@ extern int ft_have_rseq;
 int ft_threads_init(void);
 /* A tracer starts: state ready for the threads there are (thread.c). */
 void ft_threads_prepare(void);
+/* How many threads the process has now. */
+unsigned ft_count_threads(void);
 struct ft_thread *ft_thread_create(void);
 int ft_buffer_refill(struct ft_thread *t);
 

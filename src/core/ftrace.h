@@ -14,6 +14,13 @@
 #include "../common/filter.h"
 
 #define FT_EXPORT __attribute__((visibility("default")))
+
+/* In a wrapper FT_EXPORTed over a libc function: the real one, as
+ * `real`, found once with dlsym(RTLD_NEXT) (needs <dlfcn.h>). */
+#define REAL(type, name)                                                       \
+	static type real;                                                      \
+	if (!real)                                                             \
+		real = (type)dlsym(RTLD_NEXT, name)
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 

@@ -26,7 +26,6 @@
 #include "tracers.h"
 #include "tracing.h"
 
-#include <dirent.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -134,20 +133,6 @@ static int attach_recorder(void)
 	return 1;
 }
 
-/* Loaded into a running process (fntrace attach), other threads may be
- * running code this start-up patches. */
-static int other_threads(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	int n = 0;
-
-	while (d && readdir(d))
-		n++;
-	if (d)
-		closedir(d);
-	return n > 3;	/* ".", ".." and ourselves */
-}
-
 __attribute__((constructor)) static void fntrace_init(void)
 {
 	int recording;
@@ -157,7 +142,9 @@ __attribute__((constructor)) static void fntrace_init(void)
 		return;
 	ft_readout_clock_start();
 	ftrace_lock();
-	if (other_threads())
+	/* Loaded into a running process (fntrace attach), other threads
+	 * may be running code this start-up patches. */
+	if (ft_count_threads() > 1)
 		ftrace_patch_go_live();
 	recording = attach_recorder();
 	if (ftrace_modules_refresh() < 0)

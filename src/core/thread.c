@@ -79,7 +79,7 @@ static struct ft_thread *new_state(void)
 	return t == MAP_FAILED ? NULL : t;
 }
 
-static unsigned count_threads(void)
+unsigned ft_count_threads(void)
 {
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
@@ -95,7 +95,7 @@ static unsigned count_threads(void)
 void ft_threads_prepare(void)
 {
 	struct state_pool *p = atomic_load(&pool), *fresh;
-	unsigned n = count_threads();
+	unsigned n = ft_count_threads();
 
 	if (p && atomic_load(&p->next) < p->count)
 		return;

@@ -17,7 +17,6 @@
 #include "tracing.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #define FRAME_TRACED	0x1	/* an entry was written: write the exit */
 #define FRAME_FUNCTION	0x2	/* a set_graph_function function */
@@ -222,21 +221,22 @@ void graph_rehijack(struct ft_thread *t)
  * back and is closed, a marker says so, and the graph tracer leaves this
  * thread alone from now on.
  */
-void graph_suspend(struct ft_thread *t, const char *why)
+void graph_suspend(struct ft_thread *t)
 {
-	static const char prefix[] = "fntrace: graph tracing suspended for this thread (";
-	char text[128];
-	size_t n = sizeof(prefix) - 1, w = strlen(why);
+	static const char text[] = "fntrace: graph tracing suspended for this thread (swapcontext)";
 
 	if (t->graph_off)
 		return;
+	graph_close_all(t);
+	t->graph_off = 1;
+	if (ft_graph_trace)
+		ft_marker_write(text, sizeof(text) - 1);
+}
+
+/* No frame of the thread will return: each gets its real return address
+ * back and is closed as unwound. */
+void graph_close_all(struct ft_thread *t)
+{
 	graph_unhijack(t);
 	graph_unwind_below(t, UINTPTR_MAX);
-	t->graph_off = 1;
-	if (!ft_graph_trace || n + w + 2 > sizeof(text))
-		return;
-	memcpy(text, prefix, n);
-	memcpy(text + n, why, w);
-	memcpy(text + n + w, ")", 2);
-	ft_marker_write(text, n + w + 1);
 }

@@ -20,7 +20,8 @@ struct ft_thread;
 void graph_unwind_below(struct ft_thread *t, uintptr_t sp);
 void graph_unhijack(struct ft_thread *t);
 void graph_rehijack(struct ft_thread *t);
-void graph_suspend(struct ft_thread *t, const char *why);
+void graph_suspend(struct ft_thread *t);
+void graph_close_all(struct ft_thread *t);
 /* The real return address of t's frame whose return slot is slot, or 0. */
 uintptr_t graph_real_return(const struct ft_thread *t, uintptr_t *slot);
 /* Can the graph hooks follow this process's unwinding (unwind.c)? */

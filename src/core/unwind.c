@@ -32,11 +32,6 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#define REAL(type, name)                                                       \
-	static type real;                                                      \
-	if (!real)                                                             \
-		real = (type)dlsym(RTLD_NEXT, name)
-
 /* The thread's state, if it has graph frames to look after. */
 static struct ft_thread *graph_thread(void)
 {
@@ -175,10 +170,8 @@ FT_EXPORT void pthread_exit(void *value)
 	REAL(exit_fn, "pthread_exit");
 	/* Its cleanup unwinds every frame (through libgcc, which reads their
 	 * return addresses): none of them returns. */
-	if (t) {
-		graph_unhijack(t);
-		graph_unwind_below(t, UINTPTR_MAX);
-	}
+	if (t)
+		graph_close_all(t);
 	real(value);
 	__builtin_unreachable();
 }
@@ -188,7 +181,7 @@ static void switching_stacks(void)
 	struct ft_thread *t = ft_current;
 
 	if (t)
-		graph_suspend(t, "swapcontext");
+		graph_suspend(t);
 }
 
 FT_EXPORT int swapcontext(ucontext_t *old, const ucontext_t *next)
@@ -217,10 +210,8 @@ static void before_exec(void)
 {
 	struct ft_thread *t = graph_thread();
 
-	if (t && t->pid == (uint32_t)getpid()) {
-		graph_unhijack(t);
-		graph_unwind_below(t, UINTPTR_MAX);
-	}
+	if (t && t->pid == (uint32_t)getpid())
+		graph_close_all(t);
 }
 
 typedef int (*exec_fn)(const char *, char *const[], char *const[]);
