@@ -167,21 +167,27 @@ out:
  * atomic store are written so; the others (the runtime left them alone at
  * attach, so they are rare) still need the protocol.
  */
-static int write_without_traps(struct text_patch *v, unsigned n)
+static int write_without_traps(const struct text_patch *v, unsigned n)
 {
-	unsigned rest = 0;
+	struct text_patch *rest = calloc(n, sizeof(*rest));
+	unsigned nr = 0;
+	int ret = -1;
 
+	if (ftrace_sync_init() || !rest)
+		goto out;
 	for (unsigned i = 0; i < n; i++)
 		if (arch_poke_atomic(v[i].addr, v[i].new, v[i].len))
-			v[rest++] = v[i];
-	if (ftrace_sync_cores())
-		return -1;
-	if (!rest)
-		return 0;
+			rest[nr++] = v[i];
+	ret = ftrace_sync_cores();
 	/* Most often a moment inside glibc (pthread_create() blocks every
 	 * signal while it makes a thread), where no traced code runs. */
-	ft_debug("%u sites need a breakpoint while a thread blocks SIGTRAP", rest);
-	return write_live(v, rest);
+	if (!ret && nr) {
+		ft_debug("%u sites need a breakpoint while a thread blocks SIGTRAP", nr);
+		ret = write_live(rest, nr);
+	}
+out:
+	free(rest);
+	return ret;
 }
 
 static int write_quiet(const struct text_patch *v, unsigned n)
@@ -226,7 +232,7 @@ int text_patch_batch(struct text_patch *v, unsigned n)
 	else if (stop_the_world())
 		ret = write_stopped(v, n);
 	else if (ftrace_traps_blocked())
-		ret = ftrace_sync_init() ? -1 : write_without_traps(v, n);
+		ret = write_without_traps(v, n);
 	else
 		ret = write_live(v, n);
 	if (for_each_run(v, n, set_prot, PROT_READ | PROT_EXEC))

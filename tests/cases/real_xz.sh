@@ -45,6 +45,8 @@ t_eq "real_xz: attach" 0 "$?"
 "$FNTRACE" record -p $pid -d 1 -F 'lzma_*' -o a.data 2>rec.err
 t_eq "real_xz: record -p" 0 "$?"
 t_ok "real_xz: still working while recorded" kill -0 $pid
+t_eq "real_xz: no text left writable after the patching" "" \
+	"$(awk '$2 ~ /w/ && $2 ~ /x/' /proc/$pid/maps)"
 "$FNTRACE" detach $pid 2>detach.err
 t_eq "real_xz: detach" 0 "$?"
 wait $pid
