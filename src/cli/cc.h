@@ -50,7 +50,5 @@ int cc_args_parse(struct cc_args *a, int argc, char **argv);
 int cc_expand_response_files(int argc, char **argv, int *out_argc, char ***out_argv);
 void cc_free_words(char **v);
 void cc_args_free(struct cc_args *a);
-/* Does the name say it is a source file (C, C++, assembler)? */
-int cc_is_source(const char *path);
 
 #endif

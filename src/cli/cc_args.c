@@ -47,7 +47,8 @@ static int in_list(const char *const *list, unsigned n, const char *s)
 	return 0;
 }
 
-int cc_is_source(const char *path)
+/* Does the name say it is a source file (C, C++, assembler)? */
+static int cc_is_source(const char *path)
 {
 	const char *dot = strrchr(path, '.');
 

@@ -192,35 +192,32 @@ static int select_threads(struct report *r)
 
 /* ---- what happened besides the trace ---- */
 
-static void print_lost(const struct report *r)
+static uint64_t lost_of(const struct report_thread *t)
 {
-	uint64_t total = 0;
-
-	for (unsigned i = 0; i < r->nr_threads; i++)
-		total += r->threads[i].lost;
-	if (!total)
-		return;
-	fprintf(r->out, "# lost events: %" PRIu64 "\n", total);
-	for (unsigned i = 0; i < r->nr_threads; i++)
-		if (r->threads[i].lost)
-			fprintf(r->out, "#   %s-%u: %" PRIu64 "\n", r->threads[i].th->comm,
-				r->threads[i].th->tid, r->threads[i].lost);
+	return t->lost;
 }
 
 /* Calls too deep for the shadow stack: not in the graph, but counted. */
-static void print_overruns(const struct report *r)
+static uint64_t overruns_of(const struct report_thread *t)
+{
+	return t->th->overruns;
+}
+
+/* A count's total under its title, then each thread that has some. */
+static void print_per_thread(const struct report *r, const char *title, const char *tail,
+			     uint64_t (*count)(const struct report_thread *))
 {
 	uint64_t total = 0;
 
 	for (unsigned i = 0; i < r->nr_threads; i++)
-		total += r->threads[i].th->overruns;
+		total += count(&r->threads[i]);
 	if (!total)
 		return;
-	fprintf(r->out, "# shadow stack overruns: %" PRIu64 " calls too deep to graph\n", total);
+	fprintf(r->out, "# %s: %" PRIu64 "%s\n", title, total, tail);
 	for (unsigned i = 0; i < r->nr_threads; i++)
-		if (r->threads[i].th->overruns)
+		if (count(&r->threads[i]))
 			fprintf(r->out, "#   %s-%u: %" PRIu64 "\n", r->threads[i].th->comm,
-				r->threads[i].th->tid, r->threads[i].th->overruns);
+				r->threads[i].th->tid, count(&r->threads[i]));
 }
 
 /* Programs a process ran (exec) that fntrace could not trace. */
@@ -303,8 +300,9 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 	if (err)
 		cli_error("out of memory");
 	if (!err && !r.opt->csv) {
-		print_lost(&r);
-		print_overruns(&r);
+		print_per_thread(&r, "lost events", "", lost_of);
+		print_per_thread(&r, "shadow stack overruns", " calls too deep to graph",
+				 overruns_of);
 		print_untraced(&r);
 		if (!r.opt->live)
 			print_exit(&r);

@@ -7,12 +7,10 @@
  * Every message names the file (and line) at fault, because the user's
  * only remedy is to look at that file or record again.
  */
-#include "trace_reader.h"
 #include "../common/sort.h"
 #include "trace_internal.h"
 #include "../common/trace_format.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
