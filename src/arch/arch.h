@@ -82,6 +82,10 @@ struct mcount_call_form {
 	int8_t pair_off;		/* its r_offset - the call's r_offset */
 };
 
+/* Does the site at p hold what the form says (its relocated fields masked)? */
+int mcount_form_matches(const struct elf_file *f, const struct mcount_call_form *form,
+			const uint8_t *p);
+
 struct recordmcount_desc {
 	const struct mcount_call_form *forms;
 	unsigned nr_forms;

@@ -51,3 +51,16 @@ int mcount_is_call(const struct elf_file *f, const struct mcount_targets *t, uin
 	return arch && arch->plt_slot && arch->plt_slot(f, target, &slot) &&
 	       mcount_is_slot(t, slot);
 }
+
+/* Does the site at p hold what the form says (its relocated fields masked)? */
+int mcount_form_matches(const struct elf_file *f, const struct mcount_call_form *form,
+			const uint8_t *p)
+{
+	for (unsigned u = 0; u < form->units; u++) {
+		uint32_t v = form->unit == 1 ? p[u] : elf_u32(f, p + 4 * u);
+
+		if ((v & form->mask[u]) != form->match[u])
+			return 0;
+	}
+	return 1;
+}

@@ -43,19 +43,6 @@ static uint8_t *mcount_symbols(const struct elf_file *f, unsigned symtab)
 	return v;
 }
 
-/* Does the site at p hold what the form says (its relocated fields masked)? */
-static int form_matches(const struct elf_file *f, const struct mcount_call_form *form,
-			const uint8_t *p)
-{
-	for (unsigned u = 0; u < form->units; u++) {
-		uint32_t v = form->unit == 1 ? p[u] : elf_u32(f, p + 4 * u);
-
-		if ((v & form->mask[u]) != form->match[u])
-			return 0;
-	}
-	return 1;
-}
-
 /* The form among forms[0..n) of the call at relocation r, its site start
  * in *start; NULL if none. */
 static const struct mcount_call_form *match_form(const struct elf_file *f,
@@ -76,7 +63,7 @@ static const struct mcount_call_form *match_form(const struct elf_file *f,
 		*start = r->offset + form->start;
 		if (*start > s->size || len > s->size - *start)
 			continue;
-		if (form_matches(f, form, f->data + s->offset + *start))
+		if (mcount_form_matches(f, form, f->data + s->offset + *start))
 			return form;
 	}
 	return NULL;

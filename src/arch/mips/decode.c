@@ -88,16 +88,6 @@ static int mips_find_site(const struct elf_file *f, const struct mcount_targets 
 	return 0;
 }
 
-/* Do the words at p hold the call form? */
-static int holds_form(const struct elf_file *f, const uint8_t *p,
-		      const struct mcount_call_form *form)
-{
-	for (unsigned u = 0; u < form->units; u++)
-		if ((elf_u32(f, p + 4 * u) & form->mask[u]) != form->match[u])
-			return 0;
-	return 1;
-}
-
 /*
  * A site a table names: one of the call forms above, linked (their
  * relocated fields are masked), or what --nop made of one: two or three
@@ -113,7 +103,7 @@ static int mips_check_site(const struct elf_file *f, uint64_t addr, uint64_t fun
 	if (!p || addr < func || (addr & 3))
 		return 0;
 	for (unsigned i = 0; !n && i < sizeof(mips_forms) / sizeof(mips_forms[0]); i++)
-		if (holds_form(f, p, &mips_forms[i]))
+		if (mcount_form_matches(f, &mips_forms[i], p))
 			n = 4 * mips_forms[i].units;
 	if (!n && elf_u32(f, p) == NOP && elf_u32(f, p + 4) == NOP)
 		n = elf_u32(f, p + 8) == NOP ? 12 : 8;
