@@ -41,6 +41,8 @@ struct state_pool {
 
 /* Replaced only once used up; never freed (a thread may be taking from it). */
 static struct state_pool *_Atomic pool;
+/* Threads that have a state now. */
+static _Atomic unsigned nr_states;
 
 /*
  * Frames still open when a thread ends never returned: pthread_cancel's
@@ -55,6 +57,7 @@ static void thread_exit(void *arg)
 	t->busy = 1;
 	ft_buffer_release(t);
 	ft_current = NULL;
+	atomic_fetch_sub(&nr_states, 1);
 	munmap(t, STATE_SIZE);
 }
 
@@ -92,14 +95,17 @@ unsigned ft_count_threads(void)
 	return n;
 }
 
+/* Slots for the threads that have no state yet: none if every thread
+ * has one (a tracer switched again and again maps nothing more). */
 void ft_threads_prepare(void)
 {
 	struct state_pool *p = atomic_load(&pool), *fresh;
-	unsigned n = ft_count_threads();
+	unsigned n = ft_count_threads(), have = atomic_load(&nr_states);
 
-	if (p && atomic_load(&p->next) < p->count)
+	if ((p && atomic_load(&p->next) < p->count) || n <= have)
 		return;
-	n = n < 1 ? 1 : n > MAX_PREPARED ? MAX_PREPARED : n;
+	n -= have;
+	n = n > MAX_PREPARED ? MAX_PREPARED : n;
 	/* The pool's own page, then the slots, each on a page boundary. */
 	fresh = mmap(NULL, 4096 + (size_t)n * STATE_SIZE, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
@@ -123,6 +129,7 @@ struct ft_thread *ft_thread_create(void)
 		creating = 0;
 		return NULL;
 	}
+	atomic_fetch_add(&nr_states, 1);
 	t->pid = getpid();
 	t->tid = syscall(SYS_gettid);
 	t->cpu = ~0u;
@@ -137,6 +144,7 @@ static void after_fork_child(void)
 {
 	struct ft_thread *t = ft_current;
 
+	atomic_store(&nr_states, t != NULL);
 	if (t) {
 		ft_buffer_forget(t);
 		t->pid = getpid();
