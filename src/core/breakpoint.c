@@ -103,6 +103,11 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 		chain(sig, si, uc);
 }
 
+void ftrace_bp_init(void)
+{
+	real_sigaction();
+}
+
 int ftrace_bp_install(void)
 {
 	struct sigaction sa = { .sa_sigaction = on_trap, .sa_flags = SA_SIGINFO | SA_NODEFER };

@@ -16,6 +16,9 @@ struct bp_site {
 	uint8_t insn[ARCH_MAX_INSN];
 };
 
+/* Find the real sigaction() now, at start-up: a first dlsym() must not
+ * happen inside ftrace_modules_pinned(). */
+void ftrace_bp_init(void);
 /* Install the SIGTRAP handler (once; the program's own is chained). */
 int ftrace_bp_install(void);
 /* Make v[0..n) the sites the handler knows, until ftrace_bp_retire(). */

@@ -53,6 +53,8 @@ struct ft_module {
 	uintptr_t text_lo, text_hi;	/* executable range */
 	uint32_t first_id, nr_recs;	/* its records */
 	int gone;
+	int load_mode;			/* how it was loaded: live, traps blocked */
+	uint64_t file_id[4];		/* dev, inode, size, mtime of its file */
 };
 
 /* ---- records (records.c) ---- */
@@ -64,7 +66,10 @@ int ftrace_rec_hash_rebuild(void);
 uint32_t ftrace_rec_lookup(uintptr_t self_ret);
 
 /* ---- modules (modules.c) ---- */
-int ftrace_modules_refresh(void);
+/* Bring the module list up to date, then run fn (if any) while no module
+ * can be unmapped: fn's result, the number of modules that came or went
+ * without fn, or -1. */
+int ftrace_modules_pinned(int (*fn)(void));
 struct ft_module *ftrace_module_get(unsigned idx);
 unsigned ftrace_module_count(void);
 

@@ -8,12 +8,14 @@
 #include "breakpoint.h"
 #include "ftrace.h"
 #include "funcs.h"
+#include "profile.h"
 #include "sites.h"
 
 #include <elf.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct mapped {
@@ -25,6 +27,7 @@ struct mapped {
 struct scan {
 	struct mapped *v;
 	unsigned nr, cap;
+	unsigned long long subs;	/* the loader's count of unloads */
 };
 
 static struct ft_module *modules;
@@ -73,6 +76,8 @@ static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 		sc->v = v;
 		sc->cap = cap;
 	}
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof(info->dlpi_subs))
+		sc->subs = info->dlpi_subs;
 	m = &sc->v[sc->nr++];
 	memset(m, 0, sizeof(*m));
 	m->bias = info->dlpi_addr;
@@ -87,7 +92,7 @@ static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 /* Objects without a file (the vDSO) and the runtime itself have no sites. */
 static int worth_reading(const struct mapped *m)
 {
-	uintptr_t self = (uintptr_t)&ftrace_modules_refresh;
+	uintptr_t self = (uintptr_t)&ftrace_modules_pinned;
 
 	if (!m->path[0] || m->text_lo == UINTPTR_MAX)
 		return 0;
@@ -164,13 +169,21 @@ static int add_record(struct ft_module *mod, unsigned mod_idx, const struct site
 	return 0;
 }
 
+/* Which sites a load may take depends on this: sites that are several
+ * instructions are left out once threads run, and so are sites no atomic
+ * store can write while a thread blocks SIGTRAP. */
+static int load_mode_now(void)
+{
+	return !ftrace_patch_is_live() ? 0 : ftrace_traps_blocked() ? 2 : 1;
+}
+
 /* Make records for every site, and every site a nop. */
 static int load_sites(struct ft_module *mod, unsigned idx, const struct elf_file *f,
 		      const struct image_sites *sites)
 {
 	struct text_patch *patches = calloc(sites->nr ? sites->nr : 1, sizeof(*patches));
 	unsigned n = 0, bad = 0, unsafe = 0;
-	int traps_blocked = ftrace_patch_is_live() && ftrace_traps_blocked();
+	int traps_blocked = mod->load_mode == 2;
 	int ret = 0;
 
 	if (!patches)
@@ -202,6 +215,19 @@ static int load_sites(struct ft_module *mod, unsigned idx, const struct elf_file
 	return ret;
 }
 
+static void file_identity(const char *path, uint64_t id[4])
+{
+	struct stat st;
+
+	memset(id, 0, 4 * sizeof(*id));
+	if (stat(path, &st) == 0) {
+		id[0] = st.st_dev;
+		id[1] = st.st_ino;
+		id[2] = st.st_size;
+		id[3] = st.st_mtime;
+	}
+}
+
 static int load_module(const struct mapped *m)
 {
 	struct image_sites sites;
@@ -215,6 +241,8 @@ static int load_module(const struct mapped *m)
 		return -1;
 	if (!worth_reading(m))
 		goto out;
+	mod->load_mode = load_mode_now();
+	file_identity(m->path, mod->file_id);
 	if (elf_open_path(&f, m->path)) {
 		ft_debug("%s", f.err);
 		goto out;
@@ -233,6 +261,92 @@ out:
 	return ret;
 }
 
+/*
+ * A library closed and opened again in a loop would add records, and ids
+ * to funcs-PID, on every round.  A gone module of the same file, loaded
+ * the same way, is taken again instead: its records move to the new
+ * address if the text there holds the bytes they were made from.
+ */
+static struct ft_module *gone_twin(const struct mapped *m)
+{
+	uint64_t id[4];
+	int mode = load_mode_now();
+
+	file_identity(m->path, id);
+	for (unsigned i = 0; i < nr_modules; i++) {
+		struct ft_module *g = &modules[i];
+
+		if (g->gone && g->nr_recs && g->load_mode == mode && !strcmp(g->path, m->path) &&
+		    !memcmp(g->file_id, id, sizeof(id)))
+			return g;
+	}
+	return NULL;
+}
+
+static int records_fit(const struct ft_module *g, const struct mapped *m)
+{
+	for (uint32_t i = 0; i < g->nr_recs; i++) {
+		const struct ftrace_rec *rec = ftrace_rec_get(g->first_id + i);
+		uintptr_t ip = rec->ip - g->bias + m->bias;
+
+		if (ip < m->text_lo || ip + rec->len > m->text_hi ||
+		    memcmp((const void *)ip, rec->orig, rec->len))
+			return 0;
+	}
+	return 1;
+}
+
+static void rebase_records(struct ft_module *g, const struct mapped *m,
+			   struct text_patch *patches, unsigned *n)
+{
+	for (uint32_t i = 0; i < g->nr_recs; i++) {
+		struct ftrace_rec *rec = ftrace_rec_get(g->first_id + i);
+		struct text_patch *p = &patches[*n];
+
+		rec->ip = rec->ip - g->bias + m->bias;
+		rec->func = rec->func - g->bias + m->bias;
+		rec->flags = 0;
+		p->addr = rec->ip;
+		p->len = rec->len;
+		memcpy(p->old, rec->orig, rec->len);
+		arch_make_nop(rec->len, p->new);
+		*n += memcmp(p->old, p->new, p->len) != 0;
+	}
+	g->bias = m->bias;
+	g->start = m->lo;
+	g->end = m->hi;
+	g->text_lo = m->text_lo;
+	g->text_hi = m->text_hi;
+	g->gone = 0;
+}
+
+/* 1 if m is a gone module come back, its sites nops again; 0 if not. */
+static int revive_module(const struct mapped *m)
+{
+	struct ft_module *g = worth_reading(m) ? gone_twin(m) : NULL;
+	struct text_patch *patches;
+	unsigned n = 0;
+	int ret;
+
+	if (!g || !records_fit(g, m))
+		return 0;
+	patches = calloc(g->nr_recs, sizeof(*patches));
+	if (!patches)
+		return -1;
+	rebase_records(g, m, patches, &n);
+	ret = text_patch_batch(patches, n);
+	free(patches);
+	ft_funcs_write_module(g - modules);
+	return ret ? -1 : 1;
+}
+
+static int load_or_revive(const struct mapped *m)
+{
+	int revived = revive_module(m);
+
+	return revived ? (revived < 0 ? -1 : 0) : load_module(m);
+}
+
 /* A module that was unloaded: its records must never be patched again,
  * nor even read: their text is gone. */
 static void unload_module(struct ft_module *mod)
@@ -245,36 +359,98 @@ static void unload_module(struct ft_module *mod)
 	}
 }
 
-static int known(struct scan *sc, const struct ft_module *mod)
+/*
+ * Is the module's text still the one its records describe?  A library
+ * closed and opened again between two refreshes may be mapped at the same
+ * address, under the same name, with the file's bytes at every site.  A
+ * site we changed (enabled, or made a nop where the file had something
+ * else) holding the file's bytes again gives the new copy away.
+ */
+static int as_left(const struct ft_module *mod)
+{
+	uint8_t nop[ARCH_MAX_INSN];
+
+	for (uint32_t i = 0; i < mod->nr_recs; i++) {
+		const struct ftrace_rec *rec = ftrace_rec_get(mod->first_id + i);
+
+		if (rec->flags & FTRACE_FL_DISABLED)
+			continue;
+		arch_make_nop(rec->len, nop);
+		if (((rec->flags & FTRACE_FL_ENABLED) || memcmp(nop, rec->orig, rec->len)) &&
+		    !memcmp((const void *)rec->ip, rec->orig, rec->len))
+			return 0;
+	}
+	return 1;
+}
+
+/* Is mod still mapped, as it was?  Its entry in sc is then seen. */
+static int still_there(struct scan *sc, const struct ft_module *mod, int unloads)
 {
 	for (unsigned i = 0; i < sc->nr; i++)
 		if (sc->v[i].bias == mod->bias && !strcmp(sc->v[i].path, mod->path)) {
-			sc->v[i].seen = 1;
-			return 1;
+			sc->v[i].seen = !unloads || as_left(mod);
+			return sc->v[i].seen;
 		}
 	return 0;
 }
 
 /* Bring the module list up to date with what is mapped now.  Returns the
  * number of modules added or removed, or -1 on an internal error. */
-int ftrace_modules_refresh(void)
+static int modules_refresh(void)
 {
+	static unsigned long long subs_seen;
 	struct scan sc = { 0 };
 	int changed = 0, ret = 0;
 
 	dl_iterate_phdr(collect, &sc);
 	for (unsigned i = 0; i < nr_modules; i++)
-		if (!modules[i].gone && !known(&sc, &modules[i])) {
+		if (!modules[i].gone && !still_there(&sc, &modules[i], sc.subs != subs_seen)) {
 			unload_module(&modules[i]);
 			changed++;
 		}
 	for (unsigned i = 0; i < sc.nr && !ret; i++)
 		if (!sc.v[i].seen) {
-			ret = load_module(&sc.v[i]);
+			ret = load_or_revive(&sc.v[i]);
 			changed++;
 		}
 	free(sc.v);
+	subs_seen = sc.subs;
 	if (!ret && changed)
 		ret = ftrace_rec_hash_rebuild();
+	if (!ret && changed && ft_profile_cover_new())
+		ft_warn("the profiler cannot count a newly loaded module");
 	return ret ? -1 : changed;
+}
+
+struct pinned {
+	int (*fn)(void);
+	int ret;
+};
+
+static int run_pinned(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct pinned *p = arg;
+	int changed = modules_refresh();
+
+	p->ret = changed < 0 ? -1 : p->fn ? p->fn() : changed;
+	return 1;
+}
+
+/*
+ * glibc unmaps a module's text (dlclose, the error path of dlopen) while
+ * it holds the loader's write lock, the lock dl_iterate_phdr() holds
+ * around its callbacks; libgcc's unwinder reads .eh_frame_hdr inside a
+ * callback for the same reason.  So inside one, no text can go away or
+ * be replaced: the module list is brought up to date there, and fn
+ * patches against it.  This is the kernel's rule that a going module's
+ * records leave every update before its text is freed.  Nothing run here
+ * may take the loader's other lock (dlopen, dlsym, a first dlsym in a
+ * wrapper): a dlclose holds that one while it waits for ours.
+ */
+int ftrace_modules_pinned(int (*fn)(void))
+{
+	struct pinned p = { fn, -1 };
+
+	dl_iterate_phdr(run_pinned, &p);
+	return p.ret;
 }

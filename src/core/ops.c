@@ -185,7 +185,7 @@ static void mark_patched(void)
 	}
 }
 
-static int replace_code(void)
+static int replace_code_pinned(void)
 {
 	uint32_t n = 0, nr = ftrace_rec_count();
 	struct text_patch *v = calloc(nr ? nr : 1, sizeof(*v));
@@ -203,6 +203,12 @@ static int replace_code(void)
 	free(bits);
 	free(v);
 	return ret;
+}
+
+/* Inside the pin, the records are those of the modules mapped now. */
+static int replace_code(void)
+{
+	return ftrace_modules_pinned(replace_code_pinned);
 }
 
 /* Point one of ftrace_caller's own sites at target (0: a nop). */
@@ -300,17 +306,15 @@ int unregister_ftrace_ops(struct ftrace_ops *ops)
 	return -1;
 }
 
-/* fntrace detach: every tracer off, then every site back to what the
- * compiler left (a call to mcount, for a plain -pg build), in one batch. */
-int ftrace_detach(void)
+/* Every site back to what the compiler left (a call to mcount, for a
+ * plain -pg build), in one batch. */
+static int restore_sites(void)
 {
 	uint32_t n = 0, nr = ftrace_rec_count();
 	struct text_patch *v = calloc(nr ? nr : 1, sizeof(*v));
 	int ret = -1;
 
-	while (ops_list && unregister_ftrace_ops(ops_list) == 0)
-		;
-	for (uint32_t id = 1; v && id <= nr && !ops_list; id++) {
+	for (uint32_t id = 1; v && id <= nr; id++) {
 		struct ftrace_rec *rec = ftrace_rec_get(id);
 
 		if (rec->flags & (FTRACE_FL_DISABLED | FTRACE_FL_ENABLED))
@@ -321,9 +325,21 @@ int ftrace_detach(void)
 		memcpy(v[n].new, rec->orig, rec->len);
 		n += memcmp(v[n].old, v[n].new, rec->len) != 0;
 	}
-	if (v && !ops_list)
+	if (v)
 		ret = text_patch_batch(v, n);
 	free(v);
+	return ret;
+}
+
+/* fntrace detach: every tracer off, then every site restored. */
+int ftrace_detach(void)
+{
+	int ret = -1;
+
+	while (ops_list && unregister_ftrace_ops(ops_list) == 0)
+		;
+	if (!ops_list)
+		ret = ftrace_modules_pinned(restore_sites);
 	killed = ret == 0 ? 1 : killed;
 	return ret;
 }

@@ -16,13 +16,13 @@
  *   FNTRACE_OPTIONS   comma-separated: funcgraph-retval
  *   FNTRACE_DEBUG     say what is found and done, on stderr
  */
+#include "breakpoint.h"
 #include "buffer.h"
 #include "control.h"
 #include "readout.h"
 #include "events.h"
 #include "ftrace.h"
 #include "funcs.h"
-#include "profile.h"
 #include "tracers.h"
 #include "tracing.h"
 
@@ -45,6 +45,21 @@ void ftrace_lock(void)
 void ftrace_unlock(void)
 {
 	pthread_mutex_unlock(&control_lock);
+}
+
+/*
+ * A fork while another thread patches would give the child text halfway
+ * through a batch, and a lock that no thread of the child will ever
+ * release: fork waits for the batch to end.
+ */
+static void fork_prepare(void)
+{
+	ftrace_lock();
+}
+
+static void fork_done(void)
+{
+	ftrace_unlock();
 }
 
 static void say(const char *fmt, va_list ap)
@@ -140,6 +155,8 @@ __attribute__((constructor)) static void fntrace_init(void)
 	debug = getenv("FNTRACE_DEBUG") != NULL;
 	if (ft_threads_init())
 		return;
+	ftrace_bp_init();
+	pthread_atfork(fork_prepare, fork_done, fork_done);
 	ft_readout_clock_start();
 	ftrace_lock();
 	/* Loaded into a running process (fntrace attach), other threads
@@ -147,7 +164,7 @@ __attribute__((constructor)) static void fntrace_init(void)
 	if (ft_count_threads() > 1)
 		ftrace_patch_go_live();
 	recording = attach_recorder();
-	if (ftrace_modules_refresh() < 0)
+	if (ftrace_modules_pinned(NULL) < 0)
 		ftrace_kill("cannot read the modules");
 	else if (recording > 0 && ftrace_module_count() && !ftrace_module_get(0)->nr_recs)
 		ft_funcs_note_untraced(ftrace_module_get(0)->path);
@@ -160,16 +177,15 @@ __attribute__((constructor)) static void fntrace_init(void)
 }
 
 /* A module loaded or unloaded: its sites become nops, and what the ops
- * want of them is patched in, before the program can call into it. */
+ * want of them is patched in, before the program can call into it.  (A
+ * module unloaded meanwhile cannot hurt an update in another thread: every
+ * update brings the module list up to date itself, see
+ * ftrace_modules_pinned.) */
 static void modules_changed(void)
 {
 	ftrace_lock();
-	if (!ftrace_killed() && ftrace_modules_refresh() > 0) {
-		if (ft_profile_cover_new())
-			ft_warn("the profiler cannot count a newly loaded module");
-		if (ftrace_update())
-			ft_warn("cannot patch a newly loaded module");
-	}
+	if (!ftrace_killed() && ftrace_update())
+		ft_warn("cannot patch a newly loaded module");
 	ftrace_unlock();
 }
 

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The loader against the patcher (issue 9's torture case).  Three threads:
+ *
+ *   loader    dlopen()s and dlclose()s a traced library, over and over
+ *   caller    opens it too, calls into it, checks the result, closes it
+ *   switcher  flips set_ftrace_filter between the library and everything,
+ *             and current_tracer between every tracer, ROUNDS times
+ *
+ * so that the library's text is mapped and unmapped under every kind of
+ * update; each round waits for a call to be made since the last one, so
+ * that the switcher cannot starve the others of the runtime's lock.
+ * The switcher writes through the runtime's own
+ * fntrace_ctl_write(); without the runtime it only counts rounds.
+ * Prints the rounds, the calls and the wrong results (which must be 0).
+ *
+ * Usage: torture_dl LIBRARY [ROUNDS]
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "robust.h"
+
+typedef int (*ctl_write_fn)(const char *file, const char *value, int append,
+			    char *err, size_t errlen);
+typedef long (*eval_fn)(const char *);
+
+static const char *library;
+static atomic_int done;
+static atomic_long calls;
+static long wrong;
+
+KEEP static void *loader(void *arg)
+{
+	while (!atomic_load(&done)) {
+		void *h = dlopen(library, RTLD_NOW);
+
+		if (h)
+			dlclose(h);
+	}
+	return NULL;
+}
+
+KEEP static long call_once(long i)
+{
+	char expr[64];
+	void *h = dlopen(library, RTLD_NOW);
+	eval_fn eval = h ? (eval_fn)dlsym(h, "calc_eval") : NULL;
+	long v = -1;
+
+	snprintf(expr, sizeof(expr), "%ld * (3 + 4)", i);
+	if (eval)
+		v = eval(expr);
+	if (h)
+		dlclose(h);
+	sink = v;
+	return v;
+}
+
+KEEP static void *caller(void *arg)
+{
+	for (long i = 1; !atomic_load(&done); i++) {
+		wrong += call_once(i) != 7 * i;
+		atomic_fetch_add(&calls, 1);
+	}
+	return NULL;
+}
+
+static int ctl(ctl_write_fn write, const char *file, const char *value)
+{
+	char err[256];
+
+	if (write(file, value, 0, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "torture_dl: %s %s: %s\n", file, value, err);
+	return -1;
+}
+
+static const char *const tracers[] = { "function_graph", "nop", "function" };
+static const char *const filters[] = { "*:mod:libcalc", "*" };
+
+static void wait_for_a_call(void)
+{
+	long seen = atomic_load(&calls);
+
+	while (atomic_load(&calls) == seen)
+		sched_yield();
+}
+
+static int switcher(long rounds)
+{
+	ctl_write_fn write = (ctl_write_fn)dlsym(RTLD_DEFAULT, "fntrace_ctl_write");
+
+	for (long r = 0; write && r < rounds; r++) {
+		if (ctl(write, "set_ftrace_filter", filters[r % 2]) ||
+		    ctl(write, "current_tracer", tracers[r % 3]))
+			return -1;
+		wait_for_a_call();
+	}
+	return write ? ctl(write, "current_tracer", "nop") : 0;
+}
+
+int main(int argc, char **argv)
+{
+	long rounds = argc > 2 ? atol(argv[2]) : 10000;
+	pthread_t load, call;
+	int ret;
+
+	if (argc < 2)
+		return 2;
+	library = argv[1];
+	pthread_create(&load, NULL, loader, NULL);
+	pthread_create(&call, NULL, caller, NULL);
+	ret = switcher(rounds);
+	atomic_store(&done, 1);
+	pthread_join(load, NULL);
+	pthread_join(call, NULL);
+	printf("rounds %ld wrong %ld calls %s\n", rounds, wrong, calls > 0 ? "made" : "none");
+	return ret ? 1 : wrong != 0;
+}
