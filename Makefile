@@ -5,6 +5,7 @@
 #   make demo       build and trace the bundled example
 #   make check      the test suite; ends with "N passed, N failed"
 #   make bench      the benchmarks in bench/
+#   make stress     every concurrency-sensitive case, STRESS_REPS times (20)
 #   make fuzz       the libFuzzer target of recordmcount (FUZZ_TIME seconds)
 #   make check-sanitize  the suite again, built with ASan and UBSan
 #   make install PREFIX=/usr/local
@@ -105,6 +106,9 @@ check: deps-check all $(UNIT_BIN)
 
 unit: $(UNIT_BIN)
 
+stress: deps-check all $(UNIT_BIN)
+	BUILD=$(abspath $(BUILD)) tests/stress.sh
+
 check-sanitize: deps-check
 	$(MAKE) BUILD=build-sanitize SANITIZE=1 all unit
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -138,4 +142,4 @@ install: all
 clean:
 	rm -rf $(BUILD) build-sanitize
 
-.PHONY: all demo check check-sanitize unit bench fuzz install clean
+.PHONY: all demo check check-sanitize unit stress bench fuzz install clean

@@ -1,0 +1,34 @@
+#!/bin/sh
+# make stress: every concurrency-sensitive case, many times in a row.  A
+# case that fails one run in N is a bug until shown otherwise, and one
+# green run proves little.  Each repetition of a case is one run of
+# tests/run.sh CASE; it passes if every check in it passed.
+# Ends with one line: "N passed, N failed".
+# Usage: tests/stress.sh [CASE...]   (STRESS_REPS, default 20)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+reps=${STRESS_REPS:-20}
+cases=${*:-"robust_live live_stress robust_torture robust_batch_fork attach threads lost robust_dlopen
+	robust_signals signal_nesting ctl_faults record_faults control"}
+log=$(mktemp /tmp/fntrace-stress.XXXXXX)
+trap 'rm -f "$log"' EXIT
+export TORTURE_ROUNDS=${TORTURE_ROUNDS:-10000}
+passed=0 failed=0
+
+for c in $cases; do
+	[ -f "$top/tests/cases/$c.sh" ] || continue
+	ok=0 bad=0
+	for i in $(seq "$reps"); do
+		if sh "$top/tests/run.sh" "$c" >"$log" 2>&1; then
+			ok=$((ok + 1))
+		else
+			bad=$((bad + 1))
+			echo "stress: $c failed in run $i:"
+			grep '^FAIL' "$log" | head -n 5
+		fi
+	done
+	echo "stress: $c: $ok of $reps runs passed"
+	passed=$((passed + ok)) failed=$((failed + bad))
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
