@@ -248,7 +248,6 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
-	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a failed write */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (spawn(r, o, path, lib))
 		return -1;
@@ -274,6 +273,7 @@ int record_run(const struct record_options *o)
 		goto out;
 	}
 	describe_run(&r.info, o);
+	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a failed write */
 	if (shm_create(&r, o->buffer_kb) || datadir_create(&r.dir, o->output, &r.info))
 		goto out;
 	r.drainer = (struct drainer){ .shm = r.shm, .dir = &r.dir };

@@ -276,8 +276,8 @@ static void say_unsealed(const struct trace_data *td)
 {
 	const struct tr_info *i = &td->info;
 
-	cli_error("warning: %s was never sealed: the recording stopped about %.1f s in "
-		  "(recorder killed?)%s%s%s", td->dir, (i->clock_n1 - i->clock_n0) / 1e9,
+	cli_error("warning: %s was never sealed: its recorder was last heard of %.1f s "
+		  "into the recording (killed?)%s%s%s", td->dir, (i->clock_n1 - i->clock_n0) / 1e9,
 		  i->ending ? "; it had ended: " : "", i->ending ? i->ending : "",
 		  td->truncated ? "; trace.dat ends inside a chunk" : "");
 }
