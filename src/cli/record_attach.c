@@ -162,6 +162,7 @@ int record_attach(const struct record_options *o)
 		.o = o, .dir.trace_fd = -1,
 		.info = { .tracer = o->tracer, .pid = o->pid, .retval = o->retval },
 	};
+	char ending[256];
 
 	a.shm = map_buffer(o->pid);
 	if (!a.shm || datadir_create(&a.dir, o->output, &a.info))
@@ -176,7 +177,11 @@ int record_attach(const struct record_options *o)
 		datadir_abandon(&a.dir);
 		return -1;
 	}
-	if (!o->quiet)
+	if (a.dir.error)
+		fprintf(stderr, "fntrace: recording stopped, %s: what fit is in %s; "
+			"%llu events dropped\n", datadir_ending(&a.dir, ending, sizeof(ending)),
+			o->output, (unsigned long long)a.info.dropped);
+	else if (!o->quiet)
 		fprintf(stderr, "fntrace: recorded %llu bytes of events of process %d into %s\n",
 			(unsigned long long)a.drainer.bytes, o->pid, o->output);
 	return 0;

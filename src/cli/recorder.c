@@ -8,6 +8,10 @@
  *
  * The recorder is the subreaper of the program's processes: one that its
  * parent left running is still drained, until it ends too (or Ctrl-C).
+ *
+ * Once the program runs, nothing the recording meets (a full disk, the
+ * directory removed) stops it or changes its exit status: the recorder
+ * drains on, keeps what fit, and says what it could not keep.
  */
 #include "cli.h"
 #include "datadir.h"
