@@ -78,26 +78,39 @@ static void drop_spare(const struct datadir *d)
 	unlink(path);
 }
 
+/* A whole new file; -1 with errno set on failure. */
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int err;
+
+	if (fd < 0)
+		return -1;
+	err = write_all(fd, text, strlen(text)) ? errno : 0;
+	if (close(fd) && !err)
+		err = errno;
+	errno = err;
+	return err ? -1 : 0;
+}
+
 /* Written whole under a temporary name, then renamed over the old one:
  * a reader sees one info or the other, never half of one. */
 static int write_info(const struct datadir *d, int sealed)
 {
 	char path[4200], tmp[4200], *text = datadir_info_text(d, d->info, sealed);
-	int fd, err;
+	int ret, err;
 
 	if (!text)
 		return -1;
 	path_in(d, "info", path, sizeof(path));
 	path_in(d, "info.tmp", tmp, sizeof(tmp));
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	err = fd < 0 || write_all(fd, text, strlen(text));
-	if (fd >= 0 && (close(fd) || err)) {
-		err = errno ? errno : EIO;
-		unlink(tmp);
-		errno = err;
-	}
+	ret = write_file(tmp, text) || rename(tmp, path) ? -1 : 0;
+	err = errno;
 	free(text);
-	return fd < 0 || err || rename(tmp, path) ? -1 : 0;
+	if (ret)
+		unlink(tmp);
+	errno = err;
+	return ret;
 }
 
 /* A write failed: nothing more is written, trace.dat is cut back to its
@@ -105,8 +118,8 @@ static int write_info(const struct datadir *d, int sealed)
 static void stop_writing(struct datadir *d, int err)
 {
 	d->error = err ? err : EIO;
-	if (ftruncate(d->trace_fd, d->size) == 0)
-		fsync(d->trace_fd);
+	if (ftruncate(d->trace_fd, d->size))
+		return;		/* no room made: the info may not fit */
 	drop_spare(d);
 	write_info(d, 0);
 }

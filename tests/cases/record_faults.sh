@@ -121,6 +121,16 @@ t_eq "faults: recorder killed: the report reads what it wrote" 0 "$?"
 one_line "faults: recorder killed: one line says it was never sealed" killed.err \
 	"k.data.tmp-$rec was never sealed: its recorder was last heard of [0-9.]* s into the recording"
 t_ok "faults: recorder killed: its events are there" grep -q 'tick();' killed.txt
+# Killed mid-write, trace.dat ends inside a chunk: the same one line
+# says that too, and the whole events before the cut are read.
+cp -r "k.data.tmp-$rec" cut.data.tmp-1
+size=$(stat -c %s cut.data.tmp-1/trace.dat)
+truncate -s $((size - 1001)) cut.data.tmp-1/trace.dat
+"$FNTRACE" report -i cut.data.tmp-1 >cut.txt 2>cut.err
+t_eq "faults: recorder killed mid-chunk: the report reads it" 0 "$?"
+one_line "faults: recorder killed mid-chunk: one line says both" cut.err \
+	"never sealed: .*; trace.dat ends inside a chunk"
+t_ok "faults: recorder killed mid-chunk: its events are there" grep -q 'tick();' cut.txt
 
 # 3. The recorder stopped until the buffers fill: events are lost,
 # counted, and said, and the program never waits.
