@@ -101,6 +101,11 @@ t_ok "faults: full disk: the report says how it ended" \
 t_ok "faults: full disk: the events that fit are there" grep -q 'tick();' full.txt
 t_ok "faults: full disk: and the program's end" grep -q '^# program exited with status 3' full.txt
 t_ok "faults: full disk: report --stat reads it" sh -c "'$FNTRACE' report --stat -i small/f.data | grep -q '^# recording stopped'"
+# The runtime writes funcs-PID into the directory too: a line the full
+# disk cut short is as if never written.
+cp -r small/f.data cutfuncs.data
+printf 'func 99 0x12' >>"$(ls cutfuncs.data/funcs-* | head -n 1)"
+t_ok "faults: full disk: a funcs line cut short is left out" "$FNTRACE" report -i cutfuncs.data
 # Lazily if need be: a program left running may still hold a file there.
 mountpoint -q small && { umount small 2>/dev/null || umount -l small; }
 
