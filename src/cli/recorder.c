@@ -219,12 +219,23 @@ static int check_program(const char *path, const char *name)
 	return n > 0 ? 0 : -1;
 }
 
+/* Where what a recording that stopped early stored is now. */
+static void where_kept(const struct datadir *d, int sealed, char *buf, size_t len)
+{
+	if (sealed)
+		snprintf(buf, len, "what fit is in %s", d->final);
+	else if (d->error == ENOENT)
+		snprintf(buf, len, "nothing kept");
+	else
+		snprintf(buf, len, "left unsealed in %s", d->tmp);
+}
+
 /* One line on how the recording went: always if it could not store
  * everything, else unless quiet. */
 static void say_result(const struct recorder *r, const struct record_options *o, int sealed)
 {
 	const struct datadir *d = &r->dir;
-	char lost[64] = "", ending[256];
+	char lost[64] = "", ending[256], kept[4200];
 
 	if (r->drainer.lost)
 		snprintf(lost, sizeof(lost), "; %llu events lost (buffers full)",
@@ -235,10 +246,9 @@ static void say_result(const struct recorder *r, const struct record_options *o,
 				(unsigned long long)r->drainer.bytes, o->output, lost);
 		return;
 	}
-	fprintf(stderr, "fntrace: recording stopped, %s: %s%s; %llu events dropped%s\n",
-		datadir_ending(d, ending, sizeof(ending)),
-		sealed ? "what fit is in " : d->error == ENOENT ? "nothing kept" : "left unsealed in ",
-		sealed ? o->output : d->error == ENOENT ? "" : d->tmp,
+	where_kept(d, sealed, kept, sizeof(kept));
+	fprintf(stderr, "fntrace: recording stopped, %s: %s; %llu events dropped%s\n",
+		datadir_ending(d, ending, sizeof(ending)), kept,
 		(unsigned long long)r->info.dropped, lost);
 }
 
