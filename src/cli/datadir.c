@@ -168,8 +168,19 @@ int datadir_write(struct datadir *d, const void *head, size_t head_len,
 	return 0;
 }
 
+/* trace.dat, or the whole directory, removed under the recorder: writes
+ * would go on succeeding, into a file nobody can read. */
+static int removed(const struct datadir *d)
+{
+	struct stat st;
+
+	return d->error == ENOENT || (fstat(d->trace_fd, &st) == 0 && st.st_nlink == 0);
+}
+
 int datadir_refresh(struct datadir *d)
 {
+	if (!d->error && removed(d))
+		stop_writing(d, ENOENT);
 	clock_sample(&d->info->clock.ticks[1], &d->info->clock.ns[1]);
 	if (write_info(d, 0) == 0)
 		return 0;
@@ -222,8 +233,14 @@ static int move_into_place(const struct datadir *d)
 
 int datadir_seal(struct datadir *d)
 {
-	int closed = close(d->trace_fd);
+	int closed;
 
+	if (removed(d)) {
+		d->error = ENOENT;
+		datadir_abandon(d);	/* whatever the remover left */
+		return -1;
+	}
+	closed = close(d->trace_fd);
 	d->trace_fd = -1;
 	drop_spare(d);
 	if (closed && !d->error)

@@ -59,7 +59,8 @@ int datadir_write(struct datadir *d, const void *head, size_t head_len,
 int datadir_refresh(struct datadir *d);
 /* Write the final info and rename into place (the old DIR becomes
  * DIR.old); -1 if that failed: said, but for a failure to write info,
- * which datadir_ending() then describes. */
+ * which datadir_ending() then describes.  A directory removed while
+ * recording is not brought back: what is left of it goes too. */
 int datadir_seal(struct datadir *d);
 /* How the recording ended early, e.g. "disk full after N bytes";
  * "" if it did not. */

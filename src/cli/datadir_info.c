@@ -25,7 +25,7 @@ const char *datadir_ending(const struct datadir *d, char *buf, size_t len)
 		break;
 	case ENOENT:
 	case ESTALE:
-		snprintf(buf, len, "the directory was removed after %llu bytes", bytes);
+		snprintf(buf, len, "trace.dat was removed after %llu bytes", bytes);
 		break;
 	case ENOSPC:
 	case EDQUOT:
