@@ -113,13 +113,21 @@ static int write_info(const struct datadir *d, int sealed)
 	return ret;
 }
 
-/* A write failed: nothing more is written, trace.dat is cut back to its
- * last whole chunk, and the spare room goes to the info saying so. */
+/* The chunk a failed write began goes, so that the trace ends on a
+ * whole one; should this fail too, the reader says the trace ends inside
+ * a chunk.  (A SIGCHLD may interrupt it.) */
+static void cut_back(const struct datadir *d)
+{
+	while (ftruncate(d->trace_fd, d->size) && errno == EINTR)
+		;
+}
+
+/* A write failed: nothing more is written, and the spare room goes to
+ * the info saying so. */
 static void stop_writing(struct datadir *d, int err)
 {
 	d->error = err ? err : EIO;
-	if (ftruncate(d->trace_fd, d->size))
-		return;		/* no room made: the info may not fit */
+	cut_back(d);
 	drop_spare(d);
 	write_info(d, 0);
 }
@@ -233,18 +241,15 @@ static int move_into_place(const struct datadir *d)
 
 int datadir_seal(struct datadir *d)
 {
-	int closed;
-
 	if (removed(d)) {
 		d->error = ENOENT;
 		datadir_abandon(d);	/* whatever the remover left */
 		return -1;
 	}
-	closed = close(d->trace_fd);
+	if (close(d->trace_fd) && !d->error)
+		d->error = errno;	/* the last writes may be lost */
 	d->trace_fd = -1;
 	drop_spare(d);
-	if (closed && !d->error)
-		stop_writing(d, errno);
 	if (write_info(d, 1)) {
 		int err = errno;
 
