@@ -47,13 +47,102 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int datadir_create(struct datadir *d, const char *dir)
+/* Room held back for the final info: a disk filled by trace.dat must
+ * still take it. */
+#define SPARE_BYTES (64 * 1024)
+
+static void path_in(const struct datadir *d, const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", d->tmp, name);
+}
+
+static int write_spare(const struct datadir *d)
+{
+	static const char zeros[SPARE_BYTES];
+	char path[4200];
+	int fd, err;
+
+	path_in(d, "spare", path, sizeof(path));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	err = write_all(fd, zeros, sizeof(zeros));
+	return close(fd) || err ? -1 : 0;
+}
+
+static void drop_spare(const struct datadir *d)
+{
+	char path[4200];
+
+	path_in(d, "spare", path, sizeof(path));
+	unlink(path);
+}
+
+/* A whole new file; -1 with errno set on failure. */
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int err;
+
+	if (fd < 0)
+		return -1;
+	err = write_all(fd, text, strlen(text)) ? errno : 0;
+	if (close(fd) && !err)
+		err = errno;
+	errno = err;
+	return err ? -1 : 0;
+}
+
+/* Written whole under a temporary name, then renamed over the old one:
+ * a reader sees one info or the other, never half of one. */
+static int write_info(const struct datadir *d, int sealed)
+{
+	char path[4200], tmp[4200], *text = datadir_info_text(d, d->info, sealed);
+	int ret, err;
+
+	if (!text)
+		return -1;
+	path_in(d, "info", path, sizeof(path));
+	path_in(d, "info.tmp", tmp, sizeof(tmp));
+	ret = write_file(tmp, text) || rename(tmp, path) ? -1 : 0;
+	err = errno;
+	free(text);
+	if (ret)
+		unlink(tmp);
+	errno = err;
+	return ret;
+}
+
+/* The chunk a failed write began goes, so that the trace ends on a
+ * whole one; should this fail too, the reader says the trace ends inside
+ * a chunk.  (A SIGCHLD may interrupt it.) */
+static void cut_back(const struct datadir *d)
+{
+	while (ftruncate(d->trace_fd, d->size) && errno == EINTR)
+		;
+}
+
+/* A write failed: nothing more is written, and the spare room goes to
+ * the info saying so. */
+static void stop_writing(struct datadir *d, int err)
+{
+	d->error = err ? err : EIO;
+	cut_back(d);
+	drop_spare(d);
+	write_info(d, 0);
+}
+
+int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info)
 {
 	struct ft_file_header h = { .version = FT_VERSION, .word_order = 0x01020304 };
 	char cwd[2048], path[4200];
 
 	if (dir[0] != '/' && !getcwd(cwd, sizeof(cwd)))
 		return -1;
+	d->info = info;
+	clock_sample(&info->clock.ticks[0], &info->clock.ns[0]);
+	info->clock.ticks[1] = info->clock.ticks[0];
+	info->clock.ns[1] = info->clock.ns[0];
 	snprintf(d->final, sizeof(d->final), "%s", dir);
 	snprintf(d->tmp, sizeof(d->tmp), "%s%s%s.tmp-%d", dir[0] == '/' ? "" : cwd,
 		 dir[0] == '/' ? "" : "/", dir, (int)getpid());
@@ -61,11 +150,13 @@ int datadir_create(struct datadir *d, const char *dir)
 		cli_error("cannot create %s: %s", d->tmp, strerror(errno));
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/trace.dat", d->tmp);
+	path_in(d, "trace.dat", path, sizeof(path));
 	d->trace_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	memcpy(h.magic, FT_FILE_MAGIC, sizeof(h.magic));
-	if (d->trace_fd < 0 || write_all(d->trace_fd, &h, sizeof(h))) {
-		cli_error("cannot write %s: %s", path, strerror(errno));
+	d->size = sizeof(h);
+	if (d->trace_fd < 0 || write_all(d->trace_fd, &h, sizeof(h)) ||
+	    write_info(d, 0) || write_spare(d)) {
+		cli_error("cannot write in %s: %s", d->tmp, strerror(errno));
 		datadir_abandon(d);
 		return -1;
 	}
@@ -75,11 +166,35 @@ int datadir_create(struct datadir *d, const char *dir)
 int datadir_write(struct datadir *d, const void *head, size_t head_len,
 		  const void *data, size_t len)
 {
+	if (d->error)
+		return -1;
 	if (write_all(d->trace_fd, head, head_len) || write_all(d->trace_fd, data, len)) {
-		cli_error("cannot write the trace: %s", strerror(errno));
+		stop_writing(d, errno);
 		return -1;
 	}
+	d->size += head_len + len;
 	return 0;
+}
+
+/* trace.dat, or the whole directory, removed under the recorder: writes
+ * would go on succeeding, into a file nobody can read. */
+static int removed(const struct datadir *d)
+{
+	struct stat st;
+
+	return d->error == ENOENT || (fstat(d->trace_fd, &st) == 0 && st.st_nlink == 0);
+}
+
+int datadir_refresh(struct datadir *d)
+{
+	if (!d->error && removed(d))
+		stop_writing(d, ENOENT);
+	clock_sample(&d->info->clock.ticks[1], &d->info->clock.ns[1]);
+	if (write_info(d, 0) == 0)
+		return 0;
+	if (!d->error)
+		stop_writing(d, errno);
+	return -1;
 }
 
 int datadir_remove(const char *dir)
@@ -107,20 +222,11 @@ void datadir_abandon(struct datadir *d)
 	datadir_remove(d->tmp);
 }
 
-int datadir_finish(struct datadir *d, const char *info)
+/* DIR becomes DIR.old, DIR.tmp-PID becomes DIR. */
+static int move_into_place(const struct datadir *d)
 {
-	char path[4200], old[4200];
-	int fd;
+	char old[4200];
 
-	snprintf(path, sizeof(path), "%s/info", d->tmp);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0 || write_all(fd, info, strlen(info)) ||
-	    close(fd) || close(d->trace_fd)) {
-		cli_error("cannot write %s: %s", path, strerror(errno));
-		datadir_abandon(d);
-		return -1;
-	}
-	d->trace_fd = -1;
 	snprintf(old, sizeof(old), "%s.old", d->final);
 	if (access(d->final, F_OK) == 0 && (datadir_remove(old) || rename(d->final, old))) {
 		cli_error("cannot move the old %s aside: %s", d->final, strerror(errno));
@@ -131,4 +237,28 @@ int datadir_finish(struct datadir *d, const char *info)
 		return -1;
 	}
 	return 0;
+}
+
+int datadir_seal(struct datadir *d)
+{
+	if (removed(d)) {
+		d->error = ENOENT;
+		datadir_abandon(d);	/* whatever the remover left */
+		return -1;
+	}
+	if (close(d->trace_fd) && !d->error)
+		d->error = errno;	/* the last writes may be lost */
+	d->trace_fd = -1;
+	drop_spare(d);
+	if (write_info(d, 1)) {
+		int err = errno;
+
+		/* Said by the recorder, with how the recording ended. */
+		if (access(d->tmp, F_OK) && errno == ENOENT)
+			d->error = ENOENT;
+		else if (!d->error)
+			d->error = err;
+		return -1;
+	}
+	return move_into_place(d);
 }

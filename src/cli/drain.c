@@ -2,8 +2,9 @@
 /*
  * A chunk's events not taken yet go to trace.dat as a chunk of their own
  * (with the time its first event is relative to); a chunk handed over is
- * then zeroed and freed.  A chunk a live thread still fills is read up to
- * its last whole event, and `consumed` remembers how far.
+ * then zeroed and freed, written or not.  A chunk a live thread still
+ * fills is read up to its last whole event, and `consumed` remembers how
+ * far.
  */
 #include "drain.h"
 
@@ -13,50 +14,74 @@
 #include <time.h>
 #include <unistd.h>
 
-static int write_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end)
+/* Events in words (TIME and CPU records only serve the others), and
+ * the events its LOST records say the runtime dropped before. */
+static void count_events(const uint32_t *w, uint32_t words, uint64_t *events,
+			 uint64_t *lost)
 {
-	struct ft_chunk head = *c;
+	for (uint32_t i = 0; i < words;) {
+		int len = ft_event_words(w[i]);
+		unsigned type = (w[i] >> 2) & 0x3f;
 
-	if (end <= c->consumed)
-		return 0;
-	ft_chunk_state_at(c, c->consumed, &head.start_time, &head.cpu);
-	head.used = end - c->consumed;
-	head.consumed = 0;
-	d->chunks++;
-	d->bytes += head.used;
-	return datadir_write(d->dir, &head, sizeof(head), (const char *)(c + 1) + c->consumed,
-			     head.used);
+		if (len < 0 || i + len > words)
+			return;
+		if ((w[i] & 3) != 3)
+			++*events;
+		else if (type == FT_LONG_LOST)
+			*lost += w[i + 1] | (uint64_t)w[i + 2] << 32;
+		else if (type != FT_LONG_TIME && type != FT_LONG_CPU)
+			++*events;
+		i += len;
+	}
 }
 
-static int drain_chunk(struct drainer *d, unsigned i, uint32_t state, enum drain_what what)
+/* Write the piece, or count its events as dropped. */
+static void take_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end)
+{
+	struct ft_chunk head = *c;
+	const char *events = (const char *)(c + 1) + c->consumed;
+	uint64_t n = 0, lost = 0;
+
+	if (end <= c->consumed)
+		return;
+	head.used = end - c->consumed;
+	count_events((const uint32_t *)events, head.used / 4, &n, &lost);
+	ft_chunk_state_at(c, c->consumed, &head.start_time, &head.cpu);
+	head.consumed = 0;
+	if (datadir_write(d->dir, &head, sizeof(head), events, head.used)) {
+		d->dir->info->dropped += n + lost;
+		return;
+	}
+	d->chunks++;
+	d->bytes += head.used;
+	d->lost += lost;
+}
+
+static void drain_chunk(struct drainer *d, unsigned i, uint32_t state, enum drain_what what)
 {
 	struct ft_chunk *c = ft_shm_chunk(d->shm, i);
 	uint32_t room = d->shm->chunk_size - sizeof(*c);
 	uint32_t end = state == FT_CHUNK_FULL ? c->used : ft_chunk_filled(d->shm, c);
 
 	end = end > room ? room : end;
-	if (write_piece(d, c, end))
-		return -1;
+	take_piece(d, c, end);
 	if (state == FT_CHUNK_FILLING && what == DRAIN_LIVE) {
 		c->consumed = end;
-		return 0;
+		return;
 	}
 	memset(c + 1, 0, end);
 	c->consumed = 0;
 	atomic_store_explicit(&d->shm->state[i], FT_CHUNK_FREE, memory_order_release);
-	return 0;
 }
 
-int drain(struct drainer *d, enum drain_what what)
+void drain(struct drainer *d, enum drain_what what)
 {
 	for (unsigned i = 0; i < d->shm->nr_chunks; i++) {
 		uint32_t s = atomic_load_explicit(&d->shm->state[i], memory_order_acquire);
 
-		if ((s == FT_CHUNK_FULL || (what != DRAIN_FULL && s == FT_CHUNK_FILLING)) &&
-		    drain_chunk(d, i, s, what))
-			return -1;
+		if (s == FT_CHUNK_FULL || (what != DRAIN_FULL && s == FT_CHUNK_FILLING))
+			drain_chunk(d, i, s, what);
 	}
-	return 0;
 }
 
 void drain_wait(struct drainer *d, uint32_t seen, unsigned timeout_ms)
@@ -64,4 +89,15 @@ void drain_wait(struct drainer *d, uint32_t seen, unsigned timeout_ms)
 	struct timespec timeout = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
 
 	syscall(SYS_futex, &d->shm->published, FUTEX_WAIT, seen, &timeout, NULL, 0);
+}
+
+void drain_keep_info(struct drainer *d)
+{
+	const struct clock_sync *c = &d->dir->info->clock;
+	uint64_t every = c->ns[1] == c->ns[0] ? 50000000 : 1000000000;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((uint64_t)now.tv_sec * 1000000000 + now.tv_nsec - c->ns[1] >= every)
+		datadir_refresh(d->dir);
 }

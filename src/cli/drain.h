@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Draining the buffers' shared memory into trace.dat: for a program the
- * recorder started, and for one it attached to (record -p).
+ * recorder started, and for one it attached to (record -p).  Chunks are
+ * freed whatever happens to the writes: once trace.dat cannot take more,
+ * their events are counted as dropped (in the info), so the program never
+ * waits for a recorder that cannot store.
  */
 #ifndef FNTRACE_DRAIN_H
 #define FNTRACE_DRAIN_H
@@ -14,7 +17,9 @@
 struct drainer {
 	struct ft_shm *shm;
 	struct datadir *dir;
-	uint64_t chunks, bytes;
+	uint64_t chunks, bytes;		/* written to trace.dat */
+	uint64_t lost;			/* events the runtime dropped, as its
+					 * LOST events in those chunks say */
 };
 
 enum drain_what {
@@ -24,8 +29,11 @@ enum drain_what {
 				 * stay theirs: only their events are taken */
 };
 
-int drain(struct drainer *d, enum drain_what what);
+void drain(struct drainer *d, enum drain_what what);
 /* Sleep until a chunk is handed over, or timeout_ms pass. */
 void drain_wait(struct drainer *d, uint32_t seen, unsigned timeout_ms);
+/* Refresh the provisional info when it is due (soon after the start,
+ * then once a second), so a recorder killed leaves a recent clock sample. */
+void drain_keep_info(struct drainer *d);
 
 #endif

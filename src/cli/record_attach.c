@@ -27,7 +27,7 @@ struct attached {
 	struct ft_shm *shm;
 	struct datadir dir;
 	struct drainer drainer;
-	struct clock_sync clock;
+	struct datadir_info info;
 };
 
 static struct ft_shm *map_buffer(pid_t pid)
@@ -81,8 +81,8 @@ static void record_loop(struct attached *a)
 	while (!cli_interrupted() && !gone(a->o->pid)) {
 		uint32_t seen = atomic_load(&a->shm->published);
 
-		if (drain(&a->drainer, DRAIN_FULL))
-			return;
+		drain(&a->drainer, DRAIN_FULL);
+		drain_keep_info(&a->drainer);
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (a->o->duration && now.tv_sec - start.tv_sec >= (time_t)a->o->duration)
 			return;
@@ -96,13 +96,14 @@ static int stop(struct attached *a)
 	pid_t pid = a->o->pid;
 	struct timespec settle = { 0, 10 * 1000 * 1000 };
 
-	if (gone(pid))
-		return drain(&a->drainer, DRAIN_DEAD);
+	if (gone(pid)) {
+		drain(&a->drainer, DRAIN_DEAD);
+		return 0;
+	}
 	if (ctl_set(pid, "tracing_on", "0"))
 		return -1;
 	nanosleep(&settle, NULL);	/* an event begun before is finished now */
-	if (drain(&a->drainer, DRAIN_LIVE))
-		return -1;
+	drain(&a->drainer, DRAIN_LIVE);
 	return ctl_set(pid, "current_tracer", "nop") || ctl_set(pid, "tracing_on", "1") ||
 	       ctl_set(pid, "options/overwrite", "1");
 }
@@ -148,43 +149,39 @@ static void command_of(pid_t pid, char *buf, size_t len)
 
 static int finish(struct attached *a)
 {
-	char command[2048], *info;
-	int ret;
-
-	command_of(a->o->pid, command, sizeof(command));
-	if (asprintf(&info, "fntrace-data: 1\ncommand: %s\ntracer: %s\npid: %d\n"
-			    "clock_sync: %llu %llu %llu %llu\noptions: %s\nnr_cpus: %ld\n%s",
-		     command, a->o->tracer, a->o->pid,
-		     (unsigned long long)a->clock.ticks[0], (unsigned long long)a->clock.ns[0],
-		     (unsigned long long)a->clock.ticks[1], (unsigned long long)a->clock.ns[1],
-		     a->o->retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN),
-		     gone(a->o->pid) ? "exit: gone while recorded\n" : "") < 0)
-		return -1;
-	ret = save_funcs(a) || datadir_finish(&a->dir, info);
-	free(info);
-	return ret ? -1 : 0;
+	command_of(a->o->pid, a->info.command, sizeof(a->info.command));
+	if (gone(a->o->pid))
+		snprintf(a->info.exit, sizeof(a->info.exit), "gone while recorded");
+	clock_sample(&a->info.clock.ticks[1], &a->info.clock.ns[1]);
+	return save_funcs(a) || datadir_seal(&a->dir) ? -1 : 0;
 }
 
 int record_attach(const struct record_options *o)
 {
-	struct attached a = { .o = o, .dir.trace_fd = -1 };
+	struct attached a = {
+		.o = o, .dir.trace_fd = -1,
+		.info = { .tracer = o->tracer, .pid = o->pid, .retval = o->retval },
+	};
+	char ending[256];
 
 	a.shm = map_buffer(o->pid);
-	if (!a.shm || datadir_create(&a.dir, o->output))
+	if (!a.shm || datadir_create(&a.dir, o->output, &a.info))
 		return -1;
 	a.drainer = (struct drainer){ .shm = a.shm, .dir = &a.dir };
 	if (configure(o->pid, o)) {
 		datadir_abandon(&a.dir);
 		return -1;
 	}
-	clock_sample(&a.clock.ticks[0], &a.clock.ns[0]);
 	record_loop(&a);
-	clock_sample(&a.clock.ticks[1], &a.clock.ns[1]);
 	if (stop(&a) || finish(&a)) {
 		datadir_abandon(&a.dir);
 		return -1;
 	}
-	if (!o->quiet)
+	if (a.dir.error)
+		fprintf(stderr, "fntrace: recording stopped, %s: what fit is in %s; "
+			"%llu events dropped\n", datadir_ending(&a.dir, ending, sizeof(ending)),
+			o->output, (unsigned long long)a.info.dropped);
+	else if (!o->quiet)
 		fprintf(stderr, "fntrace: recorded %llu bytes of events of process %d into %s\n",
 			(unsigned long long)a.drainer.bytes, o->pid, o->output);
 	return 0;

@@ -8,6 +8,10 @@
  *
  * The recorder is the subreaper of the program's processes: one that its
  * parent left running is still drained, until it ends too (or Ctrl-C).
+ *
+ * Once the program runs, nothing the recording meets (a full disk, the
+ * directory removed) stops it or changes its exit status: the recorder
+ * drains on, keeps what fit, and says what it could not keep.
  */
 #include "cli.h"
 #include "datadir.h"
@@ -34,7 +38,7 @@ struct recorder {
 	int shm_fd;
 	struct datadir dir;
 	struct drainer drainer;
-	struct clock_sync clock;
+	struct datadir_info info;
 	pid_t pid;
 	int status;
 	int exited;		/* the program (pid) has ended */
@@ -92,15 +96,17 @@ static int recording_done(struct recorder *r, const char *name)
 	return 0;
 }
 
-static int drain_until_exit(struct recorder *r, const char *name)
+static void drain_until_exit(struct recorder *r, const char *name)
 {
 	for (;;) {
 		uint32_t seen = atomic_load(&r->shm->published);
 
-		if (drain(&r->drainer, DRAIN_FULL))
-			return -1;
-		if ((r->exited || child_exited(r)) && recording_done(r, name))
-			return drain(&r->drainer, DRAIN_DEAD);
+		drain(&r->drainer, DRAIN_FULL);
+		drain_keep_info(&r->drainer);
+		if ((r->exited || child_exited(r)) && recording_done(r, name)) {
+			drain(&r->drainer, DRAIN_DEAD);
+			return;
+		}
 		wait_for_chunks(r, seen);
 		child_done = 0;
 	}
@@ -141,6 +147,7 @@ static int spawn(struct recorder *r, const struct record_options *o,
 	if (r->pid == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL);
 		/* The buffers' fd is for the runtime to find, across exec. */
 		if (fcntl(r->shm_fd, F_SETFD, 0) == 0 && child_env(o, r, lib) == 0)
 			execv(path, o->argv);
@@ -172,23 +179,15 @@ static void describe_exit(int status, char *buf, size_t len)
 			 WCOREDUMP(status) ? " (core dumped)" : "");
 }
 
-static char *info_text(const struct record_options *o, const struct recorder *r)
+static void describe_run(struct datadir_info *info, const struct record_options *o)
 {
-	char command[4096] = "", end[64];
 	size_t n = 0;
-	char *info;
 
-	for (char **a = o->argv; *a && n < sizeof(command) - 1; a++)
-		n += snprintf(command + n, sizeof(command) - n, "%s%s", n ? " " : "", *a);
-	describe_exit(r->status, end, sizeof(end));
-	if (asprintf(&info, "fntrace-data: 1\ncommand: %s\ntracer: %s\npid: %d\n"
-			    "clock_sync: %llu %llu %llu %llu\noptions: %s\nnr_cpus: %ld\nexit: %s\n",
-		     command, o->tracer, (int)r->pid,
-		     (unsigned long long)r->clock.ticks[0], (unsigned long long)r->clock.ns[0],
-		     (unsigned long long)r->clock.ticks[1], (unsigned long long)r->clock.ns[1],
-		     o->retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN), end) < 0)
-		return NULL;
-	return info;
+	for (char **a = o->argv; *a && n < sizeof(info->command) - 1; a++)
+		n += snprintf(info->command + n, sizeof(info->command) - n, "%s%s",
+			      n ? " " : "", *a);
+	info->tracer = o->tracer;
+	info->retval = o->retval;
 }
 
 /* The second clock sample, far enough from the first for a good rate. */
@@ -220,27 +219,57 @@ static int check_program(const char *path, const char *name)
 	return n > 0 ? 0 : -1;
 }
 
+/* Where what a recording that stopped early stored is now. */
+static void where_kept(const struct datadir *d, int sealed, char *buf, size_t len)
+{
+	if (sealed)
+		snprintf(buf, len, "what fit is in %s", d->final);
+	else if (d->error == ENOENT)
+		snprintf(buf, len, "nothing kept");
+	else
+		snprintf(buf, len, "left unsealed in %s", d->tmp);
+}
+
+/* One line on how the recording went: always if it could not store
+ * everything, else unless quiet. */
+static void say_result(const struct recorder *r, const struct record_options *o, int sealed)
+{
+	const struct datadir *d = &r->dir;
+	char lost[64] = "", ending[256], kept[4200];
+
+	if (r->drainer.lost)
+		snprintf(lost, sizeof(lost), "; %llu events lost (buffers full)",
+			 (unsigned long long)r->drainer.lost);
+	if (!d->error) {
+		if (sealed && !o->quiet)
+			fprintf(stderr, "fntrace: recorded %llu bytes of events into %s%s\n",
+				(unsigned long long)r->drainer.bytes, o->output, lost);
+		return;
+	}
+	where_kept(d, sealed, kept, sizeof(kept));
+	fprintf(stderr, "fntrace: recording stopped, %s: %s; %llu events dropped%s\n",
+		datadir_ending(d, ending, sizeof(ending)), kept,
+		(unsigned long long)r->info.dropped, lost);
+}
+
+/* Once the program runs, its exit status is passed on whatever happens
+ * to the recording. */
 static int record_program(struct recorder *r, const struct record_options *o,
 			  const char *path, const char *lib)
 {
 	struct sigaction sa = { .sa_handler = on_sigchld };
-	char *info;
 
 	sigaction(SIGCHLD, &sa, NULL);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
-	clock_sample(&r->clock.ticks[0], &r->clock.ns[0]);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if (spawn(r, o, path, lib) || drain_until_exit(r, o->argv[0]))
+	if (spawn(r, o, path, lib))
 		return -1;
-	clock_end(&r->clock);
-	info = info_text(o, r);
-	if (!info || datadir_finish(&r->dir, info))
-		return -1;
-	free(info);
-	if (!o->quiet)
-		fprintf(stderr, "fntrace: recorded %llu bytes of events into %s\n",
-			(unsigned long long)r->drainer.bytes, o->output);
+	r->info.pid = r->pid;
+	drain_until_exit(r, o->argv[0]);
+	clock_end(&r->info.clock);
+	describe_exit(r->status, r->info.exit, sizeof(r->info.exit));
+	say_result(r, o, datadir_seal(&r->dir) == 0);
 	return r->status;
 }
 
@@ -257,7 +286,9 @@ int record_run(const struct record_options *o)
 		cli_error("cannot find libfntrace.so next to fntrace (set FNTRACE_LIB)");
 		goto out;
 	}
-	if (shm_create(&r, o->buffer_kb) || datadir_create(&r.dir, o->output))
+	describe_run(&r.info, o);
+	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a failed write */
+	if (shm_create(&r, o->buffer_kb) || datadir_create(&r.dir, o->output, &r.info))
 		goto out;
 	r.drainer = (struct drainer){ .shm = r.shm, .dir = &r.dir };
 	ret = record_program(&r, o, path, lib);

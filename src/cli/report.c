@@ -260,12 +260,34 @@ static void print_exit(const struct report *r)
 		fprintf(r->out, "# program ended: %s\n", e);
 }
 
+/* A recording that ended early: what fit is above, the rest was dropped. */
+static void print_ending(const struct report *r)
+{
+	const struct tr_info *i = &r->td.info;
+
+	if (i->ending || i->dropped)
+		fprintf(r->out, "# recording stopped: %s; %" PRIu64 " events dropped\n",
+			i->ending ? i->ending : "early", i->dropped);
+}
+
+/* A directory its recorder never finished (killed, say): readable, but
+ * said, in one line that also covers a trace.dat ending mid-chunk. */
+static void say_unsealed(const struct trace_data *td)
+{
+	const struct tr_info *i = &td->info;
+
+	cli_error("warning: %s was never sealed: its recorder was last heard of %.1f s "
+		  "into the recording (killed?)%s%s%s", td->dir, (i->clock_n1 - i->clock_n0) / 1e9,
+		  i->ending ? "; it had ended: " : "", i->ending ? i->ending : "",
+		  td->truncated ? "; trace.dat ends inside a chunk" : "");
+}
+
 /* Problems found while decoding: the output above them is incomplete. */
 static int report_problems(const struct report *r)
 {
 	unsigned bad = tr_bad_chunks(&r->td);
 
-	if (r->td.truncated)
+	if (r->td.truncated && !r->td.info.unsealed)
 		cli_error("warning: %s/trace.dat ends inside a chunk: "
 			  "its last events are missing", r->td.dir);
 	if (bad)
@@ -295,6 +317,8 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 		cli_error("%s", r.td.err);
 		return 1;
 	}
+	if (r.td.info.unsealed)
+		say_unsealed(&r.td);
 	r.retval = tr_has_option(&r.td, "retval");
 	err = select_threads(&r) || run_view(&r);
 	if (err)
@@ -304,6 +328,7 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 		print_per_thread(&r, "shadow stack overruns", " calls too deep to graph",
 				 overruns_of);
 		print_untraced(&r);
+		print_ending(&r);
 		if (!r.opt->live)
 			print_exit(&r);
 	}

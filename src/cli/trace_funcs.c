@@ -78,6 +78,7 @@ static int read_funcs(struct trace_data *td, struct tr_process *p)
 	size_t cap = 0, caps[2] = { 0, 0 };
 	unsigned lineno = 0;
 	int err = 0;
+	ssize_t n;
 	FILE *f;
 
 	if (p->image)
@@ -91,8 +92,12 @@ static int read_funcs(struct trace_data *td, struct tr_process *p)
 		free(path);
 		return -1;
 	}
-	while (!err && getline(&line, &cap, f) >= 0) {
+	while (!err && (n = getline(&line, &cap, f)) >= 0) {
 		lineno++;
+		/* A last line without its newline is a write cut short (the
+		 * disk was full): as if never written. */
+		if (line[n - 1] != '\n')
+			break;
 		if (parse_funcs_line(p, caps, line))
 			err = tr_fail(td, "%s:%u: expected 'module IDX BIAS START END PATH' "
 				   "or 'func ID ADDR MODIDX NAME'", path, lineno);

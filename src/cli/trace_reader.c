@@ -118,6 +118,14 @@ static int parse_tracer(struct tr_info *info, const char *v)
 	return set_string(&info->tracer, v);
 }
 
+static int parse_state(struct tr_info *info, const char *v)
+{
+	if (strcmp(v, "recording") && strcmp(v, "sealed"))
+		return -1;
+	info->unsealed = !strcmp(v, "recording");
+	return 0;
+}
+
 /* One `key: value` line; unknown keys are for newer readers. */
 static int parse_info_field(struct tr_info *info, const char *key, char *v,
 			    int64_t *version)
@@ -144,6 +152,12 @@ static int parse_info_field(struct tr_info *info, const char *key, char *v,
 		return set_string(&info->exit, v);
 	if (!strcmp(key, "nr_cpus"))
 		return tr_take_u32(&v, &info->nr_cpus) || *v ? -1 : 0;
+	if (!strcmp(key, "state"))
+		return parse_state(info, v);
+	if (!strcmp(key, "recording"))
+		return set_string(&info->ending, v);
+	if (!strcmp(key, "dropped"))
+		return tr_take_number(&v, &info->dropped) || *v ? -1 : 0;
 	return 0;
 }
 
@@ -389,6 +403,7 @@ void tr_close(struct trace_data *td)
 	free(info->tracer);
 	free(info->options);
 	free(info->exit);
+	free(info->ending);
 	free(td->dir);
 	if (td->fd >= 0)
 		close(td->fd);

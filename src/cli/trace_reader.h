@@ -30,6 +30,11 @@ struct tr_info {
 	unsigned nr_cpus;	/* 0: not recorded */
 	int has_clock;		/* clock_sync was given; else ticks are ns */
 	uint64_t clock_t0, clock_n0, clock_t1, clock_n1;
+	int unsealed;		/* "state: recording": the recorder never
+				 * finished; clock_n1 is when it was last
+				 * heard of */
+	char *ending;		/* how the recording ended early, or NULL */
+	uint64_t dropped;	/* events the recorder could not store */
 };
 
 /* `module IDX BIAS START END PATH`: [start, end) mapped at bias. */

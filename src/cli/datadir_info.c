@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The text of a data directory's info file: `key: value` lines.  Besides
+ * the run (command, tracer, clock samples, exit), it says whether the
+ * directory was sealed (`state: sealed`) or is still being recorded
+ * (`state: recording`: a reader of a directory left so knows the recorder
+ * died), how the recording ended if it ended early (`recording: disk
+ * full after N bytes`), and how many events the recorder could not store
+ * (`dropped: N`).
+ */
+#include "datadir.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *datadir_ending(const struct datadir *d, char *buf, size_t len)
+{
+	unsigned long long bytes = d->size;
+
+	switch (d->error) {
+	case 0:
+		snprintf(buf, len, "%s", "");
+		break;
+	case ENOENT:
+	case ESTALE:
+		snprintf(buf, len, "trace.dat was removed after %llu bytes", bytes);
+		break;
+	case ENOSPC:
+	case EDQUOT:
+		snprintf(buf, len, "disk full after %llu bytes", bytes);
+		break;
+	case EFBIG:
+		snprintf(buf, len, "file size limit reached after %llu bytes", bytes);
+		break;
+	default:
+		snprintf(buf, len, "cannot write (%s) after %llu bytes", strerror(d->error),
+			 bytes);
+	}
+	return buf;
+}
+
+/* The lines only a recording that went wrong has. */
+static void trouble_lines(const struct datadir *d, const struct datadir_info *i,
+			  char *buf, size_t len)
+{
+	char ending[256];
+	int n = 0;
+
+	if (d->error)
+		n = snprintf(buf, len, "recording: %s\n", datadir_ending(d, ending, sizeof(ending)));
+	snprintf(buf + n, len - n, i->dropped ? "dropped: %llu\n" : "",
+		 (unsigned long long)i->dropped);
+}
+
+char *datadir_info_text(const struct datadir *d, const struct datadir_info *i, int sealed)
+{
+	char exit[80] = "", trouble[320];
+	char *text;
+
+	if (i->exit[0])
+		snprintf(exit, sizeof(exit), "exit: %s\n", i->exit);
+	trouble_lines(d, i, trouble, sizeof(trouble));
+	if (asprintf(&text, "fntrace-data: 1\ncommand: %s\ntracer: %s\npid: %d\n"
+			    "clock_sync: %llu %llu %llu %llu\noptions: %s\nnr_cpus: %ld\n"
+			    "%sstate: %s\n%s",
+		     i->command, i->tracer, i->pid,
+		     (unsigned long long)i->clock.ticks[0], (unsigned long long)i->clock.ns[0],
+		     (unsigned long long)i->clock.ticks[1], (unsigned long long)i->clock.ns[1],
+		     i->retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN), exit,
+		     sealed ? "sealed" : "recording", trouble) < 0)
+		return NULL;
+	return text;
+}
