@@ -33,6 +33,8 @@ struct ctl_out {
 void ctl_write(struct ctl_out *o, const void *data, size_t len);
 void ctl_printf(struct ctl_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int ctl_flush(struct ctl_out *o);
+/* Has the client closed its end of the connection? */
+int ctl_peer_gone(int fd);
 
 /* One file of the control directory (ctlfiles.c). */
 struct ctl_file {
