@@ -10,6 +10,9 @@
  *   client:  "read FILE\n"  |  "write FILE\n" VALUE  |  "append FILE\n" VALUE
  *            then shuts down its sending side
  *   server:  "ok\n" CONTENT  |  "error ERRNO MESSAGE\n"
+ *
+ * A client that closes its socket instead (it was killed, or gave up)
+ * gets nothing done.
  */
 #ifndef FNTRACE_CONTROL_H
 #define FNTRACE_CONTROL_H
