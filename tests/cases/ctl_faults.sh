@@ -1,5 +1,6 @@
 # Issue 9, at the control endpoint: two writers at once, clients that die
-# or say nothing, a process stopped during a request, a process that is
+# or say nothing, a process stopped during a request (and during a sync
+# by signals), a process that is
 # gone.  No client waits for ever, every failure is one line, the state
 # read back is what the last write made it, and the program gives its
 # untraced output.
@@ -182,6 +183,26 @@ t_ok "stopped during large updates: 2500 functions enabled" test "$(enabled)" -e
 ctl $pid current_tracer nop
 untraced "dying clients, stops" many.want m.out m.err $pid
 wait $want_many
+
+# Without membarrier a sync waits for every thread to answer a signal;
+# one in vfork() answers when its child is done.  A stop meanwhile must
+# not count as the thread never answering (which switched tracing off).
+t_build gcc-pg -O2 vfork_wait "$top/tests/progs/vfork_wait.c"
+FNTRACE_NO_MEMBARRIER=1 "$FNTRACE" run -- ./vfork_wait 8 >v.out 2>v.err &
+pid=$!
+wait_sock $pid
+echo done >v.want
+ctl $pid current_tracer function 2>>v.err &
+client=$!
+sleep 0.1
+kill -STOP $pid
+sleep 1.2
+kill -CONT $pid
+wait $client
+t_eq "stopped during a sync by signals: the write is done" 0 "$?"
+ctl $pid current_tracer nop 2>>v.err
+t_eq "stopped during a sync by signals: tracing still switches" nop "$(ctl $pid current_tracer)"
+untraced "stopped during a sync by signals" v.want v.out v.err $pid
 
 # --- 4. Processes with no endpoint to answer.
 "$FNTRACE" run -- ./spin 4 >/dev/null 2>&1 &
