@@ -1,9 +1,8 @@
 # Issue 9, at the control endpoint: two writers at once, clients that die
 # or say nothing, a process stopped during a request (and during a sync
-# by signals), a process that is
-# gone.  No client waits for ever, every failure is one line, the state
-# read back is what the last write made it, and the program gives its
-# untraced output.
+# by signals), a process that is gone.  No client waits for ever, every
+# failure is one line, the state read back is what the last write made
+# it, and the program gives its untraced output.
 
 t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
 ./spin 4 >want.txt
