@@ -12,7 +12,7 @@
 struct ctl_conn {
 	pid_t pid;
 	int fd;
-	int err;		/* errno of a failed receive, or 0 */
+	int err;		/* errno of a failed send or receive, or 0 */
 	size_t pos, len;
 	char buf[65536];
 };

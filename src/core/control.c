@@ -30,9 +30,8 @@
  * thread: a client sends its whole request as soon as it is connected,
  * and one that has not within REQUEST_TIMEOUT_MS (stopped, or not an
  * fntrace client) is dropped, as is one that takes nothing of its
- * answer for ANSWER_TIMEOUT_MS.  fntrace ctl waits longer than the
- * first for its answer, by default, so that it is not dropped behind a
- * silent peer.
+ * answer for ANSWER_TIMEOUT_MS.  fntrace ctl waits 5 s for its answer:
+ * longer than a silent peer ahead of it can hold the thread.
  */
 #define REQUEST_TIMEOUT_MS 1000
 #define ANSWER_TIMEOUT_MS 5000
