@@ -25,6 +25,8 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *cli_find_program(const char *name);
 /* Does help appear among the first arguments (before "--")? */
 int cli_wants_help(int argc, char **argv);
+/* A --timeout's whole seconds, 1 to 3600; -1 after one line if not. */
+int cli_parse_seconds(const char *text, unsigned *seconds);
 /* The directory fntrace itself was run from. */
 const char *cli_self_dir(void);
 /* libfntrace.so, found next to fntrace or where make install put it;

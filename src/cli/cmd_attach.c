@@ -180,19 +180,6 @@ static int parse_pid_arg(int argc, char **argv, const char *usage, pid_t *pid)
 	return 1;
 }
 
-static int parse_seconds(const char *text, unsigned *seconds)
-{
-	char *end;
-	unsigned long n = strtoul(text, &end, 10);
-
-	if (*text < '0' || *text > '9' || *end || n < 1 || n > 3600) {
-		cli_error("--timeout wants whole seconds from 1 to 3600: '%s'", text);
-		return -1;
-	}
-	*seconds = n;
-	return 0;
-}
-
 /* attach's arguments: 1 and *pid, *timeout set; 0 for --help; -1. */
 static int parse_attach_args(int argc, char **argv, pid_t *pid, unsigned *timeout)
 {
@@ -210,7 +197,7 @@ static int parse_attach_args(int argc, char **argv, pid_t *pid, unsigned *timeou
 			fputs(attach_usage, stdout);
 			return 0;
 		}
-		if (c == 't' && parse_seconds(optarg, timeout) == 0)
+		if (c == 't' && cli_parse_seconds(optarg, timeout) == 0)
 			continue;
 		if (c != 't')
 			fputs(attach_usage, stderr);

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 static const char usage[] =
-	"usage: fntrace ctl [--append] PID FILE [VALUE]\n\n"
+	"usage: fntrace ctl [--append] [--timeout SECONDS] PID FILE [VALUE]\n\n"
 	"Read FILE of the traced process PID, or write VALUE to it (replacing,\n"
 	"or adding with --append, as '>' and '>>' do).  The files are the\n"
 	"kernel's tracefs files:\n\n"
@@ -33,8 +33,10 @@ static const char usage[] =
 	"  function_profile_enabled  trace_stat/function\n\n"
 	"The process must have been started with 'fntrace run' (or be\n"
 	"attached with 'fntrace attach').  trace_pipe streams until Ctrl-C.\n\n"
-	"  -a, --append   add to the file instead of replacing it\n"
-	"  -h, --help     this text\n\n"
+	"  -a, --append            add to the file instead of replacing it\n"
+	"  -t, --timeout SECONDS   give up on a process that does not answer\n"
+	"                          (a stopped one) within SECONDS (default 5)\n"
+	"  -h, --help              this text\n\n"
 	"example: fntrace ctl 4242 set_ftrace_filter 'parse_*'\n"
 	"         fntrace ctl 4242 current_tracer function_graph\n";
 
@@ -140,7 +142,9 @@ static int show_trace(struct ctl_conn *c)
 		;
 	end = ret == 1;
 	ret = end ? report_run(d.dir, stdout, &o) : 1;
-	if (!end)
+	if (!end && c->err)
+		ctl_say_broken(c, "trace");
+	else if (!end)
 		cli_error("trace: the process sent a malformed trace");
 	remove_stream_dir(&d);
 	return ret;
@@ -180,7 +184,11 @@ static int show_pipe(struct ctl_conn *c)
 	}
 	remove_stream_dir(&d);
 	report_carry_free(&carry);
-	return ret && !cli_interrupted() ? 1 : 0;
+	if (ret && !cli_interrupted()) {
+		ctl_say_broken(c, "trace_pipe");
+		return 1;
+	}
+	return 0;
 }
 
 static void print_duration(double us)
@@ -241,14 +249,27 @@ static int show_profile(struct ctl_conn *c)
 	return 0;
 }
 
-static int copy_out(struct ctl_conn *c)
+/* The whole answer first, then stdout: a pager reading slowly must not
+ * keep the process's one control thread. */
+static int copy_out(struct ctl_conn *c, const char *file)
 {
-	char buf[8192];
+	size_t len = 0, cap = 65536;
+	char *buf = malloc(cap), *more = buf;
 	ssize_t n;
 
-	while ((n = ctl_read_some(c, buf, sizeof(buf))) > 0)
-		fwrite(buf, 1, n, stdout);
-	return 0;
+	while (more && (n = ctl_read_some(c, buf + len, cap - len)) > 0)
+		if ((len += n) == cap && (more = realloc(buf, cap *= 2)))
+			buf = more;
+	if (!more) {
+		free(buf);
+		cli_error("%s: out of memory for the answer", file);
+		return 1;
+	}
+	fwrite(buf, 1, len, stdout);
+	free(buf);
+	if (c->err)
+		ctl_say_broken(c, file);
+	return c->err ? 1 : 0;
 }
 
 static int parse_pid(const char *s, pid_t *pid)
@@ -268,25 +289,30 @@ int cmd_ctl(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "append", no_argument, NULL, 'a' },
+		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct ctl_conn *conn;
 	int c, append = 0, status, ret;
+	unsigned seconds = 5;
 	const char *file;
 	pid_t pid;
 
-	while ((c = getopt_long(argc, argv, "+ah", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+at:h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
 			return 0;
 		}
-		if (c != 'a') {
+		if (c == 't' && cli_parse_seconds(optarg, &seconds))
+			return 2;
+		if (c != 'a' && c != 't') {
 			fputs(usage, stderr);
 			return 2;
 		}
-		append = 1;
+		append |= c == 'a';
 	}
+	ctl_timeout_ms = seconds * 1000;
 	if (argc - optind < 2 || argc - optind > 3) {
 		fputs(usage, stderr);
 		return 2;
@@ -307,7 +333,7 @@ int cmd_ctl(int argc, char **argv)
 	else if (!strcmp(file, "trace_stat/function"))
 		ret = show_profile(conn);
 	else
-		ret = copy_out(conn);
+		ret = copy_out(conn, file);
 	ctl_close(conn);
 	return ret;
 }

@@ -14,8 +14,34 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+int ctl_timeout_ms = 5000;
+
+/* A stopped process still takes connections, up to its backlog, and
+ * requests, but answers none: the time limit says so instead of waiting
+ * for ever.  A trace_pipe being read keeps the one control thread too. */
+static void say_no_answer(pid_t pid)
+{
+	cli_error("process %d does not answer within %g s (is it stopped, or "
+		  "streaming trace_pipe to another reader?)", (int)pid, ctl_timeout_ms / 1000.0);
+}
+
+static int timed_out(int err)
+{
+	return err == EAGAIN || err == EWOULDBLOCK;
+}
+
+/* The limit for connecting (a full backlog), sending and each receive. */
+static void set_timeouts(int fd)
+{
+	struct timeval tv = { ctl_timeout_ms / 1000, ctl_timeout_ms % 1000 * 1000 };
+
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
 
 static int connect_to(pid_t pid, int *status)
 {
@@ -33,9 +59,13 @@ static int connect_to(pid_t pid, int *status)
 	snprintf(addr.sun_path, sizeof(addr.sun_path), "/tmp/fntrace-%u/%d",
 		 (unsigned)st.st_uid, (int)pid);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0)
+		set_timeouts(fd);
 	if (fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0)
 		return fd;
-	if (errno == EACCES || errno == EPERM)
+	if (timed_out(errno))
+		say_no_answer(pid);
+	else if (errno == EACCES || errno == EPERM)
 		cli_error("not allowed to control process %d", (int)pid);
 	else
 		cli_error("process %d has no fntrace control endpoint (start it with "
@@ -89,6 +119,8 @@ static int fill(struct ctl_conn *c)
 	do
 		n = read(c->fd, c->buf, sizeof(c->buf));
 	while (n < 0 && errno == EINTR && !cli_interrupted());
+	if (n < 0)
+		c->err = errno;
 	c->pos = 0;
 	c->len = n > 0 ? n : 0;
 	return n > 0;
@@ -161,7 +193,7 @@ static int read_status(struct ctl_conn *c, const char *file, pid_t pid)
 	int err = 0, used = 0;
 
 	if (ctl_read_line(c, line, sizeof(line))) {
-		cli_error("process %d closed the connection", (int)pid);
+		ctl_say_broken(c, file);
 		return 2;
 	}
 	if (!strcmp(line, "ok"))
@@ -187,11 +219,13 @@ struct ctl_conn *ctl_request(pid_t pid, const char *op, const char *file,
 		free(c);
 		return NULL;
 	}
+	c->pid = pid;
 	snprintf(head, sizeof(head), "%s %s\n", op, file);
 	if (send_all(c->fd, head, strlen(head)) ||
 	    (value && send_all(c->fd, value, strlen(value))) || shutdown(c->fd, SHUT_WR) ||
 	    (n = recv_first(c, fd)) < 0) {
-		cli_error("process %d: %s", (int)pid, strerror(errno));
+		c->err = errno;
+		ctl_say_broken(c, file);
 		ctl_close(c);
 		return NULL;
 	}
@@ -202,6 +236,16 @@ struct ctl_conn *ctl_request(pid_t pid, const char *op, const char *file,
 		return NULL;
 	}
 	return c;
+}
+
+void ctl_say_broken(const struct ctl_conn *c, const char *file)
+{
+	if (timed_out(c->err))
+		say_no_answer(c->pid);
+	else if (c->err)
+		cli_error("%s: process %d: %s", file, (int)c->pid, strerror(c->err));
+	else
+		cli_error("%s: process %d closed the connection", file, (int)c->pid);
 }
 
 void ctl_close(struct ctl_conn *c)

@@ -10,7 +10,9 @@
 #include <sys/types.h>
 
 struct ctl_conn {
+	pid_t pid;
 	int fd;
+	int err;		/* errno of a failed send or receive, or 0 */
 	size_t pos, len;
 	char buf[65536];
 };
@@ -23,6 +25,12 @@ struct ctl_conn {
 struct ctl_conn *ctl_request(pid_t pid, const char *op, const char *file,
 			     const char *value, int *fd, int *status);
 void ctl_close(struct ctl_conn *c);
+/* One line on why the answer stopped short: no answer in time, an error,
+ * or the process closed the connection. */
+void ctl_say_broken(const struct ctl_conn *c, const char *file);
+/* How long to wait to connect, to send, and for each part of an answer;
+ * 5000 unless fntrace ctl --timeout says otherwise. */
+extern int ctl_timeout_ms;
 /* A write whose answer has no content: 0, or the status above. */
 int ctl_set(pid_t pid, const char *file, const char *value);
 

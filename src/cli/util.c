@@ -44,6 +44,19 @@ char *cli_find_program(const char *name)
 	return NULL;
 }
 
+int cli_parse_seconds(const char *text, unsigned *seconds)
+{
+	char *end;
+	unsigned long n = strtoul(text, &end, 10);
+
+	if (*text < '0' || *text > '9' || *end || n < 1 || n > 3600) {
+		cli_error("--timeout wants whole seconds from 1 to 3600: '%s'", text);
+		return -1;
+	}
+	*seconds = n;
+	return 0;
+}
+
 int cli_wants_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)

@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -23,6 +24,17 @@
 #include <unistd.h>
 
 #define MAX_REQUEST (1 << 20)
+
+/*
+ * While one client is served nobody else can be, so none may keep the
+ * thread: a client sends its whole request as soon as it is connected,
+ * and one that has not within REQUEST_TIMEOUT_MS (stopped, or not an
+ * fntrace client) is dropped, as is one that takes nothing of its
+ * answer for ANSWER_TIMEOUT_MS.  fntrace ctl waits 5 s for its answer:
+ * longer than a silent peer ahead of it can hold the thread.
+ */
+#define REQUEST_TIMEOUT_MS 1000
+#define ANSWER_TIMEOUT_MS 5000
 
 static int listen_fd = -1;
 static char sock_path[108];
@@ -152,6 +164,22 @@ static char *read_request(int fd)
 	return buf;
 }
 
+static void set_timeout(int fd, int option, int ms)
+{
+	struct timeval tv = { ms / 1000, ms % 1000 * 1000 };
+
+	setsockopt(fd, SOL_SOCKET, option, &tv, sizeof(tv));
+}
+
+/* The client closed its socket: not POLLRDHUP, since every client shuts
+ * its sending side once its request is sent, and then waits. */
+int ctl_peer_gone(int fd)
+{
+	struct pollfd p = { .fd = fd };
+
+	return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR));
+}
+
 static void answer_error(struct ctl_out *o, int err, const char *msg)
 {
 	ctl_printf(o, "error %d %s\n", err, msg);
@@ -197,10 +225,15 @@ static void serve(int fd)
 		return;
 	o->fd = fd;
 	o->send_fd = -1;
+	set_timeout(fd, SO_RCVTIMEO, REQUEST_TIMEOUT_MS);
+	set_timeout(fd, SO_SNDTIMEO, ANSWER_TIMEOUT_MS);
 	req = read_request(fd);
+	/* A client that closed before its answer was killed, maybe halfway
+	 * through its request, or gave up waiting (the process was
+	 * stopped): what it asked is not done. */
 	if (!req)
 		answer_error(o, EINVAL, "unreadable request");
-	else
+	else if (!ctl_peer_gone(fd))
 		run_request(o, req);
 	ctl_flush(o);
 	free(req);

@@ -10,6 +10,9 @@
  *   client:  "read FILE\n"  |  "write FILE\n" VALUE  |  "append FILE\n" VALUE
  *            then shuts down its sending side
  *   server:  "ok\n" CONTENT  |  "error ERRNO MESSAGE\n"
+ *
+ * A client that closes its socket instead (it was killed, or gave up)
+ * gets nothing done.
  */
 #ifndef FNTRACE_CONTROL_H
 #define FNTRACE_CONTROL_H
@@ -33,6 +36,8 @@ struct ctl_out {
 void ctl_write(struct ctl_out *o, const void *data, size_t len);
 void ctl_printf(struct ctl_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int ctl_flush(struct ctl_out *o);
+/* Has the client closed its end of the connection? */
+int ctl_peer_gone(int fd);
 
 /* One file of the control directory (ctlfiles.c). */
 struct ctl_file {

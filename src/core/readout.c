@@ -20,7 +20,6 @@
 
 #include <errno.h>
 #include <linux/futex.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,15 +176,6 @@ int ft_readout_clear(const char *value, int append, int arg, char *err, size_t e
 	return 0;
 }
 
-/* The reader closed its end.  Not POLLRDHUP: every client shuts its
- * sending side once its request is sent. */
-static int reader_gone(int fd)
-{
-	struct pollfd p = { .fd = fd };
-
-	return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR));
-}
-
 /* New events as they come; the reader's end of the socket closing ends it. */
 int ft_readout_pipe(struct ctl_out *o, int arg)
 {
@@ -193,7 +183,7 @@ int ft_readout_pipe(struct ctl_out *o, int arg)
 
 	ctl_printf(o, "ok\n");
 	send_preamble(o);
-	while (!o->failed && !reader_gone(o->fd)) {
+	while (!o->failed && !ctl_peer_gone(o->fd)) {
 		struct ft_shm *shm = ft_buffer_shm();
 		uint32_t seen = shm ? atomic_load(&shm->published) : 0;
 

@@ -8,8 +8,9 @@
  * Where membarrier is missing (old kernel, seccomp, or FNTRACE_NO_MEMBARRIER
  * for tests), every other thread is sent a signal and each acknowledges from
  * its handler: entering and leaving the kernel serialises the core.  A thread
- * that blocks the signal cannot acknowledge; after a second the sync gives
- * up and says so.
+ * that blocks the signal cannot acknowledge; after a second of waiting (of
+ * the waiting thread's own time: a stopped process waits for nothing) the
+ * sync gives up and says so.
  */
 #include "sync.h"
 #include "ftrace.h"
@@ -112,11 +113,16 @@ static int all_accounted(const pid_t *tids, unsigned sent)
 	return 1;
 }
 
+/*
+ * The time this thread has run since: a process stopped (SIGSTOP, a
+ * debugger) in the middle of a sync has its threads answer as soon as it
+ * runs again, and the time it stood still must not count against them.
+ */
 static uint64_t elapsed_ns(const struct timespec *since)
 {
 	struct timespec now;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
 	return (now.tv_sec - since->tv_sec) * 1000000000ull + now.tv_nsec - since->tv_nsec;
 }
 
@@ -133,7 +139,7 @@ static int sync_by_signals(void)
 	sent = signal_others(tids);
 	if (!sync_signal)
 		return -1;
-	clock_gettime(CLOCK_MONOTONIC, &start);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
 	while (atomic_load(&acks) < sent) {
 		/* Now and then, count threads that ended meanwhile as answered;
 		 * one that blocks the signal never answers: give up after a
