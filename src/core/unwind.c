@@ -37,20 +37,24 @@ static struct ft_thread *graph_thread(void)
 {
 	struct ft_thread *t = ft_current;
 
-	return t && t->depth ? t : NULL;
+	return t && (t->own.depth || t->signal.depth) ? t : NULL;
 }
 
-/* A jump abandons the tracer if a signal interrupted it (siglongjmp out
- * of a handler): the guard must not stay up. */
+/* A jump abandons a hook if a signal interrupted it (siglongjmp out of a
+ * handler): its guard must not stay up.  Abandoning the thread's own
+ * context abandons the signal context's hook too, which can only have
+ * run inside it (on a sigaltstack maybe, above sp). */
 static void jump_to(uintptr_t sp)
 {
 	struct ft_thread *t = ft_current;
 
 	if (!t)
 		return;
-	if (t->busy && t->busy_sp < sp)
-		t->busy = 0;
-	if (t->depth)
+	if (t->own.busy && t->own.busy_sp < sp)
+		t->own.busy = t->signal.busy = 0;
+	else if (t->signal.busy && t->signal.busy_sp < sp)
+		t->signal.busy = 0;
+	if (t->own.depth || t->signal.depth)
 		graph_unwind_below(t, sp);
 }
 
