@@ -7,9 +7,11 @@
  *   trace.dat     chunks of events, see src/common/trace_format.h
  *
  * tr_open() reads the text files and builds an index of the chunks of
- * trace.dat, grouped by thread and sorted by sequence number.  Events are
- * decoded lazily, one thread at a time, by a struct tr_cursor: memory grows
- * with the number of chunks, never with the number of events.
+ * trace.dat, grouped by thread, then by context (the thread's own, and
+ * its signal handlers'), and sorted by sequence number.  Events are
+ * decoded lazily, one thread at a time, by a struct tr_cursor, which
+ * merges the contexts' streams by time: memory grows with the number of
+ * chunks, never with the number of events.
  */
 #ifndef FNTRACE_TRACE_READER_H
 #define FNTRACE_TRACE_READER_H
