@@ -8,6 +8,7 @@
 #define FNTRACE_EVENTS_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/rseq.h>
 
@@ -44,7 +45,6 @@ struct ft_context {
 	uint64_t last;		/* time of the last event written */
 	uint32_t busy;		/* recursion guard: inside a tracer */
 	uint32_t depth;		/* frames on the shadow stack */
-	struct shadow_frame *stack;
 	uint32_t max_depth;	/* frames the stack has room for */
 	uint32_t cpu;
 	uintptr_t busy_sp;	/* the stack where the tracer runs, while busy */
@@ -59,15 +59,28 @@ struct ft_context {
 	struct ft_thread *thread;
 };
 
+/* Each context's shadow stack follows it, so that the hooks find it
+ * without a load. */
 struct ft_thread {
-	struct ft_context own;		/* context 0 */
-	struct ft_context signal;	/* context 1 */
-	_Atomic uint64_t nested_lost;	/* events of deeper signals, not yet said */
 	uint32_t graph_off;	/* graph tracing suspended (swapcontext) */
 	uint32_t pid, tid;
+	_Atomic uint64_t nested_lost;	/* events of deeper signals, not yet said */
+	struct ft_context own;		/* context 0 */
 	struct shadow_frame stack[FT_SHADOW_DEPTH];
+	struct ft_context signal;	/* context 1 */
 	struct shadow_frame signal_stack[FT_SIGNAL_DEPTH];
 };
+
+_Static_assert(offsetof(struct ft_thread, stack) ==
+	       offsetof(struct ft_thread, own) + sizeof(struct ft_context) &&
+	       offsetof(struct ft_thread, signal_stack) ==
+	       offsetof(struct ft_thread, signal) + sizeof(struct ft_context),
+	       "a context's shadow stack follows it");
+
+static inline struct shadow_frame *ft_stack(const struct ft_context *c)
+{
+	return (struct shadow_frame *)(c + 1);
+}
 
 extern __thread struct ft_thread *ft_current;
 extern int ft_have_rseq;
@@ -105,13 +118,13 @@ static inline uint32_t ft_cpu(void)
 /* Extra words at pos[1..] are written first and the head word last, with
  * release order, so neither a process that dies in between nor a reader
  * on another thread ever sees half an event. */
-static inline void ev_commit(struct ft_context *c, uint32_t head, unsigned extra)
+static ft_inline void ev_commit(struct ft_context *c, uint32_t head, unsigned extra)
 {
 	atomic_store_explicit((_Atomic uint32_t *)c->pos, head, memory_order_release);
 	c->pos += 1 + extra;
 }
 
-static inline void ev_time(struct ft_context *c, uint64_t now)
+static ft_inline void ev_time(struct ft_context *c, uint64_t now)
 {
 	c->pos[1] = (uint32_t)now;
 	c->pos[2] = (uint32_t)(now >> 32);
@@ -119,7 +132,7 @@ static inline void ev_time(struct ft_context *c, uint64_t now)
 }
 
 /* The delta of an event at now; an absolute time first if it won't fit. */
-static inline uint32_t ev_delta(struct ft_context *c, uint64_t now, uint32_t max)
+static ft_inline uint32_t ev_delta(struct ft_context *c, uint64_t now, uint32_t max)
 {
 	uint64_t d = now - c->last;
 
@@ -131,14 +144,14 @@ static inline uint32_t ev_delta(struct ft_context *c, uint64_t now, uint32_t max
 }
 
 /* Room for the longest event, or 0 (and the event counted lost). */
-static inline int ev_room(struct ft_context *c)
+static ft_inline int ev_room(struct ft_context *c)
 {
 	if (likely(c->end - c->pos >= FT_MAX_EVENT_WORDS))
 		return 1;
 	return ft_buffer_refill(c);
 }
 
-static inline void ev_cpu(struct ft_context *c)
+static ft_inline void ev_cpu(struct ft_context *c)
 {
 	uint32_t cpu = ft_cpu();
 
@@ -148,7 +161,7 @@ static inline void ev_cpu(struct ft_context *c)
 	}
 }
 
-static inline void ev_entry(struct ft_context *c, uint32_t id, uint64_t now)
+static ft_inline void ev_entry(struct ft_context *c, uint32_t id, uint64_t now)
 {
 	if (!ev_room(c))
 		return;
@@ -165,13 +178,13 @@ static inline void ev_entry(struct ft_context *c, uint32_t id, uint64_t now)
 	}
 }
 
-static inline void ev_exit(struct ft_context *c, uint64_t now)
+static ft_inline void ev_exit(struct ft_context *c, uint64_t now)
 {
 	if (ev_room(c))
 		ev_commit(c, ft_exit_word(ev_delta(c, now, FT_EXIT_MAX_DELTA)), 0);
 }
 
-static inline void ev_exit_ret(struct ft_context *c, uint64_t now, uint64_t ret)
+static ft_inline void ev_exit_ret(struct ft_context *c, uint64_t now, uint64_t ret)
 {
 	uint32_t d;
 
@@ -183,14 +196,14 @@ static inline void ev_exit_ret(struct ft_context *c, uint64_t now, uint64_t ret)
 	ev_commit(c, ft_long_word(FT_LONG_EXIT_RET, d), 2);
 }
 
-static inline void ev_unwind(struct ft_context *c, uint64_t now)
+static ft_inline void ev_unwind(struct ft_context *c, uint64_t now)
 {
 	if (ev_room(c))
 		ev_commit(c, ft_long_word(FT_LONG_UNWIND,
 					  ev_delta(c, now, FT_LONG_MAX_PAYLOAD)), 0);
 }
 
-static inline void ev_overrun(struct ft_context *c)
+static ft_inline void ev_overrun(struct ft_context *c)
 {
 	if (!ev_room(c))
 		return;
@@ -200,7 +213,7 @@ static inline void ev_overrun(struct ft_context *c)
 	c->overruns_written = c->overruns;
 }
 
-static inline void ev_func(struct ft_context *c, uint32_t id, uintptr_t parent,
+static ft_inline void ev_func(struct ft_context *c, uint32_t id, uintptr_t parent,
 			   uint64_t now)
 {
 	uint32_t d;

@@ -111,11 +111,10 @@ void ft_threads_prepare(void)
 }
 
 static void context_init(struct ft_context *c, struct ft_thread *t, uint32_t number,
-			 struct shadow_frame *stack, uint32_t max_depth)
+			 uint32_t max_depth)
 {
 	c->thread = t;
 	c->number = number;
-	c->stack = stack;
 	c->max_depth = max_depth;
 	c->cpu = ~0u;
 }
@@ -135,8 +134,8 @@ struct ft_thread *ft_thread_create(void)
 	}
 	t->pid = getpid();
 	t->tid = syscall(SYS_gettid);
-	context_init(&t->own, t, 0, t->stack, FT_SHADOW_DEPTH);
-	context_init(&t->signal, t, 1, t->signal_stack, FT_SIGNAL_DEPTH);
+	context_init(&t->own, t, 0, FT_SHADOW_DEPTH);
+	context_init(&t->signal, t, 1, FT_SIGNAL_DEPTH);
 	pthread_setspecific(exit_key, t);
 	ft_current = t;
 	creating = 0;

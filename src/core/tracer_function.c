@@ -8,7 +8,7 @@
 #include "tracers.h"
 #include "tracing.h"
 
-static void trace_call(struct ft_context *c, uintptr_t self_ret, uintptr_t parent_ip)
+static ft_inline void trace_call(struct ft_context *c, uintptr_t self_ret, uintptr_t parent_ip)
 {
 	uint32_t id = ftrace_rec_lookup(self_ret);
 
@@ -17,7 +17,7 @@ static void trace_call(struct ft_context *c, uintptr_t self_ret, uintptr_t paren
 }
 
 /* A signal landed inside a hook, and its handler made this call. */
-static void nested_call(struct ft_thread *t, uintptr_t self_ret, uintptr_t parent_ip,
+static ft_cold void nested_call(struct ft_thread *t, uintptr_t self_ret, uintptr_t parent_ip,
 			uintptr_t *retp)
 {
 	struct ft_context *c = ft_signal_enter(t, (uintptr_t)retp);

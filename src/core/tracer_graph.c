@@ -67,7 +67,7 @@ static int too_deep(const struct ft_thread *t, const struct ft_context *c)
 static void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t id,
 		       uint32_t flags, uint64_t now)
 {
-	struct shadow_frame *frame = &c->stack[c->depth];
+	struct shadow_frame *frame = &ft_stack(c)[c->depth];
 
 	frame->ret = *retp;
 	frame->retp = retp;
@@ -80,8 +80,8 @@ static void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t id,
 	*retp = (uintptr_t)return_to_handler;
 }
 
-static void graph_entry(struct ft_thread *t, struct ft_context *c, uintptr_t self_ret,
-			uintptr_t *retp)
+static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
+				   uintptr_t self_ret, uintptr_t *retp)
 {
 	uint32_t id = ftrace_rec_lookup(self_ret), flags = 0;
 	uint64_t now;
@@ -108,7 +108,7 @@ static void graph_entry(struct ft_thread *t, struct ft_context *c, uintptr_t sel
 }
 
 /* A signal landed inside a hook, and its handler made this call. */
-static void nested_entry(struct ft_thread *t, uintptr_t self_ret, uintptr_t *retp)
+static ft_cold void nested_entry(struct ft_thread *t, uintptr_t self_ret, uintptr_t *retp)
 {
 	struct ft_context *c = ft_signal_enter(t, (uintptr_t)retp);
 
@@ -142,7 +142,7 @@ static unsigned find_frame(const struct ft_context *c, uintptr_t *slot)
 {
 	unsigned i = c->depth;
 
-	while (i > 0 && c->stack[i - 1].retp != slot)
+	while (i > 0 && ft_stack(c)[i - 1].retp != slot)
 		i--;
 	return i;
 }
@@ -152,16 +152,16 @@ uintptr_t graph_real_return(const struct ft_thread *t, uintptr_t *slot)
 	unsigned i = find_frame(&t->signal, slot);
 
 	if (i)
-		return t->signal.stack[i - 1].ret;
+		return ft_stack(&t->signal)[i - 1].ret;
 	i = find_frame(&t->own, slot);
-	return i ? t->own.stack[i - 1].ret : 0;
+	return i ? ft_stack(&t->own)[i - 1].ret : 0;
 }
 
 /* Close the top frame: returned (unwound = 0) or skipped. */
 static void pop_frame(struct ft_context *c, uint64_t now, uintptr_t retval,
 		      int unwound, int quiet)
 {
-	struct shadow_frame *f = &c->stack[c->depth - 1];
+	struct shadow_frame *f = &ft_stack(c)[c->depth - 1];
 
 	if (!quiet && (f->flags & FRAME_TRACED)) {
 		if (unwound)
@@ -197,8 +197,8 @@ static unsigned out_of_step(const struct ft_context *c)
 
 /* Pop the frame of slot from c, and those above it as unwound; quiet:
  * without events (c's writer is busy).  Its real return address. */
-static uintptr_t graph_return(struct ft_context *c, uintptr_t retval, uintptr_t *slot,
-			      int quiet)
+static ft_inline uintptr_t graph_return(struct ft_context *c, uintptr_t retval,
+					uintptr_t *slot, int quiet)
 {
 	unsigned i = find_frame(c, slot);
 	uint64_t now = arch_clock();
@@ -206,7 +206,7 @@ static uintptr_t graph_return(struct ft_context *c, uintptr_t retval, uintptr_t 
 
 	if (unlikely(i == 0))
 		i = out_of_step(c);
-	ret = c->stack[i - 1].ret;
+	ret = ft_stack(c)[i - 1].ret;
 	while (c->depth > i)
 		pop_frame(c, now, 0, 1, quiet);
 	pop_frame(c, now, retval, 0, quiet);
@@ -220,7 +220,7 @@ static uintptr_t graph_return(struct ft_context *c, uintptr_t retval, uintptr_t 
  * popped quietly from the stack it is on, as is one whose context is
  * busy: its writer is halfway through an event.
  */
-static uintptr_t nested_return(struct ft_thread *t, uintptr_t retval, uintptr_t *slot)
+static ft_cold uintptr_t nested_return(struct ft_thread *t, uintptr_t retval, uintptr_t *slot)
 {
 	struct ft_context *c = &t->signal;
 	uintptr_t ret;
@@ -259,7 +259,7 @@ static void unwind_context(struct ft_context *c, uintptr_t sp, uint64_t now)
 	uint32_t busy = c->busy;
 
 	c->busy = 1;
-	while (c->depth > 0 && (uintptr_t)c->stack[c->depth - 1].retp < sp)
+	while (c->depth > 0 && (uintptr_t)ft_stack(c)[c->depth - 1].retp < sp)
 		pop_frame(c, now, 0, 1, busy);
 	c->busy = busy;
 }
@@ -283,7 +283,7 @@ void graph_unwind_below(struct ft_thread *t, uintptr_t sp)
 static void unhijack(struct ft_context *c)
 {
 	for (unsigned i = 0; i < c->depth; i++) {
-		struct shadow_frame *f = &c->stack[i];
+		struct shadow_frame *f = &ft_stack(c)[i];
 
 		if (*f->retp == (uintptr_t)return_to_handler) {
 			*f->retp = f->ret;
@@ -302,7 +302,7 @@ void graph_unhijack(struct ft_thread *t)
 static void rehijack(struct ft_context *c)
 {
 	for (unsigned i = 0; i < c->depth; i++) {
-		struct shadow_frame *f = &c->stack[i];
+		struct shadow_frame *f = &ft_stack(c)[i];
 
 		if ((f->flags & FRAME_RESTORED) && *f->retp == f->ret) {
 			*f->retp = (uintptr_t)return_to_handler;
