@@ -280,6 +280,11 @@ void graph_unwind_below(struct ft_thread *t, uintptr_t sp)
 	unwind_context(&t->own, sp, now);
 }
 
+void graph_close_signal(struct ft_thread *t)
+{
+	unwind_context(&t->signal, UINTPTR_MAX, arch_clock());
+}
+
 static void unhijack(struct ft_context *c)
 {
 	for (unsigned i = 0; i < c->depth; i++) {
