@@ -118,9 +118,10 @@ static ft_cold void nested_entry(struct ft_thread *t, uintptr_t self_ret, uintpt
 	ft_signal_leave(t);
 }
 
-/* The busy test is the only one on the common path; a signal landing
- * between it and the store runs its handler here in full, in this same
- * context, and leaves it as it found it: nothing is read before. */
+/* The nested path is a branch on the busy test the hook always made.  A
+ * signal landing between the test and the store runs its handler's hooks
+ * in full, in this same context, and leaves it as it found it: nothing
+ * read before the store can have gone stale. */
 void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp)
 {
 	struct ft_thread *t = ft_thread_get();
