@@ -11,7 +11,11 @@
  * 200 us of CPU time) has a handler too, which may land inside the
  * SIGALRM handler while that is inside the tracer: a third level, whose
  * calls are counted lost.
+ *
+ * "jump": the handler ends with siglongjmp back into main, abandoning the
+ * hook it interrupted, if it did.
  */
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +30,9 @@
 static volatile long runs, prof_runs;
 static volatile long alarm_calls, prof_calls;	/* one per handler: they nest */
 static int calls = CALLS;
+static int jump;
+static sigjmp_buf back;
+static long x;
 
 KEEP long handler_call(long x)
 {
@@ -41,6 +48,8 @@ KEEP void on_alarm(int sig)
 		x = handler_call(x);
 	alarm_calls += 1 + calls;
 	runs++;
+	if (jump)
+		siglongjmp(back, 1);
 }
 
 KEEP void on_prof(int sig)
@@ -79,8 +88,8 @@ static void handle(int sig, void (*handler)(int))
 int main(int argc, char **argv)
 {
 	int deep = argc > 1 && !strcmp(argv[1], "deep");
-	long x = 0;
 
+	jump = argc > 1 && !strcmp(argv[1], "jump");
 	handle(SIGALRM, on_alarm);
 	if (deep) {
 		calls = DEEP_CALLS;
@@ -88,6 +97,8 @@ int main(int argc, char **argv)
 		timer(ITIMER_PROF, 200);
 	}
 	timer(ITIMER_REAL, 200);
+	if (jump)
+		sigsetjmp(back, 1);
 	while (runs < RUNS)
 		x = tiny(x);
 	/* A signal already pending is handled on the way out of these
