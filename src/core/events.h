@@ -41,34 +41,37 @@ struct ft_thread;
  * inside the tracer is a third level: its events are counted lost.
  */
 struct ft_context {
-	uint32_t *pos, *end;	/* room left in the current chunk */
+	/* What every hook touches first, in the first cache line. */
+	_Alignas(64) uint32_t *pos, *end;	/* room left in the current chunk */
 	uint64_t last;		/* time of the last event written */
 	uint32_t busy;		/* recursion guard: inside a tracer */
 	uint32_t depth;		/* frames on the shadow stack */
 	uint32_t max_depth;	/* frames the stack has room for */
 	uint32_t cpu;
 	uintptr_t busy_sp;	/* the stack where the tracer runs, while busy */
-	struct ft_chunk *chunk;
-	uint64_t seq;		/* chunks taken so far */
-	uint64_t lost;		/* events dropped since the last chunk */
 	uint64_t overruns;	/* calls too deep for the shadow stack */
 	uint64_t overruns_written;	/* as last written into the trace */
 	uint32_t graph_functions;	/* set_graph_function frames on the stack */
 	uint32_t notrace_frames;	/* set_graph_notrace frames on the stack */
+	uint32_t graph_off;	/* the thread's own: graph tracing suspended
+				 * (swapcontext); here, on a line the hooks
+				 * read anyway */
 	uint32_t number;		/* 0 or 1, in each chunk it takes */
+	struct ft_chunk *chunk;
+	uint64_t seq;		/* chunks taken so far */
+	uint64_t lost;		/* events dropped since the last chunk */
 	struct ft_thread *thread;
 };
 
 /* Each context's shadow stack follows it, so that the hooks find it
- * without a load. */
+ * without a load, on a cache line boundary. */
 struct ft_thread {
-	uint32_t graph_off;	/* graph tracing suspended (swapcontext) */
-	uint32_t pid, tid;
-	_Atomic uint64_t nested_lost;	/* events of deeper signals, not yet said */
 	struct ft_context own;		/* context 0 */
 	struct shadow_frame stack[FT_SHADOW_DEPTH];
 	struct ft_context signal;	/* context 1 */
 	struct shadow_frame signal_stack[FT_SIGNAL_DEPTH];
+	_Atomic uint64_t nested_lost;	/* events of deeper signals, not yet said */
+	uint32_t pid, tid;
 };
 
 _Static_assert(offsetof(struct ft_thread, stack) ==

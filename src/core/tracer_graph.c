@@ -126,7 +126,7 @@ void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp)
 {
 	struct ft_thread *t = ft_thread_get();
 
-	if (unlikely(!t) || unlikely(graph_broken | t->graph_off))
+	if (unlikely(!t) || unlikely(graph_broken | t->own.graph_off))
 		return;
 	if (unlikely(t->own.busy)) {
 		nested_entry(t, self_ret, retp);
@@ -334,10 +334,10 @@ void graph_suspend(struct ft_thread *t)
 {
 	static const char text[] = "fntrace: graph tracing suspended for this thread (swapcontext)";
 
-	if (t->graph_off)
+	if (t->own.graph_off)
 		return;
 	graph_close_all(t);
-	t->graph_off = 1;
+	t->own.graph_off = 1;
 	if (ft_graph_trace)
 		ft_marker_write(text, sizeof(text) - 1);
 }
