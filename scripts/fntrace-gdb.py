@@ -26,16 +26,25 @@ def _return_to_handler():
         return None  # libfntrace.so is not loaded, or has no symbols
 
 
+def _find_frame(stack, depth, slot):
+    for i in range(depth - 1, -1, -1):
+        if int(stack[i]["retp"]) == slot:
+            return int(stack[i]["ret"])
+    return None
+
+
 def _real_return(slot):
-    """The real return address of the shadow frame whose slot is slot."""
+    """The real return address of the shadow frame whose slot is slot:
+    on the stack of the signal context (a handler that interrupted the
+    tracer, whose frames are the newest), else on the thread's own."""
     try:
         thread = gdb.parse_and_eval("ft_current")
         if int(thread) == 0:
             return None
-        stack = thread["stack"]
-        for i in range(int(thread["depth"]) - 1, -1, -1):
-            if int(stack[i]["retp"]) == slot:
-                return int(stack[i]["ret"])
+        real = _find_frame(thread["signal_stack"], int(thread["signal"]["depth"]), slot)
+        if real is None:
+            real = _find_frame(thread["stack"], int(thread["own"]["depth"]), slot)
+        return real
     except gdb.error:
         pass
     return None

@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Decoding one thread's events, chunk after chunk in seq order.
+ * Decoding one thread's events.  A thread writes two streams (see
+ * ../common/trace_format.h): its own context's chunks and those of its
+ * signal context, a handler that ran while the thread was inside the
+ * tracer.  Each is decoded chunk after chunk in seq order, with its own
+ * time chain, and the cursor hands out whichever stream's next event is
+ * older: both are ticks of the same clock on the same thread, so the
+ * handler's calls come where the signal arrived, nested in the frame it
+ * interrupted.  A stream's graph depth is its own: a LOST from the signal
+ * context gets the depth of the interrupted stream added.
  *
  * Only the chunk being decoded is in memory.  TIME and CPU records change
- * the cursor's state and are not returned: to a reader they are part of
+ * the stream's state and are not returned: to a reader they are part of
  * the next event, not events of their own.  A word the cursor cannot
  * decode (an unknown long type, or extra words past the chunk's end) ends
  * that chunk: without the type there is no way to know where the next
@@ -17,62 +25,73 @@
 #include <string.h>
 #include <unistd.h>
 
+static void stream_init(struct tr_stream *s, struct tr_chunk_ref *chunks, unsigned n)
+{
+	memset(s, 0, sizeof(*s));
+	s->chunks = chunks;
+	s->nr_chunks = n;
+	s->cpu = TR_NO_CPU;
+}
+
 void tr_cursor_init(struct tr_cursor *c, struct trace_data *td,
 		    const struct tr_thread *th)
 {
 	memset(c, 0, sizeof(*c));
 	c->td = td;
 	c->th = th;
-	c->cpu = TR_NO_CPU;
+	stream_init(&c->own, th->chunks, th->nr_own_chunks);
+	stream_init(&c->signal, th->chunks + th->nr_own_chunks,
+		    th->nr_chunks - th->nr_own_chunks);
 }
 
 void tr_cursor_free(struct tr_cursor *c)
 {
-	free(c->words);
-	c->words = NULL;
-	c->cap = 0;
+	free(c->own.words);
+	free(c->signal.words);
+	c->own.words = c->signal.words = NULL;
+	c->own.cap = c->signal.cap = 0;
 }
 
-static int ensure_words(struct tr_cursor *c, size_t n)
+static int ensure_words(struct tr_stream *s, size_t n)
 {
 	uint32_t *w;
 
-	if (n <= c->cap)
+	if (n <= s->cap)
 		return 0;
-	w = realloc(c->words, n * sizeof(*w));
+	w = realloc(s->words, n * sizeof(*w));
 	if (!w)
 		return -1;
-	c->words = w;
-	c->cap = n;
+	s->words = w;
+	s->cap = n;
 	return 0;
 }
 
 /* 1: the next chunk is loaded (it may hold no events); 0: no more, or a
  * read failed (recorded in td->read_error: the report must not pass off a
  * partial trace as whole). */
-static int load_chunk(struct tr_cursor *c)
+static int load_chunk(struct tr_cursor *c, struct tr_stream *s)
 {
 	struct tr_chunk_ref *r;
 	size_t n;
 
-	if (c->next_chunk >= c->th->nr_chunks || c->td->read_error)
+	if (s->next_chunk >= s->nr_chunks || c->td->read_error)
 		return 0;
-	r = &c->th->chunks[c->next_chunk++];
+	r = &s->chunks[s->next_chunk++];
 	n = r->bytes / 4;
-	if (ensure_words(c, n ? n : 1)) {
+	if (ensure_words(s, n ? n : 1)) {
 		c->td->read_error = ENOMEM;
 		return 0;
 	}
 	errno = 0;
-	if (pread(c->td->fd, c->words, r->bytes, r->offset) != (ssize_t)r->bytes) {
+	if (pread(c->td->fd, s->words, r->bytes, r->offset) != (ssize_t)r->bytes) {
 		c->td->read_error = errno ? errno : EIO;
 		return 0;
 	}
-	c->chunk = r;
-	c->nr_words = n;
-	c->pos = 0;
-	c->ticks = r->start_time;
-	c->cpu = r->cpu;
+	s->chunk = r;
+	s->nr_words = n;
+	s->pos = 0;
+	s->ticks = r->start_time;
+	s->cpu = r->cpu;
 	return 1;
 }
 
@@ -81,71 +100,80 @@ static uint64_t u64_at(const uint32_t *w)
 	return w[0] | (uint64_t)w[1] << 32;
 }
 
-static void start_event(struct tr_cursor *c, struct tr_event *ev,
+static void start_event(struct tr_cursor *c, struct tr_stream *s, struct tr_event *ev,
 			enum tr_event_type type, uint32_t delta)
 {
-	c->ticks += delta;
+	s->ticks += delta;
 	memset(ev, 0, sizeof(*ev));
 	ev->type = type;
-	ev->time = tr_ticks_to_ns(c->td, c->ticks);
-	ev->cpu = c->cpu;
-	ev->comm = c->chunk->comm;
+	ev->time = tr_ticks_to_ns(c->td, s->ticks);
+	ev->cpu = s->cpu;
+	ev->comm = s->chunk->comm;
 }
 
-static void decode_short(struct tr_cursor *c, uint32_t w, struct tr_event *ev)
+static void decode_short(struct tr_cursor *c, struct tr_stream *s, uint32_t w,
+			 struct tr_event *ev)
 {
-	c->pos++;
+	s->pos++;
 	if (!(w & 1)) {
-		start_event(c, ev, TR_ENTRY, w >> (FT_ENTRY_ID_BITS + 1));
+		start_event(c, s, ev, TR_ENTRY, w >> (FT_ENTRY_ID_BITS + 1));
 		ev->func = (w >> 1) & FT_ENTRY_MAX_ID;
 	} else {
-		start_event(c, ev, TR_EXIT, w >> 2);
+		start_event(c, s, ev, TR_EXIT, w >> 2);
 		ev->exit_kind = TR_EXIT_PLAIN;
 	}
 }
 
-/* Fills ev from a long event; returns 0 for TIME and CPU, which only
- * change the cursor's state. */
-static int fill_long(struct tr_cursor *c, unsigned type, uint32_t payload,
-		     const uint32_t *x, struct tr_event *ev)
+/* A running total per stream: the thread's is the sum of the highest
+ * each stream has said. */
+static void note_overruns(struct tr_cursor *c, struct tr_stream *s, uint64_t total)
+{
+	if (total <= s->overruns)
+		return;
+	s->overruns = total;
+	c->td->threads[c->th - c->td->threads].overruns = c->own.overruns + c->signal.overruns;
+}
+
+/* Fills ev from a long event; returns 0 for TIME, CPU and OVERRUN, which
+ * only change the cursor's state. */
+static int fill_long(struct tr_cursor *c, struct tr_stream *s, unsigned type,
+		     uint32_t payload, const uint32_t *x, struct tr_event *ev)
 {
 	switch (type) {
 	case FT_LONG_TIME:
-		c->ticks = u64_at(x);
+		s->ticks = u64_at(x);
 		return 0;
 	case FT_LONG_CPU:
-		c->cpu = payload;
+		s->cpu = payload;
 		return 0;
 	case FT_LONG_ENTRY:
-		start_event(c, ev, TR_ENTRY, payload);
+		start_event(c, s, ev, TR_ENTRY, payload);
 		ev->func = x[0];
 		return 1;
 	case FT_LONG_FUNC:
-		start_event(c, ev, TR_FUNC, payload);
+		start_event(c, s, ev, TR_FUNC, payload);
 		ev->func = x[0];
 		ev->value = u64_at(x + 1);
 		return 1;
 	case FT_LONG_EXIT_RET:
-		start_event(c, ev, TR_EXIT, payload);
+		start_event(c, s, ev, TR_EXIT, payload);
 		ev->exit_kind = TR_EXIT_RET;
 		ev->value = u64_at(x);
 		return 1;
 	case FT_LONG_UNWIND:
-		start_event(c, ev, TR_EXIT, payload);
+		start_event(c, s, ev, TR_EXIT, payload);
 		ev->exit_kind = TR_EXIT_UNWIND;
 		return 1;
 	case FT_LONG_LOST:
-		start_event(c, ev, TR_LOST, 0);
+		start_event(c, s, ev, TR_LOST, 0);
 		ev->value = u64_at(x);
 		ev->depth = payload;
 		return 1;
 	case FT_LONG_OVERRUN:
-		/* A running total: the thread keeps the highest. */
-		if (u64_at(x) > c->th->overruns)
-			c->td->threads[c->th - c->td->threads].overruns = u64_at(x);
+		note_overruns(c, s, u64_at(x));
 		return 0;
 	default: /* FT_LONG_MARKER */
-		start_event(c, ev, TR_MARKER, 0);
+		start_event(c, s, ev, TR_MARKER, 0);
 		ev->text = (const char *)x;
 		ev->text_len = payload;
 		return 1;
@@ -153,53 +181,95 @@ static int fill_long(struct tr_cursor *c, unsigned type, uint32_t payload,
 }
 
 /* 1: an event in ev, 0: state only, -1: undecodable. */
-static int decode_long(struct tr_cursor *c, uint32_t w, struct tr_event *ev)
+static int decode_long(struct tr_cursor *c, struct tr_stream *s, uint32_t w,
+		       struct tr_event *ev)
 {
 	unsigned type = (w >> 2) & 0x3f;
 	uint32_t payload = w >> 8;
 	int extra = ft_event_words(w) - 1;
-	const uint32_t *x = c->words + c->pos + 1;
+	const uint32_t *x = s->words + s->pos + 1;
 
-	if (extra < 0 || (size_t)c->pos + 1 + extra > c->nr_words)
+	if (extra < 0 || (size_t)s->pos + 1 + extra > s->nr_words)
 		return -1;
-	c->pos += 1 + extra;
-	return fill_long(c, type, payload, x, ev);
+	s->pos += 1 + extra;
+	return fill_long(c, s, type, payload, x, ev);
 }
 
-static int decode(struct tr_cursor *c, struct tr_event *ev)
+static int decode(struct tr_cursor *c, struct tr_stream *s, struct tr_event *ev)
 {
 	for (;;) {
 		uint32_t w;
 		int got;
 
-		if (c->pos >= c->nr_words) {
-			if (!load_chunk(c))
+		if (s->pos >= s->nr_words) {
+			if (!load_chunk(c, s))
 				return 0;
 			continue;
 		}
-		w = c->words[c->pos];
+		w = s->words[s->pos];
 		if (w == 0) {	/* the zeroed tail of a chunk cut short */
-			c->pos = c->nr_words;
+			s->pos = s->nr_words;
 			continue;
 		}
 		if ((w & 3) != 3) {
-			decode_short(c, w, ev);
+			decode_short(c, s, w, ev);
 			return 1;
 		}
-		got = decode_long(c, w, ev);
+		got = decode_long(c, s, w, ev);
 		if (got > 0)
 			return 1;
 		if (got < 0) {
-			c->chunk->bad = 1;
-			c->pos = c->nr_words;
+			s->chunk->bad = 1;
+			s->pos = s->nr_words;
 		}
 	}
+}
+
+/* The stream's next event, decoded ahead so that the merge can compare
+ * times (in ticks: finer than the nanoseconds they convert to). */
+static const struct tr_event *stream_peek(struct tr_cursor *c, struct tr_stream *s)
+{
+	if (!s->has_next && decode(c, s, &s->next)) {
+		s->has_next = 1;
+		s->next_ticks = s->ticks;
+	}
+	return s->has_next ? &s->next : NULL;
+}
+
+/* The depth of a stream's graph after ev, as the report will count it. */
+static void follow_depth(struct tr_stream *s, const struct tr_event *ev)
+{
+	if (ev->type == TR_ENTRY)
+		s->depth++;
+	else if (ev->type == TR_EXIT && s->depth)
+		s->depth--;
+	else if (ev->type == TR_LOST)
+		s->depth = ev->depth;
+}
+
+/* The older of the two streams' next events; on a tie, the thread's own
+ * (the signal context only ever runs inside it). */
+static int merged_next(struct tr_cursor *c, struct tr_event *ev)
+{
+	const struct tr_event *own = stream_peek(c, &c->own);
+	const struct tr_event *sig = stream_peek(c, &c->signal);
+	struct tr_stream *s;
+
+	if (!own && !sig)
+		return 0;
+	s = !sig || (own && c->own.next_ticks <= c->signal.next_ticks) ? &c->own : &c->signal;
+	*ev = s->next;
+	s->has_next = 0;
+	follow_depth(s, ev);
+	if (s == &c->signal && ev->type == TR_LOST)
+		ev->depth += c->own.depth;
+	return 1;
 }
 
 const struct tr_event *tr_cursor_peek(struct tr_cursor *c)
 {
 	if (!c->has_peeked) {
-		if (!decode(c, &c->peeked))
+		if (!merged_next(c, &c->peeked))
 			return NULL;
 		c->has_peeked = 1;
 	}
@@ -213,5 +283,5 @@ int tr_cursor_next(struct tr_cursor *c, struct tr_event *ev)
 		c->has_peeked = 0;
 		return 1;
 	}
-	return decode(c, ev);
+	return merged_next(c, ev);
 }

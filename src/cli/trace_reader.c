@@ -247,6 +247,7 @@ static void fill_chunk_ref(struct tr_chunk_ref *r, const struct ft_chunk *c,
 	r->pid = c->pid;
 	r->image = c->image;
 	r->tid = c->tid;
+	r->context = c->context;
 	r->seq = c->seq;
 	r->start_time = c->start_time;
 	r->cpu = c->cpu;
@@ -278,7 +279,8 @@ static int index_chunks(struct trace_data *td, uint64_t size)
 	return 0;
 }
 
-/* Thread by thread, each in seq order; file order breaks ties. */
+/* Thread by thread, each context by context in seq order; file order
+ * breaks ties. */
 static int compare_chunks(const void *a, const void *b)
 {
 	const struct tr_chunk_ref *x = a, *y = b;
@@ -289,6 +291,8 @@ static int compare_chunks(const void *a, const void *b)
 		return x->image < y->image ? -1 : 1;
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
+	if (x->context != y->context)
+		return x->context < y->context ? -1 : 1;
 	if (x->seq != y->seq)
 		return x->seq < y->seq ? -1 : 1;
 	return (x->offset > y->offset) - (x->offset < y->offset);
@@ -341,7 +345,9 @@ static int group_threads(struct trace_data *td)
 			t = &td->threads[td->nr_threads - 1];
 		}
 		t->nr_chunks++;
-		t->comm = r->comm;
+		t->nr_own_chunks += r->context == 0;
+		if (r->context == 0 || t->nr_own_chunks == 0)
+			t->comm = r->comm;
 		note_cpu(td, r->cpu);
 	}
 	return 0;

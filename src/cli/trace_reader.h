@@ -7,9 +7,11 @@
  *   trace.dat     chunks of events, see src/common/trace_format.h
  *
  * tr_open() reads the text files and builds an index of the chunks of
- * trace.dat, grouped by thread and sorted by sequence number.  Events are
- * decoded lazily, one thread at a time, by a struct tr_cursor: memory grows
- * with the number of chunks, never with the number of events.
+ * trace.dat, grouped by thread, then by context (the thread's own, and
+ * its signal handlers'), and sorted by sequence number.  Events are
+ * decoded lazily, one thread at a time, by a struct tr_cursor, which
+ * merges the contexts' streams by time: memory grows with the number of
+ * chunks, never with the number of events.
  */
 #ifndef FNTRACE_TRACE_READER_H
 #define FNTRACE_TRACE_READER_H
@@ -64,6 +66,7 @@ struct tr_process {
 /* Where one chunk's events are in trace.dat. */
 struct tr_chunk_ref {
 	uint32_t pid, image, tid;
+	uint32_t context;	/* 0, or 1: a signal handler's (trace_format.h) */
 	uint64_t seq;
 	uint64_t start_time;	/* ticks */
 	uint64_t offset;	/* of the first event word */
@@ -76,8 +79,10 @@ struct tr_chunk_ref {
 struct tr_thread {
 	uint32_t pid, image, tid;
 	const struct tr_process *proc;
-	struct tr_chunk_ref *chunks;	/* this thread's, in seq order */
+	struct tr_chunk_ref *chunks;	/* this thread's: context 0's in seq
+					 * order, then context 1's */
 	unsigned nr_chunks;
+	unsigned nr_own_chunks;		/* context 0's */
 	const char *comm;		/* its name in its last chunk */
 	uint64_t overruns;		/* calls the shadow stack had no room for,
 					 * as far as a cursor has read */
@@ -142,17 +147,30 @@ struct tr_event {
 	uint32_t text_len;
 };
 
-/* Reads one thread's events in order, one chunk in memory at a time. */
-struct tr_cursor {
-	struct trace_data *td;
-	const struct tr_thread *th;
-	unsigned next_chunk;
+/* One context's events of a thread, one chunk in memory at a time. */
+struct tr_stream {
+	struct tr_chunk_ref *chunks;
+	unsigned nr_chunks, next_chunk;
 	struct tr_chunk_ref *chunk;	/* being decoded */
 	uint32_t *words;
 	size_t cap;			/* of words, in words */
 	unsigned nr_words, pos;
 	uint64_t ticks;			/* time of the last event */
 	uint32_t cpu;
+	uint32_t depth;			/* of its graph, at the events taken */
+	uint64_t overruns;		/* the highest running total read */
+	struct tr_event next;
+	uint64_t next_ticks;
+	int has_next;
+};
+
+/* Reads one thread's events in time order: its own context's stream and
+ * its signal context's, merged, so that a handler's calls come where the
+ * signal arrived. */
+struct tr_cursor {
+	struct trace_data *td;
+	const struct tr_thread *th;
+	struct tr_stream own, signal;
 	struct tr_event peeked;
 	int has_peeked;
 };

@@ -17,7 +17,17 @@
  *
  * Events are 32-bit words in host byte order.  Times are clock ticks
  * (arch_clock()), each event's time a delta from the previous event of the
- * same thread; a chunk's first delta is from ft_chunk.start_time.
+ * same thread and context; a chunk's first delta is from
+ * ft_chunk.start_time.
+ *
+ * A thread writes in one of two contexts, as the kernel's tracer has one
+ * per interrupt level: 0, its own, and 1, a signal handler that ran while
+ * the thread was inside the tracer.  Each context takes chunks of its
+ * own, with its own seq numbering and delta chain, and keeps its own graph
+ * depth (a LOST's payload); a reader merges the two streams of a thread by
+ * time, context 1's nesting inside context 0's.  Events of a handler that
+ * interrupted context 1 inside the tracer are counted lost, and the count
+ * is written as a LOST event in context 1.
  *
  *   ENTRY  ....................................0   function entry (graph)
  *          [31:19] delta (13 bits)  [18:1] function id (18 bits)
@@ -37,7 +47,7 @@
 
 #define FT_SHM_MAGIC	"FNTRACE\x01"
 #define FT_FILE_MAGIC	"FNTRDAT\x01"
-#define FT_VERSION	1
+#define FT_VERSION	2	/* 2: ft_chunk.context */
 
 enum ft_chunk_state {
 	FT_CHUNK_FREE,
@@ -77,6 +87,9 @@ struct ft_chunk {
 	uint32_t consumed;		/* bytes a consuming reader has taken */
 	uint32_t image;			/* which program the pid runs: 0, then +1
 					 * after each exec (funcs-PID.IMAGE) */
+	uint32_t context;		/* 0, or 1: events of signal handlers that
+					 * ran while the thread was in the tracer */
+	uint32_t pad;
 };
 
 struct ft_file_header {

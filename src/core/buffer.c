@@ -4,7 +4,9 @@
  * back a chunk are the only synchronised steps; writing events into an
  * owned chunk needs none.  When the recorder falls behind and no chunk is
  * free, events are dropped and counted, and the count is written into the
- * next chunk the thread gets: loss is never silent.
+ * next chunk the thread gets: loss is never silent.  Each context of a
+ * thread (events.h) takes chunks of its own, so a signal handler's events
+ * never land in the middle of the interrupted code's.
  */
 #include "buffer.h"
 #include "events.h"
@@ -80,22 +82,23 @@ int ft_buffer_fd(void)
 	return shm_fd;
 }
 
-static void chunk_own(struct ft_thread *t, unsigned i)
+static void chunk_own(struct ft_context *c, unsigned i)
 {
-	struct ft_chunk *c = ft_shm_chunk(shm, i);
+	struct ft_chunk *k = ft_shm_chunk(shm, i);
 
-	c->pid = t->pid;
-	c->tid = t->tid;
-	c->seq = t->seq++;
-	c->start_time = t->last;
-	c->used = 0;
-	c->consumed = 0;
-	c->image = ft_image;
-	c->cpu = t->cpu;
-	prctl(PR_GET_NAME, c->comm);
-	t->chunk = c;
-	t->pos = (uint32_t *)(c + 1);
-	t->end = (uint32_t *)((char *)c + shm->chunk_size);
+	k->pid = c->thread->pid;
+	k->tid = c->thread->tid;
+	k->context = c->number;
+	k->seq = c->seq++;
+	k->start_time = c->last;
+	k->used = 0;
+	k->consumed = 0;
+	k->image = ft_image;
+	k->cpu = c->cpu;
+	prctl(PR_GET_NAME, k->comm);
+	c->chunk = k;
+	c->pos = (uint32_t *)(k + 1);
+	c->end = (uint32_t *)((char *)k + shm->chunk_size);
 }
 
 static int claim(unsigned i, uint32_t from)
@@ -125,7 +128,7 @@ static int steal_oldest(void)
 	return best;
 }
 
-static int chunk_take(struct ft_thread *t)
+static int chunk_take(struct ft_context *c)
 {
 	unsigned n = shm->nr_chunks;
 	unsigned start = atomic_fetch_add_explicit(&shm->hint, 1, memory_order_relaxed);
@@ -135,71 +138,99 @@ static int chunk_take(struct ft_thread *t)
 		unsigned i = (start + k) % n;
 
 		if (claim(i, FT_CHUNK_FREE)) {
-			chunk_own(t, i);
+			chunk_own(c, i);
 			return 1;
 		}
 	}
 	if (!(atomic_load(&shm->flags) & FT_SHM_OVERWRITE) || (stolen = steal_oldest()) < 0)
 		return 0;
-	chunk_own(t, stolen);
+	chunk_own(c, stolen);
 	return 1;
 }
 
-static void chunk_publish(struct ft_thread *t)
+static void chunk_publish(struct ft_context *c)
 {
-	struct ft_chunk *c = t->chunk;
-	unsigned i = ((char *)c - ((char *)shm + shm->chunks_offset)) / shm->chunk_size;
+	struct ft_chunk *k = c->chunk;
+	unsigned i = ((char *)k - ((char *)shm + shm->chunks_offset)) / shm->chunk_size;
 
-	c->used = (uint32_t)((char *)t->pos - (char *)(c + 1));
-	c->order = atomic_fetch_add(&shm->order, 1) + 1;
+	k->used = (uint32_t)((char *)c->pos - (char *)(k + 1));
+	k->order = atomic_fetch_add(&shm->order, 1) + 1;
 	atomic_store_explicit(&shm->state[i], FT_CHUNK_FULL, memory_order_release);
 	atomic_fetch_add_explicit(&shm->published, 1, memory_order_release);
 	syscall(SYS_futex, &shm->published, FUTEX_WAKE, 1, NULL, NULL, 0);
-	t->chunk = NULL;
-	t->pos = t->end = NULL;
+	c->chunk = NULL;
+	c->pos = c->end = NULL;
 }
 
-/* Write how many events were dropped, and the graph depth now, so the
- * report can pick up the nesting again. */
-static void note_lost(struct ft_thread *t)
+/* Write how many events were dropped, and the context's graph depth now,
+ * so the report can pick up the nesting again. */
+static void note_lost(struct ft_context *c)
 {
-	t->pos[1] = (uint32_t)t->lost;
-	t->pos[2] = (uint32_t)(t->lost >> 32);
-	ev_commit(t, ft_long_word(FT_LONG_LOST, t->depth & FT_LONG_MAX_PAYLOAD), 2);
-	t->lost = 0;
+	c->pos[1] = (uint32_t)c->lost;
+	c->pos[2] = (uint32_t)(c->lost >> 32);
+	ev_commit(c, ft_long_word(FT_LONG_LOST, c->depth & FT_LONG_MAX_PAYLOAD), 2);
+	c->lost = 0;
 }
 
-int ft_buffer_refill(struct ft_thread *t)
+/* A fresh chunk for c, which starts by saying what c lost. */
+static int chunk_next(struct ft_context *c)
 {
 	if (!shm)
 		return 0;
-	if (t->chunk)
-		chunk_publish(t);
-	if (!chunk_take(t)) {
-		t->lost++;
+	if (c->chunk)
+		chunk_publish(c);
+	if (!chunk_take(c))
 		return 0;
-	}
-	if (t->lost)
-		note_lost(t);
+	if (c->lost)
+		note_lost(c);
 	return 1;
 }
 
-int ft_buffer_reserve(struct ft_thread *t, unsigned words)
+int ft_buffer_refill(struct ft_context *c)
 {
-	if (t->end - t->pos >= (ptrdiff_t)words)
+	if (chunk_next(c))
+		return 1;
+	c->lost++;
+	return 0;
+}
+
+/* The note is at the time it is written, from which the next delta
+ * counts: after a TIME in the chunk, or first in a fresh chunk that starts
+ * then (or, if none is free, in the next one c gets). */
+void ft_buffer_add_lost(struct ft_context *c, uint64_t n)
+{
+	c->lost += n;
+	c->last = arch_clock();
+	if (c->end - c->pos >= FT_MAX_EVENT_WORDS) {
+		ev_time(c, c->last);
+		note_lost(c);
+	} else {
+		chunk_next(c);
+	}
+}
+
+int ft_buffer_reserve(struct ft_context *c, unsigned words)
+{
+	if (c->end - c->pos >= (ptrdiff_t)words)
 		return 0;
-	return ft_buffer_refill(t) && t->end - t->pos >= (ptrdiff_t)words ? 0 : -1;
+	return ft_buffer_refill(c) && c->end - c->pos >= (ptrdiff_t)words ? 0 : -1;
 }
 
 void ft_buffer_release(struct ft_thread *t)
 {
-	if (shm && t->chunk)
-		chunk_publish(t);
+	if (shm && t->own.chunk)
+		chunk_publish(&t->own);
+	if (shm && t->signal.chunk)
+		chunk_publish(&t->signal);
 }
 
 void ft_buffer_forget(struct ft_thread *t)
 {
-	t->chunk = NULL;
-	t->pos = t->end = NULL;
-	t->seq = 0;
+	struct ft_context *c[] = { &t->own, &t->signal };
+
+	for (unsigned i = 0; i < 2; i++) {
+		c[i]->chunk = NULL;
+		c[i]->pos = c[i]->end = NULL;
+		c[i]->seq = 0;
+	}
 }

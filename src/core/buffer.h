@@ -6,6 +6,9 @@
 #ifndef FNTRACE_BUFFER_H
 #define FNTRACE_BUFFER_H
 
+#include <stdint.h>
+
+struct ft_context;
 struct ft_thread;
 
 /* Map the recorder's shared memory, passed as an inherited fd. */
@@ -21,10 +24,12 @@ unsigned ft_buffer_size_kb(void);
 struct ft_shm *ft_buffer_shm(void);
 int ft_buffer_fd(void);
 /* Room for words more words in the thread's chunk; -1 if none. */
-int ft_buffer_reserve(struct ft_thread *t, unsigned words);
-/* Hand the thread's chunk to the recorder (thread exit, flush). */
+int ft_buffer_reserve(struct ft_context *c, unsigned words);
+/* n more events c lost: said in its chunk now, or in its next chunk. */
+void ft_buffer_add_lost(struct ft_context *c, uint64_t n);
+/* Hand the thread's chunks to the recorder (thread exit, flush). */
 void ft_buffer_release(struct ft_thread *t);
-/* In a forked child: the parent's chunk is not ours to write. */
+/* In a forked child: the parent's chunks are not ours to write. */
 void ft_buffer_forget(struct ft_thread *t);
 
 #endif

@@ -8,6 +8,7 @@
 #define FNTRACE_EVENTS_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/rseq.h>
 
@@ -16,6 +17,7 @@
 #include "../common/trace_format.h"
 
 #define FT_SHADOW_DEPTH 1024
+#define FT_SIGNAL_DEPTH 128	/* frames of handlers that interrupted the tracer */
 
 /* A graph-traced call whose return address we took. */
 struct shadow_frame {
@@ -26,24 +28,62 @@ struct shadow_frame {
 	uint64_t time;		/* of the entry */
 };
 
-struct ft_thread {
-	uint32_t *pos, *end;	/* room left in the current chunk */
+struct ft_thread;
+
+/*
+ * One tracing context of a thread: an event writer and a shadow stack.
+ * The writers below are not re-entrant (they read pos, write words, then
+ * move pos; the delta is from last), nor is a push on the shadow stack.
+ * So, as the kernel gives an interrupt that arrives inside the tracer its
+ * own recursion level, a thread has two contexts: its own (0) and one for
+ * a signal handler that runs while context 0 is busy (1), each with its
+ * own chunk, delta chain and stack.  A handler interrupting context 1
+ * inside the tracer is a third level: its events are counted lost.
+ */
+struct ft_context {
+	/* What every hook touches first, in the first cache line. */
+	_Alignas(64) uint32_t *pos, *end;	/* room left in the current chunk */
 	uint64_t last;		/* time of the last event written */
 	uint32_t busy;		/* recursion guard: inside a tracer */
-	uint32_t graph_off;	/* graph tracing suspended (swapcontext) */
-	uintptr_t busy_sp;	/* the stack where the tracer runs, while busy */
 	uint32_t depth;		/* frames on the shadow stack */
+	uint32_t max_depth;	/* frames the stack has room for */
 	uint32_t cpu;
-	uint32_t pid, tid;
-	struct ft_chunk *chunk;
-	uint64_t seq;		/* chunks taken so far */
-	uint64_t lost;		/* events dropped since the last chunk */
+	uintptr_t busy_sp;	/* the stack where the tracer runs, while busy */
 	uint64_t overruns;	/* calls too deep for the shadow stack */
 	uint64_t overruns_written;	/* as last written into the trace */
 	uint32_t graph_functions;	/* set_graph_function frames on the stack */
 	uint32_t notrace_frames;	/* set_graph_notrace frames on the stack */
-	struct shadow_frame stack[FT_SHADOW_DEPTH];
+	uint32_t graph_off;	/* the thread's own: graph tracing suspended
+				 * (swapcontext); here, on a line the hooks
+				 * read anyway */
+	uint32_t number;		/* 0 or 1, in each chunk it takes */
+	struct ft_chunk *chunk;
+	uint64_t seq;		/* chunks taken so far */
+	uint64_t lost;		/* events dropped since the last chunk */
+	struct ft_thread *thread;
 };
+
+/* Each context's shadow stack follows it, so that the hooks find it
+ * without a load, on a cache line boundary. */
+struct ft_thread {
+	struct ft_context own;		/* context 0 */
+	struct shadow_frame stack[FT_SHADOW_DEPTH];
+	struct ft_context signal;	/* context 1 */
+	struct shadow_frame signal_stack[FT_SIGNAL_DEPTH];
+	_Atomic uint64_t nested_lost;	/* events of deeper signals, not yet said */
+	uint32_t pid, tid;
+};
+
+_Static_assert(offsetof(struct ft_thread, stack) ==
+	       offsetof(struct ft_thread, own) + sizeof(struct ft_context) &&
+	       offsetof(struct ft_thread, signal_stack) ==
+	       offsetof(struct ft_thread, signal) + sizeof(struct ft_context),
+	       "a context's shadow stack follows it");
+
+static inline struct shadow_frame *ft_stack(const struct ft_context *c)
+{
+	return (struct shadow_frame *)(c + 1);
+}
 
 extern __thread struct ft_thread *ft_current;
 extern int ft_have_rseq;
@@ -54,7 +94,11 @@ void ft_threads_prepare(void);
 /* How many threads the process has now. */
 unsigned ft_count_threads(void);
 struct ft_thread *ft_thread_create(void);
-int ft_buffer_refill(struct ft_thread *t);
+int ft_buffer_refill(struct ft_context *c);
+/* Hooks entered while t->own is busy (a signal interrupted the tracer)
+ * run in t->signal, between these; NULL: not even there, counted lost. */
+struct ft_context *ft_signal_enter(struct ft_thread *t, uintptr_t sp);
+void ft_signal_leave(struct ft_thread *t);
 
 static inline struct ft_thread *ft_thread_get(void)
 {
@@ -77,114 +121,114 @@ static inline uint32_t ft_cpu(void)
 /* Extra words at pos[1..] are written first and the head word last, with
  * release order, so neither a process that dies in between nor a reader
  * on another thread ever sees half an event. */
-static inline void ev_commit(struct ft_thread *t, uint32_t head, unsigned extra)
+static ft_inline void ev_commit(struct ft_context *c, uint32_t head, unsigned extra)
 {
-	atomic_store_explicit((_Atomic uint32_t *)t->pos, head, memory_order_release);
-	t->pos += 1 + extra;
+	atomic_store_explicit((_Atomic uint32_t *)c->pos, head, memory_order_release);
+	c->pos += 1 + extra;
 }
 
-static inline void ev_time(struct ft_thread *t, uint64_t now)
+static ft_inline void ev_time(struct ft_context *c, uint64_t now)
 {
-	t->pos[1] = (uint32_t)now;
-	t->pos[2] = (uint32_t)(now >> 32);
-	ev_commit(t, ft_long_word(FT_LONG_TIME, 0), 2);
+	c->pos[1] = (uint32_t)now;
+	c->pos[2] = (uint32_t)(now >> 32);
+	ev_commit(c, ft_long_word(FT_LONG_TIME, 0), 2);
 }
 
 /* The delta of an event at now; an absolute time first if it won't fit. */
-static inline uint32_t ev_delta(struct ft_thread *t, uint64_t now, uint32_t max)
+static ft_inline uint32_t ev_delta(struct ft_context *c, uint64_t now, uint32_t max)
 {
-	uint64_t d = now - t->last;
+	uint64_t d = now - c->last;
 
-	t->last = now;
+	c->last = now;
 	if (likely(d <= max))
 		return (uint32_t)d;
-	ev_time(t, now);
+	ev_time(c, now);
 	return 0;
 }
 
 /* Room for the longest event, or 0 (and the event counted lost). */
-static inline int ev_room(struct ft_thread *t)
+static ft_inline int ev_room(struct ft_context *c)
 {
-	if (likely(t->end - t->pos >= FT_MAX_EVENT_WORDS))
+	if (likely(c->end - c->pos >= FT_MAX_EVENT_WORDS))
 		return 1;
-	return ft_buffer_refill(t);
+	return ft_buffer_refill(c);
 }
 
-static inline void ev_cpu(struct ft_thread *t)
+static ft_inline void ev_cpu(struct ft_context *c)
 {
 	uint32_t cpu = ft_cpu();
 
-	if (unlikely(cpu != t->cpu)) {
-		t->cpu = cpu;
-		ev_commit(t, ft_long_word(FT_LONG_CPU, cpu & FT_LONG_MAX_PAYLOAD), 0);
+	if (unlikely(cpu != c->cpu)) {
+		c->cpu = cpu;
+		ev_commit(c, ft_long_word(FT_LONG_CPU, cpu & FT_LONG_MAX_PAYLOAD), 0);
 	}
 }
 
-static inline void ev_entry(struct ft_thread *t, uint32_t id, uint64_t now)
+static ft_inline void ev_entry(struct ft_context *c, uint32_t id, uint64_t now)
 {
-	if (!ev_room(t))
+	if (!ev_room(c))
 		return;
-	ev_cpu(t);
+	ev_cpu(c);
 	if (likely(id <= FT_ENTRY_MAX_ID)) {
-		uint32_t d = ev_delta(t, now, FT_ENTRY_MAX_DELTA);
+		uint32_t d = ev_delta(c, now, FT_ENTRY_MAX_DELTA);
 
-		ev_commit(t, ft_entry_word(id, d), 0);
+		ev_commit(c, ft_entry_word(id, d), 0);
 	} else {
-		uint32_t d = ev_delta(t, now, FT_LONG_MAX_PAYLOAD);
+		uint32_t d = ev_delta(c, now, FT_LONG_MAX_PAYLOAD);
 
-		t->pos[1] = id;
-		ev_commit(t, ft_long_word(FT_LONG_ENTRY, d), 1);
+		c->pos[1] = id;
+		ev_commit(c, ft_long_word(FT_LONG_ENTRY, d), 1);
 	}
 }
 
-static inline void ev_exit(struct ft_thread *t, uint64_t now)
+static ft_inline void ev_exit(struct ft_context *c, uint64_t now)
 {
-	if (ev_room(t))
-		ev_commit(t, ft_exit_word(ev_delta(t, now, FT_EXIT_MAX_DELTA)), 0);
+	if (ev_room(c))
+		ev_commit(c, ft_exit_word(ev_delta(c, now, FT_EXIT_MAX_DELTA)), 0);
 }
 
-static inline void ev_exit_ret(struct ft_thread *t, uint64_t now, uint64_t ret)
+static ft_inline void ev_exit_ret(struct ft_context *c, uint64_t now, uint64_t ret)
 {
 	uint32_t d;
 
-	if (!ev_room(t))
+	if (!ev_room(c))
 		return;
-	d = ev_delta(t, now, FT_LONG_MAX_PAYLOAD);
-	t->pos[1] = (uint32_t)ret;
-	t->pos[2] = (uint32_t)(ret >> 32);
-	ev_commit(t, ft_long_word(FT_LONG_EXIT_RET, d), 2);
+	d = ev_delta(c, now, FT_LONG_MAX_PAYLOAD);
+	c->pos[1] = (uint32_t)ret;
+	c->pos[2] = (uint32_t)(ret >> 32);
+	ev_commit(c, ft_long_word(FT_LONG_EXIT_RET, d), 2);
 }
 
-static inline void ev_unwind(struct ft_thread *t, uint64_t now)
+static ft_inline void ev_unwind(struct ft_context *c, uint64_t now)
 {
-	if (ev_room(t))
-		ev_commit(t, ft_long_word(FT_LONG_UNWIND,
-					  ev_delta(t, now, FT_LONG_MAX_PAYLOAD)), 0);
+	if (ev_room(c))
+		ev_commit(c, ft_long_word(FT_LONG_UNWIND,
+					  ev_delta(c, now, FT_LONG_MAX_PAYLOAD)), 0);
 }
 
-static inline void ev_overrun(struct ft_thread *t)
+static ft_inline void ev_overrun(struct ft_context *c)
 {
-	if (!ev_room(t))
+	if (!ev_room(c))
 		return;
-	t->pos[1] = (uint32_t)t->overruns;
-	t->pos[2] = (uint32_t)(t->overruns >> 32);
-	ev_commit(t, ft_long_word(FT_LONG_OVERRUN, 0), 2);
-	t->overruns_written = t->overruns;
+	c->pos[1] = (uint32_t)c->overruns;
+	c->pos[2] = (uint32_t)(c->overruns >> 32);
+	ev_commit(c, ft_long_word(FT_LONG_OVERRUN, 0), 2);
+	c->overruns_written = c->overruns;
 }
 
-static inline void ev_func(struct ft_thread *t, uint32_t id, uintptr_t parent,
+static ft_inline void ev_func(struct ft_context *c, uint32_t id, uintptr_t parent,
 			   uint64_t now)
 {
 	uint32_t d;
 
-	if (!ev_room(t))
+	if (!ev_room(c))
 		return;
-	ev_cpu(t);
-	d = ev_delta(t, now, FT_LONG_MAX_PAYLOAD);
-	t->pos[1] = id;
-	t->pos[2] = (uint32_t)parent;
-	t->pos[3] = (uint32_t)((uint64_t)parent >> 32);
-	ev_commit(t, ft_long_word(FT_LONG_FUNC, d), 3);
+	ev_cpu(c);
+	d = ev_delta(c, now, FT_LONG_MAX_PAYLOAD);
+	c->pos[1] = id;
+	c->pos[2] = (uint32_t)parent;
+	c->pos[3] = (uint32_t)((uint64_t)parent >> 32);
+	ev_commit(c, ft_long_word(FT_LONG_FUNC, d), 3);
 }
 
 #endif

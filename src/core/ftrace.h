@@ -23,6 +23,10 @@
 		real = (type)dlsym(RTLD_NEXT, name)
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
+/* A hook's body, shared by its common path and its rare nested one: the
+ * common path keeps it inline, as when it had no other caller. */
+#define ft_inline inline __attribute__((always_inline))
+#define ft_cold __attribute__((noinline, cold))
 
 /* Record flags. */
 #define FTRACE_FL_ENABLED	0x01	/* the site is a call now */

@@ -237,21 +237,23 @@ int ft_readout_profile(struct ctl_out *o, int arg)
 int ft_marker_write(const char *text, size_t len)
 {
 	struct ft_thread *t = ft_thread_get();
+	struct ft_context *c;
 	unsigned words;
 
 	if (!t || !ft_buffer_attached())
 		return -1;
+	c = &t->own;
 	len = len > MAX_MARKER ? MAX_MARKER : len;
 	while (len && text[len - 1] == '\n')
 		len--;
 	words = 1 + (len + 3) / 4;
-	if (ft_buffer_reserve(t, FT_MAX_EVENT_WORDS + words))
+	if (ft_buffer_reserve(c, FT_MAX_EVENT_WORDS + words))
 		return -1;
-	ev_cpu(t);
-	t->last = arch_clock();
-	ev_time(t, t->last);
-	memset(t->pos + 1, 0, (words - 1) * 4);
-	memcpy(t->pos + 1, text, len);
-	ev_commit(t, ft_long_word(FT_LONG_MARKER, len), words - 1);
+	ev_cpu(c);
+	c->last = arch_clock();
+	ev_time(c, c->last);
+	memset(c->pos + 1, 0, (words - 1) * 4);
+	memcpy(c->pos + 1, text, len);
+	ev_commit(c, ft_long_word(FT_LONG_MARKER, len), words - 1);
 	return 0;
 }

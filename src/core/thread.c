@@ -54,7 +54,7 @@ static void thread_exit(void *arg)
 	struct ft_thread *t = arg;
 
 	graph_unwind_below(t, UINTPTR_MAX);
-	t->busy = 1;
+	t->own.busy = t->signal.busy = 1;
 	ft_buffer_release(t);
 	ft_current = NULL;
 	atomic_fetch_sub(&nr_states, 1);
@@ -116,6 +116,15 @@ void ft_threads_prepare(void)
 	atomic_store(&pool, fresh);
 }
 
+static void context_init(struct ft_context *c, struct ft_thread *t, uint32_t number,
+			 uint32_t max_depth)
+{
+	c->thread = t;
+	c->number = number;
+	c->max_depth = max_depth;
+	c->cpu = ~0u;
+}
+
 struct ft_thread *ft_thread_create(void)
 {
 	static __thread int creating;
@@ -132,11 +141,46 @@ struct ft_thread *ft_thread_create(void)
 	atomic_fetch_add(&nr_states, 1);
 	t->pid = getpid();
 	t->tid = syscall(SYS_gettid);
-	t->cpu = ~0u;
+	context_init(&t->own, t, 0, FT_SHADOW_DEPTH);
+	context_init(&t->signal, t, 1, FT_SIGNAL_DEPTH);
 	pthread_setspecific(exit_key, t);
 	ft_current = t;
 	creating = 0;
 	return t;
+}
+
+/*
+ * A hook found the thread's own context busy: a signal landed inside the
+ * tracer, and its handler runs in the signal context.  If that is busy
+ * too, a signal interrupted it inside the tracer in turn: its event is
+ * counted, with one atomic add, since the handler that counts may itself
+ * be interrupted, and said once the signal context is left.
+ */
+struct ft_context *ft_signal_enter(struct ft_thread *t, uintptr_t sp)
+{
+	struct ft_context *c = &t->signal;
+
+	if (c->busy) {
+		atomic_fetch_add_explicit(&t->nested_lost, 1, memory_order_relaxed);
+		return NULL;
+	}
+	c->busy = 1;
+	c->busy_sp = sp;
+	return c;
+}
+
+/* Counted after the guard is down: a signal that came while it was up,
+ * and counted, is seen; one that comes after is traced. */
+void ft_signal_leave(struct ft_thread *t)
+{
+	struct ft_context *c = &t->signal;
+
+	c->busy = 0;
+	while (unlikely(atomic_load_explicit(&t->nested_lost, memory_order_relaxed))) {
+		c->busy = 1;
+		ft_buffer_add_lost(c, atomic_exchange(&t->nested_lost, 0));
+		c->busy = 0;
+	}
 }
 
 /* The child of a fork has only the forking thread, and its own pid. */

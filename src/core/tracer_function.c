@@ -1,22 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The function tracer: the function, its caller, the time and the thread,
- * one event per call.
+ * one event per call.  A call made by a signal handler that interrupted
+ * the tracer is written in the thread's signal context (events.h).
  */
 #include "events.h"
 #include "tracers.h"
 #include "tracing.h"
 
+static ft_inline void trace_call(struct ft_context *c, uintptr_t self_ret, uintptr_t parent_ip)
+{
+	uint32_t id = ftrace_rec_lookup(self_ret);
+
+	if (likely(id))
+		ev_func(c, id, parent_ip, arch_clock());
+}
+
+/* A signal landed inside a hook, and its handler made this call. */
+static ft_cold void nested_call(struct ft_thread *t, uintptr_t self_ret, uintptr_t parent_ip,
+			uintptr_t *retp)
+{
+	struct ft_context *c = ft_signal_enter(t, (uintptr_t)retp);
+
+	if (!c)
+		return;
+	trace_call(c, self_ret, parent_ip);
+	ft_signal_leave(t);
+}
+
+/* The clock is read after the busy store: a handler that runs between
+ * the test and the store completes here, in this context, first. */
 void function_trace_call(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *retp)
 {
 	struct ft_thread *t = ft_thread_get();
-	uint32_t id;
 
-	if (unlikely(!t) || t->busy || !ft_tracing_on)
+	if (unlikely(!t) || !ft_tracing_on)
 		return;
-	t->busy = 1;
-	id = ftrace_rec_lookup(self_ret);
-	if (likely(id))
-		ev_func(t, id, parent_ip, arch_clock());
-	t->busy = 0;
+	if (unlikely(t->own.busy)) {
+		nested_call(t, self_ret, parent_ip, retp);
+		return;
+	}
+	t->own.busy = 1;
+	trace_call(&t->own, self_ret, parent_ip);
+	t->own.busy = 0;
 }

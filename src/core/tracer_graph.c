@@ -6,6 +6,11 @@
  * slot the return came from is popped: frames above it were skipped
  * (longjmp, an exception) and are closed as unwound.
  *
+ * A signal handler that runs while its thread is inside a hook has the
+ * thread's signal context (events.h): its frames go on that context's own
+ * stack, which a return looks at first while it has frames, since the
+ * handler's frames are the newest the thread has.
+ *
  * set_graph_function limits tracing to calls made inside the functions it
  * names; set_graph_notrace hides everything below the functions it names
  * (their frames are kept, untraced, to know when they end).
@@ -32,12 +37,14 @@ int ft_graph_filters;
 int ft_graph_functions;
 static int graph_broken;
 
-/* With graph filters on: may this call be graph-traced, and how? */
+/* With graph filters on: may this call be graph-traced, and how?  The
+ * signal context's frames, when it has any, nest inside the thread's own,
+ * so the counts of both apply. */
 static int graph_filter(const struct ft_thread *t, uint32_t id, uint32_t *flags)
 {
 	const struct ftrace_rec *rec = ftrace_rec_get(id);
 
-	if (t->notrace_frames)
+	if (t->own.notrace_frames + t->signal.notrace_frames)
 		return 0;
 	if (rec->flags & FTRACE_FL_GRAPH_NOTRACE) {
 		*flags = FRAME_NOTRACE;
@@ -45,155 +52,244 @@ static int graph_filter(const struct ft_thread *t, uint32_t id, uint32_t *flags)
 	}
 	if (rec->flags & FTRACE_FL_GRAPH_FUNC)
 		*flags = FRAME_FUNCTION;
-	return !ft_graph_functions || t->graph_functions || *flags;
+	return !ft_graph_functions || t->own.graph_functions + t->signal.graph_functions ||
+	       *flags;
 }
 
-static void push_frame(struct ft_thread *t, uintptr_t *retp, uint32_t id,
+/* Past max_graph_depth?  Counting, for the signal context, the frames it
+ * nests inside. */
+static int too_deep(const struct ft_thread *t, const struct ft_context *c)
+{
+	return ft_graph_max_depth &&
+	       c->depth + (c->number ? t->own.depth : 0) >= ft_graph_max_depth;
+}
+
+static void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t id,
 		       uint32_t flags, uint64_t now)
 {
-	struct shadow_frame *frame = &t->stack[t->depth];
+	struct shadow_frame *frame = &ft_stack(c)[c->depth];
 
 	frame->ret = *retp;
 	frame->retp = retp;
 	frame->id = id;
 	frame->flags = flags;
 	frame->time = now;
-	t->graph_functions += !!(flags & FRAME_FUNCTION);
-	t->notrace_frames += !!(flags & FRAME_NOTRACE);
-	t->depth++;
+	c->graph_functions += !!(flags & FRAME_FUNCTION);
+	c->notrace_frames += !!(flags & FRAME_NOTRACE);
+	c->depth++;
 	*retp = (uintptr_t)return_to_handler;
 }
 
-static void graph_entry(struct ft_thread *t, uintptr_t self_ret, uintptr_t *retp)
+static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
+				   uintptr_t self_ret, uintptr_t *retp)
 {
 	uint32_t id = ftrace_rec_lookup(self_ret), flags = 0;
 	uint64_t now;
 
 	if (unlikely(!id))
 		return;
-	if (unlikely(t->depth >= FT_SHADOW_DEPTH)) {
+	if (unlikely(c->depth >= c->max_depth)) {
 		/* The first of a run of calls with no room is said at once;
 		 * the run's total, when room comes back (pop_frame). */
-		if (t->overruns++ == t->overruns_written && ft_graph_trace)
-			ev_overrun(t);
+		if (c->overruns++ == c->overruns_written && ft_graph_trace)
+			ev_overrun(c);
 		return;
 	}
-	if ((ft_graph_max_depth && t->depth >= ft_graph_max_depth) ||
-	    (unlikely(ft_graph_filters) && !graph_filter(t, id, &flags)))
+	if (too_deep(t, c) || (unlikely(ft_graph_filters) && !graph_filter(t, id, &flags)))
 		return;
 	now = arch_clock();
 	/* The event before the push: a LOST note it brings must carry the
 	 * depth before this frame. */
 	if (ft_graph_trace && ft_tracing_on && !(flags & FRAME_NOTRACE)) {
-		ev_entry(t, id, now);
+		ev_entry(c, id, now);
 		flags |= FRAME_TRACED;
 	}
-	push_frame(t, retp, id, flags, now);
+	push_frame(c, retp, id, flags, now);
 }
 
+/* A signal landed inside a hook, and its handler made this call. */
+static ft_cold void nested_entry(struct ft_thread *t, uintptr_t self_ret, uintptr_t *retp)
+{
+	struct ft_context *c = ft_signal_enter(t, (uintptr_t)retp);
+
+	if (!c)
+		return;
+	graph_entry(t, c, self_ret, retp);
+	ft_signal_leave(t);
+}
+
+/* The nested path is a branch on the busy test the hook always made.  A
+ * signal landing between the test and the store runs its handler's hooks
+ * in full, in this same context, and leaves it as it found it: nothing
+ * read before the store can have gone stale. */
 void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp)
 {
 	struct ft_thread *t = ft_thread_get();
 
-	if (unlikely(!t) || t->busy || unlikely(graph_broken | t->graph_off))
+	if (unlikely(!t) || unlikely(graph_broken | t->own.graph_off))
 		return;
-	t->busy = 1;
-	t->busy_sp = (uintptr_t)retp;
-	graph_entry(t, self_ret, retp);
-	t->busy = 0;
+	if (unlikely(t->own.busy)) {
+		nested_entry(t, self_ret, retp);
+		return;
+	}
+	t->own.busy = 1;
+	t->own.busy_sp = (uintptr_t)retp;
+	graph_entry(t, &t->own, self_ret, retp);
+	t->own.busy = 0;
 }
 
 /* The frame this return belongs to: normally the top one. */
-static unsigned find_frame(const struct ft_thread *t, uintptr_t *slot)
+static unsigned find_frame(const struct ft_context *c, uintptr_t *slot)
 {
-	unsigned i = t->depth;
+	unsigned i = c->depth;
 
-	while (i > 0 && t->stack[i - 1].retp != slot)
+	while (i > 0 && ft_stack(c)[i - 1].retp != slot)
 		i--;
 	return i;
 }
 
 uintptr_t graph_real_return(const struct ft_thread *t, uintptr_t *slot)
 {
-	unsigned i = find_frame(t, slot);
+	unsigned i = find_frame(&t->signal, slot);
 
-	return i ? t->stack[i - 1].ret : 0;
+	if (i)
+		return ft_stack(&t->signal)[i - 1].ret;
+	i = find_frame(&t->own, slot);
+	return i ? ft_stack(&t->own)[i - 1].ret : 0;
 }
 
 /* Close the top frame: returned (unwound = 0) or skipped. */
-static void pop_frame(struct ft_thread *t, uint64_t now, uintptr_t retval,
+static void pop_frame(struct ft_context *c, uint64_t now, uintptr_t retval,
 		      int unwound, int quiet)
 {
-	struct shadow_frame *f = &t->stack[t->depth - 1];
+	struct shadow_frame *f = &ft_stack(c)[c->depth - 1];
 
 	if (!quiet && (f->flags & FRAME_TRACED)) {
 		if (unwound)
-			ev_unwind(t, now);
+			ev_unwind(c, now);
 		else if (ft_graph_retval)
-			ev_exit_ret(t, now, retval);
+			ev_exit_ret(c, now, retval);
 		else
-			ev_exit(t, now);
+			ev_exit(c, now);
 	}
 	if (!quiet && !unwound && ft_graph_profile)
 		ft_profile_add(f->id, now - f->time);
-	t->graph_functions -= !!(f->flags & FRAME_FUNCTION);
-	t->notrace_frames -= !!(f->flags & FRAME_NOTRACE);
-	t->depth--;
-	if (unlikely(t->overruns != t->overruns_written) && !quiet && ft_graph_trace)
-		ev_overrun(t);
+	c->graph_functions -= !!(f->flags & FRAME_FUNCTION);
+	c->notrace_frames -= !!(f->flags & FRAME_NOTRACE);
+	c->depth--;
+	if (unlikely(c->overruns != c->overruns_written) && !quiet && ft_graph_trace)
+		ev_overrun(c);
 }
 
-uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot)
+/* No frame for this slot: the shadow stack is not what the real stack
+ * is.  Return where the newest frame says and trace no more graphs
+ * rather than guess again. */
+static unsigned out_of_step(const struct ft_context *c)
 {
-	struct ft_thread *t = ft_current;
-	uint32_t busy = t->busy;
-	unsigned i = find_frame(t, slot);
+	if (c->depth == 0) {
+		ft_warn("function_graph: a return with nothing on the shadow stack");
+		abort();
+	}
+	if (!graph_broken)
+		ft_warn("function_graph: shadow stack out of step; graph tracing stopped");
+	graph_broken = 1;
+	return c->depth;
+}
+
+/* Pop the frame of slot from c, and those above it as unwound; quiet:
+ * without events (c's writer is busy).  Its real return address. */
+static ft_inline uintptr_t graph_return(struct ft_context *c, uintptr_t retval,
+					uintptr_t *slot, int quiet)
+{
+	unsigned i = find_frame(c, slot);
 	uint64_t now = arch_clock();
 	uintptr_t ret;
 
-	if (unlikely(i == 0)) {
-		/* No frame for this slot: the shadow stack is not what the
-		 * real stack is.  Return where the newest frame says and trace
-		 * no more graphs rather than guess again. */
-		if (t->depth == 0) {
-			ft_warn("function_graph: a return with nothing on the shadow stack");
-			abort();
-		}
-		if (!graph_broken)
-			ft_warn("function_graph: shadow stack out of step; graph tracing stopped");
-		graph_broken = 1;
-		i = t->depth;
-	}
-	ret = t->stack[i - 1].ret;
-	t->busy = 1;
-	t->busy_sp = (uintptr_t)slot;
-	while (t->depth > i)
-		pop_frame(t, now, 0, 1, busy);
-	pop_frame(t, now, retval, 0, busy);
-	t->busy = busy;
+	if (unlikely(i == 0))
+		i = out_of_step(c);
+	ret = ft_stack(c)[i - 1].ret;
+	while (c->depth > i)
+		pop_frame(c, now, 0, 1, quiet);
+	pop_frame(c, now, retval, 0, quiet);
 	return ret;
+}
+
+/*
+ * A return while the thread's own context is busy: a frame of a signal
+ * handler that interrupted a hook, on the signal context's stack.  Any
+ * other (the program's unwinding reaching a frame while a hook runs) is
+ * popped quietly from the stack it is on, as is one whose context is
+ * busy: its writer is halfway through an event.
+ */
+static ft_cold uintptr_t nested_return(struct ft_thread *t, uintptr_t retval, uintptr_t *slot)
+{
+	struct ft_context *c = &t->signal;
+	uintptr_t ret;
+
+	if (!c->depth || !find_frame(c, slot))
+		return graph_return(&t->own, retval, slot, 1);
+	if (c->busy)
+		return graph_return(c, retval, slot, 1);
+	c->busy = 1;
+	c->busy_sp = (uintptr_t)slot;
+	ret = graph_return(c, retval, slot, 0);
+	ft_signal_leave(t);
+	return ret;
+}
+
+/* As on entry, the busy test comes first and the clock after the store:
+ * a handler that ran in between would leave the time read before stale. */
+uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot)
+{
+	struct ft_thread *t = ft_current;
+	uintptr_t ret;
+
+	if (unlikely(t->own.busy))
+		return nested_return(t, retval, slot);
+	t->own.busy = 1;
+	t->own.busy_sp = (uintptr_t)slot;
+	ret = graph_return(&t->own, retval, slot, 0);
+	t->own.busy = 0;
+	return ret;
+}
+
+/* c's frames whose return slot lies below sp, closed as unwound (quietly
+ * if c's writer is busy: a jump out of a handler that interrupted it). */
+static void unwind_context(struct ft_context *c, uintptr_t sp, uint64_t now)
+{
+	uint32_t busy = c->busy;
+
+	c->busy = 1;
+	while (c->depth > 0 && (uintptr_t)ft_stack(c)[c->depth - 1].retp < sp)
+		pop_frame(c, now, 0, 1, busy);
+	c->busy = busy;
 }
 
 /*
  * The program unwinds its own stack: longjmp, an exception, pthread_exit.
  * Frames whose return slot lies below sp are gone: closed as unwound,
- * without touching their (dead) slots.
+ * without touching their (dead) slots.  The signal context's frames live
+ * only while the hook their handler interrupted does: once the thread's
+ * own context is no longer busy, all of them are gone (on a sigaltstack,
+ * their slots need not even lie below sp).
  */
 void graph_unwind_below(struct ft_thread *t, uintptr_t sp)
 {
 	uint64_t now = arch_clock();
 
-	t->busy = 1;
-	while (t->depth > 0 && (uintptr_t)t->stack[t->depth - 1].retp < sp)
-		pop_frame(t, now, 0, 1, 0);
-	t->busy = 0;
+	unwind_context(&t->signal, t->own.busy ? sp : UINTPTR_MAX, now);
+	unwind_context(&t->own, sp, now);
 }
 
-/* Put the real return addresses back, for an unwinder that reads them. */
-void graph_unhijack(struct ft_thread *t)
+void graph_close_signal(struct ft_thread *t)
 {
-	for (unsigned i = 0; i < t->depth; i++) {
-		struct shadow_frame *f = &t->stack[i];
+	unwind_context(&t->signal, UINTPTR_MAX, arch_clock());
+}
+
+static void unhijack(struct ft_context *c)
+{
+	for (unsigned i = 0; i < c->depth; i++) {
+		struct shadow_frame *f = &ft_stack(c)[i];
 
 		if (*f->retp == (uintptr_t)return_to_handler) {
 			*f->retp = f->ret;
@@ -202,17 +298,30 @@ void graph_unhijack(struct ft_thread *t)
 	}
 }
 
-/* And take them again, for the frames still alive. */
-void graph_rehijack(struct ft_thread *t)
+/* Put the real return addresses back, for an unwinder that reads them. */
+void graph_unhijack(struct ft_thread *t)
 {
-	for (unsigned i = 0; i < t->depth; i++) {
-		struct shadow_frame *f = &t->stack[i];
+	unhijack(&t->own);
+	unhijack(&t->signal);
+}
+
+static void rehijack(struct ft_context *c)
+{
+	for (unsigned i = 0; i < c->depth; i++) {
+		struct shadow_frame *f = &ft_stack(c)[i];
 
 		if ((f->flags & FRAME_RESTORED) && *f->retp == f->ret) {
 			*f->retp = (uintptr_t)return_to_handler;
 			f->flags &= ~FRAME_RESTORED;
 		}
 	}
+}
+
+/* And take them again, for the frames still alive. */
+void graph_rehijack(struct ft_thread *t)
+{
+	rehijack(&t->own);
+	rehijack(&t->signal);
 }
 
 /*
@@ -225,10 +334,10 @@ void graph_suspend(struct ft_thread *t)
 {
 	static const char text[] = "fntrace: graph tracing suspended for this thread (swapcontext)";
 
-	if (t->graph_off)
+	if (t->own.graph_off)
 		return;
 	graph_close_all(t);
-	t->graph_off = 1;
+	t->own.graph_off = 1;
 	if (ft_graph_trace)
 		ft_marker_write(text, sizeof(text) - 1);
 }

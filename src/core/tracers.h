@@ -18,6 +18,8 @@ uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot);
 /* The shadow stack against the program's own unwinding (unwind.c). */
 struct ft_thread;
 void graph_unwind_below(struct ft_thread *t, uintptr_t sp);
+/* The handler the signal context ran is gone: its frames are closed. */
+void graph_close_signal(struct ft_thread *t);
 void graph_unhijack(struct ft_thread *t);
 void graph_rehijack(struct ft_thread *t);
 void graph_suspend(struct ft_thread *t);

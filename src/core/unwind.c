@@ -22,6 +22,7 @@
  *
  * The real functions are found with dlsym(RTLD_NEXT).
  */
+#include "buffer.h"
 #include "events.h"
 #include "tracers.h"
 
@@ -37,20 +38,45 @@ static struct ft_thread *graph_thread(void)
 {
 	struct ft_thread *t = ft_current;
 
-	return t && t->depth ? t : NULL;
+	return t && (t->own.depth || t->signal.depth) ? t : NULL;
 }
 
-/* A jump abandons the tracer if a signal interrupted it (siglongjmp out
- * of a handler): the guard must not stay up. */
+/* Does a jump to sp abandon c's hook?  Yes if a signal interrupted it
+ * and the handler jumps out (siglongjmp): its guard must not stay up. */
+static int abandons(const struct ft_context *c, uintptr_t sp)
+{
+	return c->busy && c->busy_sp < sp;
+}
+
+/* The event the hook was writing may be lost, or half there (an entry
+ * whose frame was never pushed): a LOST note says so, with the depth the
+ * report resumes at, before the frames below the jump are closed. */
+static void abandon(struct ft_context *c)
+{
+	if (!c->busy)
+		return;
+	ft_buffer_add_lost(c, 1);
+	c->busy = 0;
+}
+
+/* Abandoning the thread's own hook abandons the signal context and its
+ * frames, which can only have run inside it (on a sigaltstack maybe,
+ * above sp): they are closed before the note, which must cut from the
+ * report's stack no more than what the abandoned hook left half done. */
 static void jump_to(uintptr_t sp)
 {
 	struct ft_thread *t = ft_current;
 
 	if (!t)
 		return;
-	if (t->busy && t->busy_sp < sp)
-		t->busy = 0;
-	if (t->depth)
+	if (abandons(&t->own, sp)) {
+		abandon(&t->signal);
+		graph_close_signal(t);
+		abandon(&t->own);
+	} else if (abandons(&t->signal, sp)) {
+		abandon(&t->signal);
+	}
+	if (t->own.depth || t->signal.depth)
 		graph_unwind_below(t, sp);
 }
 

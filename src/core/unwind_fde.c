@@ -60,7 +60,7 @@ static uintptr_t hijacked_return(void *pc, const struct dwarf_eh_bases *bases)
 	void *const *context = (void *const *)bases;
 	const struct ft_thread *t = ft_current;
 
-	if ((uintptr_t)pc + 1 != handler || !t || !t->depth || context[-2] != (void *)handler)
+	if ((uintptr_t)pc + 1 != handler || !t || !(t->own.depth || t->signal.depth) || context[-2] != (void *)handler)
 		return 0;
 	return graph_real_return(t, arch_return_slot((uintptr_t)context[-3]));
 }

@@ -4,7 +4,8 @@
  * event encoder that picks short or long forms as the runtime does) and
  * running report_run() with its output and stderr caught.
  *
- * Included by one test program only; hence the static functions.
+ * Included by each report test program: static inline, so that one
+ * needs not use them all.
  */
 #ifndef FNTRACE_REPORT_FIXTURE_H
 #define FNTRACE_REPORT_FIXTURE_H
@@ -23,12 +24,12 @@
 static int failures;
 static char base[PATH_MAX];
 
-static void pass(const char *name)
+static inline void pass(const char *name)
 {
 	printf("PASS: %s\n", name);
 }
 
-static void fail(const char *name, const char *why)
+static inline void fail(const char *name, const char *why)
 {
 	printf("FAIL: %s: %s\n", name, why);
 	failures++;
@@ -45,7 +46,7 @@ struct chunk {
 	uint64_t now;
 };
 
-static void chunk_start(struct chunk *c, uint32_t pid, uint32_t tid, uint64_t seq,
+static inline void chunk_start(struct chunk *c, uint32_t pid, uint32_t tid, uint64_t seq,
 			uint64_t start, uint32_t cpu, const char *comm)
 {
 	memset(c, 0, sizeof(*c));
@@ -59,19 +60,19 @@ static void chunk_start(struct chunk *c, uint32_t pid, uint32_t tid, uint64_t se
 	c->now = start;
 }
 
-static void put(struct chunk *c, uint32_t word)
+static inline void put(struct chunk *c, uint32_t word)
 {
 	c->w[c->n++] = word;
 }
 
-static void put_u64(struct chunk *c, uint64_t v)
+static inline void put_u64(struct chunk *c, uint64_t v)
 {
 	put(c, (uint32_t)v);
 	put(c, (uint32_t)(v >> 32));
 }
 
 /* The delta to t, after a TIME record if it would not fit in max. */
-static uint32_t delta_to(struct chunk *c, uint64_t t, uint32_t max)
+static inline uint32_t delta_to(struct chunk *c, uint64_t t, uint32_t max)
 {
 	uint64_t d = t - c->now;
 
@@ -84,7 +85,7 @@ static uint32_t delta_to(struct chunk *c, uint64_t t, uint32_t max)
 	return d;
 }
 
-static void entry(struct chunk *c, uint64_t t, uint32_t id)
+static inline void entry(struct chunk *c, uint64_t t, uint32_t id)
 {
 	if (t - c->now <= FT_ENTRY_MAX_DELTA && id <= FT_ENTRY_MAX_ID) {
 		put(c, ft_entry_word(id, delta_to(c, t, FT_ENTRY_MAX_DELTA)));
@@ -94,41 +95,41 @@ static void entry(struct chunk *c, uint64_t t, uint32_t id)
 	put(c, id);
 }
 
-static void exit_plain(struct chunk *c, uint64_t t)
+static inline void exit_plain(struct chunk *c, uint64_t t)
 {
 	put(c, ft_exit_word(delta_to(c, t, FT_EXIT_MAX_DELTA)));
 }
 
-static void exit_ret(struct chunk *c, uint64_t t, uint64_t value)
+static inline void exit_ret(struct chunk *c, uint64_t t, uint64_t value)
 {
 	put(c, ft_long_word(FT_LONG_EXIT_RET, delta_to(c, t, FT_LONG_MAX_PAYLOAD)));
 	put_u64(c, value);
 }
 
-static void unwind(struct chunk *c, uint64_t t)
+static inline void unwind(struct chunk *c, uint64_t t)
 {
 	put(c, ft_long_word(FT_LONG_UNWIND, delta_to(c, t, FT_LONG_MAX_PAYLOAD)));
 }
 
-static void func(struct chunk *c, uint64_t t, uint32_t id, uint64_t parent)
+static inline void func(struct chunk *c, uint64_t t, uint32_t id, uint64_t parent)
 {
 	put(c, ft_long_word(FT_LONG_FUNC, delta_to(c, t, FT_LONG_MAX_PAYLOAD)));
 	put(c, id);
 	put_u64(c, parent);
 }
 
-static void lost(struct chunk *c, uint64_t count, uint32_t depth)
+static inline void lost(struct chunk *c, uint64_t count, uint32_t depth)
 {
 	put(c, ft_long_word(FT_LONG_LOST, depth));
 	put_u64(c, count);
 }
 
-static void cpu(struct chunk *c, uint32_t n)
+static inline void cpu(struct chunk *c, uint32_t n)
 {
 	put(c, ft_long_word(FT_LONG_CPU, n));
 }
 
-static void marker(struct chunk *c, const char *text)
+static inline void marker(struct chunk *c, const char *text)
 {
 	uint32_t len = strlen(text), words = (len + 3) / 4;
 
@@ -138,15 +139,15 @@ static void marker(struct chunk *c, const char *text)
 	c->n += words;
 }
 
-static char *path_of(const char *dir, const char *name)
+static inline char *path_of(const char *dir, const char *name)
 {
-	static char path[PATH_MAX + 64];
+	static char path[2 * PATH_MAX];	/* a new_dir() and a name */
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return path;
 }
 
-static void put_file(const char *dir, const char *name, const char *text)
+static inline void put_file(const char *dir, const char *name, const char *text)
 {
 	FILE *f = fopen(path_of(dir, name), "w");
 
@@ -154,7 +155,7 @@ static void put_file(const char *dir, const char *name, const char *text)
 	fclose(f);
 }
 
-static const char *new_dir(const char *name)
+static inline const char *new_dir(const char *name)
 {
 	static char dir[PATH_MAX + 64];
 
@@ -163,7 +164,7 @@ static const char *new_dir(const char *name)
 	return dir;
 }
 
-static void put_trace(const char *dir, struct chunk *chunks, unsigned n)
+static inline void put_trace(const char *dir, struct chunk *chunks, unsigned n)
 {
 	struct ft_file_header h = { .version = FT_VERSION, .word_order = 0x01020304 };
 	FILE *f = fopen(path_of(dir, "trace.dat"), "w");
@@ -186,7 +187,7 @@ struct result {
 	char *err;
 };
 
-static char *read_all(FILE *f)
+static inline char *read_all(FILE *f)
 {
 	char *s;
 	long n;
@@ -201,7 +202,7 @@ static char *read_all(FILE *f)
 }
 
 /* Runs report_run with stderr caught in a temporary file. */
-static struct result run(const char *dir, const struct report_options *o)
+static inline struct result run(const char *dir, const struct report_options *o)
 {
 	struct result r;
 	size_t len;
@@ -220,14 +221,14 @@ static struct result run(const char *dir, const struct report_options *o)
 	return r;
 }
 
-static void free_result(struct result *r)
+static inline void free_result(struct result *r)
 {
 	free(r->out);
 	free(r->err);
 }
 
 /* Shows the first line that differs, which is what one needs to fix it. */
-static void explain_difference(const char *got, const char *want)
+static inline void explain_difference(const char *got, const char *want)
 {
 	unsigned line = 1;
 	size_t i = 0, start = 0;
@@ -244,7 +245,7 @@ static void explain_difference(const char *got, const char *want)
 	       (int)strcspn(want + start, "\n"), want + start);
 }
 
-static void expect_output(const char *name, const char *dir,
+static inline void expect_output(const char *name, const char *dir,
 			  const struct report_options *o, const char *want)
 {
 	struct result r = run(dir, o);
@@ -262,7 +263,7 @@ static void expect_output(const char *name, const char *dir,
 }
 
 /* An error: status 1, nothing on out, one "fntrace: " line naming it. */
-static void expect_error(const char *name, const char *dir, const char *why)
+static inline void expect_error(const char *name, const char *dir, const char *why)
 {
 	struct result r = run(dir, NULL);
 	char *nl = strchr(r.err, '\n');
