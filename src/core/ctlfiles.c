@@ -188,13 +188,18 @@ static int write_filter_file(const char *value, int append, int which,
 
 static int read_depth(struct ctl_out *o, int arg)
 {
-	ctl_printf(o, "ok\n%u\n", ft_graph_max_depth);
+	ctl_printf(o, "ok\n%u\n", ft_graph.max_depth);
 	return 0;
 }
 
 static int write_depth(const char *value, int append, int arg, char *err, size_t errlen)
 {
-	return parse_number(value, 1u << 20, &ft_graph_max_depth, err, errlen);
+	unsigned depth;
+
+	if (parse_number(value, 1u << 20, &depth, err, errlen))
+		return -1;
+	ft_graph_set_depth(depth);
+	return 0;
 }
 
 static int read_buffer_size(struct ctl_out *o, int arg)
@@ -227,7 +232,7 @@ static int write_marker(const char *value, int append, int arg, char *err, size_
 
 static int read_profile_enabled(struct ctl_out *o, int arg)
 {
-	ctl_printf(o, "ok\n%d\n", ft_graph_profile);
+	ctl_printf(o, "ok\n%d\n", ft_profile_enabled());
 	return 0;
 }
 
@@ -286,7 +291,7 @@ static int write_overwrite(const char *value, int append, int arg, char *err, si
 
 static int read_retval(struct ctl_out *o, int arg)
 {
-	ctl_printf(o, "ok\n%d\n", ft_graph_retval);
+	ctl_printf(o, "ok\n%d\n", ft_graph.retval);
 	return 0;
 }
 
@@ -296,7 +301,7 @@ static int write_retval(const char *value, int append, int arg, char *err, size_
 
 	if (parse_number(value, 1, &on, err, errlen))
 		return -1;
-	ft_graph_retval = on;
+	ft_graph_set_retval(on);
 	return 0;
 }
 

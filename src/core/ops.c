@@ -255,17 +255,10 @@ static uintptr_t wanted_graph(void)
 	return 0;
 }
 
-static void graph_filters_changed(void)
-{
-	ft_graph_functions = ft_filter_get(FT_GRAPH_FUNCTION)->nr_add > 0;
-	ft_graph_filters = ft_graph_functions || ft_filter_get(FT_GRAPH_NOTRACE)->nr > 0;
-}
-
 int ftrace_update(void)
 {
 	if (killed)
 		return -1;
-	graph_filters_changed();
 	/* Sites first, then the callbacks: a site switched on early only
 	 * reaches the list function or a nop. */
 	if (replace_code() ||

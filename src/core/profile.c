@@ -24,6 +24,7 @@
 static struct ft_profile_stat *blocks[MAX_BLOCKS];
 static struct ftrace_ops profile_ops = { .flags = FTRACE_OPS_FL_GRAPH };
 static uint64_t start_ticks, start_ns;
+static int running;
 
 static uint64_t now_ns(void)
 {
@@ -64,10 +65,10 @@ static int cover_records(int zero)
 
 int ft_profile_start_stop(int on, const struct filter *filter, const struct filter *notrace)
 {
-	if (on == ft_graph_profile)
+	if (on == running)
 		return 0;
 	if (!on) {
-		ft_graph_profile = 0;
+		running = 0;
 		return unregister_ftrace_ops(&profile_ops);
 	}
 	if (cover_records(1))
@@ -76,9 +77,9 @@ int ft_profile_start_stop(int on, const struct filter *filter, const struct filt
 	start_ns = now_ns();
 	profile_ops.filter = filter;
 	profile_ops.notrace = notrace;
-	ft_graph_profile = 1;
+	running = 1;
 	if (register_ftrace_ops(&profile_ops)) {
-		ft_graph_profile = 0;
+		running = 0;
 		return -1;
 	}
 	return 0;
@@ -88,7 +89,7 @@ int ft_profile_start_stop(int on, const struct filter *filter, const struct filt
  * counts here, before any of their sites is enabled. */
 int ft_profile_cover_new(void)
 {
-	return ft_graph_profile ? cover_records(0) : 0;
+	return running ? cover_records(0) : 0;
 }
 
 void ft_profile_add(uint32_t id, uint64_t ticks)

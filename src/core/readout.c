@@ -92,7 +92,7 @@ static void send_preamble(struct ctl_out *o)
 		     ft_tracer_name(), (int)getpid(),
 		     (unsigned long long)clock_ticks0, (unsigned long long)clock_ns0,
 		     (unsigned long long)arch_clock(), (unsigned long long)monotonic_ns(),
-		     ft_graph_retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN));
+		     ft_graph.retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN));
 	text_add(&info, line, n);
 	ftrace_lock();
 	ft_funcs_emit(text_add, &funcs);

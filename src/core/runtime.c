@@ -126,8 +126,8 @@ static int start_tracer(void)
 	if (env_filter(FT_FILTER, "FNTRACE_FILTER") ||
 	    env_filter(FT_NOTRACE, "FNTRACE_NOTRACE"))
 		return -1;
-	ft_graph_max_depth = depth ? strtoul(depth, NULL, 10) : 0;
-	ft_graph_retval = option_set(getenv("FNTRACE_OPTIONS"), "funcgraph-retval");
+	ft_graph_set_depth(depth ? strtoul(depth, NULL, 10) : 0);
+	ft_graph_set_retval(option_set(getenv("FNTRACE_OPTIONS"), "funcgraph-retval"));
 	if (ft_tracer_set(tracer ? tracer : "function_graph", err, sizeof(err)) == 0)
 		return 0;
 	ft_warn("%s", err);

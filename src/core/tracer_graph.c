@@ -29,12 +29,7 @@
 #define FRAME_RESTORED	0x8	/* its slot holds the real return address again
 				 * (while the program's unwinder walks) */
 
-int ft_graph_trace;
-int ft_graph_profile;
-unsigned ft_graph_max_depth;
-int ft_graph_retval;
-int ft_graph_filters;
-int ft_graph_functions;
+struct ft_graph_config ft_graph;
 static int graph_broken;
 
 /* With graph filters on: may this call be graph-traced, and how?  The
@@ -52,7 +47,7 @@ static int graph_filter(const struct ft_thread *t, uint32_t id, uint32_t *flags)
 	}
 	if (rec->flags & FTRACE_FL_GRAPH_FUNC)
 		*flags = FRAME_FUNCTION;
-	return !ft_graph_functions || t->own.graph_functions + t->signal.graph_functions ||
+	return !ft_graph.functions || t->own.graph_functions + t->signal.graph_functions ||
 	       *flags;
 }
 
@@ -60,8 +55,8 @@ static int graph_filter(const struct ft_thread *t, uint32_t id, uint32_t *flags)
  * nests inside. */
 static int too_deep(const struct ft_thread *t, const struct ft_context *c)
 {
-	return ft_graph_max_depth &&
-	       c->depth + (c->number ? t->own.depth : 0) >= ft_graph_max_depth;
+	return ft_graph.max_depth &&
+	       c->depth + (c->number ? t->own.depth : 0) >= ft_graph.max_depth;
 }
 
 static void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t id,
@@ -91,16 +86,16 @@ static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 	if (unlikely(c->depth >= c->max_depth)) {
 		/* The first of a run of calls with no room is said at once;
 		 * the run's total, when room comes back (pop_frame). */
-		if (c->overruns++ == c->overruns_written && ft_graph_trace)
+		if (c->overruns++ == c->overruns_written && ft_graph.trace)
 			ev_overrun(c);
 		return;
 	}
-	if (too_deep(t, c) || (unlikely(ft_graph_filters) && !graph_filter(t, id, &flags)))
+	if (too_deep(t, c) || (unlikely(ft_graph.filters) && !graph_filter(t, id, &flags)))
 		return;
 	now = arch_clock();
 	/* The event before the push: a LOST note it brings must carry the
 	 * depth before this frame. */
-	if (ft_graph_trace && ft_tracing_on && !(flags & FRAME_NOTRACE)) {
+	if (ft_graph.trace && ft_tracing_on && !(flags & FRAME_NOTRACE)) {
 		ev_entry(c, id, now);
 		flags |= FRAME_TRACED;
 	}
@@ -167,17 +162,17 @@ static void pop_frame(struct ft_context *c, uint64_t now, uintptr_t retval,
 	if (!quiet && (f->flags & FRAME_TRACED)) {
 		if (unwound)
 			ev_unwind(c, now);
-		else if (ft_graph_retval)
+		else if (ft_graph.retval)
 			ev_exit_ret(c, now, retval);
 		else
 			ev_exit(c, now);
 	}
-	if (!quiet && !unwound && ft_graph_profile)
+	if (!quiet && !unwound && ft_graph.profile)
 		ft_profile_add(f->id, now - f->time);
 	c->graph_functions -= !!(f->flags & FRAME_FUNCTION);
 	c->notrace_frames -= !!(f->flags & FRAME_NOTRACE);
 	c->depth--;
-	if (unlikely(c->overruns != c->overruns_written) && !quiet && ft_graph_trace)
+	if (unlikely(c->overruns != c->overruns_written) && !quiet && ft_graph.trace)
 		ev_overrun(c);
 }
 
@@ -338,7 +333,7 @@ void graph_suspend(struct ft_thread *t)
 		return;
 	graph_close_all(t);
 	t->own.graph_off = 1;
-	if (ft_graph_trace)
+	if (ft_graph.trace)
 		ft_marker_write(text, sizeof(text) - 1);
 }
 

@@ -29,11 +29,17 @@ uintptr_t graph_real_return(const struct ft_thread *t, uintptr_t *slot);
 /* Can the graph hooks follow this process's unwinding (unwind.c)? */
 int ft_graph_safe_here(void);
 
-extern int ft_graph_trace;		/* function_graph is the current tracer */
-extern int ft_graph_profile;		/* the profiler times calls */
-extern unsigned ft_graph_max_depth;	/* max_graph_depth; 0: no limit */
-extern int ft_graph_retval;		/* funcgraph-retval */
-extern int ft_graph_filters;		/* set_graph_function/notrace are not empty */
-extern int ft_graph_functions;		/* set_graph_function is not empty */
+/* What the graph hooks do: owned by tracer_graph.c, which reads it on
+ * every call; written only by tracing.c, where a user's settings change. */
+struct ft_graph_config {
+	int trace;		/* function_graph is the current tracer */
+	int profile;		/* the profiler times calls */
+	unsigned max_depth;	/* max_graph_depth; 0: no limit */
+	int retval;		/* funcgraph-retval */
+	int filters;		/* set_graph_function/notrace are not empty */
+	int functions;		/* set_graph_function is not empty */
+};
+
+extern struct ft_graph_config ft_graph;
 
 #endif

@@ -83,7 +83,7 @@ int ft_tracer_set(const char *name, char *err, size_t errlen)
 	current = t;
 	trace_ops.func = t->func;
 	trace_ops.flags = t->flags;
-	ft_graph_trace = t->flags & FTRACE_OPS_FL_GRAPH;
+	ft_graph.trace = t->flags & FTRACE_OPS_FL_GRAPH;
 	if (t != &tracers[0] && register_ftrace_ops(&trace_ops))
 		goto failed;
 	return 0;
@@ -156,6 +156,14 @@ static int copy_filter(struct filter *to, const struct filter *from)
 	return 0;
 }
 
+/* The graph hooks look at the graph filter files only when they say
+ * something. */
+static void graph_filters_changed(void)
+{
+	ft_graph.functions = filters[FT_GRAPH_FUNCTION].nr_add > 0;
+	ft_graph.filters = ft_graph.functions || filters[FT_GRAPH_NOTRACE].nr > 0;
+}
+
 static int filter_write(enum ft_filter_file which, const char *text, int append,
 			int lenient, char *err, size_t errlen)
 {
@@ -167,8 +175,10 @@ static int filter_write(enum ft_filter_file which, const char *text, int append,
 		return -1;
 	}
 	filters[which] = next;
+	graph_filters_changed();
 	if (ftrace_update()) {
 		filters[which] = old;
+		graph_filters_changed();
 		filter_free(&next);
 		snprintf(err, errlen, "cannot patch: tracing is off");
 		return -1;
@@ -197,9 +207,26 @@ int ft_profile_set(int on, char *err, size_t errlen)
 	}
 	if (on && get_ready(err, errlen))
 		return -1;
+	ft_graph.profile = on;
 	if (ft_profile_start_stop(on, &filters[FT_FILTER], &filters[FT_NOTRACE])) {
+		ft_graph.profile = 0;
 		snprintf(err, errlen, "cannot %s the profiler", on ? "start" : "stop");
 		return -1;
 	}
 	return 0;
+}
+
+int ft_profile_enabled(void)
+{
+	return ft_graph.profile;
+}
+
+void ft_graph_set_depth(unsigned depth)
+{
+	ft_graph.max_depth = depth;
+}
+
+void ft_graph_set_retval(int on)
+{
+	ft_graph.retval = on;
 }

@@ -45,4 +45,8 @@ int ft_filter_selects(enum ft_filter_file which, const char *func, const char *m
 int ft_profile_set(int on, char *err, size_t errlen);
 int ft_profile_enabled(void);
 
+/* max_graph_depth (0: no limit), and the funcgraph-retval option. */
+void ft_graph_set_depth(unsigned depth);
+void ft_graph_set_retval(int on);
+
 #endif
