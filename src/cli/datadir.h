@@ -44,6 +44,7 @@ struct datadir_info {
 	struct clock_sync clock;	/* the start, and the latest sample */
 	char exit[64];		/* how the program ended; "" if not known */
 	uint64_t dropped;	/* events the recorder could not store */
+	uint64_t unsaid;	/* events lost that no thread's trace says */
 };
 
 /* Create DIR.tmp-PID with trace.dat and a provisional info, with the

@@ -6,7 +6,8 @@
  * (`state: recording`: a reader of a directory left so knows the recorder
  * died), how the recording ended if it ended early (`recording: disk
  * full after N bytes`), and how many events the recorder could not store
- * (`dropped: N`).
+ * (`dropped: N`), and how many events the runtime dropped in threads
+ * that ended before they could say so (`lost_unsaid: N`).
  */
 #include "datadir.h"
 
@@ -50,13 +51,15 @@ static void trouble_lines(const struct datadir *d, const struct datadir_info *i,
 
 	if (d->error)
 		n = snprintf(buf, len, "recording: %s\n", datadir_ending(d, ending, sizeof(ending)));
-	snprintf(buf + n, len - n, i->dropped ? "dropped: %llu\n" : "",
-		 (unsigned long long)i->dropped);
+	if (i->dropped)
+		n += snprintf(buf + n, len - n, "dropped: %llu\n", (unsigned long long)i->dropped);
+	snprintf(buf + n, len - n, i->unsaid ? "lost_unsaid: %llu\n" : "",
+		 (unsigned long long)i->unsaid);
 }
 
 char *datadir_info_text(const struct datadir *d, const struct datadir_info *i, int sealed)
 {
-	char exit[80] = "", trouble[320];
+	char exit[80] = "", trouble[512];
 	char *text;
 
 	if (i->exit[0])

@@ -46,6 +46,7 @@ static void take_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end
 		return;
 	head.used = end - c->consumed;
 	count_events((const uint32_t *)events, head.used / 4, &n, &lost);
+	d->lost_noted += lost;
 	ft_chunk_state_at(c, c->consumed, &head.start_time, &head.cpu);
 	head.consumed = 0;
 	if (datadir_write(d->dir, &head, sizeof(head), events, head.used)) {
@@ -82,6 +83,13 @@ void drain(struct drainer *d, enum drain_what what)
 		if (s == FT_CHUNK_FULL || (what != DRAIN_FULL && s == FT_CHUNK_FILLING))
 			drain_chunk(d, i, s, what);
 	}
+}
+
+uint64_t drain_lost_unsaid(const struct drainer *d)
+{
+	uint64_t all = atomic_load(&d->shm->lost);
+
+	return all > d->lost_noted ? all - d->lost_noted : 0;
 }
 
 void drain_wait(struct drainer *d, uint32_t seen, unsigned timeout_ms)

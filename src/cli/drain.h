@@ -20,7 +20,12 @@ struct drainer {
 	uint64_t chunks, bytes;		/* written to trace.dat */
 	uint64_t lost;			/* events the runtime dropped, as its
 					 * LOST events in those chunks say */
+	uint64_t lost_noted;		/* ... and in the chunks dropped too */
 };
+
+/* Events the runtime dropped that no LOST event says: their threads
+ * ended before a chunk was free to say so.  Once the process is gone. */
+uint64_t drain_lost_unsaid(const struct drainer *d);
 
 enum drain_what {
 	DRAIN_FULL,		/* the chunks threads handed over */

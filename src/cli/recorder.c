@@ -105,6 +105,7 @@ static void drain_until_exit(struct recorder *r, const char *name)
 		drain_keep_info(&r->drainer);
 		if ((r->exited || child_exited(r)) && recording_done(r, name)) {
 			drain(&r->drainer, DRAIN_DEAD);
+			r->info.unsaid = drain_lost_unsaid(&r->drainer);
 			return;
 		}
 		wait_for_chunks(r, seen);
@@ -237,9 +238,9 @@ static void say_result(const struct recorder *r, const struct record_options *o,
 	const struct datadir *d = &r->dir;
 	char lost[64] = "", ending[256], kept[4200];
 
-	if (r->drainer.lost)
+	if (r->drainer.lost + r->info.unsaid)
 		snprintf(lost, sizeof(lost), "; %llu events lost (buffers full)",
-			 (unsigned long long)r->drainer.lost);
+			 (unsigned long long)(r->drainer.lost + r->info.unsaid));
 	if (!d->error) {
 		if (sealed && !o->quiet)
 			fprintf(stderr, "fntrace: recorded %llu bytes of events into %s%s\n",

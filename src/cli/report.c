@@ -268,6 +268,9 @@ static void print_ending(const struct report *r)
 	if (i->ending || i->dropped)
 		fprintf(r->out, "# recording stopped: %s; %" PRIu64 " events dropped\n",
 			i->ending ? i->ending : "early", i->dropped);
+	if (i->unsaid)
+		fprintf(r->out, "# %" PRIu64 " more events lost in threads that ended "
+			"before their trace could say so\n", i->unsaid);
 }
 
 /* A directory its recorder never finished (killed, say): readable, but

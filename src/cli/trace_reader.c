@@ -158,6 +158,8 @@ static int parse_info_field(struct tr_info *info, const char *key, char *v,
 		return set_string(&info->ending, v);
 	if (!strcmp(key, "dropped"))
 		return tr_take_number(&v, &info->dropped) || *v ? -1 : 0;
+	if (!strcmp(key, "lost_unsaid"))
+		return tr_take_number(&v, &info->unsaid) || *v ? -1 : 0;
 	return 0;
 }
 

@@ -37,6 +37,8 @@ struct tr_info {
 				 * heard of */
 	char *ending;		/* how the recording ended early, or NULL */
 	uint64_t dropped;	/* events the recorder could not store */
+	uint64_t unsaid;	/* events lost in threads that ended before
+				 * their trace could say so */
 };
 
 /* `module IDX BIAS START END PATH`: [start, end) mapped at bias. */

@@ -72,6 +72,9 @@ struct ft_shm {
 	_Atomic uint32_t flags;		/* FT_SHM_* */
 	uint32_t pad;
 	_Atomic uint64_t order;		/* publish counter, for ft_chunk.order */
+	_Atomic uint64_t lost;		/* events dropped, process-wide: a thread
+					 * that ends with no chunk to say its
+					 * losses in is counted here too */
 	_Atomic uint32_t state[];	/* enum ft_chunk_state, one per chunk */
 };
 

@@ -186,11 +186,20 @@ static int chunk_next(struct ft_context *c)
 	return 1;
 }
 
+/* Every loss also counts in the shared total: a thread may end before
+ * any chunk is free to say its own (a slow path: no chunk is free). */
+static void count_lost(uint64_t n)
+{
+	if (shm)
+		atomic_fetch_add_explicit(&shm->lost, n, memory_order_relaxed);
+}
+
 int ft_buffer_refill(struct ft_context *c)
 {
 	if (chunk_next(c))
 		return 1;
 	c->lost++;
+	count_lost(1);
 	return 0;
 }
 
@@ -200,6 +209,7 @@ int ft_buffer_refill(struct ft_context *c)
 void ft_buffer_add_lost(struct ft_context *c, uint64_t n)
 {
 	c->lost += n;
+	count_lost(n);
 	c->last = arch_clock();
 	if (c->end - c->pos >= FT_MAX_EVENT_WORDS) {
 		ev_time(c, c->last);
@@ -216,12 +226,18 @@ int ft_buffer_reserve(struct ft_context *c, unsigned words)
 	return ft_buffer_refill(c) && c->end - c->pos >= (ptrdiff_t)words ? 0 : -1;
 }
 
+/* A thread ends: its chunks go to the recorder, with a last try at
+ * saying what it lost (else only the shared total has it). */
 void ft_buffer_release(struct ft_thread *t)
 {
-	if (shm && t->own.chunk)
-		chunk_publish(&t->own);
-	if (shm && t->signal.chunk)
-		chunk_publish(&t->signal);
+	struct ft_context *c[] = { &t->own, &t->signal };
+
+	for (unsigned i = 0; shm && i < 2; i++) {
+		if (c[i]->lost && !c[i]->chunk)
+			chunk_next(c[i]);
+		if (c[i]->chunk)
+			chunk_publish(c[i]);
+	}
 }
 
 void ft_buffer_forget(struct ft_thread *t)

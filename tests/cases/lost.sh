@@ -23,13 +23,20 @@ int main(int argc, char **argv)
 C
 t_build gcc-pg -O2 flood flood.c
 
-# stalled_record DIR PROG OUT: record PROG with the smallest buffer and a
-# recorder stopped for a while, so that the program must fill it and go
-# on; the recorder's status.
+# stalled_record DIR PROG OUT [LINES]: record PROG with a small buffer
+# (8 chunks: one for each thread, and room to resume in) and a recorder
+# stopped for a while, so that the program must fill it and go on; the
+# recorder's status.  The stop comes 0.2 s in, or
+# once PROG has printed LINES lines (its threads are running then).
 stalled_record() {
-	"$FNTRACE" record -b 1024 -o "$1" -- "$2" >"$3" 2>/dev/null &
+	local i
+	"$FNTRACE" record -b 2048 -o "$1" -- "$2" >"$3" 2>/dev/null &
 	rec=$!
 	sleep 0.2
+	for i in $(seq 50); do
+		[ "$(wc -l <"$3")" -ge "${4:-0}" ] && break
+		sleep 0.1
+	done
 	kill -STOP $rec
 	sleep 0.5
 	kill -CONT $rec
@@ -49,7 +56,7 @@ t_ok "lost: marked in the trace" grep -q 'LOST [0-9]* EVENTS' l.txt
 # of them loses events, each counted on its own line, adding up to the
 # total.
 t_build gcc-pg -O2 mflood "$top/tests/progs/robust_flood.c"
-stalled_record m.data ./mflood mout.txt
+stalled_record m.data ./mflood mout.txt 4
 t_eq "lost, 4 threads: program finished normally" 0 "$?"
 t_eq "lost, 4 threads: program output intact" "result 1" "$(tail -n 1 mout.txt)"
 "$FNTRACE" report -i m.data >m.txt
@@ -60,6 +67,56 @@ for tid in $(sed -n 's/^tid //p' mout.txt); do
 	grep -q "^#   mflood-$tid: [1-9]" per.txt || missing="$missing $tid"
 done
 t_eq "lost, 4 threads: every thread's loss counted" "" "${missing# }"
+t_eq "lost, 4 threads: no loss left unsaid" "" "$(grep 'more events lost' m.txt)"
 t_eq "lost, 4 threads: the per-thread counts add up" \
 	"$(sed -n 's/^# lost events: \([0-9]*\).*/\1/p' m.txt)" \
 	"$(sed 's/.*: //' per.txt | awk '{ s += $1 } END { print s + 0 }')"
+
+# Threads that end while the recorder is stopped and every chunk is full:
+# what they lost last is in no chunk, but in the shared count, and the
+# report says it.  Every call is either in the report or counted lost:
+# main, 4 workers, 4 x 100 000 ticks.
+cat >ends.c <<'C'
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+__attribute__((noinline)) int tick(int x) { return x + 1; }
+__attribute__((noinline)) void *worker(void *arg)
+{
+	volatile int n = 0;
+	for (int i = 0; i < 100000; i++)
+		n = tick(n);
+	return NULL;
+}
+int main(void)
+{
+	pthread_t t[4];
+	usleep(300000);
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, worker, NULL);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	usleep(600000);
+	puts("done");
+	return 0;
+}
+C
+t_build gcc-pg -O2 ends ends.c
+"$FNTRACE" record -t function -b 1024 -o e.data -- ./ends >eout.txt 2>erec.txt &
+rec=$!
+sleep 0.1
+kill -STOP $rec
+sleep 0.6
+kill -CONT $rec
+wait $rec
+t_eq "lost at thread end: program finished normally" "0 done" "$? $(cat eout.txt)"
+"$FNTRACE" report -i e.data >e.txt
+"$FNTRACE" report -i e.data --csv >e.csv
+noted=$(sed -n 's/^# lost events: \([0-9]*\).*/\1/p' e.txt)
+unsaid=$(sed -n 's/^# \([0-9]*\) more events lost in threads that ended.*/\1/p' e.txt)
+hits=$(awk -F, 'NR > 1 { s += $2 } END { print s + 0 }' e.csv)
+t_ok "lost at thread end: the report says what no thread could" test "${unsaid:-0}" -gt 0
+t_eq "lost at thread end: every call reported or counted lost" 400005 \
+	$((hits + ${noted:-0} + ${unsaid:-0}))
+t_ok "lost at thread end: the recorder's line counts them" \
+	grep -q "$((${noted:-0} + ${unsaid:-0})) events lost" erec.txt
