@@ -276,7 +276,7 @@ static struct ft_module *gone_twin(const struct mapped *m)
 	for (unsigned i = 0; i < nr_modules; i++) {
 		struct ft_module *g = &modules[i];
 
-		if (g->gone && g->nr_recs && g->load_mode == mode && !strcmp(g->path, m->path) &&
+		if (g->gone && g->load_mode == mode && !strcmp(g->path, m->path) &&
 		    !memcmp(g->file_id, id, sizeof(id)))
 			return g;
 	}
@@ -330,7 +330,7 @@ static int revive_module(const struct mapped *m)
 
 	if (!g || !records_fit(g, m))
 		return 0;
-	patches = calloc(g->nr_recs, sizeof(*patches));
+	patches = calloc(g->nr_recs ? g->nr_recs : 1, sizeof(*patches));
 	if (!patches)
 		return -1;
 	rebase_records(g, m, patches, &n);
