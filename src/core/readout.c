@@ -170,8 +170,15 @@ int ft_readout_trace(struct ctl_out *o, int arg)
 	return 0;
 }
 
+/* Emptying the buffer (writing trace, or another tracer starting, as in
+ * the kernel) leaves alone a buffer a recorder drains: what is in it
+ * belongs to the recording, and would be lost without a count. */
 int ft_readout_clear(const char *value, int append, int arg, char *err, size_t errlen)
 {
+	struct ft_shm *shm = ft_buffer_shm();
+
+	if (shm && !(atomic_load(&shm->flags) & FT_SHM_OVERWRITE))
+		return 0;
 	read_all(NULL, 1, 0);
 	return 0;
 }

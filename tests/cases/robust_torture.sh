@@ -26,7 +26,8 @@ status 0" "$(cat "$name.out")"
 
 torture run "$FNTRACE" run -- ./torture "$PWD/ex/libcalc.so" $rounds
 torture record "$FNTRACE" record -o torture.data -- ./torture "$PWD/ex/libcalc.so" $rounds
-# (Each switch of tracer empties the buffer, as in the kernel: the
-# graph cannot be asked to nest here.)
 "$FNTRACE" report -i torture.data >torture.txt 2>torture.report.err
 t_eq "torture under record: the report reads" "0" "$?"
+# A switch of tracer empties the buffer, but not a recorder's: nothing
+# recorded is dropped, and every thread's graph nests.
+t_eq "torture under record: every thread's graph nests" "" "$(r_all_nest torture.data torture.txt)"
