@@ -42,7 +42,7 @@ static const char usage[] =
 
 /* A data directory being filled from a trace stream. */
 struct stream_dir {
-	char dir[64];
+	char dir[4096];
 	int trace_fd;
 	int preamble_done;
 };
@@ -112,12 +112,15 @@ static int read_section(struct stream_dir *d, struct ctl_conn *c)
 	return -1;
 }
 
+/* In $TMPDIR, as a user expects of temporary files; else /tmp. */
 static int make_stream_dir(struct stream_dir *d)
 {
-	snprintf(d->dir, sizeof(d->dir), "/tmp/fntrace-ctl.XXXXXX");
+	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+
+	snprintf(d->dir, sizeof(d->dir), "%s/fntrace-ctl.XXXXXX", tmp);
 	d->trace_fd = -1;
 	if (!mkdtemp(d->dir) || start_trace_file(d)) {
-		cli_error("cannot make a temporary directory in /tmp");
+		cli_error("cannot make a temporary directory in %s", tmp);
 		return -1;
 	}
 	return 0;
