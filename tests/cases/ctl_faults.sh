@@ -4,6 +4,11 @@
 # failure is one line, the state read back is what the last write made
 # it, and the program gives its untraced output.
 
+# The trace_pipe clients killed below cannot remove their temporary
+# directories: they go into this case's own, removed with it.
+mkdir tmp
+export TMPDIR=$PWD/tmp
+
 t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
 ./spin 4 >want.txt
 
