@@ -49,7 +49,7 @@ struct stream_dir {
 
 static int write_file(const char *dir, const char *name, struct ctl_conn *c, size_t len)
 {
-	char path[256], buf[8192];
+	char path[4200], buf[8192];
 	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -69,7 +69,7 @@ static int write_file(const char *dir, const char *name, struct ctl_conn *c, siz
 static int start_trace_file(struct stream_dir *d)
 {
 	struct ft_file_header h = { .version = FT_VERSION, .word_order = 0x01020304 };
-	char path[256];
+	char path[4200];
 
 	memcpy(h.magic, FT_FILE_MAGIC, sizeof(h.magic));
 	snprintf(path, sizeof(path), "%s/trace.dat", d->dir);
