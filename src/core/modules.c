@@ -228,7 +228,7 @@ static void file_identity(const char *path, uint64_t id[4])
 	}
 }
 
-static int load_module(const struct mapped *m)
+static int load_module(const struct mapped *m, int mode)
 {
 	struct image_sites sites;
 	struct ft_module *mod;
@@ -241,7 +241,7 @@ static int load_module(const struct mapped *m)
 		return -1;
 	if (!worth_reading(m))
 		goto out;
-	mod->load_mode = load_mode_now();
+	mod->load_mode = mode;
 	file_identity(m->path, mod->file_id);
 	if (elf_open_path(&f, m->path)) {
 		ft_debug("%s", f.err);
@@ -267,10 +267,9 @@ out:
  * the same way, is taken again instead: its records move to the new
  * address if the text there holds the bytes they were made from.
  */
-static struct ft_module *gone_twin(const struct mapped *m)
+static struct ft_module *gone_twin(const struct mapped *m, int mode)
 {
 	uint64_t id[4];
-	int mode = load_mode_now();
 
 	file_identity(m->path, id);
 	for (unsigned i = 0; i < nr_modules; i++) {
@@ -321,9 +320,9 @@ static void rebase_records(struct ft_module *g, const struct mapped *m,
 }
 
 /* 1 if m is a gone module come back, its sites nops again; 0 if not. */
-static int revive_module(const struct mapped *m)
+static int revive_module(const struct mapped *m, int mode)
 {
-	struct ft_module *g = worth_reading(m) ? gone_twin(m) : NULL;
+	struct ft_module *g = worth_reading(m) ? gone_twin(m, mode) : NULL;
 	struct text_patch *patches;
 	unsigned n = 0;
 	int ret;
@@ -340,11 +339,13 @@ static int revive_module(const struct mapped *m)
 	return ret ? -1 : 1;
 }
 
+/* The load mode is found once: it reads every thread's signal mask. */
 static int load_or_revive(const struct mapped *m)
 {
-	int revived = revive_module(m);
+	int mode = load_mode_now();
+	int revived = revive_module(m, mode);
 
-	return revived ? (revived < 0 ? -1 : 0) : load_module(m);
+	return revived ? (revived < 0 ? -1 : 0) : load_module(m, mode);
 }
 
 /* A module that was unloaded: its records must never be patched again,
