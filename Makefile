@@ -12,7 +12,8 @@
 #
 # demo, check and bench first install the Debian packages they miss.
 
-ARCH    ?= $(shell uname -m)
+HOST_ARCH := $(patsubst i%86,i386,$(shell uname -m))
+ARCH    ?= $(HOST_ARCH)
 PREFIX  ?= /usr/local
 BUILD   ?= build
 CC      ?= gcc
@@ -40,7 +41,12 @@ RT_SRC     := $(filter-out $(SITES_SRC),$(wildcard src/core/*.c)) \
 	      $(filter-out src/arch/$(ARCH)/inject.c,$(wildcard src/arch/$(ARCH)/*.c)) \
 	      $(wildcard src/arch/$(ARCH)/*.S) $(SHARED_SRC)
 RT_SRC     := $(sort $(RT_SRC))
-RT_CFLAGS  := $(ALL_CFLAGS) -fPIC -fvisibility=hidden -mgeneral-regs-only -ftls-model=initial-exec
+# Per architecture: the cross compiler's prefix and flags of its own
+# (src/arch/<arch>/arch.mk).  RT_ARCH_CFLAGS keep the runtime's C off the
+# registers that carry floating-point arguments, or say nothing where the
+# entry stubs save those registers instead.
+include src/arch/$(ARCH)/arch.mk
+RT_CFLAGS  := $(ALL_CFLAGS) -fPIC -fvisibility=hidden -ftls-model=initial-exec $(RT_ARCH_CFLAGS)
 
 # SANITIZE=1 (make check-sanitize): the CLI, recorder and recordmcount with
 # AddressSanitizer and UBSan; the runtime with UBSan only, since ASan's
@@ -69,7 +75,23 @@ $(BUILD)/fntrace-recordmcount: $(RMC_OBJ)
 
 $(BUILD)/libfntrace.so: $(RT_OBJ)
 	$(CC) -shared -Wl,-z,now $(RT_LDFLAGS) \
-		-o $@ $(RT_OBJ) -ldl -lpthread
+		-o $@ $(RT_OBJ) -ldl -lpthread $(RT_ARCH_LIBS)
+
+# The runtime alone, for ARCH (with CC its compiler): make runtime ARCH=aarch64
+runtime: $(BUILD)/libfntrace.so
+
+# The runtime of every other architecture (one with an entry.S) whose
+# cross compiler is installed: $(BUILD)/<arch>/libfntrace.so, where
+# fntrace looks for it to trace a program of that architecture.
+RT_ARCHES    := $(patsubst src/arch/%/entry.S,%,$(wildcard src/arch/*/entry.S))
+CROSS_ARCHES := $(filter-out $(HOST_ARCH),$(RT_ARCHES))
+cross_prefix = $(shell sed -n 's/^CROSS_$(1) *:= *//p' src/arch/$(1)/arch.mk)
+runtimes: $(foreach a,$(CROSS_ARCHES),runtime-$(a))
+runtime-%:
+	@if command -v $(call cross_prefix,$*)gcc >/dev/null; then \
+		$(MAKE) --no-print-directory ARCH=$* CC=$(call cross_prefix,$*)gcc \
+			BUILD=$(abspath $(BUILD))/$* runtime; \
+	else echo "no $(call cross_prefix,$*)gcc: no $* runtime"; fi
 
 $(BUILD)/cli/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -101,12 +123,12 @@ $(BUILD)/examples/demo: $(wildcard examples/*.c examples/*.h) examples/Makefile
 demo: deps-demo all $(BUILD)/examples/demo
 	LD_LIBRARY_PATH=$(BUILD)/examples $(BUILD)/fntrace live -- $(BUILD)/examples/demo 3
 
-check: deps-check all $(UNIT_BIN)
+check: deps-check all runtimes $(UNIT_BIN)
 	BUILD=$(abspath $(BUILD)) tests/run.sh
 
 unit: $(UNIT_BIN)
 
-stress: deps-check all $(UNIT_BIN)
+stress: deps-check all runtimes $(UNIT_BIN)
 	BUILD=$(abspath $(BUILD)) tests/stress.sh
 
 check-sanitize: deps-check
@@ -142,4 +164,4 @@ install: all
 clean:
 	rm -rf $(BUILD) build-sanitize
 
-.PHONY: all demo check check-sanitize unit stress bench fuzz install clean
+.PHONY: all runtime runtimes demo check check-sanitize unit stress bench fuzz install clean
