@@ -129,11 +129,19 @@ const struct arch_desc *arch_lookup(unsigned machine);
 
 #define ARCH_MAX_INSN 8		/* longest site or patchable instruction */
 
+/*
+ * orig: the bytes the compiler or linker left at the site (NULL for
+ * ftrace_caller's own sites).  An architecture may need them: a site that
+ * is one word of a longer call sequence has a nop of its own (mips), and a
+ * compiler's call to mcount may already be the call to ftrace_caller (the
+ * runtime's mcount), whatever the distance.
+ */
 /* The bytes of a nop for a site of len bytes. */
-void arch_make_nop(unsigned len, uint8_t *insn);
+void arch_make_nop(const uint8_t *orig, unsigned len, uint8_t *insn);
 /* The bytes of a call from ip (a site of len bytes) to target; -1 if the
  * target is out of reach and a trampoline is needed. */
-int arch_make_call(uintptr_t ip, unsigned len, uintptr_t target, uint8_t *insn);
+int arch_make_call(uintptr_t ip, const uint8_t *orig, unsigned len, uintptr_t target,
+		   uint8_t *insn);
 /* How far a direct call reaches, each way. */
 uintptr_t arch_call_reach(void);
 

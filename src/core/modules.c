@@ -165,7 +165,7 @@ static int add_record(struct ft_module *mod, unsigned mod_idx, const struct site
 	patch->len = rec.len;
 	memcpy(patch->old, (const void *)rec.ip, rec.len);
 	memcpy(ftrace_rec_get(id)->orig, patch->old, rec.len);
-	arch_make_nop(rec.len, patch->new);
+	arch_make_nop(patch->old, rec.len, patch->new);
 	return 0;
 }
 
@@ -308,7 +308,7 @@ static void rebase_records(struct ft_module *g, const struct mapped *m,
 		p->addr = rec->ip;
 		p->len = rec->len;
 		memcpy(p->old, rec->orig, rec->len);
-		arch_make_nop(rec->len, p->new);
+		arch_make_nop(rec->orig, rec->len, p->new);
 		*n += memcmp(p->old, p->new, p->len) != 0;
 	}
 	g->bias = m->bias;
@@ -376,7 +376,7 @@ static int as_left(const struct ft_module *mod)
 
 		if (rec->flags & FTRACE_FL_DISABLED)
 			continue;
-		arch_make_nop(rec->len, nop);
+		arch_make_nop(rec->orig, rec->len, nop);
 		if (((rec->flags & FTRACE_FL_ENABLED) || memcmp(nop, rec->orig, rec->len)) &&
 		    !memcmp((const void *)rec->ip, rec->orig, rec->len))
 			return 0;

@@ -97,13 +97,13 @@ static int make_site_call(const struct ftrace_rec *rec, uint8_t *insn)
 	uintptr_t target = arch_caller_for(rec->kind);
 	const struct ft_module *mod;
 
-	if (arch_make_call(rec->ip, rec->len, target, insn) == 0)
+	if (arch_make_call(rec->ip, rec->orig, rec->len, target, insn) == 0)
 		return 0;
 	mod = ftrace_module_get(rec->module);
 	target = ftrace_tramp_get(mod->text_lo, mod->text_hi, target);
 	if (!target)
 		return -1;
-	return arch_make_call(rec->ip, rec->len, target, insn);
+	return arch_make_call(rec->ip, rec->orig, rec->len, target, insn);
 }
 
 static int rec_patch(const struct ftrace_rec *rec, int enable, struct text_patch *p)
@@ -111,10 +111,10 @@ static int rec_patch(const struct ftrace_rec *rec, int enable, struct text_patch
 	p->addr = rec->ip;
 	p->len = rec->len;
 	if (enable) {
-		arch_make_nop(rec->len, p->old);
+		arch_make_nop(rec->orig, rec->len, p->old);
 		return make_site_call(rec, p->new);
 	}
-	arch_make_nop(rec->len, p->new);
+	arch_make_nop(rec->orig, rec->len, p->new);
 	return make_site_call(rec, p->old);
 }
 
@@ -219,13 +219,13 @@ static int patch_caller_site(char *site, uintptr_t *current, uintptr_t target)
 	if (*current == target)
 		return 0;
 	if (*current)
-		arch_make_call(p.addr, p.len, *current, p.old);
+		arch_make_call(p.addr, NULL, p.len, *current, p.old);
 	else
-		arch_make_nop(p.len, p.old);
+		arch_make_nop(NULL, p.len, p.old);
 	if (target)
-		arch_make_call(p.addr, p.len, target, p.new);
+		arch_make_call(p.addr, NULL, p.len, target, p.new);
 	else
-		arch_make_nop(p.len, p.new);
+		arch_make_nop(NULL, p.len, p.new);
 	if (text_patch_batch(&p, 1))
 		return -1;
 	*current = target;
@@ -314,7 +314,7 @@ static int restore_sites(void)
 			continue;
 		v[n].addr = rec->ip;
 		v[n].len = rec->len;
-		arch_make_nop(rec->len, v[n].old);
+		arch_make_nop(rec->orig, rec->len, v[n].old);
 		memcpy(v[n].new, rec->orig, rec->len);
 		n += memcmp(v[n].old, v[n].new, rec->len) != 0;
 	}

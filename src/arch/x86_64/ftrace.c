@@ -20,12 +20,13 @@ static const uint8_t nop6[] = { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
 const unsigned ftrace_call_len = 5;
 
-void arch_make_nop(unsigned len, uint8_t *insn)
+void arch_make_nop(const uint8_t *orig, unsigned len, uint8_t *insn)
 {
 	memcpy(insn, len == 6 ? nop6 : nop5, len);
 }
 
-int arch_make_call(uintptr_t ip, unsigned len, uintptr_t target, uint8_t *insn)
+int arch_make_call(uintptr_t ip, const uint8_t *orig, unsigned len, uintptr_t target,
+		   uint8_t *insn)
 {
 	unsigned prefix = len - 5;
 	int64_t rel = (int64_t)(target - (ip + len));

@@ -38,7 +38,7 @@ static int is_nop(const uint8_t *insn, unsigned len)
 {
 	uint8_t nop[ARCH_MAX_INSN];
 
-	arch_make_nop(len, nop);
+	arch_make_nop(NULL, len, nop);
 	return memcmp(insn, nop, len) == 0;
 }
 
