@@ -9,9 +9,16 @@
 FNTRACE=${FNTRACE:-$BUILD/fntrace}
 LIBFNTRACE=${LIBFNTRACE:-$BUILD/libfntrace.so}
 
-t_pass() { echo "PASS: $1"; echo pass >>"$RESULTS"; }
-t_fail() { echo "FAIL: $1${2:+: $2}"; echo fail >>"$RESULTS"; }
-t_skip() { echo "SKIP: $1: $2"; echo skip >>"$RESULTS"; }
+# Cross testing: with T_ARCH=<arch> (aarch64, riscv64, mips, i386), t_build
+# compiles for that architecture as tests/arch/<arch>.sh says, and the
+# programs run under qemu-user through binfmt_misc (i386: natively).
+# Check names then start with "[<arch>] ".
+T_ARCH=${T_ARCH:-}
+T_TAG=${T_ARCH:+[$T_ARCH] }
+
+t_pass() { echo "PASS: $T_TAG$1"; echo pass >>"$RESULTS"; }
+t_fail() { echo "FAIL: $T_TAG$1${2:+: $2}"; echo fail >>"$RESULTS"; }
+t_skip() { echo "SKIP: $T_TAG$1: $2"; echo skip >>"$RESULTS"; }
 
 t_ok() {
 	local name=$1; shift
@@ -29,25 +36,23 @@ t_same() {
 	else t_fail "$1" "differs:"; head -n 40 "$TMP/t_same.diff"; fi
 }
 
-# Build flavours: how a program can be compiled for tracing.
-FLAVORS="gcc-pg gcc-fentry gcc-nop gcc-patchable clang-pg clang-patchable"
+# Build flavours: how a program can be compiled for tracing, per
+# architecture (tests/arch/<arch>.sh).
+. "$top/tests/arch/${T_ARCH:-x86_64}.sh"
+FLAVORS=$ARCH_FLAVORS
+
+# t_cc gcc|g++|clang: that compiler, for T_ARCH if set.
+t_cc() {
+	if [ -z "$T_ARCH" ]; then echo "$1"
+	elif [ "$1" = clang ]; then echo "clang --target=$ARCH_TRIPLE"
+	else echo "$ARCH_TRIPLE-$1"; fi
+}
 
 # t_build FLAVOR OPT OUT SRC... : compile and link one program.
 t_build() {
-	local flavor=$1 opt=$2 out=$3 cc flags link= objs= obj src; shift 3
-	case $flavor in
-	gcc-pg)          cc=gcc;   flags="-pg" ;;
-	gcc-fentry)      cc=gcc;   flags="-pg -mfentry" ;;
-	gcc-nop)         cc=gcc;   flags="-fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount"; link="-no-pie" ;;
-	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=5" ;;
-	clang-pg)        cc=clang; flags="-pg" ;;
-	clang-patchable) cc=clang; flags="-fpatchable-function-entry=5" ;;
-	gcc-pg-linked)   cc=gcc;   flags="-pg"; link="-pg" ;;
-	plain)           cc=gcc;   flags="" ;;
-	g++-pg)          cc=g++;   flags="-pg" ;;
-	gcc-pg-rdynamic) cc=gcc;   flags="-pg"; link="-rdynamic" ;;
-	*) echo "t_build: unknown flavour $flavor" >&2; return 1 ;;
-	esac
+	local flavor=$1 opt=$2 out=$3 cc flags link objs= obj src; shift 3
+	arch_flavor "$flavor" || { echo "t_build: no flavour $flavor${T_ARCH:+ on $T_ARCH}" >&2; return 1; }
+	cc=$(t_cc "$cc")
 	# Compile with the flags, link without them: linking with -pg would
 	# pull in gprof's start-up code (only gcc-pg-linked wants that).
 	for src in "$@"; do

@@ -1,0 +1,22 @@
+# x86_64: how the test programs are built, per flavour (sourced by
+# tests/lib.sh).  arch_flavor FLAVOR sets cc (gcc, g++ or clang), flags
+# (compile only) and link (link only); it fails for an unknown flavour.
+ARCH_TRIPLE=x86_64-linux-gnu
+ARCH_FLAVORS="gcc-pg gcc-fentry gcc-nop gcc-patchable clang-pg clang-patchable"
+
+arch_flavor() {
+	link=
+	case $1 in
+	gcc-pg)          cc=gcc;   flags="-pg" ;;
+	gcc-fentry)      cc=gcc;   flags="-pg -mfentry" ;;
+	gcc-nop)         cc=gcc;   flags="-fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount"; link="-no-pie" ;;
+	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=5" ;;
+	clang-pg)        cc=clang; flags="-pg" ;;
+	clang-patchable) cc=clang; flags="-fpatchable-function-entry=5" ;;
+	gcc-pg-linked)   cc=gcc;   flags="-pg"; link="-pg" ;;
+	plain)           cc=gcc;   flags="" ;;
+	g++-pg)          cc=g++;   flags="-pg" ;;
+	gcc-pg-rdynamic) cc=gcc;   flags="-pg"; link="-rdynamic" ;;
+	*) return 1 ;;
+	esac
+}
