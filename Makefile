@@ -25,7 +25,7 @@ ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer
 
 # Code both sides use: the ELF reader, the site decoders of every
 # architecture, site discovery (and side files) and the trace format helpers.
-SITES_SRC  := src/core/sites.c src/core/sitefile.c
+SITES_SRC  := $(wildcard src/sites/*.c)
 SHARED_SRC := $(wildcard src/elf/*.c) src/arch/arches.c $(wildcard src/arch/*/decode.c) \
 	      $(SITES_SRC) $(wildcard src/common/*.c)
 # recordmcount: its command is also "fntrace recordmcount"; tool.c is the
@@ -37,7 +37,7 @@ CLI_SRC    := $(wildcard src/cli/*.c) $(RMC_SRC) $(SHARED_SRC) src/arch/$(ARCH)/
 # function's entry and its body, where vector argument registers are live),
 # hidden symbols but for the few marked FT_EXPORT: unversioned, so that
 # they interpose mcount@GLIBC and dlopen@GLIBC.
-RT_SRC     := $(filter-out $(SITES_SRC),$(wildcard src/core/*.c)) \
+RT_SRC     := $(wildcard src/core/*.c) \
 	      $(filter-out src/arch/$(ARCH)/inject.c,$(wildcard src/arch/$(ARCH)/*.c)) \
 	      $(wildcard src/arch/$(ARCH)/*.S) $(SHARED_SRC)
 RT_SRC     := $(sort $(RT_SRC))
@@ -145,7 +145,8 @@ FUZZ_SRC  := tests/fuzz/fuzz_recordmcount.c $(RMC_SRC) $(wildcard src/elf/*.c) \
 	     src/arch/arches.c $(wildcard src/arch/*/decode.c) $(SITES_SRC)
 FUZZ_BIN  := $(BUILD)/fuzz/fuzz_recordmcount
 
-$(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/recordmcount/*.h src/elf/*.h src/arch/*.h src/arch/*/*.h)
+$(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/recordmcount/*.h src/elf/*.h src/sites/*.h src/arch/*.h \
+			src/arch/*/*.h)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-std=gnu11 -D_GNU_SOURCE -Isrc $(WARN) -o $@ $(FUZZ_SRC)

@@ -9,7 +9,7 @@
 #include "ftrace.h"
 #include "funcs.h"
 #include "profile.h"
-#include "sites.h"
+#include "../sites/sites.h"
 
 #include <elf.h>
 #include <link.h>

@@ -15,7 +15,7 @@
  * The final-image mode (image.c, --image) runs the same finder on an
  * executable or shared object linked with --emit-relocs (ld -q), whose
  * relocations give the sites as they are after the link, relaxation
- * included, and writes them to a side file (src/core/sitefile.h).
+ * included, and writes them to a side file (src/sites/sitefile.h).
  */
 #ifndef FNTRACE_RMC_H
 #define FNTRACE_RMC_H
