@@ -9,6 +9,7 @@
  * a relocation type.
  */
 #include "rmc.h"
+#include "../common/array.h"
 #include "../common/sort.h"
 
 #include <elf.h>
@@ -105,15 +106,8 @@ static int find_pair(const struct elf_file *f, unsigned relsec, unsigned i,
 
 static int push_site(struct rmc_sites *out, const struct rmc_site *s)
 {
-	if (out->nr == out->cap) {
-		unsigned cap = out->cap ? 2 * out->cap : 64;
-		struct rmc_site *v = realloc(out->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		out->v = v;
-		out->cap = cap;
-	}
+	if (grow_array((void **)&out->v, &out->cap, out->nr + 1, sizeof(*out->v)))
+		return -1;
 	out->v[out->nr++] = *s;
 	return 0;
 }

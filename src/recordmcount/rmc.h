@@ -43,7 +43,8 @@ struct rmc_sites {
 	const struct arch_desc *arch;
 	unsigned symtab;	/* the object's SHT_SYMTAB (0: none) */
 	struct rmc_site *v;	/* sorted by section, then offset */
-	unsigned nr, cap;
+	unsigned nr;
+	size_t cap;
 	/* Sites that follow, in their section, a relocation that lets the
 	 * linker delete bytes (riscv relaxation): their entries may go stale. */
 	unsigned after_relax;

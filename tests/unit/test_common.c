@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The helpers of src/common that many callers share: whole reads and
- * writes, files replaced in one step.
+ * writes, files replaced in one step, arrays that double.
  */
 #include "unit.h"
+#include "../../src/common/array.h"
 #include "../../src/common/fileio.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -90,6 +92,31 @@ static void test_replace_file(void)
 	rmdir(path);
 }
 
+static void test_grow_array(void)
+{
+	int *v = NULL, *before;
+	size_t cap = 0;
+	int zeroed = 1;
+
+	CHECK("grow_array: room for one is 16",
+	      grow_array((void **)&v, &cap, 1, sizeof(*v)) == 0 && v && cap == 16);
+	for (int i = 0; i < 16; i++)
+		v[i] = i + 1;
+	CHECK("grow_array: doubles", grow_array((void **)&v, &cap, 17, sizeof(*v)) == 0 && cap == 32);
+	for (int i = 0; i < 16; i++)
+		zeroed &= v[i] == i + 1 && v[16 + i] == 0;
+	CHECK("grow_array: keeps the old elements and zeroes the new", zeroed);
+	CHECK("grow_array: doubles until it fits",
+	      grow_array((void **)&v, &cap, 100, sizeof(*v)) == 0 && cap == 128);
+	before = v;
+	CHECK("grow_array: enough room is left alone",
+	      grow_array((void **)&v, &cap, 128, sizeof(*v)) == 0 && v == before && cap == 128);
+	CHECK("grow_array: too large to count fails, changing nothing",
+	      grow_array((void **)&v, &cap, SIZE_MAX / 2, sizeof(*v)) == -1 && errno == ENOMEM &&
+	      v == before && cap == 128);
+	free(v);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -98,6 +125,7 @@ int main(void)
 	}
 	test_whole_io();
 	test_replace_file();
+	test_grow_array();
 	rmdir(dir);
 	return unit_done();
 }
