@@ -18,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const mcount_names[] = { "mcount", "_mcount", "__fentry__" };
-
 struct func_sym {
 	uint64_t addr;
 	uint64_t size;
@@ -46,10 +44,13 @@ static int u64_push(struct u64_list *l, uint64_t x)
 	return 0;
 }
 
-static int is_mcount_name(const char *name)
+int is_mcount_name(const char *name)
 {
-	for (unsigned i = 0; i < sizeof(mcount_names) / sizeof(mcount_names[0]); i++)
-		if (strcmp(name, mcount_names[i]) == 0)
+	static const char *const names[] = { "mcount", "_mcount", "__fentry__" };
+	size_t len = strcspn(name, "@");
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && !strncmp(name, names[i], len))
 			return 1;
 	return 0;
 }
