@@ -45,6 +45,44 @@ ftrace_caller_frame:
 	.cfi_endproc
 	.size	ftrace_caller_frame, . - ftrace_caller_frame
 
+/*
+ * main() realigns its stack before "push %ebp", through %ecx (the DRAP):
+ *
+ *   lea 0x4(%esp),%ecx; and $-16,%esp; push -0x4(%ecx); push %ebp; ...
+ *
+ * so 4(%ebp) is a copy of the return address, and main returns through
+ * the original at -4(%ecx), 0 to 12 bytes above the copy.  Nothing in
+ * its prologue after that changes %ecx, and the -pg call ends the
+ * prologue: %ecx still points there.  Checked all the same (in range,
+ * same return address); if not, the copy is all there is.
+ */
+	.p2align 4
+	.globl	ftrace_caller_realigned
+	.hidden	ftrace_caller_realigned
+	.type	ftrace_caller_realigned, @function
+ftrace_caller_realigned:
+	.cfi_startproc
+	pushl	%eax
+	.cfi_adjust_cfa_offset 4
+	pushl	%ecx
+	.cfi_adjust_cfa_offset 4
+	leal	-4(%ecx), %eax
+	subl	%ebp, %ecx
+	subl	$12, %ecx		/* the slot is 8 to 20 bytes above %ebp */
+	cmpl	$12, %ecx
+	ja	2f
+	movl	(%eax), %ecx
+	cmpl	4(%ebp), %ecx
+	je	3f
+2:
+	leal	4(%ebp), %eax
+3:
+	popl	%ecx
+	.cfi_adjust_cfa_offset -4
+	jmp	1f
+	.cfi_endproc
+	.size	ftrace_caller_realigned, . - ftrace_caller_realigned
+
 	.p2align 4
 	.globl	ftrace_caller
 	.hidden	ftrace_caller

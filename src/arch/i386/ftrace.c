@@ -19,6 +19,8 @@
 
 #include <string.h>
 
+extern char ftrace_caller_realigned[];
+
 static const uint8_t nop5[] = { 0x3e, 0x8d, 0x74, 0x26, 0x00 };
 static const uint8_t nop6[] = { 0x8d, 0xb6, 0x00, 0x00, 0x00, 0x00 };
 
@@ -70,5 +72,7 @@ void arch_tramp_write(uint8_t *at, uintptr_t target)
 
 uintptr_t arch_caller_for(enum site_kind kind)
 {
+	if (kind == SITE_FRAME_REALIGNED)
+		return (uintptr_t)ftrace_caller_realigned;
 	return (uintptr_t)(kind == SITE_FRAME ? ftrace_caller_frame : ftrace_caller);
 }

@@ -1,0 +1,24 @@
+# i386: how the test programs are built, per flavour (sourced by
+# tests/lib.sh).  arch_flavor FLAVOR sets cc (gcc, g++ or clang), flags
+# (compile only) and link (link only); it fails for an unknown flavour.
+# i386 programs run natively (the kernel's IA32 emulation, /lib32's libc).
+ARCH_TRIPLE=i686-linux-gnu
+ARCH_FLAVORS="gcc-pg gcc-pg-nopie gcc-fentry gcc-patchable clang-pg clang-patchable"
+ARCH_CASES="matrix"
+
+arch_flavor() {
+	link=
+	case $1 in
+	gcc-pg)          cc=gcc;   flags="-pg" ;;
+	gcc-pg-nopie)    cc=gcc;   flags="-fno-pie -pg"; link="-no-pie" ;;
+	gcc-fentry)      cc=gcc;   flags="-fno-pie -pg -mfentry"; link="-no-pie" ;;
+	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=5" ;;
+	clang-pg)        cc=clang; flags="-pg" ;;
+	clang-patchable) cc=clang; flags="-fpatchable-function-entry=5" ;;
+	gcc-pg-linked)   cc=gcc;   flags="-pg"; link="-pg" ;;
+	plain)           cc=gcc;   flags="" ;;
+	g++-pg)          cc=g++;   flags="-pg" ;;
+	gcc-pg-rdynamic) cc=gcc;   flags="-pg"; link="-rdynamic" ;;
+	*) return 1 ;;
+	esac
+}
