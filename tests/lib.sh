@@ -7,7 +7,7 @@
 #   t_same NAME FILE1 FILE2    passes if the files are equal (diff shown)
 
 FNTRACE=${FNTRACE:-$BUILD/fntrace}
-LIBFNTRACE=${LIBFNTRACE:-$BUILD/libfntrace.so}
+LIBFNTRACE=${LIBFNTRACE:-$BUILD/${T_ARCH:+$T_ARCH/}libfntrace.so}
 
 # Cross testing: with T_ARCH=<arch> (aarch64, riscv64, mips, i386), t_build
 # compiles for that architecture as tests/arch/<arch>.sh says, and the

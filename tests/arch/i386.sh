@@ -3,7 +3,7 @@
 # (compile only) and link (link only); it fails for an unknown flavour.
 # i386 programs run natively (the kernel's IA32 emulation, /lib32's libc).
 ARCH_TRIPLE=i686-linux-gnu
-ARCH_FLAVORS="gcc-pg gcc-pg-nopie gcc-fentry gcc-patchable clang-pg clang-patchable"
+ARCH_FLAVORS="gcc-pg gcc-pg-nopie gcc-fentry gcc-nop gcc-patchable clang-pg clang-patchable"
 ARCH_CASES="matrix"
 
 arch_flavor() {
@@ -12,6 +12,7 @@ arch_flavor() {
 	gcc-pg)          cc=gcc;   flags="-pg" ;;
 	gcc-pg-nopie)    cc=gcc;   flags="-fno-pie -pg"; link="-no-pie" ;;
 	gcc-fentry)      cc=gcc;   flags="-fno-pie -pg -mfentry"; link="-no-pie" ;;
+	gcc-nop)         cc=gcc;   flags="-fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount"; link="-no-pie" ;;
 	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=5" ;;
 	clang-pg)        cc=clang; flags="-pg" ;;
 	clang-patchable) cc=clang; flags="-fpatchable-function-entry=5" ;;
