@@ -8,17 +8,7 @@
  * the runtime's own, hidden, all built on "lock cmpxchg8b", which every
  * i686 has.
  */
-#include <stdint.h>
-
-/* One cmpxchg8b: if *p is old, it becomes new; returns what *p was. */
-static uint64_t cmpxchg8b(volatile uint64_t *p, uint64_t old, uint64_t new)
-{
-	__asm__ volatile("lock cmpxchg8b %1"
-			 : "+A"(old), "+m"(*p)
-			 : "b"((uint32_t)new), "c"((uint32_t)(new >> 32))
-			 : "memory", "cc");
-	return old;
-}
+#include "cmpxchg8b.h"
 
 /* Until an exchange finds what it expected; a torn first read of the two
  * halves only costs one more round. */

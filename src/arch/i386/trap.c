@@ -17,6 +17,7 @@
  * patch: one traced call missed, never a corrupted thread.
  */
 #include "../arch.h"
+#include "cmpxchg8b.h"
 
 #include <string.h>
 #include <ucontext.h>
@@ -116,31 +117,45 @@ int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned l
 }
 
 /*
- * A site within one aligned 8-byte block is replaced by a single
- * "lock cmpxchg8b" (every i686 has it): another CPU fetches the block
- * either before or after, never half of each.  This needs no trap, for
- * threads that block SIGTRAP (see ../../core/patch.c).  ftrace_call and
- * ftrace_graph_call are such sites, and so is a -pg site after
- * "push %ebp; mov %esp,%ebp" at the start of an aligned function.
+ * A site within one cache line is replaced by a single "lock cmpxchg8b"
+ * on 8 bytes around it, in that line: the locked write holds the line
+ * until all 8 bytes are in, so another CPU fetches either the old site
+ * or the new one, never half of each.  The 8 bytes need not be aligned
+ * (a locked access is atomic at any alignment; only one that splits a
+ * line is slow, and may be refused), so a 6-byte PIE site at offset 15
+ * of a function, past an 8-byte boundary, still qualifies.  This needs no
+ * trap, for threads that block SIGTRAP (see ../../core/patch.c).
  */
+#define CACHE_LINE 64
+
 int arch_can_poke_atomic(uintptr_t addr, unsigned len)
 {
-	return (addr & ~(uintptr_t)7) == ((addr + len - 1) & ~(uintptr_t)7);
+	return len <= 8 && addr / CACHE_LINE == (addr + len - 1) / CACHE_LINE;
+}
+
+/* The 8 bytes written: from the site on, or the line's last 8. */
+static volatile uint64_t *window(uintptr_t addr)
+{
+	uintptr_t line_end = (addr / CACHE_LINE + 1) * CACHE_LINE;
+
+	return (volatile uint64_t *)(addr + 8 <= line_end ? addr : line_end - 8);
 }
 
 int arch_poke_atomic(uintptr_t addr, const uint8_t *insn, unsigned len)
 {
-	uint64_t *block = (uint64_t *)(addr & ~(uintptr_t)7);
-	uint64_t old, new;
+	volatile uint64_t *w = window(addr);
+	uint64_t old, new, seen;
 
 	if (!arch_can_poke_atomic(addr, len))
 		return -1;
-	/* A torn read only fails the first exchange, which reloads old. */
-	old = *(volatile uint64_t *)block;
-	do {
+	/* A torn read only fails the first exchange, which reads again. */
+	old = *w;
+	for (;;) {
 		new = old;
-		memcpy((uint8_t *)&new + (addr & 7), insn, len);
-	} while (!__atomic_compare_exchange_n(block, &old, new, 0, __ATOMIC_SEQ_CST,
-					      __ATOMIC_RELAXED));
-	return 0;
+		memcpy((uint8_t *)&new + (addr - (uintptr_t)w), insn, len);
+		seen = cmpxchg8b(w, old, new);
+		if (seen == old)
+			return 0;
+		old = seen;
+	}
 }
