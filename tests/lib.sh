@@ -7,7 +7,10 @@
 #   t_same NAME FILE1 FILE2    passes if the files are equal (diff shown)
 
 FNTRACE=${FNTRACE:-$BUILD/fntrace}
-LIBFNTRACE=${LIBFNTRACE:-$BUILD/${T_ARCH:+$T_ARCH/}libfntrace.so}
+# Under T_ARCH, that architecture's runtime (cross.sh sources this file
+# again inside a run that already set the host's).
+if [ -n "${T_ARCH:-}" ]; then LIBFNTRACE=$BUILD/$T_ARCH/libfntrace.so
+else LIBFNTRACE=${LIBFNTRACE:-$BUILD/libfntrace.so}; fi
 
 # Cross testing: with T_ARCH=<arch> (aarch64, riscv64, mips, i386), t_build
 # compiles for that architecture as tests/arch/<arch>.sh says, and the
