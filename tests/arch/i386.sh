@@ -6,15 +6,13 @@ ARCH_TRIPLE=i686-linux-gnu
 ARCH_FLAVORS="gcc-pg gcc-pg-nopie gcc-fentry gcc-nop gcc-patchable clang-pg clang-patchable"
 # Left out: attach (the x86_64 CLI cannot inject a call into an i386
 # process; a CLI built for i386 passes it), gdb (scripts/fntrace-gdb.py
-# reads x86_64 registers), robust_torture (a 6-byte i386 PIE site that
-# crosses an 8-byte boundary cannot be written while a thread blocks
-# SIGTRAP: cmpxchg8b is the widest atomic store), cc (it builds for the
-# host; its cross part covers i386), valgrind (memcheck for 32-bit
+# reads x86_64 registers), cc (it builds for the host; its cross part
+# covers i386), valgrind (memcheck for 32-bit
 # programs needs libc6-dbg:i386, not installed here).
 ARCH_CASES="matrix tracers robust_threads robust_process robust_signals robust_jumps
 	robust_dlopen robust_live robust_depth robust_batch_fork shlib threads
 	signal_nesting live_stress load_nops profile_dlopen crash control
-	record_faults errors list lost ctl_faults"
+	record_faults errors list lost ctl_faults robust_torture"
 
 arch_flavor() {
 	link=
