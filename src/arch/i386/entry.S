@@ -13,8 +13,9 @@
  *
  * On entry to ftrace_caller the parent's return address is at 4(%esp),
  * just above ours; from a -pg site it is at 4(%ebp), above the frame the
- * traced function set up.  Either way %eax, saved first, gets its address
- * (retp) and the common code runs.
+ * traced function set up (for main(), SITE_FRAME_REALIGNED, see
+ * ftrace_caller_realigned).  Either way %eax, saved first, gets its
+ * address (retp) and the common code runs.
  *
  * Every caller-saved register is kept: eax, ecx and edx may carry
  * arguments (regparm, fastcall, and gcc's local functions with -mfentry).
