@@ -154,7 +154,8 @@ ftrace_graph_call:
 
 /*
  * A graph-traced function returns here instead of to its parent: its
- * return slot held our address, and %esp is now just above that slot.
+ * return slot held our address, and %esp is now above that slot (just
+ * above, or past the arguments a "ret $n" popped: retslot.c finds it).
  * Save the return registers (edx:eax; st(0) is left alone, as the C side
  * never touches the x87 stack), let the C side pop the shadow stack and
  * give back the real return address, and go there.  %ecx carries no
@@ -169,15 +170,18 @@ ftrace_graph_call:
 	.hidden	return_to_handler
 	.type	return_to_handler, @function
 return_to_handler:
-	leal	-4(%esp), %ecx			/* the slot the return came from */
 	pushl	%eax
 	pushl	%edx
 	pushl	%ebp
 	movl	%esp, %ebp
 	andl	$-16, %esp
 	subl	$16, %esp
+	leal	12(%ebp), %ecx			/* %esp as the return left it */
+	movl	%ecx, 0(%esp)
+	call	i386_return_slot
+	movl	%eax, 4(%esp)			/* the slot the return came from */
+	movl	8(%ebp), %eax
 	movl	%eax, 0(%esp)			/* the return value */
-	movl	%ecx, 4(%esp)
 	call	ftrace_return_to_handler
 	movl	%eax, %ecx
 	movl	%ebp, %esp
