@@ -2,9 +2,7 @@
 /*
  * A fixed call tree for the compiler x flags x -O matrix: static and
  * global functions, recursion, a call through a pointer, a function with
- * a float argument (whose register the tracer must not touch), a struct
- * returned through a hidden pointer (which an i386 callee pops with
- * "ret $4", so its return comes back above its slot).  Every
+ * a float argument (whose register the tracer must not touch).  Every
  * function is kept out of line and out of interprocedural cloning, and
  * does work after its calls so that none becomes a tail call, so that
  * -O0 and -O2 give the same graph.
@@ -41,18 +39,6 @@ KEEP double scale(double v, int by)
 	return r;
 }
 
-struct triple {
-	int lo, mid, hi;
-};
-
-KEEP struct triple split(int n)
-{
-	struct triple t = { n / 3, n / 2, n - n / 3 };
-
-	sink = t.mid;
-	return t;
-}
-
 KEEP static int through_pointer(int (*fn)(int), int x)
 {
 	int r = fn(x) * 2;
@@ -65,7 +51,6 @@ KEEP int compute(int n)
 {
 	int r = leaf(n) + fib(3) + through_pointer(leaf, n);
 
-	r += split(n).hi;
 	sink = r;
 	return r;
 }
