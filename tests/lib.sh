@@ -7,7 +7,10 @@
 #   t_same NAME FILE1 FILE2    passes if the files are equal (diff shown)
 
 FNTRACE=${FNTRACE:-$BUILD/fntrace}
-LIBFNTRACE=${LIBFNTRACE:-$BUILD/libfntrace.so}
+# Under T_ARCH, that architecture's runtime (cross.sh sources this file
+# again inside a run that already set the host's).
+if [ -n "${T_ARCH:-}" ]; then LIBFNTRACE=$BUILD/$T_ARCH/libfntrace.so
+else LIBFNTRACE=${LIBFNTRACE:-$BUILD/libfntrace.so}; fi
 
 # Cross testing: with T_ARCH=<arch> (aarch64, riscv64, mips, i386), t_build
 # compiles for that architecture as tests/arch/<arch>.sh says, and the
@@ -65,6 +68,13 @@ t_build() {
 	done
 	# shellcheck disable=SC2086
 	$cc -o "$out" $objs $link -lpthread
+}
+
+# t_examples DIR: the bundled example (examples/) built into DIR, for
+# T_ARCH if set.
+t_examples() {
+	if [ -n "$T_ARCH" ]; then make -s -C "$top/examples" BUILD="$1" CC="$(t_cc gcc)"
+	else make -s -C "$top/examples" BUILD="$1"; fi
 }
 
 # The function column of a function_graph report: what is after the

@@ -26,6 +26,9 @@
 enum site_kind {
 	SITE_ENTRY,	/* first instruction(s): fentry, patchable entry */
 	SITE_FRAME,	/* after the prologue that set up the frame pointer */
+	SITE_FRAME_REALIGNED,	/* the same, after the stack was realigned
+				 * through a copy of the return address (i386
+				 * main()): the arch finds the real slot */
 };
 
 /* Site flags. */

@@ -22,7 +22,9 @@
 #define MAX_FILE	(256u << 20)	/* about 6 million sites */
 #define MAX_SITE_LEN	16
 
-static const char *const kind_names[] = { [SITE_ENTRY] = "entry", [SITE_FRAME] = "frame" };
+static const char *const kind_names[] = {
+	[SITE_ENTRY] = "entry", [SITE_FRAME] = "frame", [SITE_FRAME_REALIGNED] = "realigned",
+};
 
 /* ---- where ---- */
 
@@ -252,7 +254,7 @@ static int write_sites(FILE *out, const char *arch, const char *build_id,
 	fprintf(out, "fntrace-sites %u %s %s\n", SITEFILE_VERSION, arch, build_id);
 	for (unsigned i = 0; i < n; i++)
 		fprintf(out, "%llx %u %s %llx %s\n", (unsigned long long)v[i].addr,
-			v[i].len, kind_names[v[i].kind == SITE_ENTRY ? SITE_ENTRY : SITE_FRAME],
+			v[i].len, kind_names[v[i].kind <= SITE_FRAME_REALIGNED ? v[i].kind : SITE_FRAME],
 			(unsigned long long)v[i].func, v[i].name);
 	return ferror(out) ? -1 : 0;
 }

@@ -5,13 +5,14 @@
 t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
 ./spin 3 >want.txt
 
-# The 12 bytes of mid() in the running process, as hex: the text mapping
+# The 24 bytes of mid() in the running process, as hex (its call site is
+# among them; on i386 after the GOT pointer's set-up): the text mapping
 # starts at the file offset its maps line gives, and a PIE's text has
 # vaddr = file offset.
 mid_bytes() {
 	set -- $1 $(awk '/ r-xp .*\/spin$/ { split($1, a, "-"); print a[1], $3; exit }' /proc/$1/maps)
 	addr=$(( 0x$2 - 0x$3 + 0x$(nm spin | awk '$3 == "mid" { print $1 }') ))
-	dd if=/proc/$1/mem bs=1 skip=$addr count=12 2>/dev/null | od -An -tx1 | tr -d ' \n'
+	dd if=/proc/$1/mem bs=1 skip=$addr count=24 2>/dev/null | od -An -tx1 | tr -d ' \n'
 }
 
 ./spin 3 >got.txt &
@@ -21,7 +22,10 @@ before=$(mid_bytes $pid)
 "$FNTRACE" attach $pid 2>err.txt
 t_eq "attach: succeeds" 0 "$?"
 attached=$(mid_bytes $pid)
-t_ok "attach: the call to mcount became a nop" sh -c "echo '$attached' | grep -q '660f1f440000'"
+# The 6-byte nop of "call *mcount@GOT...": i386's is "lea 0(%esi),%esi".
+nop6=660f1f440000
+[ "$T_ARCH" = i386 ] && nop6=8db600000000
+t_ok "attach: the call to mcount became a nop" sh -c "echo '$attached' | grep -q '$nop6'"
 "$FNTRACE" attach $pid 2>err.txt
 t_eq "attach: twice is refused" 1 "$?"
 t_ok "attach: ... saying why" grep -q 'has the runtime already' err.txt
@@ -79,7 +83,7 @@ t_eq "attach, C++: its output" 40 "$(cat got.txt)"
 # up at its time limit, leaving the process as it was, and succeeds once
 # the lock is free.
 t_build gcc-pg -O2 locked "$top/tests/progs/attach_locked.c"
-gcc -O2 -fPIC -shared -o libslow.so "$top/tests/progs/slow_ctor.c"
+$(t_cc gcc) -O2 -fPIC -shared -o libslow.so "$top/tests/progs/slow_ctor.c"
 mkdir -p slow
 SLOW_CTOR_DIR=$PWD/slow ./locked "$PWD/libslow.so" 3 >got.txt &
 pid=$!

@@ -7,7 +7,8 @@
 #    never on a link, -E/-S/-M/-MM and commands without input untouched,
 #    the words of @FILE arguments;
 #    failures of the compiler and of the recorder;
-#  - cross builds for riscv64 and aarch64: sites nops, runs under qemu;
+#  - cross builds for riscv64, aarch64 and i386: sites nops, runs under qemu
+#    (i386: natively);
 #  - zlib from Debian's sources, built with its own configure and Makefile.
 
 PROJ=$top/tests/progs/ccproj
@@ -186,6 +187,8 @@ cc_cross() {
 
 cc_cross riscv64 riscv64-linux-gnu-gcc "1300000013000000" qemu-riscv64 -L /usr/riscv64-linux-gnu
 cc_cross aarch64 aarch64-linux-gnu-gcc "1f2003d5" qemu-aarch64 -L /usr/aarch64-linux-gnu
+# i386 runs natively: "env" stands where qemu would.
+cc_cross i386 i686-linux-gnu-gcc "3e8d742600 8db600000000" env
 # riscv: the other calls are still relaxed (a 4-byte jal to calc_total).
 if [ -x riscv64/ccdemo ]; then
 	t_ok "cc riscv64: the link still relaxes calls" sh -c \

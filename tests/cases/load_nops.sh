@@ -7,7 +7,7 @@ __attribute__((noinline)) int work(int x) { return x * 3 + 1; }
 int main(void)
 {
 	const unsigned char *p = (const unsigned char *)work;
-	for (int i = 0; i < 16; i++) printf("%02x", p[i]);
+	for (int i = 0; i < 32; i++) printf("%02x", p[i]);
 	printf(" %d\n", work(4));
 	return 0;
 }
@@ -24,12 +24,23 @@ check_flavor() {
 	esac
 	t_eq "load: $flavor prints nothing of its own" "" "$(cat err.txt)"
 }
-check_flavor gcc-pg "554889e5660f1f440000"
-check_flavor gcc-fentry "660f1f440000"
-check_flavor gcc-nop "0f1f440000"
-check_flavor gcc-patchable "0f1f440000"
-check_flavor clang-pg "0f1f440000"
-check_flavor clang-patchable "0f1f4400"
+if [ "$T_ARCH" = i386 ]; then
+	# i386's nops: "lea 0(%esi),%esi", 6 bytes, and "ds lea 0(%esi,%eiz),%esi".
+	check_flavor gcc-pg "8db600000000"
+	check_flavor gcc-pg-nopie "5589e53e8d742600"
+	check_flavor gcc-fentry "3e8d742600"
+	check_flavor gcc-nop "3e8d742600"
+	check_flavor gcc-patchable "3e8d742600"
+	check_flavor clang-pg "3e8d742600"
+	check_flavor clang-patchable "3e8d742600"
+else
+	check_flavor gcc-pg "554889e5660f1f440000"
+	check_flavor gcc-fentry "660f1f440000"
+	check_flavor gcc-nop "0f1f440000"
+	check_flavor gcc-patchable "0f1f440000"
+	check_flavor clang-pg "0f1f440000"
+	check_flavor clang-patchable "0f1f4400"
+fi
 
 # Nothing is written anywhere, and no thread is started.
 t_build gcc-pg -O2 selfbytes selfbytes.c

@@ -79,3 +79,34 @@ t_eq "gprof-linked: exit status" 0 "$?"
 "$FNTRACE" report -i p.data >p.txt
 t_graph_calls p.txt >got.txt
 t_same "gprof-linked: the graph" "$top/tests/progs/graph.expected" got.txt
+
+# Functions returning a struct through a hidden pointer, which an i386
+# callee pops as it returns ("ret $4"): their returns still find their
+# shadow frames, at -O0 and -O2.
+cat >sret.c <<'C'
+#include <stdio.h>
+struct triple { int lo, mid, hi; };
+__attribute__((noinline)) struct triple split(int n)
+{
+	struct triple t = { n / 3, n / 2, n - n / 3 };
+	return t;
+}
+__attribute__((noinline)) int use(int n) { return split(n).hi + 1; }
+int main(void)
+{
+	int s = use(4);
+	s += use(7);
+	printf("%d\n", s);
+	return 0;
+}
+C
+printf 'main() {\n  use() {\n    split();\n  } /* use */\n  use() {\n    split();\n  } /* use */\n} /* main */\n' >sret.want
+for opt in -O0 -O2; do
+	t_build gcc-pg $opt sret sret.c
+	"$FNTRACE" record -o sret.data -- ./sret >sret.out 2>sret.err
+	t_eq "struct returns ($opt): output" 10 "$(cat sret.out)"
+	t_eq "struct returns ($opt): nothing said" "" "$(grep -v 'recorded' sret.err)"
+	"$FNTRACE" report -i sret.data >sret.txt
+	t_graph_calls sret.txt >got.txt
+	t_same "struct returns ($opt): the graph" sret.want got.txt
+done

@@ -46,6 +46,7 @@ static void round_trip(void)
 	};
 	struct sitefile sf;
 	char err[160];
+	int ok;
 
 	CHECK("write", sitefile_write(path, "x86_64", ID, v, 2, err, sizeof(err)) == 0);
 	CHECK("read back", sitefile_read(path, "x86_64", ID, &sf, err, sizeof(err)) == 1 &&
@@ -59,6 +60,13 @@ static void round_trip(void)
 	      sitefile_read(path, "riscv64", ID, &sf, err, sizeof(err)) == -1);
 	CHECK("another build-id is refused",
 	      sitefile_read(path, "x86_64", ID "00", &sf, err, sizeof(err)) == -1);
+	v[0].kind = SITE_FRAME_REALIGNED;
+	ok = sitefile_write(path, "i386", ID, v, 1, err, sizeof(err)) == 0 &&
+	     sitefile_read(path, "i386", ID, &sf, err, sizeof(err)) == 1;
+	CHECK("a realigned frame (i386 main) round-trips",
+	      ok && sf.nr == 1 && sf.v[0].kind == SITE_FRAME_REALIGNED);
+	if (ok)
+		sitefile_free(&sf);
 }
 
 static void malformed(void)

@@ -58,6 +58,12 @@ static const struct recordmcount_desc i386_rmc = {
  *                         __x86.get_pc_thunk.bx call that loads %ebx)
  *   67 e8 rel32           addr32 call mcount          (ld relaxed ff 93)
  *   3e 8d 74 26 00, 8d b6 00 00 00 00, 0f 1f 44 00 00   nopped sites
+ *   90 90 90 90 90        gcc -fpatchable-function-entry=5
+ *   66 90 66 90 90        clang -fpatchable-function-entry=5
+ *
+ * The last two are several instructions: a thread may stop between
+ * them, so they are made one nop only while the process is
+ * single-threaded (SITE_QUIET_ONLY).
  *
  * gcc's -pg call follows "push %ebp; mov %esp,%ebp" and the saves and
  * the GOT pointer set-up after it, so the head is searched.
@@ -68,10 +74,13 @@ static const uint8_t frame_setup[] = { 0x55, 0x89, 0xe5 };
 static const uint8_t nop5[] = { 0x3e, 0x8d, 0x74, 0x26, 0x00 };
 static const uint8_t nop5_long[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 static const uint8_t nop6[] = { 0x8d, 0xb6, 0x00, 0x00, 0x00, 0x00 };
+static const uint8_t nop1x5[] = { 0x90, 0x90, 0x90, 0x90, 0x90 };
+static const uint8_t nop2x2_1[] = { 0x66, 0x90, 0x66, 0x90, 0x90 };
 
 /*
  * main() realigns the stack before its frame, copying the return address
- * below it, so the frame is as good as any other's:
+ * below it: its site is SITE_FRAME_REALIGNED, since 4(%ebp) is only the
+ * copy and main returns through the original, at -4(%ecx):
  *   8d 4c 24 04   lea 0x4(%esp),%ecx
  *   83 e4 f0      and $-16,%esp
  *   ff 71 fc      push -0x4(%ecx)
@@ -112,6 +121,10 @@ static unsigned table_site_len(const uint8_t *p, uint8_t *flags)
 	if ((p[0] == 0xff && p[1] == 0x93) || (p[0] == 0x67 && p[1] == 0xe8) ||
 	    !memcmp(p, nop6, sizeof(nop6)))
 		return 6;
+	if (!memcmp(p, nop1x5, sizeof(nop1x5)) || !memcmp(p, nop2x2_1, sizeof(nop2x2_1))) {
+		*flags = SITE_QUIET_ONLY;
+		return 5;
+	}
 	return 0;
 }
 

@@ -33,14 +33,17 @@ static int site_kind(const struct x86_flavor *x, const struct elf_file *f, uint6
 		     uint64_t addr)
 {
 	uint64_t body = x86_skip_endbr(x, f, func);
+	int realigned = 0;
 
 	if (addr == func || addr == body)
 		return SITE_ENTRY;
-	if (starts_with(f, body, x->realign, x->realign_len))
+	if (starts_with(f, body, x->realign, x->realign_len)) {
 		body += x->realign_len;
+		realigned = 1;
+	}
 	if (starts_with(f, body, x->frame_setup, x->frame_setup_len) &&
 	    addr >= body + x->frame_setup_len)
-		return SITE_FRAME;
+		return realigned ? SITE_FRAME_REALIGNED : SITE_FRAME;
 	return -1;
 }
 

@@ -1,0 +1,33 @@
+# i386: how the test programs are built, per flavour (sourced by
+# tests/lib.sh).  arch_flavor FLAVOR sets cc (gcc, g++ or clang), flags
+# (compile only) and link (link only); it fails for an unknown flavour.
+# i386 programs run natively (the kernel's IA32 emulation, /lib32's libc).
+ARCH_TRIPLE=i686-linux-gnu
+ARCH_FLAVORS="gcc-pg gcc-pg-nopie gcc-fentry gcc-nop gcc-patchable clang-pg clang-patchable"
+# Left out: attach (the x86_64 CLI cannot inject a call into an i386
+# process; a CLI built for i386 passes it), gdb (scripts/fntrace-gdb.py
+# reads x86_64 registers), cc (it builds for the host; its cross part
+# covers i386), valgrind (memcheck for 32-bit
+# programs needs libc6-dbg:i386, not installed here).
+ARCH_CASES="matrix tracers robust_threads robust_process robust_signals robust_jumps
+	robust_dlopen robust_live robust_depth robust_batch_fork shlib threads
+	signal_nesting live_stress load_nops profile_dlopen crash control
+	record_faults errors list lost ctl_faults robust_torture"
+
+arch_flavor() {
+	link=
+	case $1 in
+	gcc-pg)          cc=gcc;   flags="-pg" ;;
+	gcc-pg-nopie)    cc=gcc;   flags="-fno-pie -pg"; link="-no-pie" ;;
+	gcc-fentry)      cc=gcc;   flags="-fno-pie -pg -mfentry"; link="-no-pie" ;;
+	gcc-nop)         cc=gcc;   flags="-fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount"; link="-no-pie" ;;
+	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=5" ;;
+	clang-pg)        cc=clang; flags="-pg" ;;
+	clang-patchable) cc=clang; flags="-fpatchable-function-entry=5" ;;
+	gcc-pg-linked)   cc=gcc;   flags="-pg"; link="-pg" ;;
+	plain)           cc=gcc;   flags="" ;;
+	g++-pg)          cc=g++;   flags="-pg" ;;
+	gcc-pg-rdynamic) cc=gcc;   flags="-pg"; link="-rdynamic" ;;
+	*) return 1 ;;
+	esac
+}
