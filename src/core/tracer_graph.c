@@ -133,12 +133,19 @@ void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp)
 	t->own.busy = 0;
 }
 
-/* The frame this return belongs to: normally the top one. */
-static unsigned find_frame(const struct ft_context *c, uintptr_t *slot)
+/* The frame this return belongs to: normally the top one.  Found by its
+ * slot, or where slots float, by the CFA the return leaves (key): frames
+ * newer than it have their slots below it too, older ones not. */
+static unsigned find_frame(const struct ft_context *c, uintptr_t *key)
 {
 	unsigned i = c->depth;
 
-	while (i > 0 && ft_stack(c)[i - 1].retp != slot)
+	if (arch_return_slot_floats) {
+		while (i > 0 && ft_stack(c)[i - 1].retp < key)
+			i--;
+		return i < c->depth ? i + 1 : 0;
+	}
+	while (i > 0 && ft_stack(c)[i - 1].retp != key)
 		i--;
 	return i;
 }
