@@ -1,0 +1,24 @@
+# aarch64: how the test programs are built, per flavour (sourced by
+# tests/lib.sh).  arch_flavor FLAVOR sets cc (gcc, g++ or clang), flags
+# (compile only) and link (link only); it fails for a flavour aarch64
+# lacks (gcc rejects -mfentry, -mrecord-mcount and -mnop-mcount here).
+ARCH_TRIPLE=aarch64-linux-gnu
+ARCH_FLAVORS="gcc-pg gcc-patchable clang-pg clang-patchable"
+
+arch_flavor() {
+	link=
+	case $1 in
+	gcc-pg)          cc=gcc;   flags="-pg" ;;
+	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=2" ;;
+	clang-pg)        cc=clang; flags="-pg" ;;
+	clang-patchable) cc=clang; flags="-fpatchable-function-entry=2" ;;
+	gcc-pg-linked)   cc=gcc;   flags="-pg"; link="-pg" ;;
+	plain)           cc=gcc;   flags="" ;;
+	g++-pg)          cc=g++;   flags="-pg" ;;
+	gcc-pg-rdynamic) cc=gcc;   flags="-pg"; link="-rdynamic" ;;
+	*) return 1 ;;
+	esac
+}
+
+# The cases tests/cases/cross.sh runs for aarch64 in make check.
+ARCH_CASES="matrix"
