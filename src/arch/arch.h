@@ -213,8 +213,9 @@ const void *arch_transparent_fde(void *buf, size_t size, uintptr_t pc, uintptr_t
  * return address (x86_64: cfa - 8), the slot return_to_handler passes.
  * Where that slot has no fixed place in the frame (aarch64's frame
  * record), arch_return_slot_floats is 1 (the core's weak default is 0),
- * the key is the CFA, which return_to_handler passes instead, and a frame
- * is found as the outermost of the newest frames whose slots lie below it.
+ * the key is the CFA, which return_to_handler passes instead: a return is
+ * the newest frame's, whose slot must lie below it, and an unwinder's
+ * frame the oldest of the newest ones whose slots lie below it.
  */
 uintptr_t *arch_return_slot(uintptr_t cfa);
 extern const int arch_return_slot_floats;
