@@ -65,6 +65,12 @@ t_build() {
 	$cc -o "$out" $objs $link -lpthread
 }
 
+# t_examples DIR: the bundled example (examples/), built into DIR, for
+# T_ARCH if set.
+t_examples() {
+	make -s -C "$top/examples" BUILD="$1" ${T_ARCH:+CC="$(t_cc gcc)"} >/dev/null
+}
+
 # The function column of a function_graph report: what is after the
 # second '|', so durations, CPUs and thread ids drop out.
 t_graph_calls() {

@@ -4,6 +4,8 @@
 # lacks (gcc rejects -mfentry, -mrecord-mcount and -mnop-mcount here).
 ARCH_TRIPLE=aarch64-linux-gnu
 ARCH_FLAVORS="gcc-pg gcc-patchable clang-pg clang-patchable"
+# Cross-built programs run under qemu-user, which has no rseq: no CPU column.
+[ "$(uname -m)" = aarch64 ] || ARCH_EMULATED=1
 
 arch_flavor() {
 	link=
