@@ -212,10 +212,10 @@ const void *arch_transparent_fde(void *buf, size_t size, uintptr_t pc, uintptr_t
  * The graph tracer's key of a frame whose CFA is cfa: where it keeps its
  * return address (x86_64: cfa - 8), the slot return_to_handler passes.
  * Where that slot has no fixed place in the frame (aarch64's frame
- * record), arch_return_slot_floats is 1 (the core's weak default is 0),
- * the key is the CFA, which return_to_handler passes instead: a return is
- * the newest frame's, whose slot must lie below it, and an unwinder's
- * frame the oldest of the newest ones whose slots lie below it.
+ * record), arch_return_slot_floats is 1 (the core's weak default is 0):
+ * the key is the last word below the CFA, at or below which the slot
+ * lies; a return is the newest frame's, and an unwinder's frame the
+ * oldest of the newest ones whose slots lie at or below the key.
  */
 uintptr_t *arch_return_slot(uintptr_t cfa);
 extern const int arch_return_slot_floats;

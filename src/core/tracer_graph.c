@@ -135,22 +135,22 @@ void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp)
 
 /*
  * The frame a return (or an unwinder) at key belongs to: normally the top
- * one.  Found by its slot; or, where slots float, by the CFA the frame
- * leaves (key), below which its slot lies.  A return is then the newest
- * frame's, as in the kernel's arm64 ftrace: frames a jump skipped were
- * closed by the jump's wrapper, and a frame no wrapper saw go (glibc's
- * cancellation) may lie below the CFA as well, older than the one
- * returning.  An unwinder walks live frames from the newest: the one at
- * key is the oldest of those below it.
+ * one.  Found by its slot; or, where slots float, by the word below the
+ * CFA the frame leaves (key), at or below which its slot lies.  A return
+ * is then the newest frame's, as in the kernel's arm64 ftrace: frames a
+ * jump skipped were closed by the jump's wrapper, and a frame no wrapper
+ * saw go (glibc's cancellation) may lie below the CFA as well, older than
+ * the one returning.  An unwinder walks live frames from the newest: the
+ * one at key is the oldest of those at or below it.
  */
 static unsigned find_frame(const struct ft_context *c, uintptr_t *key, int unwinding)
 {
 	unsigned i = c->depth;
 
 	if (arch_return_slot_floats && !unwinding)
-		return i > 0 && ft_stack(c)[i - 1].retp < key ? i : 0;
+		return i > 0 && ft_stack(c)[i - 1].retp <= key ? i : 0;
 	if (arch_return_slot_floats) {
-		while (i > 0 && ft_stack(c)[i - 1].retp < key)
+		while (i > 0 && ft_stack(c)[i - 1].retp <= key)
 			i--;
 		return i < c->depth ? i + 1 : 0;
 	}

@@ -132,7 +132,8 @@ ftrace_graph_call:
 /*
  * A graph-traced function returns here instead of to its parent: the slot
  * its x30 came from held our address.  sp is the CFA the returning frame
- * leaves, which names its shadow frame (see arch_return_slot in fde.c).
+ * leaves; the word below it names its shadow frame (arch_return_slot in
+ * fde.c).
  * Keep the result registers (x0-x7, x8, q0-q3 for a floating-point
  * aggregate), let the C side pop the shadow stack and give back the real
  * return address, and go there.
@@ -157,7 +158,7 @@ return_to_handler:
 	str	x8, [sp, #80]
 	stp	q0, q1, [sp, #96]
 	stp	q2, q3, [sp, #128]
-	add	x1, sp, #RFRAME			/* the CFA; x0 is the result */
+	add	x1, sp, #RFRAME - 8		/* the key; x0 is the result */
 	bl	ftrace_return_to_handler
 	mov	x30, x0
 	ldp	q0, q1, [sp, #96]

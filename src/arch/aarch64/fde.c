@@ -85,12 +85,14 @@ const void *arch_transparent_fde(void *buf, size_t size, uintptr_t pc, uintptr_t
  * A frame keeps x30 in its frame record, which may be anywhere in the
  * frame: gcc puts it at the bottom, clang at the top, and a patchable
  * entry's slot is the one ftrace_caller made at CFA - 8.  So the graph
- * tracer finds a frame by its CFA (arch_return_slot_floats): the key is
- * the CFA itself, which return_to_handler passes too.
+ * tracer's key is the last word of the frame, at or above the slot
+ * (arch_return_slot_floats), the one return_to_handler passes too.  As a
+ * stack address it stays below the caller's stack pointer, which is what
+ * a jump's wrapper compares it with.
  */
 const int arch_return_slot_floats = 1;
 
 uintptr_t *arch_return_slot(uintptr_t cfa)
 {
-	return (uintptr_t *)cfa;
+	return (uintptr_t *)cfa - 1;
 }
