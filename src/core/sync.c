@@ -71,7 +71,8 @@ int ftrace_sync_init(void)
 		return 0;
 	}
 	/* A real-time signal programs are unlikely to use: the highest. */
-	ft_debug("membarrier unavailable: syncing threads with signal %d", SIGRTMAX);
+	ft_debug("membarrier %s: syncing threads with signal %d",
+		 arch_cpu_emulated() ? "does not reach an emulated CPU" : "unavailable", SIGRTMAX);
 	return install_sync_signal();
 }
 
