@@ -159,6 +159,8 @@ deps-%:
 install: all
 	install -D -m 755 $(BUILD)/fntrace $(DESTDIR)$(PREFIX)/bin/fntrace
 	install -D -m 755 $(BUILD)/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.so
+	for a in $(CROSS_ARCHES); do [ ! -f $(BUILD)/$$a/libfntrace.so ] || \
+		install -D -m 755 $(BUILD)/$$a/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/$$a/libfntrace.so; done
 	install -D -m 644 scripts/fntrace-gdb.py $(DESTDIR)$(PREFIX)/share/fntrace/fntrace-gdb.py
 
 clean:

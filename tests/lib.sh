@@ -48,11 +48,13 @@ t_cc() {
 	else echo "$ARCH_TRIPLE-$1"; fi
 }
 
-# t_build FLAVOR OPT OUT SRC... : compile and link one program.
+# t_build FLAVOR OPT OUT SRC... : compile and link one program, or a
+# shared library if OUT ends in .so.
 t_build() {
 	local flavor=$1 opt=$2 out=$3 cc flags link objs= obj src; shift 3
 	arch_flavor "$flavor" || { echo "t_build: no flavour $flavor${T_ARCH:+ on $T_ARCH}" >&2; return 1; }
 	cc=$(t_cc "$cc")
+	case $out in *.so) opt="$opt -fPIC"; link="$link -shared" ;; esac
 	# Compile with the flags, link without them: linking with -pg would
 	# pull in gprof's start-up code (only gcc-pg-linked wants that).
 	for src in "$@"; do

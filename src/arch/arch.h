@@ -107,6 +107,7 @@ struct recordmcount_desc {
 struct arch_desc {
 	const char *name;
 	unsigned machine;		/* EM_* */
+	const char *triple;		/* GNU triple: cross tools, qemu's -L prefix */
 	unsigned rel_relative;		/* R_*_RELATIVE */
 	unsigned rel_abs;		/* R_*_64 / R_*_32: an absolute word */
 	unsigned rel_glob_dat;		/* GOT slot bound to a symbol */

@@ -32,6 +32,14 @@
 
 static uint64_t clock_ticks0, clock_ns0;
 
+/* The chunks go as they are, in our byte order: the reader swaps. */
+static const char *byte_order(void)
+{
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one ? "le" : "be";
+}
+
 static uint64_t monotonic_ns(void)
 {
 	struct timespec ts;
@@ -97,7 +105,7 @@ static void send_preamble(struct ctl_out *o)
 	ftrace_lock();
 	ft_funcs_emit(text_add, &funcs);
 	ftrace_unlock();
-	ctl_printf(o, "fntrace-stream 1\n");
+	ctl_printf(o, "fntrace-stream 1 %s\n", byte_order());
 	send_section(o, "info", info.buf, info.len);
 	snprintf(name, sizeof(name), "funcs %d", (int)getpid());
 	send_section(o, name, funcs.buf, funcs.len);
@@ -112,7 +120,7 @@ static void send_piece(struct ctl_out *o, const struct ft_chunk *c, uint32_t fro
 
 	if (to <= from)
 		return;
-	ft_chunk_state_at(c, from, &head.start_time, &head.cpu);
+	ft_chunk_state_at(ft_buffer_shm(), c, from, &head.start_time, &head.cpu);
 	head.used = to - from;
 	head.consumed = 0;
 	ctl_printf(o, "chunk %zu\n", sizeof(head) + head.used);
