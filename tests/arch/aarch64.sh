@@ -22,6 +22,8 @@ arch_flavor() {
 	esac
 }
 
+ARCH_FAR_MB=256	# beyond the +-128 MB of bl
+
 # The cases tests/cases/cross.sh runs for aarch64 in make check.  Left
 # out, under qemu-user: attach and gdb (no ptrace of a guest, no aarch64
 # gdb here), control (its idle check straces qemu's own threads),
@@ -33,4 +35,4 @@ arch_flavor() {
 # recorder was killed; not looked into).
 ARCH_CASES="matrix tracers shlib threads list crash errors profile_dlopen robust_threads
 	robust_process robust_signals robust_jumps robust_dlopen robust_live robust_batch_fork
-	robust_torture real_compare live_stress"
+	robust_torture real_compare far_lib real_zlib live_stress"
