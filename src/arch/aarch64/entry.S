@@ -81,9 +81,14 @@ ftrace_common:
 	stp	q4, q5, [sp, #160]
 	stp	q6, q7, [sp, #192]
 
-	/* tracer(self_ret, parent_ip, retp) */
+	/*
+	 * tracer(self_ret, parent_ip, retp).  A return address a -pg
+	 * function saved after signing it (pac-ret: paciasp at its entry)
+	 * carries the code in its top bits: the tracers see it stripped.
+	 */
 	mov	x0, x30
 	ldr	x1, [x10]
+	and	x1, x1, #0xffffffffffff
 	mov	x2, x10
 
 	/*
@@ -99,12 +104,20 @@ ftrace_call:
 	ldr	x0, [x29, #8]
 	ldr	x1, [x29, #RETP]
 
+	/* A signed return address is left alone: return_to_handler in its
+	 * place would fail the function's autiasp, and signing that needs
+	 * the stack pointer of the function's entry, not known here. */
+	ldr	x9, [x1]
+	tst	x9, #0xffff000000000000
+	b.ne	1f
+
 	/* ftrace_graph_call: "nop", or "bl prepare_ftrace_return" while the
 	 * function graph tracer is on, with (self_ret, retp) set above. */
 	.globl	ftrace_graph_call
 	.hidden	ftrace_graph_call
 ftrace_graph_call:
 	nop
+1:
 
 	ldp	q0, q1, [sp, #96]
 	ldp	q2, q3, [sp, #128]
