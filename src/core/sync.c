@@ -7,8 +7,10 @@
  *
  * Where membarrier is missing (old kernel, seccomp, or FNTRACE_NO_MEMBARRIER
  * for tests) or cannot reach the code threads run (an emulator's
- * translated blocks, arch_cpu_emulated()), every other thread is sent a signal and each acknowledges from
- * its handler: entering and leaving the kernel serialises the core.  A thread
+ * translated blocks, arch_cpu_emulated()), every other thread is sent a
+ * signal and each acknowledges from its handler: entering and leaving the
+ * kernel serialises the core, and an emulator delivers a signal only
+ * between two translated blocks, looking the code up again.  A thread
  * that blocks the signal cannot acknowledge; after a second of waiting (of
  * the waiting thread's own time: a stopped process waits for nothing) the
  * sync gives up and says so.
