@@ -43,6 +43,9 @@ t_same() {
 # architecture (tests/arch/<arch>.sh).
 . "$top/tests/arch/${T_ARCH:-x86_64}.sh"
 FLAVORS=$ARCH_FLAVORS
+# A cross-built program run directly (untraced) finds its libraries where
+# fntrace record would point qemu-user (i386 runs natively and ignores it).
+[ -n "$T_ARCH" ] && export QEMU_LD_PREFIX="${QEMU_LD_PREFIX:-/usr/$ARCH_TRIPLE}"
 
 # t_cc gcc|g++|clang: that compiler, for T_ARCH if set.
 t_cc() {
@@ -70,11 +73,10 @@ t_build() {
 	$cc -o "$out" $objs $link -lpthread
 }
 
-# t_examples DIR: the bundled example (examples/) built into DIR, for
+# t_examples DIR: the bundled example (examples/), built into DIR, for
 # T_ARCH if set.
 t_examples() {
-	if [ -n "$T_ARCH" ]; then make -s -C "$top/examples" BUILD="$1" CC="$(t_cc gcc)"
-	else make -s -C "$top/examples" BUILD="$1"; fi
+	make -s -C "$top/examples" BUILD="$1" ${T_ARCH:+CC="$(t_cc gcc)"} >/dev/null
 }
 
 # The function column of a function_graph report: what is after the

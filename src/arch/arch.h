@@ -177,6 +177,20 @@ void arch_restart_at(void *ucontext, uintptr_t addr);
  * site is written whole by one atomic store, if it can be; -1 if not. */
 int arch_can_poke_atomic(uintptr_t addr, unsigned len);
 int arch_poke_atomic(uintptr_t addr, const uint8_t *insn, unsigned len);
+/*
+ * Optional (the core's weak defaults say no to both):
+ *
+ * May the site at addr go from old to new by arch_poke_atomic() while
+ * other threads run it, with no trap?  Yes where the architecture allows
+ * that change to code being executed (aarch64: one aligned word, old and
+ * new each a B, BL or NOP).  x86 allows none: every live patch takes the
+ * breakpoint protocol.
+ */
+int arch_can_poke_live(uintptr_t addr, const uint8_t *old, const uint8_t *new, unsigned len);
+/* Is this CPU emulated (qemu-user)?  membarrier then reaches the host's
+ * cores but not the emulator's translated code, and threads are synced
+ * with a signal, which the emulator delivers between translated blocks. */
+int arch_cpu_emulated(void);
 
 /*
  * fntrace attach (CLI side, native architecture only): in a thread stopped
@@ -198,8 +212,17 @@ int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned 
  * or NULL if buf is too small.
  */
 const void *arch_transparent_fde(void *buf, size_t size, uintptr_t pc, uintptr_t ret);
-/* Where a frame whose CFA is cfa keeps its return address. */
+/*
+ * The graph tracer's key of a frame whose CFA is cfa: where it keeps its
+ * return address (x86_64: cfa - 8), the slot return_to_handler passes.
+ * Where that slot has no fixed place in the frame (aarch64's frame
+ * record), arch_return_slot_floats is 1 (the core's weak default is 0):
+ * the key is the last word below the CFA, at or below which the slot
+ * lies; a return is the newest frame's, and an unwinder's frame the
+ * oldest of the newest ones whose slots lie at or below the key.
+ */
 uintptr_t *arch_return_slot(uintptr_t cfa);
+extern const int arch_return_slot_floats;
 
 /* The stack pointer a jmp_buf returns to (glibc keeps it mangled). */
 uintptr_t arch_jmpbuf_sp(const void *env);

@@ -140,7 +140,7 @@ static struct bp_site *batch_of(const struct text_patch *v, unsigned n)
 
 /* The breakpoint protocol, for sites longer than the trap instruction;
  * a site no longer than it is one store, made by the last step. */
-static int write_live(const struct text_patch *v, unsigned n)
+static int write_with_traps(const struct text_patch *v, unsigned n)
 {
 	unsigned bp = arch_breakpoint_len;
 	struct bp_site *b = batch_of(v, n);
@@ -183,8 +183,44 @@ static int write_without_traps(const struct text_patch *v, unsigned n)
 	 * signal while it makes a thread), where no traced code runs. */
 	if (!ret && nr) {
 		ft_debug("%u sites need a breakpoint while a thread blocks SIGTRAP", nr);
-		ret = write_live(rest, nr);
+		ret = write_with_traps(rest, nr);
 	}
+out:
+	free(rest);
+	return ret;
+}
+
+static unsigned count_pokable(const struct text_patch *v, unsigned n)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		k += arch_can_poke_live(v[i].addr, v[i].old, v[i].new, v[i].len) != 0;
+	return k;
+}
+
+/*
+ * While threads run: a change the architecture lets them run through
+ * (aarch64's NOP <-> BL) is one store, the others take the breakpoint
+ * protocol, whose syncs then cover the stores too; with none left, one
+ * sync does.
+ */
+static int write_live(const struct text_patch *v, unsigned n)
+{
+	struct text_patch *rest;
+	unsigned nr = 0;
+	int ret = -1;
+
+	if (!count_pokable(v, n))
+		return write_with_traps(v, n);
+	rest = calloc(n, sizeof(*rest));
+	if (!rest || ftrace_sync_init())
+		goto out;
+	for (unsigned i = 0; i < n; i++)
+		if (!arch_can_poke_live(v[i].addr, v[i].old, v[i].new, v[i].len) ||
+		    arch_poke_atomic(v[i].addr, v[i].new, v[i].len))
+			rest[nr++] = v[i];
+	ret = nr ? write_with_traps(rest, nr) : ftrace_sync_cores();
 out:
 	free(rest);
 	return ret;

@@ -6,8 +6,11 @@
  * one system call however many threads there are.
  *
  * Where membarrier is missing (old kernel, seccomp, or FNTRACE_NO_MEMBARRIER
- * for tests), every other thread is sent a signal and each acknowledges from
- * its handler: entering and leaving the kernel serialises the core.  A thread
+ * for tests) or cannot reach the code threads run (an emulator's
+ * translated blocks, arch_cpu_emulated()), every other thread is sent a
+ * signal and each acknowledges from its handler: entering and leaving the
+ * kernel serialises the core, and an emulator delivers a signal only
+ * between two translated blocks, looking the code up again.  A thread
  * that blocks the signal cannot acknowledge; after a second of waiting (of
  * the waiting thread's own time: a stopped process waits for nothing) the
  * sync gives up and says so.
@@ -64,13 +67,14 @@ int ftrace_sync_init(void)
 {
 	if (sync_signal || use_membarrier)
 		return 0;
-	if (!getenv("FNTRACE_NO_MEMBARRIER") &&
+	if (!getenv("FNTRACE_NO_MEMBARRIER") && !arch_cpu_emulated() &&
 	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE) == 0) {
 		use_membarrier = 1;
 		return 0;
 	}
 	/* A real-time signal programs are unlikely to use: the highest. */
-	ft_debug("membarrier unavailable: syncing threads with signal %d", SIGRTMAX);
+	ft_debug("membarrier %s: syncing threads with signal %d",
+		 arch_cpu_emulated() ? "does not reach an emulated CPU" : "unavailable", SIGRTMAX);
 	return install_sync_signal();
 }
 

@@ -133,23 +133,39 @@ void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp)
 	t->own.busy = 0;
 }
 
-/* The frame this return belongs to: normally the top one. */
-static unsigned find_frame(const struct ft_context *c, uintptr_t *slot)
+/*
+ * The frame a return (or an unwinder) at key belongs to: normally the top
+ * one.  Found by its slot; or, where slots float, by the word below the
+ * CFA the frame leaves (key), at or below which its slot lies.  A return
+ * is then the newest frame's, as in the kernel's arm64 ftrace: frames a
+ * jump skipped were closed by the jump's wrapper, and a frame no wrapper
+ * saw go (glibc's cancellation) may lie below the CFA as well, older than
+ * the one returning.  An unwinder walks live frames from the newest: the
+ * one at key is the oldest of those at or below it.
+ */
+static unsigned find_frame(const struct ft_context *c, uintptr_t *key, int unwinding)
 {
 	unsigned i = c->depth;
 
-	while (i > 0 && ft_stack(c)[i - 1].retp != slot)
+	if (arch_return_slot_floats && !unwinding)
+		return i > 0 && ft_stack(c)[i - 1].retp <= key ? i : 0;
+	if (arch_return_slot_floats) {
+		while (i > 0 && ft_stack(c)[i - 1].retp <= key)
+			i--;
+		return i < c->depth ? i + 1 : 0;
+	}
+	while (i > 0 && ft_stack(c)[i - 1].retp != key)
 		i--;
 	return i;
 }
 
 uintptr_t graph_real_return(const struct ft_thread *t, uintptr_t *slot)
 {
-	unsigned i = find_frame(&t->signal, slot);
+	unsigned i = find_frame(&t->signal, slot, 1);
 
 	if (i)
 		return ft_stack(&t->signal)[i - 1].ret;
-	i = find_frame(&t->own, slot);
+	i = find_frame(&t->own, slot, 1);
 	return i ? ft_stack(&t->own)[i - 1].ret : 0;
 }
 
@@ -196,7 +212,7 @@ static unsigned out_of_step(const struct ft_context *c)
 static ft_inline uintptr_t graph_return(struct ft_context *c, uintptr_t retval,
 					uintptr_t *slot, int quiet)
 {
-	unsigned i = find_frame(c, slot);
+	unsigned i = find_frame(c, slot, 0);
 	uint64_t now = arch_clock();
 	uintptr_t ret;
 
@@ -221,7 +237,7 @@ static ft_cold uintptr_t nested_return(struct ft_thread *t, uintptr_t retval, ui
 	struct ft_context *c = &t->signal;
 	uintptr_t ret;
 
-	if (!c->depth || !find_frame(c, slot))
+	if (!c->depth || !find_frame(c, slot, 0))
 		return graph_return(&t->own, retval, slot, 1);
 	if (c->busy)
 		return graph_return(c, retval, slot, 1);

@@ -114,16 +114,26 @@ static int aarch64_find_site(const struct elf_file *f, const struct mcount_targe
 	return 0;
 }
 
-/* A site a table names: "bl", or the nop recordmcount --nop made of it. */
+/*
+ * A site a table names.  After the prologue (-pg: __mcount_loc, a side
+ * file): "bl _mcount", or the nop recordmcount --nop made of it, one
+ * word.  At the entry (__patchable_function_entries): the two nops of
+ * -fpatchable-function-entry=2, one site of two words, because the
+ * runtime's call there is "mov x9, x30; bl ftrace_caller" (see
+ * ftrace.c).  A single nop followed by anything else is no such site.
+ */
 static int aarch64_check_site(const struct elf_file *f, uint64_t addr, uint64_t func,
 			      struct site *out)
 {
 	uint32_t insn = insn_at(f, addr);
 
-	if (addr < func || (addr & 3) || (!is_bl(insn) && insn != NOP))
+	if (addr < func || (addr & 3))
 		return 0;
 	*out = head_site(f, addr, func);
-	return 1;
+	if (out->kind == SITE_FRAME)
+		return is_bl(insn) || insn == NOP;
+	out->len = 8;
+	return insn == NOP && insn_at(f, addr + 4) == NOP;
 }
 
 const struct arch_desc arch_aarch64 = {

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aarch64 entry points of the runtime: ftrace_caller with its two
+ * patchable words, return_to_handler, and the mcount stubs.
+ *
+ * An enabled call site (directly, or through a far-call trampoline
+ * "ldr x16, #8; br x16" mapped near its module):
+ *
+ *   patchable entry (SITE_ENTRY)           -pg (SITE_FRAME)
+ *   func:   mov  x9, x30                   func:  stp  x29, x30, [sp, #-N]!
+ *           bl   ftrace_caller                    mov  x29, sp
+ *           ...body...                            ...
+ *                                                 (mov x0, x30: gcc only)
+ *                                                 bl   ftrace_caller_frame
+ *
+ * x30 is where the site's bl returns: the record's key (self_ret).  The
+ * parent's return address is in x9 at a patchable entry, before the
+ * function made any frame; at a -pg site it is already saved at
+ * [x29, #8], in the frame record the prologue made.  Either way x10 gets
+ * the address of a slot holding it (retp) and the common code runs.  At a
+ * patchable entry that slot is made here, as the function's own frame
+ * record would be: "stp x29, x9, [sp, #-16]!", so it lies at CFA - 8;
+ * on the way out x30 is loaded back from it, return_to_handler if the
+ * graph tracer took it.
+ *
+ * A -pg call is an ordinary call to the compiler: it moved the arguments
+ * out of the caller-saved registers first.  A patchable entry comes
+ * before anything: x0-x7, x8 and v0-v7 carry arguments then.  All of them
+ * are kept: the tracers' C is built with -mgeneral-regs-only, but libc
+ * functions it may reach (memset) use the vector registers.  x9-x17 are
+ * free at a function's entry and at a call, so they serve as scratch.
+ */
+	.text
+
+#define FRAME	224		/* x29, x30, x0-x8, x10, q0-q7 */
+#define RETP	88		/* where x10 (retp) is kept */
+
+	.p2align 4
+	.globl	ftrace_caller_frame
+	.hidden	ftrace_caller_frame
+	.type	ftrace_caller_frame, %function
+ftrace_caller_frame:
+	.cfi_startproc
+	stp	x29, x30, [sp, #-16]!
+	.cfi_def_cfa_offset 16
+	.cfi_offset 29, -16
+	.cfi_offset 30, -8
+	add	x10, x29, #8
+	b	ftrace_common
+	.cfi_endproc
+	.size	ftrace_caller_frame, . - ftrace_caller_frame
+
+/*
+ * The unwinder sees ftrace_caller as the traced function's body: its
+ * frame record holds the parent's return address, and the function
+ * itself, which has no frame yet, is skipped.
+ */
+	.p2align 4
+	.globl	ftrace_caller
+	.hidden	ftrace_caller
+	.type	ftrace_caller, %function
+ftrace_caller:
+	.cfi_startproc
+	stp	x29, x9, [sp, #-16]!
+	.cfi_def_cfa_offset 16
+	.cfi_offset 29, -16
+	.cfi_offset 30, -8
+	add	x10, sp, #8
+ftrace_common:
+	stp	x29, x30, [sp, #-FRAME]!
+	.cfi_adjust_cfa_offset FRAME
+	mov	x29, sp
+	.cfi_def_cfa_register 29
+	stp	x0, x1, [sp, #16]
+	stp	x2, x3, [sp, #32]
+	stp	x4, x5, [sp, #48]
+	stp	x6, x7, [sp, #64]
+	stp	x8, x10, [sp, #80]
+	stp	q0, q1, [sp, #96]
+	stp	q2, q3, [sp, #128]
+	stp	q4, q5, [sp, #160]
+	stp	q6, q7, [sp, #192]
+
+	/*
+	 * tracer(self_ret, parent_ip, retp).  A return address a -pg
+	 * function saved after signing it (pac-ret: paciasp at its entry)
+	 * carries the code in its top bits: the tracers see it stripped.
+	 */
+	mov	x0, x30
+	ldr	x1, [x10]
+	and	x1, x1, #0xffffffffffff
+	mov	x2, x10
+
+	/*
+	 * ftrace_call: "nop", or "bl <tracer>" while a tracer with a callback
+	 * is on.  NOP <-> BL in one aligned word: other threads may run it
+	 * while it changes.
+	 */
+	.globl	ftrace_call
+	.hidden	ftrace_call
+ftrace_call:
+	nop
+
+	ldr	x0, [x29, #8]
+	ldr	x1, [x29, #RETP]
+
+	/* A signed return address is left alone: return_to_handler in its
+	 * place would fail the function's autiasp, and signing that needs
+	 * the stack pointer of the function's entry, not known here. */
+	ldr	x9, [x1]
+	tst	x9, #0xffff000000000000
+	b.ne	1f
+
+	/* ftrace_graph_call: "nop", or "bl prepare_ftrace_return" while the
+	 * function graph tracer is on, with (self_ret, retp) set above. */
+	.globl	ftrace_graph_call
+	.hidden	ftrace_graph_call
+ftrace_graph_call:
+	nop
+1:
+
+	ldp	q0, q1, [sp, #96]
+	ldp	q2, q3, [sp, #128]
+	ldp	q4, q5, [sp, #160]
+	ldp	q6, q7, [sp, #192]
+	ldp	x0, x1, [sp, #16]
+	ldp	x2, x3, [sp, #32]
+	ldp	x4, x5, [sp, #48]
+	ldp	x6, x7, [sp, #64]
+	ldp	x8, x10, [sp, #80]
+	/* Back to the site with x30 what the slot says now (at a -pg site
+	 * x30 is dead after the call; the function reloads it itself). */
+	ldr	x16, [x29, #8]
+	ldr	x30, [x10]
+	.cfi_def_cfa sp, FRAME + 16
+	ldr	x29, [sp]
+	add	sp, sp, #FRAME + 16
+	.cfi_def_cfa_offset 0
+	.cfi_restore 29
+	.cfi_restore 30
+	ret	x16
+	.cfi_endproc
+	.size	ftrace_caller, . - ftrace_caller
+
+/*
+ * A graph-traced function returns here instead of to its parent: the slot
+ * its x30 came from held our address.  sp is the CFA the returning frame
+ * leaves; the word below it names its shadow frame (arch_return_slot in
+ * fde.c).
+ * Keep the result registers (x0-x7, x8, q0-q3 for a floating-point
+ * aggregate), let the C side pop the shadow stack and give back the real
+ * return address, and go there.
+ *
+ *   before:  parent: bl func      func: ...; ret  --> parent
+ *   after:   parent: bl func      func: ...; ret  --> return_to_handler
+ *                                                     --> ret to parent
+ */
+#define RFRAME	160		/* x29, x30, x0-x8, q0-q3 */
+
+	.p2align 4
+	.globl	return_to_handler
+	.hidden	return_to_handler
+	.type	return_to_handler, %function
+return_to_handler:
+	stp	x29, x30, [sp, #-RFRAME]!
+	mov	x29, sp
+	stp	x0, x1, [sp, #16]
+	stp	x2, x3, [sp, #32]
+	stp	x4, x5, [sp, #48]
+	stp	x6, x7, [sp, #64]
+	str	x8, [sp, #80]
+	stp	q0, q1, [sp, #96]
+	stp	q2, q3, [sp, #128]
+	add	x1, sp, #RFRAME - 8		/* the key; x0 is the result */
+	bl	ftrace_return_to_handler
+	mov	x30, x0
+	ldp	q0, q1, [sp, #96]
+	ldp	q2, q3, [sp, #128]
+	ldp	x0, x1, [sp, #16]
+	ldp	x2, x3, [sp, #32]
+	ldp	x4, x5, [sp, #48]
+	ldp	x6, x7, [sp, #64]
+	ldr	x8, [sp, #80]
+	ldr	x29, [sp]
+	add	sp, sp, #RFRAME
+	ret
+	.size	return_to_handler, . - return_to_handler
+
+/*
+ * ftrace_stub, and the _mcount of -pg programs.  The runtime turns every
+ * call to _mcount into a nop at load; a call that runs before that (a
+ * constructor that ran before ours) just returns.
+ */
+	.p2align 4
+	.globl	ftrace_stub
+	.hidden	ftrace_stub
+	.type	ftrace_stub, %function
+	.globl	mcount
+	.type	mcount, %function
+	.globl	_mcount
+	.type	_mcount, %function
+ftrace_stub:
+mcount:
+_mcount:
+	ret
+	.size	ftrace_stub, . - ftrace_stub
+	.size	mcount, . - mcount
+	.size	_mcount, . - _mcount
+
+	.section .note.GNU-stack, "", %progbits

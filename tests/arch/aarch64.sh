@@ -1,0 +1,38 @@
+# aarch64: how the test programs are built, per flavour (sourced by
+# tests/lib.sh).  arch_flavor FLAVOR sets cc (gcc, g++ or clang), flags
+# (compile only) and link (link only); it fails for a flavour aarch64
+# lacks (gcc rejects -mfentry, -mrecord-mcount and -mnop-mcount here).
+ARCH_TRIPLE=aarch64-linux-gnu
+ARCH_FLAVORS="gcc-pg gcc-patchable clang-pg clang-patchable"
+# Cross-built programs run under qemu-user, which has no rseq: no CPU column.
+[ "$(uname -m)" = aarch64 ] || ARCH_EMULATED=1
+
+arch_flavor() {
+	link=
+	case $1 in
+	gcc-pg)          cc=gcc;   flags="-pg" ;;
+	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=2" ;;
+	clang-pg)        cc=clang; flags="-pg" ;;
+	clang-patchable) cc=clang; flags="-fpatchable-function-entry=2" ;;
+	gcc-pg-linked)   cc=gcc;   flags="-pg"; link="-pg" ;;
+	plain)           cc=gcc;   flags="" ;;
+	g++-pg)          cc=g++;   flags="-pg" ;;
+	gcc-pg-rdynamic) cc=gcc;   flags="-pg"; link="-rdynamic" ;;
+	*) return 1 ;;
+	esac
+}
+
+ARCH_FAR_MB=256	# beyond the +-128 MB of bl
+
+# The cases tests/cases/cross.sh runs for aarch64 in make check.  Left
+# out, under qemu-user: attach and gdb (no ptrace of a guest, no aarch64
+# gdb here), control (its idle check straces qemu's own threads),
+# ctl_faults and lost (timed for native speed), load_nops and
+# robust_depth (x86_64 bytes and flavours), signal_nesting (x86_64
+# flavours; the handler's calls are all there, but events the slow
+# recorder drops break the nesting check), record_faults (its helper
+# reap, cross-built by t_build, reports nothing of the program whose
+# recorder was killed; not looked into).
+ARCH_CASES="matrix tracers shlib threads list crash errors profile_dlopen robust_threads
+	robust_process robust_signals robust_jumps robust_dlopen robust_live robust_batch_fork
+	robust_torture real_compare far_lib real_zlib live_stress"

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/* aarch64 encoders: the exact words of every patch, and the reach limit. */
+#include "unit.h"
+#include "../../src/arch/aarch64/ftrace.c"
+
+#include <string.h>
+
+/* The entry stubs live in assembly in the runtime; stand-ins here. */
+char ftrace_caller[1], ftrace_caller_frame[1];
+
+/* Word i of insn, as the (little-endian) CPU reads it. */
+static uint32_t word_at(const uint8_t *insn, unsigned i)
+{
+	return insn[4 * i] | insn[4 * i + 1] << 8 | insn[4 * i + 2] << 16 |
+	       (uint32_t)insn[4 * i + 3] << 24;
+}
+
+static void test_nops(void)
+{
+	uint8_t insn[16];
+
+	arch_make_nop(NULL, 4, insn);
+	CHECK("aarch64: -pg site nop", word_at(insn, 0) == 0xd503201f);
+	arch_make_nop(NULL, 8, insn);
+	CHECK("aarch64: entry site nop keeps mov x9, x30",
+	      word_at(insn, 0) == 0xaa1e03e9 && word_at(insn, 1) == 0xd503201f);
+}
+
+static void test_calls(void)
+{
+	uint8_t insn[16];
+
+	CHECK("aarch64: bl forward", arch_make_call(0x1000, NULL, 4, 0x2000, insn) == 0 &&
+				     word_at(insn, 0) == 0x94000400);
+	CHECK("aarch64: bl backward", arch_make_call(0x2000, NULL, 4, 0x1000, insn) == 0 &&
+				      word_at(insn, 0) == 0x97fffc00);
+	CHECK("aarch64: entry call is mov x9, x30; bl from the second word",
+	      arch_make_call(0x1000, NULL, 8, 0x2004, insn) == 0 &&
+	      word_at(insn, 0) == 0xaa1e03e9 && word_at(insn, 1) == 0x94000400);
+	CHECK("aarch64: bl at the edge of reach, forward",
+	      arch_make_call(0x10000000, NULL, 4, 0x10000000 + (1ul << 27) - 4, insn) == 0 &&
+	      word_at(insn, 0) == 0x95ffffff);
+	CHECK("aarch64: bl at the edge of reach, backward",
+	      arch_make_call(0x10000000, NULL, 4, 0x10000000 - (1ul << 27), insn) == 0 &&
+	      word_at(insn, 0) == 0x96000000);
+	CHECK("aarch64: bl out of reach refused",
+	      arch_make_call(0x10000000, NULL, 4, 0x10000000 + (1ul << 27), insn) == -1);
+	CHECK("aarch64: misaligned target refused",
+	      arch_make_call(0x1000, NULL, 4, 0x1002, insn) == -1);
+	CHECK("aarch64: reach leaves room for a trampoline's page",
+	      arch_call_reach() + 65536 + 8 < (1ul << 27));
+}
+
+int main(void)
+{
+	uint8_t insn[16];
+
+	test_nops();
+	test_calls();
+	arch_tramp_write(insn, 0x1122334455667788ul);
+	CHECK("aarch64: trampoline ldr x16, #8; br x16; target",
+	      arch_tramp_size() == 16 && word_at(insn, 0) == 0x58000050 &&
+	      word_at(insn, 1) == 0xd61f0200 && word_at(insn, 2) == 0x55667788 &&
+	      word_at(insn, 3) == 0x11223344);
+	CHECK("aarch64: caller per site kind",
+	      arch_caller_for(SITE_ENTRY) == (uintptr_t)ftrace_caller &&
+	      arch_caller_for(SITE_FRAME) == (uintptr_t)ftrace_caller_frame);
+	CHECK("aarch64: branch target of b and bl",
+	      a64_branch_target(0x2000, 0x97fffc00) == 0x1000 &&
+	      a64_is_b(0x14000001) && !a64_is_b(0x94000001) && a64_is_bl(0x94000001));
+	return unit_done();
+}
