@@ -11,6 +11,7 @@
 #include "profile.h"
 #include "events.h"
 #include "tracers.h"
+#include "../common/muldiv.h"
 
 #include <stdatomic.h>
 #include <string.h>
@@ -116,5 +117,5 @@ uint64_t ft_profile_ticks_to_ns(uint64_t ticks)
 {
 	uint64_t dt = arch_clock() - start_ticks, dn = now_ns() - start_ns;
 
-	return dt ? (uint64_t)((unsigned __int128)ticks * dn / dt) : ticks;
+	return dt ? mul_div_u64(ticks, dn, dt) : ticks;
 }

@@ -17,6 +17,7 @@
 #include "tracers.h"
 #include "tracing.h"
 #include "../common/shm.h"
+#include "../common/muldiv.h"
 
 #include <errno.h>
 #include <linux/futex.h>
@@ -225,11 +226,11 @@ int ft_readout_funcs(struct ctl_out *o, int arg)
 /* Sum of squares, kept in (ticks / 64)^2, in microseconds squared. */
 static uint64_t square_us(const struct ft_profile_stat *s)
 {
-	unsigned __int128 sq = s->time_sq;
 	uint64_t ns_per_64_ticks = ft_profile_ticks_to_ns(64 * 1024) / 1024;
 
-	sq = sq * ns_per_64_ticks / 1000 * ns_per_64_ticks / 1000;
-	return sq > UINT64_MAX ? UINT64_MAX : (uint64_t)sq;
+	/* Saturating at each step saturates the same as at the end: the
+	 * first step overflows only if the second would. */
+	return mul_div_u64(mul_div_u64(s->time_sq, ns_per_64_ticks, 1000), ns_per_64_ticks, 1000);
 }
 
 int ft_readout_profile(struct ctl_out *o, int arg)
