@@ -93,7 +93,8 @@ static const struct recordmcount_desc mips_rmc = {
 
 #define NR_FORMS (sizeof(mips_forms) / sizeof(mips_forms[0]))
 #define MOVE_AT_RA	0x03e00825	/* move at, ra */
-#define LW_T9_AT	0x8c390000	/* lw t9, imm(at): clang -O0 keeps gp in at */
+#define LW_T9		0x8c190000	/* lw t9, imm(base) */
+#define LW_T9_MASK	0xfc1f0000	/* clang keeps gp in at or an s register */
 #define HEAD_WORDS	32		/* how far into a function the call may be */
 #define GP_OFFSET	0x7ff0		/* _gp - the GOT, as ld places it */
 
@@ -106,8 +107,9 @@ static uint32_t word_at(const struct elf_file *f, uint64_t addr)
 
 /*
  * The GOT slot a PIC "jalr t9" at addr calls through: the nearest
- * "lw t9, imm(gp)" before it (gcc: just before; clang: a few words
- * before), relative to _gp.  0 if none.
+ * "lw t9, imm(base)" before it (gcc: just before, base gp; clang: a few
+ * words before, base at or s0 holding gp's value), relative to _gp.  0
+ * if none.
  */
 static uint64_t t9_slot(const struct elf_file *f, uint64_t func, uint64_t addr)
 {
@@ -116,7 +118,7 @@ static uint64_t t9_slot(const struct elf_file *f, uint64_t func, uint64_t addr)
 	for (uint64_t a = addr; got && a > func && a + 8 * 4 > addr; a -= 4) {
 		uint32_t w = word_at(f, a - 4);
 
-		if ((w & 0xffff0000) == LW_T9_GP || (w & 0xffff0000) == LW_T9_AT)
+		if ((w & LW_T9_MASK) == LW_T9)
 			return got + GP_OFFSET + (uint64_t)(int64_t)(int16_t)w;
 	}
 	return 0;
