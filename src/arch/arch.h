@@ -117,11 +117,6 @@ struct arch_desc {
 			 uint64_t func, uint64_t size, struct site *out);
 	/* The GOT slot the PLT stub at stub jumps through; 0 if not a stub. */
 	int (*plt_slot)(const struct elf_file *f, uint64_t stub, uint64_t *slot);
-	/* GOT slots bound to mcount other than by a relocation (mips: the
-	 * dynamic symbol table's GOT part): push(arg, slot) each; NULL if
-	 * none are. */
-	int (*got_slots)(const struct elf_file *f, int (*push)(void *arg, uint64_t slot),
-			 void *arg);
 	/* Check the site a table (__mcount_loc, patchable entries) names. */
 	int (*check_site)(const struct elf_file *f, uint64_t addr, uint64_t func,
 			  struct site *out);
@@ -202,17 +197,6 @@ int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned 
 const void *arch_transparent_fde(void *buf, size_t size, uintptr_t pc, uintptr_t ret);
 /* Where a frame whose CFA is cfa keeps its return address. */
 uintptr_t *arch_return_slot(uintptr_t cfa);
-
-/*
- * How a return names its shadow frame.  0 (the default): return_to_handler
- * passes the slot the return address was popped from (x86).  1: a return
- * through a register cannot say where the function had kept it (mips), so
- * return_to_handler and arch_return_slot pass the stack pointer the
- * function returns with, its caller's: the frame is the oldest of those
- * whose slot lies below it (the ones above it were skipped).  An arch
- * that needs 1 defines it; the core's weak definition is 0.
- */
-extern const int arch_return_by_sp;
 
 /* The stack pointer a jmp_buf returns to (glibc keeps it mangled). */
 uintptr_t arch_jmpbuf_sp(const void *env);

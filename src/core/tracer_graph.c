@@ -133,26 +133,11 @@ void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp)
 	t->own.busy = 0;
 }
 
-__attribute__((weak)) const int arch_return_by_sp;
-
-/* By stack pointer (arch_return_by_sp): frames above the returning one
- * were skipped, and their slots lie below it too. */
-static unsigned find_frame_below(const struct ft_context *c, uintptr_t sp)
-{
-	unsigned i = c->depth;
-
-	while (i > 0 && (uintptr_t)ft_stack(c)[i - 1].retp < sp)
-		i--;
-	return i < c->depth ? i + 1 : 0;
-}
-
 /* The frame this return belongs to: normally the top one. */
 static unsigned find_frame(const struct ft_context *c, uintptr_t *slot)
 {
 	unsigned i = c->depth;
 
-	if (arch_return_by_sp)
-		return find_frame_below(c, (uintptr_t)slot);
 	while (i > 0 && ft_stack(c)[i - 1].retp != slot)
 		i--;
 	return i;
