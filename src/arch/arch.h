@@ -117,6 +117,11 @@ struct arch_desc {
 			 uint64_t func, uint64_t size, struct site *out);
 	/* The GOT slot the PLT stub at stub jumps through; 0 if not a stub. */
 	int (*plt_slot)(const struct elf_file *f, uint64_t stub, uint64_t *slot);
+	/* GOT slots bound to mcount other than by a relocation (mips: the
+	 * dynamic symbol table's GOT part): push(arg, slot) each; NULL if
+	 * none are. */
+	int (*got_slots)(const struct elf_file *f, int (*push)(void *arg, uint64_t slot),
+			 void *arg);
 	/* Check the site a table (__mcount_loc, patchable entries) names. */
 	int (*check_site)(const struct elf_file *f, uint64_t addr, uint64_t func,
 			  struct site *out);
