@@ -34,7 +34,7 @@
 	.set	noreorder
 	.set	noat
 
-#define FRAME	112
+#define FRAME	104
 #define S_V0	16
 #define S_V1	20
 #define S_A0	24
@@ -47,21 +47,24 @@
 #define S_RA	52		/* where the traced function resumes */
 #define S_F12	56
 #define S_F14	64
+#define S_CSP	72		/* the traced function's caller's sp */
 #define S_RETP	76		/* where the parent's return address is kept */
 #define S_OURGP	80
 #define S_BASE	84		/* the address of .Lbase */
-#define S_T0	88
-#define S_T8	92
-#define S_T9	96
+#define S_BEFORE 88		/* what *retp held before the graph hook */
+#define S_T0	92
+#define S_T8	96
+#define S_T9	100
 
 #define BREAK		0x0000000d	/* the breakpoint (trap.c) */
 
 /*
  * Call the target of the "jal" in the patchable word at \word (an offset
- * from .Lbase), or nothing if it holds a nop.  While the core rewrites
- * the word it holds a breakpoint for a moment: wait for the new word.
+ * from .Lbase), or go to \skip if it holds a nop.  While the core
+ * rewrites the word it holds a breakpoint for a moment: wait for the new
+ * word.
  */
-	.macro	CALL_WORD word
+	.macro	CALL_WORD word, skip
 	lw	$t0, S_BASE($sp)
 	addiu	$t0, $t0, \word - .Lbase
 1:	lw	$t1, 0($t0)
@@ -69,7 +72,7 @@
 	beq	$t1, $t2, 1b
 	 srl	$t2, $t1, 26
 	li	$t3, 3			/* the jal opcode */
-	bne	$t2, $t3, 2f
+	bne	$t2, $t3, \skip
 	 sll	$t9, $t1, 6
 	srl	$t9, $t9, 4		/* target bits 27..2 */
 	addiu	$t0, $t0, 4
@@ -79,7 +82,6 @@
 	jalr	$t9
 	 nop
 	lw	$gp, S_OURGP($sp)
-2:
 	.endm
 
 	.p2align 4
@@ -124,10 +126,12 @@ ftrace_caller:
 	sw	$gp, S_OURGP($sp)
 	sw	$ra, S_BASE($sp)
 
-	/* retp = mips_parent_slot(ra, the function's sp, &the saved at) */
+	/* retp = mips_parent_slot(ra, the function's sp, &the saved at,
+	 *			   &the caller's sp) */
 	lw	$a0, S_RA($sp)
 	addiu	$a1, $sp, FRAME
 	addiu	$a2, $sp, S_AT
+	addiu	$a3, $sp, S_CSP
 	lw	$t9, %got(mips_parent_slot)($gp)
 	jalr	$t9
 	 nop
@@ -139,12 +143,23 @@ ftrace_caller:
 	lw	$a0, S_RA($sp)
 	lw	$a1, S_AT($sp)
 	lw	$a2, S_RETP($sp)
-	CALL_WORD ftrace_call
+	CALL_WORD ftrace_call, 4f
 
-	/* prepare_ftrace_return(self_ret, retp) */
+	/* prepare_ftrace_return(self_ret, retp), then
+	 * mips_note_hijack(retp, what *retp held before, the caller's sp) */
+4:	lw	$a1, S_RETP($sp)
 	lw	$a0, S_RA($sp)
-	lw	$a1, S_RETP($sp)
-	CALL_WORD ftrace_graph_call
+	lw	$t0, 0($a1)
+	sw	$t0, S_BEFORE($sp)
+	CALL_WORD ftrace_graph_call, 5f
+	lw	$a0, S_RETP($sp)
+	lw	$a1, S_BEFORE($sp)
+	lw	$a2, S_CSP($sp)
+	lw	$t9, %got(mips_note_hijack)($gp)
+	jalr	$t9
+	 nop
+	lw	$gp, S_OURGP($sp)
+5:
 
 	ldc1	$f14, S_F14($sp)
 	ldc1	$f12, S_F12($sp)
@@ -191,10 +206,9 @@ ftrace_graph_call:
  * (the slot it reloaded it from, or the at of a leaf) held our address.
  * Save the return registers (v0, v1, $f0, $f2), let the C side pop the
  * shadow stack and give back the real return address, and go there.
- * A return through a register does not say which slot it came from: the
- * C side gets the stack pointer the function returned with, its
- * caller's, and the returning frame is the oldest with a slot below it
- * (arch_return_by_sp).
+ * A return through a register does not say which slot it came from:
+ * retstack.c finds it from the stack pointer the function returned with,
+ * its caller's.
  *
  *   before:  parent: jalr func      func: ...; jr ra  --> parent
  *   after:   parent: jalr func      func: ...; jr ra  --> return_to_handler
@@ -218,8 +232,14 @@ return_to_handler:
 1:	lui	$gp, %hi(_gp_disp)
 	addiu	$gp, $gp, %lo(_gp_disp)
 	addu	$gp, $gp, $ra
-	move	$a0, $v0			/* the return value */
-	addiu	$a1, $sp, RFRAME		/* the caller's sp */
+	sw	$gp, 28($sp)
+	addiu	$a0, $sp, RFRAME		/* the caller's sp */
+	lw	$t9, %got(mips_return_slot)($gp)
+	jalr	$t9
+	 nop
+	lw	$gp, 28($sp)
+	lw	$a0, 16($sp)			/* the return value */
+	move	$a1, $v0			/* the slot */
 	lw	$t9, %got(ftrace_return_to_handler)($gp)
 	jalr	$t9
 	 nop

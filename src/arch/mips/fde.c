@@ -74,15 +74,3 @@ const void *arch_transparent_fde(void *buf, size_t size, uintptr_t pc, uintptr_t
 	write_fde(cie + CIE_SIZE, pc, ret);
 	return cie + CIE_SIZE;
 }
-
-/*
- * A mips function returns through ra, loaded from wherever it kept it:
- * a return names its frame by the stack pointer it returns with, its
- * caller's, which is the CFA (see arch_return_by_sp in entry.S's return).
- */
-uintptr_t *arch_return_slot(uintptr_t cfa)
-{
-	return (uintptr_t *)cfa;
-}
-
-const int arch_return_by_sp = 1;

@@ -42,7 +42,8 @@
 #define MOVE_AT_RA	0x03e00825u	/* move at, ra (or at, ra, zero) */
 #define SW_RA_SP	0xafbf0000u	/* sw ra, imm(sp) */
 #define ADDIU_SP_SP	0x27bd0000u	/* addiu sp, sp, imm */
-#define JR_RA		0x03e00008u
+#define JR		0x00000008u	/* jr rs */
+#define J		0x08000000u	/* j target */
 #define HI16		0xffff0000u
 
 const unsigned ftrace_call_len = 4;
@@ -162,28 +163,37 @@ uintptr_t arch_caller_for(enum site_kind kind)
  * "addiu sp, sp, -size" that made its frame.  sp is the function's stack
  * pointer at the site.  A function that stores no ra (a leaf, to the
  * compiler) returns through the ra _mcount gives back: the at that
- * ftrace_caller saved at at_slot.
+ * ftrace_caller saved at at_slot.  *caller_sp: sp + size, or sp in a
+ * function with no frame (the scan meets the jump that ends the function
+ * before), as retstack.c keys its notes.
  */
-#define SCAN_WORDS 24
+#define SCAN_WORDS 32
 
-uintptr_t *mips_parent_slot(uintptr_t ra, uintptr_t sp, uintptr_t *at_slot)
+static int ends_function(uint32_t w)
+{
+	return (w & 0xfc00003fu) == JR || (w & 0xfc000000u) == J;
+}
+
+uintptr_t *mips_parent_slot(uintptr_t ra, uintptr_t sp, uintptr_t *at_slot,
+			    uintptr_t *caller_sp)
 {
 	const uint32_t *p = (const uint32_t *)ra - 2;	/* the call */
+	const uint32_t *stop = p - SCAN_WORDS;
+	uintptr_t *slot = NULL;
 	unsigned i = 1;
 
+	*caller_sp = sp;
 	while (i <= 3 && p[-i] != MOVE_AT_RA)
 		i++;
 	if (i > 3)
 		return at_slot;
-	for (p -= i + 1; p > (const uint32_t *)ra - SCAN_WORDS; p--) {
-		if ((*p & HI16) == SW_RA_SP) {
-			uintptr_t *slot = (uintptr_t *)(sp + (int16_t)*p);
-
-			return *slot == *at_slot ? slot : at_slot;
-		}
-		/* The frame's allocation, or the end of the function before. */
-		if (((*p & HI16) == ADDIU_SP_SP && (*p & 0x8000)) || *p == JR_RA)
+	for (p -= i + 1; p > stop && !ends_function(*p); p--) {
+		if ((*p & HI16) == SW_RA_SP && !slot) {
+			slot = (uintptr_t *)(sp + (int16_t)*p);
+		} else if ((*p & HI16) == ADDIU_SP_SP && (*p & 0x8000)) {
+			*caller_sp = sp - (int16_t)*p;
 			break;
+		}
 	}
-	return at_slot;
+	return slot && *slot == *at_slot ? slot : at_slot;
 }

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mips: which slot a return to return_to_handler came from.
+ *
+ * x86's ret pops the return address from a slot just below the caller's
+ * stack pointer, so return_to_handler knows the slot.  A mips function
+ * returns through ra, reloaded from wherever its prologue kept it (or
+ * never stored, in a leaf): at return_to_handler only the stack pointer
+ * is known, and it is the caller's.  So each hijack is noted here, per
+ * thread, as (the caller's sp, the slot), and a return takes the newest
+ * note whose caller's sp is the one it returns with.  Notes above it
+ * belong to frames that were skipped (an unwinding, a longjmp) and go.
+ * Two calls from the same caller at the same sp, one skipped and one
+ * returning (a cleanup handler glibc calls after its own longjmp), are
+ * told apart by age: the newer one is returning.
+ *
+ * The notes of a thread are mapped at its first hijack: the runtime may be
+ * loaded by dlopen (attach), where static TLS has no room for arrays.
+ */
+#include "../arch.h"
+
+#include <sys/mman.h>
+
+#define NOTES 2048
+
+struct note {
+	uintptr_t caller_sp;
+	uintptr_t *slot;
+};
+
+struct notes {
+	unsigned depth;
+	struct note v[NOTES];
+};
+
+static __thread struct notes *notes;
+
+static struct notes *thread_notes(void)
+{
+	void *p;
+
+	if (notes)
+		return notes;
+	p = mmap(NULL, sizeof(struct notes), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p != MAP_FAILED)
+		notes = p;
+	return notes;
+}
+
+/* After the graph hook: a slot it turned to return_to_handler is noted.
+ * before: what the slot held before the hook ran. */
+void mips_note_hijack(uintptr_t *slot, uintptr_t before, uintptr_t caller_sp)
+{
+	uintptr_t handler = (uintptr_t)return_to_handler;
+	struct notes *n;
+
+	if (*slot != handler || before == handler || !(n = thread_notes()) ||
+	    n->depth == NOTES)
+		return;
+	n->v[n->depth] = (struct note){ caller_sp, slot };
+	n->depth++;
+}
+
+/* The newest note for sp, counted from 1; 0 if none. */
+static unsigned find(const struct notes *n, uintptr_t sp)
+{
+	unsigned i = n->depth;
+
+	while (i > 0 && n->v[i - 1].caller_sp != sp)
+		i--;
+	return i;
+}
+
+/* return_to_handler: the slot of the return that came back with sp.  With
+ * no note for it (notes full, or a prologue not understood), the newest. */
+uintptr_t *mips_return_slot(uintptr_t sp)
+{
+	struct notes *n = notes;
+	unsigned i;
+
+	if (!n || !n->depth)
+		return (uintptr_t *)sp - 1;
+	i = find(n, sp);
+	if (!i)
+		i = n->depth;
+	n->depth = i - 1;
+	return n->v[i - 1].slot;
+}
+
+/* For the unwinder (src/core/unwind_fde.c), which stands at a frame whose
+ * CFA is its caller's sp: the slot of the newest note for it. */
+uintptr_t *arch_return_slot(uintptr_t cfa)
+{
+	const struct notes *n = notes;
+	unsigned i = n ? find(n, cfa) : 0;
+
+	return i ? n->v[i - 1].slot : (uintptr_t *)cfa - 1;
+}
