@@ -22,6 +22,8 @@ arch_flavor() {
 }
 # jal reaches its own 256 MB region; a PIC site calls through the GOT.
 ARCH_FAR_MB=256
+# SIGUSR1 is 16 on mips (10 on x86, arm, riscv).
+ARCH_SIGUSR1=16
 
 # The cases tests/cases/cross.sh runs for mips in make check.
 ARCH_CASES="matrix"
