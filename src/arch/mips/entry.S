@@ -232,15 +232,9 @@ return_to_handler:
 1:	lui	$gp, %hi(_gp_disp)
 	addiu	$gp, $gp, %lo(_gp_disp)
 	addu	$gp, $gp, $ra
-	sw	$gp, 28($sp)
-	addiu	$a0, $sp, RFRAME		/* the caller's sp */
-	lw	$t9, %got(mips_return_slot)($gp)
-	jalr	$t9
-	 nop
-	lw	$gp, 28($sp)
 	lw	$a0, 16($sp)			/* the return value */
-	move	$a1, $v0			/* the slot */
-	lw	$t9, %got(ftrace_return_to_handler)($gp)
+	addiu	$a1, $sp, RFRAME		/* the caller's sp */
+	lw	$t9, %got(mips_return_to_handler)($gp)
 	jalr	$t9
 	 nop
 	move	$at, $v0

@@ -72,20 +72,31 @@ static unsigned find(const struct notes *n, uintptr_t sp)
 	return i;
 }
 
-/* return_to_handler: the slot of the return that came back with sp.  With
- * no note for it (notes full, or a prologue not understood), the newest. */
-uintptr_t *mips_return_slot(uintptr_t sp)
+uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot);
+
+/*
+ * return_to_handler: the slot of the return that came back with sp is that
+ * of the newest note for sp (with none, as when notes ran out, the newest
+ * of all).  The note goes once the core gives back a real return address.
+ * A tail call leaves no note of its own (its parent's slot already held
+ * return_to_handler): its return finds the parent's, whose slot the callee
+ * reused or not; either way the core closes the callee, and gives back
+ * return_to_handler again if the parent's frame is still to be closed, for
+ * which the note is still there.
+ */
+uintptr_t mips_return_to_handler(uintptr_t retval, uintptr_t sp)
 {
 	struct notes *n = notes;
-	unsigned i;
+	unsigned i = n ? find(n, sp) : 0;
+	uintptr_t *slot, ret;
 
-	if (!n || !n->depth)
-		return (uintptr_t *)sp - 1;
-	i = find(n, sp);
-	if (!i)
+	if (!i && n)
 		i = n->depth;
-	n->depth = i - 1;
-	return n->v[i - 1].slot;
+	slot = i ? n->v[i - 1].slot : (uintptr_t *)sp - 1;
+	ret = ftrace_return_to_handler(retval, slot);
+	if (i && ret != (uintptr_t)return_to_handler)
+		n->depth = i - 1;
+	return ret;
 }
 
 /* For the unwinder (src/core/unwind_fde.c), which stands at a frame whose
