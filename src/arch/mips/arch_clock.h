@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mips o32: the clock every event is stamped with.  The cycle counter
- * (rdhwr $2) is 32 bits wide and wraps within seconds to minutes, and
- * its rate is the CPU's (qemu-user gives the host's ticks): a 64-bit
- * stamp would need a high word kept per thread.  CLOCK_MONOTONIC in
- * nanoseconds instead: ticks are nanoseconds, which the recorder's
- * conversion (two (ticks, CLOCK_MONOTONIC) samples) keeps as they are.
+ * mips o32: the clock every event is stamped with.  Not the cycle counter
+ * (rdhwr $2): qemu-user 7.2 lets it run but it reads 0, and on hardware
+ * it is 32 bits wide at half the CPU's rate, wrapping within seconds; a
+ * 64-bit stamp would need a high word kept per thread.  CLOCK_MONOTONIC
+ * in nanoseconds instead (the vDSO on hardware, a system call under
+ * qemu): ticks are nanoseconds, which the recorder's conversion (two
+ * (ticks, CLOCK_MONOTONIC) samples) keeps as they are.
  */
 #ifndef FNTRACE_ARCH_CLOCK_H
 #define FNTRACE_ARCH_CLOCK_H

@@ -27,24 +27,26 @@
  * core patches like code ("jal <callback>" or a nop), but they are read,
  * not run: the target is decoded from one load, and called with t9 set.
  * A word that is run could change between the load of t9 and its fetch.
- * The C code may use the floating-point registers (no -mgeneral-regs-only
- * on mips): $f12 and $f14, the argument registers, are saved.
+ * What is saved is what glibc's _mcount keeps, which compilers count on:
+ * a0-a3, v0 and v1 (gcc passes a nested function's static chain in v0),
+ * at and ra; and gp.  The C code may use the floating-point registers
+ * (no -mgeneral-regs-only on mips): $f12 and $f14, the argument
+ * registers, are saved too.
  */
 	.text
 	.set	noreorder
 	.set	noat
 
-#define FRAME	104
+#define FRAME	96
 #define S_V0	16
 #define S_V1	20
 #define S_A0	24
 #define S_A1	28
 #define S_A2	32
 #define S_A3	36
-#define S_T7	40		/* gcc's static chain (nested functions) */
-#define S_GP	44		/* the program's gp */
-#define S_AT	48		/* the parent's return address */
-#define S_RA	52		/* where the traced function resumes */
+#define S_GP	40		/* the program's gp */
+#define S_AT	44		/* the parent's return address */
+#define S_RA	48		/* where the traced function resumes */
 #define S_F12	56
 #define S_F14	64
 #define S_CSP	72		/* the traced function's caller's sp */
@@ -52,26 +54,21 @@
 #define S_OURGP	80
 #define S_BASE	84		/* the address of .Lbase */
 #define S_BEFORE 88		/* what *retp held before the graph hook */
-#define S_T0	92
-#define S_T8	96
-#define S_T9	100
-
-#define BREAK		0x0000000d	/* the breakpoint (trap.c) */
 
 /*
  * Call the target of the "jal" in the patchable word at \word (an offset
- * from .Lbase), or go to \skip if it holds a nop.  While the core
- * rewrites the word it holds a breakpoint for a moment: wait for the new
- * word.
+ * from .Lbase), or go to \skip if it holds anything else: a nop, or for
+ * a moment the breakpoint the core writes over it while it changes it.
+ * Skipping then is the old state or the new one, or for one call neither
+ * (one callback for another); waiting could wait forever, in a signal
+ * handler on the very thread that writes the word.
  */
 	.macro	CALL_WORD word, skip
 	lw	$t0, S_BASE($sp)
 	addiu	$t0, $t0, \word - .Lbase
-1:	lw	$t1, 0($t0)
-	li	$t2, BREAK
-	beq	$t1, $t2, 1b
-	 srl	$t2, $t1, 26
+	lw	$t1, 0($t0)
 	li	$t3, 3			/* the jal opcode */
+	srl	$t2, $t1, 26
 	bne	$t2, $t3, \skip
 	 sll	$t9, $t1, 6
 	srl	$t9, $t9, 4		/* target bits 27..2 */
@@ -95,7 +92,9 @@
 _mcount:
 mcount:
 	.cfi_startproc
+	.cfi_def_cfa_offset 8
 	addiu	$sp, $sp, 8		/* the caller's "addiu sp, sp, -8" */
+	.cfi_def_cfa_offset 0
 ftrace_caller:
 	addiu	$sp, $sp, -FRAME
 	.cfi_def_cfa_offset FRAME
@@ -105,10 +104,6 @@ ftrace_caller:
 	sw	$a1, S_A1($sp)
 	sw	$a2, S_A2($sp)
 	sw	$a3, S_A3($sp)
-	sw	$t0, S_T0($sp)
-	sw	$t7, S_T7($sp)
-	sw	$t8, S_T8($sp)
-	sw	$t9, S_T9($sp)
 	sw	$gp, S_GP($sp)
 	sw	$at, S_AT($sp)
 	sw	$ra, S_RA($sp)
@@ -169,10 +164,6 @@ ftrace_caller:
 	lw	$a1, S_A1($sp)
 	lw	$a2, S_A2($sp)
 	lw	$a3, S_A3($sp)
-	lw	$t0, S_T0($sp)
-	lw	$t7, S_T7($sp)
-	lw	$t8, S_T8($sp)
-	lw	$t9, S_T9($sp)
 	lw	$gp, S_GP($sp)
 	lw	$at, S_AT($sp)		/* the graph tracer may have changed it */
 	lw	$ra, S_RA($sp)
