@@ -188,7 +188,7 @@ uintptr_t *mips_parent_slot(uintptr_t ra, uintptr_t sp, uintptr_t *at_slot,
 	if (i > 3)
 		return at_slot;
 	for (p -= i + 1; p > stop && !ends_function(*p); p--) {
-		if ((*p & HI16) == SW_RA_SP && !slot) {
+		if ((*p & HI16) == SW_RA_SP && !(*p & 3) && !slot) {
 			slot = (uintptr_t *)(sp + (int16_t)*p);
 		} else if ((*p & HI16) == ADDIU_SP_SP && (*p & 0x8000)) {
 			*caller_sp = sp - (int16_t)*p;

@@ -106,7 +106,7 @@ int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned l
  */
 int arch_can_poke_atomic(uintptr_t addr, unsigned len)
 {
-	return !(addr & 3) && !(len & 3) && len <= 12;
+	return !(addr & 3) && (len == 4 || len == 8);
 }
 
 int arch_poke_atomic(uintptr_t addr, const uint8_t *insn, unsigned len)
