@@ -142,6 +142,14 @@ const struct arch_desc *arch_lookup(unsigned machine);
  * compiler's call to mcount may already be the call to ftrace_caller (the
  * runtime's mcount), whatever the distance.
  */
+/*
+ * A module (its load bias) was mapped, and its sites are about to be made
+ * nops, then enabled: an arch may prepare what an enabled site goes
+ * through (mips binds the module's GOT and PLT slots of _mcount: its lazy
+ * resolver keeps no at).  Optional: the core's weak definition does
+ * nothing.
+ */
+void arch_module_prepare(uintptr_t bias);
 /* The bytes of a nop for a site of len bytes. */
 void arch_make_nop(const uint8_t *orig, unsigned len, uint8_t *insn);
 /* The bytes of a call from ip (a site of len bytes) to target; -1 if the
