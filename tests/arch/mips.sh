@@ -26,4 +26,5 @@ ARCH_FAR_MB=256
 ARCH_SIGUSR1=16
 
 # The cases tests/cases/cross.sh runs for mips in make check.
-ARCH_CASES="matrix robust_threads robust_process robust_signals robust_jumps robust_dlopen shlib tracers far_lib live_stress"
+ARCH_CASES="matrix robust_threads robust_process robust_signals robust_jumps robust_dlopen robust_live
+	robust_batch_fork shlib threads tracers crash far_lib live_stress"
