@@ -24,7 +24,9 @@ arch_flavor() {
 ARCH_FAR_MB=256
 # SIGUSR1 is 16 on mips (10 on x86, arm, riscv).
 ARCH_SIGUSR1=16
+# Tail calls: "b" (or "j") to the callee (robust_depth).
+ARCH_JUMP="b|j"
 
 # The cases tests/cases/cross.sh runs for mips in make check.
 ARCH_CASES="matrix robust_threads robust_process robust_signals robust_jumps robust_dlopen robust_live
-	robust_batch_fork shlib threads tracers crash far_lib live_stress"
+	robust_batch_fork robust_depth shlib threads tracers crash far_lib live_stress"
