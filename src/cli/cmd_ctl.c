@@ -7,6 +7,7 @@
  * kernel's formats.
  */
 #include "cli.h"
+#include "../common/array.h"
 #include "../common/sort.h"
 #include "ctl_client.h"
 #include "../common/shm.h"
@@ -283,18 +284,19 @@ static int show_profile(struct ctl_conn *c)
  * keep the process's one control thread. */
 static int copy_out(struct ctl_conn *c, const char *file)
 {
-	size_t len = 0, cap = 65536;
-	char *buf = malloc(cap), *more = buf;
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
 	ssize_t n;
 
-	while (more && (n = ctl_read_some(c, buf + len, cap - len)) > 0)
-		if ((len += n) == cap && (more = realloc(buf, cap *= 2)))
-			buf = more;
-	if (!more) {
-		free(buf);
-		cli_error("%s: out of memory for the answer", file);
-		return 1;
-	}
+	do {
+		if (grow_array((void **)&buf, &cap, len + 1, 1)) {
+			free(buf);
+			cli_error("%s: out of memory for the answer", file);
+			return 1;
+		}
+		n = ctl_read_some(c, buf + len, cap - len);
+		len += n > 0 ? n : 0;
+	} while (n > 0);
 	fwrite(buf, 1, len, stdout);
 	free(buf);
 	if (c->err)

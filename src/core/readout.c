@@ -16,6 +16,7 @@
 #include "readout.h"
 #include "tracers.h"
 #include "tracing.h"
+#include "../common/array.h"
 #include "../common/shm.h"
 #include "../common/muldiv.h"
 
@@ -70,15 +71,8 @@ static void text_add(void *arg, const char *line, size_t len)
 {
 	struct text *t = arg;
 
-	if (t->len + len > t->cap) {
-		size_t cap = (t->len + len) * 2;
-		char *b = realloc(t->buf, cap);
-
-		if (!b)
-			return;
-		t->buf = b;
-		t->cap = cap;
-	}
+	if (grow_array((void **)&t->buf, &t->cap, t->len + len, 1))
+		return;
 	memcpy(t->buf + t->len, line, len);
 	t->len += len;
 }
