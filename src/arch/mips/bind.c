@@ -18,10 +18,10 @@
  * is not written.
  */
 #include "../arch.h"
+#include "../../sites/sites.h"
 
 #include <elf.h>
 #include <link.h>
-#include <string.h>
 
 extern char _mcount[];
 
@@ -29,11 +29,6 @@ struct dyn_info {
 	uintptr_t bias, got, symtab, strtab, jmprel;
 	unsigned long local, gotsym, symtabno, pltrelsz;
 };
-
-static int is_mcount(const char *name)
-{
-	return !strcmp(name, "_mcount") || !strcmp(name, "mcount");
-}
 
 static void bind(uintptr_t *slot)
 {
@@ -71,14 +66,14 @@ static void bind_module(const struct dyn_info *d)
 	if (!d->symtab || !d->strtab)
 		return;
 	for (unsigned long i = d->gotsym; d->got && i < d->symtabno; i++)
-		if (is_mcount(sym_name(d, i)))
+		if (is_mcount_name(sym_name(d, i)))
 			bind((uintptr_t *)d->got + d->local + i - d->gotsym);
 	for (unsigned long off = 0; d->jmprel && off + sizeof(Elf32_Rel) <= d->pltrelsz;
 	     off += sizeof(Elf32_Rel)) {
 		const Elf32_Rel *r = (const Elf32_Rel *)(d->jmprel + off);
 
 		if (ELF32_R_TYPE(r->r_info) == R_MIPS_JUMP_SLOT &&
-		    is_mcount(sym_name(d, ELF32_R_SYM(r->r_info))))
+		    is_mcount_name(sym_name(d, ELF32_R_SYM(r->r_info))))
 			bind((uintptr_t *)(d->bias + r->r_offset));
 	}
 }

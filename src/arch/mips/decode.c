@@ -57,9 +57,9 @@
  * that word and the next.
  */
 #include "../arch.h"
+#include "../../sites/sites.h"
 
 #include <elf.h>
-#include <string.h>
 
 #define ADDIU_SP_M8	0x27bdfff8	/* addiu sp, sp, -8 */
 #define JALR_T9		0x0320f809	/* jalr t9 */
@@ -210,11 +210,6 @@ static int mips_plt_slot(const struct elf_file *f, uint64_t stub, uint64_t *slot
 	return 1;
 }
 
-static int is_mcount(const char *name)
-{
-	return !strcmp(name, "_mcount") || !strcmp(name, "mcount");
-}
-
 /*
  * PIC code calls through the GOT's global part, which the dynamic symbol
  * table binds: symbol i >= DT_MIPS_GOTSYM owns slot
@@ -232,7 +227,7 @@ static int mips_got_slots(const struct elf_file *f, int (*push)(void *arg, uint6
 	for (unsigned i = (unsigned)gotsym; i < elf_sym_count(f, (unsigned)dynsym); i++) {
 		struct elf_sym s;
 
-		if (elf_sym_get(f, (unsigned)dynsym, i, &s) || !is_mcount(s.name))
+		if (elf_sym_get(f, (unsigned)dynsym, i, &s) || !is_mcount_name(s.name))
 			continue;
 		if (push(arg, got + 4 * (local + i - gotsym)))
 			return -1;
