@@ -40,6 +40,9 @@ t_same() {
 # architecture (tests/arch/<arch>.sh).
 . "$top/tests/arch/${T_ARCH:-x86_64}.sh"
 FLAVORS=$ARCH_FLAVORS
+# A cross-built program run directly (untraced) finds its libraries where
+# fntrace record would point qemu-user (i386 runs natively and ignores it).
+[ -n "$T_ARCH" ] && export QEMU_LD_PREFIX="${QEMU_LD_PREFIX:-/usr/$ARCH_TRIPLE}"
 
 # t_cc gcc|g++|clang: that compiler, for T_ARCH if set.
 t_cc() {
