@@ -16,7 +16,11 @@
  * PLT or the GOT it lands in this library's _mcount, whatever the
  * distance.  A site recordmcount --nop left has no call, nor the
  * adjustment: it is enabled as "jal ftrace_caller" (or a trampoline to
- * it), which skips the "addiu sp, sp, 8".
+ * it), which enters past _mcount's "addiu sp, sp, 8".
+ *
+ * The graph tracer gets the slot the function saved ra in, found in its
+ * prologue (mips_parent_slot, ftrace.c), or for a leaf the saved at;
+ * each hijack is noted for the return (retstack.c).
  *
  * On return the function runs on with ra = at, as from glibc's _mcount:
  * a function that keeps its return address in ra (a leaf, to the
