@@ -14,11 +14,13 @@
  * returning (a cleanup handler glibc calls after its own longjmp), are
  * told apart by age: the newer one is returning.
  *
- * The notes of a thread are mapped at its first hijack: the runtime may be
- * loaded by dlopen (attach), where static TLS has no room for arrays.
+ * The notes of a thread are mapped at its first hijack (the runtime may
+ * be loaded by dlopen, for attach, where static TLS has no room for
+ * arrays) and unmapped when it exits.
  */
 #include "../arch.h"
 
+#include <pthread.h>
 #include <sys/mman.h>
 
 #define NOTES 2048
@@ -34,6 +36,22 @@ struct notes {
 };
 
 static __thread struct notes *notes;
+static pthread_key_t notes_key;
+static pthread_once_t notes_once = PTHREAD_ONCE_INIT;
+
+/* At thread exit, after its last return (a thread that exits is unwound
+ * first): its notes go with it. */
+static void unmap_notes(void *p)
+{
+	notes = NULL;
+	munmap(p, sizeof(struct notes));
+}
+
+static void make_key(void)
+{
+	if (pthread_key_create(&notes_key, unmap_notes))
+		notes_key = (pthread_key_t)-1;
+}
 
 static struct notes *thread_notes(void)
 {
@@ -43,8 +61,12 @@ static struct notes *thread_notes(void)
 		return notes;
 	p = mmap(NULL, sizeof(struct notes), PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p != MAP_FAILED)
-		notes = p;
+	if (p == MAP_FAILED)
+		return NULL;
+	pthread_once(&notes_once, make_key);
+	if (notes_key != (pthread_key_t)-1)
+		pthread_setspecific(notes_key, p);
+	notes = p;
 	return notes;
 }
 
