@@ -120,6 +120,11 @@ struct arch_desc {
 			 uint64_t func, uint64_t size, struct site *out);
 	/* The GOT slot the PLT stub at stub jumps through; 0 if not a stub. */
 	int (*plt_slot)(const struct elf_file *f, uint64_t stub, uint64_t *slot);
+	/* GOT slots bound to mcount other than by a relocation (mips: the
+	 * dynamic symbol table's GOT part): push(arg, slot) each; NULL if
+	 * none are. */
+	int (*got_slots)(const struct elf_file *f, int (*push)(void *arg, uint64_t slot),
+			 void *arg);
 	/* Check the site a table (__mcount_loc, patchable entries) names. */
 	int (*check_site)(const struct elf_file *f, uint64_t addr, uint64_t func,
 			  struct site *out);
@@ -140,6 +145,14 @@ const struct arch_desc *arch_lookup(unsigned machine);
  * compiler's call to mcount may already be the call to ftrace_caller (the
  * runtime's mcount), whatever the distance.
  */
+/*
+ * A module (its load bias) was mapped, and its sites are about to be made
+ * nops, then enabled: an arch may prepare what an enabled site goes
+ * through (mips binds the module's GOT and PLT slots of _mcount: its lazy
+ * resolver keeps no at).  Optional: the core's weak definition does
+ * nothing.
+ */
+void arch_module_prepare(uintptr_t bias);
 /* The bytes of a nop for a site of len bytes. */
 void arch_make_nop(const uint8_t *orig, unsigned len, uint8_t *insn);
 /* The bytes of a call from ip (a site of len bytes) to target; -1 if the

@@ -217,6 +217,10 @@ static void file_identity(const char *path, uint64_t id[4])
 	}
 }
 
+__attribute__((weak)) void arch_module_prepare(uintptr_t bias)
+{
+}
+
 static int load_module(const struct mapped *m, int mode)
 {
 	struct image_sites sites;
@@ -239,6 +243,8 @@ static int load_module(const struct mapped *m, int mode)
 	if (sites_discover(&f, &sites, err, sizeof(err)) == 0) {
 		if (sites.warning[0])
 			ft_warn("%s: %s", mod->path, sites.warning);
+		if (sites.nr)
+			arch_module_prepare(mod->bias);
 		ret = load_sites(mod, mod - modules, &f, &sites);
 		ft_debug("%s: %u call sites from %s", mod->path, mod->nr_recs,
 			 sites_source_name(sites.source));
@@ -321,6 +327,7 @@ static int revive_module(const struct mapped *m, int mode)
 	patches = calloc(g->nr_recs ? g->nr_recs : 1, sizeof(*patches));
 	if (!patches)
 		return -1;
+	arch_module_prepare(m->bias);
 	rebase_records(g, m, patches, &n);
 	ret = text_patch_batch(patches, n);
 	free(patches);

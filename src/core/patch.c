@@ -107,6 +107,26 @@ static int flush(uintptr_t lo, uintptr_t hi, int unused)
 	return 0;
 }
 
+/*
+ * Text that other threads may be running.  Aligned whole words are
+ * stored a word at a time: a memcpy may store bytes one by one (glibc's
+ * does, for a few bytes on mips), and a thread fetching the word
+ * meanwhile would run half of each.
+ */
+static void text_copy(uintptr_t dst, const uint8_t *src, size_t n)
+{
+	if ((dst | n) & 3) {
+		memcpy((void *)dst, src, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i += 4) {
+		uint32_t w;
+
+		memcpy(&w, src + i, 4);
+		__atomic_store_n((uint32_t *)(dst + i), w, __ATOMIC_RELAXED);
+	}
+}
+
 /* Bytes [from, to) of every site's new instruction. */
 static void write_part(const struct text_patch *v, unsigned n, unsigned from, unsigned to)
 {
@@ -114,7 +134,7 @@ static void write_part(const struct text_patch *v, unsigned n, unsigned from, un
 		unsigned end = to < v[i].len ? to : v[i].len;
 
 		if (from < end)
-			memcpy((void *)(v[i].addr + from), v[i].new + from, end - from);
+			text_copy(v[i].addr + from, v[i].new + from, end - from);
 	}
 	for_each_run(v, n, flush, 0);
 }
@@ -122,7 +142,7 @@ static void write_part(const struct text_patch *v, unsigned n, unsigned from, un
 static void write_breakpoints(const struct text_patch *v, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		memcpy((void *)v[i].addr, arch_breakpoint, arch_breakpoint_len);
+		text_copy(v[i].addr, arch_breakpoint, arch_breakpoint_len);
 	for_each_run(v, n, flush, 0);
 }
 

@@ -185,6 +185,11 @@ static void note_mcount_slot(const struct elf_file *f, const struct elf_rel *rel
 		sc->failed = 1;
 }
 
+static int push_slot(void *slots, uint64_t slot)
+{
+	return u64_push(slots, slot);
+}
+
 /*
  * Definitions of mcount that code in this image can call directly.  A
  * shared library's default-visibility definition can be interposed, so
@@ -314,6 +319,8 @@ static int scan_heads(const struct elf_file *f, struct image_sites *out)
 	int ret = -1;
 
 	for_each_dynrel(f, note_mcount_slot, &sc);
+	if (out->arch->got_slots && out->arch->got_slots(f, push_slot, &sc.slots))
+		sc.failed = 1;
 	if (sc.failed || mcount_defs(f, &defs))
 		goto out;
 	ret = 0;

@@ -16,8 +16,12 @@ n=$(sed -n 's/^# shadow stack overruns: \([0-9]*\).*/\1/p' deep.txt)
 t_ok "deep recursion: the calls not graphed are counted (overruns > 0)" test "${n:-0}" -gt 0
 
 r_build robust_tail tail
-objdump -d --no-show-raw-insn tail >tail.dis
-jumps() { awk -v f="<$1>:" '$2 == f { on = 1; next } /^$/ { on = 0 } on' tail.dis | grep -c "jmp .*<$2>"; }
+# The arch's objdump and jump mnemonics (tests/arch/<arch>.sh: ARCH_JUMP).
+${T_ARCH:+$ARCH_TRIPLE-}objdump -d --no-show-raw-insn tail >tail.dis
+jumps() {
+	awk -v f="<$1>:" '$2 == f { on = 1; next } /^$/ { on = 0 } on' tail.dis |
+		grep -Ec "(${ARCH_JUMP:-jmp})[[:space:]].*<$2>"
+}
 t_eq "tail calls: tail_a jumps to tail_b" 1 "$(jumps tail_a tail_b)"
 t_eq "tail calls: tail_b jumps to tail_leaf" 1 "$(jumps tail_b tail_leaf)"
 r_record tail ./tail
