@@ -77,7 +77,7 @@ static int slurp(const char *path, char **text, size_t *size, char *err, size_t 
 	*text = NULL;
 	if (fstat(fd, &st))
 		why = strerror(errno);
-	else if (!S_ISREG(st.st_mode) || st.st_size >= MAX_FILE)
+	else if (!S_ISREG(st.st_mode) || st.st_size >= (off_t)MAX_FILE)
 		why = "not a regular file of a sensible size";
 	else if (!(*text = malloc(st.st_size + 1)))
 		why = "out of memory";
