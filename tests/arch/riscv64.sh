@@ -1,0 +1,26 @@
+# riscv64: how the test programs are built, per flavour (sourced by
+# tests/lib.sh).  arch_flavor FLAVOR sets cc (gcc, g++ or clang), flags
+# (compile only) and link (link only); it fails for an unknown flavour.
+#
+#   gcc-pg           the -pg call, relaxed by ld into a 4-byte "jal _mcount@plt"
+#   gcc-pg-norelax   the 8-byte "auipc ra; jalr ra" kept by -mno-relax
+#   clang-pg         clang's auipc+jalr (no "mv a0, ra"), never relaxed
+#   gcc-patchable    four c.nop at the entry (rv64gc): changed only at load
+ARCH_TRIPLE=riscv64-linux-gnu
+ARCH_FLAVORS="gcc-pg gcc-pg-norelax clang-pg gcc-patchable"
+
+arch_flavor() {
+	link=
+	case $1 in
+	gcc-pg)          cc=gcc;   flags="-pg" ;;
+	gcc-pg-norelax)  cc=gcc;   flags="-pg -mno-relax"; link="-Wl,--no-relax" ;;
+	clang-pg)        cc=clang; flags="-pg" ;;
+	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=4" ;;
+	plain)           cc=gcc;   flags="" ;;
+	g++-pg)          cc=g++;   flags="-pg" ;;
+	gcc-pg-rdynamic) cc=gcc;   flags="-pg"; link="-rdynamic" ;;
+	*) return 1 ;;
+	esac
+}
+
+ARCH_CASES=""
