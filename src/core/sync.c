@@ -60,11 +60,16 @@ static int install_sync_signal(void)
 	return sigaction(sync_signal, &sa, NULL);
 }
 
+__attribute__((weak)) int arch_membarrier_syncs_code(void)
+{
+	return 1;
+}
+
 int ftrace_sync_init(void)
 {
 	if (sync_signal || use_membarrier)
 		return 0;
-	if (!getenv("FNTRACE_NO_MEMBARRIER") &&
+	if (!getenv("FNTRACE_NO_MEMBARRIER") && arch_membarrier_syncs_code() &&
 	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE) == 0) {
 		use_membarrier = 1;
 		return 0;
