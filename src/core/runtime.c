@@ -24,6 +24,7 @@
 #include "ftrace.h"
 #include "funcs.h"
 #include "tracers.h"
+#include "tasks.h"
 #include "tracing.h"
 
 #include <dlfcn.h>
@@ -161,6 +162,7 @@ __attribute__((constructor)) static void fntrace_init(void)
 	ftrace_lock();
 	/* Loaded into a running process (fntrace attach), other threads
 	 * may be running code this start-up patches. */
+	ft_tasks_init();
 	if (ft_count_threads() > 1)
 		ftrace_patch_go_live();
 	recording = attach_recorder();
