@@ -65,6 +65,16 @@ t_build() {
 	$cc -o "$out" $objs $link -lpthread
 }
 
+# t_examples DIR: the demo of examples/ (a -pg program and library) built
+# into DIR, for T_ARCH if set.
+t_examples() {
+	if [ -n "$T_ARCH" ]; then
+		make -s -C "$top/examples" BUILD="$1" CC="$(t_cc gcc)"
+	else
+		make -s -C "$top/examples" BUILD="$1"
+	fi
+}
+
 # The function column of a function_graph report: what is after the
 # second '|', so durations, CPUs and thread ids drop out.
 t_graph_calls() {

@@ -5,7 +5,7 @@
 
 . "$top/tests/robust_lib.sh"
 
-make -s -C "$top/examples" BUILD="$PWD/ex" >/dev/null
+t_examples "$PWD/ex" >/dev/null
 lib=$PWD/ex/libcalc.so
 r_build robust_dlopen dlo
 ./dlo "$lib" >want.out

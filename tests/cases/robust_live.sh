@@ -7,7 +7,7 @@
 
 . "$top/tests/robust_lib.sh"
 
-make -s -C "$top/examples" BUILD="$PWD/ex" >/dev/null
+t_examples "$PWD/ex" >/dev/null
 r_build robust_deep deep
 r_build robust_tail tail
 r_build robust_dlopen dlo

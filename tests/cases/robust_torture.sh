@@ -8,7 +8,7 @@
 
 . "$top/tests/robust_lib.sh"
 
-make -s -C "$top/examples" BUILD="$PWD/ex" >/dev/null
+t_examples "$PWD/ex" >/dev/null
 r_build torture_dl torture
 rounds=${TORTURE_ROUNDS:-2000}
 

@@ -1,7 +1,7 @@
 # Functions in -pg shared libraries are traced: linked, and dlopen()ed
 # (repeatedly, with :mod: filters given before the library is loaded).
 
-make -s -C "$top/examples" BUILD="$PWD/ex" >/dev/null
+t_examples "$PWD/ex" >/dev/null
 "$FNTRACE" record -o demo.data -- ex/demo 2 >demo.out 2>/dev/null
 t_eq "shlib: demo runs" 0 "$?"
 "$FNTRACE" report -i demo.data >demo.txt

@@ -1,7 +1,7 @@
 # Several threads: each thread's trace nests on its own, whatever the
 # interleaving, and every worker shows the same calls.
 
-make -s -C "$top/examples" BUILD="$PWD/ex" >/dev/null
+t_examples "$PWD/ex" >/dev/null
 "$FNTRACE" record -o t.data -- ex/demo 4 >out.txt 2>/dev/null
 t_eq "threads: demo exit status" 0 "$?"
 "$FNTRACE" report -i t.data >all.txt
