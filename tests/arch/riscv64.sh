@@ -16,6 +16,7 @@ arch_flavor() {
 	gcc-pg-norelax)  cc=gcc;   flags="-pg -mno-relax"; link="-Wl,--no-relax" ;;
 	clang-pg)        cc=clang; flags="-pg" ;;
 	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=4" ;;
+	gcc-pg-linked)   cc=gcc;   flags="-pg"; link="-pg" ;;
 	plain)           cc=gcc;   flags="" ;;
 	g++-pg)          cc=g++;   flags="-pg" ;;
 	gcc-pg-rdynamic) cc=gcc;   flags="-pg"; link="-rdynamic" ;;
