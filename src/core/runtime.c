@@ -63,6 +63,12 @@ static void fork_done(void)
 	ftrace_unlock();
 }
 
+static void fork_child(void)
+{
+	ft_tasks_after_fork();
+	ftrace_unlock();
+}
+
 static void say(const char *fmt, va_list ap)
 {
 	char buf[512];
@@ -157,7 +163,7 @@ __attribute__((constructor)) static void fntrace_init(void)
 	if (ft_threads_init())
 		return;
 	ftrace_bp_init();
-	pthread_atfork(fork_prepare, fork_done, fork_done);
+	pthread_atfork(fork_prepare, fork_done, fork_child);
 	ft_readout_clock_start();
 	ftrace_lock();
 	/* Loaded into a running process (fntrace attach), other threads

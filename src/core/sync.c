@@ -78,18 +78,26 @@ __attribute__((weak)) int arch_membarrier_syncs_code(void)
 	return 1;
 }
 
+int ftrace_sync_signal(void)
+{
+	return install_sync_signal() ? 0 : sync_signal;
+}
+
 int ftrace_sync_init(void)
 {
-	if (sync_signal || use_membarrier)
+	static int ready;
+
+	if (ready)
 		return 0;
 	if (!getenv("FNTRACE_NO_MEMBARRIER") && arch_membarrier_syncs_code() &&
 	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE) == 0) {
 		use_membarrier = 1;
-		return 0;
+	} else {
+		if (install_sync_signal())
+			return -1;
+		ft_debug("membarrier unavailable: syncing threads with signal %d", sync_signal);
 	}
-	if (install_sync_signal())
-		return -1;
-	ft_debug("membarrier unavailable: syncing threads with signal %d", sync_signal);
+	ready = 1;
 	return 0;
 }
 

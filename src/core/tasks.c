@@ -12,7 +12,9 @@
  * program (it is in LD_PRELOAD), no thread of the program exists yet but
  * the one running the constructors, and a task that blocks SIGTRAP then
  * is the emulator's.  Attached to a running process (fntrace attach),
- * every task is taken for the program's, as before.
+ * every task is taken for the program's, as before.  In the child of a
+ * fork (where qemu makes its thread anew) only the thread that forked is
+ * the program's.
  */
 #include "tasks.h"
 #include "ftrace.h"
@@ -58,23 +60,35 @@ static int preloaded(void)
 	       strstr(preload, info.dli_fname);
 }
 
-void ft_tasks_init(void)
+/* Note every task but this one, or only those that block SIGTRAP. */
+static void note_others(int only_blocking)
 {
 	pid_t self = syscall(SYS_gettid);
-	DIR *d;
+	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
 
-	if (!preloaded() || !(d = opendir("/proc/self/task")))
-		return;
-	while ((e = readdir(d)) && nr_foreign < MAX_FOREIGN) {
+	nr_foreign = 0;
+	while (d && (e = readdir(d)) && nr_foreign < MAX_FOREIGN) {
 		pid_t tid = atoi(e->d_name);
 
-		if (tid > 0 && tid != self && ft_task_blocks_trap(tid))
+		if (tid > 0 && tid != self && (!only_blocking || ft_task_blocks_trap(tid)))
 			foreign[nr_foreign++] = tid;
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
 	if (nr_foreign)
 		ft_debug("%u tasks of the emulator left out of every thread sync", nr_foreign);
+}
+
+void ft_tasks_init(void)
+{
+	if (preloaded())
+		note_others(1);
+}
+
+void ft_tasks_after_fork(void)
+{
+	note_others(0);
 }
 
 int ft_task_foreign(pid_t tid)

@@ -9,6 +9,8 @@
 
 /* At start-up: note the tasks that are not the program's (tasks.c). */
 void ft_tasks_init(void);
+/* In the child of a fork: every other task is not the program's. */
+void ft_tasks_after_fork(void);
 /* Is tid a task that never runs the program's code? */
 int ft_task_foreign(pid_t tid);
 /* Does the task block SIGTRAP (SigBlk in its status)? */
