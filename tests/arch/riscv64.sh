@@ -24,4 +24,10 @@ arch_flavor() {
 	esac
 }
 
-ARCH_CASES=""
+# Under qemu-user through binfmt_misc.  Not here: cases with x86-only
+# flavours or checks (signal_nesting: gcc-fentry, gcc-nop; load_nops:
+# x86 bytes; robust_depth: objdump of the host), attach and ctl_faults
+# (ptrace of a qemu process is qemu's, not the program's).
+ARCH_CASES="matrix robust_threads robust_process robust_signals robust_jumps robust_dlopen
+shlib tracers threads robust_live robust_batch_fork robust_torture profile_dlopen crash lost
+live_stress"

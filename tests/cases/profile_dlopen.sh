@@ -4,7 +4,7 @@
 
 awk 'BEGIN { for (i = 0; i < 4999; i++) printf "long gen_%d(long x) { return x + %d; }\n", i, i
 	print "long gen_last(long x) { return x * 2; }" }' >gen.c
-gcc -O0 -pg -fPIC -shared -o libgen.so gen.c
+$(t_cc gcc) -O0 -pg -fPIC -shared -o libgen.so gen.c
 t_build gcc-pg -O2 dl_late "$top/tests/progs/dl_late.c"
 mkdir -p sync
 
