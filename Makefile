@@ -23,11 +23,11 @@ WARN     := -Wall -Wextra -Wno-unused-parameter
 ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \
 	      -Isrc -Isrc/arch/$(ARCH)
 
-# Code both sides use: the ELF reader, the site decoders of every
-# architecture, site discovery (and side files) and the trace format helpers.
-SITES_SRC  := src/core/sites.c src/core/sitefile.c
+# Code both sides (and the stand-alone recordmcount) use: the ELF reader,
+# the site decoders of every architecture, site discovery (and side
+# files), the trace format and the helpers of src/common.
 SHARED_SRC := $(wildcard src/elf/*.c) src/arch/arches.c $(wildcard src/arch/*/decode.c) \
-	      $(SITES_SRC) $(wildcard src/common/*.c)
+	      $(wildcard src/sites/*.c) $(wildcard src/common/*.c)
 # recordmcount: its command is also "fntrace recordmcount"; tool.c is the
 # main() of the stand-alone build/fntrace-recordmcount.
 RMC_SRC    := $(filter-out src/recordmcount/tool.c,$(wildcard src/recordmcount/*.c))
@@ -37,7 +37,7 @@ CLI_SRC    := $(wildcard src/cli/*.c) $(RMC_SRC) $(SHARED_SRC) src/arch/$(ARCH)/
 # function's entry and its body, where vector argument registers are live),
 # hidden symbols but for the few marked FT_EXPORT: unversioned, so that
 # they interpose mcount@GLIBC and dlopen@GLIBC.
-RT_SRC     := $(filter-out $(SITES_SRC),$(wildcard src/core/*.c)) \
+RT_SRC     := $(wildcard src/core/*.c) \
 	      $(filter-out src/arch/$(ARCH)/inject.c,$(wildcard src/arch/$(ARCH)/*.c)) \
 	      $(wildcard src/arch/$(ARCH)/*.S) $(SHARED_SRC)
 RT_SRC     := $(sort $(RT_SRC))
@@ -61,7 +61,7 @@ endif
 
 CLI_OBJ := $(patsubst %,$(BUILD)/cli/%.o,$(basename $(CLI_SRC)))
 RMC_OBJ := $(patsubst %,$(BUILD)/cli/%.o,$(basename src/recordmcount/tool.c $(RMC_SRC) \
-	   $(wildcard src/elf/*.c) src/arch/arches.c $(wildcard src/arch/*/decode.c) $(SITES_SRC)))
+	   $(SHARED_SRC)))
 RT_OBJ  := $(patsubst %,$(BUILD)/rt/%.o,$(basename $(RT_SRC)))
 DEPS    := $(CLI_OBJ:.o=.d) $(RT_OBJ:.o=.d) $(BUILD)/cli/src/recordmcount/tool.d
 
@@ -141,11 +141,11 @@ bench: deps-bench all
 
 # ---- fuzzing recordmcount: reader, finder and writer, all in memory ----
 FUZZ_TIME ?= 60
-FUZZ_SRC  := tests/fuzz/fuzz_recordmcount.c $(RMC_SRC) $(wildcard src/elf/*.c) \
-	     src/arch/arches.c $(wildcard src/arch/*/decode.c) $(SITES_SRC)
+FUZZ_SRC  := tests/fuzz/fuzz_recordmcount.c $(RMC_SRC) $(SHARED_SRC)
 FUZZ_BIN  := $(BUILD)/fuzz/fuzz_recordmcount
 
-$(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/recordmcount/*.h src/elf/*.h src/arch/*.h src/arch/*/*.h)
+$(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/recordmcount/*.h src/elf/*.h src/sites/*.h \
+			src/common/*.h src/arch/*.h src/arch/*/*.h)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-std=gnu11 -D_GNU_SOURCE -Isrc $(WARN) -o $@ $(FUZZ_SRC)
@@ -159,6 +159,8 @@ deps-%:
 install: all
 	install -D -m 755 $(BUILD)/fntrace $(DESTDIR)$(PREFIX)/bin/fntrace
 	install -D -m 755 $(BUILD)/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.so
+	for a in $(CROSS_ARCHES); do [ ! -f $(BUILD)/$$a/libfntrace.so ] || \
+		install -D -m 755 $(BUILD)/$$a/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/$$a/libfntrace.so; done
 	install -D -m 644 scripts/fntrace-gdb.py $(DESTDIR)$(PREFIX)/share/fntrace/fntrace-gdb.py
 
 clean:

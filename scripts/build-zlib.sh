@@ -3,7 +3,10 @@
 # project for tracing, with its own configure and Makefile and
 # CC="fntrace cc", and print the build directory (libz.a, libz.so.*,
 # example, minigzip and their shared-library twins examplesh, minigzipsh).
-# Usage: scripts/build-zlib.sh FNTRACE
+# Usage: scripts/build-zlib.sh FNTRACE [TRIPLE]
+#
+# With TRIPLE (e.g. aarch64-linux-gnu), for that architecture: fntrace cc
+# runs TRIPLE-gcc (FNTRACE_CC), and ar and ranlib are TRIPLE's too.
 #
 # Built out of the source tree (zlib's configure supports it), under a
 # name of this process, then renamed into place. Rebuilt only when the
@@ -13,11 +16,12 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${FNTRACE_CACHE:-$top/cache}
-out=$CACHE/build/zlib-cc
+triple=${2:-}
+out=$CACHE/build/zlib-cc${triple:+-$triple}
 
 die() { echo "build-zlib.sh: $*" >&2; exit 1; }
 
-[ $# -eq 1 ] || die "usage: build-zlib.sh FNTRACE"
+[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: build-zlib.sh FNTRACE [TRIPLE]"
 fntrace=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 [ -x "$fntrace" ] || die "$1 is not an executable"
 stamp=$(cksum <"$fntrace")/$(cksum <"$0")
@@ -31,6 +35,9 @@ echo "build-zlib.sh: building zlib with $fntrace cc" >&2
 tmp=$out.tmp.$$
 rm -rf "$tmp"
 mkdir -p "$tmp"
+if [ -n "$triple" ]; then
+	export FNTRACE_CC=$triple-gcc AR=$triple-ar RANLIB=$triple-ranlib
+fi
 (cd "$tmp" && CC="$fntrace cc" "$src/configure" >configure.out 2>&1) ||
 	die "configure failed (see $tmp/configure.out)"
 # Our own make, not a job of the one that may be running this script.

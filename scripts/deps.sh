@@ -8,10 +8,15 @@ need_build="gcc make libc6-dev"
 need_check="$need_build clang strace g++ cmake valgrind gdb"
 need_bench="$need_check uftrace hyperfine"
 need_real="dpkg-dev xz-utils"
-# recordmcount's tests: a compiler, binutils and a C library per arch; qemu
+# The other architectures: a compiler, binutils and a C library per arch
+# (recordmcount's tests, the runtimes and their test programs), and qemu:
+# qemu-user-static is what binfmt_misc starts (scripts/binfmt.sh), a static
+# program, so that LD_PRELOAD reaches the guest's loader, not qemu's.
 need_cross="gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
-    gcc-mips-linux-gnu gcc-mipsel-linux-gnu libc6-dev-i386-cross libc6-dev-arm64-cross \
-    libc6-dev-riscv64-cross libc6-dev-mips-cross libc6-dev-mipsel-cross qemu-user"
+    gcc-mips-linux-gnu gcc-mipsel-linux-gnu g++-i686-linux-gnu g++-aarch64-linux-gnu \
+    g++-riscv64-linux-gnu g++-mips-linux-gnu libc6-dev-i386-cross libc6-dev-arm64-cross \
+    libc6-dev-riscv64-cross libc6-dev-mips-cross libc6-dev-mipsel-cross qemu-user \
+    qemu-user-static"
 
 case "${1:-build}" in
     build|demo) want="$need_build" ;;
@@ -24,7 +29,8 @@ missing=""
 for p in $want; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
+binfmt() { [ "${1:-build}" != check ] || "$(dirname "$0")/binfmt.sh"; }
+[ -z "$missing" ] && { binfmt "${1:-build}"; exit 0; }
 
 if [ "$(id -u)" != 0 ]; then
     echo "deps.sh: missing Debian packages:$missing (run as root, or install them)" >&2
@@ -35,3 +41,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+binfmt "${1:-build}"

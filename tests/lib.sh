@@ -40,6 +40,10 @@ t_same() {
 # architecture (tests/arch/<arch>.sh).
 . "$top/tests/arch/${T_ARCH:-x86_64}.sh"
 FLAVORS=$ARCH_FLAVORS
+# The programs of T_ARCH run untraced too: qemu-user needs their libraries.
+if [ -n "$T_ARCH" ]; then
+	export QEMU_LD_PREFIX=${QEMU_LD_PREFIX:-/usr/$ARCH_TRIPLE}
+fi
 
 # t_cc gcc|g++|clang: that compiler, for T_ARCH if set.
 t_cc() {
@@ -48,11 +52,13 @@ t_cc() {
 	else echo "$ARCH_TRIPLE-$1"; fi
 }
 
-# t_build FLAVOR OPT OUT SRC... : compile and link one program.
+# t_build FLAVOR OPT OUT SRC... : compile and link one program, or a
+# shared library if OUT ends in .so.
 t_build() {
 	local flavor=$1 opt=$2 out=$3 cc flags link objs= obj src; shift 3
 	arch_flavor "$flavor" || { echo "t_build: no flavour $flavor${T_ARCH:+ on $T_ARCH}" >&2; return 1; }
 	cc=$(t_cc "$cc")
+	case $out in *.so) opt="$opt -fPIC"; link="$link -shared" ;; esac
 	# Compile with the flags, link without them: linking with -pg would
 	# pull in gprof's start-up code (only gcc-pg-linked wants that).
 	for src in "$@"; do

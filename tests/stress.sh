@@ -3,23 +3,32 @@
 # case that fails one run in N is a bug until shown otherwise, and one
 # green run proves little.  Each repetition of a case is one run of
 # tests/run.sh CASE; it passes if every check in it passed.
+# ARCH:CASE runs CASE with T_ARCH=ARCH (its programs built for ARCH, under
+# qemu-user); by default every other architecture with a runtime runs the
+# live stress case so.
 # Ends with one line: "N passed, N failed".
-# Usage: tests/stress.sh [CASE...]   (STRESS_REPS, default 20)
+# Usage: tests/stress.sh [[ARCH:]CASE...]   (STRESS_REPS, default 20)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 reps=${STRESS_REPS:-20}
+cross=""
+for entry in "$top"/src/arch/*/entry.S; do
+	arch=$(basename "$(dirname "$entry")")
+	[ "$arch" = "$(uname -m)" ] || cross="$cross $arch:live_stress"
+done
 cases=${*:-"robust_live live_stress robust_torture robust_batch_fork attach threads lost robust_dlopen
-	robust_signals signal_nesting ctl_faults record_faults control"}
+	robust_signals signal_nesting ctl_faults record_faults control$cross"}
 log=$(mktemp /tmp/fntrace-stress.XXXXXX)
 trap 'rm -f "$log"' EXIT
 export TORTURE_ROUNDS=${TORTURE_ROUNDS:-10000}
 passed=0 failed=0
 
 for c in $cases; do
-	[ -f "$top/tests/cases/$c.sh" ] || continue
+	case $c in *:*) arch=${c%%:*} name=${c#*:} ;; *) arch="" name=$c ;; esac
+	[ -f "$top/tests/cases/$name.sh" ] || continue
 	ok=0 bad=0
 	for i in $(seq "$reps"); do
-		if sh "$top/tests/run.sh" "$c" >"$log" 2>&1; then
+		if T_ARCH=$arch sh "$top/tests/run.sh" "$name" >"$log" 2>&1; then
 			ok=$((ok + 1))
 		else
 			bad=$((bad + 1))

@@ -107,6 +107,7 @@ struct recordmcount_desc {
 struct arch_desc {
 	const char *name;
 	unsigned machine;		/* EM_* */
+	const char *triple;		/* GNU triple: cross tools, qemu's -L prefix */
 	unsigned rel_relative;		/* R_*_RELATIVE */
 	unsigned rel_abs;		/* R_*_64 / R_*_32: an absolute word */
 	unsigned rel_glob_dat;		/* GOT slot bound to a symbol */
@@ -173,14 +174,6 @@ void arch_restart_at(void *ucontext, uintptr_t addr);
  * site is written whole by one atomic store, if it can be; -1 if not. */
 int arch_can_poke_atomic(uintptr_t addr, unsigned len);
 int arch_poke_atomic(uintptr_t addr, const uint8_t *insn, unsigned len);
-/*
- * Does membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE) make every
- * thread fetch the new bytes?  Optional: a weak default in
- * src/core/sync.c says yes.  An architecture that says no (under
- * qemu-user the call never reaches qemu's translated code) has its
- * threads synced by a signal each instead.
- */
-int arch_membarrier_syncs_code(void);
 
 /*
  * fntrace attach (CLI side, native architecture only): in a thread stopped

@@ -7,6 +7,8 @@
 #ifndef FNTRACE_CC_H
 #define FNTRACE_CC_H
 
+#include <stddef.h>
+
 /* What each argument is, so that each step gets its own. */
 enum cc_role {
 	CC_OPT,		/* an option (or its value) for every step */
@@ -39,7 +41,8 @@ struct cc_args {
 /* A growing vector of arguments, always ended by NULL. */
 struct cmd {
 	char **v;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 int cmd_push(struct cmd *c, const char *s);	/* cmd_cc.c */

@@ -29,9 +29,23 @@ int cli_wants_help(int argc, char **argv);
 int cli_parse_seconds(const char *text, unsigned *seconds);
 /* The directory fntrace itself was run from. */
 const char *cli_self_dir(void);
-/* libfntrace.so, found next to fntrace or where make install put it;
- * a malloc()ed absolute path, or NULL. */
-char *cli_find_runtime(void);
+/* The program to trace, as target.c sees it. */
+struct arch_desc;
+struct cli_target {
+	int host;			/* of the host's architecture (or a script) */
+	int big_endian;			/* its byte order */
+	const struct arch_desc *arch;	/* the other architecture, if not host */
+};
+
+/* What the program at path is for; -1 after one line if fntrace cannot
+ * trace it. */
+int cli_target_of(const char *program, struct cli_target *t);
+/* The libfntrace.so built for the target, found next to fntrace or where
+ * make install put it: a malloc()ed absolute path, or NULL after one line. */
+char *cli_find_runtime(const struct cli_target *t);
+/* Set up what running a program of another architecture needs (qemu's
+ * library prefix); -1 after one line if this machine cannot run it. */
+int cli_target_prepare(const struct cli_target *t, const char *program);
 /* SIGINT and SIGTERM set a flag instead of ending fntrace. */
 void cli_catch_interrupt(void);
 int cli_interrupted(void);

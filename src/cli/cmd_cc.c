@@ -11,6 +11,7 @@
  */
 #include "cli.h"
 #include "cc.h"
+#include "../common/array.h"
 #include "datadir.h"
 #include "record.h"
 
@@ -48,15 +49,8 @@ static const char help[] =
 
 int cmd_push(struct cmd *c, const char *s)
 {
-	if (c->n + 2 > c->cap) {
-		int cap = c->cap ? 2 * c->cap : 32;
-		char **v = realloc(c->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		c->v = v;
-		c->cap = cap;
-	}
+	if (grow_array((void **)&c->v, &c->cap, c->n + 2, sizeof(*c->v)))
+		return -1;
 	c->v[c->n++] = (char *)s;
 	c->v[c->n] = NULL;
 	return 0;

@@ -7,8 +7,10 @@
  * kernel's formats.
  */
 #include "cli.h"
+#include "../common/array.h"
 #include "../common/sort.h"
 #include "ctl_client.h"
+#include "../common/shm.h"
 #include "datadir.h"
 #include "report.h"
 #include "../common/trace_format.h"
@@ -45,6 +47,7 @@ struct stream_dir {
 	char dir[4096];
 	int trace_fd;
 	int preamble_done;
+	int swapped;		/* the chunks are in the other byte order */
 };
 
 static int write_file(const char *dir, const char *name, struct ctl_conn *c, size_t len)
@@ -79,13 +82,38 @@ static int start_trace_file(struct stream_dir *d)
 	return d->trace_fd < 0 || write(d->trace_fd, &h, sizeof(h)) != sizeof(h) ? -1 : 0;
 }
 
+/* A chunk as the stream sends it (a struct ft_chunk and its events), into
+ * trace.dat in our byte order. */
 static int copy_chunk(struct stream_dir *d, struct ctl_conn *c, size_t len)
 {
-	char *buf = malloc(len ? len : 1);
-	int ret = !buf || ctl_read_exact(c, buf, len) || write(d->trace_fd, buf, len) != (ssize_t)len;
+	uint32_t *buf = len >= sizeof(struct ft_chunk) ? malloc(len) : NULL;
+	uint32_t *out = buf ? malloc(len) : NULL;
+	size_t events = len - sizeof(struct ft_chunk);
+	int ret = !out || ctl_read_exact(c, buf, len);
 
+	if (!ret) {
+		ft_chunk_import(d->swapped, (const struct ft_chunk *)buf,
+				buf + sizeof(struct ft_chunk) / 4, events & ~(size_t)3,
+				(struct ft_chunk *)out, out + sizeof(struct ft_chunk) / 4);
+		ret = write(d->trace_fd, out, len) != (ssize_t)len;
+	}
 	free(buf);
+	free(out);
 	return ret ? -1 : 0;
+}
+
+/* "fntrace-stream 1 ORDER": the version, and the byte order of the chunks
+ * (le or be; absent from runtimes older than the order's mention). */
+static int stream_start(struct stream_dir *d, const char *line)
+{
+	const uint16_t one = 1;
+	const char *ours = *(const uint8_t *)&one ? "le" : "be";
+	char order[8] = "";
+
+	if (sscanf(line, "fntrace-stream 1 %7s", order) < 1 && strcmp(line, "fntrace-stream 1"))
+		return -1;
+	d->swapped = *order && strcmp(order, ours) != 0;
+	return 0;
 }
 
 /* One section of the stream; 1 after "end", -1 if malformed. */
@@ -99,8 +127,8 @@ static int read_section(struct stream_dir *d, struct ctl_conn *c)
 		return -1;
 	if (!strcmp(line, "end"))
 		return 1;
-	if (!strcmp(line, "fntrace-stream 1"))
-		return 0;
+	if (!strncmp(line, "fntrace-stream ", 15))
+		return stream_start(d, line);
 	if (sscanf(line, "info %zu", &len) == 1)
 		return write_file(d->dir, "info", c, len);
 	if (sscanf(line, "funcs %d %zu", &pid, &len) == 2) {
@@ -256,18 +284,19 @@ static int show_profile(struct ctl_conn *c)
  * keep the process's one control thread. */
 static int copy_out(struct ctl_conn *c, const char *file)
 {
-	size_t len = 0, cap = 65536;
-	char *buf = malloc(cap), *more = buf;
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
 	ssize_t n;
 
-	while (more && (n = ctl_read_some(c, buf + len, cap - len)) > 0)
-		if ((len += n) == cap && (more = realloc(buf, cap *= 2)))
-			buf = more;
-	if (!more) {
-		free(buf);
-		cli_error("%s: out of memory for the answer", file);
-		return 1;
-	}
+	do {
+		if (grow_array((void **)&buf, &cap, len + 1, 1)) {
+			free(buf);
+			cli_error("%s: out of memory for the answer", file);
+			return 1;
+		}
+		n = ctl_read_some(c, buf + len, cap - len);
+		len += n > 0 ? n : 0;
+	} while (n > 0);
 	fwrite(buf, 1, len, stdout);
 	free(buf);
 	if (c->err)

@@ -4,7 +4,7 @@
  * address order, like the kernel's available_filter_functions.
  */
 #include "cli.h"
-#include "../core/sites.h"
+#include "../sites/sites.h"
 
 #include <getopt.h>
 #include <stdio.h>

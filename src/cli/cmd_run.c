@@ -24,6 +24,7 @@ static const char usage[] =
 int cmd_run(int argc, char **argv)
 {
 	const char *old = getenv("LD_PRELOAD");
+	struct cli_target target;
 	char *lib, *path, *preload;
 
 	if (cli_wants_help(argc, argv)) {
@@ -36,12 +37,13 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	path = cli_find_program(argv[optind]);
-	lib = cli_find_runtime();
-	if (!path || !lib) {
-		cli_error(!path ? "%s: no such program" : "cannot find libfntrace.so%s",
-			  !path ? argv[optind] : " next to fntrace (set FNTRACE_LIB)");
+	if (!path) {
+		cli_error("%s: no such program", argv[optind]);
 		return 1;
 	}
+	if (cli_target_of(path, &target) || cli_target_prepare(&target, path) ||
+	    !(lib = cli_find_runtime(&target)))
+		return 1;
 	if (asprintf(&preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "") < 0 ||
 	    setenv("LD_PRELOAD", preload, 1) || setenv("FNTRACE_CONTROL", "1", 1))
 		return 1;

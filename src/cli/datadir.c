@@ -4,6 +4,7 @@
  */
 #include "datadir.h"
 #include "cli.h"
+#include "../common/fileio.h"
 #include "../common/trace_format.h"
 #include "arch_clock.h"
 
@@ -28,23 +29,6 @@ void clock_sample(uint64_t *ticks, uint64_t *ns)
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	*ns = ((uint64_t)a.tv_sec * 1000000000 + a.tv_nsec +
 	       (uint64_t)b.tv_sec * 1000000000 + b.tv_nsec) / 2;
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-	}
-	return 0;
 }
 
 /* Room held back for the final info: a disk filled by trace.dat must
@@ -78,37 +62,19 @@ static void drop_spare(const struct datadir *d)
 	unlink(path);
 }
 
-/* A whole new file; -1 with errno set on failure. */
-static int write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	int err;
-
-	if (fd < 0)
-		return -1;
-	err = write_all(fd, text, strlen(text)) ? errno : 0;
-	if (close(fd) && !err)
-		err = errno;
-	errno = err;
-	return err ? -1 : 0;
-}
-
-/* Written whole under a temporary name, then renamed over the old one:
- * a reader sees one info or the other, never half of one. */
+/* Replaced whole: a reader sees one info or the other, never half of
+ * one.  -1 with errno set on failure. */
 static int write_info(const struct datadir *d, int sealed)
 {
-	char path[4200], tmp[4200], *text = datadir_info_text(d, d->info, sealed);
+	char path[4200], *text = datadir_info_text(d, d->info, sealed);
 	int ret, err;
 
 	if (!text)
 		return -1;
 	path_in(d, "info", path, sizeof(path));
-	path_in(d, "info.tmp", tmp, sizeof(tmp));
-	ret = write_file(tmp, text) || rename(tmp, path) ? -1 : 0;
+	ret = replace_file(path, text, strlen(text), d->mode);
 	err = errno;
 	free(text);
-	if (ret)
-		unlink(tmp);
 	errno = err;
 	return ret;
 }
@@ -132,10 +98,25 @@ static void stop_writing(struct datadir *d, int err)
 	write_info(d, 0);
 }
 
+/* A new trace.dat.  The mode open() gave it, 0644 less the umask, is
+ * kept for info, which replace_file() makes with the mode it is told. */
+static int open_trace(struct datadir *d)
+{
+	char path[4200];
+	struct stat st;
+
+	path_in(d, "trace.dat", path, sizeof(path));
+	d->trace_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (d->trace_fd < 0 || fstat(d->trace_fd, &st))
+		return -1;
+	d->mode = st.st_mode & 07777;
+	return 0;
+}
+
 int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info)
 {
 	struct ft_file_header h = { .version = FT_VERSION, .word_order = 0x01020304 };
-	char cwd[2048], path[4200];
+	char cwd[2048];
 
 	if (dir[0] != '/' && !getcwd(cwd, sizeof(cwd)))
 		return -1;
@@ -150,11 +131,9 @@ int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info
 		cli_error("cannot create %s: %s", d->tmp, strerror(errno));
 		return -1;
 	}
-	path_in(d, "trace.dat", path, sizeof(path));
-	d->trace_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	memcpy(h.magic, FT_FILE_MAGIC, sizeof(h.magic));
 	d->size = sizeof(h);
-	if (d->trace_fd < 0 || write_all(d->trace_fd, &h, sizeof(h)) ||
+	if (open_trace(d) || write_all(d->trace_fd, &h, sizeof(h)) ||
 	    write_info(d, 0) || write_spare(d)) {
 		cli_error("cannot write in %s: %s", d->tmp, strerror(errno));
 		datadir_abandon(d);

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct datadir_info;
 
@@ -24,6 +25,7 @@ struct datadir {
 	char final[4096];	/* DIR */
 	char tmp[4096];		/* DIR.tmp-PID, absolute */
 	int trace_fd;		/* tmp/trace.dat */
+	mode_t mode;		/* trace.dat's, info's too */
 	uint64_t size;		/* of trace.dat: its header and whole chunks */
 	int error;		/* errno of the first failed write; 0: none */
 	struct datadir_info *info;	/* what info says, kept up to date

@@ -35,19 +35,22 @@ static void count_events(const uint32_t *w, uint32_t words, uint64_t *events,
 	}
 }
 
-/* Write the piece, or count its events as dropped. */
+/* Write the piece, in our byte order, or count its events as dropped. */
 static void take_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end)
 {
-	struct ft_chunk head = *c;
-	const char *events = (const char *)(c + 1) + c->consumed;
+	static uint32_t events[FT_CHUNK_SIZE / 4];
+	uint32_t from = ft_shm_u32(d->shm, c->consumed);
+	struct ft_chunk head;
 	uint64_t n = 0, lost = 0;
 
-	if (end <= c->consumed)
+	if (end <= from)
 		return;
-	head.used = end - c->consumed;
-	count_events((const uint32_t *)events, head.used / 4, &n, &lost);
+	ft_chunk_import(ft_shm_swapped(d->shm), c, (const uint32_t *)(c + 1) + from / 4, end - from, &head,
+			events);
+	head.used = end - from;
+	count_events(events, head.used / 4, &n, &lost);
 	d->lost_noted += lost;
-	ft_chunk_state_at(c, c->consumed, &head.start_time, &head.cpu);
+	ft_chunk_state_at(d->shm, c, from, &head.start_time, &head.cpu);
 	head.consumed = 0;
 	if (datadir_write(d->dir, &head, sizeof(head), events, head.used)) {
 		d->dir->info->dropped += n + lost;
@@ -61,24 +64,27 @@ static void take_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end
 static void drain_chunk(struct drainer *d, unsigned i, uint32_t state, enum drain_what what)
 {
 	struct ft_chunk *c = ft_shm_chunk(d->shm, i);
-	uint32_t room = d->shm->chunk_size - sizeof(*c);
-	uint32_t end = state == FT_CHUNK_FULL ? c->used : ft_chunk_filled(d->shm, c);
+	uint32_t room = FT_CHUNK_SIZE - sizeof(*c);
+	uint32_t end = state == FT_CHUNK_FULL ? ft_shm_u32(d->shm, c->used)
+					      : ft_chunk_filled(d->shm, c);
 
 	end = end > room ? room : end;
 	take_piece(d, c, end);
 	if (state == FT_CHUNK_FILLING && what == DRAIN_LIVE) {
-		c->consumed = end;
+		c->consumed = ft_shm_u32(d->shm, end);
 		return;
 	}
 	memset(c + 1, 0, end);
 	c->consumed = 0;
-	atomic_store_explicit(&d->shm->state[i], FT_CHUNK_FREE, memory_order_release);
+	atomic_store_explicit(&d->shm->state[i], ft_shm_u32(d->shm, FT_CHUNK_FREE),
+			      memory_order_release);
 }
 
 void drain(struct drainer *d, enum drain_what what)
 {
-	for (unsigned i = 0; i < d->shm->nr_chunks; i++) {
-		uint32_t s = atomic_load_explicit(&d->shm->state[i], memory_order_acquire);
+	for (unsigned i = 0; i < ft_shm_nr_chunks(d->shm); i++) {
+		uint32_t s = ft_shm_u32(d->shm, atomic_load_explicit(&d->shm->state[i],
+								     memory_order_acquire));
 
 		if (s == FT_CHUNK_FULL || (what != DRAIN_FULL && s == FT_CHUNK_FILLING))
 			drain_chunk(d, i, s, what);
@@ -87,7 +93,7 @@ void drain(struct drainer *d, enum drain_what what)
 
 uint64_t drain_lost_unsaid(const struct drainer *d)
 {
-	uint64_t all = atomic_load(&d->shm->lost);
+	uint64_t all = ft_shm_u64(d->shm, atomic_load(&d->shm->lost));
 
 	return all > d->lost_noted ? all - d->lost_noted : 0;
 }

@@ -7,7 +7,7 @@
  */
 #include "probe.h"
 #include "cli.h"
-#include "../core/sites.h"
+#include "../sites/sites.h"
 
 #include <elf.h>
 #include <limits.h>

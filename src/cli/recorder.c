@@ -51,9 +51,13 @@ static void on_sigchld(int sig)
 	child_done = 1;
 }
 
-static int shm_create(struct recorder *r, unsigned buffer_kb)
+/* The buffers, in the program's byte order (see trace_format.h). */
+static int shm_create(struct recorder *r, unsigned buffer_kb, int big_endian)
 {
-	if (ft_shm_create(buffer_kb, 0, &r->shm_fd, &r->shm) == 0)
+	const uint16_t one = 1;
+	int ours_big = *(const uint8_t *)&one == 0;
+
+	if (ft_shm_create(buffer_kb, 0, big_endian != ours_big, &r->shm_fd, &r->shm) == 0)
 		return 0;
 	cli_error("cannot create the shared buffers: %s", strerror(errno));
 	return -1;
@@ -278,18 +282,15 @@ int record_run(const struct record_options *o)
 {
 	struct recorder r = { .shm_fd = -1, .dir.trace_fd = -1 };
 	char *path = cli_find_program(o->argv[0]), *lib = NULL;
+	struct cli_target target;
 	int ret = -1;
 
-	if (check_program(path, o->argv[0]))
+	if (check_program(path, o->argv[0]) || cli_target_of(path, &target) ||
+	    cli_target_prepare(&target, path) || !(lib = cli_find_runtime(&target)))
 		goto out;
-	lib = cli_find_runtime();
-	if (!lib) {
-		cli_error("cannot find libfntrace.so next to fntrace (set FNTRACE_LIB)");
-		goto out;
-	}
 	describe_run(&r.info, o);
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a failed write */
-	if (shm_create(&r, o->buffer_kb) || datadir_create(&r.dir, o->output, &r.info))
+	if (shm_create(&r, o->buffer_kb, target.big_endian) || datadir_create(&r.dir, o->output, &r.info))
 		goto out;
 	r.drainer = (struct drainer){ .shm = r.shm, .dir = &r.dir };
 	ret = record_program(&r, o, path, lib);

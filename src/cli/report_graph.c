@@ -14,6 +14,7 @@
  * one-event lookahead decides that.
  */
 #include "report_int.h"
+#include "../common/array.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -32,7 +33,8 @@ struct frame {
 
 struct graph_thread {
 	struct frame *stack;
-	unsigned depth, cap;
+	unsigned depth;
+	size_t cap;
 };
 
 /* The thread that printed last on a CPU: when another one prints there,
@@ -49,7 +51,8 @@ struct graph {
 	struct report_merge merge;
 	struct graph_thread *threads;	/* parallel to r->threads */
 	struct cpu_owner *owners;
-	unsigned nr_owners, cap_owners;
+	unsigned nr_owners;
+	size_t cap_owners;
 	int cpu_width;
 };
 
@@ -96,20 +99,13 @@ static void print_proc(FILE *out, const char *comm, uint32_t tid)
 
 static struct cpu_owner *owner_of(struct graph *g, uint32_t cpu)
 {
-	size_t cap = g->cap_owners;
 	struct cpu_owner *o;
 
 	for (unsigned i = 0; i < g->nr_owners; i++)
 		if (g->owners[i].cpu == cpu)
 			return &g->owners[i];
-	if (g->nr_owners == cap) {
-		cap = cap ? 2 * cap : 8;
-		o = realloc(g->owners, cap * sizeof(*o));
-		if (!o)
-			return NULL;
-		g->owners = o;
-		g->cap_owners = cap;
-	}
+	if (grow_array((void **)&g->owners, &g->cap_owners, g->nr_owners + 1, sizeof(*o)))
+		return NULL;
 	o = &g->owners[g->nr_owners++];
 	*o = (struct cpu_owner) { .cpu = cpu, .thread = ~0u };
 	return o;
@@ -189,15 +185,8 @@ static const char *format_retval(char *buf, size_t len, uint64_t v)
 
 static int push_frame(struct graph_thread *gt, struct frame f)
 {
-	if (gt->depth == gt->cap) {
-		unsigned cap = gt->cap ? 2 * gt->cap : 32;
-		struct frame *s = realloc(gt->stack, cap * sizeof(*s));
-
-		if (!s)
-			return -1;
-		gt->stack = s;
-		gt->cap = cap;
-	}
+	if (grow_array((void **)&gt->stack, &gt->cap, gt->depth + 1, sizeof(*gt->stack)))
+		return -1;
 	gt->stack[gt->depth++] = f;
 	return 0;
 }

@@ -19,6 +19,7 @@
  * of the trace is one row.
  */
 #include "report_int.h"
+#include "../common/array.h"
 #include "../common/sort.h"
 
 #include <inttypes.h>
@@ -43,13 +44,15 @@ struct profile {
 	struct report *r;
 	int timed;			/* a graph trace: calls have durations */
 	struct stat_row *rows;
-	unsigned nr_rows, cap_rows;
+	unsigned nr_rows;
+	size_t cap_rows;		/* of rows and of active */
 	unsigned *slots;		/* name hash: row + 1, 0 if free */
 	unsigned nr_slots;
 	unsigned *active;		/* per row: open activations on this thread */
 	unsigned **row_of;		/* per process, per function id: row + 1 */
 	struct stat_frame *stack;
-	unsigned depth, cap_stack;
+	unsigned depth;
+	size_t cap_stack;
 };
 
 /* ---- rows, found by name ---- */
@@ -91,21 +94,17 @@ static int grow_slots(struct profile *p)
 	return 0;
 }
 
-/* Rows and their per-row open counts grow together. */
+/* Rows and their per-row open counts grow together; cap_rows moves only
+ * once both have, so that a failure leaves it true of each. */
 static int grow_rows(struct profile *p)
 {
-	unsigned cap = p->cap_rows ? 2 * p->cap_rows : 64;
-	struct stat_row *rows = realloc(p->rows, cap * sizeof(*rows));
-	unsigned *active;
+	size_t cap = p->cap_rows;
 
-	if (!rows)
+	if (grow_array((void **)&p->rows, &cap, p->nr_rows + 1, sizeof(*p->rows)))
 		return -1;
-	p->rows = rows;
-	active = realloc(p->active, cap * sizeof(*active));
-	if (!active)
+	cap = p->cap_rows;
+	if (grow_array((void **)&p->active, &cap, p->nr_rows + 1, sizeof(*p->active)))
 		return -1;
-	memset(active + p->cap_rows, 0, (cap - p->cap_rows) * sizeof(*active));
-	p->active = active;
 	p->cap_rows = cap;
 	return 0;
 }
@@ -155,15 +154,8 @@ static int row_by_func(struct profile *p, const struct tr_thread *th, uint32_t i
 
 static int push(struct profile *p, int row, uint64_t start)
 {
-	if (p->depth == p->cap_stack) {
-		unsigned cap = p->cap_stack ? 2 * p->cap_stack : 64;
-		struct stat_frame *s = realloc(p->stack, cap * sizeof(*s));
-
-		if (!s)
-			return -1;
-		p->stack = s;
-		p->cap_stack = cap;
-	}
+	if (grow_array((void **)&p->stack, &p->cap_stack, p->depth + 1, sizeof(*p->stack)))
+		return -1;
 	p->stack[p->depth++] = (struct stat_frame) { .row = row, .start = start };
 	if (row >= 0)
 		p->active[row]++;

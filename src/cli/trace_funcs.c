@@ -6,6 +6,7 @@
  * them).
  */
 #include "trace_internal.h"
+#include "../common/array.h"
 #include "../common/sort.h"
 #include "demangle.h"
 
@@ -26,7 +27,7 @@ static int parse_module(struct tr_process *p, size_t *cap, char *s)
 	if (tr_take_u32(&s, &m.idx) || tr_take_number(&s, &m.bias) ||
 	    tr_take_number(&s, &m.start) || tr_take_number(&s, &m.end) || !*s)
 		return -1;
-	if (tr_grow((void **)&p->modules, cap, p->nr_modules + 1, sizeof(m)))
+	if (grow_array((void **)&p->modules, cap, p->nr_modules + 1, sizeof(m)))
 		return -1;
 	m.path = strdup(s);
 	if (!m.path)
@@ -43,7 +44,7 @@ static int parse_func(struct tr_process *p, size_t *cap, char *s)
 	if (tr_take_u32(&s, &id) || tr_take_number(&s, &fn.addr) ||
 	    tr_take_u32(&s, &fn.module) || !*s || id == 0 || id >= MAX_FUNC_ID)
 		return -1;
-	if (tr_grow((void **)&p->funcs, cap, (size_t)id + 1, sizeof(fn)))
+	if (grow_array((void **)&p->funcs, cap, (size_t)id + 1, sizeof(fn)))
 		return -1;
 	fn.name = demangle(s);
 	if (!fn.name)
@@ -147,8 +148,8 @@ static int find_processes(struct trace_data *td)
 		return tr_fail(td, "%s: %s", td->dir, strerror(errno));
 	while ((e = readdir(d)))
 		if ((pid = funcs_file_pid(e->d_name, &image))) {
-			if (tr_grow((void **)&td->procs, &cap, td->nr_procs + 1,
-				 sizeof(*td->procs)))
+			if (grow_array((void **)&td->procs, &cap, td->nr_procs + 1,
+				       sizeof(*td->procs)))
 				break;
 			memset(&td->procs[td->nr_procs], 0, sizeof(*td->procs));
 			td->procs[td->nr_procs].pid = pid;

@@ -13,7 +13,6 @@
 
 int tr_fail(struct trace_data *td, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *tr_path_in(const struct trace_data *td, const char *name);
-int tr_grow(void **v, size_t *cap, size_t need, size_t size);
 void tr_strip_newline(char *s);
 int tr_take_number(char **s, uint64_t *out);
 int tr_take_u32(char **s, uint32_t *out);

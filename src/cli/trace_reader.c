@@ -7,6 +7,7 @@
  * Every message names the file (and line) at fault, because the user's
  * only remedy is to look at that file or record again.
  */
+#include "../common/array.h"
 #include "../common/sort.h"
 #include "trace_internal.h"
 #include "../common/trace_format.h"
@@ -37,25 +38,6 @@ char *tr_path_in(const struct trace_data *td, const char *name)
 	if (asprintf(&path, "%s/%s", td->dir, name) < 0)
 		return NULL;
 	return path;
-}
-
-/* Makes room for need elements; arrays double so appends stay O(1). */
-int tr_grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 16;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*v, n * size);
-	if (!p)
-		return -1;
-	memset((char *)p + *cap * size, 0, (n - *cap) * size);
-	*v = p;
-	*cap = n;
-	return 0;
 }
 
 void tr_strip_newline(char *s)
@@ -272,7 +254,7 @@ static int index_chunks(struct trace_data *td, uint64_t size)
 			break;
 		}
 		off += sizeof(c);
-		if (tr_grow((void **)&td->chunks, &cap, td->nr_chunks + 1, sizeof(*td->chunks)))
+		if (grow_array((void **)&td->chunks, &cap, td->nr_chunks + 1, sizeof(*td->chunks)))
 			return tr_fail(td, "out of memory");
 		fill_chunk_ref(&td->chunks[td->nr_chunks++], &c, off, size - off);
 		td->truncated |= c.used > size - off;
@@ -312,7 +294,7 @@ static int add_thread(struct trace_data *td, size_t *cap, struct tr_chunk_ref *f
 {
 	struct tr_thread *t;
 
-	if (tr_grow((void **)&td->threads, cap, td->nr_threads + 1, sizeof(*t)))
+	if (grow_array((void **)&td->threads, cap, td->nr_threads + 1, sizeof(*t)))
 		return tr_fail(td, "out of memory");
 	t = &td->threads[td->nr_threads++];
 	t->pid = first->pid;

@@ -100,20 +100,3 @@ int cli_interrupted(void)
 	return interrupted;
 }
 
-/* libfntrace.so: next to fntrace in the build tree, or where make install
- * put it; FNTRACE_LIB overrides both. */
-char *cli_find_runtime(void)
-{
-	const char *env = getenv("FNTRACE_LIB");
-	static const char *const rel[] = { "libfntrace.so", "../lib/fntrace/libfntrace.so" };
-	char path[4200];
-
-	if (env)
-		return access(env, R_OK) == 0 ? realpath(env, NULL) : NULL;
-	for (unsigned i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", cli_self_dir(), rel[i]);
-		if (access(path, R_OK) == 0)
-			return realpath(path, NULL);
-	}
-	return NULL;
-}

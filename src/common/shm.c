@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The buffers' shared memory: a header, the chunk states, then the chunks,
- * each on a page boundary.
+ * each on a page boundary.  Everything in it is in the traced program's
+ * byte order; a reader of the other order swaps each word it reads.
  */
 #include "shm.h"
 
@@ -9,7 +10,19 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-int ft_shm_create(unsigned size_kb, unsigned flags, int *fd, struct ft_shm **out)
+static void write_header(struct ft_shm *shm, unsigned n, size_t head, unsigned flags,
+			 int swapped)
+{
+	memcpy(shm->magic, FT_SHM_MAGIC, sizeof(shm->magic));
+	shm->version = ft_order32(swapped, FT_VERSION);
+	shm->nr_chunks = ft_order32(swapped, n);
+	shm->chunk_size = ft_order32(swapped, FT_CHUNK_SIZE);
+	shm->chunks_offset = ft_order32(swapped, head);
+	shm->flags = ft_order32(swapped, flags);
+	shm->word_order = ft_order32(swapped, FT_WORD_ORDER);
+}
+
+int ft_shm_create(unsigned size_kb, unsigned flags, int swapped, int *fd, struct ft_shm **out)
 {
 	unsigned n = (uint64_t)size_kb * 1024 / FT_CHUNK_SIZE;
 	size_t head, size;
@@ -26,24 +39,30 @@ int ft_shm_create(unsigned size_kb, unsigned flags, int *fd, struct ft_shm **out
 		close(*fd);
 		return -1;
 	}
-	memcpy(shm->magic, FT_SHM_MAGIC, sizeof(shm->magic));
-	shm->version = FT_VERSION;
-	shm->nr_chunks = n;
-	shm->chunk_size = FT_CHUNK_SIZE;
-	shm->chunks_offset = head;
-	shm->flags = flags;
+	write_header(shm, n, head, flags, swapped);
 	*out = shm;
 	return 0;
 }
 
+unsigned ft_shm_nr_chunks(const struct ft_shm *shm)
+{
+	return ft_shm_u32(shm, shm->nr_chunks);
+}
+
+static size_t chunk_size(const struct ft_shm *shm)
+{
+	return ft_shm_u32(shm, shm->chunk_size);
+}
+
 size_t ft_shm_size(const struct ft_shm *shm)
 {
-	return shm->chunks_offset + (size_t)shm->nr_chunks * shm->chunk_size;
+	return ft_shm_u32(shm, shm->chunks_offset) + ft_shm_nr_chunks(shm) * chunk_size(shm);
 }
 
 struct ft_chunk *ft_shm_chunk(const struct ft_shm *shm, unsigned i)
 {
-	return (struct ft_chunk *)((char *)shm + shm->chunks_offset + (size_t)i * shm->chunk_size);
+	return (struct ft_chunk *)((char *)shm + ft_shm_u32(shm, shm->chunks_offset) +
+				   i * chunk_size(shm));
 }
 
 /* Whole events up to the first place an event should start and none does;
@@ -51,10 +70,11 @@ struct ft_chunk *ft_shm_chunk(const struct ft_shm *shm, unsigned i)
 uint32_t ft_chunk_filled(const struct ft_shm *shm, const struct ft_chunk *c)
 {
 	const _Atomic uint32_t *w = (const _Atomic uint32_t *)(c + 1);
-	size_t n = (shm->chunk_size - sizeof(*c)) / 4, i = c->consumed / 4;
+	size_t n = (chunk_size(shm) - sizeof(*c)) / 4, i = ft_shm_u32(shm, c->consumed) / 4;
 
 	for (;;) {
-		int len = i < n ? ft_event_words(atomic_load_explicit(&w[i], memory_order_acquire)) : -1;
+		uint32_t head = i < n ? atomic_load_explicit(&w[i], memory_order_acquire) : 0;
+		int len = i < n ? ft_event_words(ft_shm_u32(shm, head)) : -1;
 
 		if (len < 0 || i + len > n)
 			return i * 4;
@@ -62,21 +82,62 @@ uint32_t ft_chunk_filled(const struct ft_shm *shm, const struct ft_chunk *c)
 	}
 }
 
-void ft_chunk_state_at(const struct ft_chunk *c, uint32_t offset, uint64_t *time,
-		       uint32_t *cpu)
+/* Events in our order: every word swapped but a marker's text, which is
+ * bytes.  words: whole events only. */
+static void import_events(const uint32_t *w, uint32_t words, uint32_t *out)
+{
+	for (uint32_t i = 0; i < words;) {
+		uint32_t head = __builtin_bswap32(w[i]);
+		int len = ft_event_words(head), text = (head & 3) == 3 &&
+						      ((head >> 2) & 0x3f) == FT_LONG_MARKER;
+
+		if (len < 0 || i + len > words)
+			len = words - i;	/* not an event: copy as it is */
+		for (int k = 0; k < len; k++)
+			out[i + k] = k && text ? w[i + k] : __builtin_bswap32(w[i + k]);
+		i += len;
+	}
+}
+
+void ft_chunk_import(int swapped, const struct ft_chunk *c, const uint32_t *events,
+		     uint32_t bytes, struct ft_chunk *head, uint32_t *out)
+{
+	*head = *c;
+	head->pid = ft_order32(swapped, c->pid);
+	head->tid = ft_order32(swapped, c->tid);
+	head->seq = ft_order64(swapped, c->seq);
+	head->start_time = ft_order64(swapped, c->start_time);
+	head->used = ft_order32(swapped, c->used);
+	head->cpu = ft_order32(swapped, c->cpu);
+	head->order = ft_order64(swapped, c->order);
+	head->consumed = ft_order32(swapped, c->consumed);
+	head->image = ft_order32(swapped, c->image);
+	head->context = ft_order32(swapped, c->context);
+	if (swapped)
+		import_events(events, bytes / 4, out);
+	else
+		memcpy(out, events, bytes);
+}
+
+void ft_chunk_state_at(const struct ft_shm *shm, const struct ft_chunk *c, uint32_t offset,
+		       uint64_t *time, uint32_t *cpu)
 {
 	const uint32_t *w = (const uint32_t *)(c + 1);
 
-	*time = c->start_time;
-	*cpu = c->cpu;
+	*time = ft_shm_u64(shm, c->start_time);
+	*cpu = ft_shm_u32(shm, c->cpu);
 	for (uint32_t i = 0; i < offset / 4;) {
-		int len = ft_event_words(w[i]);
+		uint32_t head = ft_shm_u32(shm, w[i]);
+		int len = ft_event_words(head);
+		uint32_t ev[3];		/* as much as ft_event_time() reads */
 
 		if (len < 0)
 			break;
-		*time = ft_event_time(w + i, *time);
-		if ((w[i] & 3) == 3 && ((w[i] >> 2) & 0x3f) == FT_LONG_CPU)
-			*cpu = w[i] >> 8;
+		for (int k = 0; k < len && k < 3; k++)
+			ev[k] = ft_shm_u32(shm, w[i + k]);
+		*time = ft_event_time(ev, *time);
+		if ((head & 3) == 3 && ((head >> 2) & 0x3f) == FT_LONG_CPU)
+			*cpu = head >> 8;
 		i += len;
 	}
 }

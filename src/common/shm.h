@@ -2,6 +2,8 @@
 /*
  * Creating the buffers' shared memory (layout in trace_format.h): by the
  * recorder for a recording, by the runtime for its own in-process buffer.
+ * The memory is in the traced program's byte order; the ft_shm_* readers
+ * below take it into ours.
  */
 #ifndef FNTRACE_SHM_H
 #define FNTRACE_SHM_H
@@ -12,10 +14,40 @@
 
 #define FT_CHUNK_SIZE (256 * 1024)
 
-/* A memfd of about size_kb, with its header written; its fd in *fd and
- * its mapping in *shm.  -1 with errno set on failure. */
-int ft_shm_create(unsigned size_kb, unsigned flags, int *fd, struct ft_shm **shm);
+/* A memfd of about size_kb, with its header written (in the other byte
+ * order if swapped); its fd in *fd and its mapping in *shm.  -1 with errno
+ * set on failure. */
+int ft_shm_create(unsigned size_kb, unsigned flags, int swapped, int *fd, struct ft_shm **shm);
+
+/* Is the memory in the other byte order than ours? */
+static inline int ft_shm_swapped(const struct ft_shm *shm)
+{
+	return shm->word_order == __builtin_bswap32(FT_WORD_ORDER);
+}
+
+static inline uint32_t ft_order32(int swapped, uint32_t v)
+{
+	return swapped ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t ft_order64(int swapped, uint64_t v)
+{
+	return swapped ? __builtin_bswap64(v) : v;
+}
+
+/* A word of the memory (read, or to be written) in the other order. */
+static inline uint32_t ft_shm_u32(const struct ft_shm *shm, uint32_t v)
+{
+	return ft_order32(ft_shm_swapped(shm), v);
+}
+
+static inline uint64_t ft_shm_u64(const struct ft_shm *shm, uint64_t v)
+{
+	return ft_order64(ft_shm_swapped(shm), v);
+}
+
 size_t ft_shm_size(const struct ft_shm *shm);
+unsigned ft_shm_nr_chunks(const struct ft_shm *shm);
 struct ft_chunk *ft_shm_chunk(const struct ft_shm *shm, unsigned i);
 /* Bytes of whole events in a chunk still being filled (counted from the
  * start of its events, beginning the walk at c->consumed). */
@@ -23,7 +55,12 @@ uint32_t ft_chunk_filled(const struct ft_shm *shm, const struct ft_chunk *c);
 
 /* The time and CPU after the events before offset: a piece of a chunk
  * starting there is a chunk of its own with these start_time and cpu. */
-void ft_chunk_state_at(const struct ft_chunk *c, uint32_t offset, uint64_t *time,
-		       uint32_t *cpu);
+void ft_chunk_state_at(const struct ft_shm *shm, const struct ft_chunk *c, uint32_t offset,
+		       uint64_t *time, uint32_t *cpu);
+
+/* Copy a chunk header and its events (bytes of whole events), swapped
+ * or not, into ours in our byte order. */
+void ft_chunk_import(int swapped, const struct ft_chunk *c, const uint32_t *events,
+		     uint32_t bytes, struct ft_chunk *head, uint32_t *out);
 
 #endif

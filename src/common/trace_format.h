@@ -15,7 +15,11 @@
  * fntrace.data/trace.dat: a struct ft_file_header, then chunks as written:
  * a struct ft_chunk (with `used` set) followed by `used` bytes of events.
  *
- * Events are 32-bit words in host byte order.  Times are clock ticks
+ * Events are 32-bit words.  Shared memory is in the byte order of the
+ * traced program, whose runtime writes it natively: ft_shm.word_order
+ * says which, and a recorder of the other order (x86_64 tracing a mips
+ * program under qemu) swaps what it reads.  trace.dat is in the order its
+ * file header says, the recorder's own.  Times are clock ticks
  * (arch_clock()), each event's time a delta from the previous event of the
  * same thread and context; a chunk's first delta is from
  * ft_chunk.start_time.
@@ -48,6 +52,7 @@
 #define FT_SHM_MAGIC	"FNTRACE\x01"
 #define FT_FILE_MAGIC	"FNTRDAT\x01"
 #define FT_VERSION	2	/* 2: ft_chunk.context */
+#define FT_WORD_ORDER	0x01020304u
 
 enum ft_chunk_state {
 	FT_CHUNK_FREE,
@@ -70,7 +75,7 @@ struct ft_shm {
 	_Atomic uint32_t published;	/* futex word: +1 on every FULL chunk */
 	_Atomic uint32_t hint;		/* where a chunk search starts */
 	_Atomic uint32_t flags;		/* FT_SHM_* */
-	uint32_t pad;
+	uint32_t word_order;		/* FT_WORD_ORDER in the memory's order */
 	_Atomic uint64_t order;		/* publish counter, for ft_chunk.order */
 	_Atomic uint64_t lost;		/* events dropped, process-wide: a thread
 					 * that ends with no chunk to say its

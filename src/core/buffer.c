@@ -65,7 +65,7 @@ int ft_buffer_create(void)
 {
 	if (shm)
 		return 0;
-	if (ft_shm_create(own_size_kb, FT_SHM_OVERWRITE, &shm_fd, &shm)) {
+	if (ft_shm_create(own_size_kb, FT_SHM_OVERWRITE, 0, &shm_fd, &shm)) {
 		ft_warn("cannot create the trace buffer");
 		return -1;
 	}

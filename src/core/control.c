@@ -8,6 +8,7 @@
 #include "control.h"
 #include "ftrace.h"
 #include "sync.h"
+#include "../common/array.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -136,33 +137,29 @@ static int peer_allowed(int fd)
 	return cred.uid == 0 || cred.uid == geteuid();
 }
 
-/* The whole request, up to the client's shutdown; NUL-terminated. */
+/* The whole request, up to the client's shutdown; NUL-terminated.  NULL
+ * if it fails or passes MAX_REQUEST with its NUL. */
 static char *read_request(int fd)
 {
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
 
-	while (buf) {
-		ssize_t n;
+	/* Room for at least one more byte, and the NUL. */
+	while (len + 2 <= MAX_REQUEST && !grow_array((void **)&buf, &cap, len + 2, 1)) {
+		ssize_t n = recv(fd, buf + len, cap - len - 1, 0);
 
-		if (len + 1 == cap)
-			buf = cap * 2 > MAX_REQUEST ? NULL : realloc(buf, cap *= 2);
-		if (!buf)
-			break;
-		n = recv(fd, buf + len, cap - len - 1, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			free(buf);
-			return NULL;
-		}
-		if (n == 0)
+		if (n < 0)
 			break;
+		if (n == 0) {
+			buf[len] = '\0';
+			return buf;
+		}
 		len += n;
 	}
-	if (buf)
-		buf[len] = '\0';
-	return buf;
+	free(buf);
+	return NULL;
 }
 
 static void set_timeout(int fd, int option, int ms)

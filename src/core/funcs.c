@@ -7,6 +7,7 @@
  */
 #include "funcs.h"
 #include "ftrace.h"
+#include "../common/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,17 +24,12 @@ struct out {
 	size_t len;
 };
 
+/* A failed write loses what it held, and only that: the ids written
+ * before are still good, and the recording goes on. */
 static void flush(struct out *o)
 {
-	size_t done = 0;
-
-	while (fd >= 0 && done < o->len) {
-		ssize_t n = write(fd, o->buf + done, o->len - done);
-
-		if (n <= 0)
-			break;
-		done += n;
-	}
+	if (fd >= 0)
+		write_all(fd, o->buf, o->len);
 	o->len = 0;
 }
 

@@ -9,7 +9,8 @@
 #include "ftrace.h"
 #include "funcs.h"
 #include "profile.h"
-#include "sites.h"
+#include "../common/array.h"
+#include "../sites/sites.h"
 
 #include <elf.h>
 #include <link.h>
@@ -26,12 +27,14 @@ struct mapped {
 
 struct scan {
 	struct mapped *v;
-	unsigned nr, cap;
+	unsigned nr;
+	size_t cap;
 	unsigned long long subs;	/* the loader's count of unloads */
 };
 
 static struct ft_module *modules;
-static unsigned nr_modules, cap_modules;
+static unsigned nr_modules;
+static size_t cap_modules;
 
 unsigned ftrace_module_count(void)
 {
@@ -67,15 +70,8 @@ static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 	struct scan *sc = arg;
 	struct mapped *m;
 
-	if (sc->nr == sc->cap) {
-		unsigned cap = sc->cap ? 2 * sc->cap : 32;
-		struct mapped *v = realloc(sc->v, cap * sizeof(*v));
-
-		if (!v)
-			return 1;
-		sc->v = v;
-		sc->cap = cap;
-	}
+	if (grow_array((void **)&sc->v, &sc->cap, sc->nr + 1, sizeof(*sc->v)))
+		return 1;
 	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) + sizeof(info->dlpi_subs))
 		sc->subs = info->dlpi_subs;
 	m = &sc->v[sc->nr++];
@@ -106,15 +102,8 @@ static struct ft_module *add_module(const struct mapped *m)
 	struct ft_module *mod;
 	const char *slash;
 
-	if (nr_modules == cap_modules) {
-		unsigned cap = cap_modules ? 2 * cap_modules : 16;
-		struct ft_module *v = realloc(modules, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		modules = v;
-		cap_modules = cap;
-	}
+	if (grow_array((void **)&modules, &cap_modules, nr_modules + 1, sizeof(*modules)))
+		return NULL;
 	mod = &modules[nr_modules];
 	memset(mod, 0, sizeof(*mod));
 	mod->path = strdup(m->path);

@@ -16,6 +16,7 @@
 #include "readout.h"
 #include "tracers.h"
 #include "tracing.h"
+#include "../common/array.h"
 #include "../common/shm.h"
 
 #include <errno.h>
@@ -31,6 +32,14 @@
 #define MAX_MARKER 4096
 
 static uint64_t clock_ticks0, clock_ns0;
+
+/* The chunks go as they are, in our byte order: the reader swaps. */
+static const char *byte_order(void)
+{
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one ? "le" : "be";
+}
 
 static uint64_t monotonic_ns(void)
 {
@@ -61,15 +70,8 @@ static void text_add(void *arg, const char *line, size_t len)
 {
 	struct text *t = arg;
 
-	if (t->len + len > t->cap) {
-		size_t cap = (t->len + len) * 2;
-		char *b = realloc(t->buf, cap);
-
-		if (!b)
-			return;
-		t->buf = b;
-		t->cap = cap;
-	}
+	if (grow_array((void **)&t->buf, &t->cap, t->len + len, 1))
+		return;
 	memcpy(t->buf + t->len, line, len);
 	t->len += len;
 }
@@ -97,7 +99,7 @@ static void send_preamble(struct ctl_out *o)
 	ftrace_lock();
 	ft_funcs_emit(text_add, &funcs);
 	ftrace_unlock();
-	ctl_printf(o, "fntrace-stream 1\n");
+	ctl_printf(o, "fntrace-stream 1 %s\n", byte_order());
 	send_section(o, "info", info.buf, info.len);
 	snprintf(name, sizeof(name), "funcs %d", (int)getpid());
 	send_section(o, name, funcs.buf, funcs.len);
@@ -112,7 +114,7 @@ static void send_piece(struct ctl_out *o, const struct ft_chunk *c, uint32_t fro
 
 	if (to <= from)
 		return;
-	ft_chunk_state_at(c, from, &head.start_time, &head.cpu);
+	ft_chunk_state_at(ft_buffer_shm(), c, from, &head.start_time, &head.cpu);
 	head.used = to - from;
 	head.consumed = 0;
 	ctl_printf(o, "chunk %zu\n", sizeof(head) + head.used);

@@ -4,7 +4,7 @@
  * runtime formats nothing: it sends a stream that `fntrace ctl` turns into
  * the kernel's text with the report's code.
  *
- *   fntrace-stream 1\n
+ *   fntrace-stream 1 ORDER\n    ORDER: le or be, the byte order of the chunks
  *   info LEN\n  <what fntrace.data/info holds>
  *   funcs PID LEN\n  <what funcs-PID holds>
  *   chunk LEN\n  <struct ft_chunk, `used` bytes of events>   (repeated)

@@ -73,11 +73,6 @@ static int install_sync_signal(void)
 	return sync_signal ? 0 : -1;
 }
 
-__attribute__((weak)) int arch_membarrier_syncs_code(void)
-{
-	return 1;
-}
-
 int ftrace_sync_signal(void)
 {
 	return install_sync_signal() ? 0 : sync_signal;
@@ -89,7 +84,7 @@ int ftrace_sync_init(void)
 
 	if (ready)
 		return 0;
-	if (!getenv("FNTRACE_NO_MEMBARRIER") && arch_membarrier_syncs_code() &&
+	if (!getenv("FNTRACE_NO_MEMBARRIER") &&
 	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE) == 0) {
 		use_membarrier = 1;
 	} else {

@@ -10,14 +10,13 @@
  * linked images instead and writes their side files (image.c).
  */
 #include "rmc.h"
+#include "../common/fileio.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 struct opts {
 	int nop;
@@ -54,53 +53,15 @@ int rmc_file_error(const char *path, const char *msg)
 	return 1;
 }
 
-/* "DIR/.NAME.rmc-XXXXXX" for path "DIR/NAME": the same file system, so
- * that rename() is atomic. */
-static char *temp_name(const char *path)
+/* The object rewritten in one step, keeping its permissions: a reader
+ * never sees half an object, and a failure leaves it alone. */
+static int replace_object(const char *path, const uint8_t *data, size_t size)
 {
-	const char *slash = strrchr(path, '/');
-	int dirlen = slash ? (int)(slash - path + 1) : 0;
-	char *tmp = NULL;
-
-	if (asprintf(&tmp, "%.*s.%s.rmc-XXXXXX", dirlen, path, path + dirlen) < 0)
-		return NULL;
-	return tmp;
-}
-
-static int write_all(int fd, const uint8_t *data, size_t size)
-{
-	while (size) {
-		ssize_t n = write(fd, data, size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		data += n;
-		size -= n;
-	}
-	return 0;
-}
-
-/* Write data to a temporary file beside path, then rename it over path:
- * a reader never sees half an object, and a failure leaves path alone. */
-static int replace_file(const char *path, const uint8_t *data, size_t size)
-{
-	char *tmp = temp_name(path);
 	struct stat st;
-	int fd = -1, ok;
 
-	ok = tmp && stat(path, &st) == 0 && (fd = mkstemp(tmp)) >= 0 &&
-	     write_all(fd, data, size) == 0 && fchmod(fd, st.st_mode & 07777) == 0;
-	if (fd >= 0) {
-		ok = close(fd) == 0 && ok && rename(tmp, path) == 0;
-		if (!ok)
-			unlink(tmp);
-	}
-	if (!ok)
-		rmc_file_error(path, strerror(errno));
-	free(tmp);
-	return ok ? 0 : 1;
+	if (stat(path, &st) || replace_file(path, data, size, st.st_mode & 07777))
+		return rmc_file_error(path, strerror(errno));
+	return 0;
 }
 
 static void list_sites(const char *path, const struct elf_file *f,
@@ -150,7 +111,7 @@ static int record_file(const char *path, const struct elf_file *f,
 	if (rmc_build(f, s, o->nop, &out, err, sizeof(err)))
 		return rmc_file_error(path, err);
 	warn_relax(path, s);
-	ret = replace_file(path, out.data, out.size);
+	ret = replace_object(path, out.data, out.size);
 	rmc_output_free(&out);
 	return ret;
 }

@@ -9,25 +9,14 @@
  * a relocation type.
  */
 #include "rmc.h"
+#include "../common/array.h"
 #include "../common/sort.h"
+#include "../sites/sites.h"
 
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* In a linked image the symbol table names glibc's mcount with its
- * version ("_mcount@GLIBC_2.27"): only what precedes the '@' counts. */
-static int is_mcount_name(const char *name)
-{
-	static const char *const names[] = { "mcount", "_mcount", "__fentry__" };
-	size_t len = strcspn(name, "@");
-
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i]) == len && !strncmp(name, names[i], len))
-			return 1;
-	return 0;
-}
 
 /* One byte per symbol: 1 if it names mcount, so each relocation costs one load. */
 static uint8_t *mcount_symbols(const struct elf_file *f, unsigned symtab)
@@ -105,15 +94,8 @@ static int find_pair(const struct elf_file *f, unsigned relsec, unsigned i,
 
 static int push_site(struct rmc_sites *out, const struct rmc_site *s)
 {
-	if (out->nr == out->cap) {
-		unsigned cap = out->cap ? 2 * out->cap : 64;
-		struct rmc_site *v = realloc(out->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		out->v = v;
-		out->cap = cap;
-	}
+	if (grow_array((void **)&out->v, &out->cap, out->nr + 1, sizeof(*out->v)))
+		return -1;
 	out->v[out->nr++] = *s;
 	return 0;
 }

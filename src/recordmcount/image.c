@@ -15,8 +15,8 @@
  * the trace cache, or with --list a listing.
  */
 #include "rmc.h"
-#include "../core/sitefile.h"
-#include "../core/sites.h"
+#include "../sites/sitefile.h"
+#include "../sites/sites.h"
 
 #include <stdio.h>
 #include <stdlib.h>

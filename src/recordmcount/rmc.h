@@ -15,7 +15,7 @@
  * The final-image mode (image.c, --image) runs the same finder on an
  * executable or shared object linked with --emit-relocs (ld -q), whose
  * relocations give the sites as they are after the link, relaxation
- * included, and writes them to a side file (src/core/sitefile.h).
+ * included, and writes them to a side file (src/sites/sitefile.h).
  */
 #ifndef FNTRACE_RMC_H
 #define FNTRACE_RMC_H
@@ -43,7 +43,8 @@ struct rmc_sites {
 	const struct arch_desc *arch;
 	unsigned symtab;	/* the object's SHT_SYMTAB (0: none) */
 	struct rmc_site *v;	/* sorted by section, then offset */
-	unsigned nr, cap;
+	unsigned nr;
+	size_t cap;
 	/* Sites that follow, in their section, a relocation that lets the
 	 * linker delete bytes (riscv relaxation): their entries may go stale. */
 	unsigned after_relax;

@@ -20,3 +20,4 @@ arch_flavor() {
 	*) return 1 ;;
 	esac
 }
+ARCH_FAR_MB=4096	# beyond the +-2 GB of call rel32

@@ -2,6 +2,8 @@
 # architecture lists in tests/arch/<arch>.sh (ARCH_CASES) runs again with
 # T_ARCH set: its programs cross-built, recorded and reported as on
 # x86_64, and run under qemu-user through binfmt_misc (i386: natively).
+# A case is one of tests/cases/, or of tests/cross/ (those that compare
+# an architecture with x86_64, and so only run here).
 
 host=$(uname -m)
 for entry in "$top"/src/arch/*/entry.S; do
@@ -13,7 +15,9 @@ for entry in "$top"/src/arch/*/entry.S; do
 	fi
 	for c in $(. "$top/tests/arch/$arch.sh"; echo "$ARCH_CASES"); do
 		mkdir -p "$arch-$c"
-		( cd "$arch-$c" && T_ARCH=$arch && . "$top/tests/lib.sh" && . "$top/tests/cases/$c.sh" ) ||
+		file=$top/tests/cases/$c.sh
+		[ -f "$file" ] || file=$top/tests/cross/$c.sh
+		( cd "$arch-$c" && T_ARCH=$arch && . "$top/tests/lib.sh" && . "$file" ) ||
 			t_fail "cross: $arch $c stopped with status $?"
 	done
 done

@@ -8,7 +8,7 @@
  * again; with --nop, none.  The last input byte chooses --nop.
  */
 #include "../../src/recordmcount/rmc.h"
-#include "../../src/core/sites.h"
+#include "../../src/sites/sites.h"
 
 #include <stdlib.h>
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Side files (src/core/sitefile.c): what is written reads back the same;
+ * Side files (src/sites/sitefile.c): what is written reads back the same;
  * every malformed variant is refused as a whole; where the file lives.
  * And the forms only a linker makes (recordmcount --image) are sound.
  */
 #include "unit.h"
-#include "../../src/core/sitefile.h"
+#include "../../src/sites/sitefile.h"
 
 #include <elf.h>
 #include <stdlib.h>

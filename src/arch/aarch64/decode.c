@@ -129,6 +129,7 @@ static int aarch64_check_site(const struct elf_file *f, uint64_t addr, uint64_t 
 const struct arch_desc arch_aarch64 = {
 	.name = "aarch64",
 	.machine = EM_AARCH64,
+	.triple = "aarch64-linux-gnu",
 	.rel_relative = R_AARCH64_RELATIVE,
 	.rel_abs = R_AARCH64_ABS64,
 	.rel_glob_dat = R_AARCH64_GLOB_DAT,

@@ -162,6 +162,7 @@ static int i386_check_site(const struct elf_file *f, uint64_t addr, uint64_t fun
 const struct arch_desc arch_i386 = {
 	.name = "i386",
 	.machine = EM_386,
+	.triple = "i686-linux-gnu",
 	.rel_relative = R_386_RELATIVE,
 	.rel_abs = R_386_32,
 	.rel_glob_dat = R_386_GLOB_DAT,

@@ -119,6 +119,7 @@ static int mips_check_site(const struct elf_file *f, uint64_t addr, uint64_t fun
 const struct arch_desc arch_mips = {
 	.name = "mips",
 	.machine = EM_MIPS,
+	.triple = "mips-linux-gnu",
 	.rel_relative = R_MIPS_REL32,
 	.rel_abs = R_MIPS_32,
 	.rel_glob_dat = ~0u,

@@ -227,6 +227,7 @@ static int riscv64_check_site(const struct elf_file *f, uint64_t addr, uint64_t 
 const struct arch_desc arch_riscv64 = {
 	.name = "riscv64",
 	.machine = EM_RISCV,
+	.triple = "riscv64-linux-gnu",
 	.rel_relative = R_RISCV_RELATIVE,
 	.rel_abs = R_RISCV_64,
 	.rel_glob_dat = R_RISCV_64,

@@ -135,18 +135,3 @@ uintptr_t arch_caller_for(enum site_kind kind)
 {
 	return (uintptr_t)(kind == SITE_FRAME ? ftrace_caller_frame : ftrace_caller);
 }
-
-/*
- * Under qemu-user, membarrier() is passed to the host kernel, which knows
- * nothing of qemu's translated code: a thread may go on running a block
- * translated from the old bytes.  A signal does reach it: qemu leaves the
- * translated block to deliver it, and looks its next block up again.
- * Linux on riscv supports the SYNC_CORE membarrier only since 6.9; the
- * signal round trip serialises a hart on every kernel, and
- * __builtin___clear_cache (riscv_flush_icache for all threads) makes the
- * new bytes visible to every hart's fetch.
- */
-int arch_membarrier_syncs_code(void)
-{
-	return 0;
-}

@@ -147,6 +147,7 @@ static const struct recordmcount_desc x86_64_rmc = {
 const struct arch_desc arch_x86_64 = {
 	.name = "x86_64",
 	.machine = EM_X86_64,
+	.triple = "x86_64-linux-gnu",
 	.rel_relative = R_X86_64_RELATIVE,
 	.rel_abs = R_X86_64_64,
 	.rel_glob_dat = R_X86_64_GLOB_DAT,

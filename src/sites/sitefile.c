@@ -9,6 +9,7 @@
  * against the image's bytes before using it.
  */
 #include "sitefile.h"
+#include "../common/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -59,21 +60,6 @@ static int fail(char *err, size_t errlen, const char *what, unsigned line)
 	else
 		snprintf(err, errlen, "%s", what);
 	return -1;
-}
-
-static int read_all(int fd, char *buf, size_t size)
-{
-	while (size) {
-		ssize_t n = read(fd, buf, size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		size -= n;
-	}
-	return 0;
 }
 
 /* The whole file, NUL-terminated; 0 if it does not exist. */
@@ -271,49 +257,34 @@ static int write_sites(FILE *out, const char *arch, const char *build_id,
 	return ferror(out) ? -1 : 0;
 }
 
-/* Into a new file beside path: rename() makes it appear whole or not at all. */
-static int write_temp(const char *tmp_template, char *tmp, const char *arch,
-		      const char *build_id, const struct site *v, unsigned n)
+/* The whole file, in memory: replace_file() writes it in one step.
+ * NULL if out of memory (the only way a memory stream fails). */
+static char *sites_text(const char *arch, const char *build_id, const struct site *v,
+			unsigned n, size_t *len)
 {
-	int fd, ok;
-	FILE *out;
+	char *text = NULL;
+	FILE *out = open_memstream(&text, len);
+	int ok;
 
-	strcpy(tmp, tmp_template);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -1;
-	out = fchmod(fd, 0644) == 0 ? fdopen(fd, "w") : NULL;
-	if (!out) {
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
+	if (!out)
+		return NULL;
 	ok = write_sites(out, arch, build_id, v, n) == 0;
-	ok = fclose(out) == 0 && ok;
-	if (!ok)
-		unlink(tmp);
-	return ok ? 0 : -1;
+	if (fclose(out) || !ok) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 int sitefile_write(const char *path, const char *arch, const char *build_id,
 		   const struct site *v, unsigned n, char *err, size_t errlen)
 {
-	size_t len = strlen(path) + sizeof(".tmp-XXXXXX");
-	char *template = malloc(len), *tmp = malloc(len);
-	int ret = -1;
+	size_t len;
+	char *text = sites_text(arch, build_id, v, n, &len);
+	int ret = !text || make_dirs(path) || replace_file(path, text, len, 0644) ? -1 : 0;
 
-	if (template && tmp) {
-		snprintf(template, len, "%s.tmp-XXXXXX", path);
-		ret = make_dirs(path) || write_temp(template, tmp, arch, build_id, v, n) ? -1 : 0;
-		if (!ret && rename(tmp, path)) {
-			ret = -1;
-			unlink(tmp);
-		}
-	}
 	if (ret)
-		snprintf(err, errlen, "%s: %s", path, template && tmp ? strerror(errno) :
-			 "out of memory");
-	free(template);
-	free(tmp);
+		snprintf(err, errlen, "%s: %s", path, text ? strerror(errno) : "out of memory");
+	free(text);
 	return ret;
 }

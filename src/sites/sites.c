@@ -9,6 +9,7 @@
  * names a site, the arch's check_site() must agree with the image's bytes.
  */
 #include "sites.h"
+#include "../common/array.h"
 #include "../common/sort.h"
 #include "sitefile.h"
 
@@ -16,8 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const mcount_names[] = { "mcount", "_mcount", "__fentry__" };
 
 struct func_sym {
 	uint64_t addr;
@@ -33,28 +32,25 @@ struct funcs {
 
 struct u64_list {
 	uint64_t *v;
-	unsigned nr, cap;
+	unsigned nr;
+	size_t cap;
 };
 
 static int u64_push(struct u64_list *l, uint64_t x)
 {
-	if (l->nr == l->cap) {
-		unsigned cap = l->cap ? 2 * l->cap : 16;
-		uint64_t *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (grow_array((void **)&l->v, &l->cap, l->nr + 1, sizeof(*l->v)))
+		return -1;
 	l->v[l->nr++] = x;
 	return 0;
 }
 
-static int is_mcount_name(const char *name)
+int is_mcount_name(const char *name)
 {
-	for (unsigned i = 0; i < sizeof(mcount_names) / sizeof(mcount_names[0]); i++)
-		if (strcmp(name, mcount_names[i]) == 0)
+	static const char *const names[] = { "mcount", "_mcount", "__fentry__" };
+	size_t len = strcspn(name, "@");
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == len && !strncmp(name, names[i], len))
 			return 1;
 	return 0;
 }
@@ -263,17 +259,10 @@ static int read_table(const struct elf_file *f, const struct arch_desc *arch,
 
 /* ---- putting it together ---- */
 
-static int site_push(struct image_sites *out, const struct site *s, unsigned *cap)
+static int site_push(struct image_sites *out, const struct site *s, size_t *cap)
 {
-	if (out->nr == *cap) {
-		unsigned n = *cap ? 2 * *cap : 64;
-		struct site *v = realloc(out->v, n * sizeof(*v));
-
-		if (!v)
-			return -1;
-		out->v = v;
-		*cap = n;
-	}
+	if (grow_array((void **)&out->v, cap, out->nr + 1, sizeof(*out->v)))
+		return -1;
 	out->v[out->nr++] = *s;
 	return 0;
 }
@@ -281,7 +270,7 @@ static int site_push(struct image_sites *out, const struct site *s, unsigned *ca
 static int sites_from_table(const struct elf_file *f, const struct funcs *fs,
 			    const uint64_t *addrs, unsigned n, struct image_sites *out)
 {
-	unsigned cap = 0;
+	size_t cap = 0;
 
 	for (unsigned i = 0; i < n; i++) {
 		const struct func_sym *fn = func_at(fs, addrs[i]);
@@ -303,7 +292,7 @@ static int sites_from_table(const struct elf_file *f, const struct funcs *fs,
 static int sites_from_scan(const struct elf_file *f, const struct funcs *fs,
 			   const struct mcount_targets *t, struct image_sites *out)
 {
-	unsigned cap = 0;
+	size_t cap = 0;
 
 	for (unsigned i = 0; i < fs->nr; i++) {
 		struct site s;
@@ -351,7 +340,7 @@ out:
 static int sites_from_sidefile(const struct elf_file *f, const struct sitefile *sf,
 			       struct image_sites *out)
 {
-	unsigned cap = 0;
+	size_t cap = 0;
 
 	for (unsigned i = 0; i < sf->nr; i++) {
 		const struct sitefile_entry *e = &sf->v[i];

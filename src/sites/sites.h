@@ -47,4 +47,10 @@ int sites_scan(const struct elf_file *f, struct image_sites *out,
 void sites_free(struct image_sites *s);
 const char *sites_source_name(enum sites_source source);
 
+/* 1 if a symbol names what a -pg build calls at every entry: mcount,
+ * _mcount or __fentry__.  A linked image's symbol table may name it with
+ * glibc's version ("_mcount@GLIBC_2.27"): only what precedes the '@'
+ * counts.  Site discovery and recordmcount both ask this. */
+int is_mcount_name(const char *name);
+
 #endif

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The program to be traced and the runtime it needs: the libfntrace.so
+ * built for its ELF machine.  A program of the host's architecture (or
+ * i386 on x86_64, which the kernel runs as it is) runs as it is; one of
+ * another architecture runs under qemu-user, which the kernel starts for
+ * it (binfmt_misc), with the guest's own libraries under QEMU_LD_PREFIX
+ * (Debian's cross packages install them in /usr/<triple>).
+ *
+ *   runtime of the host          BUILD/libfntrace.so,  PREFIX/lib/fntrace/
+ *   runtime of another arch      BUILD/<arch>/,        PREFIX/lib/fntrace/<arch>/
+ */
+#include "cli.h"
+#include "../arch/arch.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The machine and byte order an ELF file says it is for; 0 if not ELF. */
+static unsigned elf_machine(const char *path, int *big_endian)
+{
+	unsigned char h[EI_NIDENT + 4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, h, sizeof(h));
+
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
+		return 0;
+	*big_endian = h[EI_DATA] == ELFDATA2MSB;
+	return *big_endian ? (unsigned)h[18] << 8 | h[19] : (unsigned)h[19] << 8 | h[18];
+}
+
+static int host_is_big_endian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one == 0;
+}
+
+static unsigned host_machine(void)
+{
+	int big;
+
+	return elf_machine("/proc/self/exe", &big);
+}
+
+/* Does the kernel run this machine's programs without help? */
+static int runs_natively(unsigned machine)
+{
+	unsigned host = host_machine();
+
+	return machine == host || (host == EM_X86_64 && machine == EM_386);
+}
+
+int cli_target_of(const char *program, struct cli_target *t)
+{
+	unsigned machine = elf_machine(program, &t->big_endian);
+
+	t->host = !machine || machine == host_machine();
+	if (t->host) {		/* the host's, or a script run by one of its programs */
+		t->big_endian = host_is_big_endian();
+		t->arch = NULL;
+		return 0;
+	}
+	t->arch = arch_lookup(machine);
+	if (!t->arch) {
+		cli_error("%s: a program for ELF machine %u, which fntrace does not know",
+			  program, machine);
+		return -1;
+	}
+	return 0;
+}
+
+static char *first_readable(const char *const *paths, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (paths[i] && access(paths[i], R_OK) == 0)
+			return realpath(paths[i], NULL);
+	return NULL;
+}
+
+/* libfntrace.so for the target: FNTRACE_LIB, else next to fntrace in the
+ * build tree, else where make install put it. */
+char *cli_find_runtime(const struct cli_target *t)
+{
+	const char *env = getenv("FNTRACE_LIB"), *dir = cli_self_dir();
+	const char *sub = t->host ? "" : t->arch->name, *slash = t->host ? "" : "/";
+	char built[4200], installed[4200];
+	const char *paths[] = { built, installed };
+	char *lib;
+
+	if (env) {
+		if (access(env, R_OK) == 0)
+			return realpath(env, NULL);
+		cli_error("FNTRACE_LIB: %s: cannot read it", env);
+		return NULL;
+	}
+	snprintf(built, sizeof(built), "%s/%s%slibfntrace.so", dir, sub, slash);
+	snprintf(installed, sizeof(installed), "%s/../lib/fntrace/%s%slibfntrace.so", dir, sub,
+		 slash);
+	lib = first_readable(paths, 2);
+	if (!lib && t->host)
+		cli_error("cannot find libfntrace.so next to fntrace (set FNTRACE_LIB)");
+	else if (!lib)
+		cli_error("no %s runtime next to fntrace: build it with 'make runtimes' "
+			  "(it needs %s-gcc)", t->arch->name, t->arch->triple);
+	return lib;
+}
+
+/*
+ * Make the program runnable: one of another architecture needs qemu-user
+ * registered with binfmt_misc (so that its own children run too), and the
+ * guest's libraries.  Its runtime must sync threads after a patch with
+ * signals: membarrier reaches the host's cores, not qemu's translated code,
+ * while a signal makes a thread leave the block it is running and look up
+ * the code again (toolchains.md).
+ */
+int cli_target_prepare(const struct cli_target *t, const char *program)
+{
+	char entry[256], prefix[256];
+
+	if (t->host || runs_natively(t->arch->machine))
+		return 0;
+	snprintf(entry, sizeof(entry), "/proc/sys/fs/binfmt_misc/qemu-%s", t->arch->name);
+	if (access(entry, F_OK)) {
+		cli_error("%s is a program for %s, which this machine cannot run: install "
+			  "qemu-user-static and register it with binfmt_misc (see README)",
+			  program, t->arch->name);
+		return -1;
+	}
+	snprintf(prefix, sizeof(prefix), "/usr/%s", t->arch->triple);
+	if (!getenv("QEMU_LD_PREFIX") && access(prefix, F_OK) == 0 &&
+	    setenv("QEMU_LD_PREFIX", prefix, 1))
+		return -1;
+	return setenv("FNTRACE_NO_MEMBARRIER", "1", 1);
+}

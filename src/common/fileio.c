@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Whole reads and writes, and files replaced in one step (fileio.h).
+ */
+#include "fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* One loop for both directions, so that they cannot come to differ. */
+static int transfer(int fd, char *p, size_t len, int writing)
+{
+	while (len) {
+		ssize_t n = writing ? write(fd, p, len) : read(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Dropping const is safe: transfer() only reads buf when writing. */
+int write_all(int fd, const void *buf, size_t len)
+{
+	return transfer(fd, (char *)buf, len, 1);
+}
+
+int read_all(int fd, void *buf, size_t len)
+{
+	return transfer(fd, buf, len, 0);
+}
+
+/* "DIR/.NAME.tmp-XXXXXX" for "DIR/NAME": in the same directory, so on the
+ * same file system, where rename() is atomic; hidden, so that nobody
+ * listing the directory for files like NAME takes it for one. */
+static char *temp_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash ? (int)(slash - path + 1) : 0;
+	char *tmp;
+
+	if (asprintf(&tmp, "%.*s.%s.tmp-XXXXXX", dirlen, path, path + dirlen) < 0)
+		return NULL;
+	return tmp;
+}
+
+/* Fill the new file and close it: a close can be the first to report a
+ * failed write (NFS, a full disk), so it counts as one.  (A write that
+ * returns 0 sets no errno: EIO stands in.) */
+static int fill(int fd, const void *data, size_t len, mode_t mode)
+{
+	int err = 0;
+
+	if (write_all(fd, data, len) || fchmod(fd, mode))
+		err = errno ? errno : EIO;
+	if (close(fd) && !err)
+		err = errno;
+	errno = err;
+	return err ? -1 : 0;
+}
+
+int replace_file(const char *path, const void *data, size_t len, mode_t mode)
+{
+	char *tmp = temp_name(path);
+	int fd = tmp ? mkostemp(tmp, O_CLOEXEC) : -1;
+	int err;
+
+	if (fd >= 0 && fill(fd, data, len, mode) == 0 && rename(tmp, path) == 0) {
+		free(tmp);
+		return 0;
+	}
+	err = errno;
+	if (fd >= 0)
+		unlink(tmp);
+	free(tmp);
+	errno = err;
+	return -1;
+}

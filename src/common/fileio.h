@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Whole reads and writes, and files replaced in one step.  The runtime
+ * uses them too, inside the traced process: they say nothing and never
+ * exit; failures are -1 with errno set.
+ */
+#ifndef FNTRACE_FILEIO_H
+#define FNTRACE_FILEIO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* All len bytes, through interruptions and short counts; -1 if a write
+ * fails (what was written before stays written). */
+int write_all(int fd, const void *buf, size_t len);
+/* Exactly len bytes; -1 if a read fails or the file ends first. */
+int read_all(int fd, void *buf, size_t len);
+/* path's content becomes data, with permissions mode, in one step: a
+ * reader sees the old file or the new one, never half of one.  On
+ * failure path is as it was and nothing else is left behind. */
+int replace_file(const char *path, const void *data, size_t len, mode_t mode);
+
+#endif

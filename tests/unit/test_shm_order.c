@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared memory of the other byte order (a mips program traced from
+ * x86_64): the header, the chunk walk and the import into trace.dat's
+ * order give what the same events give in our own order.
+ */
+#include "unit.h"
+#include "common/shm.h"
+
+#include <string.h>
+
+/* A chunk's events, in our order: an entry, a marker whose text must
+ * stay bytes, a CPU change, a long entry and an exit. */
+static const char text[] = "abcdefg";
+static uint32_t events[16];
+static unsigned nr_events;
+
+static void make_events(void)
+{
+	uint32_t marker_words = (sizeof(text) + 3) / 4;
+
+	events[nr_events++] = ft_entry_word(5, 7);
+	events[nr_events++] = ft_long_word(FT_LONG_MARKER, sizeof(text));
+	memcpy(&events[nr_events], text, sizeof(text));
+	nr_events += marker_words;
+	events[nr_events++] = ft_long_word(FT_LONG_CPU, 3);
+	events[nr_events++] = ft_long_word(FT_LONG_ENTRY, 11);
+	events[nr_events++] = 300000;
+	events[nr_events++] = ft_exit_word(13);
+}
+
+/* Fill chunk 0 of shm as a program of the other order would. */
+static struct ft_chunk *fill_swapped(struct ft_shm *shm)
+{
+	struct ft_chunk *c = ft_shm_chunk(shm, 0);
+	uint32_t *w = (uint32_t *)(c + 1);
+
+	c->pid = __builtin_bswap32(42);
+	c->tid = __builtin_bswap32(43);
+	c->seq = __builtin_bswap64(2);
+	c->start_time = __builtin_bswap64(1000);
+	c->cpu = __builtin_bswap32(1);
+	c->used = __builtin_bswap32(nr_events * 4);
+	for (unsigned i = 0; i < nr_events; i++)
+		w[i] = __builtin_bswap32(events[i]);
+	memcpy(&w[2], text, sizeof(text));	/* bytes are bytes */
+	return c;
+}
+
+int main(void)
+{
+	struct ft_shm *shm;
+	struct ft_chunk *c, head;
+	uint32_t out[16], words_before_cpu;
+	uint64_t time;
+	uint32_t cpu;
+	int fd;
+
+	make_events();
+	CHECK("shm order: created swapped",
+	      ft_shm_create(1024, 0, 1, &fd, &shm) == 0 && ft_shm_swapped(shm));
+	CHECK("shm order: header read in our order",
+	      ft_shm_nr_chunks(shm) == 4 && ft_shm_size(shm) > 4 * FT_CHUNK_SIZE);
+	c = fill_swapped(shm);
+	CHECK("shm order: the walk finds every event",
+	      ft_chunk_filled(shm, c) == nr_events * 4);
+	ft_chunk_import(1, c, (const uint32_t *)(c + 1), nr_events * 4, &head, out);
+	CHECK("shm order: chunk header imported",
+	      head.pid == 42 && head.tid == 43 && head.seq == 2 && head.start_time == 1000 &&
+	      head.used == nr_events * 4 && head.cpu == 1);
+	CHECK("shm order: events imported, the marker's text kept as bytes",
+	      memcmp(out, events, nr_events * 4) == 0);
+	words_before_cpu = 2 + (sizeof(text) + 3) / 4 + 1;
+	ft_chunk_state_at(shm, c, words_before_cpu * 4, &time, &cpu);
+	CHECK("shm order: time and CPU after the first events", time == 1007 && cpu == 3);
+	return unit_done();
+}
