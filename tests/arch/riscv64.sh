@@ -27,7 +27,10 @@ arch_flavor() {
 # Under qemu-user through binfmt_misc.  Not here: cases with x86-only
 # flavours or checks (signal_nesting: gcc-fentry, gcc-nop; load_nops:
 # x86 bytes; robust_depth: objdump of the host), attach and ctl_faults
-# (ptrace of a qemu process is qemu's, not the program's).
+# (ptrace of a qemu process is qemu's, not the program's; attach injects
+# with the host's registers), control (strace sees qemu's own futex
+# waits), lost (its 300 ms head start for the program is too short under
+# qemu on a loaded machine: flaky).
 ARCH_CASES="matrix robust_threads robust_process robust_signals robust_jumps robust_dlopen
-shlib tracers threads robust_live robust_batch_fork robust_torture profile_dlopen crash lost
+shlib tracers threads robust_live robust_batch_fork robust_torture profile_dlopen crash
 live_stress"
