@@ -23,6 +23,10 @@ arch_flavor() {
 	*) return 1 ;;
 	esac
 }
+# Beyond the +-2 GiB of auipc+jalr.  (A -pg library's own call, a jal to
+# its PLT, reaches the runtime's _mcount anyway; sites of fntrace cc
+# objects go through a trampoline.)
+ARCH_FAR_MB=4096
 
 # Under qemu-user through binfmt_misc.  Not here: cases with x86-only
 # flavours or checks (signal_nesting: gcc-fentry, gcc-nop; load_nops:
@@ -33,4 +37,4 @@ arch_flavor() {
 # qemu on a loaded machine: flaky).
 ARCH_CASES="matrix robust_threads robust_process robust_signals robust_jumps robust_dlopen
 shlib tracers threads robust_live robust_batch_fork robust_torture profile_dlopen crash
-live_stress"
+far_lib real_zlib live_stress"
