@@ -6,8 +6,9 @@
 #   gcc-pg-norelax   the 8-byte "auipc ra; jalr ra" kept by -mno-relax
 #   clang-pg         clang's auipc+jalr (no "mv a0, ra"), never relaxed
 #   gcc-patchable    four c.nop at the entry (rv64gc): changed only at load
+#   gcc-patchable-rv64g  two 4-byte nops (no compressed code): changed live too
 ARCH_TRIPLE=riscv64-linux-gnu
-ARCH_FLAVORS="gcc-pg gcc-pg-norelax clang-pg gcc-patchable"
+ARCH_FLAVORS="gcc-pg gcc-pg-norelax clang-pg gcc-patchable gcc-patchable-rv64g"
 
 arch_flavor() {
 	link=
@@ -16,6 +17,7 @@ arch_flavor() {
 	gcc-pg-norelax)  cc=gcc;   flags="-pg -mno-relax"; link="-Wl,--no-relax" ;;
 	clang-pg)        cc=clang; flags="-pg" ;;
 	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=4" ;;
+	gcc-patchable-rv64g) cc=gcc; flags="-march=rv64g -fpatchable-function-entry=2" ;;
 	gcc-pg-linked)   cc=gcc;   flags="-pg"; link="-pg" ;;
 	plain)           cc=gcc;   flags="" ;;
 	g++-pg)          cc=g++;   flags="-pg" ;;
