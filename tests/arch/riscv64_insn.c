@@ -173,12 +173,26 @@ static void prologues(void)
 	static const uint16_t clang_o0[] = { 0x7179, 0xf406, 0xf022, 0x1800 };
 	/* a large frame: addi sp, sp, -2032; sd ra, 2024(sp); lui t0, 1; sub sp, sp, t0 */
 	static const uint32_t large[] = { 0x81010113, 0x7e113423, 0x000012b7, 0x40510133 };
+	/* gcc -O2, 9000-byte frame: addi sp, sp, -848; c.lui t0, -2; sd ra, 840(sp);
+	 * sd s0, 832(sp); sd s1, 824(sp); c.add sp, t0; mv s0, a0; mv a0, ra */
+	static const uint16_t gcc_big[] = { 0x0113, 0xcb01, 0x72f9, 0x3423, 0x3411, 0x3023,
+					    0x3481, 0x3c23, 0x3291, 0x9116, 0x842a, 0x8506 };
+	/* clang -O2, 9000-byte frame: ... c.lui a1, 2; addiw a1, a1, -1184; sub sp, sp, a1 */
+	static const uint16_t clang_big[] = { 0x0113, 0x8101, 0x3423, 0x7e11, 0x3023, 0x7e81,
+					      0x3c23, 0x7c91, 0x0413, 0x7f01, 0x6589, 0x859b,
+					      0xb605, 0x0133, 0x40b1, 0x84aa };
+	/* sp from a register not known: mv sp, s0 */
+	static const uint16_t from_s0[] = { 0x1101, 0xec06, 0x0113, 0x0004 };
 	/* ra below the top of the frame (varargs area above it) */
 	static const uint16_t varargs[] = { 0x715d, 0xec06 };	/* addi sp, sp, -80; sd ra, 24(sp) */
 
 	check(slot_of(gcc_o2, 8, 0x8000) == 24, "gcc -O2: ra at 24(sp)");
 	check(slot_of(clang_o0, 8, 0x8000) == 40, "clang -O0: ra at 40(sp)");
 	check(slot_of(large, 16, 0x8000) == 2024 + 4096, "large frame: ra at 2024(sp) + 4096");
+	check(slot_of(gcc_big, 24, 0x8000) == 840 + 8192, "gcc big frame: c.lui t0; c.add sp, t0");
+	check(slot_of(clang_big, 32, 0x8000) == 2024 + 7008,
+	      "clang big frame: c.lui; addiw; sub sp, sp, a1");
+	check(slot_of(from_s0, 8, 0x8000) == -1, "sp from an unknown register: no slot");
 	check(slot_of(varargs, 4, 0x8000) == -1, "ra not at CFA - 8: no slot");
 	rec.kind = SITE_ENTRY;
 	check(riscv64_frame_slot(rec.ip + 4, 0x8000) == NULL, "an entry site: no slot");
