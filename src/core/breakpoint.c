@@ -11,6 +11,7 @@
  * stays first, like the kernel's int3 handler.
  */
 #include "breakpoint.h"
+#include "tasks.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -18,6 +19,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct bp_site *_Atomic batch;
@@ -215,19 +217,10 @@ int ftrace_traps_blocked(void)
 	int blocked = 0;
 
 	while (d && !blocked && (e = readdir(d))) {
-		char path[300], line[128];
-		unsigned long long mask;
-		FILE *f;
+		pid_t tid = atoi(e->d_name);
 
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/status", e->d_name);
-		f = fopen(path, "re");
-		while (f && fgets(line, sizeof(line), f))
-			if (sscanf(line, "SigBlk: %llx", &mask) == 1)
-				blocked |= (mask >> (SIGTRAP - 1)) & 1;
-		if (f)
-			fclose(f);
+		if (tid > 0 && !ft_task_foreign(tid))
+			blocked = ft_task_blocks_trap(tid);
 	}
 	if (d)
 		closedir(d);

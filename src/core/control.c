@@ -7,6 +7,7 @@
  */
 #include "control.h"
 #include "ftrace.h"
+#include "sync.h"
 #include "../common/array.h"
 
 #include <dirent.h>
@@ -237,6 +238,9 @@ static void serve(int fd)
 	free(o);
 }
 
+/* The signal the control thread must answer (sync.c), 0 if none. */
+static int sync_signal;
+
 static void *control_thread(void *arg)
 {
 	sigset_t sync;
@@ -244,7 +248,8 @@ static void *control_thread(void *arg)
 	/* Every signal is the program's, but the one that syncs threads
 	 * where membarrier is missing: this thread must answer it too. */
 	sigemptyset(&sync);
-	sigaddset(&sync, SIGRTMAX);
+	if (sync_signal)
+		sigaddset(&sync, sync_signal);
 	pthread_sigmask(SIG_UNBLOCK, &sync, NULL);
 	prctl(PR_SET_NAME, "fntrace-ctl");
 	for (;;) {
@@ -354,6 +359,7 @@ static int start_thread(void)
 	pthread_t thread;
 	int ret;
 
+	sync_signal = ftrace_sync_signal();
 	/* Not SIGTRAP: a thread that blocks it dies on our breakpoints. */
 	sigfillset(&all);
 	sigdelset(&all, SIGTRAP);

@@ -108,22 +108,47 @@ static int flush(uintptr_t lo, uintptr_t hi, int unused)
 }
 
 /*
- * Text that other threads may be running.  Aligned whole words are
- * stored a word at a time: a memcpy may store bytes one by one (glibc's
- * does, for a few bytes on mips), and a thread fetching the word
- * meanwhile would run half of each.
+ * n bytes to text at `at`, each piece one naturally aligned store of 8, 4,
+ * 2 or 1 bytes, in address order.  A thread fetching an instruction meets
+ * a store whole or not at all: riscv fetches in 16-bit parcels, and a
+ * 4-byte instruction of compressed code may sit on a 2-byte boundary,
+ * where memcpy() might write it a byte at a time.
  */
-static void text_copy(uintptr_t dst, const uint8_t *src, size_t n)
+static void store_one(uintptr_t at, const uint8_t *src, unsigned size)
 {
-	if ((dst | n) & 3) {
-		memcpy((void *)dst, src, n);
-		return;
-	}
-	for (size_t i = 0; i < n; i += 4) {
-		uint32_t w;
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
 
-		memcpy(&w, src + i, 4);
-		__atomic_store_n((uint32_t *)(dst + i), w, __ATOMIC_RELAXED);
+	switch (size) {
+	case 8:
+		memcpy(&v8, src, 8);
+		*(volatile uint64_t *)at = v8;
+		break;
+	case 4:
+		memcpy(&v4, src, 4);
+		*(volatile uint32_t *)at = v4;
+		break;
+	case 2:
+		memcpy(&v2, src, 2);
+		*(volatile uint16_t *)at = v2;
+		break;
+	default:
+		*(volatile uint8_t *)at = *src;
+	}
+}
+
+static void store_text(uintptr_t at, const uint8_t *src, unsigned n)
+{
+	while (n) {
+		unsigned size = 8;
+
+		while (size > n || (at & (size - 1)))
+			size /= 2;
+		store_one(at, src, size);
+		at += size;
+		src += size;
+		n -= size;
 	}
 }
 
@@ -134,7 +159,7 @@ static void write_part(const struct text_patch *v, unsigned n, unsigned from, un
 		unsigned end = to < v[i].len ? to : v[i].len;
 
 		if (from < end)
-			text_copy(v[i].addr + from, v[i].new + from, end - from);
+			store_text(v[i].addr + from, v[i].new + from, end - from);
 	}
 	for_each_run(v, n, flush, 0);
 }
@@ -142,7 +167,7 @@ static void write_part(const struct text_patch *v, unsigned n, unsigned from, un
 static void write_breakpoints(const struct text_patch *v, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		text_copy(v[i].addr, arch_breakpoint, arch_breakpoint_len);
+		store_text(v[i].addr, arch_breakpoint, arch_breakpoint_len);
 	for_each_run(v, n, flush, 0);
 }
 

@@ -24,6 +24,7 @@
 #include "ftrace.h"
 #include "funcs.h"
 #include "tracers.h"
+#include "tasks.h"
 #include "tracing.h"
 
 #include <dlfcn.h>
@@ -59,6 +60,12 @@ static void fork_prepare(void)
 
 static void fork_done(void)
 {
+	ftrace_unlock();
+}
+
+static void fork_child(void)
+{
+	ft_tasks_after_fork();
 	ftrace_unlock();
 }
 
@@ -156,11 +163,12 @@ __attribute__((constructor)) static void fntrace_init(void)
 	if (ft_threads_init())
 		return;
 	ftrace_bp_init();
-	pthread_atfork(fork_prepare, fork_done, fork_done);
+	pthread_atfork(fork_prepare, fork_done, fork_child);
 	ft_readout_clock_start();
 	ftrace_lock();
 	/* Loaded into a running process (fntrace attach), other threads
 	 * may be running code this start-up patches. */
+	ft_tasks_init();
 	if (ft_count_threads() > 1)
 		ftrace_patch_go_live();
 	recording = attach_recorder();

@@ -17,6 +17,7 @@
  */
 #include "sync.h"
 #include "ftrace.h"
+#include "tasks.h"
 
 #include <dirent.h>
 #include <sched.h>
@@ -53,29 +54,51 @@ static int membarrier(int cmd)
 	return syscall(SYS_membarrier, cmd, 0, 0);
 }
 
+/*
+ * A real-time signal programs are unlikely to use: the highest that can
+ * be sent.  Under qemu-user the last ones are the emulator's own, and
+ * tgkill() refuses them: each candidate is tried on this thread, whose
+ * handler just counts an answer (reset before every sync).
+ */
 static int install_sync_signal(void)
 {
-	struct sigaction sa = { .sa_handler = on_sync_signal, .sa_flags = SA_RESTART };
+	struct sigaction sa = { .sa_handler = on_sync_signal, .sa_flags = SA_RESTART }, old;
+	pid_t self = syscall(SYS_gettid);
 
-	if (sync_signal)
-		return 0;
-	sync_signal = SIGRTMAX;
-	return sigaction(sync_signal, &sa, NULL);
+	for (int sig = SIGRTMAX; !sync_signal && sig >= SIGRTMIN; sig--) {
+		if (sigaction(sig, &sa, &old))
+			return -1;
+		if (syscall(SYS_tgkill, getpid(), self, sig) == 0)
+			sync_signal = sig;
+		else
+			sigaction(sig, &old, NULL);
+	}
+	return sync_signal ? 0 : -1;
+}
+
+int ftrace_sync_signal(void)
+{
+	return install_sync_signal() ? 0 : sync_signal;
 }
 
 int ftrace_sync_init(void)
 {
-	if (sync_signal || use_membarrier)
+	static int ready;
+
+	if (ready)
 		return 0;
 	if (!getenv("FNTRACE_NO_MEMBARRIER") && !arch_cpu_emulated() &&
 	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE) == 0) {
 		use_membarrier = 1;
-		return 0;
+	} else {
+		if (install_sync_signal())
+			return -1;
+		ft_debug("membarrier %s: syncing threads with signal %d",
+			 arch_cpu_emulated() ? "does not reach an emulated CPU" : "unavailable",
+			 sync_signal);
 	}
-	/* A real-time signal programs are unlikely to use: the highest. */
-	ft_debug("membarrier %s: syncing threads with signal %d",
-		 arch_cpu_emulated() ? "does not reach an emulated CPU" : "unavailable", SIGRTMAX);
-	return install_sync_signal();
+	ready = 1;
+	return 0;
 }
 
 /* Signal every other thread; their ids go to tids, their count is
@@ -90,7 +113,8 @@ static unsigned signal_others(pid_t *tids)
 	while (d && (e = readdir(d)) && sent < MAX_SIGNALLED) {
 		pid_t tid = atoi(e->d_name);
 
-		if (tid > 0 && tid != self && syscall(SYS_tgkill, pid, tid, sync_signal) == 0)
+		if (tid > 0 && tid != self && !ft_task_foreign(tid) &&
+		    syscall(SYS_tgkill, pid, tid, sync_signal) == 0)
 			tids[sent++] = tid;
 	}
 	if (d)

@@ -8,6 +8,10 @@
 
 /* Ready the mechanism (registers with membarrier); 0 on success. */
 int ftrace_sync_init(void);
+/* The signal that syncs threads where membarrier does not, its handler
+ * installed: a thread that blocks every signal unblocks this one to take
+ * part.  0 if no signal can be sent. */
+int ftrace_sync_signal(void);
 /* Every thread of the process passes a core-serialising point. */
 int ftrace_sync_cores(void);
 

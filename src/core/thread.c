@@ -14,11 +14,13 @@
 #include "buffer.h"
 #include "events.h"
 #include "funcs.h"
+#include "tasks.h"
 #include "tracers.h"
 
 #include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -89,7 +91,7 @@ unsigned ft_count_threads(void)
 	unsigned n = 0;
 
 	while (d && (e = readdir(d)))
-		n += e->d_name[0] != '.';
+		n += e->d_name[0] != '.' && !ft_task_foreign(atoi(e->d_name));
 	if (d)
 		closedir(d);
 	return n;

@@ -62,6 +62,7 @@ static const struct recordmcount_desc riscv64_rmc = {
 #define MAX_HEAD 96
 
 #define NOP		0x00000013
+#define C_NOP		0x0001
 #define REG_RA		1
 #define REG_T1		6
 #define REG_T3		28
@@ -176,9 +177,30 @@ static int riscv64_find_site(const struct elf_file *f, const struct mcount_targe
 }
 
 /*
+ * -fpatchable-function-entry=4 with compressed code: four c.nop, four
+ * instructions the runtime makes two ("j +8; nop") at load, which it may
+ * only do while no other thread runs (one may be between two c.nop).
+ */
+static int patchable_cnops(const struct elf_file *f, uint64_t addr, uint64_t func,
+			   struct site *out)
+{
+	const uint8_t *p = elf_vaddr_ptr(f, addr, 8);
+
+	if (addr != func || !p)
+		return 0;
+	for (unsigned i = 0; i < 8; i += 2)
+		if (elf_u16(f, p + i) != C_NOP)
+			return 0;
+	*out = head_site(addr, func, 8);
+	out->flags = SITE_QUIET_ONLY;
+	return 1;
+}
+
+/*
  * A site a table names: a call (jal ra: 4 bytes; auipc ra + jalr ra: 8),
  * or what recordmcount --nop made of one: two nops for an auipc+jalr it
- * kept from relaxation, one for a relaxed jal.
+ * kept from relaxation, one for a relaxed jal; or a patchable entry: two
+ * nops (-march=rv64g, =2), four c.nop (rv64gc, =4).
  */
 static int riscv64_check_site(const struct elf_file *f, uint64_t addr, uint64_t func,
 			      struct site *out)
@@ -187,8 +209,10 @@ static int riscv64_check_site(const struct elf_file *f, uint64_t addr, uint64_t 
 	uint64_t to;
 	unsigned n;
 
-	if (addr < func || !insn)
+	if (addr < func)
 		return 0;
+	if (!insn)
+		return patchable_cnops(f, addr, func, out);
 	if (insn == NOP)
 		n = insn_at(f, addr + 4) == NOP ? 8 : 4;
 	else

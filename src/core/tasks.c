@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Under qemu-user, /proc/self/task lists the emulator's own threads too
+ * (an RCU thread made before the program starts), each blocking nearly
+ * every signal and never running the program's code.  Taken for the
+ * program's, such a thread would make a runtime preloaded at start think
+ * it had been attached to a running process (ft_count_threads), that a
+ * thread blocks SIGTRAP (ftrace_traps_blocked), and would never answer a
+ * sync signal.
+ *
+ * They are told apart at start-up: when the runtime comes with the
+ * program (it is in LD_PRELOAD), no thread of the program exists yet but
+ * the one running the constructors, and a task that blocks SIGTRAP then
+ * is the emulator's.  Attached to a running process (fntrace attach),
+ * every task is taken for the program's, as before.  In the child of a
+ * fork (where qemu makes its thread anew) only the thread that forked is
+ * the program's.
+ */
+#include "tasks.h"
+#include "ftrace.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_FOREIGN 8
+
+static pid_t foreign[MAX_FOREIGN];
+static unsigned nr_foreign;
+
+int ft_task_blocks_trap(pid_t tid)
+{
+	char path[64], line[128];
+	unsigned long long mask;
+	int blocked = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigBlk: %llx", &mask) == 1)
+			blocked = (mask >> (SIGTRAP - 1)) & 1;
+	if (f)
+		fclose(f);
+	return blocked;
+}
+
+/* Did the runtime come with the program: is its file in LD_PRELOAD? */
+static int preloaded(void)
+{
+	const char *preload = getenv("LD_PRELOAD");
+	Dl_info info;
+
+	return preload && dladdr((void *)ft_tasks_init, &info) && info.dli_fname &&
+	       strstr(preload, info.dli_fname);
+}
+
+/* Note every task but this one, or only those that block SIGTRAP. */
+static void note_others(int only_blocking)
+{
+	pid_t self = syscall(SYS_gettid);
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+
+	nr_foreign = 0;
+	while (d && (e = readdir(d)) && nr_foreign < MAX_FOREIGN) {
+		pid_t tid = atoi(e->d_name);
+
+		if (tid > 0 && tid != self && (!only_blocking || ft_task_blocks_trap(tid)))
+			foreign[nr_foreign++] = tid;
+	}
+	if (d)
+		closedir(d);
+	if (nr_foreign)
+		ft_debug("%u tasks of the emulator left out of every thread sync", nr_foreign);
+}
+
+void ft_tasks_init(void)
+{
+	if (preloaded())
+		note_others(1);
+}
+
+void ft_tasks_after_fork(void)
+{
+	note_others(0);
+}
+
+int ft_task_foreign(pid_t tid)
+{
+	for (unsigned i = 0; i < nr_foreign; i++)
+		if (foreign[i] == tid)
+			return 1;
+	return 0;
+}
