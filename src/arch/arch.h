@@ -219,12 +219,16 @@ int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned 
 
 /*
  * For an unwinder that meets return_to_handler as a return address (see
- * src/core/unwind_fde.c): a CIE and an FDE in buf (size bytes) describing
- * [pc, pc + 2) as a frame that is not there: the caller's stack pointer
- * and registers are the current ones, its return address is ret.  The FDE,
- * or NULL if buf is too small.
+ * src/core/unwind_fde.c and fde_write.c): the DWARF numbers of the stack
+ * pointer and of the return address column, and the code alignment, of
+ * the frame description the core writes.
  */
-const void *arch_transparent_fde(void *buf, size_t size, uintptr_t pc, uintptr_t ret);
+struct arch_dwarf {
+	uint8_t sp;
+	uint8_t ra;
+	uint8_t code_align;
+};
+extern const struct arch_dwarf arch_dwarf;
 /*
  * The graph tracer's key of a frame whose CFA is cfa: where it keeps its
  * return address (x86_64: cfa - 8), the slot return_to_handler passes.

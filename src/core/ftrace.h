@@ -123,6 +123,13 @@ void ftrace_kill(const char *why);
 int ftrace_detach(void);
 int ftrace_killed(void);
 
+/* ---- unwinding (fde_write.c) ---- */
+/* A CIE and an FDE in buf (size bytes) describing [pc, pc + 2) as a frame
+ * that is not there: the caller's stack pointer and registers are the
+ * current ones, its return address is ret.  The FDE, or NULL if buf is
+ * too small. */
+const void *ftrace_transparent_fde(void *buf, size_t size, uintptr_t pc, uintptr_t ret);
+
 /* ---- the one lock of the control path ---- */
 void ftrace_lock(void);
 void ftrace_unlock(void);

@@ -9,7 +9,7 @@
  *
  * libgcc looks frame descriptions up through its PLT, so this
  * _Unwind_Find_FDE is asked first.  For return_to_handler it answers
- * with a frame that is not there (arch_transparent_fde): same stack
+ * with a frame that is not there (fde_write.c): same stack
  * pointer, same registers, and the real return address from the shadow
  * stack.  The unwinder steps through it into the real caller.
  *
@@ -74,7 +74,7 @@ FT_EXPORT const void *_Unwind_Find_FDE(void *pc, struct dwarf_eh_bases *bases)
 	if (ret) {
 		bases->tbase = bases->dbase = NULL;
 		bases->func = pc;
-		return arch_transparent_fde(frame, sizeof(frame), (uintptr_t)pc, ret);
+		return ftrace_transparent_fde(frame, sizeof(frame), (uintptr_t)pc, ret);
 	}
 	real = real_find_fde();
 	return real ? real(pc, bases) : NULL;

@@ -1,79 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * i386: the frame description of a return to return_to_handler that
- * the unwinder is to step through as if it were not there
- * (src/core/unwind_fde.c).  A CIE and its FDE, as in .eh_frame:
- *
- *   CIE  version 1, no augmentation (pointers absolute, 4 bytes),
- *        code align 1, data align -4, return address column 8 (eip)
- *   FDE  [pc, pc + 2)
- *        DW_CFA_def_cfa esp, 0           the caller's stack pointer is ours
- *        DW_CFA_val_expression eip,      the return address is ret
- *            DW_OP_const4u ret
- *
- * Every other register is left unsaved: it has its value in the caller.
+ * i386: the DWARF numbers of the frame description src/core/fde_write.c
+ * writes for an unwinder that meets return_to_handler: the stack pointer
+ * is register 4 (esp), the return address column 8 (eip), code
+ * align 1.
  */
 #include "../arch.h"
 
-#include <string.h>
-
-enum {
-	DW_CFA_nop = 0x00,
-	DW_CFA_def_cfa = 0x0c,
-	DW_CFA_val_expression = 0x16,
-	DW_OP_const4u = 0x0c,
-	REG_ESP = 4,
-	REG_EIP = 8,
-	CIE_SIZE = 16,		/* length word included */
-	FDE_SIZE = 28,
-};
-
-static unsigned char *put32(unsigned char *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-	return p + 4;
-}
-
-static void write_cie(unsigned char *cie)
-{
-	static const unsigned char body[] = {
-		1, 0,		/* version, augmentation "" */
-		1, 0x7c,	/* code align 1, data align -4 (sleb128) */
-		REG_EIP,
-		DW_CFA_nop, DW_CFA_nop, DW_CFA_nop,
-	};
-	unsigned char *p = put32(put32(cie, CIE_SIZE - 4), 0);
-
-	memcpy(p, body, sizeof(body));
-}
-
-static void write_fde(unsigned char *fde, uintptr_t pc, uintptr_t ret)
-{
-	unsigned char *p = put32(fde, FDE_SIZE - 4);
-
-	p = put32(p, CIE_SIZE + 4);	/* back from this field to the CIE */
-	p = put32(put32(p, pc), 2);
-	*p++ = DW_CFA_def_cfa;
-	*p++ = REG_ESP;
-	*p++ = 0;
-	*p++ = DW_CFA_val_expression;
-	*p++ = REG_EIP;
-	*p++ = 5;			/* the expression's length */
-	*p++ = DW_OP_const4u;
-	p = put32(p, ret);
-	*p = DW_CFA_nop;
-}
-
-const void *arch_transparent_fde(void *buf, size_t size, uintptr_t pc, uintptr_t ret)
-{
-	unsigned char *cie = buf;
-
-	if (size < CIE_SIZE + FDE_SIZE)
-		return NULL;
-	write_cie(cie);
-	write_fde(cie + CIE_SIZE, pc, ret);
-	return cie + CIE_SIZE;
-}
+const struct arch_dwarf arch_dwarf = { .sp = 4, .ra = 8, .code_align = 1 };
 
 uintptr_t *arch_return_slot(uintptr_t cfa)
 {
