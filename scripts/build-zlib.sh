@@ -3,10 +3,12 @@
 # project for tracing, with its own configure and Makefile and
 # CC="fntrace cc", and print the build directory (libz.a, libz.so.*,
 # example, minigzip and their shared-library twins examplesh, minigzipsh).
-# Usage: scripts/build-zlib.sh FNTRACE [TRIPLE]
+# Usage: scripts/build-zlib.sh FNTRACE [TRIPLE [CFLAGS]]
 #
-# With TRIPLE (e.g. aarch64-linux-gnu), for that architecture: fntrace cc
-# runs TRIPLE-gcc (FNTRACE_CC), and ar and ranlib are TRIPLE's too.
+# With TRIPLE (e.g. aarch64-linux-gnu; "-" for the host), for that
+# architecture: fntrace cc runs TRIPLE-gcc (FNTRACE_CC), and ar and ranlib
+# are TRIPLE's too.  With CFLAGS, compiled with those (in a build
+# directory of their own).
 #
 # Built out of the source tree (zlib's configure supports it), under a
 # name of this process, then renamed into place. Rebuilt only when the
@@ -17,14 +19,16 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${FNTRACE_CACHE:-$top/cache}
 triple=${2:-}
-out=$CACHE/build/zlib-cc${triple:+-$triple}
+[ "$triple" = - ] && triple=
+cflags=${3:-}
+out=$CACHE/build/zlib-cc${triple:+-$triple}${cflags:+-$(echo "$cflags" | cksum | cut -d' ' -f1)}
 
 die() { echo "build-zlib.sh: $*" >&2; exit 1; }
 
-[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: build-zlib.sh FNTRACE [TRIPLE]"
+[ $# -ge 1 ] && [ $# -le 3 ] || die "usage: build-zlib.sh FNTRACE [TRIPLE [CFLAGS]]"
 fntrace=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 [ -x "$fntrace" ] || die "$1 is not an executable"
-stamp=$(cksum <"$fntrace")/$(cksum <"$0")
+stamp=$(cksum <"$fntrace")/$(cksum <"$0")/$cflags
 
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ]; then
 	echo "$out"
@@ -38,6 +42,7 @@ mkdir -p "$tmp"
 if [ -n "$triple" ]; then
 	export FNTRACE_CC=$triple-gcc AR=$triple-ar RANLIB=$triple-ranlib
 fi
+[ -z "$cflags" ] || export CFLAGS="$cflags"
 (cd "$tmp" && CC="$fntrace cc" "$src/configure" >configure.out 2>&1) ||
 	die "configure failed (see $tmp/configure.out)"
 # Our own make, not a job of the one that may be running this script.

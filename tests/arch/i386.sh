@@ -3,6 +3,9 @@
 # (compile only) and link (link only); it fails for an unknown flavour.
 # i386 programs run natively (the kernel's IA32 emulation, /lib32's libc).
 ARCH_TRIPLE=i686-linux-gnu
+# rel32 reaches the whole 32-bit address space: no distance is beyond it,
+# far_lib shows a library a quarter of it away traced all the same.
+ARCH_FAR_MB=1024
 ARCH_FLAVORS="gcc-pg gcc-pg-nopie gcc-fentry gcc-nop gcc-patchable clang-pg clang-patchable"
 # Left out: attach (the x86_64 CLI cannot inject a call into an i386
 # process; a CLI built for i386 passes it), gdb (scripts/fntrace-gdb.py
@@ -12,7 +15,7 @@ ARCH_FLAVORS="gcc-pg gcc-pg-nopie gcc-fentry gcc-nop gcc-patchable clang-pg clan
 ARCH_CASES="matrix tracers robust_threads robust_process robust_signals robust_jumps
 	robust_dlopen robust_live robust_depth robust_batch_fork shlib threads
 	signal_nesting live_stress load_nops profile_dlopen crash control
-	record_faults errors list lost ctl_faults robust_torture"
+	record_faults errors list lost ctl_faults robust_torture far_lib real_zlib"
 
 arch_flavor() {
 	link=
