@@ -115,10 +115,11 @@ char *cli_find_runtime(const struct cli_target *t)
 /*
  * Make the program runnable: one of another architecture needs qemu-user
  * registered with binfmt_misc (so that its own children run too), and the
- * guest's libraries.  Its runtime must sync threads after a patch with
- * signals: membarrier reaches the host's cores, not qemu's translated code,
- * while a signal makes a thread leave the block it is running and look up
- * the code again (toolchains.md).
+ * guest's libraries.  Its runtime is told it runs on an emulated CPU: it
+ * must sync threads after a patch with signals (membarrier reaches the
+ * host's cores, not qemu's translated code, while a signal makes a thread
+ * leave the block it is running and look up the code again), and /proc
+ * shows qemu's signal masks, not the program's.
  */
 int cli_target_prepare(const struct cli_target *t, const char *program)
 {
@@ -137,5 +138,5 @@ int cli_target_prepare(const struct cli_target *t, const char *program)
 	if (!getenv("QEMU_LD_PREFIX") && access(prefix, F_OK) == 0 &&
 	    setenv("QEMU_LD_PREFIX", prefix, 1))
 		return -1;
-	return setenv("FNTRACE_NO_MEMBARRIER", "1", 1);
+	return setenv("FNTRACE_EMULATED", "1", 1);
 }

@@ -11,6 +11,7 @@
  * stays first, like the kernel's int3 handler.
  */
 #include "breakpoint.h"
+#include "sync.h"
 #include "tasks.h"
 
 #include <dirent.h>
@@ -210,9 +211,15 @@ FT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 }
 
 /* Does any thread block SIGTRAP?  (SigBlk in /proc/self/task/TID/status.) */
+/*
+ * Under an emulator, /proc shows the masks of the emulator's own host
+ * threads, which block every signal for moments of their own: not the
+ * guest's masks, which the wrappers keep free of SIGTRAP (and no runtime is
+ * attached to an emulated process: attach cannot reach into one).
+ */
 int ftrace_traps_blocked(void)
 {
-	DIR *d = opendir("/proc/self/task");
+	DIR *d = ftrace_cpu_emulated() ? NULL : opendir("/proc/self/task");
 	struct dirent *e;
 	int blocked = 0;
 

@@ -7,7 +7,7 @@
  *
  * Where membarrier is missing (old kernel, seccomp, or FNTRACE_NO_MEMBARRIER
  * for tests) or cannot reach the code threads run (an emulator's
- * translated blocks, arch_cpu_emulated()), every other thread is sent a
+ * translated blocks, ftrace_cpu_emulated()), every other thread is sent a
  * signal and each acknowledges from its handler: entering and leaving the
  * kernel serialises the core, and an emulator delivers a signal only
  * between two translated blocks, looking the code up again.  A thread
@@ -81,20 +81,29 @@ int ftrace_sync_signal(void)
 	return install_sync_signal() ? 0 : sync_signal;
 }
 
+int ftrace_cpu_emulated(void)
+{
+	static int known = -1;
+
+	if (known < 0)
+		known = arch_cpu_emulated() || getenv("FNTRACE_EMULATED");
+	return known;
+}
+
 int ftrace_sync_init(void)
 {
 	static int ready;
 
 	if (ready)
 		return 0;
-	if (!getenv("FNTRACE_NO_MEMBARRIER") && !arch_cpu_emulated() &&
+	if (!getenv("FNTRACE_NO_MEMBARRIER") && !ftrace_cpu_emulated() &&
 	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE) == 0) {
 		use_membarrier = 1;
 	} else {
 		if (install_sync_signal())
 			return -1;
 		ft_debug("membarrier %s: syncing threads with signal %d",
-			 arch_cpu_emulated() ? "does not reach an emulated CPU" : "unavailable",
+			 ftrace_cpu_emulated() ? "does not reach an emulated CPU" : "unavailable",
 			 sync_signal);
 	}
 	ready = 1;

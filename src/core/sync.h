@@ -6,6 +6,10 @@
 #ifndef FNTRACE_SYNC_H
 #define FNTRACE_SYNC_H
 
+/* Does the process run on an emulated CPU (qemu-user)?  The architecture
+ * may know (arch_cpu_emulated); fntrace says so for the programs it starts
+ * under qemu (FNTRACE_EMULATED). */
+int ftrace_cpu_emulated(void);
 /* Ready the mechanism (registers with membarrier); 0 on success. */
 int ftrace_sync_init(void);
 /* The signal that syncs threads where membarrier does not, its handler
