@@ -25,6 +25,7 @@
 #include "funcs.h"
 #include "tracers.h"
 #include "tasks.h"
+#include "sync.h"
 #include "tracing.h"
 
 #include <dlfcn.h>
@@ -165,6 +166,7 @@ __attribute__((constructor)) static void fntrace_init(void)
 	ftrace_bp_init();
 	pthread_atfork(fork_prepare, fork_done, fork_child);
 	ft_readout_clock_start();
+	ftrace_sync_after_exec();
 	ftrace_lock();
 	/* Loaded into a running process (fntrace attach), other threads
 	 * may be running code this start-up patches. */

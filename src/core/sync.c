@@ -20,6 +20,7 @@
 #include "tasks.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <sched.h>
 #include <linux/membarrier.h>
 #include <signal.h>
@@ -79,6 +80,49 @@ static int install_sync_signal(void)
 int ftrace_sync_signal(void)
 {
 	return install_sync_signal() ? 0 : sync_signal;
+}
+
+/* This thread's mask, bypassing the program's view of it (breakpoint.c). */
+static void set_mask(int how, const sigset_t *set, sigset_t *old)
+{
+	syscall(SYS_rt_sigprocmask, how, set, old, _NSIG / 8);
+}
+
+void ftrace_sync_hold(sigset_t *old)
+{
+	sigset_t sync;
+	int sig = ftrace_sync_signal();
+
+	sigemptyset(&sync);
+	if (sig)
+		sigaddset(&sync, sig);
+	set_mask(SIG_BLOCK, &sync, old);
+}
+
+void ftrace_sync_release(const sigset_t *old)
+{
+	int saved = errno;
+
+	set_mask(SIG_SETMASK, old, NULL);
+	errno = saved;
+}
+
+/* Held by the image before this one, whose runtime chose the same signal
+ * (the same probe, on the same system).  Nothing to do if no real-time
+ * signal is blocked: then the handler is installed when first needed. */
+void ftrace_sync_after_exec(void)
+{
+	sigset_t mask, sync;
+	int held = 0;
+
+	set_mask(SIG_BLOCK, NULL, &mask);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		held |= sigismember(&mask, sig);
+	if (!held || !ftrace_sync_signal())
+		return;
+	sigemptyset(&sync);
+	sigaddset(&sync, sync_signal);
+	set_mask(SIG_UNBLOCK, &sync, NULL);
 }
 
 int ftrace_cpu_emulated(void)

@@ -6,6 +6,8 @@
 #ifndef FNTRACE_SYNC_H
 #define FNTRACE_SYNC_H
 
+#include <signal.h>
+
 /* Does the process run on an emulated CPU (qemu-user)?  The architecture
  * may know (arch_cpu_emulated); fntrace says so for the programs it starts
  * under qemu (FNTRACE_EMULATED). */
@@ -16,6 +18,16 @@ int ftrace_sync_init(void);
  * installed: a thread that blocks every signal unblocks this one to take
  * part.  0 if no signal can be sent. */
 int ftrace_sync_signal(void);
+/*
+ * A sync signal sent to a thread that exec()s stays pending across the
+ * exec, into an image where it has the default action: death.  So the
+ * thread blocks it first (a blocked mask outlives exec too), and unblocks
+ * it, answering, if the exec fails; the new image's runtime unblocks it once
+ * its own handler is in place (ftrace_sync_after_exec).
+ */
+void ftrace_sync_hold(sigset_t *old);
+void ftrace_sync_release(const sigset_t *old);
+void ftrace_sync_after_exec(void);
 /* Every thread of the process passes a core-serialising point. */
 int ftrace_sync_cores(void);
 

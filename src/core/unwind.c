@@ -23,6 +23,7 @@
  * The real functions are found with dlsym(RTLD_NEXT).
  */
 #include "buffer.h"
+#include "sync.h"
 #include "events.h"
 #include "tracers.h"
 
@@ -231,13 +232,22 @@ FT_EXPORT int setcontext(const ucontext_t *next)
 /* ---- exec ---- */
 
 /* A vfork() child runs on its parent's memory, shadow stack included:
- * what it would close is its parent's. */
-static void before_exec(void)
+ * what it would close is its parent's.  The sync signal is held across the
+ * exec (sync.h). */
+static void before_exec(sigset_t *held)
 {
 	struct ft_thread *t = graph_thread();
 
 	if (t && t->pid == (uint32_t)getpid())
 		graph_close_all(t);
+	ftrace_sync_hold(held);
+}
+
+/* The exec failed: this image goes on. */
+static int after_exec(int ret, const sigset_t *held)
+{
+	ftrace_sync_release(held);
+	return ret;
 }
 
 typedef int (*exec_fn)(const char *, char *const[], char *const[]);
@@ -245,30 +255,38 @@ typedef int (*execv_fn)(const char *, char *const[]);
 
 FT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
+	sigset_t held;
+
 	REAL(exec_fn, "execve");
-	before_exec();
-	return real(path, argv, envp);
+	before_exec(&held);
+	return after_exec(real(path, argv, envp), &held);
 }
 
 FT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
+	sigset_t held;
+
 	REAL(exec_fn, "execvpe");
-	before_exec();
-	return real(file, argv, envp);
+	before_exec(&held);
+	return after_exec(real(file, argv, envp), &held);
 }
 
 FT_EXPORT int execv(const char *path, char *const argv[])
 {
+	sigset_t held;
+
 	REAL(execv_fn, "execv");
-	before_exec();
-	return real(path, argv);
+	before_exec(&held);
+	return after_exec(real(path, argv), &held);
 }
 
 FT_EXPORT int execvp(const char *file, char *const argv[])
 {
+	sigset_t held;
+
 	REAL(execv_fn, "execvp");
-	before_exec();
-	return real(file, argv);
+	before_exec(&held);
+	return after_exec(real(file, argv), &held);
 }
 
 /* The variadic ones, through their array forms (as glibc's own do). */
