@@ -139,13 +139,6 @@ const struct arch_desc *arch_lookup(unsigned machine);
 #define ARCH_MAX_INSN 8		/* longest site or patchable instruction */
 
 /*
- * orig: the bytes the compiler or linker left at the site (NULL for
- * ftrace_caller's own sites).  An architecture may need them: a site that
- * is one word of a longer call sequence has a nop of its own (mips), and a
- * compiler's call to mcount may already be the call to ftrace_caller (the
- * runtime's mcount), whatever the distance.
- */
-/*
  * A module (its load bias) was mapped, and its sites are about to be made
  * nops, then enabled: an arch may prepare what an enabled site goes
  * through (mips binds the module's GOT and PLT slots of _mcount: its lazy
@@ -153,6 +146,13 @@ const struct arch_desc *arch_lookup(unsigned machine);
  * nothing.
  */
 void arch_module_prepare(uintptr_t bias);
+/*
+ * orig: the bytes the compiler or linker left at the site (NULL for
+ * ftrace_caller's own sites).  An architecture may need them: a site that
+ * is one word of a longer call sequence has a nop of its own (mips), and a
+ * compiler's call to mcount may already be the call to ftrace_caller (the
+ * runtime's mcount), whatever the distance.
+ */
 /* The bytes of a nop for a site of len bytes. */
 void arch_make_nop(const uint8_t *orig, unsigned len, uint8_t *insn);
 /* The bytes of a call from ip (a site of len bytes) to target; -1 if the
@@ -233,13 +233,16 @@ extern const struct arch_dwarf arch_dwarf;
  * The graph tracer's key of a frame whose CFA is cfa: where it keeps its
  * return address (x86_64: cfa - 8), the slot return_to_handler passes.
  * Where that slot has no fixed place in the frame (aarch64's frame
- * record), arch_return_slot_floats is 1 (the core's weak default is 0):
- * the key is the last word below the CFA, at or below which the slot
- * lies; a return is the newest frame's, and an unwinder's frame the
- * oldest of the newest ones whose slots lie at or below the key.
+ * record), the arch's arch.mk defines ARCH_RETURN_SLOT_FLOATS 1: the key
+ * is the last word below the CFA, at or below which the slot lies; a
+ * return is the newest frame's, and an unwinder's frame the oldest of the
+ * newest ones whose slots lie at or below the key.  A constant, as every
+ * traced return asks.
  */
 uintptr_t *arch_return_slot(uintptr_t cfa);
-extern const int arch_return_slot_floats;
+#ifndef ARCH_RETURN_SLOT_FLOATS
+#define ARCH_RETURN_SLOT_FLOATS 0
+#endif
 
 /* The stack pointer a jmp_buf returns to (glibc keeps it mangled). */
 uintptr_t arch_jmpbuf_sp(const void *env);

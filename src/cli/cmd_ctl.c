@@ -106,8 +106,7 @@ static int copy_chunk(struct stream_dir *d, struct ctl_conn *c, size_t len)
  * (le or be; absent from runtimes older than the order's mention). */
 static int stream_start(struct stream_dir *d, const char *line)
 {
-	const uint16_t one = 1;
-	const char *ours = *(const uint8_t *)&one ? "le" : "be";
+	const char *ours = FT_BIG_ENDIAN ? "be" : "le";
 	char order[8] = "";
 
 	if (sscanf(line, "fntrace-stream 1 %7s", order) < 1 && strcmp(line, "fntrace-stream 1"))

@@ -54,10 +54,7 @@ static void on_sigchld(int sig)
 /* The buffers, in the program's byte order (see trace_format.h). */
 static int shm_create(struct recorder *r, unsigned buffer_kb, int big_endian)
 {
-	const uint16_t one = 1;
-	int ours_big = *(const uint8_t *)&one == 0;
-
-	if (ft_shm_create(buffer_kb, 0, big_endian != ours_big, &r->shm_fd, &r->shm) == 0)
+	if (ft_shm_create(buffer_kb, 0, big_endian != FT_BIG_ENDIAN, &r->shm_fd, &r->shm) == 0)
 		return 0;
 	cli_error("cannot create the shared buffers: %s", strerror(errno));
 	return -1;
@@ -290,7 +287,8 @@ int record_run(const struct record_options *o)
 		goto out;
 	describe_run(&r.info, o);
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a failed write */
-	if (shm_create(&r, o->buffer_kb, target.big_endian) || datadir_create(&r.dir, o->output, &r.info))
+	if (shm_create(&r, o->buffer_kb, target.big_endian) ||
+	    datadir_create(&r.dir, o->output, &r.info))
 		goto out;
 	r.drainer = (struct drainer){ .shm = r.shm, .dir = &r.dir };
 	ret = record_program(&r, o, path, lib);

@@ -12,41 +12,37 @@
  */
 #include "cli.h"
 #include "../arch/arch.h"
+#include "../common/trace_format.h"
+#include "../elf/elf.h"
 
 #include <elf.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* The machine and byte order an ELF file says it is for; 0 if not ELF. */
+/* The machine and byte order of an ELF file; 0 if it is not one. */
 static unsigned elf_machine(const char *path, int *big_endian)
 {
-	unsigned char h[EI_NIDENT + 4];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, h, sizeof(h));
+	struct elf_file f;
+	unsigned machine;
 
-	if (fd >= 0)
-		close(fd);
-	if (n != (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
+	if (elf_open_path(&f, path))
 		return 0;
-	*big_endian = h[EI_DATA] == ELFDATA2MSB;
-	return *big_endian ? (unsigned)h[18] << 8 | h[19] : (unsigned)h[19] << 8 | h[18];
-}
-
-static int host_is_big_endian(void)
-{
-	const uint16_t one = 1;
-
-	return *(const uint8_t *)&one == 0;
+	machine = f.machine;
+	*big_endian = f.big_endian;
+	elf_close(&f);
+	return machine;
 }
 
 static unsigned host_machine(void)
 {
+	static unsigned machine;
 	int big;
 
-	return elf_machine("/proc/self/exe", &big);
+	if (!machine)
+		machine = elf_machine("/proc/self/exe", &big);
+	return machine;
 }
 
 /* Does the kernel run this machine's programs without help? */
@@ -63,7 +59,7 @@ int cli_target_of(const char *program, struct cli_target *t)
 
 	t->host = !machine || machine == host_machine();
 	if (t->host) {		/* the host's, or a script run by one of its programs */
-		t->big_endian = host_is_big_endian();
+		t->big_endian = FT_BIG_ENDIAN;
 		t->arch = NULL;
 		return 0;
 	}

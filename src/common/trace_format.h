@@ -53,6 +53,8 @@
 #define FT_FILE_MAGIC	"FNTRDAT\x01"
 #define FT_VERSION	2	/* 2: ft_chunk.context */
 #define FT_WORD_ORDER	0x01020304u
+/* This side's byte order (runtime or recorder). */
+#define FT_BIG_ENDIAN	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
 
 enum ft_chunk_state {
 	FT_CHUNK_FREE,

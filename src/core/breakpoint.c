@@ -210,8 +210,8 @@ FT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 	return real(how, without_trap(how, set, &copy), old);
 }
 
-/* Does any thread block SIGTRAP?  (SigBlk in /proc/self/task/TID/status.) */
 /*
+ * Does any thread block SIGTRAP?  (SigBlk in /proc/self/task/TID/status.)
  * Under an emulator, /proc shows the masks of the emulator's own host
  * threads, which block every signal for moments of their own: not the
  * guest's masks, which the wrappers keep free of SIGTRAP (and no runtime is

@@ -217,10 +217,6 @@ static void file_identity(const char *path, uint64_t id[4])
 	}
 }
 
-__attribute__((weak)) void arch_module_prepare(uintptr_t bias)
-{
-}
-
 static int load_module(const struct mapped *m, int mode)
 {
 	struct image_sites sites;

@@ -235,15 +235,6 @@ out:
 	return ret;
 }
 
-static unsigned count_pokable(const struct text_patch *v, unsigned n)
-{
-	unsigned k = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		k += arch_can_poke_live(v[i].addr, v[i].old, v[i].new, v[i].len) != 0;
-	return k;
-}
-
 /*
  * While threads run: a change the architecture lets them run through
  * (aarch64's NOP <-> BL) is one store, the others take the breakpoint
@@ -252,13 +243,10 @@ static unsigned count_pokable(const struct text_patch *v, unsigned n)
  */
 static int write_live(const struct text_patch *v, unsigned n)
 {
-	struct text_patch *rest;
+	struct text_patch *rest = calloc(n, sizeof(*rest));
 	unsigned nr = 0;
 	int ret = -1;
 
-	if (!count_pokable(v, n))
-		return write_with_traps(v, n);
-	rest = calloc(n, sizeof(*rest));
 	if (!rest || ftrace_sync_init())
 		goto out;
 	for (unsigned i = 0; i < n; i++)

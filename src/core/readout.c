@@ -34,14 +34,6 @@
 
 static uint64_t clock_ticks0, clock_ns0;
 
-/* The chunks go as they are, in our byte order: the reader swaps. */
-static const char *byte_order(void)
-{
-	const uint16_t one = 1;
-
-	return *(const uint8_t *)&one ? "le" : "be";
-}
-
 static uint64_t monotonic_ns(void)
 {
 	struct timespec ts;
@@ -100,7 +92,8 @@ static void send_preamble(struct ctl_out *o)
 	ftrace_lock();
 	ft_funcs_emit(text_add, &funcs);
 	ftrace_unlock();
-	ctl_printf(o, "fntrace-stream 1 %s\n", byte_order());
+	/* The chunks go as they are, in our byte order: the reader swaps. */
+	ctl_printf(o, "fntrace-stream 1 %s\n", FT_BIG_ENDIAN ? "be" : "le");
 	send_section(o, "info", info.buf, info.len);
 	snprintf(name, sizeof(name), "funcs %d", (int)getpid());
 	send_section(o, name, funcs.buf, funcs.len);

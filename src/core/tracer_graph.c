@@ -147,9 +147,9 @@ static unsigned find_frame(const struct ft_context *c, uintptr_t *key, int unwin
 {
 	unsigned i = c->depth;
 
-	if (arch_return_slot_floats && !unwinding)
+	if (ARCH_RETURN_SLOT_FLOATS && !unwinding)
 		return i > 0 && ft_stack(c)[i - 1].retp <= key ? i : 0;
-	if (arch_return_slot_floats) {
+	if (ARCH_RETURN_SLOT_FLOATS) {
 		while (i > 0 && ft_stack(c)[i - 1].retp <= key)
 			i--;
 		return i < c->depth ? i + 1 : 0;

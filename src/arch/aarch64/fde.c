@@ -14,12 +14,10 @@ const struct arch_dwarf arch_dwarf = { .sp = 31, .ra = 30, .code_align = 4 };
  * frame: gcc puts it at the bottom, clang at the top, and a patchable
  * entry's slot is the one ftrace_caller made at CFA - 8.  So the graph
  * tracer's key is the last word of the frame, at or above the slot
- * (arch_return_slot_floats), the one return_to_handler passes too.  As a
- * stack address it stays below the caller's stack pointer, which is what
- * a jump's wrapper compares it with.
+ * (ARCH_RETURN_SLOT_FLOATS, in arch.mk), the one return_to_handler passes
+ * too.  As a stack address it stays below the caller's stack pointer,
+ * which is what a jump's wrapper compares it with.
  */
-const int arch_return_slot_floats = 1;
-
 uintptr_t *arch_return_slot(uintptr_t cfa)
 {
 	return (uintptr_t *)cfa - 1;
