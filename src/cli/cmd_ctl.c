@@ -87,18 +87,17 @@ static int start_trace_file(struct stream_dir *d)
 static int copy_chunk(struct stream_dir *d, struct ctl_conn *c, size_t len)
 {
 	uint32_t *buf = len >= sizeof(struct ft_chunk) ? malloc(len) : NULL;
-	uint32_t *out = buf ? malloc(len) : NULL;
-	size_t events = len - sizeof(struct ft_chunk);
-	int ret = !out || ctl_read_exact(c, buf, len);
+	struct ft_chunk *head = (struct ft_chunk *)buf;
+	int ret = !buf || ctl_read_exact(c, buf, len);
 
 	if (!ret) {
-		ft_chunk_import(d->swapped, (const struct ft_chunk *)buf,
-				buf + sizeof(struct ft_chunk) / 4, events & ~(size_t)3,
-				(struct ft_chunk *)out, out + sizeof(struct ft_chunk) / 4);
-		ret = write(d->trace_fd, out, len) != (ssize_t)len;
+		uint32_t *events = buf + sizeof(*head) / 4;
+
+		ft_chunk_import(d->swapped, head, events, (len - sizeof(*head)) & ~(size_t)3,
+				head, events);
+		ret = write(d->trace_fd, buf, len) != (ssize_t)len;
 	}
 	free(buf);
-	free(out);
 	return ret ? -1 : 0;
 }
 

@@ -115,7 +115,7 @@ void ft_chunk_import(int swapped, const struct ft_chunk *c, const uint32_t *even
 	head->context = ft_order32(swapped, c->context);
 	if (swapped)
 		import_events(events, bytes / 4, out);
-	else
+	else if (out != events)
 		memcpy(out, events, bytes);
 }
 

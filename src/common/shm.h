@@ -59,7 +59,8 @@ void ft_chunk_state_at(const struct ft_shm *shm, const struct ft_chunk *c, uint3
 		       uint64_t *time, uint32_t *cpu);
 
 /* Copy a chunk header and its events (bytes of whole events), swapped
- * or not, into ours in our byte order. */
+ * or not, into ours in our byte order; in place if head is c and out is
+ * events. */
 void ft_chunk_import(int swapped, const struct ft_chunk *c, const uint32_t *events,
 		     uint32_t bytes, struct ft_chunk *head, uint32_t *out);
 

@@ -70,6 +70,11 @@ int main(void)
 	      head.used == nr_events * 4 && head.cpu == 1);
 	CHECK("shm order: events imported, the marker's text kept as bytes",
 	      memcmp(out, events, nr_events * 4) == 0);
+	ft_chunk_import(1, c, (uint32_t *)(c + 1), nr_events * 4, c, (uint32_t *)(c + 1));
+	CHECK("shm order: imported in place, as the ctl stream does",
+	      c->pid == 42 && c->start_time == 1000 &&
+	      memcmp(c + 1, events, nr_events * 4) == 0);
+	fill_swapped(shm);
 	words_before_cpu = 2 + (sizeof(text) + 3) / 4 + 1;
 	ft_chunk_state_at(shm, c, words_before_cpu * 4, &time, &cpu);
 	CHECK("shm order: time and CPU after the first events", time == 1007 && cpu == 3);
