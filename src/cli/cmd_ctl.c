@@ -90,13 +90,13 @@ static int copy_chunk(struct stream_dir *d, struct ctl_conn *c, size_t len)
 	struct ft_chunk *head = (struct ft_chunk *)buf;
 	int ret = !buf || ctl_read_exact(c, buf, len);
 
-	if (!ret) {
+	if (!ret && d->swapped) {
 		uint32_t *events = buf + sizeof(*head) / 4;
 
-		ft_chunk_import(d->swapped, head, events, (len - sizeof(*head)) & ~(size_t)3,
-				head, events);
-		ret = write(d->trace_fd, buf, len) != (ssize_t)len;
+		ft_chunk_swap(head, events, (len - sizeof(*head)) & ~(size_t)3, head, events);
 	}
+	if (!ret)
+		ret = write(d->trace_fd, buf, len) != (ssize_t)len;
 	free(buf);
 	return ret ? -1 : 0;
 }

@@ -35,18 +35,22 @@ static void count_events(const uint32_t *w, uint32_t words, uint64_t *events,
 	}
 }
 
-/* Write the piece, in our byte order, or count its events as dropped. */
+/* Write the piece, in our byte order (a big-endian program's is swapped
+ * into a copy), or count its events as dropped. */
 static void take_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end)
 {
-	static uint32_t events[FT_CHUNK_SIZE / 4];
+	static uint32_t copy[FT_CHUNK_SIZE / 4];
 	uint32_t from = ft_shm_u32(d->shm, c->consumed);
-	struct ft_chunk head;
+	const uint32_t *events = (const uint32_t *)(c + 1) + from / 4;
+	struct ft_chunk head = *c;
 	uint64_t n = 0, lost = 0;
 
 	if (end <= from)
 		return;
-	ft_chunk_import(ft_shm_swapped(d->shm), c, (const uint32_t *)(c + 1) + from / 4, end - from, &head,
-			events);
+	if (ft_shm_swapped(d->shm)) {
+		ft_chunk_swap(c, events, end - from, &head, copy);
+		events = copy;
+	}
 	head.used = end - from;
 	count_events(events, head.used / 4, &n, &lost);
 	d->lost_noted += lost;

@@ -84,7 +84,7 @@ uint32_t ft_chunk_filled(const struct ft_shm *shm, const struct ft_chunk *c)
 
 /* Events in our order: every word swapped but a marker's text, which is
  * bytes.  words: whole events only. */
-static void import_events(const uint32_t *w, uint32_t words, uint32_t *out)
+static void swap_events(const uint32_t *w, uint32_t words, uint32_t *out)
 {
 	for (uint32_t i = 0; i < words;) {
 		uint32_t head = __builtin_bswap32(w[i]);
@@ -99,24 +99,21 @@ static void import_events(const uint32_t *w, uint32_t words, uint32_t *out)
 	}
 }
 
-void ft_chunk_import(int swapped, const struct ft_chunk *c, const uint32_t *events,
-		     uint32_t bytes, struct ft_chunk *head, uint32_t *out)
+void ft_chunk_swap(const struct ft_chunk *c, const uint32_t *events, uint32_t bytes,
+		   struct ft_chunk *head, uint32_t *out)
 {
 	*head = *c;
-	head->pid = ft_order32(swapped, c->pid);
-	head->tid = ft_order32(swapped, c->tid);
-	head->seq = ft_order64(swapped, c->seq);
-	head->start_time = ft_order64(swapped, c->start_time);
-	head->used = ft_order32(swapped, c->used);
-	head->cpu = ft_order32(swapped, c->cpu);
-	head->order = ft_order64(swapped, c->order);
-	head->consumed = ft_order32(swapped, c->consumed);
-	head->image = ft_order32(swapped, c->image);
-	head->context = ft_order32(swapped, c->context);
-	if (swapped)
-		import_events(events, bytes / 4, out);
-	else if (out != events)
-		memcpy(out, events, bytes);
+	head->pid = __builtin_bswap32(c->pid);
+	head->tid = __builtin_bswap32(c->tid);
+	head->seq = __builtin_bswap64(c->seq);
+	head->start_time = __builtin_bswap64(c->start_time);
+	head->used = __builtin_bswap32(c->used);
+	head->cpu = __builtin_bswap32(c->cpu);
+	head->order = __builtin_bswap64(c->order);
+	head->consumed = __builtin_bswap32(c->consumed);
+	head->image = __builtin_bswap32(c->image);
+	head->context = __builtin_bswap32(c->context);
+	swap_events(events, bytes / 4, out);
 }
 
 void ft_chunk_state_at(const struct ft_shm *shm, const struct ft_chunk *c, uint32_t offset,

@@ -58,10 +58,10 @@ uint32_t ft_chunk_filled(const struct ft_shm *shm, const struct ft_chunk *c);
 void ft_chunk_state_at(const struct ft_shm *shm, const struct ft_chunk *c, uint32_t offset,
 		       uint64_t *time, uint32_t *cpu);
 
-/* Copy a chunk header and its events (bytes of whole events), swapped
- * or not, into ours in our byte order; in place if head is c and out is
+/* A chunk header and its events (bytes of whole events) of the other
+ * byte order, into ours: copied, or in place if head is c and out is
  * events. */
-void ft_chunk_import(int swapped, const struct ft_chunk *c, const uint32_t *events,
-		     uint32_t bytes, struct ft_chunk *head, uint32_t *out);
+void ft_chunk_swap(const struct ft_chunk *c, const uint32_t *events, uint32_t bytes,
+		   struct ft_chunk *head, uint32_t *out);
 
 #endif

@@ -64,14 +64,14 @@ int main(void)
 	c = fill_swapped(shm);
 	CHECK("shm order: the walk finds every event",
 	      ft_chunk_filled(shm, c) == nr_events * 4);
-	ft_chunk_import(1, c, (const uint32_t *)(c + 1), nr_events * 4, &head, out);
-	CHECK("shm order: chunk header imported",
+	ft_chunk_swap(c, (const uint32_t *)(c + 1), nr_events * 4, &head, out);
+	CHECK("shm order: chunk header swapped",
 	      head.pid == 42 && head.tid == 43 && head.seq == 2 && head.start_time == 1000 &&
 	      head.used == nr_events * 4 && head.cpu == 1);
-	CHECK("shm order: events imported, the marker's text kept as bytes",
+	CHECK("shm order: events swapped, the marker's text kept as bytes",
 	      memcmp(out, events, nr_events * 4) == 0);
-	ft_chunk_import(1, c, (uint32_t *)(c + 1), nr_events * 4, c, (uint32_t *)(c + 1));
-	CHECK("shm order: imported in place, as the ctl stream does",
+	ft_chunk_swap(c, (uint32_t *)(c + 1), nr_events * 4, c, (uint32_t *)(c + 1));
+	CHECK("shm order: swapped in place, as the ctl stream does",
 	      c->pid == 42 && c->start_time == 1000 &&
 	      memcmp(c + 1, events, nr_events * 4) == 0);
 	fill_swapped(shm);
