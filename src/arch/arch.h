@@ -216,6 +216,11 @@ int arch_cpu_emulated(void);
 uintptr_t arch_inject_stack(pid_t tid);
 int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned nargs,
 		     uintptr_t sp, uintptr_t *ret);
+/* What every arch_inject_call() runs (src/arch/inject_run.c): continue
+ * the thread, passing its other signals on, until it stops with a SIGSEGV
+ * and at_zero(tid, regs) says its pc is 0 (1; 0 if not, -1 if its
+ * registers, read into regs, cannot be). */
+int inject_run_to_zero(pid_t tid, int (*at_zero)(pid_t tid, void *regs), void *regs);
 
 /*
  * For an unwinder that meets return_to_handler as a return address (see

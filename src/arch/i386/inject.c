@@ -17,12 +17,9 @@
  */
 #include "../arch.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stddef.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
-#include <sys/wait.h>
 
 #define MAX_ARGS 4
 
@@ -33,44 +30,12 @@ uintptr_t arch_inject_stack(pid_t tid)
 	return ptrace(PTRACE_GETREGS, tid, NULL, &r) ? 0 : (uintptr_t)r.esp;
 }
 
-/* The caller's time limit ran out while the thread ran our call: stop
- * it again, wherever it is, so that its registers can be put back. */
-static int stop_again(pid_t tid)
+/* Has the call returned to address 0?  (inject_run_to_zero) */
+static int at_zero(pid_t tid, void *regs)
 {
-	int status;
+	struct user_regs_struct *r = regs;
 
-	if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL))
-		return -1;
-	while (waitpid(tid, &status, __WALL) != tid)
-		if (errno != EINTR)
-			return -1;
-	return WIFSTOPPED(status) ? 0 : -1;
-}
-
-/* Run the thread until the call returns to address 0. */
-static int run_until_return(pid_t tid, struct user_regs_struct *r)
-{
-	int sig = 0, status;
-
-	for (;;) {
-		if (ptrace(PTRACE_CONT, tid, NULL, (void *)(long)sig))
-			return -1;
-		if (waitpid(tid, &status, __WALL) != tid) {
-			if (errno == EINTR)
-				stop_again(tid);
-			return -1;
-		}
-		if (!WIFSTOPPED(status))
-			return -1;
-		sig = WSTOPSIG(status);
-		if (ptrace(PTRACE_GETREGS, tid, NULL, r))
-			return -1;
-		if (sig == SIGSEGV && r->eip == 0)
-			return 0;
-		/* Another signal (or a ptrace stop): let it through, go on. */
-		if (sig == SIGTRAP || (status >> 16) != 0)
-			sig = 0;
-	}
+	return ptrace(PTRACE_GETREGS, tid, NULL, r) ? -1 : r->eip == 0;
 }
 
 /* The arguments and the return address 0 onto the thread's stack. */
@@ -99,7 +64,7 @@ int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned 
 	r.orig_eax = -1;
 	if (push_frame(tid, sp, args, nargs) || ptrace(PTRACE_SETREGS, tid, NULL, &r))
 		return -1;
-	err = run_until_return(tid, &r);
+	err = inject_run_to_zero(tid, at_zero, &r);
 	*ret = (uintptr_t)r.eax;
 	return ptrace(PTRACE_SETREGS, tid, NULL, &saved) || err ? -1 : 0;
 }

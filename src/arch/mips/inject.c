@@ -17,11 +17,8 @@
  */
 #include "../arch.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdint.h>
 #include <sys/ptrace.h>
-#include <sys/wait.h>
 
 enum { R_V0 = 2, R_A0 = 4, R_T9 = 25, R_SP = 29, R_RA = 31, R_EPC = 34, NR_REGS = 38 };
 
@@ -51,44 +48,12 @@ uintptr_t arch_inject_stack(pid_t tid)
 	return get_regs(tid, &r) ? 0 : (uintptr_t)r.r[R_SP];
 }
 
-/* The caller's time limit ran out while the thread ran our call: stop
- * it again, wherever it is, so that its registers can be put back. */
-static int stop_again(pid_t tid)
+/* Has the call returned to address 0?  (inject_run_to_zero) */
+static int at_zero(pid_t tid, void *regs)
 {
-	int status;
+	struct mips_regs *r = regs;
 
-	if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL))
-		return -1;
-	while (waitpid(tid, &status, __WALL) != tid)
-		if (errno != EINTR)
-			return -1;
-	return WIFSTOPPED(status) ? 0 : -1;
-}
-
-/* Run the thread until the call returns to address 0. */
-static int run_until_return(pid_t tid, struct mips_regs *r)
-{
-	int sig = 0, status;
-
-	for (;;) {
-		if (ptrace(PTRACE_CONT, tid, NULL, (void *)(long)sig))
-			return -1;
-		if (waitpid(tid, &status, __WALL) != tid) {
-			if (errno == EINTR)
-				stop_again(tid);
-			return -1;
-		}
-		if (!WIFSTOPPED(status))
-			return -1;
-		sig = WSTOPSIG(status);
-		if (get_regs(tid, r))
-			return -1;
-		if (sig == SIGSEGV && (uint32_t)r->r[R_EPC] == 0)
-			return 0;
-		/* Another signal (or a ptrace stop): let it through, go on. */
-		if (sig == SIGTRAP || (status >> 16) != 0)
-			sig = 0;
-	}
+	return get_regs(tid, r) ? -1 : (uint32_t)r->r[R_EPC] == 0;
 }
 
 int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned nargs,
@@ -110,7 +75,7 @@ int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned 
 	r.r[R_V0] = 0;
 	if (set_regs(tid, &r))
 		return -1;
-	err = run_until_return(tid, &r);
+	err = inject_run_to_zero(tid, at_zero, &r);
 	*ret = (uintptr_t)r.r[R_V0];
 	return set_regs(tid, &saved) || err ? -1 : 0;
 }
