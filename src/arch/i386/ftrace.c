@@ -16,6 +16,7 @@
  * a call reaches every address, and no site ever needs a trampoline.
  */
 #include "../arch.h"
+#include "../x86/x86.h"
 
 #include <string.h>
 
@@ -34,16 +35,7 @@ void arch_make_nop(const uint8_t *orig, unsigned len, uint8_t *insn)
 int arch_make_call(uintptr_t ip, const uint8_t *orig, unsigned len, uintptr_t target,
 		   uint8_t *insn)
 {
-	unsigned prefix = len - 5;
-	uint32_t rel32 = (uint32_t)(target - (ip + len));
-
-	if (len < 5 || len > 6)
-		return -1;
-	if (prefix)
-		insn[0] = 0x67;
-	insn[prefix] = 0xe8;
-	memcpy(insn + prefix + 1, &rel32, 4);
-	return 0;
+	return x86_write_call(len, (uint32_t)(target - (ip + len)), insn);
 }
 
 uintptr_t arch_call_reach(void)

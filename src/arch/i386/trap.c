@@ -17,6 +17,7 @@
  * patch: one traced call missed, never a corrupted thread.
  */
 #include "../arch.h"
+#include "../x86/x86.h"
 #include "cmpxchg8b.h"
 
 #include <string.h>
@@ -57,18 +58,6 @@ static int is_nop(const uint8_t *insn, unsigned len)
 	return memcmp(insn, nop, len) == 0;
 }
 
-/* The target of "e8 rel32" or "67 e8 rel32" at addr, or 0. */
-static uintptr_t call_target(uintptr_t addr, const uint8_t *insn, unsigned len)
-{
-	unsigned prefix = len - 5;
-	uint32_t rel;
-
-	if (len < 5 || len > 6 || (prefix && insn[0] != 0x67) || insn[prefix] != 0xe8)
-		return 0;
-	memcpy(&rel, insn + prefix + 1, 4);
-	return (uintptr_t)(addr + len + rel);
-}
-
 /* The end of the signal frame: the end of its FPU state. */
 static uintptr_t frame_top(const ucontext_t *uc)
 {
@@ -100,7 +89,7 @@ int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned l
 		r[REG_EIP] = (greg_t)(addr + len);
 		return 0;
 	}
-	target = call_target(addr, insn, len);
+	target = x86_call_target(addr, insn, len);
 	if (!target)
 		return -1;
 	if (!can_push(ucontext, sp)) {

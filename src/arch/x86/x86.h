@@ -11,6 +11,7 @@
 #include "../arch.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /* How far into a function the -pg call may be: clang saves registers
  * first, gcc on i386 sets up the GOT pointer. */
@@ -29,6 +30,36 @@ struct x86_flavor {
 	 * at p (6 bytes readable), or 0 if it is none. */
 	unsigned (*table_site_len)(const uint8_t *p, uint8_t *flags);
 };
+
+/*
+ * The call a site of len bytes holds when enabled, one instruction at
+ * either length: "e8 rel32", or "67 e8 rel32" (an addr32 prefix pads it,
+ * as ld pads a call it relaxes).  -1 for another length.
+ */
+static inline int x86_write_call(unsigned len, uint32_t rel32, uint8_t *insn)
+{
+	unsigned prefix = len - 5;
+
+	if (len < 5 || len > 6)
+		return -1;
+	if (prefix)
+		insn[0] = 0x67;
+	insn[prefix] = 0xe8;
+	memcpy(insn + prefix + 1, &rel32, 4);
+	return 0;
+}
+
+/* The target of such a call at addr; 0 if insn is not one. */
+static inline uintptr_t x86_call_target(uintptr_t addr, const uint8_t *insn, unsigned len)
+{
+	unsigned prefix = len - 5;
+	int32_t rel;
+
+	if (len < 5 || len > 6 || (prefix && insn[0] != 0x67) || insn[prefix] != 0xe8)
+		return 0;
+	memcpy(&rel, insn + prefix + 1, 4);
+	return addr + len + (uintptr_t)(intptr_t)rel;
+}
 
 int32_t x86_rel32(const uint8_t *p);
 uint64_t x86_skip_endbr(const struct x86_flavor *x, const struct elf_file *f, uint64_t addr);

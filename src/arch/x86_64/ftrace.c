@@ -12,6 +12,7 @@
  * in half.
  */
 #include "../arch.h"
+#include "../x86/x86.h"
 
 #include <string.h>
 
@@ -28,17 +29,11 @@ void arch_make_nop(const uint8_t *orig, unsigned len, uint8_t *insn)
 int arch_make_call(uintptr_t ip, const uint8_t *orig, unsigned len, uintptr_t target,
 		   uint8_t *insn)
 {
-	unsigned prefix = len - 5;
 	int64_t rel = (int64_t)(target - (ip + len));
-	uint32_t rel32 = (uint32_t)rel;
 
-	if (rel != (int32_t)rel32 || len < 5 || len > 6)
+	if (rel != (int32_t)rel)
 		return -1;
-	if (prefix)
-		insn[0] = 0x67;
-	insn[prefix] = 0xe8;
-	memcpy(insn + prefix + 1, &rel32, 4);
-	return 0;
+	return x86_write_call(len, (uint32_t)rel, insn);
 }
 
 uintptr_t arch_call_reach(void)

@@ -12,6 +12,7 @@
  * which the kernel leaves alone when it builds the signal frame.
  */
 #include "../arch.h"
+#include "../x86/x86.h"
 
 #include <string.h>
 #include <ucontext.h>
@@ -42,18 +43,6 @@ static int is_nop(const uint8_t *insn, unsigned len)
 	return memcmp(insn, nop, len) == 0;
 }
 
-/* The target of "e8 rel32" or "67 e8 rel32" at addr, or 0. */
-static uintptr_t call_target(uintptr_t addr, const uint8_t *insn, unsigned len)
-{
-	unsigned prefix = len - 5;
-	int32_t rel;
-
-	if (len < 5 || len > 6 || (prefix && insn[0] != 0x67) || insn[prefix] != 0xe8)
-		return 0;
-	memcpy(&rel, insn + prefix + 1, 4);
-	return addr + len + rel;
-}
-
 int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned len)
 {
 	greg_t *r = regs(ucontext);
@@ -63,7 +52,7 @@ int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned l
 		r[REG_RIP] = (greg_t)(addr + len);
 		return 0;
 	}
-	target = call_target(addr, insn, len);
+	target = x86_call_target(addr, insn, len);
 	if (!target)
 		return -1;
 	r[REG_RSP] -= 8;
