@@ -32,7 +32,7 @@ SHARED_SRC := $(wildcard src/elf/*.c) src/arch/arches.c $(wildcard src/arch/*/de
 # main() of the stand-alone build/fntrace-recordmcount.
 RMC_SRC    := $(filter-out src/recordmcount/tool.c,$(wildcard src/recordmcount/*.c))
 # The CLI's one native-only piece: calling into a process it attaches to.
-CLI_SRC    := $(wildcard src/cli/*.c) $(RMC_SRC) $(SHARED_SRC) src/arch/$(ARCH)/inject.c \
+CLI_SRC    := $(wildcard src/cli/*.c) $(wildcard src/trace/*.c) $(RMC_SRC) $(SHARED_SRC) src/arch/$(ARCH)/inject.c \
 	      src/arch/inject_run.c
 # The runtime lives inside the traced process: no SSE (it runs between a
 # function's entry and its body, where vector argument registers are live),

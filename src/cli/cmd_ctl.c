@@ -12,7 +12,7 @@
 #include "ctl_client.h"
 #include "../common/shm.h"
 #include "datadir.h"
-#include "report.h"
+#include "../trace/report.h"
 #include "../common/trace_format.h"
 
 #include <errno.h>

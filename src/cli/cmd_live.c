@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "datadir.h"
 #include "record.h"
-#include "report.h"
+#include "../trace/report.h"
 
 #include <stdio.h>
 #include <signal.h>

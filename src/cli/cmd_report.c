@@ -4,7 +4,7 @@
  * trace file, or a per-function profile of it.
  */
 #include "cli.h"
-#include "report.h"
+#include "../trace/report.h"
 
 #include <errno.h>
 #include <getopt.h>

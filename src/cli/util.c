@@ -3,6 +3,7 @@
  * Small helpers shared by the subcommands.
  */
 #include "cli.h"
+#include "../trace/trace_reader.h"
 
 #include <limits.h>
 #include <signal.h>
@@ -16,11 +17,9 @@ void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("fntrace: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	tr_verror(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 char *cli_find_program(const char *name)

@@ -10,7 +10,7 @@
 #ifndef FNTRACE_REPORT_FIXTURE_H
 #define FNTRACE_REPORT_FIXTURE_H
 
-#include "cli/report.h"
+#include "trace/report.h"
 #include "common/trace_format.h"
 
 #include <limits.h>

@@ -9,7 +9,7 @@
  */
 #include "report_fixture.h"
 
-#include "cli/trace_reader.h"
+#include "trace/trace_reader.h"
 
 static const char *make_dir(void)
 {

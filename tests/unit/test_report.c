@@ -6,7 +6,7 @@
  * the kernel would print.  Prints "PASS: name" or "FAIL: name: why".
  */
 #include "cli/cli.h"
-#include "cli/trace_reader.h"
+#include "trace/trace_reader.h"
 #include "elf/elf.h"
 #include "report_fixture.h"
 

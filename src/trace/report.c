@@ -6,7 +6,7 @@
  * merge of threads and the kernel's duration format.
  */
 #include "report_int.h"
-#include "cli.h"
+#include "trace_reader.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -173,7 +173,7 @@ static void warn_missing_tids(const struct report *r)
 		while (j < r->td.nr_threads && r->td.threads[j].tid != r->opt->tids[i])
 			j++;
 		if (j == r->td.nr_threads)
-			cli_error("warning: no thread %u in %s", r->opt->tids[i], r->td.dir);
+			tr_error("warning: no thread %u in %s", r->opt->tids[i], r->td.dir);
 	}
 }
 
@@ -279,7 +279,7 @@ static void say_unsealed(const struct trace_data *td)
 {
 	const struct tr_info *i = &td->info;
 
-	cli_error("warning: %s was never sealed: its recorder was last heard of %.1f s "
+	tr_error("warning: %s was never sealed: its recorder was last heard of %.1f s "
 		  "into the recording (killed?)%s%s%s", td->dir, (i->clock_n1 - i->clock_n0) / 1e9,
 		  i->ending ? "; it had ended: " : "", i->ending ? i->ending : "",
 		  td->truncated ? "; trace.dat ends inside a chunk" : "");
@@ -291,13 +291,13 @@ static int report_problems(const struct report *r)
 	unsigned bad = tr_bad_chunks(&r->td);
 
 	if (r->td.truncated && !r->td.info.unsealed)
-		cli_error("warning: %s/trace.dat ends inside a chunk: "
+		tr_error("warning: %s/trace.dat ends inside a chunk: "
 			  "its last events are missing", r->td.dir);
 	if (bad)
-		cli_error("warning: %s/trace.dat: %u chunk%s end in words that are "
+		tr_error("warning: %s/trace.dat: %u chunk%s end in words that are "
 			  "not events", r->td.dir, bad, bad == 1 ? "" : "s");
 	if (r->td.read_error)
-		cli_error("%s/trace.dat: %s", r->td.dir, strerror(r->td.read_error));
+		tr_error("%s/trace.dat: %s", r->td.dir, strerror(r->td.read_error));
 	return r->td.read_error ? -1 : 0;
 }
 
@@ -317,7 +317,7 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 	int err;
 
 	if (tr_open(&r.td, dir)) {
-		cli_error("%s", r.td.err);
+		tr_error("%s", r.td.err);
 		return 1;
 	}
 	if (r.td.info.unsealed)
@@ -325,7 +325,7 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 	r.retval = tr_has_option(&r.td, "retval");
 	err = select_threads(&r) || run_view(&r);
 	if (err)
-		cli_error("out of memory");
+		tr_error("out of memory");
 	if (!err && !r.opt->csv) {
 		print_per_thread(&r, "lost events", "", lost_of);
 		print_per_thread(&r, "shadow stack overruns", " calls too deep to graph",

@@ -16,6 +16,7 @@
 #ifndef FNTRACE_TRACE_READER_H
 #define FNTRACE_TRACE_READER_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -105,6 +106,10 @@ struct trace_data {
 	int fd;				/* trace.dat */
 	char err[320];
 };
+
+/* One line on stderr, prefixed with "fntrace: ". */
+void tr_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tr_verror(const char *fmt, va_list ap);
 
 /* Opens dir; on failure returns -1 with a one-line message in td->err
  * (whatever was opened is released: no tr_close needed). */
