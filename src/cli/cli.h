@@ -6,10 +6,12 @@
 #define FNTRACE_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_live(int argc, char **argv);
 int cmd_ctl(int argc, char **argv);
 int cmd_run(int argc, char **argv);
@@ -27,6 +29,11 @@ char *cli_find_program(const char *name);
 int cli_wants_help(int argc, char **argv);
 /* A --timeout's whole seconds, 1 to 3600; -1 after one line if not. */
 int cli_parse_seconds(const char *text, unsigned *seconds);
+/* A thread id (positive); -1 after one line if not. */
+int cli_parse_tid(const char *text, uint32_t *tid);
+/* A size in bytes, "100M" style (k, M, G: powers of 1024); -1 after one
+ * line if not. */
+int cli_parse_size(const char *text, uint64_t *bytes);
 /* The directory fntrace itself was run from. */
 const char *cli_self_dir(void);
 /* The program to trace, as target.c sees it. */

@@ -6,7 +6,6 @@
 #include "cli.h"
 #include "../trace/report.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,19 +23,6 @@ static const char usage[] =
 	"  -h, --help        this text\n";
 
 enum { OPT_STAT = 256, OPT_CSV, OPT_TID };
-
-static int parse_tid(const char *s, uint32_t *tid)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v == 0 || v > UINT32_MAX || *s == '-')
-		return -1;
-	*tid = v;
-	return 0;
-}
 
 /* 0: run; 1: --help was printed; 2: a usage error. */
 static int parse_args(int argc, char **argv, const char **dir,
@@ -62,7 +48,7 @@ static int parse_args(int argc, char **argv, const char **dir,
 			o->stat = 1;
 		else if (c == OPT_CSV)
 			o->csv = 1;
-		else if (c == OPT_TID && !parse_tid(optarg, &tids[o->nr_tids]))
+		else if (c == OPT_TID && !cli_parse_tid(optarg, &tids[o->nr_tids]))
 			o->nr_tids++;
 		else
 			return 2;

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "../trace/trace_reader.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -53,6 +54,44 @@ int cli_parse_seconds(const char *text, unsigned *seconds)
 		return -1;
 	}
 	*seconds = n;
+	return 0;
+}
+
+int cli_parse_tid(const char *text, uint32_t *tid)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(text, &end, 10);
+	if (errno || end == text || *end || v == 0 || v > UINT32_MAX || *text == '-') {
+		cli_error("a thread id is a positive number: '%s'", text);
+		return -1;
+	}
+	*tid = v;
+	return 0;
+}
+
+int cli_parse_size(const char *text, uint64_t *bytes)
+{
+	static const char units[] = "kMG";
+	char *end;
+	const char *unit;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	unit = *end ? strchr(units, *end) : NULL;
+	if (unit && !end[1])
+		for (int i = 0; i <= unit - units && v <= UINT64_MAX / 1024; i++)
+			v *= 1024;
+	else if (*end)
+		v = 0;
+	if (errno || end == text || *text == '-' || v == 0 || v >= UINT64_MAX / 1024) {
+		cli_error("a size is a positive number of bytes, with k, M or G: '%s'", text);
+		return -1;
+	}
+	*bytes = v;
 	return 0;
 }
 

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fntrace export: a recorded trace for other tools (src/trace/export.h).
+ */
+#include "cli.h"
+#include "../trace/export.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_head[] =
+	"usage: fntrace export [-i DIR] [-o FILE] --format FORMAT [OPTIONS]\n\n"
+	"Write the trace recorded in DIR in a format other tools read, to FILE\n"
+	"(written whole or not at all) or to standard output.\n\n"
+	"  -i, --input DIR      the data directory (default: fntrace.data)\n"
+	"  -o, --output FILE    where to write (default: standard output)\n"
+	"  -f, --format FORMAT  one of:\n";
+static const char usage_tail[] =
+	"      --split SIZE     chrome: cut the output into files of about SIZE\n"
+	"                       bytes (k, M, G suffixes): FILE, FILE.1, ...\n"
+	"      --srcline        add each function's file:line from DWARF\n"
+	"      --tid TID        only thread TID; may be given more than once\n"
+	"  -h, --help           this text\n\n"
+	"example: fntrace export --format chrome -o trace.json\n";
+
+static void print_usage(FILE *out)
+{
+	fputs(usage_head, out);
+	for (const struct export_format *f = export_formats; f->name; f++)
+		fprintf(out, "                         %-9s %s\n", f->name, f->what);
+	fputs(usage_tail, out);
+}
+
+enum { OPT_SPLIT = 256, OPT_SRCLINE, OPT_TID };
+
+/* 0: run; 1: --help wanted; 2: a usage error; 3: one already said. */
+static int parse_args(int argc, char **argv, struct export_options *o, uint32_t *tids)
+{
+	static const struct option opts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "split", required_argument, NULL, OPT_SPLIT },
+		{ "srcline", no_argument, NULL, OPT_SRCLINE },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+i:o:f:h", opts, NULL)) != -1) {
+		if (c == 'h')
+			return 1;
+		if (c == 'i')
+			o->input = optarg;
+		else if (c == 'o')
+			o->output = optarg;
+		else if (c == 'f')
+			o->format = optarg;
+		else if (c == OPT_SPLIT && cli_parse_size(optarg, &o->split_bytes))
+			return 3;
+		else if (c == OPT_SRCLINE)
+			o->srcline = 1;
+		else if (c == OPT_TID && cli_parse_tid(optarg, &tids[o->nr_tids++]))
+			return 3;
+		else if (c != OPT_SPLIT && c != OPT_TID)
+			return 2;
+	}
+	if (optind != argc)
+		return 2;
+	if (!o->format) {
+		cli_error("export wants --format (see 'fntrace export --help')");
+		return 3;
+	}
+	return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct export_options o = { .input = "fntrace.data" };
+	uint32_t *tids = calloc(argc, sizeof(*tids));
+	int status = 2;
+
+	if (!tids) {
+		cli_error("out of memory");
+		return 1;
+	}
+	o.tids = tids;
+	switch (parse_args(argc, argv, &o, tids)) {
+	case 0:
+		status = export_run(&o);
+		break;
+	case 1:
+		print_usage(stdout);
+		status = 0;
+		break;
+	case 2:
+		print_usage(stderr);
+		break;
+	}
+	free(tids);
+	return status;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fntrace export: a recorded trace in a format other tools read.  Each
+ * format is one file, export_<name>.c, with one entry in the table of
+ * export.c.  Every format streams: it reads the trace thread by thread
+ * (calls.h), and holds at most what its output needs aggregated (the
+ * distinct stacks of a flame graph), never the events.
+ *
+ * Output goes to a temporary file renamed into place at the end, so a
+ * failed export leaves no half-written file; or to stdout.
+ */
+#ifndef FNTRACE_EXPORT_H
+#define FNTRACE_EXPORT_H
+
+#include "trace_reader.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct export_options {
+	const char *input;		/* the data directory */
+	const char *output;		/* NULL: stdout */
+	const char *format;
+	uint64_t split_bytes;		/* chrome: a new file past this size; 0: one */
+	int srcline;			/* add file:line from DWARF where known */
+	const uint32_t *tids;		/* only these threads, if nr_tids > 0 */
+	unsigned nr_tids;
+};
+
+/* An output file: stdout, or a temporary file next to path until
+ * export_file_commit() renames it over path. */
+struct export_file {
+	FILE *f;
+	char *path;			/* NULL: stdout */
+	char *tmp;
+};
+
+struct export {
+	struct trace_data td;
+	const struct export_options *opt;
+	const struct tr_thread **threads;	/* the selected ones, in td order */
+	unsigned nr_threads;
+	struct export_file out;		/* opened on opt->output before write() */
+};
+
+struct export_format {
+	const char *name;
+	const char *what;		/* one line for --help */
+	/* Writes the trace to ex->out.f (or to files of its own, for a
+	 * split); 0, or -1 after one line on stderr. */
+	int (*write)(struct export *ex);
+};
+
+extern const struct export_format export_formats[];
+
+/* 0, or -1 after one line on stderr. */
+int export_file_open(struct export_file *ef, const char *path);
+int export_file_commit(struct export_file *ef);
+void export_file_abort(struct export_file *ef);
+
+/* Runs the export o asks for: 0, or 1 after one line on stderr. */
+int export_run(const struct export_options *o);
+
+#endif
