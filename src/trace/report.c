@@ -60,8 +60,8 @@ const char *report_func_name(const struct tr_thread *th, uint32_t id,
 
 static int merge_before(struct report_merge *m, unsigned a, unsigned b)
 {
-	uint64_t ta = tr_cursor_peek(&m->cursors[a])->time;
-	uint64_t tb = tr_cursor_peek(&m->cursors[b])->time;
+	uint64_t ta = sel_cursor_when(&m->cursors[a]);
+	uint64_t tb = sel_cursor_when(&m->cursors[b]);
 
 	return ta < tb || (ta == tb && a < b);
 }
@@ -107,7 +107,7 @@ static unsigned heap_pop(struct report_merge *m)
 /* A thread joins the heap only while it has events left. */
 static void merge_offer(struct report_merge *m, unsigned thread)
 {
-	if (tr_cursor_peek(&m->cursors[thread]))
+	if (sel_cursor_peek(&m->cursors[thread]))
 		heap_push(m, thread);
 }
 
@@ -125,7 +125,7 @@ int merge_init(struct report_merge *m, struct report *r)
 		return -1;
 	}
 	for (unsigned i = 0; i < r->nr_threads; i++) {
-		tr_cursor_init(&m->cursors[i], &r->td, r->threads[i].th);
+		sel_cursor_init(&m->cursors[i], &r->sel, r->threads[i].th);
 		merge_offer(m, i);
 	}
 	return 0;
@@ -134,7 +134,7 @@ int merge_init(struct report_merge *m, struct report *r)
 void merge_free(struct report_merge *m, const struct report *r)
 {
 	for (unsigned i = 0; i < r->nr_threads; i++)
-		tr_cursor_free(&m->cursors[i]);
+		sel_cursor_free(&m->cursors[i]);
 	free(m->cursors);
 	free(m->heap);
 }
@@ -149,7 +149,7 @@ int merge_next(struct report_merge *m, struct tr_event *ev)
 	if (m->nr_heap == 0)
 		return -1;
 	m->last = heap_pop(m);
-	tr_cursor_next(&m->cursors[m->last], ev);
+	sel_cursor_next(&m->cursors[m->last], ev);
 	return m->last;
 }
 
@@ -322,8 +322,15 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 	}
 	if (r.td.info.unsealed)
 		say_unsealed(&r.td);
-	r.retval = tr_has_option(&r.td, "retval");
-	err = select_threads(&r) || run_view(&r);
+	r.show = report_show(r.opt);
+	/* Return values are there to show only if they were recorded. */
+	if (!tr_has_option(&r.td, "retval"))
+		r.show &= ~REPORT_SHOW_RETVAL;
+	if (selection_init(&r.sel, &r.td, r.opt)) {
+		tr_close(&r.td);
+		return 1;
+	}
+	err = select_threads(&r) || run_view(&r) || r.sel.out_of_memory;
 	if (err)
 		tr_error("out of memory");
 	if (!err && !r.opt->csv) {
@@ -337,6 +344,7 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 	}
 	err |= report_problems(&r);
 	free(r.threads);
+	selection_free(&r.sel);
 	tr_close(&r.td);
 	return err ? 1 : 0;
 }

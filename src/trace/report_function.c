@@ -6,6 +6,10 @@
  *
  * The header counts the entries before any is printed, so the trace is
  * read twice: once to count (decoding only, nothing kept), once to print.
+ * Markers come in place, between the calls, as trace_marker writes do in
+ * the kernel's buffer; -F, -N and --time-range pick the calls (the
+ * function tracer has no depth and no durations for -D and
+ * --min-duration to judge).
  * The caller is named from the ELF symbols of the module it lies in.
  */
 #include "report_int.h"
@@ -50,19 +54,19 @@ static int note_cpu(struct fn_counts *n, uint32_t cpu)
 static int count_thread(struct report *r, const struct tr_thread *th,
 			struct fn_counts *n)
 {
-	struct tr_cursor c;
+	struct sel_cursor c;
 	struct tr_event ev;
 	int err = 0;
 
-	tr_cursor_init(&c, &r->td, th);
-	while (!err && tr_cursor_next(&c, &ev)) {
+	sel_cursor_init(&c, &r->sel, th);
+	while (!err && sel_cursor_next(&c, &ev)) {
 		if (ev.type == TR_FUNC || ev.type == TR_MARKER)
 			n->entries++;
 		else if (ev.type == TR_LOST)
 			n->lost += ev.value;
 		err = note_cpu(n, ev.cpu);
 	}
-	tr_cursor_free(&c);
+	sel_cursor_free(&c);
 	return err;
 }
 

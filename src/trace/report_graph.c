@@ -7,9 +7,11 @@
  *  0)    demo-12     |   0.101 us    |    leaf();
  *  0)    demo-12     | + 14.237 us   |  }            (+ the name, below)
  *
- * Every closing brace is followed by its function's name in a comment
- * (the kernel's funcgraph-tail option), since threads interleave and a
- * bare brace is hard to pair by eye.  A function whose exit is the very
+ * The columns are the kernel's funcgraph-* options (-O): CPU, TASK/PID
+ * and DURATION on by default, a leading abstime off; every closing brace
+ * is followed by its function's name in a comment (funcgraph-tail, on by
+ * default here), since threads interleave and a bare brace is hard to
+ * pair by eye.  A function whose exit is the very
  * next event of its thread is a leaf, printed on one line: the cursor's
  * one-event lookahead decides that.
  */
@@ -56,11 +58,27 @@ struct graph {
 	int cpu_width;
 };
 
-static const char graph_header[] =
-	"# tracer: function_graph\n"
-	"#\n"
-	"# CPU  TASK/PID         DURATION                  FUNCTION CALLS\n"
-	"# |     |    |           |   |                     |   |   |   |\n";
+/* print_graph_headers_flags: each column adds its piece to both lines. */
+static void print_header(FILE *out, unsigned show)
+{
+	static const struct { unsigned bit; const char *title, *ticks; } columns[] = {
+		{ REPORT_SHOW_ABSTIME, "     TIME       ", "      |         " },
+		{ REPORT_SHOW_CPU, " CPU", " |  " },
+		{ REPORT_SHOW_PROC, "  TASK/PID       ", "   |    |        " },
+		{ REPORT_SHOW_DURATION, "  DURATION   ", "   |   |      " },
+	};
+	size_t n = sizeof(columns) / sizeof(columns[0]);
+
+	fputs("# tracer: function_graph\n#\n#", out);
+	for (size_t i = 0; i < n; i++)
+		if (show & columns[i].bit)
+			fputs(columns[i].title, out);
+	fputs("               FUNCTION CALLS\n#", out);
+	for (size_t i = 0; i < n; i++)
+		if (show & columns[i].bit)
+			fputs(columns[i].ticks, out);
+	fputs("               |   |   |   |\n", out);
+}
 
 /* ---- the columns before the function ---- */
 
@@ -138,28 +156,44 @@ static int note_thread(struct graph *g, unsigned ti, const struct tr_event *ev)
 	return 0;
 }
 
+/* print_graph_abs_time: seconds and microseconds of CLOCK_MONOTONIC. */
+static void print_abstime(FILE *out, uint64_t ns)
+{
+	fprintf(out, "%5" PRIu64 ".%06" PRIu64 " |  ", ns / 1000000000,
+		ns % 1000000000 / 1000);
+}
+
 static int print_prologue(struct graph *g, unsigned ti, const struct tr_event *ev)
 {
+	unsigned show = g->r->show;
+
 	if (note_thread(g, ti, ev))
 		return -1;
-	print_cpu(g, ev->cpu);
-	print_proc(g->out, ev->comm, g->r->threads[ti].th->tid);
-	fputs(" | ", g->out);
+	if (show & REPORT_SHOW_ABSTIME)
+		print_abstime(g->out, ev->time);
+	if (show & REPORT_SHOW_CPU)
+		print_cpu(g, ev->cpu);
+	if (show & REPORT_SHOW_PROC) {
+		print_proc(g->out, ev->comm, g->r->threads[ti].th->tid);
+		fputs(" | ", g->out);
+	}
 	return 0;
 }
 
-static void print_duration(FILE *out, uint64_t start, uint64_t end)
+static void print_duration(const struct graph *g, uint64_t start, uint64_t end)
 {
 	uint64_t ns = end > start ? end - start : 0;
 	char buf[REPORT_DURATION_LEN];
 
-	fprintf(out, "%c %s|  ", report_duration_mark(ns),
-		report_format_duration(buf, sizeof(buf), ns));
+	if (g->r->show & REPORT_SHOW_DURATION)
+		fprintf(g->out, "%c %s|  ", report_duration_mark(ns),
+			report_format_duration(buf, sizeof(buf), ns));
 }
 
-static void print_no_duration(FILE *out)
+static void print_no_duration(const struct graph *g)
 {
-	fputs("              |  ", out);
+	if (g->r->show & REPORT_SHOW_DURATION)
+		fputs("              |  ", g->out);
 }
 
 static void print_indent(FILE *out, unsigned depth)
@@ -216,10 +250,10 @@ static int print_leaf(struct graph *g, unsigned ti, const struct tr_event *entry
 
 	if (print_prologue(g, ti, entry))
 		return -1;
-	print_duration(g->out, entry->time, exit->time);
+	print_duration(g, entry->time, exit->time);
 	print_indent(g->out, g->threads[ti].depth);
 	fprintf(g->out, "%s();", report_func_name(th, entry->func, name, sizeof(name)));
-	if (g->r->retval && exit->exit_kind == TR_EXIT_RET)
+	if ((g->r->show & REPORT_SHOW_RETVAL) && exit->exit_kind == TR_EXIT_RET)
 		fprintf(g->out, " /* = %s */",
 			format_retval(val, sizeof(val), exit->value));
 	fputc('\n', g->out);
@@ -233,7 +267,7 @@ static int print_nested(struct graph *g, unsigned ti, const struct tr_event *ent
 
 	if (print_prologue(g, ti, entry))
 		return -1;
-	print_no_duration(g->out);
+	print_no_duration(g);
 	print_indent(g->out, gt->depth);
 	fprintf(g->out, "%s() {\n",
 		report_func_name(g->r->threads[ti].th, entry->func, name, sizeof(name)));
@@ -243,30 +277,36 @@ static int print_nested(struct graph *g, unsigned ti, const struct tr_event *ent
 
 static int on_entry(struct graph *g, unsigned ti, const struct tr_event *ev)
 {
-	struct tr_cursor *c = &g->merge.cursors[ti];
-	const struct tr_event *next = tr_cursor_peek(c);
+	struct sel_cursor *c = &g->merge.cursors[ti];
+	const struct tr_event *next = sel_cursor_peek(c);
 	struct tr_event exit;
 
 	/* An unwound exit keeps two lines: "unwound" belongs on a brace. */
 	if (!next || next->type != TR_EXIT || next->exit_kind == TR_EXIT_UNWIND)
 		return print_nested(g, ti, ev);
-	tr_cursor_next(c, &exit);
+	sel_cursor_next(c, &exit);
 	return print_leaf(g, ti, ev, &exit);
 }
 
+/* "}", and in a comment what the options ask for: the name (tail), the
+ * return value, or that the frame was unwound. */
 static void print_brace(struct graph *g, const struct tr_thread *th,
 			const struct frame *f, const struct tr_event *ev)
 {
 	char buf[REPORT_NAME_LEN], val[24];
 	const char *name = f->func ? report_func_name(th, f->func, buf, sizeof(buf)) : "?";
+	int tail = g->r->show & REPORT_SHOW_TAIL;
+	int retval = (g->r->show & REPORT_SHOW_RETVAL) && ev->exit_kind == TR_EXIT_RET;
 
 	if (ev->exit_kind == TR_EXIT_UNWIND)
-		fprintf(g->out, "} /* %s: unwound */\n", name);
-	else if (g->r->retval && ev->exit_kind == TR_EXIT_RET)
-		fprintf(g->out, "} /* %s = %s */\n", name,
+		fprintf(g->out, "} /* %s%sunwound */\n", tail ? name : "", tail ? ": " : "");
+	else if (retval)
+		fprintf(g->out, "} /* %s%s= %s */\n", tail ? name : "", tail ? " " : "",
 			format_retval(val, sizeof(val), ev->value));
-	else
+	else if (tail)
 		fprintf(g->out, "} /* %s */\n", name);
+	else
+		fputs("}\n", g->out);
 }
 
 static int on_return(struct graph *g, unsigned ti, const struct tr_event *ev)
@@ -278,15 +318,15 @@ static int on_return(struct graph *g, unsigned ti, const struct tr_event *ev)
 		return -1;
 	if (gt->depth == 0) {
 		/* Its entry came before the trace began: the kernel's bare brace. */
-		print_no_duration(g->out);
+		print_no_duration(g);
 		fputs("}\n", g->out);
 		return 0;
 	}
 	f = &gt->stack[--gt->depth];
 	if (f->timed)
-		print_duration(g->out, f->start, ev->time);
+		print_duration(g, f->start, ev->time);
 	else
-		print_no_duration(g->out);
+		print_no_duration(g);
 	print_indent(g->out, gt->depth);
 	print_brace(g, g->r->threads[ti].th, f, ev);
 	return 0;
@@ -311,7 +351,7 @@ static int on_marker(struct graph *g, unsigned ti, const struct tr_event *ev)
 		len--;
 	if (print_prologue(g, ti, ev))
 		return -1;
-	print_no_duration(g->out);
+	print_no_duration(g);
 	print_indent(g->out, g->threads[ti].depth);
 	fprintf(g->out, "/* %.*s */\n", (int)len, ev->text);
 	return 0;
@@ -422,7 +462,7 @@ int report_graph(struct report *r)
 	}
 	take_carried(&g);
 	if (!r->opt->no_header)
-		fputs(graph_header, r->out);
+		print_header(r->out, r->show);
 	while (!err && (ti = merge_next(&g.merge, &ev)) >= 0)
 		err = on_event(&g, ti, &ev);
 	if (!err)

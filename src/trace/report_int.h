@@ -7,6 +7,7 @@
 #define FNTRACE_REPORT_INT_H
 
 #include "report.h"
+#include "report_select.h"
 #include "trace_reader.h"
 
 struct report_thread {
@@ -20,7 +21,8 @@ struct report {
 	FILE *out;
 	struct report_thread *threads;	/* the selected ones, in td order */
 	unsigned nr_threads;
-	int retval;			/* the retval option was recorded */
+	struct selection sel;		/* which events show */
+	unsigned show;			/* REPORT_SHOW_*: the graph's columns */
 };
 
 /* The views; each returns 0 or -1 (out of memory). */
@@ -28,10 +30,11 @@ int report_graph(struct report *r);
 int report_function(struct report *r);
 int report_stat(struct report *r);
 
-/* The events of every selected thread in time order; ties go to the
- * thread that comes first, and one thread's events keep their order. */
+/* The shown events of every selected thread in time order (the time
+ * each was decided: sel_cursor_when); ties go to the thread that comes
+ * first, and one thread's events keep their order. */
 struct report_merge {
-	struct tr_cursor *cursors;	/* one per selected thread */
+	struct sel_cursor *cursors;	/* one per selected thread */
 	unsigned *heap;			/* thread indices, earliest first */
 	unsigned nr_heap;
 	int last;			/* returned last, not in the heap */

@@ -16,11 +16,12 @@
  *    (the loss): their Time and Self, but not s^2, whose samples are the
  *    durations of calls seen to return.
  * Functions are keyed by name, so the same function in several processes
- * of the trace is one row.
+ * of the trace is one row.  The rows come by total time (by hits for the
+ * function tracer), or in --sort's order.  The calls counted are those
+ * the report's rules show (report_select.h).
  */
 #include "report_int.h"
 #include "../common/array.h"
-#include "../common/sort.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -244,17 +245,17 @@ static int on_event(struct profile *p, struct report_thread *rt,
 
 static int profile_thread(struct profile *p, struct report_thread *rt)
 {
-	struct tr_cursor c;
+	struct sel_cursor c;
 	struct tr_event ev;
 	uint64_t last = 0;
 	int err = 0;
 
-	tr_cursor_init(&c, &p->r->td, rt->th);
-	while (!err && tr_cursor_next(&c, &ev)) {
-		last = ev.time;
+	sel_cursor_init(&c, &p->r->sel, rt->th);
+	while (!err && sel_cursor_next(&c, &ev)) {
+		last = ev.time > last ? ev.time : last;
 		err = on_event(p, rt, &ev);
 	}
-	tr_cursor_free(&c);
+	sel_cursor_free(&c);
 	while (p->depth)
 		pop(p, last, 0);
 	return err;
@@ -262,23 +263,60 @@ static int profile_thread(struct profile *p, struct report_thread *rt)
 
 /* ---- the table ---- */
 
-static int by_time(const void *a, const void *b)
+static uint64_t key_value(const struct stat_row *row, enum report_sort_key key)
 {
+	switch (key) {
+	case REPORT_SORT_TOTAL:
+		return row->total;
+	case REPORT_SORT_SELF:
+		return row->self;
+	case REPORT_SORT_HITS:
+		return row->hits;
+	case REPORT_SORT_AVG:
+		return row->hits ? row->total / row->hits : 0;
+	case REPORT_SORT_NAME:
+		break;
+	}
+	return 0;
+}
+
+struct sort_order {
+	const enum report_sort_key *keys;
+	unsigned nr;
+};
+
+/* The keys in turn, numbers largest first, names A to Z; the name
+ * settles what the keys leave equal. */
+static int by_keys(const void *a, const void *b, void *arg)
+{
+	const struct sort_order *order = arg;
 	const struct stat_row *x = a, *y = b;
 
-	if (x->total != y->total)
-		return x->total > y->total ? -1 : 1;
+	for (unsigned i = 0; i < order->nr; i++) {
+		uint64_t vx, vy;
+
+		if (order->keys[i] == REPORT_SORT_NAME)
+			return strcmp(x->name, y->name);
+		vx = key_value(x, order->keys[i]);
+		vy = key_value(y, order->keys[i]);
+		if (vx != vy)
+			return vx > vy ? -1 : 1;
+	}
 	return strcmp(x->name, y->name);
 }
 
-/* Without durations (the function tracer) the hits are what matter. */
-static int by_hits(const void *a, const void *b)
+/* By time when calls have durations; without them (the function tracer)
+ * the hits are what matter. */
+static void sort_rows(struct profile *p)
 {
-	const struct stat_row *x = a, *y = b;
+	static const enum report_sort_key by_total = REPORT_SORT_TOTAL,
+					  by_hits = REPORT_SORT_HITS;
+	struct sort_order order = { p->timed ? &by_total : &by_hits, 1 };
 
-	if (x->hits != y->hits)
-		return x->hits > y->hits ? -1 : 1;
-	return strcmp(x->name, y->name);
+	if (p->r->opt->nr_sort)
+		order = (struct sort_order) { p->r->opt->sort, p->r->opt->nr_sort };
+	if (p->nr_rows > 1)
+		qsort_r(p->rows, p->nr_rows, sizeof(*p->rows), by_keys, &order);
 }
 
 /* The kernel's s^2 (function_stat_show): the sample variance in ns^2 /
@@ -397,7 +435,7 @@ int report_stat(struct report *r)
 	for (unsigned i = 0; !err && i < r->nr_threads; i++)
 		err = profile_thread(&p, &r->threads[i]);
 	if (!err) {
-		sort_array(p.rows, p.nr_rows, sizeof(*p.rows), p.timed ? by_time : by_hits);
+		sort_rows(&p);
 		if (r->opt->csv)
 			print_csv(&p);
 		else
