@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 const struct export_format export_formats[] = {
+	{ "folded", "stacks and self ns, as flamegraph.pl and speedscope read",
+	  export_folded },
 	{ 0 }
 };
 
