@@ -48,9 +48,66 @@ t_ok "folded: one thread's worker is less than both" \
 # C++: demangled, without parameters; the space of "(anonymous namespace)"
 # kept, since readers take the weight after the last space.
 "$FNTRACE" export -i n.data --format folded -o n.folded
-printf 'main;(anonymous namespace)::helper\nmain;(anonymous namespace)::helper;geo::Shape::area\nmain;(anonymous namespace)::helper;geo::Shape::operator+=\n' >want.txt
+cat >names.txt <<'N'
+main;(anonymous namespace)::helper
+main;(anonymous namespace)::helper;geo::Shape::area
+main;(anonymous namespace)::helper;geo::Shape::operator+=
+main;(anonymous namespace)::helper;int geo::twice<int>
+N
 stacks n.folded | grep -v '^main$' >got.txt
-t_same "folded: C++ names demangled" want.txt got.txt
+t_same "folded: C++ names demangled" names.txt got.txt
+
+# ---- svg ----
+
+# svg_frames FILE FIELD: "STACK VALUE" for every frame but the root, its
+# stack rebuilt from data-parent, VALUE its data-FIELD, sorted.
+svg_frames() {
+	python3 - "$1" "$2" <<'PY' | LC_ALL=C sort
+import sys
+import xml.etree.ElementTree as ET
+svg = ET.parse(sys.argv[1]).getroot()
+frames = {g.get('id'): g for g in svg.iter('{http://www.w3.org/2000/svg}g')
+          if 'frame' in (g.get('class') or '').split()}
+for g in frames.values():
+    if g.get('id') == 'root':
+        continue
+    names, f = [], g
+    while f.get('data-parent'):
+        names.append(f.get('data-name'))
+        f = frames[f.get('data-parent')]
+    print(';'.join(reversed(names)), g.get('data-' + sys.argv[2]))
+PY
+}
+svg_attr() { python3 -c 'import sys, xml.etree.ElementTree as ET; print(ET.parse(sys.argv[1]).getroot().get(sys.argv[2]))' "$@"; }
+
+"$FNTRACE" export -i f.data --format svg -o f.svg
+t_eq "svg: exit status" 0 "$?"
+t_ok "svg: well-formed XML" xmllint --noout f.svg
+printf 'main 1\nmain;a 3\nmain;a;c 3\nmain;b 1\n' >want.txt
+svg_frames f.svg calls >got.txt
+t_same "svg: a frame per stack, with its calls" want.txt got.txt
+svg_frames f.svg self | awk '$NF != 0' >got.txt
+LC_ALL=C sort f.folded >want.txt
+t_same "svg: self times as the folded stacks'" want.txt got.txt
+t_eq "svg: the total is main's" "$(stat_total f.data main)" "$(svg_attr f.svg data-total)"
+t_eq "svg: the root frame" "all" "$(xmllint --xpath 'string(//*[@id="root"]/@data-name)' f.svg)"
+t_ok "svg: a frame's tooltip" grep -q '<title>a: 3 calls, .* self ' f.svg
+t_ok "svg: the script is inside" grep -q 'window.fntraceFlame' f.svg
+t_ok "svg: the search box" grep -q '<input [^>]*id="search"' f.svg
+t_eq "svg: nothing referenced (href, src, url(), @import)" "" "$(grep -Eo 'href|src=|url\(|@import' f.svg)"
+t_eq "svg: http:// only in namespace names" "" "$(grep -o '[a-zA-Z:-]*="http://[^"]*"' f.svg | grep -v '^xmlns=')"
+t_eq "svg: every http:// in a namespace name" "$(grep -o 'http://' f.svg | wc -l)" "$(grep -o 'xmlns="http://' f.svg | wc -l)"
+
+"$FNTRACE" export -i t.data --format svg -o t.svg
+printf 'main 1\nmain;leaf 1\nworker 2\nworker;leaf 2\n' >want.txt
+svg_frames t.svg calls >got.txt
+t_same "svg: two threads' stacks merged, calls added" want.txt got.txt
+
+"$FNTRACE" export -i n.data --format svg -o n.svg
+t_ok "svg: C++ names: well-formed XML" xmllint --noout n.svg
+svg_frames n.svg calls | sed 's/ [0-9]*$//' | grep -v '^main$' >got.txt
+t_same "svg: C++ names demangled" names.txt got.txt
+t_ok "svg: '<' escaped" grep -q 'data-name="int geo::twice&lt;int&gt;"' n.svg
 
 # ---- bad input ----
 
@@ -68,7 +125,7 @@ expect_error() {
 	t_pass "$name"
 }
 
-for fmt in folded; do
+for fmt in folded svg; do
 	expect_error "$fmt: missing data directory" "nodata" \
 		"$FNTRACE" export -i nodata --format $fmt -o bad.$fmt
 	t_eq "$fmt: no output after a missing data directory" "" "$(ls bad.$fmt* 2>/dev/null)"

@@ -1,6 +1,7 @@
 // C++ names in the flame graph exports (tests/cases/export_flame.sh): a
-// method in a namespace, an operator and a function of an anonymous
-// namespace, whose demangled name has a space.
+// method in a namespace, an operator, a template (its name has '<' and
+// '>' for the SVG to escape) and a function of an anonymous namespace,
+// whose demangled name has a space.
 #include <cstdio>
 
 static volatile unsigned long sink;
@@ -20,6 +21,12 @@ int Shape::area() const
 	return sides * sides;
 }
 
+template <typename T> __attribute__((noinline)) T twice(T v)
+{
+	SPIN(100000);
+	return v + v;
+}
+
 Shape &Shape::operator+=(int more)
 {
 	SPIN(100000);
@@ -32,7 +39,7 @@ namespace {
 __attribute__((noinline)) int helper(geo::Shape &s)
 {
 	s += 1;
-	return s.area();
+	return geo::twice<int>(s.area());
 }
 }
 
