@@ -98,6 +98,29 @@ t_eq "svg: nothing referenced (href, src, url(), @import)" "" "$(grep -Eo 'href|
 t_eq "svg: http:// only in namespace names" "" "$(grep -o '[a-zA-Z:-]*="http://[^"]*"' f.svg | grep -v '^xmlns=')"
 t_eq "svg: every http:// in a namespace name" "$(grep -o 'http://' f.svg | wc -l)" "$(grep -o 'xmlns="http://' f.svg | wc -l)"
 
+# The script, run by a headless Chromium when there is one (the browser
+# tests proper drive it with puppeteer): zoom to a, search "c", flip to
+# icicle, through the page's own fntraceFlame, then read the DOM.
+if command -v chromium >/dev/null 2>&1; then
+	a=$(xmllint --xpath 'string(//*[@data-name="a"]/@id)' f.svg)
+	b=$(xmllint --xpath 'string(//*[@data-name="b"]/@id)' f.svg)
+	sed "s#</svg>#<script>fntraceFlame.zoom('$a'); fntraceFlame.search('c'); fntraceFlame.flip();</script></svg>#" \
+		f.svg >drive.svg
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
+		--dump-dom "file://$PWD/drive.svg" >dom.txt 2>console.txt
+	t_eq "svg script: no console messages" "" "$(grep CONSOLE console.txt)"
+	t_ok "svg script: zoomed to a, icicle, searched" \
+		grep -q "data-orientation=\"icicle\" data-zoomed=\"$a\" data-search=\"c\"" dom.txt
+	t_ok "svg script: b hidden by the zoom" grep -q "id=\"$b\" [^>]*style=\"display: none;\"" dom.txt
+	t_ok "svg script: main is an ancestor" grep -q 'class="frame ancestor"[^>]* data-name="main"' dom.txt
+	t_ok "svg script: c matched" grep -q 'class="frame match"[^>]* data-name="c"' dom.txt
+	share=$(awk -v c="$(xmllint --xpath 'string(//*[@data-name="c"]/@data-total)' f.svg)" \
+		-v all="$(svg_attr f.svg data-total)" 'BEGIN { printf "%.2f", 100 * c / all }')
+	t_ok "svg script: the matched share is c's" grep -q ">Matched: $share% (1 frame)<" dom.txt
+else
+	t_skip "svg script" "no chromium"
+fi
+
 "$FNTRACE" export -i t.data --format svg -o t.svg
 printf 'main 1\nmain;leaf 1\nworker 2\nworker;leaf 2\n' >want.txt
 svg_frames t.svg calls >got.txt
