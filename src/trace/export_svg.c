@@ -276,14 +276,12 @@ static void put_title(FILE *f, const struct calltree *t, uint32_t node, const ch
 			n->calls == 1 ? "" : "s", total, all ? 100.0 * n->total / all : 0.0, self);
 }
 
-static void put_frame(FILE *f, const struct calltree *t, const struct svg_layout *l,
-		      uint32_t node)
+/* <g class="frame" id=... data-...>: the frame's facts, for the script
+ * and for anyone reading the DOM. */
+static void put_frame_open(FILE *f, const struct calltree *t, const struct svg_layout *l,
+			   uint32_t node, const char *name)
 {
 	const struct calltree_node *n = &t->nodes[node];
-	const char *name = node == CALLTREE_ROOT ? "all" : calltree_name(t, node);
-	double x = PAD + l->offset[node] * l->scale;
-	double width = node == CALLTREE_ROOT ? GRAPH_WIDTH : n->total * l->scale;
-	unsigned y = row_y(l, n->depth);
 
 	fprintf(f, "<g class=\"frame%s\" id=\"", node == CALLTREE_ROOT ? " root" : "");
 	put_frame_id(f, node);
@@ -297,7 +295,19 @@ static void put_frame(FILE *f, const struct calltree *t, const struct svg_layout
 		put_frame_id(f, n->parent);
 		putc('"', f);
 	}
-	fputs(">", f);
+	putc('>', f);
+}
+
+static void put_frame(FILE *f, const struct calltree *t, const struct svg_layout *l,
+		      uint32_t node)
+{
+	const struct calltree_node *n = &t->nodes[node];
+	const char *name = node == CALLTREE_ROOT ? "all" : calltree_name(t, node);
+	double x = PAD + l->offset[node] * l->scale;
+	double width = node == CALLTREE_ROOT ? GRAPH_WIDTH : n->total * l->scale;
+	unsigned y = row_y(l, n->depth);
+
+	put_frame_open(f, t, l, node, name);
 	put_title(f, t, node, name);
 	fprintf(f, "<rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%u\" fill=\"", x, y,
 		width, FRAME_HEIGHT - 1);
@@ -307,11 +317,10 @@ static void put_frame(FILE *f, const struct calltree *t, const struct svg_layout
 	fputs("</text></g>\n", f);
 }
 
-static void put_head(FILE *f, const struct export *ex, const struct calltree *t,
-		     const struct svg_layout *l)
+/* The <svg> element, with the geometry the script lays frames out by,
+ * the style sheet and the background. */
+static void put_svg_open(FILE *f, const struct calltree *t, const struct svg_layout *l)
 {
-	char total[32];
-
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" id=\"flamegraph\" "
 		"width=\"%d\" height=\"%u\" viewBox=\"0 0 %d %u\" data-total=\"%" PRIu64 "\" "
@@ -324,6 +333,14 @@ static void put_head(FILE *f, const struct export *ex, const struct calltree *t,
 	fprintf(f, "<style><![CDATA[\n%s]]></style>\n", svg_style);
 	fprintf(f, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%u\" fill=\"#f6f6f2\"/>\n",
 		SVG_WIDTH, l->height);
+}
+
+/* The command traced, then how much time, how many threads and stacks. */
+static void put_titles(FILE *f, const struct export *ex, const struct calltree *t,
+		       const struct svg_layout *l)
+{
+	char total[32];
+
 	fprintf(f, "<text id=\"title\" x=\"%d\" y=\"22\" text-anchor=\"middle\">", SVG_WIDTH / 2);
 	put_xml(f, ex->td.info.command);
 	fprintf(f, "</text>\n<text id=\"subtitle\" x=\"%d\" y=\"40\" text-anchor=\"middle\">"
@@ -332,14 +349,19 @@ static void put_head(FILE *f, const struct export *ex, const struct calltree *t,
 		ex->nr_threads == 1 ? "" : "s", t->nr_nodes - 1);
 	if (l->nr_left_out)
 		fprintf(f, " (%" PRIu32 " too narrow to draw)", l->nr_left_out);
-	fprintf(f, "</text>\n"
-		"<text id=\"reset\" class=\"button idle\" x=\"%d\" y=\"62\">Reset zoom</text>\n"
+	fputs("</text>\n", f);
+}
+
+/* The buttons, the search box (an XHTML input: SVG has none) and where
+ * the search says what it found. */
+static void put_toolbar(FILE *f)
+{
+	fprintf(f, "<text id=\"reset\" class=\"button idle\" x=\"%d\" y=\"62\">Reset zoom</text>\n"
 		"<text id=\"orientation\" class=\"button\" x=\"%d\" y=\"62\">Icicle</text>\n"
 		"<text id=\"matched\" x=\"%d\" y=\"62\" text-anchor=\"end\"></text>\n"
 		"<foreignObject x=\"%d\" y=\"47\" width=\"220\" height=\"22\">"
 		"<input xmlns=\"http://www.w3.org/1999/xhtml\" id=\"search\" type=\"search\" "
-		"placeholder=\"Search names (/ or Ctrl-F)\" autocomplete=\"off\"/></foreignObject>\n"
-		"<g id=\"frames\">\n",
+		"placeholder=\"Search names (/ or Ctrl-F)\" autocomplete=\"off\"/></foreignObject>\n",
 		PAD, PAD + 100, SVG_WIDTH - PAD - 230, SVG_WIDTH - PAD - 220);
 }
 
@@ -365,7 +387,10 @@ int export_svg(struct export *ex)
 		calltree_free(&tree);
 		return -1;
 	}
-	put_head(f, ex, &tree, &layout);
+	put_svg_open(f, &tree, &layout);
+	put_titles(f, ex, &tree, &layout);
+	put_toolbar(f);
+	fputs("<g id=\"frames\">\n", f);
 	for (uint32_t n = 0; n < tree.nr_nodes; n++)
 		if (layout.drawn[n])
 			put_frame(f, &tree, &layout, n);
