@@ -15,6 +15,7 @@
  *
  *   <svg id="flamegraph" data-total="NS" data-orientation="flame|icicle"
  *        data-zoomed="ID" data-search="TEXT" ...geometry for the script>
+ *     <style>
  *     <text id="title">, <text id="subtitle">   what, how much, how many
  *     <text id="reset" class="button">          back to the whole graph
  *     <text id="orientation" class="button">    "Icicle" / "Flame"
@@ -30,16 +31,20 @@
  *       </g> ...
  *     </g>
  *     <text id="details">                       the hovered frame, described
+ *     <script>                                  last: the frames are there
  *   </svg>
  *
  * One frame per distinct stack: the root ("all", every thread read, depth
  * 0) and one per node of the tree (depth 1 the outermost calls).  A
  * frame's parent is the frame of the stack one shorter; data-offset is
- * where it starts, in ns from the left edge of the whole graph.  A search
- * adds class "match" to the frames it finds; a zoom hides the frames
- * outside the zoomed one (style display:none) and gives its ancestors
- * class "ancestor".  window.fntraceFlame has zoom(id), reset(), flip(),
- * search(text) and describe(id) for scripts.
+ * where it starts, in ns from the left edge of the whole graph (siblings
+ * side by side in name order).  In the DOM, frames come in the order the
+ * trace first met their stacks, a parent before its children.  A search
+ * (a plain, case-sensitive substring of the name) adds class "match" to
+ * the frames it finds and sets data-search; a zoom sets data-zoomed,
+ * hides the frames outside the zoomed one (style display:none) and gives
+ * its ancestors class "ancestor".  window.fntraceFlame has zoom(id),
+ * reset(), flip(), search(text) and describe(id) for scripts.
  *
  * Frames narrower than a tenth of a pixel in the whole graph, and all
  * they called, are left out (the subtitle counts them): they cannot be
