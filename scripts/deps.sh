@@ -5,7 +5,7 @@
 set -eu
 
 need_build="gcc make libc6-dev"
-need_check="$need_build clang strace g++ cmake valgrind gdb"
+need_check="$need_build clang strace g++ cmake valgrind gdb libxml2-utils python3"
 need_bench="$need_check uftrace hyperfine"
 need_real="dpkg-dev xz-utils"
 # The other architectures: a compiler, binutils and a C library per arch

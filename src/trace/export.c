@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 const struct export_format export_formats[] = {
+	{ "folded", "stacks and self ns, as flamegraph.pl and speedscope read",
+	  export_folded },
+	{ "svg", "an interactive flame graph in one self-contained file", export_svg },
 	{ 0 }
 };
 

@@ -53,6 +53,10 @@ struct export_format {
 
 extern const struct export_format export_formats[];
 
+/* The formats' writers, one file each. */
+int export_folded(struct export *ex);
+int export_svg(struct export *ex);
+
 /* 0, or -1 after one line on stderr. */
 int export_file_open(struct export_file *ef, const char *path);
 int export_file_commit(struct export_file *ef);
