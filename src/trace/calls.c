@@ -29,7 +29,8 @@ void call_walk_free(struct call_walk *w)
 
 static int push(struct call_walk *w, uint32_t func, uint64_t start, struct call_event *ev)
 {
-	if (grow_array((void **)&w->stack, &w->cap, w->depth + 1, sizeof(*w->stack)))
+	if (w->depth >= w->cap &&
+	    grow_array((void **)&w->stack, &w->cap, w->depth + 1, sizeof(*w->stack)))
 		return -1;
 	w->stack[w->depth] = (struct call_frame) { .func = func, .start = start };
 	ev->kind = CALL_ENTER;

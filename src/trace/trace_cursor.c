@@ -251,9 +251,21 @@ static void follow_depth(struct tr_stream *s, const struct tr_event *ev)
  * (the signal context only ever runs inside it). */
 static int merged_next(struct tr_cursor *c, struct tr_event *ev)
 {
-	const struct tr_event *own = stream_peek(c, &c->own);
-	const struct tr_event *sig = stream_peek(c, &c->signal);
+	const struct tr_event *own;
+	const struct tr_event *sig;
 	struct tr_stream *s;
+
+	/* Most threads never had a signal context: decode straight into ev,
+	 * not into the stream's lookahead to be copied out (the copy, read
+	 * wider than it was written, stalled on store forwarding). */
+	if (!c->signal.nr_chunks && !c->own.has_next) {
+		if (!decode(c, &c->own, ev))
+			return 0;
+		follow_depth(&c->own, ev);
+		return 1;
+	}
+	own = stream_peek(c, &c->own);
+	sig = stream_peek(c, &c->signal);
 
 	if (!own && !sig)
 		return 0;

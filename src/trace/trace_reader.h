@@ -33,6 +33,9 @@ struct tr_info {
 	unsigned nr_cpus;	/* 0: not recorded */
 	int has_clock;		/* clock_sync was given; else ticks are ns */
 	uint64_t clock_t0, clock_n0, clock_t1, clock_n1;
+	uint64_t ns_per_tick_int;	/* (n1 - n0) / (t1 - t0), in 64.64 fixed */
+	uint64_t ns_per_tick_frac;	/* point; 0 and 0 if not known */
+	uint64_t ns_per_tick_rem;	/* (n1 - n0) % (t1 - t0) */
 	int unsealed;		/* "state: recording": the recorder never
 				 * finished; clock_n1 is when it was last
 				 * heard of */
