@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 static const char usage[] =
-	"usage: fntrace report [-i DIR] [--stat] [--csv] [--tid TID]...\n\n"
+	"usage: fntrace report [-i DIR] [--stat] [--csv] [--srcline] [--tid TID]...\n\n"
 	"Print the trace recorded in DIR, in the layout of the kernel's trace\n"
 	"file for the tracer that recorded it (function_graph or function).\n\n"
 	"  -i, --input DIR   the data directory (default: fntrace.data)\n"
@@ -19,10 +19,14 @@ static const char usage[] =
 	"                    average and self time, and the variance (s^2)\n"
 	"      --csv         the profile as CSV:\n"
 	"                    function,hits,total_ns,self_ns,avg_ns\n"
+	"      --srcline     where each function is, from the program's debug\n"
+	"                    information (-g): 'parse() { /* parse.c:42 */' in the\n"
+	"                    graph, a Source column in the profile, a srcline\n"
+	"                    field in the CSV\n"
 	"      --tid TID     only thread TID; may be given more than once\n"
 	"  -h, --help        this text\n";
 
-enum { OPT_STAT = 256, OPT_CSV, OPT_TID };
+enum { OPT_STAT = 256, OPT_CSV, OPT_TID, OPT_SRCLINE };
 
 /* 0: run; 1: --help was printed; 2: a usage error. */
 static int parse_args(int argc, char **argv, const char **dir,
@@ -32,6 +36,7 @@ static int parse_args(int argc, char **argv, const char **dir,
 		{ "input", required_argument, NULL, 'i' },
 		{ "stat", no_argument, NULL, OPT_STAT },
 		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "srcline", no_argument, NULL, OPT_SRCLINE },
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -48,6 +53,8 @@ static int parse_args(int argc, char **argv, const char **dir,
 			o->stat = 1;
 		else if (c == OPT_CSV)
 			o->csv = 1;
+		else if (c == OPT_SRCLINE)
+			o->srcline = 1;
 		else if (c == OPT_TID && !cli_parse_tid(optarg, &tids[o->nr_tids]))
 			o->nr_tids++;
 		else
