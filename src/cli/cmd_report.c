@@ -21,7 +21,8 @@ static const char usage[] =
 	"                    function,hits,total_ns,self_ns,avg_ns\n"
 	"      --srcline     where each function is, from the program's debug\n"
 	"                    information (-g): 'parse() { /* parse.c:42 */' in the\n"
-	"                    graph, a Source column in the profile, a srcline\n"
+	"                    graph, 'parse <-main /* parse.c:42 */' in a function\n"
+	"                    trace, a Source column in the profile, a srcline\n"
 	"                    field in the CSV\n"
 	"      --tid TID     only thread TID; may be given more than once\n"
 	"  -h, --help        this text\n";

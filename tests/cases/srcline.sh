@@ -27,6 +27,11 @@ for flavor in gcc-pg clang-pg; do
 		"'$FNTRACE' report -i $flavor.data --stat --srcline | grep -q '^  scale  .*  graph.c:$(line_of scale)\$'"
 done
 
+# The function tracer's lines too.
+"$FNTRACE" record -t function -o fn.data -- ./prog-gcc-pg >/dev/null 2>&1
+t_ok "function tracer: the line after the caller" sh -c \
+	"'$FNTRACE' report -i fn.data --srcline | grep -q ' fib <-compute /\\* graph.c:$(line_of fib) \\*/\$'"
+
 # Without --srcline, nothing changes.
 "$FNTRACE" report -i gcc-pg.data >plain.txt
 t_eq "no --srcline: no line comments" 0 "$(grep -c 'graph.c' plain.txt)"
