@@ -99,8 +99,6 @@ static void take_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end
 		d->dir->info->dropped += n.events + n.lost;
 		return;
 	}
-	d->chunks++;
-	d->bytes += head.used;
 	tr_counts_add(&d->written, &n);
 	note_thread(d, &head);
 }

@@ -24,10 +24,9 @@ struct drain_thread {
 struct drainer {
 	struct ft_shm *shm;
 	struct datadir *dir;
-	uint64_t chunks, bytes;		/* written to trace.dat */
-	struct tr_counts written;	/* what those chunks hold; its lost:
-					 * events the runtime dropped, as
-					 * their LOST events say */
+	struct tr_counts written;	/* what the chunks written to trace.dat
+					 * hold; its lost: events the runtime
+					 * dropped, as their LOST events say */
 	uint64_t lost_noted;		/* ... and in the chunks dropped too */
 	struct drain_thread *threads;	/* a hash set, open addressing */
 	unsigned nr_threads, nr_slots;
