@@ -13,20 +13,19 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <errno.h>
-#include <fcntl.h>
+#include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* A function looked up that has no line: cached as this, said as NULL. */
 static char no_line[] = "";
 
 struct srcline_module {
 	char *path;
-	int fd;
+	Dwfl *dwfl;		/* the file, at its link-time addresses */
 	Dwarf *dwarf;		/* NULL: no debug information */
+	Dwarf_Addr bias;	/* of the debug information's addresses */
 };
 
 /* The answers for one process, by function id. */
@@ -54,9 +53,8 @@ void tr_srclines_free(struct tr_srclines *s)
 	if (!s)
 		return;
 	for (unsigned i = 0; i < s->nr_modules; i++) {
-		dwarf_end(s->modules[i].dwarf);
-		if (s->modules[i].fd >= 0)
-			close(s->modules[i].fd);
+		if (s->modules[i].dwfl)
+			dwfl_end(s->modules[i].dwfl);
 		free(s->modules[i].path);
 	}
 	for (unsigned i = 0; i < s->nr_procs; i++) {
@@ -72,15 +70,28 @@ void tr_srclines_free(struct tr_srclines *s)
 
 /* ---- modules, opened once ---- */
 
+/* libdwfl finds the debug information in the file, or in a separate
+ * file: by build-id under /usr/lib/debug (Debian's -dbgsym packages),
+ * or by .gnu_debuglink next to it, in its .debug/, or under
+ * /usr/lib/debug. */
+static const Dwfl_Callbacks find_debuginfo = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
 static void open_dwarf(struct srcline_module *m)
 {
-	m->fd = open(m->path, O_RDONLY | O_CLOEXEC);
-	if (m->fd < 0) {
+	Dwfl_Module *mod;
+
+	m->dwfl = dwfl_begin(&find_debuginfo);
+	mod = m->dwfl ? dwfl_report_elf(m->dwfl, m->path, m->path, -1, 0, false) : NULL;
+	if (!mod) {
 		tr_error("warning: %s: %s: no source lines for its functions", m->path,
-			 strerror(errno));
+			 dwfl_errmsg(-1));
 		return;
 	}
-	m->dwarf = dwarf_begin(m->fd, DWARF_C_READ);
+	dwfl_report_end(m->dwfl, NULL, NULL);
+	m->dwarf = dwfl_module_getdwarf(mod, &m->bias);
 	if (!m->dwarf)
 		tr_error("warning: %s has no debug information: no source lines for its "
 			 "functions (compile with -g)", m->path);
@@ -96,7 +107,7 @@ static struct srcline_module *module_of(struct tr_srclines *s, const char *path)
 	if (grow_array((void **)&s->modules, &s->cap_modules, s->nr_modules + 1, sizeof(*m)))
 		return NULL;
 	m = &s->modules[s->nr_modules];
-	*m = (struct srcline_module) { .path = strdup(path), .fd = -1 };
+	*m = (struct srcline_module) { .path = strdup(path) };
 	if (!m->path)
 		return NULL;
 	s->nr_modules++;
@@ -197,7 +208,7 @@ static char *find_line(struct tr_srclines *s, const struct tr_process *proc, uin
 	m = module_of(s, mod->path);
 	if (!m)
 		return NULL;
-	return m->dwarf ? look_up(m->dwarf, fn->addr - mod->bias) : no_line;
+	return m->dwarf ? look_up(m->dwarf, fn->addr - mod->bias - m->bias) : no_line;
 }
 
 /* ---- the answers, kept ---- */

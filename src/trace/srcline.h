@@ -7,10 +7,12 @@
  * instruction; the file is named without its directories, which fit no
  * graph line.
  *
- * Modules are opened when first asked about and kept open; each
- * function's answer is kept too, so asking for every event costs one
- * lookup per function.  A module without debug information (or gone
- * since the recording) gives no lines, and a warning on stderr once.
+ * Modules are opened when first asked about and kept open, with their
+ * debug information where it is, or in a separate file (build-id under
+ * /usr/lib/debug, .gnu_debuglink); each function's answer is kept too,
+ * so asking for every event costs one lookup per function.  A module
+ * without debug information (or gone since the recording) gives no
+ * lines, and a warning on stderr once.
  */
 #ifndef FNTRACE_SRCLINE_H
 #define FNTRACE_SRCLINE_H

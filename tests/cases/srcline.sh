@@ -48,6 +48,38 @@ t_ok "no debug info: said once" sh -c \
 "$FNTRACE" report -i stripped.data --stat --srcline >stripped.stat 2>/dev/null
 t_ok "no debug info: stat shows '-'" grep -q '^  fib  .*  -$' stripped.stat
 
+# Debug information in a file of its own, named by .gnu_debuglink (as
+# Debian's -dbgsym packages are found by build-id).
+objcopy --only-keep-debug prog-gcc-pg prog.debug
+objcopy --strip-debug --add-gnu-debuglink=prog.debug prog-gcc-pg split
+"$FNTRACE" record -o split.data -- ./split >/dev/null 2>&1
+"$FNTRACE" report -i split.data --csv --srcline >split.csv 2>split.err
+t_eq "separate debug file: fib's line" "graph.c:$(line_of fib)" \
+	"$(awk -F, '$1 == "fib" { print $6 }' split.csv)"
+t_eq "separate debug file: nothing said" "" "$(cat split.err)"
+
+# A program gone since its recording: no lines, said once.
+cp prog-gcc-pg gone
+"$FNTRACE" record -o gone.data -- ./gone >/dev/null 2>&1
+rm gone
+"$FNTRACE" report -i gone.data --srcline >gone.txt 2>gone.err
+t_ok "program gone: the graph, one line said" sh -c \
+	"grep -q 'compute() {\$' gone.txt && [ \$(wc -l <gone.err) -eq 1 ] && grep -q 'gone: No such file' gone.err"
+
+# A function of a shared library: its own module, its own bias.
+cat >lib.c <<'C'
+int twice(int x)
+{
+	return x * 2;
+}
+C
+printf 'int twice(int);\nint main(void) { return twice(0); }\n' >uselib.c
+t_build gcc-pg -O2 libtwice.so lib.c
+gcc -pg -g -O2 -c uselib.c && gcc -o uselib uselib.o -L. -ltwice -Wl,-rpath,"$PWD"
+"$FNTRACE" record -o lib.data -- ./uselib >/dev/null 2>&1
+t_ok "shared library: its function's line" sh -c \
+	"'$FNTRACE' report -i lib.data --srcline | grep -q 'twice(); /\\* lib.c:1 \\*/\$'"
+
 # C++: names demangled in the graph, the profile and their lines.
 cat >box.cc <<'C'
 namespace ns {
