@@ -3,10 +3,12 @@
  * Source lines from DWARF.  A function's address in the funcs file is
  * where it ran; less its module's bias, it is the address the debug
  * information speaks of.  The compilation unit holding it is found by
- * libdw's address ranges (or, where a compiler wrote none, by asking
- * each unit), the function's DIE among that unit's scopes at the
+ * its address ranges (or, where a compiler wrote none, by asking each
+ * unit), the function's DIE among that unit's scopes at the
  * address, and its declaration's file and line from the DIE (through
  * its abstract origin for an out-of-line copy of an inline function).
+ * libdwfl opens the module, at its link-time addresses, and finds its
+ * debug information.
  */
 #include "srcline.h"
 #include "../common/array.h"
@@ -24,8 +26,7 @@ static char no_line[] = "";
 struct srcline_module {
 	char *path;
 	Dwfl *dwfl;		/* the file, at its link-time addresses */
-	Dwarf *dwarf;		/* NULL: no debug information */
-	Dwarf_Addr bias;	/* of the debug information's addresses */
+	Dwfl_Module *mod;	/* NULL: no debug information */
 };
 
 /* The answers for one process, by function id. */
@@ -82,6 +83,7 @@ static const Dwfl_Callbacks find_debuginfo = {
 static void open_dwarf(struct srcline_module *m)
 {
 	Dwfl_Module *mod;
+	Dwarf_Addr bias;
 
 	m->dwfl = dwfl_begin(&find_debuginfo);
 	mod = m->dwfl ? dwfl_report_elf(m->dwfl, m->path, m->path, -1, 0, false) : NULL;
@@ -91,8 +93,9 @@ static void open_dwarf(struct srcline_module *m)
 		return;
 	}
 	dwfl_report_end(m->dwfl, NULL, NULL);
-	m->dwarf = dwfl_module_getdwarf(mod, &m->bias);
-	if (!m->dwarf)
+	if (dwfl_module_getdwarf(mod, &bias))
+		m->mod = mod;
+	else
 		tr_error("warning: %s has no debug information: no source lines for its "
 			 "functions (compile with -g)", m->path);
 }
@@ -116,23 +119,6 @@ static struct srcline_module *module_of(struct tr_srclines *s, const char *path)
 }
 
 /* ---- one address ---- */
-
-/* The unit whose code holds addr: by .debug_aranges, else by asking
- * each unit (clang writes no aranges unless told to). */
-static Dwarf_Die *unit_of(Dwarf *dwarf, Dwarf_Addr addr, Dwarf_Die *cu)
-{
-	Dwarf_Off off = 0, next;
-	size_t header;
-
-	if (dwarf_addrdie(dwarf, addr, cu))
-		return cu;
-	while (dwarf_nextcu(dwarf, off, &next, &header, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(dwarf, off + header, cu) && dwarf_haspc(cu, addr) > 0)
-			return cu;
-		off = next;
-	}
-	return NULL;
-}
 
 static const char *base_name(const char *path)
 {
@@ -168,21 +154,39 @@ static int where_is(Dwarf_Die *cu, Dwarf_Addr addr, const char **file, int *line
 	*file = has_fn ? dwarf_decl_file(&fn) : NULL;
 	if (!*file && first)
 		*file = dwarf_linesrc(first, NULL, NULL);
-	if (!has_fn || dwarf_decl_line(&fn, line))
-		if (!first || dwarf_lineno(first, line))
-			return -1;
-	return *file ? 0 : -1;
+	if (!*file)
+		return -1;
+	if (has_fn && dwarf_decl_line(&fn, line) == 0)
+		return 0;
+	return first && dwarf_lineno(first, line) == 0 ? 0 : -1;
 }
 
-/* "file:line", no_line, or NULL if out of memory. */
-static char *look_up(Dwarf *dwarf, Dwarf_Addr addr)
+/* The unit whose code holds the link-time address addr, and the bias
+ * of its addresses: by .debug_aranges, else by asking each unit (clang
+ * writes no aranges unless told to). */
+static Dwarf_Die *unit_of(Dwfl_Module *mod, Dwarf_Addr addr, Dwarf_Addr *bias)
 {
-	Dwarf_Die cu;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+
+	if (cu)
+		return cu;
+	while ((cu = dwfl_module_nextcu(mod, cu, bias)))
+		if (dwarf_haspc(cu, addr - *bias) > 0)
+			return cu;
+	return NULL;
+}
+
+/* "file:line" for the link-time address addr, no_line, or NULL if out
+ * of memory. */
+static char *look_up(Dwfl_Module *mod, Dwarf_Addr addr)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = unit_of(mod, addr, &bias);
 	const char *file;
 	int line;
 	char *text;
 
-	if (!unit_of(dwarf, addr, &cu) || where_is(&cu, addr, &file, &line))
+	if (!cu || where_is(cu, addr - bias, &file, &line))
 		return no_line;
 	if (asprintf(&text, "%s:%d", base_name(file), line) < 0)
 		return NULL;
@@ -208,7 +212,7 @@ static char *find_line(struct tr_srclines *s, const struct tr_process *proc, uin
 	m = module_of(s, mod->path);
 	if (!m)
 		return NULL;
-	return m->dwarf ? look_up(m->dwarf, fn->addr - mod->bias - m->bias) : no_line;
+	return m->mod ? look_up(m->mod, fn->addr - mod->bias) : no_line;
 }
 
 /* ---- the answers, kept ---- */
