@@ -88,6 +88,19 @@ cp -r dies.data dies.data.tmp-1
 sed -i 's/^state: sealed/state: recording/' dies.data.tmp-1/info
 t_ok "info: never sealed" sh -c "'$FNTRACE' info -i dies.data.tmp-1 | grep -q '^data directory .*never sealed'"
 
+# record -p: a running process, the same agreement.
+t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
+"$FNTRACE" run -- ./spin 4 >/dev/null 2>&1 &
+pid=$!
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+"$FNTRACE" record -p $pid -d 1 -o p.data 2>p.err
+wait $pid
+t_ok "record -p: one summary line" grep -q '^fntrace: recorded [0-9]* calls, .* in 1 thread over .* -> p.data$' p.err
+t_eq "record -p: the summary's calls are report --stat's" "$(stat_hits p.data)" \
+	"$(sed -n 's/^fntrace: recorded \([0-9]*\) calls.*/\1/p' p.err)"
+t_eq "record -p: info's calls are report --stat's" "$(stat_hits p.data)" "$(info_field p.data calls)"
+t_ok "record -p: some calls" test "$(stat_hits p.data)" -gt 0
+
 # live says the summary too, with no directory (it keeps none).
 "$FNTRACE" live -- ./counted 0 >/dev/null 2>live.err
 t_ok "live: the summary, naming no directory" grep -q '^fntrace: recorded [0-9]* calls, .* 0 lost$' live.err
