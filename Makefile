@@ -68,8 +68,11 @@ DEPS    := $(CLI_OBJ:.o=.d) $(RT_OBJ:.o=.d) $(BUILD)/cli/src/recordmcount/tool.d
 
 all: $(BUILD)/fntrace $(BUILD)/libfntrace.so $(BUILD)/fntrace-recordmcount
 
+# libdw (elfutils): source lines from DWARF, report --srcline.
+CLI_LIBS := -ldw -lm
+
 $(BUILD)/fntrace: $(CLI_OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ -lm
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CLI_LIBS)
 
 $(BUILD)/fntrace-recordmcount: $(RMC_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
@@ -115,7 +118,7 @@ CLI_LIB_OBJ := $(filter-out $(BUILD)/cli/src/cli/main.o,$(CLI_OBJ))
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(CLI_LIB_OBJ) -lm
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(CLI_LIB_OBJ) $(CLI_LIBS)
 
 # ---- the bundled example ----
 $(BUILD)/examples/demo: $(wildcard examples/*.c examples/*.h) examples/Makefile

@@ -4,7 +4,7 @@
 # Runs apt-get update at most once per call, and only if something is missing.
 set -eu
 
-need_build="gcc make libc6-dev"
+need_build="gcc make libc6-dev libdw-dev"
 need_check="$need_build clang strace g++ cmake valgrind gdb libxml2-utils python3"
 need_bench="$need_check uftrace hyperfine"
 need_real="dpkg-dev xz-utils"

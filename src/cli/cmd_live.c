@@ -68,7 +68,7 @@ int cmd_live(int argc, char **argv)
 	struct record_options o = {
 		.tracer = "function_graph",
 		.buffer_kb = 16384,
-		.quiet = 1,
+		.transient = 1,
 	};
 	int first = record_parse(argc, argv, &o, usage), status;
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 static const char usage[] =
-	"usage: fntrace report [-i DIR] [--stat [--sort KEYS]] [--csv] [--tid TID]...\n"
+	"usage: fntrace report [-i DIR] [--stat [--sort KEYS]] [--csv] [--srcline] [--tid TID]...\n"
 	"                      [-F GLOB]... [-N GLOB]... [-D N] [--min-duration TIME]\n"
 	"                      [--time-range START~END] [-O [no]OPTION]...\n\n"
 	"Print the trace recorded in DIR, in the layout of the kernel's trace\n"
@@ -27,6 +27,11 @@ static const char usage[] =
 	"      --sort KEYS   the profile's order: total, self, hits, avg (largest\n"
 	"                    first), name (A to Z), comma-separated; by default\n"
 	"                    total (hits for the function tracer)\n"
+	"      --srcline     where each function is, from the program's debug\n"
+	"                    information (-g): 'parse() { /* parse.c:42 */' in the\n"
+	"                    graph, 'parse <-main /* parse.c:42 */' in a function\n"
+	"                    trace, a Source column in the profile, a srcline\n"
+	"                    field in the CSV\n"
 	"      --tid TID     only thread TID; may be given more than once\n\n"
 	"What is shown is what recording with the same -F, -N and -D would have\n"
 	"recorded; the profile counts the calls shown:\n"
@@ -58,7 +63,7 @@ static const char usage[] =
 	"                    leading timestamp) off\n"
 	"  -h, --help        this text\n";
 
-enum { OPT_STAT = 256, OPT_CSV, OPT_TID, OPT_MIN_DURATION, OPT_TIME_RANGE, OPT_SORT };
+enum { OPT_STAT = 256, OPT_CSV, OPT_TID, OPT_MIN_DURATION, OPT_TIME_RANGE, OPT_SORT, OPT_SRCLINE };
 
 struct report_args {
 	const char *dir;
@@ -141,6 +146,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "input", required_argument, NULL, 'i' },
 		{ "stat", no_argument, NULL, OPT_STAT },
 		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "srcline", no_argument, NULL, OPT_SRCLINE },
 		{ "tid", required_argument, NULL, OPT_TID },
 		{ "filter", required_argument, NULL, 'F' },
 		{ "notrace", required_argument, NULL, 'N' },
@@ -166,6 +172,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			a->o.csv = 1;
 		else if (c == OPT_TID && !cli_parse_tid(optarg, &a->tids[a->o.nr_tids]))
 			a->o.nr_tids++;
+		else if (c == OPT_SRCLINE)
+			a->o.srcline = 1;
 		else if (c == '?' || c == OPT_TID)
 			return 2;
 		else if (parse_value(c, a))

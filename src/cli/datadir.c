@@ -121,6 +121,7 @@ int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info
 	if (dir[0] != '/' && !getcwd(cwd, sizeof(cwd)))
 		return -1;
 	d->info = info;
+	info->started = time(NULL);
 	clock_sample(&info->clock.ticks[0], &info->clock.ns[0]);
 	info->clock.ticks[1] = info->clock.ticks[0];
 	info->clock.ns[1] = info->clock.ns[0];

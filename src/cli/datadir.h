@@ -43,6 +43,10 @@ struct datadir_info {
 	const char *tracer;
 	int pid;
 	int retval;		/* funcgraph-retval */
+	const char *filter;	/* filter expressions, one per line, or NULL */
+	const char *notrace;
+	unsigned depth;		/* max_graph_depth; 0: none */
+	int64_t started;	/* the wall clock at the start, Unix seconds */
 	struct clock_sync clock;	/* the start, and the latest sample */
 	char exit[64];		/* how the program ended; "" if not known */
 	uint64_t dropped;	/* events the recorder could not store */

@@ -7,12 +7,15 @@
  * died), how the recording ended if it ended early (`recording: disk
  * full after N bytes`), and how many events the recorder could not store
  * (`dropped: N`), and how many events the runtime dropped in threads
- * that ended before they could say so (`lost_unsaid: N`).
+ * that ended before they could say so (`lost_unsaid: N`).  What was
+ * asked for is there too: `filter: EXPR` and `notrace: EXPR`, one line
+ * per expression, and `depth: N`; and when (`started:`, Unix seconds).
  */
 #include "datadir.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,22 +60,59 @@ static void trouble_lines(const struct datadir *d, const struct datadir_info *i,
 		 (unsigned long long)i->unsaid);
 }
 
+/* One `key: EXPR` line per line of list (NULL: none); NULL if out of
+ * memory. */
+static char *list_lines(const char *key, const char *list)
+{
+	size_t len = 1;
+	char *text, *p;
+
+	for (const char *s = list; s && *s; s += strcspn(s, "\n"), s += *s == '\n')
+		len += strlen(key) + 3 + strcspn(s, "\n");
+	text = p = malloc(len);
+	if (!text)
+		return NULL;
+	*p = '\0';
+	for (const char *s = list; s && *s; s += strcspn(s, "\n"), s += *s == '\n')
+		p += sprintf(p, "%s: %.*s\n", key, (int)strcspn(s, "\n"), s);
+	return text;
+}
+
+/* What the recording was asked to trace. */
+static char *request_lines(const struct datadir_info *i)
+{
+	char *filter = list_lines("filter", i->filter);
+	char *notrace = list_lines("notrace", i->notrace);
+	char *text = NULL;
+
+	if (filter && notrace &&
+	    asprintf(&text, "%s%sdepth: %u\nstarted: %lld\n", filter, notrace, i->depth,
+		     (long long)i->started) < 0)
+		text = NULL;
+	free(filter);
+	free(notrace);
+	return text;
+}
+
 char *datadir_info_text(const struct datadir *d, const struct datadir_info *i, int sealed)
 {
 	char exit[80] = "", trouble[512];
-	char *text;
+	char *text, *request = request_lines(i);
+	int n;
 
 	if (i->exit[0])
 		snprintf(exit, sizeof(exit), "exit: %s\n", i->exit);
+	if (!request)
+		return NULL;
 	trouble_lines(d, i, trouble, sizeof(trouble));
-	if (asprintf(&text, "fntrace-data: 1\ncommand: %s\ntracer: %s\npid: %d\n"
-			    "clock_sync: %llu %llu %llu %llu\noptions: %s\nnr_cpus: %ld\n"
+	n = asprintf(&text, "fntrace-data: 1\ncommand: %s\ntracer: %s\npid: %d\n"
+			    "clock_sync: %llu %llu %llu %llu\noptions: %s\n%snr_cpus: %ld\n"
 			    "%sstate: %s\n%s",
 		     i->command, i->tracer, i->pid,
 		     (unsigned long long)i->clock.ticks[0], (unsigned long long)i->clock.ns[0],
 		     (unsigned long long)i->clock.ticks[1], (unsigned long long)i->clock.ns[1],
-		     i->retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN), exit,
-		     sealed ? "sealed" : "recording", trouble) < 0)
-		return NULL;
-	return text;
+		     i->retval ? "retval" : "", request, sysconf(_SC_NPROCESSORS_ONLN), exit,
+		     sealed ? "sealed" : "recording", trouble);
+	free(request);
+	return n < 0 ? NULL : text;
 }

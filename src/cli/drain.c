@@ -9,31 +9,70 @@
 #include "drain.h"
 
 #include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-/* Events in words (TIME and CPU records only serve the others), and
- * the events its LOST records say the runtime dropped before. */
-static void count_events(const uint32_t *w, uint32_t words, uint64_t *events,
-			 uint64_t *lost)
-{
-	for (uint32_t i = 0; i < words;) {
-		int len = ft_event_words(w[i]);
-		unsigned type = (w[i] >> 2) & 0x3f;
+/* ---- the threads seen, for the summary ---- */
 
-		if (len < 0 || i + len > words)
-			return;
-		if ((w[i] & 3) != 3)
-			++*events;
-		else if (type == FT_LONG_LOST)
-			*lost += w[i + 1] | (uint64_t)w[i + 2] << 32;
-		else if (type != FT_LONG_TIME && type != FT_LONG_CPU)
-			++*events;
-		i += len;
+static unsigned thread_hash(const struct drain_thread *t)
+{
+	return (t->tid * 2654435761u) ^ (t->pid * 40503u) ^ t->image;
+}
+
+/* Its slot, or the free one where it belongs (a tid is never 0). */
+static struct drain_thread *thread_slot(struct drain_thread *set, unsigned nr_slots,
+					const struct drain_thread *t)
+{
+	unsigned i = thread_hash(t) & (nr_slots - 1);
+
+	while (set[i].tid && (set[i].tid != t->tid || set[i].pid != t->pid ||
+			      set[i].image != t->image))
+		i = (i + 1) & (nr_slots - 1);
+	return &set[i];
+}
+
+/* Kept at most half full; if memory runs out, the count stays short. */
+static int grow_threads(struct drainer *d)
+{
+	unsigned n = d->nr_slots ? 2 * d->nr_slots : 64;
+	struct drain_thread *set = calloc(n, sizeof(*set));
+
+	if (!set)
+		return -1;
+	for (unsigned i = 0; i < d->nr_slots; i++)
+		if (d->threads[i].tid)
+			*thread_slot(set, n, &d->threads[i]) = d->threads[i];
+	free(d->threads);
+	d->threads = set;
+	d->nr_slots = n;
+	return 0;
+}
+
+static void note_thread(struct drainer *d, const struct ft_chunk *head)
+{
+	struct drain_thread t = { head->pid, head->image, head->tid }, *slot;
+
+	if ((d->nr_threads + 1) * 2 > d->nr_slots && grow_threads(d))
+		return;
+	slot = thread_slot(d->threads, d->nr_slots, &t);
+	if (!slot->tid) {
+		*slot = t;
+		d->nr_threads++;
 	}
 }
+
+void drain_free(struct drainer *d)
+{
+	free(d->threads);
+	d->threads = NULL;
+	d->nr_threads = d->nr_slots = 0;
+}
+
+/* ---- chunks ---- */
 
 /* Write the piece, in our byte order (a big-endian program's is swapped
  * into a copy), or count its events as dropped. */
@@ -43,7 +82,7 @@ static void take_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end
 	uint32_t from = ft_shm_u32(d->shm, c->consumed);
 	const uint32_t *events = (const uint32_t *)(c + 1) + from / 4;
 	struct ft_chunk head = *c;
-	uint64_t n = 0, lost = 0;
+	struct tr_counts n = { 0 };
 
 	if (end <= from)
 		return;
@@ -52,17 +91,16 @@ static void take_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end
 		events = copy;
 	}
 	head.used = end - from;
-	count_events(events, head.used / 4, &n, &lost);
-	d->lost_noted += lost;
+	tr_count_chunk(events, head.used / 4, &n);
+	d->lost_noted += n.lost;
 	ft_chunk_state_at(d->shm, c, from, &head.start_time, &head.cpu);
 	head.consumed = 0;
 	if (datadir_write(d->dir, &head, sizeof(head), events, head.used)) {
-		d->dir->info->dropped += n + lost;
+		d->dir->info->dropped += n.events + n.lost;
 		return;
 	}
-	d->chunks++;
-	d->bytes += head.used;
-	d->lost += lost;
+	tr_counts_add(&d->written, &n);
+	note_thread(d, &head);
 }
 
 static void drain_chunk(struct drainer *d, unsigned i, uint32_t state, enum drain_what what)
@@ -118,4 +156,19 @@ void drain_keep_info(struct drainer *d)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if ((uint64_t)now.tv_sec * 1000000000 + now.tv_nsec - c->ns[1] >= every)
 		datadir_refresh(d->dir);
+}
+
+void drain_say_summary(const struct drainer *d, const char *where)
+{
+	const struct datadir_info *i = d->dir->info;
+	double seconds = (i->clock.ns[1] - i->clock.ns[0]) / 1e9;
+	char size[32];
+
+	fprintf(stderr, "fntrace: recorded %llu calls, %llu events (%s) in %u thread%s "
+		"over %.3f s, %llu lost%s%s\n",
+		(unsigned long long)d->written.calls, (unsigned long long)d->written.events,
+		tr_format_bytes(size, sizeof(size), d->dir->size), d->nr_threads,
+		d->nr_threads == 1 ? "" : "s", seconds,
+		(unsigned long long)(d->written.lost + i->unsaid), where ? " -> " : "",
+		where ? where : "");
 }

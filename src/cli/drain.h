@@ -13,14 +13,23 @@
 
 #include "datadir.h"
 #include "../common/shm.h"
+#include "../trace/counts.h"
+
+/* The threads whose events were written: (pid, image, tid), as the
+ * reader tells threads apart. */
+struct drain_thread {
+	uint32_t pid, image, tid;
+};
 
 struct drainer {
 	struct ft_shm *shm;
 	struct datadir *dir;
-	uint64_t chunks, bytes;		/* written to trace.dat */
-	uint64_t lost;			/* events the runtime dropped, as its
-					 * LOST events in those chunks say */
+	struct tr_counts written;	/* what the chunks written to trace.dat
+					 * hold; its lost: events the runtime
+					 * dropped, as their LOST events say */
 	uint64_t lost_noted;		/* ... and in the chunks dropped too */
+	struct drain_thread *threads;	/* a hash set, open addressing */
+	unsigned nr_threads, nr_slots;
 };
 
 /* Events the runtime dropped that no LOST event says: their threads
@@ -40,5 +49,10 @@ void drain_wait(struct drainer *d, uint32_t seen, unsigned timeout_ms);
 /* Refresh the provisional info when it is due (soon after the start,
  * then once a second), so a recorder killed leaves a recent clock sample. */
 void drain_keep_info(struct drainer *d);
+/* The line a recording that stored everything ends with, on stderr:
+ * calls, events, trace.dat's bytes, threads, how long, events lost, and
+ * where (if not NULL). */
+void drain_say_summary(const struct drainer *d, const char *where);
+void drain_free(struct drainer *d);
 
 #endif

@@ -15,6 +15,7 @@ static const struct command {
 } commands[] = {
 	{ "record", cmd_record, "run a program and record its function trace" },
 	{ "report", cmd_report, "print a recorded trace, or its profile" },
+	{ "info", cmd_info, "say what a recording holds: run, processes, threads, events" },
 	{ "export", cmd_export, "write a recorded trace for other tools: Perfetto, flame graphs" },
 	{ "live", cmd_live, "record a program and print its trace at once" },
 	{ "list", cmd_list, "list the traceable functions of a program" },

@@ -16,7 +16,8 @@ struct record_options {
 	int retval;			/* funcgraph-retval */
 	const char *output;		/* the data directory */
 	char **argv;			/* the program and its arguments */
-	int quiet;			/* no "recorded ..." line */
+	int transient;			/* live: output goes once reported, so
+					 * the summary line names no directory */
 	int pid;			/* -p: a running process instead */
 	unsigned duration;		/* -d: seconds to record it; 0: until Ctrl-C */
 };

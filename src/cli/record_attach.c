@@ -160,7 +160,8 @@ int record_attach(const struct record_options *o)
 {
 	struct attached a = {
 		.o = o, .dir.trace_fd = -1,
-		.info = { .tracer = o->tracer, .pid = o->pid, .retval = o->retval },
+		.info = { .tracer = o->tracer, .pid = o->pid, .retval = o->retval,
+			  .filter = o->filter, .notrace = o->notrace, .depth = o->depth },
 	};
 	char ending[256];
 
@@ -175,14 +176,15 @@ int record_attach(const struct record_options *o)
 	record_loop(&a);
 	if (stop(&a) || finish(&a)) {
 		datadir_abandon(&a.dir);
+		drain_free(&a.drainer);
 		return -1;
 	}
 	if (a.dir.error)
 		fprintf(stderr, "fntrace: recording stopped, %s: what fit is in %s; "
 			"%llu events dropped\n", datadir_ending(&a.dir, ending, sizeof(ending)),
 			o->output, (unsigned long long)a.info.dropped);
-	else if (!o->quiet)
-		fprintf(stderr, "fntrace: recorded %llu bytes of events of process %d into %s\n",
-			(unsigned long long)a.drainer.bytes, o->pid, o->output);
+	else
+		drain_say_summary(&a.drainer, o->output);
+	drain_free(&a.drainer);
 	return 0;
 }

@@ -190,6 +190,9 @@ static void describe_run(struct datadir_info *info, const struct record_options 
 			      n ? " " : "", *a);
 	info->tracer = o->tracer;
 	info->retval = o->retval;
+	info->filter = o->filter;
+	info->notrace = o->notrace;
+	info->depth = o->depth;
 }
 
 /* The second clock sample, far enough from the first for a good rate. */
@@ -232,22 +235,22 @@ static void where_kept(const struct datadir *d, int sealed, char *buf, size_t le
 		snprintf(buf, len, "left unsealed in %s", d->tmp);
 }
 
-/* One line on how the recording went: always if it could not store
- * everything, else unless quiet. */
+/* One line on how the recording went: the summary, or what it could
+ * not store. */
 static void say_result(const struct recorder *r, const struct record_options *o, int sealed)
 {
 	const struct datadir *d = &r->dir;
+	uint64_t lost_total = r->drainer.written.lost + r->info.unsaid;
 	char lost[64] = "", ending[256], kept[4200];
 
-	if (r->drainer.lost + r->info.unsaid)
-		snprintf(lost, sizeof(lost), "; %llu events lost (buffers full)",
-			 (unsigned long long)(r->drainer.lost + r->info.unsaid));
 	if (!d->error) {
-		if (sealed && !o->quiet)
-			fprintf(stderr, "fntrace: recorded %llu bytes of events into %s%s\n",
-				(unsigned long long)r->drainer.bytes, o->output, lost);
+		if (sealed)
+			drain_say_summary(&r->drainer, o->transient ? NULL : o->output);
 		return;
 	}
+	if (lost_total)
+		snprintf(lost, sizeof(lost), "; %llu events lost (buffers full)",
+			 (unsigned long long)lost_total);
 	where_kept(d, sealed, kept, sizeof(kept));
 	fprintf(stderr, "fntrace: recording stopped, %s: %s; %llu events dropped%s\n",
 		datadir_ending(d, ending, sizeof(ending)), kept,
@@ -294,6 +297,7 @@ int record_run(const struct record_options *o)
 	ret = record_program(&r, o, path, lib);
 	if (ret < 0)
 		datadir_abandon(&r.dir);
+	drain_free(&r.drainer);
 out:
 	free(path);
 	free(lib);

@@ -4,6 +4,7 @@
  * files that appear whole or not at all (export.h).
  */
 #include "export.h"
+#include "srcline.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -109,7 +110,10 @@ static int export_open(struct export *ex, const struct export_options *o)
 		tr_error("%s", ex->td.err);
 		return -1;
 	}
-	if (select_threads(ex)) {
+	if (o->srcline && !(ex->srclines = tr_srclines_new()))
+		tr_error("out of memory");
+	if ((o->srcline && !ex->srclines) || select_threads(ex)) {
+		tr_srclines_free(ex->srclines);
 		tr_close(&ex->td);
 		return -1;
 	}
@@ -141,6 +145,7 @@ int export_run(const struct export_options *o)
 		err = -1;
 	}
 	free(ex.threads);
+	tr_srclines_free(ex.srclines);
 	tr_close(&ex.td);
 	return err ? 1 : 0;
 }

@@ -41,6 +41,8 @@ struct export {
 	const struct tr_thread **threads;	/* the selected ones, in td order */
 	unsigned nr_threads;
 	struct export_file out;		/* opened on opt->output before write() */
+	struct tr_srclines *srclines;	/* with --srcline, for tr_srcline()
+					 * (srcline.h); else NULL */
 };
 
 struct export_format {

@@ -6,6 +6,7 @@
  * merge of threads and the kernel's duration format.
  */
 #include "report_int.h"
+#include "srcline.h"
 #include "trace_reader.h"
 
 #include <inttypes.h>
@@ -54,6 +55,11 @@ const char *report_func_name(const struct tr_thread *th, uint32_t id,
 		return name;
 	snprintf(buf, len, "<id %u>", id);
 	return buf;
+}
+
+const char *report_srcline(const struct report *r, const struct tr_thread *th, uint32_t id)
+{
+	return r->srclines ? tr_srcline(r->srclines, th->proc, id) : NULL;
 }
 
 /* ---- the merge: a binary min-heap of threads keyed by their next event ---- */
@@ -330,7 +336,10 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 		tr_close(&r.td);
 		return 1;
 	}
-	err = select_threads(&r) || run_view(&r) || r.sel.out_of_memory;
+	if (r.opt->srcline && !(r.srclines = tr_srclines_new()))
+		err = 1;
+	else
+		err = select_threads(&r) || run_view(&r) || r.sel.out_of_memory;
 	if (err)
 		tr_error("out of memory");
 	if (!err && !r.opt->csv) {
@@ -345,6 +354,7 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 	err |= report_problems(&r);
 	free(r.threads);
 	selection_free(&r.sel);
+	tr_srclines_free(r.srclines);
 	tr_close(&r.td);
 	return err ? 1 : 0;
 }

@@ -50,6 +50,7 @@ struct report_time {
 struct report_options {
 	int stat;		/* the per-function profile instead of the trace */
 	int csv;		/* the profile as CSV (implies stat) */
+	int srcline;		/* each function's file:line, from DWARF */
 	const uint32_t *tids;	/* only these threads, if nr_tids > 0 */
 	unsigned nr_tids;
 	int live;		/* read from a running process: no header after

@@ -124,6 +124,7 @@ static int print_func(struct fn_view *v, const struct tr_thread *th,
 {
 	char name[REPORT_NAME_LEN], caller[256];
 	struct sym_table *syms = syms_of(v, th);
+	const char *where = report_srcline(v->r, th, ev->func);
 
 	if (!syms)
 		return -1;
@@ -131,6 +132,8 @@ static int print_func(struct fn_view *v, const struct tr_thread *th,
 	fputs(report_func_name(th, ev->func, name, sizeof(name)), v->out);
 	if (ev->value)
 		fprintf(v->out, " <-%s", sym_name(syms, ev->value, caller, sizeof(caller)));
+	if (where)
+		fprintf(v->out, " /* %s */", where);
 	fputc('\n', v->out);
 	return 0;
 }

@@ -242,6 +242,16 @@ static int resync(struct graph_thread *gt, uint32_t depth)
 
 /* ---- one line per event ---- */
 
+/* --srcline: where an entered function is, ending its line. */
+static void print_srcline(const struct graph *g, const struct tr_thread *th, uint32_t func)
+{
+	const char *where = report_srcline(g->r, th, func);
+
+	if (where)
+		fprintf(g->out, " /* %s */", where);
+	fputc('\n', g->out);
+}
+
 static int print_leaf(struct graph *g, unsigned ti, const struct tr_event *entry,
 		      const struct tr_event *exit)
 {
@@ -256,7 +266,7 @@ static int print_leaf(struct graph *g, unsigned ti, const struct tr_event *entry
 	if ((g->r->show & REPORT_SHOW_RETVAL) && exit->exit_kind == TR_EXIT_RET)
 		fprintf(g->out, " /* = %s */",
 			format_retval(val, sizeof(val), exit->value));
-	fputc('\n', g->out);
+	print_srcline(g, th, entry->func);
 	return 0;
 }
 
@@ -269,8 +279,9 @@ static int print_nested(struct graph *g, unsigned ti, const struct tr_event *ent
 		return -1;
 	print_no_duration(g);
 	print_indent(g->out, gt->depth);
-	fprintf(g->out, "%s() {\n",
+	fprintf(g->out, "%s() {",
 		report_func_name(g->r->threads[ti].th, entry->func, name, sizeof(name)));
+	print_srcline(g, g->r->threads[ti].th, entry->func);
 	return push_frame(gt, (struct frame) {
 		.func = entry->func, .timed = 1, .start = entry->time });
 }

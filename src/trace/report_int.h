@@ -23,6 +23,7 @@ struct report {
 	unsigned nr_threads;
 	struct selection sel;		/* which events show */
 	unsigned show;			/* REPORT_SHOW_*: the graph's columns */
+	struct tr_srclines *srclines;	/* with --srcline, else NULL */
 };
 
 /* The views; each returns 0 or -1 (out of memory). */
@@ -57,5 +58,7 @@ char report_duration_mark(uint64_t ns);
 const char *report_func_name(const struct tr_thread *th, uint32_t id,
 			     char *buf, size_t len);
 #define REPORT_NAME_LEN		32
+/* With --srcline, "file.c:42" for a function if known; else NULL. */
+const char *report_srcline(const struct report *r, const struct tr_thread *th, uint32_t id);
 
 #endif

@@ -31,6 +31,7 @@
 
 struct stat_row {
 	char *name;
+	const char *srcline;		/* --srcline: where, if known */
 	uint64_t hits, total, self;
 	uint64_t samples, sum;		/* returned calls, for s^2 */
 	unsigned __int128 sum_sq;
@@ -146,8 +147,11 @@ static int row_by_func(struct profile *p, const struct tr_thread *th, uint32_t i
 	if ((*cache)[id])
 		return (*cache)[id] - 1;
 	row = row_by_name(p, report_func_name(th, id, buf, sizeof(buf)));
-	if (row >= 0)
+	if (row >= 0) {
 		(*cache)[id] = row + 1;
+		if (!p->rows[row].srcline)
+			p->rows[row].srcline = report_srcline(p->r, th, id);
+	}
 	return row;
 }
 
@@ -346,7 +350,7 @@ static size_t add_duration(char *line, size_t size, size_t len, uint64_t ns)
 	return add_cell(line, size, len, report_format_duration(buf, sizeof(buf), ns));
 }
 
-static void print_row(FILE *out, const struct stat_row *row, int timed)
+static void print_row(FILE *out, const struct stat_row *row, int timed, int srcline)
 {
 	char line[512];
 	size_t len = snprintf(line, sizeof(line), "  %-30.30s  %10" PRIu64,
@@ -361,6 +365,8 @@ static void print_row(FILE *out, const struct stat_row *row, int timed)
 		for (int i = 0; i < 4; i++)
 			len = add_cell(line, sizeof(line), len, "-           ");
 	}
+	if (srcline)
+		len = add_cell(line, sizeof(line), len, row->srcline ? row->srcline : "-");
 	/* The duration cells pad to their width; the last needs none. */
 	while (len && line[len - 1] == ' ')
 		len--;
@@ -369,12 +375,15 @@ static void print_row(FILE *out, const struct stat_row *row, int timed)
 
 static void print_table(const struct profile *p)
 {
-	fputs("  Function                               Hit    Time            "
-	      "Avg             s^2             Self\n"
-	      "  --------                               ---    ----            "
-	      "---             ---             ----\n", p->r->out);
+	int srcline = p->r->srclines != NULL;
+
+	fprintf(p->r->out, "  Function                               Hit    Time            "
+		"Avg             s^2             Self%s\n"
+		"  --------                               ---    ----            "
+		"---             ---             ----%s\n",
+		srcline ? "            Source" : "", srcline ? "            ------" : "");
 	for (unsigned i = 0; i < p->nr_rows; i++)
-		print_row(p->r->out, &p->rows[i], p->timed);
+		print_row(p->r->out, &p->rows[i], p->timed, srcline);
 }
 
 /* RFC 4180: quote a field holding a comma, a quote or a line break. */
@@ -397,16 +406,23 @@ static void print_csv(const struct profile *p)
 {
 	FILE *out = p->r->out;
 
-	fputs("function,hits,total_ns,self_ns,avg_ns\n", out);
+	int srcline = p->r->srclines != NULL;
+
+	fprintf(out, "function,hits,total_ns,self_ns,avg_ns%s\n", srcline ? ",srcline" : "");
 	for (unsigned i = 0; i < p->nr_rows; i++) {
 		const struct stat_row *row = &p->rows[i];
 
 		print_csv_field(out, row->name);
 		if (p->timed)
-			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 				row->hits, row->total, row->self, row->total / row->hits);
 		else
-			fprintf(out, ",%" PRIu64 ",,,\n", row->hits);
+			fprintf(out, ",%" PRIu64 ",,,", row->hits);
+		if (srcline) {
+			fputc(',', out);
+			print_csv_field(out, row->srcline ? row->srcline : "");
+		}
+		fputc('\n', out);
 	}
 }
 

@@ -115,6 +115,29 @@ static void set_rate(struct tr_info *info)
 	info->ns_per_tick_frac = (uint64_t)(((unsigned __int128)info->ns_per_tick_rem << 64) / dt);
 }
 
+/* A key given once per expression: its values, one per line. */
+static int append_line(char **field, const char *value)
+{
+	char *s;
+
+	if (asprintf(&s, "%s%s%s", *field ? *field : "", *field && **field ? "\n" : "",
+		     value) < 0)
+		return -1;
+	free(*field);
+	*field = s;
+	return 0;
+}
+
+static int parse_started(struct tr_info *info, char *v)
+{
+	uint64_t n;
+
+	if (tr_take_number(&v, &n) || *v || n > INT64_MAX)
+		return -1;
+	info->started = n;
+	return 0;
+}
+
 static int parse_clock(struct tr_info *info, char *v)
 {
 	if (tr_take_number(&v, &info->clock_t0) || tr_take_number(&v, &info->clock_n0) ||
@@ -162,6 +185,14 @@ static int parse_info_field(struct tr_info *info, const char *key, char *v,
 		return parse_clock(info, v);
 	if (!strcmp(key, "options"))
 		return set_string(&info->options, v);
+	if (!strcmp(key, "filter"))
+		return append_line(&info->filter, v);
+	if (!strcmp(key, "notrace"))
+		return append_line(&info->notrace, v);
+	if (!strcmp(key, "depth"))
+		return tr_take_u32(&v, &info->depth) || *v ? -1 : 0;
+	if (!strcmp(key, "started"))
+		return parse_started(info, v);
 	if (!strcmp(key, "exit"))
 		return set_string(&info->exit, v);
 	if (!strcmp(key, "nr_cpus"))
@@ -203,6 +234,10 @@ static int info_defaults(struct tr_info *info)
 	if (!info->tracer && set_string(&info->tracer, "function_graph"))
 		return -1;
 	if (!info->options && set_string(&info->options, ""))
+		return -1;
+	if (!info->filter && set_string(&info->filter, ""))
+		return -1;
+	if (!info->notrace && set_string(&info->notrace, ""))
 		return -1;
 	return 0;
 }
@@ -424,6 +459,8 @@ void tr_close(struct trace_data *td)
 	free(info->command);
 	free(info->tracer);
 	free(info->options);
+	free(info->filter);
+	free(info->notrace);
 	free(info->exit);
 	free(info->ending);
 	free(td->dir);

@@ -29,6 +29,10 @@ struct tr_info {
 	char *tracer;		/* "function_graph" (the default) or "function" */
 	uint32_t pid;		/* the traced process */
 	char *options;		/* comma-separated, "" if none */
+	char *filter;		/* filter expressions, one per line; "" if none */
+	char *notrace;		/* notrace expressions, the same */
+	unsigned depth;		/* max_graph_depth; 0: none */
+	int64_t started;	/* wall clock, Unix seconds; 0: not recorded */
 	char *exit;		/* "status N" or "signal N NAME [(core dumped)]" */
 	unsigned nr_cpus;	/* 0: not recorded */
 	int has_clock;		/* clock_sync was given; else ticks are ns */

@@ -122,4 +122,8 @@ t_ok "lost at thread end: the report says what no thread could" test "${unsaid:-
 t_eq "lost at thread end: every call reported or counted lost" 400005 \
 	$((hits + ${noted:-0} + ${unsaid:-0}))
 t_ok "lost at thread end: the recorder's line counts them" \
-	grep -q "$((${noted:-0} + ${unsaid:-0})) events lost" erec.txt
+	grep -q " $((${noted:-0} + ${unsaid:-0})) lost -> e.data\$" erec.txt
+t_eq "lost at thread end: info counts them too" "$((${noted:-0} + ${unsaid:-0}))" \
+	"$("$FNTRACE" info -i e.data | sed -n 's/^lost  *\([0-9]*\) events.*/\1/p')"
+t_eq "lost at thread end: info's calls are the report's hits" "$hits" \
+	"$("$FNTRACE" info -i e.data | sed -n 's/^calls  *\([0-9]*\) .*/\1/p')"

@@ -16,7 +16,7 @@ batch() {
 	echo "status $?" >>"$name.out"
 	t_eq "$name: output and status" "$want" "$(sed 's/pid [0-9]*/pid N/' "$name.out")"
 	t_eq "$name: the runtime says nothing" "" \
-		"$(grep -v 'runs as pid\|recorded .* bytes' "$name.err" | head -n 3)"
+		"$(grep -v 'runs as pid\|recorded .* calls' "$name.err" | head -n 3)"
 }
 
 batch "fork under run" "forks 300 wrong 0

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Counting a chunk's events without decoding them: the head word of each
+ * says what it is and how long (../common/trace_format.h).
+ */
+#include "counts.h"
+#include "../common/trace_format.h"
+
+#include <stdio.h>
+
+static uint64_t u64_at(const uint32_t *w)
+{
+	return w[0] | (uint64_t)w[1] << 32;
+}
+
+static void count_long(const uint32_t *w, struct tr_counts *c)
+{
+	switch ((w[0] >> 2) & 0x3f) {
+	case FT_LONG_ENTRY:
+	case FT_LONG_FUNC:
+		c->calls++;
+		c->events++;
+		break;
+	case FT_LONG_LOST:
+		c->lost += u64_at(w + 1);
+		break;
+	case FT_LONG_EXIT_RET:
+	case FT_LONG_UNWIND:
+	case FT_LONG_MARKER:
+		c->events++;
+		break;
+	default:	/* TIME, CPU, OVERRUN */
+		break;
+	}
+}
+
+void tr_count_chunk(const uint32_t *words, uint32_t nr_words, struct tr_counts *c)
+{
+	for (uint32_t i = 0; i < nr_words;) {
+		int len = ft_event_words(words[i]);
+
+		if (len < 0 || len > (int)(nr_words - i))
+			return;
+		if ((words[i] & 3) == 3) {
+			count_long(words + i, c);
+		} else {
+			c->events++;
+			c->calls += (words[i] & 1) == 0;	/* an entry */
+		}
+		i += len;
+	}
+}
+
+void tr_counts_add(struct tr_counts *sum, const struct tr_counts *c)
+{
+	sum->events += c->events;
+	sum->calls += c->calls;
+	sum->lost += c->lost;
+}
+
+const char *tr_format_bytes(char *buf, size_t len, uint64_t bytes)
+{
+	static const char *const units[] = { "KB", "MB", "GB", "TB" };
+	double v = bytes;
+	unsigned u = 0;
+
+	if (bytes < 1024) {
+		snprintf(buf, len, "%u byte%s", (unsigned)bytes, bytes == 1 ? "" : "s");
+		return buf;
+	}
+	v /= 1024;
+	while (v >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%.1f %s", v, units[u]);
+	return buf;
+}

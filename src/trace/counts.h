@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * How much a trace holds, counted the same way by the recorder (as it
+ * drains chunks) and by `fntrace info` (reading trace.dat), so that the
+ * line a recording ends with and `info` agree:
+ *
+ *   events  what a trace shows: entries, exits, function hits, markers
+ *           (TIME, CPU, LOST and OVERRUN records only describe them)
+ *   calls   entries in a function_graph trace, hits in a function trace:
+ *           what `report --stat` counts as hits
+ *   lost    events the runtime dropped, as its LOST records say
+ */
+#ifndef FNTRACE_COUNTS_H
+#define FNTRACE_COUNTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tr_counts {
+	uint64_t events, calls, lost;
+};
+
+/* Adds what the words of one chunk say, up to the first word that does
+ * not start an event (a chunk cut short ends in zeroes). */
+void tr_count_chunk(const uint32_t *words, uint32_t nr_words, struct tr_counts *c);
+void tr_counts_add(struct tr_counts *sum, const struct tr_counts *c);
+
+/* "812 bytes", "98.7 KB", "1.2 GB" (powers of 1024). */
+const char *tr_format_bytes(char *buf, size_t len, uint64_t bytes);
+
+#endif

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tr_count_chunk: what counts as an event, a call and a loss, from a
+ * chunk's words alone; and the byte sizes the summary line prints.
+ */
+#include "unit.h"
+#include "../../src/common/trace_format.h"
+#include "../../src/trace/counts.h"
+
+#include <string.h>
+
+int main(void)
+{
+	uint32_t w[32];
+	unsigned n = 0;
+	struct tr_counts c = { 0 };
+	char buf[32];
+
+	w[n++] = ft_long_word(FT_LONG_TIME, 0);		/* bookkeeping */
+	w[n++] = 5;
+	w[n++] = 0;
+	w[n++] = ft_long_word(FT_LONG_CPU, 1);		/* bookkeeping */
+	w[n++] = ft_entry_word(7, 3);			/* call 1 */
+	w[n++] = ft_long_word(FT_LONG_ENTRY, 2);	/* call 2 */
+	w[n++] = 1u << 20;
+	w[n++] = ft_exit_word(4);
+	w[n++] = ft_long_word(FT_LONG_EXIT_RET, 1);
+	w[n++] = 42;
+	w[n++] = 0;
+	w[n++] = ft_long_word(FT_LONG_LOST, 2);		/* 9 lost */
+	w[n++] = 9;
+	w[n++] = 0;
+	w[n++] = ft_long_word(FT_LONG_FUNC, 1);		/* call 3: a hit */
+	w[n++] = 3;
+	w[n++] = 0x1000;
+	w[n++] = 0;
+	w[n++] = ft_long_word(FT_LONG_MARKER, 5);	/* "hello", two words */
+	memcpy(&w[n], "hello\0\0", 8);
+	n += 2;
+	w[n++] = ft_long_word(FT_LONG_OVERRUN, 0);	/* bookkeeping */
+	w[n++] = 1;
+	w[n++] = 0;
+	w[n++] = ft_long_word(FT_LONG_UNWIND, 1);
+	w[n++] = 0;					/* the zeroed tail */
+	w[n++] = ft_entry_word(8, 1);			/* never reached */
+
+	tr_count_chunk(w, n, &c);
+	CHECK("entries, entry-with-id and hits are calls", c.calls == 3);
+	CHECK("events: 3 calls, 3 exits, 1 marker; no bookkeeping", c.events == 7);
+	CHECK("lost: what LOST says", c.lost == 9);
+
+	memset(&c, 0, sizeof(c));
+	tr_count_chunk(w, 6, &c);	/* ends inside the long entry */
+	CHECK("an event cut by the chunk's end is not counted", c.calls == 1 && c.events == 1);
+
+	CHECK("bytes", !strcmp(tr_format_bytes(buf, sizeof(buf), 812), "812 bytes"));
+	CHECK("one byte", !strcmp(tr_format_bytes(buf, sizeof(buf), 1), "1 byte"));
+	CHECK("KB", !strcmp(tr_format_bytes(buf, sizeof(buf), 101068), "98.7 KB"));
+	CHECK("GB", !strcmp(tr_format_bytes(buf, sizeof(buf), 3ull << 30), "3.0 GB"));
+	return unit_done();
+}
