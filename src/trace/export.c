@@ -5,6 +5,7 @@
  */
 #include "export.h"
 #include "srcline.h"
+#include "../common/array.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,9 +13,11 @@
 #include <unistd.h>
 
 const struct export_format export_formats[] = {
+	{ "chrome", "Trace Event JSON: Perfetto UI, chrome://tracing, speedscope",
+	  export_chrome, 1 },
 	{ "folded", "stacks and self ns, as flamegraph.pl and speedscope read",
-	  export_folded },
-	{ "svg", "an interactive flame graph in one self-contained file", export_svg },
+	  export_folded, 0 },
+	{ "svg", "an interactive flame graph in one self-contained file", export_svg, 0 },
 	{ 0 }
 };
 
@@ -57,25 +60,82 @@ void export_file_abort(struct export_file *ef)
 	*ef = (struct export_file) { 0 };
 }
 
-int export_file_commit(struct export_file *ef)
+int export_file_close(struct export_file *ef)
 {
 	const char *name = ef->path ? ef->path : "standard output";
-	int failed = fflush(ef->f) != 0 || ferror(ef->f);
+	int failed;
 
+	if (!ef->f)
+		return 0;
+	failed = fflush(ef->f) != 0 || ferror(ef->f);
 	if (ef->path) {
 		failed |= fclose(ef->f) != 0;
 		ef->f = NULL;
-		if (!failed && rename(ef->tmp, ef->path) == 0) {
-			free(ef->tmp);
-			ef->tmp = NULL;
-		} else {
-			failed = 1;
-		}
 	}
 	if (failed)
 		tr_error("cannot write %s: %s", name, strerror(errno));
-	export_file_abort(ef);
 	return failed ? -1 : 0;
+}
+
+int export_next_piece(struct export *ex)
+{
+	char *path;
+	int err;
+
+	if (export_file_close(&ex->out))
+		return -1;
+	if (grow_array((void **)&ex->pieces, &ex->cap_pieces, ex->nr_pieces + 1,
+		       sizeof(*ex->pieces))) {
+		tr_error("out of memory");
+		return -1;
+	}
+	ex->pieces[ex->nr_pieces++] = ex->out;
+	ex->out = (struct export_file) { 0 };
+	if (asprintf(&path, "%s.%u", ex->opt->output, ex->nr_pieces) < 0) {
+		tr_error("out of memory");
+		return -1;
+	}
+	err = export_file_open(&ex->out, path);
+	free(path);
+	return err;
+}
+
+/* Every file of the export, in order: the pieces, then out. */
+static struct export_file *file_at(struct export *ex, unsigned i)
+{
+	return i < ex->nr_pieces ? &ex->pieces[i] : &ex->out;
+}
+
+/* Renames every file into place, or leaves none behind: pieces renamed
+ * before a later one failed are removed again, since the set is not
+ * whole.  The caller releases the files with abort_all(). */
+static int commit_all(struct export *ex)
+{
+	unsigned n = ex->nr_pieces + 1, done;
+
+	if (export_file_close(&ex->out))
+		return -1;
+	if (!ex->out.path)
+		return 0;		/* standard output */
+	for (done = 0; done < n; done++) {
+		struct export_file *ef = file_at(ex, done);
+
+		if (rename(ef->tmp, ef->path)) {
+			tr_error("cannot write %s: %s", ef->path, strerror(errno));
+			break;
+		}
+		free(ef->tmp);
+		ef->tmp = NULL;
+	}
+	for (unsigned i = 0; done < n && i < done; i++)
+		unlink(file_at(ex, i)->path);
+	return done == n ? 0 : -1;
+}
+
+static void abort_all(struct export *ex)
+{
+	for (unsigned i = 0; i <= ex->nr_pieces; i++)
+		export_file_abort(file_at(ex, i));
 }
 
 static int wanted(const struct export_options *o, uint32_t tid)
@@ -120,30 +180,44 @@ static int export_open(struct export *ex, const struct export_options *o)
 	return 0;
 }
 
+/* Options that make no sense together: 0, or -1 after one line. */
+static int check_options(const struct export_options *o, const struct export_format *fmt)
+{
+	if (!fmt) {
+		tr_error("unknown export format '%s' (see 'fntrace export --help')", o->format);
+		return -1;
+	}
+	if (o->split_bytes && !fmt->splits) {
+		tr_error("--format %s writes one file: it takes no --split", fmt->name);
+		return -1;
+	}
+	if (o->split_bytes && (!o->output || !strcmp(o->output, "-"))) {
+		tr_error("--split wants -o FILE: the pieces are FILE, FILE.1, FILE.2 ...");
+		return -1;
+	}
+	return 0;
+}
+
 int export_run(const struct export_options *o)
 {
 	const struct export_format *fmt = format_named(o->format);
 	struct export ex;
 	int err;
 
-	if (!fmt) {
-		tr_error("unknown export format '%s' (see 'fntrace export --help')", o->format);
-		return 1;
-	}
-	if (export_open(&ex, o))
+	if (check_options(o, fmt) || export_open(&ex, o))
 		return 1;
 	err = export_file_open(&ex.out, o->output);
 	if (!err) {
 		err = fmt->write(&ex);
+		if (!err && ex.td.read_error) {
+			tr_error("%s/trace.dat: %s", ex.td.dir, strerror(ex.td.read_error));
+			err = -1;
+		}
 		if (!err)
-			err = export_file_commit(&ex.out);
-		else
-			export_file_abort(&ex.out);
+			err = commit_all(&ex);
+		abort_all(&ex);
 	}
-	if (!err && ex.td.read_error) {
-		tr_error("%s/trace.dat: %s", ex.td.dir, strerror(ex.td.read_error));
-		err = -1;
-	}
+	free(ex.pieces);
 	free(ex.threads);
 	tr_srclines_free(ex.srclines);
 	tr_close(&ex.td);

@@ -7,7 +7,10 @@
  * distinct stacks of a flame graph), never the events.
  *
  * Output goes to a temporary file renamed into place at the end, so a
- * failed export leaves no half-written file; or to stdout.
+ * failed export leaves no half-written file; or to stdout.  A format that
+ * splits its output (--split) ends a file with export_next_piece(): the
+ * pieces too keep their temporary names until the whole export has
+ * succeeded, then all are renamed, so there is never half a set either.
  */
 #ifndef FNTRACE_EXPORT_H
 #define FNTRACE_EXPORT_H
@@ -27,8 +30,8 @@ struct export_options {
 	unsigned nr_tids;
 };
 
-/* An output file: stdout, or a temporary file next to path until
- * export_file_commit() renames it over path. */
+/* An output file: stdout, or a temporary file next to path until the
+ * export, whole, renames it over path. */
 struct export_file {
 	FILE *f;
 	char *path;			/* NULL: stdout */
@@ -43,6 +46,9 @@ struct export {
 	struct export_file out;		/* opened on opt->output before write() */
 	struct tr_srclines *srclines;	/* with --srcline, for tr_srcline()
 					 * (srcline.h); else NULL */
+	struct export_file *pieces;	/* --split: the files before out, closed */
+	unsigned nr_pieces;
+	size_t cap_pieces;
 };
 
 struct export_format {
@@ -51,18 +57,26 @@ struct export_format {
 	/* Writes the trace to ex->out.f (or to files of its own, for a
 	 * split); 0, or -1 after one line on stderr. */
 	int (*write)(struct export *ex);
+	int splits;			/* takes --split (export_next_piece) */
 };
 
 extern const struct export_format export_formats[];
 
-/* The formats' writers, one file each. */
+/* The formats' writers, one file each: export_<name>.c. */
+int export_chrome(struct export *ex);
 int export_folded(struct export *ex);
 int export_svg(struct export *ex);
 
 /* 0, or -1 after one line on stderr. */
 int export_file_open(struct export_file *ef, const char *path);
-int export_file_commit(struct export_file *ef);
+/* Flushes and closes the file, which keeps its temporary name until the
+ * export renames it; 0, or -1 after one line on stderr. */
+int export_file_close(struct export_file *ef);
 void export_file_abort(struct export_file *ef);
+
+/* --split: closes ex->out, kept with the pieces, and opens the next file,
+ * OUTPUT.1, OUTPUT.2 ...; 0, or -1 after one line on stderr. */
+int export_next_piece(struct export *ex);
 
 /* Runs the export o asks for: 0, or 1 after one line on stderr. */
 int export_run(const struct export_options *o);

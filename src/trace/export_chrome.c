@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --format chrome: the Trace Event format, JSON, which Perfetto UI,
+ * chrome://tracing and speedscope load.  One track per thread:
+ *
+ *   {"traceEvents":[
+ *   {"pid":7,"tid":7,"ts":0.000,"ph":"M","name":"process_name","args":{"name":"prog"}},
+ *   {"pid":7,"tid":7,"ts":0.000,"ph":"M","name":"thread_name","args":{"name":"prog"}},
+ *   {"pid":7,"tid":7,"ts":12.345,"ph":"X","dur":0.250,"name":"leaf"},
+ *   {"pid":7,"tid":7,"ts":13.001,"ph":"i","s":"t","name":"a trace_marker write"},
+ *   ...
+ *   ],
+ *   "displayTimeUnit":"ns",
+ *   "otherData":{"command":"./prog","tracer":"function_graph",...}}
+ *
+ * A call is one complete event ("X"), written when call_walk() closes
+ * it, rather than a begin and an end ("B", "E"): an X event stands alone,
+ * so --split may cut between any two events and every file still nests,
+ * where a cut between a B and its E would leave both files unbalanced;
+ * and it is half as many events.  A thread's calls come out children
+ * first; the viewers sort by time themselves, and speedscope's importer
+ * puts the longer of two X events with the same ts first, so frames that
+ * open in the same nanosecond still nest.
+ *
+ * A call has args only when it has something to say (how it ended, if
+ * not by returning; its return value): speedscope names a frame by its
+ * name and its args together, so args on every call would split one
+ * function into many frames.
+ *
+ * Times are microseconds, the format's unit, with three decimals: every
+ * nanosecond, counted from the trace's first event so that the numbers
+ * stay short and exact in a double;
+ * otherData says when that was in CLOCK_MONOTONIC.
+ *
+ * Memory: call_walk()'s stack, one quoted name per function used, the
+ * symbols of one process for the function tracer's callers, and the
+ * output buffer, whatever the length of the trace.
+ */
+#include "export.h"
+#include "calls.h"
+#include "json_out.h"
+#include "symbols.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A string literal at p. */
+#define PUT(p, lit)	json_put(p, lit, sizeof(lit) - 1)
+
+/* A function's name as a JSON string, quotes included. */
+struct quoted {
+	char *s;		/* NULL until the function is first written */
+	size_t len;
+};
+
+struct chrome {
+	struct export *ex;
+	struct json_out out;
+	uint64_t t0;			/* CLOCK_MONOTONIC ns at ts 0 */
+	uint64_t file_start;		/* json_out_bytes() where this file began */
+	unsigned file;			/* 0: OUTPUT, then OUTPUT.1 ... */
+	int empty;			/* no event in this file's array yet */
+	struct quoted **names;		/* per td process, per function id */
+	const struct tr_thread *th;	/* the thread being written */
+	char thread[64];		/* its events' head: {"pid":P,"tid":T,"ts": */
+	size_t thread_len;
+	struct quoted scratch;		/* the name of an id out of the table */
+	struct sym_table syms;		/* names of callers, for the function */
+	const struct tr_process *syms_proc;	/* tracer; syms is this one's */
+};
+
+/* The time of the trace's first event, of any thread, so that --tid
+ * keeps the times of a whole export.  A chunk's header cannot say it (a
+ * thread's first chunk starts from 0 and an absolute time event), so
+ * each thread's first chunk is read: at most once more what is read
+ * anyway. */
+static uint64_t trace_start(struct trace_data *td)
+{
+	uint64_t first = UINT64_MAX;
+
+	for (unsigned i = 0; i < td->nr_threads; i++) {
+		struct tr_cursor cur;
+		const struct tr_event *ev;
+
+		tr_cursor_init(&cur, td, &td->threads[i]);
+		ev = tr_cursor_peek(&cur);
+		if (ev && ev->time < first)
+			first = ev->time;
+		tr_cursor_free(&cur);
+	}
+	return first == UINT64_MAX ? 0 : first;
+}
+
+static void set_thread(struct chrome *c, const struct tr_thread *th)
+{
+	char *p = c->thread;
+
+	p = PUT(p, "{\"pid\":");
+	p = json_put_u64(p, th->pid);
+	p = PUT(p, ",\"tid\":");
+	p = json_put_u64(p, th->tid);
+	p = PUT(p, ",\"ts\":");
+	c->thread_len = p - c->thread;
+}
+
+/* ---- one event ---- */
+
+/* The thread's head and ts of an event, after the comma that separates
+ * it from the one before; returns where the rest goes. */
+static char *begin_event(struct chrome *c, uint64_t time)
+{
+	char *p = json_out_room(&c->out);
+
+	if (!c->empty)
+		p = PUT(p, ",\n");
+	c->empty = 0;
+	memcpy(p, c->thread, sizeof(c->thread));	/* a fixed size: inline */
+	p += c->thread_len;
+	return json_put_usec(p, time > c->t0 ? time - c->t0 : 0);
+}
+
+/* Closes the event at p; 0, or -1 once a write has failed: there is no
+ * use going on. */
+static int end_event(struct chrome *c, char *p)
+{
+	*p++ = '}';
+	json_out_done(&c->out, p);
+	return c->out.error ? -1 : 0;
+}
+
+static void write_literal(struct chrome *c, const char *s)
+{
+	json_out_raw(&c->out, s, strlen(s));
+}
+
+/* Names are copied in blocks of this many bytes, a size the compiler
+ * copies inline: most are shorter than one block. */
+#define NAME_BLOCK	32u
+/* Longer names are written through json_out_raw(). */
+#define NAME_INLINE	(JSON_OUT_PIECE / 2)
+
+/* A copy of the quoted name, padded to whole blocks; -1 if out of memory. */
+static int quote_into(struct quoted *q, const char *name)
+{
+	size_t len;
+	char *s = json_quote(name, strlen(name), &len);
+
+	if (!s)
+		return -1;
+	q->s = malloc((len + NAME_BLOCK) / NAME_BLOCK * NAME_BLOCK);
+	if (q->s) {
+		memcpy(q->s, s, len + 1);
+		q->len = len;
+	}
+	free(s);
+	return q->s ? 0 : -1;
+}
+
+/* Function id's name, quoted once for every call of it; NULL if out of
+ * memory (said). */
+static const struct quoted *quoted_name(struct chrome *c, uint32_t id)
+{
+	const struct tr_process *proc = c->th->proc;
+	struct quoted **table = &c->names[proc - c->ex->td.procs];
+	const char *name = tr_func_name(proc, id);
+	char unnamed[32];
+
+	if (id >= proc->nr_funcs) {		/* a damaged file */
+		free(c->scratch.s);
+		c->scratch.s = NULL;
+		snprintf(unnamed, sizeof(unnamed), "<id %u>", id);
+		return quote_into(&c->scratch, unnamed) ? NULL : &c->scratch;
+	}
+	if (!*table && !(*table = calloc(proc->nr_funcs, sizeof(**table))))
+		goto out_of_memory;
+	if ((*table)[id].s)
+		return &(*table)[id];
+	if (!name && id == 0)
+		name = "[unknown]";	/* a frame entered while events were lost */
+	else if (!name)
+		snprintf(unnamed, sizeof(unnamed), "<id %u>", id);
+	if (quote_into(&(*table)[id], name ? name : unnamed) == 0)
+		return &(*table)[id];
+out_of_memory:
+	tr_error("out of memory");
+	return NULL;
+}
+
+/* ,"name":"..." at p, in json_out_room()'s space; returns the end, which
+ * may be in a new room if the name was long. */
+static char *put_name(struct chrome *c, char *p, const struct quoted *q)
+{
+	p = PUT(p, ",\"name\":");
+	if (q->len > NAME_INLINE) {
+		json_out_done(&c->out, p);
+		json_out_raw(&c->out, q->s, q->len);
+		return json_out_room(&c->out);
+	}
+	for (size_t i = 0; i < q->len; i += NAME_BLOCK)
+		memcpy(p + i, q->s + i, NAME_BLOCK);
+	return p + q->len;
+}
+
+static char *put_hex(char *p, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	int shift = 60;
+
+	while (shift > 0 && !(v >> shift))
+		shift -= 4;
+	p = PUT(p, "0x");
+	for (; shift >= 0; shift -= 4)
+		*p++ = digits[(v >> shift) & 15];
+	return p;
+}
+
+static char *put_call_args(char *p, const struct call_event *ev)
+{
+	static const char *const ends[] = {
+		[CALL_UNWOUND] = "unwound",		/* longjmp, an exception */
+		[CALL_CUT_BY_LOSS] = "events lost",	/* returned unseen */
+		[CALL_UNFINISHED] = "unfinished",	/* running at the end */
+	};
+	p = PUT(p, ",\"args\":{");
+	if (ev->end != CALL_RETURNED) {
+		p = PUT(p, "\"end\":\"");
+		p = json_put(p, ends[ev->end], strlen(ends[ev->end]));
+		*p++ = '"';
+		if (ev->has_retval)
+			*p++ = ',';
+	}
+	if (ev->has_retval) {
+		p = PUT(p, "\"retval\":\"");
+		p = put_hex(p, ev->value);
+		*p++ = '"';
+	}
+	*p++ = '}';
+	return p;
+}
+
+/* A call, as it closes: ts its start, dur its length.  The hot path of
+ * the export: one room for the whole event. */
+static int write_call(struct chrome *c, const struct call_event *ev)
+{
+	const struct quoted *q = quoted_name(c, ev->func);
+	char *p;
+
+	if (!q)
+		return -1;
+	p = begin_event(c, ev->start);
+	p = PUT(p, ",\"ph\":\"X\",\"dur\":");
+	p = json_put_usec(p, ev->time - ev->start);
+	p = put_name(c, p, q);
+	if (ev->end != CALL_RETURNED || ev->has_retval)
+		p = put_call_args(p, ev);
+	return end_event(c, p);
+}
+
+/* An instant event of the thread ("s":"t"), up to its name. */
+static char *begin_instant(struct chrome *c, uint64_t time)
+{
+	return PUT(begin_event(c, time), ",\"ph\":\"i\",\"s\":\"t\"");
+}
+
+static int write_marker(struct chrome *c, const struct call_event *ev)
+{
+	json_out_done(&c->out, PUT(begin_instant(c, ev->time), ",\"name\":"));
+	json_out_string(&c->out, ev->text, ev->text_len);
+	return end_event(c, json_out_room(&c->out));
+}
+
+static int write_lost(struct chrome *c, const struct call_event *ev)
+{
+	char *p = begin_instant(c, ev->time);
+
+	p = PUT(p, ",\"name\":\"lost events\",\"args\":{\"count\":");
+	p = json_put_u64(p, ev->value);
+	*p++ = '}';
+	return end_event(c, p);
+}
+
+/* The function tracer's calls have no duration: instants, with the
+ * caller as the kernel's "func <-caller" line has it. */
+static int write_hit(struct chrome *c, const struct call_event *ev)
+{
+	const struct quoted *q = quoted_name(c, ev->func);
+	char buf[256];
+	const char *caller;
+	char *p;
+
+	if (!q)
+		return -1;
+	if (c->syms_proc != c->th->proc) {
+		if (c->syms_proc)
+			sym_table_free(&c->syms);
+		c->syms_proc = NULL;
+		if (sym_table_init(&c->syms, c->th->proc)) {
+			tr_error("out of memory");
+			return -1;
+		}
+		c->syms_proc = c->th->proc;
+	}
+	p = put_name(c, begin_instant(c, ev->time), q);
+	if (ev->value) {
+		caller = sym_name(&c->syms, ev->value, buf, sizeof(buf));
+		json_out_done(&c->out, PUT(p, ",\"args\":{\"caller\":"));
+		json_out_string(&c->out, caller, strlen(caller));
+		p = json_out_room(&c->out);
+		*p++ = '}';
+	}
+	return end_event(c, p);
+}
+
+static int next_file(struct chrome *c);
+
+/* 0, or -1: a write failed (said at the end), or something else, said.
+ * --split starts a new file before an event, not after, so that no file
+ * is left with the track names alone. */
+static int write_event(struct chrome *c, const struct call_event *ev)
+{
+	uint64_t split = c->ex->opt->split_bytes;
+
+	if (ev->kind == CALL_ENTER)
+		return 0;	/* the call is written whole at its exit */
+	if (split && json_out_bytes(&c->out) - c->file_start >= split && next_file(c))
+		return -1;
+	switch (ev->kind) {
+	case CALL_EXIT:
+		return write_call(c, ev);
+	case CALL_MARKER:
+		return write_marker(c, ev);
+	case CALL_LOST:
+		return write_lost(c, ev);
+	case CALL_HIT:
+		return write_hit(c, ev);
+	default:
+		return 0;
+	}
+}
+
+/* ---- files ---- */
+
+/* The program a process ran, for its track's name. */
+static const char *process_name(const struct tr_thread *th)
+{
+	const struct tr_process *proc = th->proc;
+	const char *path = proc->notraced, *slash;
+
+	for (unsigned i = 0; !path && i < proc->nr_modules; i++)
+		if (proc->modules[i].idx == 0)
+			path = proc->modules[i].path;
+	if (!path)
+		return th->comm;
+	slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+static void write_metadata(struct chrome *c, const char *what, const char *name)
+{
+	char *p = begin_event(c, c->t0);
+
+	p = PUT(p, ",\"ph\":\"M\",\"name\":\"");
+	p = json_put(p, what, strlen(what));
+	p = PUT(p, "\",\"args\":{\"name\":");
+	json_out_done(&c->out, p);
+	json_out_string(&c->out, name, strlen(name));
+	write_literal(c, "}}");
+}
+
+/* The names of every track, at the head of every file: each file is
+ * opened alone. */
+static void write_track_names(struct chrome *c)
+{
+	const struct tr_thread *now = c->th, *prev = NULL;
+
+	for (unsigned i = 0; i < c->ex->nr_threads; i++) {
+		const struct tr_thread *th = c->ex->threads[i];
+
+		set_thread(c, th);
+		if (!prev || prev->pid != th->pid || prev->image != th->image)
+			write_metadata(c, "process_name", process_name(th));
+		write_metadata(c, "thread_name", th->comm);
+		prev = th;
+	}
+	if (now)
+		set_thread(c, now);
+}
+
+static void start_file(struct chrome *c)
+{
+	c->file_start = json_out_bytes(&c->out);
+	c->empty = 1;
+	write_literal(c, "{\"traceEvents\":[\n");
+	write_track_names(c);
+}
+
+static void end_file(struct chrome *c)
+{
+	const struct tr_info *info = &c->ex->td.info;
+	char *p;
+
+	write_literal(c, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"command\":");
+	json_out_string(&c->out, info->command, strlen(info->command));
+	write_literal(c, ",\"tracer\":");
+	json_out_string(&c->out, info->tracer, strlen(info->tracer));
+	p = json_out_room(&c->out);
+	p = PUT(p, ",\"ts_zero_monotonic_ns\":\"");
+	p = json_put_u64(p, c->t0);
+	p = PUT(p, "\",\"file\":");
+	p = json_put_u64(p, c->file);
+	json_out_done(&c->out, PUT(p, "}}\n"));
+}
+
+/* --split: this file is full; the next starts with the track names. */
+static int next_file(struct chrome *c)
+{
+	end_file(c);
+	if (json_out_flush(&c->out) || export_next_piece(c->ex))
+		return -1;
+	c->out.f = c->ex->out.f;
+	c->file++;
+	start_file(c);
+	return c->out.error ? -1 : 0;
+}
+
+/* Each file must hold more than its track names, or --split would never
+ * end: they may take half of it at most. */
+static int check_split_size(struct chrome *c)
+{
+	uint64_t split = c->ex->opt->split_bytes;
+	uint64_t head = json_out_bytes(&c->out) - c->file_start;
+
+	if (!split || head < split / 2)
+		return 0;
+	tr_error("--split %" PRIu64 " is too small: the track names alone take %" PRIu64
+		 " bytes of each file", split, head);
+	return -1;
+}
+
+static int write_thread(struct chrome *c, const struct tr_thread *th)
+{
+	struct call_walk w;
+	struct call_event ev;
+	int got = 0, err = 0;
+
+	c->th = th;
+	set_thread(c, th);
+	call_walk_init(&w, &c->ex->td, th);
+	while (!err && (got = call_walk_next(&w, &ev)) > 0)
+		err = write_event(c, &ev);
+	call_walk_free(&w);
+	if (got < 0) {
+		tr_error("out of memory");
+		return -1;
+	}
+	return err;
+}
+
+static void chrome_free(struct chrome *c)
+{
+	for (unsigned i = 0; c->names && i < c->ex->td.nr_procs; i++) {
+		for (unsigned id = 0; c->names[i] && id < c->ex->td.procs[i].nr_funcs; id++)
+			free(c->names[i][id].s);
+		free(c->names[i]);
+	}
+	free(c->names);
+	if (c->syms_proc)
+		sym_table_free(&c->syms);
+	free(c->scratch.s);
+	json_out_free(&c->out);
+}
+
+int export_chrome(struct export *ex)
+{
+	struct chrome c = { .ex = ex, .t0 = trace_start(&ex->td) };
+	int err = 0;
+
+	c.names = calloc(ex->td.nr_procs ? ex->td.nr_procs : 1, sizeof(*c.names));
+	if (!c.names || json_out_init(&c.out, ex->out.f)) {
+		tr_error("out of memory");
+		chrome_free(&c);
+		return -1;
+	}
+	start_file(&c);
+	err = check_split_size(&c);
+	for (unsigned i = 0; !err && i < ex->nr_threads; i++)
+		err = write_thread(&c, ex->threads[i]);
+	if (!err)
+		end_file(&c);
+	json_out_flush(&c.out);
+	if (c.out.error)
+		tr_error("cannot write %s: %s", ex->out.path ? ex->out.path : "standard output",
+			 strerror(c.out.error));
+	err |= c.out.error != 0;
+	chrome_free(&c);
+	return err ? -1 : 0;
+}
