@@ -1,0 +1,159 @@
+# export --format chrome: Trace Event JSON that parses, whose X events
+# nest per thread and count every call, with thread names, markers whose
+# odd bytes still make valid JSON, --split into files that each parse and
+# together hold every event, and errors that leave no file behind.
+
+t_build gcc-pg -O2 prog "$top/tests/progs/export_threads.c"
+"$FNTRACE" record -r -o r.data -- ./prog >/dev/null 2>&1
+"$FNTRACE" export -i r.data --format chrome -o r.json 2>err.txt
+t_eq "chrome: exit status" "0 " "$? $(cat err.txt)"
+"$FNTRACE" report -i r.data --csv >stat.csv
+
+# check.py FILE...: every file a whole Trace Event document; prints facts
+# about their events taken together, one "key value" line each, for the
+# checks below to compare.
+cat >check.py <<'PY'
+import collections, hashlib, json, sys
+
+def load(path):
+    # Strict UTF-8: a browser wants valid text, not just valid JSON.
+    with open(path, encoding="utf-8", errors="strict") as f:
+        doc = json.load(f)
+    assert isinstance(doc, dict) and isinstance(doc["traceEvents"], list), "no traceEvents"
+    assert doc.get("displayTimeUnit") == "ns", "displayTimeUnit"
+    return doc["traceEvents"]
+
+def well_formed(ev):
+    for key, kind in (("ph", str), ("name", str), ("pid", int), ("tid", int)):
+        assert isinstance(ev.get(key), kind), "bad %s in %r" % (key, ev)
+    assert isinstance(ev.get("ts"), (int, float)) and ev["ts"] >= 0, "bad ts in %r" % ev
+    assert ev["ph"] in "XMi", "unexpected ph in %r" % ev
+    if ev["ph"] == "X":
+        assert isinstance(ev.get("dur"), (int, float)) and ev["dur"] >= 0, "bad dur %r" % ev
+    if ev["ph"] == "i":
+        assert ev.get("s") == "t", "instant not thread-scoped: %r" % ev
+    if ev["ph"] == "M":
+        assert ev["name"] in ("process_name", "thread_name") and ev["args"]["name"], ev
+
+def nests(calls):
+    # In nanoseconds: the file gives three decimals of a microsecond.
+    spans = sorted((round(e["ts"] * 1000), -round(e["dur"] * 1000)) for e in calls)
+    stack = []
+    for start, negdur in spans:
+        end = start - negdur
+        while stack and stack[-1] <= start:
+            stack.pop()
+        if stack and end > stack[-1]:
+            return False
+        stack.append(end)
+    return True
+
+events, tracks = [], collections.defaultdict(list)
+for path in sys.argv[1:]:
+    evs = load(path)
+    for ev in evs:
+        well_formed(ev)
+    named = {(e["pid"], e["tid"]) for e in evs if e["ph"] == "M" and e["name"] == "thread_name"}
+    for e in evs:
+        if e["ph"] != "M":
+            assert (e["pid"], e["tid"]) in named, "%s: no thread_name for %r" % (path, e)
+            events.append(json.dumps(e, sort_keys=True))
+            if e["ph"] == "X":
+                tracks[(e["pid"], e["tid"])].append(e)
+    print("processes", len({e["pid"] for e in evs if e["name"] == "process_name"}))
+    print("thread_names", len(named))
+decoded = [json.loads(e) for e in events]
+calls = collections.Counter(e["name"] for e in decoded if e["ph"] == "X")
+print("calls", " ".join("%s=%d" % kv for kv in sorted(calls.items())))
+print("nest", all(nests(t) for t in tracks.values()))
+print("tracks", len(tracks))
+marks = [e["name"] for e in decoded if e["ph"] == "i" and "work" in e["name"]]
+print("markers", len(marks), json.dumps(sorted(set(marks))))
+print("unwound", " ".join(sorted({e["name"] for e in decoded if e.get("args", {}).get("end") == "unwound"})))
+print("leaf_retvals", " ".join(sorted({e["args"]["retval"] for e in decoded if e["name"] == "leaf" and "args" in e})))
+print("events", len(events))
+print("digest", hashlib.sha1("\n".join(sorted(events)).encode()).hexdigest())
+PY
+fact() { sed -n "s/^$1 //p" "$2"; }
+
+if python3 check.py r.json >facts.txt 2>py.err; then t_pass "chrome: well-formed, every event"
+else t_fail "chrome: well-formed, every event" "$(tail -n 1 py.err)"; fi
+want_calls=$(awk -F, 'NR > 1 { print $1 "=" $2 }' stat.csv | sort | tr '\n' ' ' | sed 's/ $//')
+t_eq "chrome: one X event per call, as report --stat counts them" "$want_calls" "$(fact calls facts.txt)"
+t_eq "chrome: X events nest on every thread" True "$(fact nest facts.txt)"
+t_eq "chrome: one track per thread" 4 "$(fact tracks facts.txt)"
+t_eq "chrome: thread names" 4 "$(fact thread_names facts.txt)"
+t_eq "chrome: the process's name" 1 "$(fact processes facts.txt)"
+# The marker's bytes: quotes, a newline, a tab, UTF-8 (é) as it is, two
+# bytes that are not UTF-8 as U+FFFD each, a backslash.
+t_eq "chrome: markers, any bytes made valid JSON" \
+	'4 ["work \"quoted\"\n\ttab \u00e9 \ufffd\ufffd bad \\ end"]' "$(fact markers facts.txt)"
+t_eq "chrome: frames left by longjmp say so" deep_jump "$(fact unwound facts.txt)"
+t_eq "chrome: return values" "0x1 0x10 0x13 0x16 0x4 0xd" "$(fact leaf_retvals facts.txt)"
+t_ok "chrome: names quoted as they are, no mangling" grep -q '"name":"worker"' r.json
+
+# The same without -o, on standard output.
+"$FNTRACE" export -i r.data --format chrome >stdout.json
+t_same "chrome: standard output, the same document" r.json stdout.json
+
+# --tid: one thread's track, and only its names.
+tid=$("$FNTRACE" report -i r.data | sed -n 's/.* prog-\([0-9]*\) .*worker() {$/\1/p' | head -n 1)
+"$FNTRACE" export -i r.data --format chrome --tid "$tid" -o t.json
+python3 check.py t.json >t.txt 2>py.err
+t_eq "chrome --tid: one track, one thread name" "1 1" "$(fact tracks t.txt) $(fact thread_names t.txt)"
+
+# --split: small files, each a whole document with every track's names,
+# together every event of the whole export.
+"$FNTRACE" export -i r.data --format chrome --split 3k -o s.json
+pieces=$(ls s.json s.json.* 2>/dev/null | wc -l)
+t_ok "split: several files ($pieces)" test "$pieces" -gt 3
+t_ok "split: each no bigger than about the size" sh -c 'for f in s.json*; do [ $(wc -c <$f) -lt 4096 ] || exit 1; done'
+alone=yes
+for f in s.json*; do
+	python3 check.py "$f" >one.txt 2>py.err && [ "$(fact thread_names one.txt)" = 4 ] ||
+		alone="$f: $(tail -n 1 py.err)"
+done
+t_eq "split: every file parses alone, with every thread's name" yes "$alone"
+python3 check.py s.json* >s.txt 2>py.err
+t_eq "split: together, every event of the whole" "$(fact events facts.txt) $(fact digest facts.txt)" \
+	"$(fact events s.txt) $(fact digest s.txt)"
+
+# The function tracer: each call an instant event, with its caller.
+"$FNTRACE" record -t function -o f.data -- ./prog >/dev/null 2>&1
+"$FNTRACE" export -i f.data --format chrome -o f.json
+"$FNTRACE" report -i f.data --csv >fstat.csv
+python3 - f.json >f.txt <<'PY'
+import collections, hashlib, json, sys
+evs = json.load(open(sys.argv[1], encoding="utf-8"))["traceEvents"]
+hits = collections.Counter(e["name"] for e in evs if e["ph"] == "i" and "work \"" not in e["name"])
+print(" ".join("%s=%d" % kv for kv in sorted(hits.items())))
+print(sorted({e["args"]["caller"] for e in evs if e["name"] == "leaf"}))
+PY
+t_eq "function tracer: one instant per call" "$(awk -F, 'NR > 1 { print $1 "=" $2 }' fstat.csv | sort | tr '\n' ' ' | sed 's/ $//')" "$(sed -n 1p f.txt)"
+t_eq "function tracer: callers named" "['fib', 'work']" "$(sed -n 2p f.txt)"
+
+# Errors: one line, a non-zero exit, no file and no temporary file.
+# expect_fail NAME PATTERN CMD...
+expect_fail() {
+	name=$1 pattern=$2; shift 2
+	"$@" >../out.txt 2>../err.txt
+	rc=$?
+	if [ $rc -eq 0 ] || [ "$(wc -l <../err.txt)" -ne 1 ] || ! grep -q "^fntrace: .*$pattern" ../err.txt; then
+		t_fail "$name" "exit $rc, stderr: $(cat ../err.txt)"
+	else
+		t_pass "$name"
+	fi
+}
+mkdir errs && cd errs || exit 1
+expect_fail "error: no data directory" nodata "$FNTRACE" export -i ../nodata --format chrome -o x.json
+expect_fail "error: unknown format" "unknown export format" "$FNTRACE" export -i ../r.data --format nosuch -o x.json
+expect_fail "error: --split without -o" "--split wants -o" "$FNTRACE" export -i ../r.data --format chrome --split 1M
+expect_fail "error: --split smaller than the track names" "too small" "$FNTRACE" export -i ../r.data --format chrome --split 100 -o x.json
+expect_fail "error: -o in a missing directory" "cannot write nodir/x.json" "$FNTRACE" export -i ../r.data --format chrome -o nodir/x.json
+# A write that fails halfway (a file size limit, its signal ignored).
+expect_fail "error: a write that fails" "cannot write x.json: File too large" sh -c "ulimit -f 2; trap '' XFSZ; exec \"$FNTRACE\" export -i ../r.data --format chrome -o x.json"
+# A piece that cannot be renamed into place: none of the set is left.
+mkdir y.json.2
+expect_fail "error: a piece that cannot be put in place" "cannot write y.json.2" "$FNTRACE" export -i ../r.data --format chrome --split 3k -o y.json
+t_eq "errors: nothing left behind but what was there" "y.json.2" "$(ls)"
+cd ..
