@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const struct export_format export_formats[] = {
@@ -29,20 +30,34 @@ static const struct export_format *format_named(const char *name)
 	return NULL;
 }
 
+/* A device or a pipe named by -o (/dev/null, a FIFO) is written in
+ * place: a temporary file renamed over it would replace the device with
+ * a regular file. */
+static int is_special(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
 int export_file_open(struct export_file *ef, const char *path)
 {
 	*ef = (struct export_file) { .f = stdout };
 	if (!path || !strcmp(path, "-"))
 		return 0;
+	ef->f = NULL;
 	ef->path = strdup(path);
-	if (!ef->path || asprintf(&ef->tmp, "%s.tmp-%d", path, (int)getpid()) < 0) {
-		free(ef->path);
+	if (ef->path && !is_special(path) &&
+	    asprintf(&ef->tmp, "%s.tmp-%d", path, (int)getpid()) < 0)
+		ef->tmp = NULL;		/* asprintf leaves it undefined */
+	if (!ef->path || (!ef->tmp && !is_special(path))) {
 		tr_error("out of memory");
+		export_file_abort(ef);
 		return -1;
 	}
-	ef->f = fopen(ef->tmp, "w");
+	ef->f = fopen(ef->tmp ? ef->tmp : ef->path, "w");
 	if (!ef->f) {
-		tr_error("cannot write %s: %s", ef->tmp, strerror(errno));
+		tr_error("cannot write %s: %s", ef->tmp ? ef->tmp : ef->path, strerror(errno));
 		export_file_abort(ef);
 		return -1;
 	}
@@ -120,7 +135,7 @@ static int commit_all(struct export *ex)
 	for (done = 0; done < n; done++) {
 		struct export_file *ef = file_at(ex, done);
 
-		if (rename(ef->tmp, ef->path)) {
+		if (ef->tmp && rename(ef->tmp, ef->path)) {
 			tr_error("cannot write %s: %s", ef->path, strerror(errno));
 			break;
 		}
@@ -191,7 +206,7 @@ static int check_options(const struct export_options *o, const struct export_for
 		tr_error("--format %s writes one file: it takes no --split", fmt->name);
 		return -1;
 	}
-	if (o->split_bytes && (!o->output || !strcmp(o->output, "-"))) {
+	if (o->split_bytes && (!o->output || !strcmp(o->output, "-") || is_special(o->output))) {
 		tr_error("--split wants -o FILE: the pieces are FILE, FILE.1, FILE.2 ...");
 		return -1;
 	}

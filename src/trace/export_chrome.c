@@ -158,9 +158,8 @@ static int quote_into(struct quoted *q, const char *name)
 	return q->s ? 0 : -1;
 }
 
-/* Function id's name, quoted once for every call of it; NULL if out of
- * memory (said). */
-static const struct quoted *quoted_name(struct chrome *c, uint32_t id)
+/* quoted_name()'s first sight of function id. */
+static const struct quoted *quote_name(struct chrome *c, uint32_t id)
 {
 	const struct tr_process *proc = c->th->proc;
 	struct quoted **table = &c->names[proc - c->ex->td.procs];
@@ -175,8 +174,6 @@ static const struct quoted *quoted_name(struct chrome *c, uint32_t id)
 	}
 	if (!*table && !(*table = calloc(proc->nr_funcs, sizeof(**table))))
 		goto out_of_memory;
-	if ((*table)[id].s)
-		return &(*table)[id];
 	if (!name && id == 0)
 		name = "[unknown]";	/* a frame entered while events were lost */
 	else if (!name)
@@ -186,6 +183,18 @@ static const struct quoted *quoted_name(struct chrome *c, uint32_t id)
 out_of_memory:
 	tr_error("out of memory");
 	return NULL;
+}
+
+/* Function id's name, quoted once for every call of it; NULL if out of
+ * memory (said). */
+static inline const struct quoted *quoted_name(struct chrome *c, uint32_t id)
+{
+	const struct tr_process *proc = c->th->proc;
+	const struct quoted *table = c->names[proc - c->ex->td.procs];
+
+	if (table && id < proc->nr_funcs && table[id].s)
+		return &table[id];
+	return quote_name(c, id);
 }
 
 /* ,"name":"..." at p, in json_out_room()'s space; returns the end, which

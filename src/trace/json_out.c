@@ -163,7 +163,7 @@ char *json_put_u64(char *p, uint64_t v)
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
-	char tmp[20], *t = tmp + sizeof(tmp);
+	char tmp[40], *end = tmp + 20, *t = end;
 
 	while (v >= 100) {
 		t -= 2;
@@ -176,7 +176,10 @@ char *json_put_u64(char *p, uint64_t v)
 	} else {
 		*--t = '0' + v;
 	}
-	return json_put(p, t, tmp + sizeof(tmp) - t);
+	/* Twenty bytes whatever the length: a copy of fixed size is inline,
+	 * and the room has the slack. */
+	memcpy(p, t, 20);
+	return p + (end - t);
 }
 
 char *json_put_usec(char *p, uint64_t ns)

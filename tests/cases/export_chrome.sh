@@ -96,6 +96,15 @@ t_ok "chrome: names quoted as they are, no mangling" grep -q '"name":"worker"' r
 "$FNTRACE" export -i r.data --format chrome >stdout.json
 t_same "chrome: standard output, the same document" r.json stdout.json
 
+# A FIFO (or /dev/null) named by -o is written in place, not replaced by
+# a regular file renamed over it.
+mkfifo fifo
+cat fifo >fifo.json &
+"$FNTRACE" export -i r.data --format chrome -o fifo
+wait
+t_ok "chrome: -o FIFO written in place, still a FIFO" test -p fifo
+t_same "chrome: ... with the whole document" r.json fifo.json
+
 # --tid: one thread's track, and only its names.
 tid=$("$FNTRACE" report -i r.data | sed -n 's/.* prog-\([0-9]*\) .*worker() {$/\1/p' | head -n 1)
 "$FNTRACE" export -i r.data --format chrome --tid "$tid" -o t.json
