@@ -319,6 +319,7 @@ main() {
 	fi
 	BUILD=$BUILD "$top/bench/recordmcount.sh" || broken=1
 	BUILD=$BUILD "$top/bench/livepatch.sh" || broken=1
+	BUILD=$BUILD "$top/bench/export.sh" || broken=1
 	exit $broken
 }
 

@@ -6,7 +6,7 @@ set -eu
 
 need_build="gcc make libc6-dev libdw-dev"
 need_check="$need_build clang strace g++ cmake valgrind gdb libxml2-utils python3"
-need_bench="$need_check uftrace hyperfine"
+need_bench="$need_check uftrace hyperfine time"
 need_real="dpkg-dev xz-utils"
 # The other architectures: a compiler, binutils and a C library per arch
 # (recordmcount's tests, the runtimes and their test programs), and qemu:
