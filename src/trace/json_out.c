@@ -157,29 +157,36 @@ char *json_quote(const char *s, size_t n, size_t *len)
 
 /* ---- numbers ---- */
 
+static unsigned decimal_digits(uint64_t v)
+{
+	unsigned n = 1;
+
+	for (uint64_t ten = 10; n < 20 && v >= ten; ten *= 10)
+		n++;
+	return n;
+}
+
+/* Digits are written straight to their place, from the last: a copy
+ * from a scratch buffer would read back what was just stored in small
+ * pieces, which the CPU cannot forward, and stall. */
 char *json_put_u64(char *p, uint64_t v)
 {
 	static const char pairs[] =
 		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 		"8081828384858687888990919293949596979899";
-	char tmp[40], *end = tmp + 20, *t = end;
+	char *end = p + decimal_digits(v), *t = end;
 
 	while (v >= 100) {
 		t -= 2;
 		memcpy(t, pairs + 2 * (v % 100), 2);
 		v /= 100;
 	}
-	if (v >= 10) {
-		t -= 2;
-		memcpy(t, pairs + 2 * v, 2);
-	} else {
-		*--t = '0' + v;
-	}
-	/* Twenty bytes whatever the length: a copy of fixed size is inline,
-	 * and the room has the slack. */
-	memcpy(p, t, 20);
-	return p + (end - t);
+	if (v >= 10)
+		memcpy(t - 2, pairs + 2 * v, 2);
+	else
+		t[-1] = '0' + v;
+	return end;
 }
 
 char *json_put_usec(char *p, uint64_t ns)

@@ -74,8 +74,7 @@ static inline char *json_put(char *p, const char *s, size_t n)
 	return p + n;
 }
 
-/* v in decimal: at most 20 bytes (and 20 are written, whatever the
- * length). */
+/* v in decimal: at most 20 bytes. */
 char *json_put_u64(char *p, uint64_t v);
 /* Nanoseconds as microseconds with three decimals, the Trace Event
  * format's unit at full precision: 1234567 -> "1234.567" (24 bytes). */
