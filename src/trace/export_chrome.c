@@ -18,9 +18,9 @@
  * so --split may cut between any two events and every file still nests,
  * where a cut between a B and its E would leave both files unbalanced;
  * and it is half as many events.  A thread's calls come out children
- * first; the viewers sort by time themselves, and speedscope's importer
- * puts the longer of two X events with the same ts first, so frames that
- * open in the same nanosecond still nest.
+ * first; the viewers sort by time themselves, and both Perfetto's sorter
+ * and speedscope's importer put the longer of two X events with the same
+ * ts first, so frames that open in the same nanosecond still nest.
  *
  * A call has args only when it has something to say (how it ended, if
  * not by returning; its return value): speedscope names a frame by its
