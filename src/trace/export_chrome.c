@@ -39,6 +39,7 @@
 #include "export.h"
 #include "calls.h"
 #include "json_out.h"
+#include "srcline.h"
 #include "symbols.h"
 
 #include <errno.h>
@@ -49,10 +50,16 @@
 /* A string literal at p. */
 #define PUT(p, lit)	json_put(p, lit, sizeof(lit) - 1)
 
-/* A function's name as a JSON string, quotes included. */
+/* A JSON string, quotes included, in whole NAME_BLOCKs of memory. */
 struct quoted {
-	char *s;		/* NULL until the function is first written */
+	char *s;		/* NULL: none */
 	size_t len;
+};
+
+/* What the events of one function say of it, quoted once. */
+struct func_text {
+	struct quoted name;	/* s NULL until the function is first seen */
+	struct quoted src;	/* --srcline: "file.c:42", if known */
 };
 
 struct chrome {
@@ -62,11 +69,11 @@ struct chrome {
 	uint64_t file_start;		/* json_out_bytes() where this file began */
 	unsigned file;			/* 0: OUTPUT, then OUTPUT.1 ... */
 	int empty;			/* no event in this file's array yet */
-	struct quoted **names;		/* per td process, per function id */
+	struct func_text **funcs;	/* per td process, per function id */
 	const struct tr_thread *th;	/* the thread being written */
 	char thread[64];		/* its events' head: {"pid":P,"tid":T,"ts": */
 	size_t thread_len;
-	struct quoted scratch;		/* the name of an id out of the table */
+	struct func_text scratch;	/* an id out of the table's */
 	struct sym_table syms;		/* names of callers, for the function */
 	const struct tr_process *syms_proc;	/* tracer; syms is this one's */
 };
@@ -141,11 +148,11 @@ static void write_literal(struct chrome *c, const char *s)
 /* Longer names are written through json_out_raw(). */
 #define NAME_INLINE	(JSON_OUT_PIECE / 2)
 
-/* A copy of the quoted name, padded to whole blocks; -1 if out of memory. */
-static int quote_into(struct quoted *q, const char *name)
+/* A quoted copy of text, padded to whole blocks; -1 if out of memory. */
+static int quote_into(struct quoted *q, const char *text)
 {
 	size_t len;
-	char *s = json_quote(name, strlen(name), &len);
+	char *s = json_quote(text, strlen(text), &len);
 
 	if (!s)
 		return -1;
@@ -158,50 +165,63 @@ static int quote_into(struct quoted *q, const char *name)
 	return q->s ? 0 : -1;
 }
 
-/* quoted_name()'s first sight of function id. */
-static const struct quoted *quote_name(struct chrome *c, uint32_t id)
+/* Names as the flame graphs have them (calltree.c): "[lost]" for a frame
+ * entered while events were lost, "[id:N]" for an id funcs-<pid> never
+ * named; and the source line, with --srcline.  -1 if out of memory. */
+static int describe(struct chrome *c, struct func_text *ft, uint32_t id)
 {
 	const struct tr_process *proc = c->th->proc;
-	struct quoted **table = &c->names[proc - c->ex->td.procs];
-	const char *name = tr_func_name(proc, id);
+	const char *name = id ? tr_func_name(proc, id) : "[lost]", *line;
 	char unnamed[32];
 
-	if (id >= proc->nr_funcs) {		/* a damaged file */
-		free(c->scratch.s);
-		c->scratch.s = NULL;
-		snprintf(unnamed, sizeof(unnamed), "<id %u>", id);
-		return quote_into(&c->scratch, unnamed) ? NULL : &c->scratch;
+	if (!name) {
+		snprintf(unnamed, sizeof(unnamed), "[id:%u]", id);
+		name = unnamed;
 	}
-	if (!*table && !(*table = calloc(proc->nr_funcs, sizeof(**table))))
-		goto out_of_memory;
-	if (!name && id == 0)
-		name = "[unknown]";	/* a frame entered while events were lost */
-	else if (!name)
-		snprintf(unnamed, sizeof(unnamed), "<id %u>", id);
-	if (quote_into(&(*table)[id], name ? name : unnamed) == 0)
-		return &(*table)[id];
+	if (quote_into(&ft->name, name))
+		return -1;
+	line = c->ex->srclines && id ? tr_srcline(c->ex->srclines, proc, id) : NULL;
+	return line ? quote_into(&ft->src, line) : 0;
+}
+
+/* func_text()'s first sight of function id. */
+static const struct func_text *first_sight(struct chrome *c, uint32_t id)
+{
+	const struct tr_process *proc = c->th->proc;
+	struct func_text **table = &c->funcs[proc - c->ex->td.procs];
+	struct func_text *ft = &c->scratch;	/* a damaged file's id */
+
+	if (id < proc->nr_funcs) {
+		if (!*table && !(*table = calloc(proc->nr_funcs, sizeof(**table))))
+			goto out_of_memory;
+		ft = &(*table)[id];
+	}
+	free(ft->name.s);
+	free(ft->src.s);
+	memset(ft, 0, sizeof(*ft));
+	if (describe(c, ft, id) == 0)
+		return ft;
 out_of_memory:
 	tr_error("out of memory");
 	return NULL;
 }
 
-/* Function id's name, quoted once for every call of it; NULL if out of
- * memory (said). */
-static inline const struct quoted *quoted_name(struct chrome *c, uint32_t id)
+/* What to say of function id, quoted once for every call of it; NULL if
+ * out of memory (said). */
+static inline const struct func_text *func_text(struct chrome *c, uint32_t id)
 {
 	const struct tr_process *proc = c->th->proc;
-	const struct quoted *table = c->names[proc - c->ex->td.procs];
+	const struct func_text *table = c->funcs[proc - c->ex->td.procs];
 
-	if (table && id < proc->nr_funcs && table[id].s)
+	if (table && id < proc->nr_funcs && table[id].name.s)
 		return &table[id];
-	return quote_name(c, id);
+	return first_sight(c, id);
 }
 
-/* ,"name":"..." at p, in json_out_room()'s space; returns the end, which
- * may be in a new room if the name was long. */
-static char *put_name(struct chrome *c, char *p, const struct quoted *q)
+/* q at p, in json_out_room()'s space; returns the end, which may be in a
+ * new room if q was long. */
+static char *put_quoted(struct chrome *c, char *p, const struct quoted *q)
 {
-	p = PUT(p, ",\"name\":");
 	if (q->len > NAME_INLINE) {
 		json_out_done(&c->out, p);
 		json_out_raw(&c->out, q->s, q->len);
@@ -210,6 +230,11 @@ static char *put_name(struct chrome *c, char *p, const struct quoted *q)
 	for (size_t i = 0; i < q->len; i += NAME_BLOCK)
 		memcpy(p + i, q->s + i, NAME_BLOCK);
 	return p + q->len;
+}
+
+static char *put_name(struct chrome *c, char *p, const struct func_text *ft)
+{
+	return put_quoted(c, PUT(p, ",\"name\":"), &ft->name);
 }
 
 static char *put_hex(char *p, uint64_t v)
@@ -225,26 +250,42 @@ static char *put_hex(char *p, uint64_t v)
 	return p;
 }
 
-static char *put_call_args(char *p, const struct call_event *ev)
+/* One member of args, after a comma if it is not the first. */
+static char *put_key(char *p, int *first, const char *key, size_t len)
+{
+	if (!*first)
+		*p++ = ',';
+	*first = 0;
+	return json_put(p, key, len);
+}
+
+#define PUT_KEY(p, first, lit)	put_key(p, first, lit, sizeof(lit) - 1)
+
+/* A call's args: how it ended if it did not return, its return value,
+ * its source line. */
+static char *put_call_args(struct chrome *c, char *p, const struct call_event *ev,
+			   const struct func_text *ft)
 {
 	static const char *const ends[] = {
 		[CALL_UNWOUND] = "unwound",		/* longjmp, an exception */
 		[CALL_CUT_BY_LOSS] = "events lost",	/* returned unseen */
 		[CALL_UNFINISHED] = "unfinished",	/* running at the end */
 	};
+	int first = 1;
+
 	p = PUT(p, ",\"args\":{");
 	if (ev->end != CALL_RETURNED) {
-		p = PUT(p, "\"end\":\"");
+		p = PUT_KEY(p, &first, "\"end\":\"");
 		p = json_put(p, ends[ev->end], strlen(ends[ev->end]));
 		*p++ = '"';
-		if (ev->has_retval)
-			*p++ = ',';
 	}
 	if (ev->has_retval) {
-		p = PUT(p, "\"retval\":\"");
+		p = PUT_KEY(p, &first, "\"retval\":\"");
 		p = put_hex(p, ev->value);
 		*p++ = '"';
 	}
+	if (ft->src.s)
+		p = put_quoted(c, PUT_KEY(p, &first, "\"srcline\":"), &ft->src);
 	*p++ = '}';
 	return p;
 }
@@ -253,17 +294,17 @@ static char *put_call_args(char *p, const struct call_event *ev)
  * the export: one room for the whole event. */
 static int write_call(struct chrome *c, const struct call_event *ev)
 {
-	const struct quoted *q = quoted_name(c, ev->func);
+	const struct func_text *ft = func_text(c, ev->func);
 	char *p;
 
-	if (!q)
+	if (!ft)
 		return -1;
 	p = begin_event(c, ev->start);
 	p = PUT(p, ",\"ph\":\"X\",\"dur\":");
 	p = json_put_usec(p, ev->time - ev->start);
-	p = put_name(c, p, q);
-	if (ev->end != CALL_RETURNED || ev->has_retval)
-		p = put_call_args(p, ev);
+	p = put_name(c, p, ft);
+	if (ev->end != CALL_RETURNED || ev->has_retval || ft->src.s)
+		p = put_call_args(c, p, ev, ft);
 	return end_event(c, p);
 }
 
@@ -294,12 +335,13 @@ static int write_lost(struct chrome *c, const struct call_event *ev)
  * caller as the kernel's "func <-caller" line has it. */
 static int write_hit(struct chrome *c, const struct call_event *ev)
 {
-	const struct quoted *q = quoted_name(c, ev->func);
+	const struct func_text *ft = func_text(c, ev->func);
 	char buf[256];
 	const char *caller;
+	int first = 1;
 	char *p;
 
-	if (!q)
+	if (!ft)
 		return -1;
 	if (c->syms_proc != c->th->proc) {
 		if (c->syms_proc)
@@ -311,14 +353,19 @@ static int write_hit(struct chrome *c, const struct call_event *ev)
 		}
 		c->syms_proc = c->th->proc;
 	}
-	p = put_name(c, begin_instant(c, ev->time), q);
+	p = put_name(c, begin_instant(c, ev->time), ft);
+	if (!ev->value && !ft->src.s)
+		return end_event(c, p);
+	p = PUT(p, ",\"args\":{");
 	if (ev->value) {
 		caller = sym_name(&c->syms, ev->value, buf, sizeof(buf));
-		json_out_done(&c->out, PUT(p, ",\"args\":{\"caller\":"));
+		json_out_done(&c->out, PUT_KEY(p, &first, "\"caller\":"));
 		json_out_string(&c->out, caller, strlen(caller));
 		p = json_out_room(&c->out);
-		*p++ = '}';
 	}
+	if (ft->src.s)
+		p = put_quoted(c, PUT_KEY(p, &first, "\"srcline\":"), &ft->src);
+	*p++ = '}';
 	return end_event(c, p);
 }
 
@@ -469,15 +516,18 @@ static int write_thread(struct chrome *c, const struct tr_thread *th)
 
 static void chrome_free(struct chrome *c)
 {
-	for (unsigned i = 0; c->names && i < c->ex->td.nr_procs; i++) {
-		for (unsigned id = 0; c->names[i] && id < c->ex->td.procs[i].nr_funcs; id++)
-			free(c->names[i][id].s);
-		free(c->names[i]);
+	for (unsigned i = 0; c->funcs && i < c->ex->td.nr_procs; i++) {
+		for (unsigned id = 0; c->funcs[i] && id < c->ex->td.procs[i].nr_funcs; id++) {
+			free(c->funcs[i][id].name.s);
+			free(c->funcs[i][id].src.s);
+		}
+		free(c->funcs[i]);
 	}
-	free(c->names);
+	free(c->funcs);
 	if (c->syms_proc)
 		sym_table_free(&c->syms);
-	free(c->scratch.s);
+	free(c->scratch.name.s);
+	free(c->scratch.src.s);
 	json_out_free(&c->out);
 }
 
@@ -486,8 +536,8 @@ int export_chrome(struct export *ex)
 	struct chrome c = { .ex = ex, .t0 = trace_start(&ex->td) };
 	int err = 0;
 
-	c.names = calloc(ex->td.nr_procs ? ex->td.nr_procs : 1, sizeof(*c.names));
-	if (!c.names || json_out_init(&c.out, ex->out.f)) {
+	c.funcs = calloc(ex->td.nr_procs ? ex->td.nr_procs : 1, sizeof(*c.funcs));
+	if (!c.funcs || json_out_init(&c.out, ex->out.f)) {
 		tr_error("out of memory");
 		chrome_free(&c);
 		return -1;

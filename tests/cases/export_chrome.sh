@@ -92,6 +92,14 @@ t_eq "chrome: frames left by longjmp say so" deep_jump "$(fact unwound facts.txt
 t_eq "chrome: return values" "0x1 0x10 0x13 0x16 0x4 0xd" "$(fact leaf_retvals facts.txt)"
 t_ok "chrome: names quoted as they are, no mangling" grep -q '"name":"worker"' r.json
 
+# --srcline: each call's source line, from the program's DWARF.
+"$FNTRACE" export -i r.data --format chrome --srcline -o src.json 2>/dev/null
+line=$(grep -n '^NOIPA int leaf' "$top/tests/progs/export_threads.c" | cut -d: -f1)
+t_eq "chrome --srcline: where leaf is" "export_threads.c:$line" "$(python3 -c '
+import json, sys
+evs = json.load(open(sys.argv[1]))["traceEvents"]
+print(" ".join(sorted({e["args"].get("srcline", "?") for e in evs if e["name"] == "leaf"})))' src.json)"
+
 # The same without -o, on standard output.
 "$FNTRACE" export -i r.data --format chrome >stdout.json
 t_same "chrome: standard output, the same document" r.json stdout.json
