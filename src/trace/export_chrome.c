@@ -23,14 +23,15 @@
  * ts first, so frames that open in the same nanosecond still nest.
  *
  * A call has args only when it has something to say (how it ended, if
- * not by returning; its return value): speedscope names a frame by its
- * name and its args together, so args on every call would split one
- * function into many frames.
+ * not by returning; its return value; its source line, with --srcline):
+ * speedscope names a frame by its name and its args together, so args
+ * that changed from call to call without reason would split one function
+ * into many frames.
  *
  * Times are microseconds, the format's unit, with three decimals: every
  * nanosecond, counted from the trace's first event so that the numbers
- * stay short and exact in a double;
- * otherData says when that was in CLOCK_MONOTONIC.
+ * stay short and exact in a double; otherData says when that was in
+ * CLOCK_MONOTONIC.
  *
  * Memory: call_walk()'s stack, one quoted name per function used, the
  * symbols of one process for the function tracer's callers, and the
@@ -145,8 +146,10 @@ static void write_literal(struct chrome *c, const char *s)
 /* Names are copied in blocks of this many bytes, a size the compiler
  * copies inline: most are shorter than one block. */
 #define NAME_BLOCK	32u
-/* Longer names are written through json_out_raw(). */
-#define NAME_INLINE	(JSON_OUT_PIECE / 2)
+/* Longer names are written through json_out_raw(): an event's name and
+ * source line inline, with their last blocks, and the rest of the event
+ * stay within one json_out_room(). */
+#define NAME_INLINE	(JSON_OUT_PIECE / 4)
 
 /* A quoted copy of text, padded to whole blocks; -1 if out of memory. */
 static int quote_into(struct quoted *q, const char *text)
@@ -552,7 +555,8 @@ int export_chrome(struct export *ex)
 	if (c.out.error)
 		tr_error("cannot write %s: %s", ex->out.path ? ex->out.path : "standard output",
 			 strerror(c.out.error));
-	err |= c.out.error != 0;
+	if (c.out.error)
+		err = -1;
 	chrome_free(&c);
 	return err ? -1 : 0;
 }

@@ -100,6 +100,17 @@ import json, sys
 evs = json.load(open(sys.argv[1]))["traceEvents"]
 print(" ".join(sorted({e["args"].get("srcline", "?") for e in evs if e["name"] == "leaf"})))' src.json)"
 
+# A name longer than the writer keeps inline (C++ templates make them).
+long=$(printf 'f%.0s' $(seq 700))
+printf 'int %s(int x) { return x + 1; }\nint main(void) { return %s(-1); }\n' "$long" "$long" >long.c
+t_build gcc-pg -O0 long long.c
+"$FNTRACE" record -o long.data -- ./long >/dev/null 2>&1
+"$FNTRACE" export -i long.data --format chrome -o long.json
+t_eq "chrome: a 700-byte name whole" "700 main" "$(python3 -c '
+import json, sys
+evs = json.load(open(sys.argv[1]))["traceEvents"]
+print(" ".join(str(len(e["name"])) if len(e["name"]) > 4 else e["name"] for e in evs if e["ph"] == "X"))' long.json)"
+
 # The same without -o, on standard output.
 "$FNTRACE" export -i r.data --format chrome >stdout.json
 t_same "chrome: standard output, the same document" r.json stdout.json
