@@ -100,6 +100,16 @@ import json, sys
 evs = json.load(open(sys.argv[1]))["traceEvents"]
 print(" ".join(sorted({e["args"].get("srcline", "?") for e in evs if e["name"] == "leaf"})))' src.json)"
 
+# exit() from inside calls: the frames still open when the trace ends.
+printf '#include <stdlib.h>\n__attribute__((noipa)) void bye(void) { exit(0); }\nint main(void) { bye(); return 1; }\n' >bye.c
+t_build gcc-pg -O2 bye bye.c
+"$FNTRACE" record -o bye.data -- ./bye >/dev/null 2>&1
+"$FNTRACE" export -i bye.data --format chrome -o bye.json
+t_eq "chrome: frames still running at the end say so" "bye=unfinished main=unfinished" "$(python3 -c '
+import json, sys
+evs = json.load(open(sys.argv[1]))["traceEvents"]
+print(" ".join(sorted("%s=%s" % (e["name"], e.get("args", {}).get("end")) for e in evs if e["ph"] == "X")))' bye.json)"
+
 # A name longer than the writer keeps inline (C++ templates make them).
 long=$(printf 'f%.0s' $(seq 700))
 printf 'int %s(int x) { return x + 1; }\nint main(void) { return %s(-1); }\n' "$long" "$long" >long.c
