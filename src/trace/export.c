@@ -42,15 +42,17 @@ static int is_special(const char *path)
 
 int export_file_open(struct export_file *ef, const char *path)
 {
+	int in_place;
+
 	*ef = (struct export_file) { .f = stdout };
 	if (!path || !strcmp(path, "-"))
 		return 0;
+	in_place = is_special(path);
 	ef->f = NULL;
 	ef->path = strdup(path);
-	if (ef->path && !is_special(path) &&
-	    asprintf(&ef->tmp, "%s.tmp-%d", path, (int)getpid()) < 0)
+	if (ef->path && !in_place && asprintf(&ef->tmp, "%s.tmp-%d", path, (int)getpid()) < 0)
 		ef->tmp = NULL;		/* asprintf leaves it undefined */
-	if (!ef->path || (!ef->tmp && !is_special(path))) {
+	if (!ef->path || (!in_place && !ef->tmp)) {
 		tr_error("out of memory");
 		export_file_abort(ef);
 		return -1;

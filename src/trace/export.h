@@ -35,7 +35,8 @@ struct export_options {
 struct export_file {
 	FILE *f;
 	char *path;			/* NULL: stdout */
-	char *tmp;
+	char *tmp;			/* NULL: path is written in place (a
+					 * device, a FIFO) or already renamed */
 };
 
 struct export {
