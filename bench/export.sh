@@ -41,7 +41,9 @@ broken=0
 
 log() { echo "bench: $*" >&2; }
 
-trap 'rm -rf "$DATA" "$DATA".tmp-* "$OUT/export-calib.data" "$RESULT" "$RESULT".*' EXIT
+# Everything but the micro-pg build, which bench/run.sh shares.
+trap 'rm -rf "$DATA" "$DATA".tmp-* "$OUT/export-calib.data" "$RESULT" "$RESULT".* \
+	"$OUT/export-record.err" "$OUT/export.err" "$OUT/export.time"' EXIT
 
 bytes_of() {
 	case $1 in
