@@ -19,6 +19,7 @@ const struct export_format export_formats[] = {
 	{ "folded", "stacks and self ns, as flamegraph.pl and speedscope read",
 	  export_folded, 0 },
 	{ "svg", "an interactive flame graph in one self-contained file", export_svg, 0 },
+	{ "perfetto", "Perfetto's protobuf trace (TrackEvent)", export_perfetto, 0 },
 	{ 0 }
 };
 

@@ -67,6 +67,7 @@ extern const struct export_format export_formats[];
 int export_chrome(struct export *ex);
 int export_folded(struct export *ex);
 int export_svg(struct export *ex);
+int export_perfetto(struct export *ex);
 
 /* 0, or -1 after one line on stderr. */
 int export_file_open(struct export_file *ef, const char *path);

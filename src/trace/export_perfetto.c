@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fntrace export --format perfetto: Perfetto's protobuf trace in its
+ * TrackEvent form, which the Perfetto UI and trace_processor read, for
+ * traces too big for JSON.
+ *
+ * A Trace message is nothing but `repeated TracePacket packet = 1`, so the
+ * file is written one packet at a time, each a field 1 of its own:
+ *
+ *   sequence 1     a TrackDescriptor per process, then one per thread
+ *   sequence 2+i   the i-th thread's calls, in time order, on its track:
+ *     first packet        SEQ_INCREMENTAL_STATE_CLEARED, and the thread's
+ *                         track as TracePacketDefaults' track_uuid
+ *     a call              TYPE_SLICE_BEGIN (name_iid) ... TYPE_SLICE_END
+ *     a function's name   InternedData.event_names { iid, name }, in the
+ *                         packet that first refers to it on the sequence
+ *     a trace_marker      TYPE_INSTANT named by its text
+ *     lost events         TYPE_INSTANT "[LOST N EVENTS]", N annotated
+ *     a function hit      TYPE_INSTANT (the function tracer), its caller
+ *                         annotated
+ *
+ * Each thread is one packet sequence so that interning is per thread: a
+ * bitmap of the function ids already given a name on the sequence, one
+ * bit per function of the process, is all the memory that depends on the
+ * trace, whatever its size.
+ *
+ * Timestamps are the trace's CLOCK_MONOTONIC nanoseconds, written on the
+ * default clock: nothing else in the file has to line up with them.  A
+ * call costs about 35 bytes (the trace: 8), most of it the timestamps.
+ */
+#include "export.h"
+#include "calls.h"
+#include "pb_write.h"
+#include "symbols.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Field numbers, from Perfetto's protos/perfetto/trace/... */
+
+/* trace.proto: Trace */
+#define TRACE_PACKET			1
+
+/* trace_packet.proto: TracePacket */
+#define PACKET_TIMESTAMP		8
+#define PACKET_SEQUENCE_ID		10	/* trusted_packet_sequence_id */
+#define PACKET_TRACK_EVENT		11
+#define PACKET_INTERNED_DATA		12
+#define PACKET_SEQUENCE_FLAGS		13
+#define PACKET_DEFAULTS			59	/* trace_packet_defaults */
+#define PACKET_TRACK_DESCRIPTOR		60
+/* trace_packet.proto: TracePacket.SequenceFlags */
+#define SEQ_INCREMENTAL_STATE_CLEARED	1
+
+/* trace_packet_defaults.proto: TracePacketDefaults */
+#define DEFAULTS_TRACK_EVENT		11	/* track_event_defaults */
+
+/* track_event/track_descriptor.proto: TrackDescriptor */
+#define TRACK_UUID			1
+#define TRACK_PROCESS			3
+#define TRACK_THREAD			4
+
+/* track_event/process_descriptor.proto: ProcessDescriptor */
+#define PROCESS_PID			1
+#define PROCESS_NAME			6	/* process_name */
+
+/* track_event/thread_descriptor.proto: ThreadDescriptor */
+#define THREAD_PID			1
+#define THREAD_TID			2
+#define THREAD_NAME			5	/* thread_name */
+
+/* track_event/track_event.proto: TrackEvent */
+#define EVENT_DEBUG_ANNOTATIONS		4
+#define EVENT_TYPE			9
+#define EVENT_NAME_IID			10
+#define EVENT_TRACK_UUID		11	/* TrackEventDefaults' too */
+#define EVENT_NAME			23
+/* track_event/track_event.proto: TrackEvent.Type */
+#define TYPE_SLICE_BEGIN		1
+#define TYPE_SLICE_END			2
+#define TYPE_INSTANT			3
+
+/* interned_data/interned_data.proto: InternedData */
+#define INTERNED_EVENT_NAMES		2
+/* track_event/track_event.proto: EventName */
+#define EVENT_NAME_ENTRY_IID		1
+#define EVENT_NAME_ENTRY_NAME		2
+
+/* track_event/debug_annotation.proto: DebugAnnotation */
+#define ANNOTATION_UINT_VALUE		3
+#define ANNOTATION_STRING_VALUE		6
+#define ANNOTATION_NAME			10
+
+/* Track uuids: a process's is its pid; a thread's has its program's
+ * number after exec (plus one) above its tid, so the two never meet. */
+#define PROCESS_TRACK(pid)		((uint64_t)(pid))
+#define THREAD_TRACK(th)		((uint64_t)((th)->image + 1) << 32 | (th)->tid)
+
+#define DESCRIPTOR_SEQUENCE		1
+
+struct perfetto {
+	struct export *ex;
+	struct pb_writer pb;
+	/* The sequence being written: one thread's. */
+	const struct tr_thread *th;
+	uint32_t sequence;
+	uint64_t track;
+	int cleared;		/* its first packet is written */
+	uint64_t *interned;	/* a bit per function id: has its iid */
+	size_t interned_bits;
+	/* The function tracer's callers, named in th->proc's modules. */
+	struct sym_table syms;
+	const struct tr_process *syms_proc;
+};
+
+static void put_string(struct pb_writer *pb, unsigned field, const char *s)
+{
+	pb_text(pb, field, s, strlen(s));
+}
+
+/* ---- packets ---- */
+
+/* The sequence's first packet clears its state and sets the defaults
+ * its events rely on: their track, so that no event need name it. */
+static void sequence_clear(struct perfetto *p)
+{
+	size_t defaults, event_defaults;
+
+	pb_uint(&p->pb, PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+	defaults = pb_begin(&p->pb, PACKET_DEFAULTS);
+	event_defaults = pb_begin(&p->pb, DEFAULTS_TRACK_EVENT);
+	pb_uint(&p->pb, EVENT_TRACK_UUID, p->track);
+	pb_end(&p->pb, event_defaults);
+	pb_end(&p->pb, defaults);
+	p->cleared = 1;
+}
+
+/* A packet of the current sequence at time, its fields to follow.  The
+ * packets after the first do without SEQ_NEEDS_INCREMENTAL_STATE: it
+ * only tells a reader to skip packets of a sequence whose start it
+ * missed, which a file never has, and it would cost two bytes an event. */
+static size_t packet_begin(struct perfetto *p, uint64_t time)
+{
+	size_t packet = pb_begin(&p->pb, TRACE_PACKET);
+
+	pb_uint(&p->pb, PACKET_TIMESTAMP, time);
+	pb_uint(&p->pb, PACKET_SEQUENCE_ID, p->sequence);
+	if (!p->cleared)
+		sequence_clear(p);
+	return packet;
+}
+
+static int packet_end(struct perfetto *p, size_t packet)
+{
+	pb_end(&p->pb, packet);
+	return pb_flush_if_full(&p->pb);
+}
+
+/* ---- the tracks ---- */
+
+/* The process's name: its main thread's, else its first thread's. */
+static const char *process_name(struct export *ex, unsigned first, unsigned end)
+{
+	for (unsigned i = first; i < end; i++)
+		if (ex->threads[i]->tid == ex->threads[i]->pid)
+			return ex->threads[i]->comm;
+	return ex->threads[first]->comm;
+}
+
+static int write_process_track(struct perfetto *p, uint32_t pid, const char *name)
+{
+	size_t packet = pb_begin(&p->pb, TRACE_PACKET);
+	size_t track, process;
+
+	pb_uint(&p->pb, PACKET_SEQUENCE_ID, DESCRIPTOR_SEQUENCE);
+	track = pb_begin(&p->pb, PACKET_TRACK_DESCRIPTOR);
+	pb_uint(&p->pb, TRACK_UUID, PROCESS_TRACK(pid));
+	process = pb_begin(&p->pb, TRACK_PROCESS);
+	pb_uint(&p->pb, PROCESS_PID, pid);
+	put_string(&p->pb, PROCESS_NAME, name);
+	pb_end(&p->pb, process);
+	pb_end(&p->pb, track);
+	return packet_end(p, packet);
+}
+
+static int write_thread_track(struct perfetto *p, const struct tr_thread *th)
+{
+	size_t packet = pb_begin(&p->pb, TRACE_PACKET);
+	size_t track, thread;
+
+	pb_uint(&p->pb, PACKET_SEQUENCE_ID, DESCRIPTOR_SEQUENCE);
+	track = pb_begin(&p->pb, PACKET_TRACK_DESCRIPTOR);
+	pb_uint(&p->pb, TRACK_UUID, THREAD_TRACK(th));
+	thread = pb_begin(&p->pb, TRACK_THREAD);
+	pb_uint(&p->pb, THREAD_PID, th->pid);
+	pb_uint(&p->pb, THREAD_TID, th->tid);
+	put_string(&p->pb, THREAD_NAME, th->comm);
+	pb_end(&p->pb, thread);
+	pb_end(&p->pb, track);
+	return packet_end(p, packet);
+}
+
+/* Every process's track, then every thread's: the threads are sorted by
+ * pid, so each process is one run of them. */
+static int write_tracks(struct perfetto *p)
+{
+	struct export *ex = p->ex;
+	unsigned first = 0;
+
+	for (unsigned i = 1; i <= ex->nr_threads; i++) {
+		if (i < ex->nr_threads && ex->threads[i]->pid == ex->threads[first]->pid)
+			continue;
+		if (write_process_track(p, ex->threads[first]->pid,
+					process_name(ex, first, i)))
+			return -1;
+		first = i;
+	}
+	for (unsigned i = 0; i < ex->nr_threads; i++)
+		if (write_thread_track(p, ex->threads[i]))
+			return -1;
+	return 0;
+}
+
+/* ---- names ---- */
+
+/* The iid of func's name on this sequence (func + 1: iids are not 0),
+ * its InternedData written into the packet the first time; 0 for an id
+ * the process's table does not have. */
+static uint64_t intern(struct perfetto *p, uint32_t func)
+{
+	uint64_t bit = (uint64_t)1 << (func % 64);
+	uint64_t *word = &p->interned[func / 64];
+	const char *name;
+	size_t interned, entry;
+
+	if (func >= p->interned_bits)
+		return 0;
+	if (*word & bit)
+		return func + 1;
+	*word |= bit;
+	name = func ? tr_func_name(p->th->proc, func) : NULL;
+	interned = pb_begin(&p->pb, PACKET_INTERNED_DATA);
+	entry = pb_begin(&p->pb, INTERNED_EVENT_NAMES);
+	pb_uint(&p->pb, EVENT_NAME_ENTRY_IID, func + 1);
+	put_string(&p->pb, EVENT_NAME_ENTRY_NAME, name ? name : "(unknown: events lost)");
+	pb_end(&p->pb, entry);
+	pb_end(&p->pb, interned);
+	return func + 1;
+}
+
+/* The event's name: func's iid from intern(), or its id spelt out. */
+static void name_function(struct perfetto *p, uint32_t func, uint64_t iid)
+{
+	char spelt[32];
+
+	if (iid) {
+		pb_uint(&p->pb, EVENT_NAME_IID, iid);
+		return;
+	}
+	snprintf(spelt, sizeof(spelt), "<id %" PRIu32 ">", func);
+	put_string(&p->pb, EVENT_NAME, spelt);
+}
+
+/* ---- events ---- */
+
+/* The TrackEvent of a packet, on the thread's track (the sequence's
+ * default). */
+static size_t event_begin(struct perfetto *p, unsigned type)
+{
+	size_t event = pb_begin(&p->pb, PACKET_TRACK_EVENT);
+
+	pb_uint(&p->pb, EVENT_TYPE, type);
+	return event;
+}
+
+static void annotate_uint(struct perfetto *p, const char *name, uint64_t value)
+{
+	size_t a = pb_begin(&p->pb, EVENT_DEBUG_ANNOTATIONS);
+
+	put_string(&p->pb, ANNOTATION_NAME, name);
+	pb_uint(&p->pb, ANNOTATION_UINT_VALUE, value);
+	pb_end(&p->pb, a);
+}
+
+static void annotate_string(struct perfetto *p, const char *name, const char *value)
+{
+	size_t a = pb_begin(&p->pb, EVENT_DEBUG_ANNOTATIONS);
+
+	put_string(&p->pb, ANNOTATION_NAME, name);
+	put_string(&p->pb, ANNOTATION_STRING_VALUE, value);
+	pb_end(&p->pb, a);
+}
+
+static const char *end_reason(enum call_end end)
+{
+	switch (end) {
+	case CALL_RETURNED:
+		break;
+	case CALL_UNWOUND:
+		return "unwound";
+	case CALL_CUT_BY_LOSS:
+		return "returned while events were lost";
+	case CALL_UNFINISHED:
+		return "still running when the trace ends";
+	}
+	return NULL;
+}
+
+static void write_enter(struct perfetto *p, const struct call_event *ev)
+{
+	size_t packet = packet_begin(p, ev->time);
+	uint64_t iid = intern(p, ev->func);
+	size_t event = event_begin(p, TYPE_SLICE_BEGIN);
+
+	name_function(p, ev->func, iid);
+	pb_end(&p->pb, event);
+	pb_end(&p->pb, packet);
+}
+
+static void write_exit(struct perfetto *p, const struct call_event *ev)
+{
+	size_t packet = packet_begin(p, ev->time);
+	size_t event = event_begin(p, TYPE_SLICE_END);
+	const char *why = end_reason(ev->end);
+
+	if (ev->has_retval)
+		annotate_uint(p, "retval", ev->value);
+	if (why)
+		annotate_string(p, "end", why);
+	pb_end(&p->pb, event);
+	pb_end(&p->pb, packet);
+}
+
+/* A trace_marker's text, less the newline a write usually ends with. */
+static void write_marker(struct perfetto *p, const struct call_event *ev)
+{
+	size_t packet = packet_begin(p, ev->time);
+	size_t event = event_begin(p, TYPE_INSTANT);
+	uint32_t len = ev->text_len;
+
+	if (len && ev->text[len - 1] == '\n')
+		len--;
+	pb_text(&p->pb, EVENT_NAME, ev->text, len);
+	pb_end(&p->pb, event);
+	pb_end(&p->pb, packet);
+}
+
+static void write_lost(struct perfetto *p, const struct call_event *ev)
+{
+	size_t packet = packet_begin(p, ev->time);
+	size_t event = event_begin(p, TYPE_INSTANT);
+	char name[48];
+
+	snprintf(name, sizeof(name), "[LOST %" PRIu64 " EVENTS]", ev->value);
+	put_string(&p->pb, EVENT_NAME, name);
+	annotate_uint(p, "events", ev->value);
+	pb_end(&p->pb, event);
+	pb_end(&p->pb, packet);
+}
+
+/* The function tracer's symbols, for the process being written. */
+static struct sym_table *callers(struct perfetto *p)
+{
+	if (p->syms_proc == p->th->proc)
+		return &p->syms;
+	if (p->syms_proc)
+		sym_table_free(&p->syms);
+	p->syms_proc = NULL;
+	if (sym_table_init(&p->syms, p->th->proc))
+		return NULL;
+	p->syms_proc = p->th->proc;
+	return &p->syms;
+}
+
+static int write_hit(struct perfetto *p, const struct call_event *ev)
+{
+	struct sym_table *syms = callers(p);
+	size_t packet, event;
+	uint64_t iid;
+	char addr[32];
+
+	if (!syms)
+		return -1;
+	packet = packet_begin(p, ev->time);
+	iid = intern(p, ev->func);
+	event = event_begin(p, TYPE_INSTANT);
+	name_function(p, ev->func, iid);
+	annotate_string(p, "caller", sym_name(syms, ev->value, addr, sizeof(addr)));
+	pb_end(&p->pb, event);
+	pb_end(&p->pb, packet);
+	return 0;
+}
+
+static int write_event(struct perfetto *p, const struct call_event *ev)
+{
+	switch (ev->kind) {
+	case CALL_ENTER:
+		write_enter(p, ev);
+		break;
+	case CALL_EXIT:
+		write_exit(p, ev);
+		break;
+	case CALL_MARKER:
+		write_marker(p, ev);
+		break;
+	case CALL_LOST:
+		write_lost(p, ev);
+		break;
+	case CALL_HIT:
+		if (write_hit(p, ev))
+			return -1;
+		break;
+	}
+	return pb_flush_if_full(&p->pb);
+}
+
+/* ---- threads ---- */
+
+/* A new sequence for th: nothing interned on it yet. */
+static int sequence_start(struct perfetto *p, const struct tr_thread *th, uint32_t sequence)
+{
+	size_t bits = th->proc->nr_funcs;
+	size_t words = (bits + 63) / 64;
+
+	free(p->interned);
+	p->interned = calloc(words ? words : 1, sizeof(*p->interned));
+	if (!p->interned)
+		return -1;
+	p->interned_bits = bits;
+	p->th = th;
+	p->sequence = sequence;
+	p->track = THREAD_TRACK(th);
+	p->cleared = 0;
+	return 0;
+}
+
+/* 0, or -1 with errno. */
+static int write_thread(struct perfetto *p, const struct tr_thread *th, uint32_t sequence)
+{
+	struct call_walk walk;
+	struct call_event ev;
+	int more, err = 0;
+
+	if (sequence_start(p, th, sequence))
+		return -1;
+	call_walk_init(&walk, &p->ex->td, th);
+	while (!err && (more = call_walk_next(&walk, &ev)) > 0)
+		err = write_event(p, &ev);
+	call_walk_free(&walk);
+	if (!err && more < 0) {
+		errno = ENOMEM;
+		err = -1;
+	}
+	return err;
+}
+
+static int write_trace(struct perfetto *p)
+{
+	if (write_tracks(p))
+		return -1;
+	for (unsigned i = 0; i < p->ex->nr_threads; i++)
+		if (write_thread(p, p->ex->threads[i], DESCRIPTOR_SEQUENCE + 1 + i))
+			return -1;
+	return pb_flush(&p->pb);
+}
+
+int export_perfetto(struct export *ex)
+{
+	struct perfetto p = { .ex = ex };
+	int err;
+
+	if (pb_writer_init(&p.pb, ex->out.f)) {
+		tr_error("out of memory");
+		return -1;
+	}
+	err = write_trace(&p);
+	if (err && errno == ENOMEM)
+		tr_error("out of memory");
+	else if (err)
+		tr_error("cannot write %s: %s", ex->out.path ? ex->out.path : "standard output",
+			 strerror(errno));
+	if (p.syms_proc)
+		sym_table_free(&p.syms);
+	free(p.interned);
+	pb_writer_free(&p.pb);
+	return err;
+}
