@@ -5,7 +5,9 @@
 set -eu
 
 need_build="gcc make libc6-dev libdw-dev"
-need_check="$need_build clang strace g++ cmake valgrind gdb libxml2-utils python3"
+# protobuf-compiler: protoc decodes the Perfetto export, a python3 script
+# checks what it decoded (tests/cases/export_perfetto.sh).
+need_check="$need_build clang strace g++ cmake valgrind gdb libxml2-utils python3 protobuf-compiler"
 need_bench="$need_check uftrace hyperfine time"
 need_real="dpkg-dev xz-utils"
 # The other architectures: a compiler, binutils and a C library per arch
