@@ -9,8 +9,8 @@
  *
  *   sequence 1     a TrackDescriptor per process, then one per thread
  *   sequence 2+i   the i-th thread's calls, in time order, on its track:
- *     first packet        SEQ_INCREMENTAL_STATE_CLEARED, and the thread's
- *                         track as TracePacketDefaults' track_uuid
+ *     first packet        SEQ_INCREMENTAL_STATE_CLEARED; defaults: the
+ *                         thread's track, a clock of deltas (ClockSnapshot)
  *     a call              TYPE_SLICE_BEGIN (name_iid) ... TYPE_SLICE_END
  *     a function's name   InternedData.event_names { iid, name }, in the
  *                         packet that first refers to it on the sequence
@@ -24,9 +24,7 @@
  * bit per function of the process, is all the memory that depends on the
  * trace, whatever its size.
  *
- * Timestamps are the trace's CLOCK_MONOTONIC nanoseconds, written on the
- * default clock: nothing else in the file has to line up with them.  A
- * call costs about 35 bytes (the trace: 8), most of it the timestamps.
+ * A call costs about 25 bytes (in the trace: 8).
  */
 #include "export.h"
 #include "calls.h"
@@ -44,11 +42,13 @@
 #define TRACE_PACKET			1
 
 /* trace_packet.proto: TracePacket */
+#define PACKET_CLOCK_SNAPSHOT		6
 #define PACKET_TIMESTAMP		8
 #define PACKET_SEQUENCE_ID		10	/* trusted_packet_sequence_id */
 #define PACKET_TRACK_EVENT		11
 #define PACKET_INTERNED_DATA		12
 #define PACKET_SEQUENCE_FLAGS		13
+#define PACKET_TIMESTAMP_CLOCK_ID	58
 #define PACKET_DEFAULTS			59	/* trace_packet_defaults */
 #define PACKET_TRACK_DESCRIPTOR		60
 /* trace_packet.proto: TracePacket.SequenceFlags */
@@ -56,6 +56,17 @@
 
 /* trace_packet_defaults.proto: TracePacketDefaults */
 #define DEFAULTS_TRACK_EVENT		11	/* track_event_defaults */
+#define DEFAULTS_TIMESTAMP_CLOCK_ID	58
+
+/* clock_snapshot.proto: ClockSnapshot, ClockSnapshot.Clock */
+#define SNAPSHOT_CLOCKS			1
+#define CLOCK_ID			1
+#define CLOCK_TIMESTAMP			2
+#define CLOCK_IS_INCREMENTAL		3
+/* ../common/builtin_clock.proto: the trace's clock, when none is said */
+#define BUILTIN_CLOCK_BOOTTIME		6
+/* clock_snapshot.proto: ids 64 to 127 are the sequence's own clocks */
+#define SEQUENCE_CLOCK			64
 
 /* track_event/track_descriptor.proto: TrackDescriptor */
 #define TRACK_UUID			1
@@ -108,6 +119,7 @@ struct perfetto {
 	uint32_t sequence;
 	uint64_t track;
 	int cleared;		/* its first packet is written */
+	uint64_t last_time;	/* of its last packet, on SEQUENCE_CLOCK */
 	uint64_t *interned;	/* a bit per function id: has its iid */
 	size_t interned_bits;
 	/* The function tracer's callers, named in th->proc's modules. */
@@ -122,33 +134,69 @@ static void put_string(struct pb_writer *pb, unsigned field, const char *s)
 
 /* ---- packets ---- */
 
-/* The sequence's first packet clears its state and sets the defaults
- * its events rely on: their track, so that no event need name it. */
-static void sequence_clear(struct perfetto *p)
+/* One clock as a ClockSnapshot has it. */
+static void snapshot_clock(struct perfetto *p, unsigned id, uint64_t time, int incremental)
 {
-	size_t defaults, event_defaults;
+	size_t clock = pb_begin(&p->pb, SNAPSHOT_CLOCKS);
 
+	pb_uint(&p->pb, CLOCK_ID, id);
+	pb_uint(&p->pb, CLOCK_TIMESTAMP, time);
+	if (incremental)
+		pb_uint(&p->pb, CLOCK_IS_INCREMENTAL, 1);
+	pb_end(&p->pb, clock);
+}
+
+/* The sequence's first packet, as Perfetto's own SDK writes it: it
+ * clears the sequence's state and sets the defaults its events rely on,
+ * their track (so that no event names it) and their clock, one of the
+ * sequence's own whose timestamps are each the time since the packet
+ * before (a byte or two, not seven), starting at time.  The snapshot ties
+ * that clock to the trace's; our CLOCK_MONOTONIC ns pass for BOOTTIME,
+ * the clock Perfetto assumes: nothing else in the file has to line up
+ * with them. */
+static void sequence_clear(struct perfetto *p, uint64_t time)
+{
+	size_t packet = pb_begin(&p->pb, TRACE_PACKET);
+	size_t defaults, event_defaults, snapshot;
+
+	pb_uint(&p->pb, PACKET_SEQUENCE_ID, p->sequence);
 	pb_uint(&p->pb, PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
 	defaults = pb_begin(&p->pb, PACKET_DEFAULTS);
+	pb_uint(&p->pb, DEFAULTS_TIMESTAMP_CLOCK_ID, SEQUENCE_CLOCK);
 	event_defaults = pb_begin(&p->pb, DEFAULTS_TRACK_EVENT);
 	pb_uint(&p->pb, EVENT_TRACK_UUID, p->track);
 	pb_end(&p->pb, event_defaults);
 	pb_end(&p->pb, defaults);
+	snapshot = pb_begin(&p->pb, PACKET_CLOCK_SNAPSHOT);
+	snapshot_clock(p, BUILTIN_CLOCK_BOOTTIME, time, 0);
+	snapshot_clock(p, SEQUENCE_CLOCK, time, 1);
+	pb_end(&p->pb, snapshot);
+	pb_end(&p->pb, packet);
+	p->last_time = time;
 	p->cleared = 1;
 }
 
-/* A packet of the current sequence at time, its fields to follow.  The
- * packets after the first do without SEQ_NEEDS_INCREMENTAL_STATE: it
- * only tells a reader to skip packets of a sequence whose start it
- * missed, which a file never has, and it would cost two bytes an event. */
+/* A packet of the current sequence at time, its fields to follow.  A
+ * time before the last (which call_walk should never give) is written
+ * whole, on the trace's clock, as the SDK does.  The packets after the
+ * first do without SEQ_NEEDS_INCREMENTAL_STATE: it only tells a reader to
+ * skip packets of a sequence whose start it missed, which a file never
+ * has, and it would cost two bytes an event. */
 static size_t packet_begin(struct perfetto *p, uint64_t time)
 {
-	size_t packet = pb_begin(&p->pb, TRACE_PACKET);
+	size_t packet;
 
-	pb_uint(&p->pb, PACKET_TIMESTAMP, time);
-	pb_uint(&p->pb, PACKET_SEQUENCE_ID, p->sequence);
 	if (!p->cleared)
-		sequence_clear(p);
+		sequence_clear(p, time);
+	packet = pb_begin(&p->pb, TRACE_PACKET);
+	if (time >= p->last_time) {
+		pb_uint(&p->pb, PACKET_TIMESTAMP, time - p->last_time);
+		p->last_time = time;
+	} else {
+		pb_uint(&p->pb, PACKET_TIMESTAMP, time);
+		pb_uint(&p->pb, PACKET_TIMESTAMP_CLOCK_ID, BUILTIN_CLOCK_BOOTTIME);
+	}
+	pb_uint(&p->pb, PACKET_SEQUENCE_ID, p->sequence);
 	return packet;
 }
 

@@ -1,7 +1,8 @@
 # fntrace export --format perfetto: Perfetto's protobuf trace, decoded by
 # protoc, raw and with our own minimal .proto (tests/data/perfetto_min.proto),
 # then checked against TrackEvent's rules (tests/data/perfetto_check.py):
-# tracks, nesting, interned names, time order, markers; and its errors.
+# tracks, nesting, interned names, each sequence's clock of deltas,
+# markers; and its errors.
 
 cat >prog.c <<'C'
 #define _GNU_SOURCE
@@ -122,6 +123,10 @@ t_eq "function: an instant per hit" \
 	"$("$FNTRACE" report -i f.data --csv | awk -F, 'NR > 1 { n += $2 } END { print n }')" \
 	"$(sed -n 's/^instants //p' f.txt)"
 t_ok "function: callers annotated" grep -qx 'annotation caller' f.txt
+"$FNTRACE" report -i f.data | sed -n 's/.* \([0-9]*\.[0-9]\{6\}\): .*/\1/p' | paste -sd, >times.txt
+t_eq "function: the report's eleven calls" 11 "$(tr ',' '\n' <times.txt | grep -c '[0-9]')"
+t_eq "function: times, summed from deltas, as report prints them" \
+	"$(cat times.txt)" "$(sed -n 's/^instant_times //p' f.txt)"
 
 # Return values (-r) as an annotation of the slice's end.
 "$FNTRACE" record -r -o r.data -- ./graph >/dev/null 2>&1

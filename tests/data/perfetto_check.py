@@ -10,6 +10,8 @@ compare with what it expects:
   thread PID TID NAME           a thread track
   slices N                      begin/end pairs
   instants N                    instant events with an interned name
+  instant_times T,...           their times, in seconds to the microsecond
+                                (rounded, as report prints them)
   names NAME,...                every interned function name, sorted
   marker TID TEXT               a named instant (trace_marker, lost)
   annotation NAME               a debug annotation's name, once each
@@ -53,18 +55,46 @@ def every(msg, key):
 
 
 class Sequence:
-    def __init__(self, track):
+    def __init__(self, track, time):
         self.track = track
         self.names = {}         # iid -> name
         self.depth = 0
-        self.last_time = 0
+        self.time = time        # of the last packet: timestamps are deltas
 
 
 errors = []
 
+SEQUENCE_CLOCK = "64"
+BOOTTIME = "6"
+
 
 def error(what):
     errors.append(what)
+
+
+def start_sequence(seq_id, packet, tracks):
+    """A sequence's first packet: state cleared, defaults set (the track,
+    the sequence's clock of deltas), that clock tied to the trace's."""
+    if get(packet, "sequence_flags") != "1":
+        error(f"sequence {seq_id} does not start SEQ_INCREMENTAL_STATE_CLEARED")
+    if get(packet, "track_event") is not None:
+        error(f"sequence {seq_id}: an event in the packet that starts it")
+    defaults = get(packet, "trace_packet_defaults", [])
+    track = int(get(get(defaults, "track_event_defaults", []), "track_uuid", "0"))
+    if tracks.get(track) is None:
+        error(f"sequence {seq_id}: default track {track} is no thread's")
+    if get(defaults, "timestamp_clock_id") != SEQUENCE_CLOCK:
+        error(f"sequence {seq_id}: its clock is not its own")
+    clocks = {get(c, "clock_id"): c for c in every(get(packet, "clock_snapshot", []), "clocks")}
+    if set(clocks) != {BOOTTIME, SEQUENCE_CLOCK}:
+        error(f"sequence {seq_id}: a snapshot of clocks {sorted(clocks)}")
+        return Sequence(track, 0)
+    own, trace = clocks[SEQUENCE_CLOCK], clocks[BOOTTIME]
+    if get(own, "is_incremental") != "true" or get(trace, "is_incremental") is not None:
+        error(f"sequence {seq_id}: not a clock of deltas tied to the trace's")
+    if get(own, "timestamp") != get(trace, "timestamp"):
+        error(f"sequence {seq_id}: its clock starts elsewhere than the trace's")
+    return Sequence(track, int(get(own, "timestamp")))
 
 
 def main():
@@ -75,6 +105,7 @@ def main():
     all_names = set()
     annotations = set()
     slices = instants = 0
+    instant_times = []
     markers = []
 
     for packet in every(tree, "packet"):
@@ -101,20 +132,13 @@ def main():
 
         seq = sequences.get(seq_id)
         if seq is None:
-            if get(packet, "sequence_flags") != "1":
-                error(f"sequence {seq_id} does not start SEQ_INCREMENTAL_STATE_CLEARED")
-            defaults = get(get(packet, "trace_packet_defaults", []), "track_event_defaults", [])
-            track = int(get(defaults, "track_uuid", "0"))
-            if tracks.get(track) is None:
-                error(f"sequence {seq_id}: default track {track} is no thread's")
-            seq = sequences[seq_id] = Sequence(track)
-        elif get(packet, "sequence_flags") is not None:
+            sequences[seq_id] = start_sequence(seq_id, packet, tracks)
+            continue
+        if get(packet, "sequence_flags") is not None:
             error(f"sequence {seq_id} cleared again")
-
-        time = int(get(packet, "timestamp", "0"))
-        if time < seq.last_time:
-            error(f"sequence {seq_id}: time goes back from {seq.last_time} to {time}")
-        seq.last_time = time
+        if get(packet, "timestamp_clock_id") is not None:
+            error(f"sequence {seq_id}: time goes back, to {get(packet, 'timestamp')}")
+        seq.time += int(get(packet, "timestamp", "0"))
 
         for entry in every(get(packet, "interned_data", []), "event_names"):
             iid, name = int(get(entry, "iid")), get(entry, "name")
@@ -146,6 +170,8 @@ def main():
                 error(f"sequence {seq_id}: an end without its begin")
         elif kind == "TYPE_INSTANT" and iid is not None:
             instants += 1
+            us = (seq.time + 500) // 1000
+            instant_times.append(f"{us // 1000000}.{us % 1000000:06d}")
         elif kind == "TYPE_INSTANT" and get(event, "name") is not None:
             markers.append(f"marker {tracks[seq.track]} {get(event, 'name')}")
         else:
@@ -158,6 +184,7 @@ def main():
         print(line)
     print("slices", slices)
     print("instants", instants)
+    print("instant_times", ",".join(instant_times))
     print("names", ",".join(sorted(all_names)))
     for line in markers:
         print(line)
