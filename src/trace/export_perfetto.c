@@ -273,42 +273,53 @@ static int write_tracks(struct perfetto *p)
 
 /* ---- names ---- */
 
+/* func's name: the funcs file's, its id spelt out if the file has none,
+ * and for 0 a frame calls.h stands in for, entered while events were
+ * lost. */
+static const char *function_name(const struct perfetto *p, uint32_t func,
+				 char *buf, size_t len)
+{
+	const char *name = func ? tr_func_name(p->th->proc, func) : "(unknown: events lost)";
+
+	if (name)
+		return name;
+	snprintf(buf, len, "<id %" PRIu32 ">", func);
+	return buf;
+}
+
 /* The iid of func's name on this sequence (func + 1: iids are not 0),
  * its InternedData written into the packet the first time; 0 for an id
- * the process's table does not have. */
+ * past the process's table, which has no bit. */
 static uint64_t intern(struct perfetto *p, uint32_t func)
 {
 	uint64_t bit = (uint64_t)1 << (func % 64);
 	uint64_t *word = &p->interned[func / 64];
-	const char *name;
 	size_t interned, entry;
+	char buf[32];
 
 	if (func >= p->interned_bits)
 		return 0;
 	if (*word & bit)
 		return func + 1;
 	*word |= bit;
-	name = func ? tr_func_name(p->th->proc, func) : NULL;
 	interned = pb_begin(&p->pb, PACKET_INTERNED_DATA);
 	entry = pb_begin(&p->pb, INTERNED_EVENT_NAMES);
 	pb_uint(&p->pb, EVENT_NAME_ENTRY_IID, func + 1);
-	put_string(&p->pb, EVENT_NAME_ENTRY_NAME, name ? name : "(unknown: events lost)");
+	put_string(&p->pb, EVENT_NAME_ENTRY_NAME, function_name(p, func, buf, sizeof(buf)));
 	pb_end(&p->pb, entry);
 	pb_end(&p->pb, interned);
 	return func + 1;
 }
 
-/* The event's name: func's iid from intern(), or its id spelt out. */
+/* The event's name: func's iid from intern(), or its name in full. */
 static void name_function(struct perfetto *p, uint32_t func, uint64_t iid)
 {
-	char spelt[32];
+	char buf[32];
 
-	if (iid) {
+	if (iid)
 		pb_uint(&p->pb, EVENT_NAME_IID, iid);
-		return;
-	}
-	snprintf(spelt, sizeof(spelt), "<id %" PRIu32 ">", func);
-	put_string(&p->pb, EVENT_NAME, spelt);
+	else
+		put_string(&p->pb, EVENT_NAME, function_name(p, func, buf, sizeof(buf)));
 }
 
 /* ---- events ---- */

@@ -208,7 +208,7 @@ static void test_cut_frames(void)
 }
 
 /* A thread whose trace begins with a loss two calls deep: stand-ins,
- * one name for both. */
+ * one name for both; then an id the funcs file skipped. */
 static void test_unseen_frames(void)
 {
 	const char *dir = new_dir("unseen");
@@ -217,11 +217,13 @@ static void test_unseen_frames(void)
 
 	put_file(dir, "info", INFO("function_graph", "pid: 50\n"));
 	put_file(dir, "funcs-50", "module 0 0x0 0x400000 0x500000 /nonexistent/demo\n"
-				  "func 1 0x401000 0 main\n");
+				  "func 1 0x401000 0 main\nfunc 3 0x401010 0 x\n");
 	chunk_start(&c, 50, 51, 0, 2000, 0, "worker");
 	lost(&c, 9, 2);
 	exit_plain(&c, 2100);
 	exit_plain(&c, 2200);
+	entry(&c, 2300, 2);	/* in the table, but never named */
+	exit_plain(&c, 2400);
 	put_trace(dir, &c, 1);
 
 	text = export_to(dir, path_of(base, "unseen.pftrace"));
@@ -236,6 +238,8 @@ static void test_unseen_frames(void)
 	       count(text, "11.9=1 11.10=1") == 2, text);
 	expect("unseen: they end at their exits",
 	       has(text, "@2100 8=100 10=2 11.9=2 \n@2200 8=100 10=2 11.9=2 \n"), text);
+	expect("unseen: an id without a name spelt out, interned",
+	       has(text, "@2300 8=100 10=2 12.2.1=3 12.2.2=\"<id 2>\" 11.9=1 11.10=3"), text);
 	free(text);
 }
 
