@@ -208,10 +208,12 @@ static int packet_end(struct perfetto *p, size_t packet)
 
 /* ---- the tracks ---- */
 
-/* The process's name: its main thread's, else its first thread's. */
+/* The process's name: its main thread's in the last program it ran (the
+ * threads are sorted by program, so a shell that exec'd is named by what
+ * it became), else its first thread's. */
 static const char *process_name(struct export *ex, unsigned first, unsigned end)
 {
-	for (unsigned i = first; i < end; i++)
+	for (unsigned i = end; i-- > first;)
 		if (ex->threads[i]->tid == ex->threads[i]->pid)
 			return ex->threads[i]->comm;
 	return ex->threads[first]->comm;

@@ -243,6 +243,43 @@ static void test_unseen_frames(void)
 	free(text);
 }
 
+/* A shell that exec'd its program: one process track, named by the
+ * program; a thread track for each, one tid. */
+static void test_exec(void)
+{
+	const char *dir = new_dir("exec");
+	struct chunk c[2];
+	char *text;
+
+	put_file(dir, "info", INFO("function_graph", "pid: 60\n"));
+	put_file(dir, "funcs-60", "module 0 0x0 0x400000 0x500000 /nonexistent/sh\n"
+				  "func 1 0x401000 0 main\n");
+	put_file(dir, "funcs-60.1", "module 0 0x0 0x400000 0x500000 /nonexistent/prog\n"
+				    "func 1 0x401000 0 run\n");
+	chunk_start(&c[0], 60, 60, 0, 1000, 0, "sh");
+	entry(&c[0], 1000, 1);
+	chunk_start(&c[1], 60, 60, 0, 2000, 0, "prog");
+	c[1].hdr.image = 1;
+	entry(&c[1], 2000, 1);
+	exit_plain(&c[1], 2500);
+	put_trace(dir, c, 2);
+
+	text = export_to(dir, path_of(base, "exec.pftrace"));
+	if (!text) {
+		fail("exec: decoded", "not well formed");
+		return;
+	}
+	expect("exec: one process, named by the program it became",
+	       count(text, "60.3.1=60 ") == 1 && has(text, "60.3.6=\"prog\""), text);
+	expect("exec: a track for each program",
+	       has(text, "60.1=4294967356 60.4.1=60 60.4.2=60 60.4.5=\"sh\"") &&
+	       has(text, "60.1=8589934652 60.4.1=60 60.4.2=60 60.4.5=\"prog\""), text);
+	expect("exec: each program's names",
+	       has(text, "10=2 12.2.1=2 12.2.2=\"main\"") &&
+	       has(text, "10=3 12.2.1=2 12.2.2=\"run\""), text);
+	free(text);
+}
+
 int main(void)
 {
 	snprintf(base, sizeof(base), "%s/fntrace-perfetto-XXXXXX",
@@ -253,6 +290,7 @@ int main(void)
 	}
 	test_cut_frames();
 	test_unseen_frames();
+	test_exec();
 	if (!failures) {
 		char cmd[PATH_MAX + 16];
 
