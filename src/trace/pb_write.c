@@ -63,15 +63,6 @@ static void put_len_key(struct pb_writer *w, unsigned field, size_t len)
 	w->len = pb_varint_at(p, len) - w->buf;
 }
 
-void pb_bytes(struct pb_writer *w, unsigned field, const void *data, size_t len)
-{
-	if (!pb_room(w, 2 * PB_VARINT_MAX + len))
-		return;
-	put_len_key(w, field, len);
-	memcpy(w->buf + w->len, data, len);
-	w->len += len;
-}
-
 /* The length of the valid UTF-8 sequence at s (at most n bytes), or 0.
  * RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF. */
 static size_t utf8_sequence(const unsigned char *s, size_t n)

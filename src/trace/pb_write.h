@@ -8,8 +8,8 @@
  *
  *   VARINT (0)   the value in 7-bit groups, lowest first, the top bit of
  *                each byte saying another follows: 300 is ac 02
- *   LEN (2)      the length as a varint, then that many bytes: strings,
- *                bytes and nested messages
+ *   LEN (2)      the length as a varint, then that many bytes: strings
+ *                and nested messages
  *
  * A nested message's length is known only once it is written:
  * pb_begin() leaves one byte for it, pb_end() writes it there, and in the
@@ -69,12 +69,6 @@ static inline uint8_t *pb_varint_at(uint8_t *p, uint64_t v)
 	return p;
 }
 
-static inline void pb_key(struct pb_writer *w, unsigned field, enum pb_wire_type type)
-{
-	if (pb_room(w, PB_VARINT_MAX))
-		w->len = pb_varint_at(w->buf + w->len, (uint64_t)field << 3 | type) - w->buf;
-}
-
 /* A uint32/uint64/bool/enum field, or an int32/int64 one whose value is
  * never negative. */
 static inline void pb_uint(struct pb_writer *w, unsigned field, uint64_t v)
@@ -85,9 +79,6 @@ static inline void pb_uint(struct pb_writer *w, unsigned field, uint64_t v)
 
 	w->len = pb_varint_at(p, v) - w->buf;
 }
-
-/* A bytes field. */
-void pb_bytes(struct pb_writer *w, unsigned field, const void *data, size_t len);
 
 /* A string field: len bytes of text, which protobuf wants as UTF-8, so
  * each byte that does not make valid UTF-8 is written as '?'. */
