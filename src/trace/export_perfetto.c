@@ -18,6 +18,8 @@
  *     lost events         TYPE_INSTANT "[LOST N EVENTS]", N annotated
  *     a function hit      TYPE_INSTANT (the function tracer), its caller
  *                         annotated
+ *     --srcline           InternedData.source_locations beside the name,
+ *                         source_location_iid beside name_iid
  *
  * Each thread is one packet sequence so that interning is per thread: a
  * bitmap of the function ids already given a name on the sequence, one
@@ -29,6 +31,7 @@
 #include "export.h"
 #include "calls.h"
 #include "pb_write.h"
+#include "srcline.h"
 #include "symbols.h"
 
 #include <errno.h>
@@ -88,6 +91,7 @@
 #define EVENT_NAME_IID			10
 #define EVENT_TRACK_UUID		11	/* TrackEventDefaults' too */
 #define EVENT_NAME			23
+#define EVENT_SOURCE_LOCATION_IID	34
 /* track_event/track_event.proto: TrackEvent.Type */
 #define TYPE_SLICE_BEGIN		1
 #define TYPE_SLICE_END			2
@@ -95,9 +99,16 @@
 
 /* interned_data/interned_data.proto: InternedData */
 #define INTERNED_EVENT_NAMES		2
+#define INTERNED_SOURCE_LOCATIONS	4
 /* track_event/track_event.proto: EventName */
 #define EVENT_NAME_ENTRY_IID		1
 #define EVENT_NAME_ENTRY_NAME		2
+
+/* track_event/source_location.proto: SourceLocation */
+#define SOURCE_IID			1
+#define SOURCE_FILE_NAME		2
+#define SOURCE_FUNCTION_NAME		3
+#define SOURCE_LINE_NUMBER		4
 
 /* track_event/debug_annotation.proto: DebugAnnotation */
 #define ANNOTATION_UINT_VALUE		3
@@ -121,6 +132,7 @@ struct perfetto {
 	int cleared;		/* its first packet is written */
 	uint64_t last_time;	/* of its last packet, on SEQUENCE_CLOCK */
 	uint64_t *interned;	/* a bit per function id: has its iid */
+	uint64_t *located;	/* ... and a SourceLocation (--srcline) */
 	size_t interned_bits;
 	/* The function tracer's callers, named in th->proc's modules. */
 	struct sym_table syms;
@@ -289,39 +301,78 @@ static const char *function_name(const struct perfetto *p, uint32_t func,
 	return buf;
 }
 
+static int has_bit(const uint64_t *bits, uint32_t n)
+{
+	return bits[n / 64] >> (n % 64) & 1;
+}
+
+static void set_bit(uint64_t *bits, uint32_t n)
+{
+	bits[n / 64] |= (uint64_t)1 << (n % 64);
+}
+
+/* --srcline: where func is, as an InternedData SourceLocation of the
+ * name's iid; 1 if it was written, 0 if the debug information does not
+ * say. */
+static int intern_location(struct perfetto *p, uint32_t func, const char *name)
+{
+	const char *where, *colon;
+	size_t location;
+
+	if (!p->ex->srclines || !func)
+		return 0;
+	where = tr_srcline(p->ex->srclines, p->th->proc, func);
+	colon = where ? strrchr(where, ':') : NULL;
+	if (!colon)
+		return 0;
+	location = pb_begin(&p->pb, INTERNED_SOURCE_LOCATIONS);
+	pb_uint(&p->pb, SOURCE_IID, func + 1);
+	pb_text(&p->pb, SOURCE_FILE_NAME, where, colon - where);
+	put_string(&p->pb, SOURCE_FUNCTION_NAME, name);
+	pb_uint(&p->pb, SOURCE_LINE_NUMBER, strtoul(colon + 1, NULL, 10));
+	pb_end(&p->pb, location);
+	return 1;
+}
+
 /* The iid of func's name on this sequence (func + 1: iids are not 0),
  * its InternedData written into the packet the first time; 0 for an id
  * past the process's table, which has no bit. */
 static uint64_t intern(struct perfetto *p, uint32_t func)
 {
-	uint64_t bit = (uint64_t)1 << (func % 64);
-	uint64_t *word = &p->interned[func / 64];
 	size_t interned, entry;
+	const char *name;
 	char buf[32];
 
 	if (func >= p->interned_bits)
 		return 0;
-	if (*word & bit)
+	if (has_bit(p->interned, func))
 		return func + 1;
-	*word |= bit;
+	set_bit(p->interned, func);
+	name = function_name(p, func, buf, sizeof(buf));
 	interned = pb_begin(&p->pb, PACKET_INTERNED_DATA);
 	entry = pb_begin(&p->pb, INTERNED_EVENT_NAMES);
 	pb_uint(&p->pb, EVENT_NAME_ENTRY_IID, func + 1);
-	put_string(&p->pb, EVENT_NAME_ENTRY_NAME, function_name(p, func, buf, sizeof(buf)));
+	put_string(&p->pb, EVENT_NAME_ENTRY_NAME, name);
 	pb_end(&p->pb, entry);
+	if (intern_location(p, func, name))
+		set_bit(p->located, func);
 	pb_end(&p->pb, interned);
 	return func + 1;
 }
 
-/* The event's name: func's iid from intern(), or its name in full. */
+/* The event's name: func's iid from intern(), or its name in full; and
+ * where it is, if known. */
 static void name_function(struct perfetto *p, uint32_t func, uint64_t iid)
 {
 	char buf[32];
 
-	if (iid)
-		pb_uint(&p->pb, EVENT_NAME_IID, iid);
-	else
+	if (!iid) {
 		put_string(&p->pb, EVENT_NAME, function_name(p, func, buf, sizeof(buf)));
+		return;
+	}
+	pb_uint(&p->pb, EVENT_NAME_IID, iid);
+	if (has_bit(p->located, func))
+		pb_uint(&p->pb, EVENT_SOURCE_LOCATION_IID, iid);
 }
 
 /* ---- events ---- */
@@ -479,16 +530,18 @@ static int write_event(struct perfetto *p, const struct call_event *ev)
 
 /* ---- threads ---- */
 
-/* A new sequence for th: nothing interned on it yet. */
+/* A new sequence for th: nothing interned on it yet.  One allocation
+ * holds both bitmaps. */
 static int sequence_start(struct perfetto *p, const struct tr_thread *th, uint32_t sequence)
 {
 	size_t bits = th->proc->nr_funcs;
 	size_t words = (bits + 63) / 64;
 
 	free(p->interned);
-	p->interned = calloc(words ? words : 1, sizeof(*p->interned));
+	p->interned = calloc(2 * words + 1, sizeof(*p->interned));
 	if (!p->interned)
 		return -1;
+	p->located = p->interned + words;
 	p->interned_bits = bits;
 	p->th = th;
 	p->sequence = sequence;

@@ -104,6 +104,15 @@ t_eq "slices: recursion, fact's 27 calls" 27 "$(awk -F, '$1 == "fact" { print $2
 t_eq "slices: begins counted in the raw decode too" "$hits" "$(grep -c '^    9: 1$' raw.txt)"
 t_ok "marker: an instant with its text" grep -q '^marker [0-9]* hello from the test$' facts.txt
 
+# --srcline: each function's file:line, as report --srcline says it.
+"$FNTRACE" export -i p.data -f perfetto --srcline 2>srcline.err | decode | check >src.txt
+t_eq "srcline: the rules hold" 0 "$?"
+"$FNTRACE" report -i p.data --srcline --stat | awk 'NR > 2 && $NF ~ /:/ { print "srcline", $1, $NF }' | sort >want.txt
+grep '^srcline' src.txt >got.txt
+t_same "srcline: as report --srcline" want.txt got.txt
+t_ok "srcline: fact's among them" grep -qx 'srcline fact prog.c:8' got.txt
+t_eq "srcline: every slice has its location" "$(sed -n 's/^slices //p' src.txt)" "$(sed -n 's/^located //p' src.txt)"
+
 # The checker can fail: an end taken out is seen.
 awk '/type: TYPE_SLICE_END/ && !done { done = 1; next } { print }' named.txt | check >bad.txt
 t_eq "check: an end taken out is an error" 1 "$?"

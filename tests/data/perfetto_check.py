@@ -9,11 +9,13 @@ compare with what it expects:
   process PID NAME              a process track
   thread PID TID NAME           a thread track
   slices N                      begin/end pairs
+  located N                     slices with a source location
   instants N                    instant events with an interned name
   instant_times T,...           their times, in seconds to the microsecond
                                 (rounded, as report prints them)
   names NAME,...                every interned function name, sorted
   marker TID TEXT               a named instant (trace_marker, lost)
+  srcline NAME FILE:LINE        an interned source location, once each
   annotation NAME               a debug annotation's name, once each
 """
 import ast
@@ -58,6 +60,7 @@ class Sequence:
     def __init__(self, track, time):
         self.track = track
         self.names = {}         # iid -> name
+        self.locations = set()  # iids
         self.depth = 0
         self.time = time        # of the last packet: timestamps are deltas
 
@@ -104,7 +107,8 @@ def main():
     sequences = {}
     all_names = set()
     annotations = set()
-    slices = instants = 0
+    srclines = set()
+    slices = instants = located = 0
     instant_times = []
     markers = []
 
@@ -146,6 +150,13 @@ def main():
                 error(f"sequence {seq_id}: iid {iid} interned twice")
             seq.names[iid] = name
             all_names.add(name)
+        for entry in every(get(packet, "interned_data", []), "source_locations"):
+            iid = int(get(entry, "iid"))
+            if iid in seq.locations:
+                error(f"sequence {seq_id}: source location {iid} interned twice")
+            seq.locations.add(iid)
+            srclines.add(f"srcline {get(entry, 'function_name')} "
+                         f"{get(entry, 'file_name')}:{get(entry, 'line_number')}")
 
         event = get(packet, "track_event")
         if event is None:
@@ -155,6 +166,9 @@ def main():
             error(f"sequence {seq_id}: an event names its track, the default does")
         for a in every(event, "debug_annotations"):
             annotations.add(get(a, "name"))
+        location = get(event, "source_location_iid")
+        if location is not None and int(location) not in seq.locations:
+            error(f"sequence {seq_id}: source_location_iid {location} not interned before")
         iid = get(event, "name_iid")
         if iid is not None and int(iid) not in seq.names:
             error(f"sequence {seq_id}: name_iid {iid} not interned before")
@@ -164,6 +178,7 @@ def main():
                 error(f"sequence {seq_id}: a slice without a name_iid")
             seq.depth += 1
             slices += 1
+            located += location is not None
         elif kind == "TYPE_SLICE_END":
             seq.depth -= 1
             if seq.depth < 0:
@@ -183,10 +198,13 @@ def main():
     for line in threads:
         print(line)
     print("slices", slices)
+    print("located", located)
     print("instants", instants)
     print("instant_times", ",".join(instant_times))
     print("names", ",".join(sorted(all_names)))
     for line in markers:
+        print(line)
+    for line in sorted(srclines):
         print(line)
     for a in sorted(annotations):
         print("annotation", a)
