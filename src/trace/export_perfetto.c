@@ -420,12 +420,53 @@ static const char *end_reason(enum call_end end)
 	return NULL;
 }
 
+/* Most events are a slice's begin or end and nothing more, a name the
+ * sequence has already interned at most: such a packet is written in one
+ * go (pb_reserve()), the same bytes as packet_begin() and the rest would
+ * write, at a third of the cost.  Possible once the sequence has its
+ * clock, for a time not before the last. */
+#define EDGE_PACKET_MAX		48	/* 2 + 11 + 6 + 2 + 2 + 6 + 7, and spare */
+
+static int can_write_edge(const struct perfetto *p, uint64_t time)
+{
+	return p->cleared && time >= p->last_time;
+}
+
+static void write_edge(struct perfetto *p, uint64_t time, unsigned type, uint32_t func)
+{
+	uint8_t *q = pb_reserve(&p->pb, EDGE_PACKET_MAX), *packet, *event;
+
+	if (!q)
+		return;
+	packet = pb_put_begin(q, TRACE_PACKET);
+	q = pb_put_uint(packet, PACKET_TIMESTAMP, time - p->last_time);
+	q = pb_put_uint(q, PACKET_SEQUENCE_ID, p->sequence);
+	event = pb_put_begin(q, PACKET_TRACK_EVENT);
+	q = pb_put_uint(event, EVENT_TYPE, type);
+	if (type == TYPE_SLICE_BEGIN) {
+		q = pb_put_uint(q, EVENT_NAME_IID, func + 1);
+		if (has_bit(p->located, func))
+			q = pb_put_uint(q, EVENT_SOURCE_LOCATION_IID, func + 1);
+	}
+	pb_put_end(event, q);
+	pb_put_end(packet, q);
+	pb_commit(&p->pb, q);
+	p->last_time = time;
+}
+
 static void write_enter(struct perfetto *p, const struct call_event *ev)
 {
-	size_t packet = packet_begin(p, ev->time);
-	uint64_t iid = intern(p, ev->func);
-	size_t event = event_begin(p, TYPE_SLICE_BEGIN);
+	size_t packet, event;
+	uint64_t iid;
 
+	if (can_write_edge(p, ev->time) && ev->func < p->interned_bits &&
+	    has_bit(p->interned, ev->func)) {
+		write_edge(p, ev->time, TYPE_SLICE_BEGIN, ev->func);
+		return;
+	}
+	packet = packet_begin(p, ev->time);
+	iid = intern(p, ev->func);
+	event = event_begin(p, TYPE_SLICE_BEGIN);
 	name_function(p, ev->func, iid);
 	pb_end(&p->pb, event);
 	pb_end(&p->pb, packet);
@@ -433,10 +474,15 @@ static void write_enter(struct perfetto *p, const struct call_event *ev)
 
 static void write_exit(struct perfetto *p, const struct call_event *ev)
 {
-	size_t packet = packet_begin(p, ev->time);
-	size_t event = event_begin(p, TYPE_SLICE_END);
 	const char *why = end_reason(ev->end);
+	size_t packet, event;
 
+	if (can_write_edge(p, ev->time) && !ev->has_retval && !why) {
+		write_edge(p, ev->time, TYPE_SLICE_END, ev->func);
+		return;
+	}
+	packet = packet_begin(p, ev->time);
+	event = event_begin(p, TYPE_SLICE_END);
 	if (ev->has_retval)
 		annotate_uint(p, "retval", ev->value);
 	if (why)
