@@ -2,8 +2,8 @@
 /*
  * The protobuf writer of the Perfetto export (src/trace/pb_write.c):
  * varints at their boundaries, nested messages whose length needs more
- * than the byte left for it, strings made valid UTF-8, and output that
- * reaches the file only when flushed.
+ * than the byte left for it, short messages written in one go, strings
+ * made valid UTF-8, and output that reaches the file only when flushed.
  */
 #include "unit.h"
 #include "../../src/trace/pb_write.h"
@@ -79,6 +79,26 @@ static void test_nesting(void)
 	pb_writer_free(&w);
 }
 
+/* The short-message writers put down what pb_begin() and the rest do. */
+static void test_short(void)
+{
+	struct pb_writer w;
+	uint8_t *q, *outer, *inner;
+
+	pb_writer_init(&w, NULL);
+	q = pb_reserve(&w, 32);
+	outer = pb_put_begin(q, 1);
+	q = pb_put_uint(outer, 8, 300);
+	inner = pb_put_begin(q, 11);
+	q = pb_put_uint(inner, 9, 2);
+	pb_put_end(inner, q);
+	pb_put_end(outer, q);
+	pb_commit(&w, q);
+	CHECK("short: lengths and fields as pb_begin() writes them",
+	      !strcmp(hex(&w), "0a 07 40 ac 02 5a 02 48 02"));
+	pb_writer_free(&w);
+}
+
 static void test_text(void)
 {
 	struct pb_writer w;
@@ -122,6 +142,7 @@ int main(void)
 {
 	test_varints();
 	test_nesting();
+	test_short();
 	test_text();
 	test_flush();
 	return unit_done();
