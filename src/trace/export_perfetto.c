@@ -26,7 +26,7 @@
  * bit per function of the process, is all the memory that depends on the
  * trace, whatever its size.
  *
- * A call costs about 25 bytes (in the trace: 8).
+ * A call costs about 24 bytes (in the trace: 8).
  */
 #include "export.h"
 #include "calls.h"
