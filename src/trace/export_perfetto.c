@@ -38,6 +38,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Field numbers, from Perfetto's protos/perfetto/trace/... */
 
@@ -631,6 +632,12 @@ int export_perfetto(struct export *ex)
 	struct perfetto p = { .ex = ex };
 	int err;
 
+	/* Protobuf on a terminal is noise, and can leave it in a strange
+	 * state: a mistake, surely. */
+	if (!ex->out.path && isatty(fileno(ex->out.f))) {
+		tr_error("perfetto's format is binary: give -o FILE, or redirect the output");
+		return -1;
+	}
 	if (pb_writer_init(&p.pb, ex->out.f)) {
 		tr_error("out of memory");
 		return -1;

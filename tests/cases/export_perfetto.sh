@@ -150,6 +150,9 @@ t_ok "bad -i: no output file" test ! -e bad.pftrace
 "$FNTRACE" export -i p.data -f perfetto -o nodir/x.pftrace 2>err.txt
 t_eq "unwritable -o: exit status" 1 "$?"
 t_ok "unwritable -o: says where" grep -q '^fntrace: cannot write nodir/x.pftrace' err.txt
+script -qec "'$FNTRACE' export -i p.data -f perfetto" /dev/null >tty.txt
+t_eq "a terminal: exit status" 1 "$?"
+t_ok "a terminal: refused, in one line" grep -q "^fntrace: perfetto's format is binary" tty.txt
 # A write that fails halfway (a file size limit): nothing is left.
 (trap '' XFSZ; ulimit -f 1; "$FNTRACE" export -i p.data -f perfetto -o big.pftrace 2>err.txt)
 t_eq "failed write: exit status" 1 "$?"
