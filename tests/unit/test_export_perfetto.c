@@ -12,7 +12,7 @@
 #include <inttypes.h>
 
 /* The fields of the packets that are messages, by path below the packet
- * (numbers from Perfetto's protos, as in export_perfetto.c); every other
+ * (numbers from Perfetto's protos, as in perfetto_proto.h); every other
  * length-delimited field is a string. */
 static const char *const message_paths[] = {
 	"6", "6.1", "11", "11.4", "12", "12.2", "59", "59.11", "60", "60.3", "60.4",
