@@ -156,16 +156,6 @@ static void abort_all(struct export *ex)
 		export_file_abort(file_at(ex, i));
 }
 
-static int wanted(const struct export_options *o, uint32_t tid)
-{
-	if (o->nr_tids == 0)
-		return 1;
-	for (unsigned i = 0; i < o->nr_tids; i++)
-		if (o->tids[i] == tid)
-			return 1;
-	return 0;
-}
-
 static int select_threads(struct export *ex)
 {
 	const struct trace_data *td = &ex->td;
@@ -176,7 +166,7 @@ static int select_threads(struct export *ex)
 		return -1;
 	}
 	for (unsigned i = 0; i < td->nr_threads; i++)
-		if (wanted(ex->opt, td->threads[i].tid))
+		if (tr_tid_chosen(ex->opt->tids, ex->opt->nr_tids, td->threads[i].tid))
 			ex->threads[ex->nr_threads++] = &td->threads[i];
 	return 0;
 }

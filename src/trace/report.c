@@ -161,16 +161,6 @@ int merge_next(struct report_merge *m, struct tr_event *ev)
 
 /* ---- choosing threads ---- */
 
-static int wanted(const struct report_options *o, uint32_t tid)
-{
-	if (o->nr_tids == 0)
-		return 1;
-	for (unsigned i = 0; i < o->nr_tids; i++)
-		if (o->tids[i] == tid)
-			return 1;
-	return 0;
-}
-
 static void warn_missing_tids(const struct report *r)
 {
 	for (unsigned i = 0; i < r->opt->nr_tids; i++) {
@@ -190,7 +180,7 @@ static int select_threads(struct report *r)
 	if (!r->threads)
 		return -1;
 	for (unsigned i = 0; i < r->td.nr_threads; i++)
-		if (wanted(r->opt, r->td.threads[i].tid))
+		if (tr_tid_chosen(r->opt->tids, r->opt->nr_tids, r->td.threads[i].tid))
 			r->threads[r->nr_threads++].th = &r->td.threads[i];
 	warn_missing_tids(r);
 	return 0;

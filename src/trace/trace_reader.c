@@ -504,6 +504,16 @@ uint64_t tr_ticks_to_ns(const struct trace_data *td, uint64_t ticks)
 	return ns < 0 ? 0 : ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
+int tr_tid_chosen(const uint32_t *tids, unsigned nr, uint32_t tid)
+{
+	if (nr == 0)
+		return 1;
+	for (unsigned i = 0; i < nr; i++)
+		if (tids[i] == tid)
+			return 1;
+	return 0;
+}
+
 const char *tr_func_name(const struct tr_process *proc, uint32_t id)
 {
 	return id < proc->nr_funcs ? proc->funcs[id].name : NULL;

@@ -131,6 +131,8 @@ const char *tr_func_name(const struct tr_process *proc, uint32_t id);
 int tr_has_option(const struct trace_data *td, const char *name);
 /* How many chunks ended early in a word the cursor could not decode. */
 unsigned tr_bad_chunks(const struct trace_data *td);
+/* Is tid among the nr chosen (--tid)?  With none chosen, every one is. */
+int tr_tid_chosen(const uint32_t *tids, unsigned nr, uint32_t tid);
 
 enum tr_event_type {
 	TR_ENTRY,	/* func */

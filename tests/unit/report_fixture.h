@@ -35,6 +35,33 @@ static inline void fail(const char *name, const char *why)
 	failures++;
 }
 
+/* A fresh directory for the test's data directories, in base; -1 after
+ * a FAIL line if there is none. */
+static inline int fixture_begin(const char *test)
+{
+	snprintf(base, sizeof(base), "%s/fntrace-%s-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", test);
+	if (!mkdtemp(base)) {
+		fail("setup", "mkdtemp");
+		return -1;
+	}
+	return 0;
+}
+
+/* The exit status; base is removed if every check passed, and kept to
+ * look at otherwise. */
+static inline int fixture_end(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	if (failures)
+		return 1;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", base);
+	return 0;
+}
+
 /* ---- writing a data directory ---- */
 
 /* Encodes one chunk's events as the runtime would: short forms when the

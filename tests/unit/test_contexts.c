@@ -90,21 +90,10 @@ int main(void)
 {
 	const char *dir;
 
-	snprintf(base, sizeof(base), "%s/fntrace-contexts-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(base)) {
-		fail("setup", "mkdtemp");
+	if (fixture_begin("contexts"))
 		return 1;
-	}
 	dir = make_dir();
 	test_merged_graph(dir);
 	test_cursor_order(dir);
-	if (!failures) {
-		char cmd[PATH_MAX + 16];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-		if (system(cmd) != 0)
-			printf("# could not remove %s\n", base);
-	}
-	return failures ? 1 : 0;
+	return fixture_end();
 }

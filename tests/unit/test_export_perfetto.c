@@ -282,21 +282,10 @@ static void test_exec(void)
 
 int main(void)
 {
-	snprintf(base, sizeof(base), "%s/fntrace-perfetto-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(base)) {
-		fail("setup", "mkdtemp");
+	if (fixture_begin("perfetto"))
 		return 1;
-	}
 	test_cut_frames();
 	test_unseen_frames();
 	test_exec();
-	if (!failures) {
-		char cmd[PATH_MAX + 16];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-		if (system(cmd) != 0)
-			printf("# could not remove %s\n", base);
-	}
-	return failures ? 1 : 0;
+	return fixture_end();
 }

@@ -191,23 +191,12 @@ int main(void)
 {
 	const char *dir;
 
-	snprintf(base, sizeof(base), "%s/fntrace-flame-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(base)) {
-		fail("setup", "mkdtemp");
+	if (fixture_begin("flame"))
 		return 1;
-	}
 	dir = make_names_dir();
 	test_folded(dir);
 	test_svg(dir);
 	test_svg_narrow();
 	test_function_trace();
-	if (!failures) {
-		char cmd[PATH_MAX + 16];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-		if (system(cmd) != 0)
-			printf("# could not remove %s\n", base);
-	}
-	return failures ? 1 : 0;
+	return fixture_end();
 }

@@ -585,12 +585,8 @@ static void test_command_line(const char *threads_dir)
 
 int main(void)
 {
-	snprintf(base, sizeof(base), "%s/fntrace-report-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(base)) {
-		fail("setup", "mkdtemp");
+	if (fixture_begin("report"))
 		return 1;
-	}
 	test_graph_durations();
 	test_graph_retval_unwind();
 	test_graph_threads();
@@ -602,12 +598,5 @@ int main(void)
 	test_truncated_file();
 	test_clock();
 	test_command_line(make_threads_dir());
-	if (!failures) {
-		char cmd[PATH_MAX + 16];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-		if (system(cmd) != 0)
-			printf("# could not remove %s\n", base);
-	}
-	return failures ? 1 : 0;
+	return fixture_end();
 }

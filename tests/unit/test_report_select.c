@@ -141,23 +141,12 @@ int main(void)
 {
 	const char *lost_dir;
 
-	snprintf(base, sizeof(base), "%s/fntrace-select-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(base)) {
-		fail("setup", "mkdtemp");
+	if (fixture_begin("select"))
 		return 1;
-	}
 	lost_dir = make_lost_dir();
 	test_min_duration_and_loss(lost_dir);
 	test_filter_and_loss(lost_dir);
 	test_range_and_depth(lost_dir);
 	test_exit_order();
-	if (!failures) {
-		char cmd[PATH_MAX + 16];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
-		if (system(cmd) != 0)
-			printf("# could not remove %s\n", base);
-	}
-	return failures ? 1 : 0;
+	return fixture_end();
 }
