@@ -19,10 +19,16 @@ need_cross="gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
     g++-riscv64-linux-gnu g++-mips-linux-gnu libc6-dev-i386-cross libc6-dev-arm64-cross \
     libc6-dev-riscv64-cross libc6-dev-mips-cross libc6-dev-mipsel-cross qemu-user \
     qemu-user-static"
+# The browser tests (tests/cases/browser.sh): Debian's Chromium, driven by
+# puppeteer-core from npm (scripts/npm-deps.sh).  A node and npm from
+# elsewhere (NodeSource's nodejs, which conflicts with Debian's npm) will do.
+need_browser="chromium"
+command -v node >/dev/null || need_browser="$need_browser nodejs"
+command -v npm >/dev/null || need_browser="$need_browser npm"
 
 case "${1:-build}" in
     build|demo) want="$need_build" ;;
-    check)      want="$need_check $need_real $need_cross uftrace" ;;
+    check)      want="$need_check $need_real $need_cross $need_browser uftrace" ;;
     bench)      want="$need_bench $need_real" ;;
     *) echo "deps.sh: unknown target '$1' (build, demo, check, bench)" >&2; exit 2 ;;
 esac
