@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a person sees of an exported trace, in a real browser: Debian's
+ * Chromium, headless, driven by puppeteer-core (scripts/npm-deps.sh).
+ *
+ *   node view.mjs --out DIR --names a,b,c [--svg FILE] [--chrome FILE]
+ *                 [--hover NAME] [--zoom NAME] [--search NAME]
+ *
+ * Serves the files from 127.0.0.1, opens the SVG flame graph, and the
+ * Chrome JSON in speedscope (from its npm package), and writes
+ * DIR/results.txt, one "key value" line per observation, for
+ * tests/cases/browser.sh to judge, the console and page errors in
+ * DIR/errors-*.txt and screenshots DIR/*.png.  Exits 0 once every
+ * observation is written, whatever they say; 1 if the page could not be
+ * driven at all (a time-out, no browser).
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const npmDir = process.env.NPM_DIR || path.join(here, '../../cache/npm');
+const require = createRequire(path.join(npmDir, 'node_modules/'));
+const puppeteer = require('puppeteer-core');
+const speedscopeDir = path.join(npmDir, 'node_modules/speedscope/dist/release');
+
+const WAIT = 20000;		/* ms for any one thing the page must show */
+const VIEW = { width: 1200, height: 700 };
+
+function parseArgs(argv) {
+	const a = { names: [] };
+	for (let i = 0; i < argv.length; i += 2) {
+		const key = argv[i].replace(/^--/, '');
+		a[key] = key === 'names' ? argv[i + 1].split(',') : argv[i + 1];
+	}
+	if (!a.out || !a.names.length || !(a.svg || a.chrome))
+		throw new Error('usage: view.mjs --out DIR --names a,b [--svg F] [--chrome F] [--hover N] [--zoom N] [--search N]');
+	return a;
+}
+
+/* The results file: one line per observation, written as it is made, so
+ * that a run cut short still says how far it got. */
+function recorder(dir) {
+	const file = path.join(dir, 'results.txt');
+	fs.writeFileSync(file, '');
+	return (key, value) => {
+		const v = Array.isArray(value) ? value.join(' ') : String(value);
+		fs.appendFileSync(file, `${key} ${v.replace(/\s+/g, ' ').trim()}\n`);
+	};
+}
+
+const TYPES = { '.svg': 'image/svg+xml', '.html': 'text/html', '.js': 'text/javascript',
+	'.css': 'text/css', '.json': 'application/json', '.png': 'image/png',
+	'.wasm': 'application/wasm', '.woff2': 'font/woff2', '.ico': 'image/x-icon' };
+
+/* A static server on 127.0.0.1: /speedscope/... from the npm package,
+ * /files/NAME from the exported files; nothing else. */
+async function serve(files) {
+	const server = http.createServer((req, res) => {
+		const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+		let file = null;
+		if (p.startsWith('/speedscope/')) {
+			const rel = path.normalize(p.slice('/speedscope/'.length));
+			if (!rel.startsWith('..'))
+				file = path.join(speedscopeDir, rel || 'index.html');
+		} else if (p.startsWith('/files/')) {
+			file = files[p.slice('/files/'.length)];
+		}
+		fs.readFile(file || '/nonexistent', (err, data) => {
+			if (err) {
+				res.writeHead(404);
+				res.end();
+				return;
+			}
+			res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream' });
+			res.end(data);
+		});
+	});
+	await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+	return { server, base: `http://127.0.0.1:${server.address().port}` };
+}
+
+/* Chromium as root runs only without its sandbox; the pages are ours.
+ * speedscope draws with WebGL: headless and without a GPU that is
+ * SwiftShader, which Chromium now uses only when asked to (without the
+ * flag it warns on the console, which the tests count as an error;
+ * --use-gl=swiftshader gives no WebGL at all). */
+async function launch() {
+	return puppeteer.launch({
+		executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+		headless: true,
+		args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+			'--disable-dev-shm-usage', '--no-first-run', '--hide-scrollbars'],
+		defaultViewport: VIEW,
+	});
+}
+
+/* A page whose console errors, uncaught exceptions and failed requests
+ * are all kept: any of them fails the test. */
+async function openPage(browser) {
+	const page = await browser.newPage();
+	const errors = [];
+	page.on('console', (m) => {
+		if (m.type() === 'error' || m.type() === 'warn')
+			errors.push(`console.${m.type()}: ${m.text()}`);
+	});
+	page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+	page.on('requestfailed', (r) => errors.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
+	page.on('response', (r) => {
+		if (r.status() >= 400)
+			errors.push(`http ${r.status()}: ${r.url()}`);
+	});
+	page.on('dialog', (d) => d.dismiss());
+	page.setDefaultTimeout(WAIT);
+	return { page, errors };
+}
+
+/* Two animation frames: what was drawn is on the screen. */
+function painted(page) {
+	return page.evaluate(() => new Promise((ok) =>
+		requestAnimationFrame(() => requestAnimationFrame(ok))));
+}
+
+function saveErrors(dir, what, errors, put) {
+	fs.writeFileSync(path.join(dir, `errors-${what}.txt`), errors.map((e) => e + '\n').join(''));
+	put(`${what}.errors`, errors.length);
+}
+
+async function viewSvg(browser, base, a, put) {
+	const { page, errors } = await openPage(browser);
+	await page.goto(`${base}/files/flame.svg`, { waitUntil: 'load' });
+	await painted(page);
+	const frames = await page.evaluate(svgFrames);
+	put('svg.frames', frames.length);
+	put('svg.names', a.names.filter((n) => frames.some((f) => f.name === n)));
+	await page.screenshot({ path: path.join(a.out, 'flame.png') });
+
+	if (a.hover)
+		await svgHover(page, a, put);
+	if (a.zoom)
+		await svgZoom(page, a, put);
+	if (a.search)
+		await svgSearch(page, a, put);
+	saveErrors(a.out, 'svg', errors, put);
+	await page.close();
+}
+
+/* In the page: every frame of the flame graph, its name and box. */
+function svgFrames() {
+	return [...document.querySelectorAll('g')].filter((g) => g.querySelector(':scope > rect'))
+		.map((g) => {
+			const title = g.querySelector(':scope > title')?.textContent ?? '';
+			const name = g.dataset?.name ?? g.getAttribute('data-name') ??
+				title.replace(/\s*\(.*$/s, '').trim();
+			const r = g.querySelector(':scope > rect').getBoundingClientRect();
+			return { name, x: r.x, y: r.y, width: r.width, height: r.height };
+		}).filter((f) => f.name);
+}
+
+/* The widest frame of that name, where the mouse can reach it. */
+async function frameOf(page, name) {
+	const frames = (await page.evaluate(svgFrames)).filter((f) => f.name === name && f.width > 2);
+	frames.sort((x, y) => y.width - x.width);
+	return frames[0];
+}
+
+/* Hovering a frame shows its name and how often it was called
+ * somewhere on the page (not in the browser's own tooltip). */
+async function svgHover(page, a, put) {
+	const f = await frameOf(page, a.hover);
+	if (!f) {
+		put('svg.hover', 'no-frame');
+		return;
+	}
+	await page.mouse.move(f.x + f.width / 2, f.y + f.height / 2);
+	const shown = await page.waitForFunction((name) => {
+		const visible = (e) => {
+			const s = getComputedStyle(e);
+			const b = e.getBoundingClientRect();
+			return s.display !== 'none' && s.visibility !== 'hidden' && s.opacity !== '0' && b.width > 0;
+		};
+		const all = [...document.querySelectorAll('text, div, span, p, foreignObject')];
+		const hit = all.find((e) => visible(e) && !e.closest('g > rect + text, g > text:only-of-type') &&
+			e.textContent.includes(name) && /call/i.test(e.textContent));
+		return hit ? hit.textContent : false;
+	}, { timeout: WAIT }, a.hover).then((h) => h.jsonValue(), () => '');
+	put('svg.hover', shown ? 'shown' : 'none');
+	put('svg.tooltip', shown);
+	await page.screenshot({ path: path.join(a.out, 'flame-hover.png') });
+}
+
+/* Clicking a frame zooms: it becomes wider. */
+async function svgZoom(page, a, put) {
+	const before = await frameOf(page, a.zoom);
+	if (!before) {
+		put('svg.zoom', 'no-frame');
+		return;
+	}
+	await page.mouse.click(before.x + before.width / 2, before.y + before.height / 2);
+	const wider = await page.waitForFunction((name, w) => {
+		return [...document.querySelectorAll('g')].some((g) => {
+			const r = g.querySelector(':scope > rect');
+			const t = g.querySelector(':scope > title')?.textContent ?? '';
+			const n = g.getAttribute('data-name') ?? t.replace(/\s*\(.*$/s, '').trim();
+			return r && n === name && r.getBoundingClientRect().width > w * 1.5;
+		});
+	}, { timeout: WAIT }, a.zoom, before.width).then(() => true, () => false);
+	put('svg.zoom', wider ? 'wider' : 'unchanged');
+	await painted(page);
+	await page.screenshot({ path: path.join(a.out, 'flame-zoom.png') });
+}
+
+/* Search highlights the frames that match, and only those. */
+async function svgSearch(page, a, put) {
+	put('svg.search', 'todo');
+}
+
+/* In the page: speedscope's toolbar names the profile shown, "prog (pid
+ * 1), prog (tid 1)", with "(1/2)" when the file holds two threads. */
+function profileTitle() {
+	const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+	for (let t = walk.nextNode(); t; t = walk.nextNode())
+		if (/\((pid|tid) \d+\)/.test(t.textContent) && !t.parentElement.closest('table'))
+			return t.parentElement;
+	return null;
+}
+
+/* Its list of profiles, one per thread, opened by a click on that name:
+ * rows titled with each thread's name.  Choosing one hides it. */
+async function chooseProfile(page, index) {
+	const title = await page.waitForFunction(profileTitle);
+	await title.click();
+	await page.waitForSelector('tr[title]', { visible: true });
+	const rows = await page.$$('tr[title]');
+	const names = await Promise.all(rows.map((r) => r.evaluate((e) => e.title)));
+	if (index !== undefined) {
+		await rows[index].click();
+		await page.waitForFunction((want) => {
+			const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+			for (let t = walk.nextNode(); t; t = walk.nextNode())
+				if (t.textContent.trim() === want && !t.parentElement.closest('table'))
+					return [...document.querySelectorAll('tr[title]')].every((r) => !r.offsetParent);
+			return false;
+		}, {}, names[index]);
+	}
+	return names;
+}
+
+/* The sandwich view's table: total, self and name of every function of
+ * the profile shown. */
+async function sandwichRows(page) {
+	await page.waitForSelector('table tr td');
+	return page.$$eval('table tr', (trs) => trs.map((tr) =>
+		[...tr.querySelectorAll('td')].map((td) => td.innerText.trim())).filter((r) => r.length === 3));
+}
+
+async function viewSpeedscope(browser, base, a, put) {
+	const { page, errors } = await openPage(browser);
+	const profile = encodeURIComponent(`${base}/files/trace.json`);
+	await page.goto(`${base}/speedscope/index.html#profileURL=${profile}`, { waitUntil: 'networkidle0' });
+	const title = await page.waitForFunction(profileTitle);
+	put('speedscope.title', await title.evaluate((e) => e.innerText));
+	await painted(page);
+	await page.screenshot({ path: path.join(a.out, 'speedscope.png') });
+
+	const profiles = await chooseProfile(page, 0);
+	put('speedscope.profiles', profiles.length);
+	put('speedscope.profile_names', profiles.join(' | '));
+
+	/* The flame chart is WebGL; the sandwich view is a table, for the
+	 * thread chosen: every thread's in turn. */
+	const [tab] = await page.$$('xpath/.//div[text()="Sandwich"]');
+	await tab.click();
+	const seen = new Map();
+	for (let i = 0; i < profiles.length; i++) {
+		if (i > 0)
+			await chooseProfile(page, i);
+		await painted(page);
+		for (const r of await sandwichRows(page))
+			if (!seen.has(r[2]))
+				seen.set(r[2], r);
+		if (i === 0) {
+			await page.screenshot({ path: path.join(a.out, 'speedscope-sandwich.png') });
+		}
+	}
+	put('speedscope.names', a.names.filter((n) => seen.has(n)));
+	const main = seen.get('main');
+	put('speedscope.main_total', main ? main[0].replace(/^.*\((.*)\)$/, '$1') : 'none');
+	saveErrors(a.out, 'speedscope', errors, put);
+	await page.close();
+}
+
+async function main() {
+	const a = parseArgs(process.argv.slice(2));
+	fs.mkdirSync(a.out, { recursive: true });
+	const put = recorder(a.out);
+	const files = {};
+	if (a.svg)
+		files['flame.svg'] = path.resolve(a.svg);
+	if (a.chrome)
+		files['trace.json'] = path.resolve(a.chrome);
+	const { server, base } = await serve(files);
+	const browser = await launch();
+	try {
+		put('browser', await browser.version());
+		if (a.svg)
+			await viewSvg(browser, base, a, put);
+		if (a.chrome)
+			await viewSpeedscope(browser, base, a, put);
+		put('done', 'yes');
+	} finally {
+		await browser.close();
+		server.close();
+	}
+}
+
+/* Nothing may hang the test: the whole run has two minutes. */
+setTimeout(() => {
+	console.error('view.mjs: timed out');
+	process.exit(1);
+}, 120000).unref();
+main().catch((e) => {
+	console.error(`view.mjs: ${e.stack || e}`);
+	process.exit(1);
+});

@@ -1,0 +1,71 @@
+# What a person sees of an exported trace, in a real browser: Debian's
+# Chromium, headless, driven by puppeteer-core (tests/browser/view.mjs),
+# opens the SVG flame graph (hover, click to zoom, search) and speedscope,
+# served from 127.0.0.1 out of its npm package, with the Chrome JSON.  The
+# checks are on what the pages show: frame names in the DOM, no console
+# error.  The screenshots stay in $BROWSER_SHOTS (default build/browser/)
+# for a person to look at; the README's come from there.
+
+shots=${BROWSER_SHOTS:-$BUILD/browser}
+rm -rf "$shots"
+mkdir -p "$shots"
+
+t_build gcc-pg -O2 viewed "$top/tests/progs/viewed.c"
+"$FNTRACE" record -o v.data -- ./viewed >/dev/null 2>&1
+t_eq "browser: the program recorded" 0 "$?"
+
+npm=$("$top/scripts/npm-deps.sh" 2>npm.err)
+t_ok "browser: puppeteer-core and speedscope installed" test -f "$npm/node_modules/speedscope/dist/release/index.html"
+
+# Every function of the program, in both threads (compress_worker's is
+# the second).
+names=main,parse_config,read_rows,read_row,blur,blur_row,pixel_sum,spin,write_output,split_tile,compress_worker,deflate_block
+
+# export_as FORMAT FILE: 0 if written; 2 if this build has no such
+# format yet (the case then skips what needs it); 1 otherwise.
+export_as() {
+	if "$FNTRACE" export -i v.data --format "$1" -o "$2" 2>"$1.err"; then return 0; fi
+	grep -q "unknown export format" "$1.err" && return 2
+	return 1
+}
+
+args=
+export_as svg flame.svg
+case $? in
+0) t_pass "browser: export --format svg"
+   args="$args --svg flame.svg --hover blur_row --zoom blur --search pixel_sum" ;;
+2) t_skip "browser: the flame graph" "no --format svg in this build" ;;
+*) t_fail "browser: export --format svg" "$(cat svg.err)" ;;
+esac
+export_as chrome trace.json
+case $? in
+0) t_pass "browser: export --format chrome"
+   args="$args --chrome trace.json" ;;
+2) t_skip "browser: speedscope" "no --format chrome in this build" ;;
+*) t_fail "browser: export --format chrome" "$(cat chrome.err)" ;;
+esac
+[ -n "$args" ] || return 0
+
+# shellcheck disable=SC2086
+NPM_DIR=$npm node "$top/tests/browser/view.mjs" --out "$shots" --names "$names" $args >view.out 2>&1
+t_eq "browser: the pages were driven to the end" "0 yes" "$? $(sed -n 's/^done //p' "$shots/results.txt")"
+[ -s view.out ] && sed 's/^/  view.mjs: /' view.out | head -n 20
+
+seen() { sed -n "s/^$1 //p" "$shots/results.txt"; }
+want=$(echo "$names" | tr , ' ')
+if [ -f flame.svg ]; then
+	t_eq "browser: svg: no console or page error" "" "$(cat "$shots/errors-svg.txt")"
+	t_eq "browser: svg: every function has a frame" "$want" "$(seen svg.names)"
+	t_eq "browser: svg: hover shows name and calls" "shown" "$(seen svg.hover)"
+	t_eq "browser: svg: the tooltip counts blur_row's 12 calls" 1 "$(seen svg.tooltip | grep -cw 12)"
+	t_eq "browser: svg: a click on blur zooms it" "wider" "$(seen svg.zoom)"
+	t_eq "browser: svg: search highlights pixel_sum's frames, only those" "pixel_sum" "$(seen svg.search)"
+	t_ok "browser: svg: screenshot" test -s "$shots/flame.png"
+fi
+if [ -f trace.json ]; then
+	t_eq "browser: speedscope: no console or page error" "" "$(cat "$shots/errors-speedscope.txt")"
+	t_eq "browser: speedscope: one profile per thread" "2" "$(seen speedscope.profiles)"
+	t_eq "browser: speedscope: every function in the sandwich tables" "$want" "$(seen speedscope.names)"
+	t_eq "browser: speedscope: main is 100% of its thread" "100%" "$(seen speedscope.main_total)"
+	t_ok "browser: speedscope: screenshots" test -s "$shots/speedscope.png" -a -s "$shots/speedscope-sandwich.png"
+fi
