@@ -22,7 +22,9 @@ need_cross="gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
 # The browser tests (tests/cases/browser.sh): Debian's Chromium, driven by
 # puppeteer-core from npm (scripts/npm-deps.sh).  A node and npm from
 # elsewhere (NodeSource's nodejs, which conflicts with Debian's npm) will do.
-need_browser="chromium"
+# speedscope's toolbar labels are emoji: without a font for them its
+# screenshots show empty boxes.
+need_browser="chromium fonts-noto-color-emoji"
 command -v node >/dev/null || need_browser="$need_browser nodejs"
 command -v npm >/dev/null || need_browser="$need_browser npm"
 
