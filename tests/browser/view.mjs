@@ -56,7 +56,8 @@ const TYPES = { '.svg': 'image/svg+xml', '.html': 'text/html', '.js': 'text/java
 	'.wasm': 'application/wasm', '.woff2': 'font/woff2', '.ico': 'image/x-icon' };
 
 /* A static server on 127.0.0.1: /speedscope/... from the npm package,
- * /files/NAME from the exported files; nothing else. */
+ * /files/NAME from the exported files; nothing else (a 404 is an error
+ * the test counts). */
 async function serve(files) {
 	const server = http.createServer((req, res) => {
 		const p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
@@ -67,6 +68,11 @@ async function serve(files) {
 				file = path.join(speedscopeDir, rel || 'index.html');
 		} else if (p.startsWith('/files/')) {
 			file = files[p.slice('/files/'.length)];
+		} else if (p === '/favicon.ico') {
+			/* What the browser asks of every site: none, not an error. */
+			res.writeHead(204);
+			res.end();
+			return;
 		}
 		fs.readFile(file || '/nonexistent', (err, data) => {
 			if (err) {
@@ -123,19 +129,59 @@ function painted(page) {
 		requestAnimationFrame(() => requestAnimationFrame(ok))));
 }
 
+/* A screenshot of the drawing only: an SVG document is as tall as its
+ * graph, and the window below it is empty. */
+async function shootSvg(page, dir, name) {
+	const h = await page.evaluate(() => document.documentElement.getBoundingClientRect().height);
+	const height = Math.max(1, Math.min(VIEW.height, Math.ceil(h)));
+	await page.screenshot({ path: path.join(dir, name), clip: { x: 0, y: 0, width: VIEW.width, height } });
+}
+
 function saveErrors(dir, what, errors, put) {
 	fs.writeFileSync(path.join(dir, `errors-${what}.txt`), errors.map((e) => e + '\n').join(''));
 	put(`${what}.errors`, errors.length);
 }
 
+/*
+ * The flame graph.  A frame is a <g> holding a <rect> (and its label);
+ * its function's name is the <g>'s data-name, or else its <title>'s
+ * text up to " (", as flamegraph.pl writes it.  These helpers run in the
+ * page, put there before its own script (flameHelpers).
+ */
+function flameHelpers() {
+	const frameName = (g) => g.getAttribute('data-name') ??
+		(g.querySelector(':scope > title')?.textContent ?? '').replace(/\s*\(.*$/s, '').trim();
+	const frames = () => [...document.querySelectorAll('g')]
+		.filter((g) => g.querySelector(':scope > rect') && frameName(g))
+		.map((g) => {
+			const rect = g.querySelector(':scope > rect');
+			const b = rect.getBoundingClientRect();
+			return { name: frameName(g), x: b.x, y: b.y, width: b.width, height: b.height,
+				fill: getComputedStyle(rect).fill };
+		});
+	/* Text a person can see that says something of a frame: not a
+	 * frame's own label, not the browser's tooltip (a <title>). */
+	const visibleText = (needle) => [...document.querySelectorAll('text, tspan, div, span, p')]
+		.filter((e) => !e.closest('g > rect ~ *') && !e.closest('title'))
+		.filter((e) => {
+			const s = getComputedStyle(e);
+			return s.display !== 'none' && s.visibility !== 'hidden' && e.getBoundingClientRect().width > 0;
+		})
+		.map((e) => e.textContent).find((t) => t.includes(needle) && /call/i.test(t));
+	/* The root frame is the widest, the first of the widest. */
+	const rootY = () => frames().reduce((m, f) => (f.width > m.width ? f : m), { width: 0, y: -1 }).y;
+	window.flameTest = { frames, visibleText, rootY };
+}
+
 async function viewSvg(browser, base, a, put) {
 	const { page, errors } = await openPage(browser);
+	await page.evaluateOnNewDocument(flameHelpers);
 	await page.goto(`${base}/files/flame.svg`, { waitUntil: 'load' });
 	await painted(page);
-	const frames = await page.evaluate(svgFrames);
+	const frames = await page.evaluate(() => flameTest.frames());
 	put('svg.frames', frames.length);
 	put('svg.names', a.names.filter((n) => frames.some((f) => f.name === n)));
-	await page.screenshot({ path: path.join(a.out, 'flame.png') });
+	await shootSvg(page, a.out, 'flame.png');
 
 	if (a.hover)
 		await svgHover(page, a, put);
@@ -143,31 +189,19 @@ async function viewSvg(browser, base, a, put) {
 		await svgZoom(page, a, put);
 	if (a.search)
 		await svgSearch(page, a, put);
+	await svgFlip(page, a, put);
 	saveErrors(a.out, 'svg', errors, put);
 	await page.close();
 }
 
-/* In the page: every frame of the flame graph, its name and box. */
-function svgFrames() {
-	return [...document.querySelectorAll('g')].filter((g) => g.querySelector(':scope > rect'))
-		.map((g) => {
-			const title = g.querySelector(':scope > title')?.textContent ?? '';
-			const name = g.dataset?.name ?? g.getAttribute('data-name') ??
-				title.replace(/\s*\(.*$/s, '').trim();
-			const r = g.querySelector(':scope > rect').getBoundingClientRect();
-			return { name, x: r.x, y: r.y, width: r.width, height: r.height };
-		}).filter((f) => f.name);
-}
-
 /* The widest frame of that name, where the mouse can reach it. */
 async function frameOf(page, name) {
-	const frames = (await page.evaluate(svgFrames)).filter((f) => f.name === name && f.width > 2);
-	frames.sort((x, y) => y.width - x.width);
-	return frames[0];
+	const frames = await page.evaluate((n) => flameTest.frames().filter((f) => f.name === n && f.width > 2), name);
+	return frames.sort((x, y) => y.width - x.width)[0];
 }
 
-/* Hovering a frame shows its name and how often it was called
- * somewhere on the page (not in the browser's own tooltip). */
+/* Hovering a frame shows its name and how often it was called,
+ * somewhere on the page. */
 async function svgHover(page, a, put) {
 	const f = await frameOf(page, a.hover);
 	if (!f) {
@@ -175,46 +209,74 @@ async function svgHover(page, a, put) {
 		return;
 	}
 	await page.mouse.move(f.x + f.width / 2, f.y + f.height / 2);
-	const shown = await page.waitForFunction((name) => {
-		const visible = (e) => {
-			const s = getComputedStyle(e);
-			const b = e.getBoundingClientRect();
-			return s.display !== 'none' && s.visibility !== 'hidden' && s.opacity !== '0' && b.width > 0;
-		};
-		const all = [...document.querySelectorAll('text, div, span, p, foreignObject')];
-		const hit = all.find((e) => visible(e) && !e.closest('g > rect + text, g > text:only-of-type') &&
-			e.textContent.includes(name) && /call/i.test(e.textContent));
-		return hit ? hit.textContent : false;
-	}, { timeout: WAIT }, a.hover).then((h) => h.jsonValue(), () => '');
+	const shown = await page.waitForFunction((n) => flameTest.visibleText(n), {}, a.hover)
+		.then((h) => h.jsonValue(), () => '');
 	put('svg.hover', shown ? 'shown' : 'none');
 	put('svg.tooltip', shown);
-	await page.screenshot({ path: path.join(a.out, 'flame-hover.png') });
+	await shootSvg(page, a.out, 'flame-hover.png');
 }
 
-/* Clicking a frame zooms: it becomes wider. */
+/* Clicking a frame zooms into it: it becomes as wide as the whole graph
+ * (the root frame, the widest). */
 async function svgZoom(page, a, put) {
 	const before = await frameOf(page, a.zoom);
 	if (!before) {
 		put('svg.zoom', 'no-frame');
 		return;
 	}
+	const full = (n) => {
+		const frames = flameTest.frames();
+		const widest = Math.max(...frames.map((f) => f.width));
+		return frames.some((f) => f.name === n && f.width >= widest - 1);
+	};
+	if (await page.evaluate(full, a.zoom)) {
+		put('svg.zoom', 'already-full-width');
+		return;
+	}
 	await page.mouse.click(before.x + before.width / 2, before.y + before.height / 2);
-	const wider = await page.waitForFunction((name, w) => {
-		return [...document.querySelectorAll('g')].some((g) => {
-			const r = g.querySelector(':scope > rect');
-			const t = g.querySelector(':scope > title')?.textContent ?? '';
-			const n = g.getAttribute('data-name') ?? t.replace(/\s*\(.*$/s, '').trim();
-			return r && n === name && r.getBoundingClientRect().width > w * 1.5;
-		});
-	}, { timeout: WAIT }, a.zoom, before.width).then(() => true, () => false);
-	put('svg.zoom', wider ? 'wider' : 'unchanged');
+	const zoomed = await page.waitForFunction(full, {}, a.zoom).then(() => true, () => false);
+	put('svg.zoom', zoomed ? 'full-width' : 'unchanged');
 	await painted(page);
-	await page.screenshot({ path: path.join(a.out, 'flame-zoom.png') });
+	await shootSvg(page, a.out, 'flame-zoom.png');
 }
 
-/* Search highlights the frames that match, and only those. */
+/* Search highlights the frames that match, and only those: typed into
+ * the page's search box, as a person would, in the graph as loaded.
+ * What is seen: the names of the frames whose fill changed. */
 async function svgSearch(page, a, put) {
-	put('svg.search', 'todo');
+	await page.reload({ waitUntil: 'load' });
+	const box = await page.$('input');
+	if (!box) {
+		put('svg.search', 'no-search-box');
+		return;
+	}
+	const before = await page.evaluate(() => flameTest.frames().map((f) => f.fill));
+	await box.click();
+	await page.keyboard.type(a.search);
+	const changed = await page.waitForFunction((was) => {
+		const names = flameTest.frames().filter((f, i) => f.fill !== was[i]).map((f) => f.name);
+		return names.length ? [...new Set(names)].sort() : false;
+	}, {}, before).then((h) => h.jsonValue(), () => []);
+	put('svg.search', changed.length ? changed : 'nothing');
+	await painted(page);
+	await shootSvg(page, a.out, 'flame-search.png');
+}
+
+/* The icicle/flame toggle turns the graph upside down: the root frame
+ * moves from the bottom to the top. */
+async function svgFlip(page, a, put) {
+	const [button] = await page.$$('xpath/.//*[local-name()="text"][normalize-space()="Icicle" or normalize-space()="Flame"]');
+	if (!button) {
+		put('svg.flip', 'no-button');
+		return;
+	}
+	const y0 = await page.evaluate(() => flameTest.rootY());
+	await button.click();
+	const moved = await page.waitForFunction((y) => flameTest.rootY() < y, {}, y0)
+		.then(() => true, () => false);
+	put('svg.flip', moved ? 'flipped' : 'unchanged');
+	await painted(page);
+	await shootSvg(page, a.out, 'flame-icicle.png');
 }
 
 /* In the page: speedscope's toolbar names the profile shown, "prog (pid
