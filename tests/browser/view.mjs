@@ -11,8 +11,9 @@
  * DIR/results.txt, one "key value" line per observation, for
  * tests/cases/browser.sh to judge, the console and page errors in
  * DIR/errors-*.txt and screenshots DIR/*.png.  Exits 0 once every
- * observation is written, whatever they say; 1 if the page could not be
- * driven at all (a time-out, no browser).
+ * observation is written, whatever they say (a page that stopped short
+ * is one: svg.failed, speedscope.failed); 1 if the browser could not be
+ * driven at all.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -103,8 +104,8 @@ async function launch() {
 	});
 }
 
-/* A page whose console errors, uncaught exceptions and failed requests
- * are all kept: any of them fails the test. */
+/* A page whose console errors and warnings, uncaught exceptions, failed
+ * requests and dialogs are all kept: any of them fails the test. */
 async function openPage(browser) {
 	const page = await browser.newPage();
 	const errors = [];
@@ -118,7 +119,11 @@ async function openPage(browser) {
 		if (r.status() >= 400)
 			errors.push(`http ${r.status()}: ${r.url()}`);
 	});
-	page.on('dialog', (d) => d.dismiss());
+	/* speedscope says a file it cannot read in an alert(). */
+	page.on('dialog', (d) => {
+		errors.push(`dialog: ${d.message()}`);
+		d.dismiss();
+	});
 	page.setDefaultTimeout(WAIT);
 	return { page, errors };
 }
@@ -137,9 +142,22 @@ async function shootSvg(page, dir, name) {
 	await page.screenshot({ path: path.join(dir, name), clip: { x: 0, y: 0, width: VIEW.width, height } });
 }
 
-function saveErrors(dir, what, errors, put) {
-	fs.writeFileSync(path.join(dir, `errors-${what}.txt`), errors.map((e) => e + '\n').join(''));
+/* One page, one viewer: what stopped it short (a wait that timed out)
+ * is an observation like the others, and the page's errors, which
+ * likely say why, are written whatever happened. */
+async function view(browser, what, fn, base, a, put) {
+	const { page, errors } = await openPage(browser);
+	try {
+		await fn(page, base, a, put);
+	} catch (e) {
+		put(`${what}.failed`, e.message);
+		await page.screenshot({ path: path.join(a.out, `${what}-failed.png`) }).catch(() => {});
+		put(`${what}.failed_page`, await page.evaluate(() =>
+			(document.body ?? document.documentElement).innerText ?? '').catch(() => '?'));
+	}
+	fs.writeFileSync(path.join(a.out, `errors-${what}.txt`), errors.map((e) => e + '\n').join(''));
 	put(`${what}.errors`, errors.length);
+	await page.close();
 }
 
 /*
@@ -173,8 +191,7 @@ function flameHelpers() {
 	window.flameTest = { frames, visibleText, rootY };
 }
 
-async function viewSvg(browser, base, a, put) {
-	const { page, errors } = await openPage(browser);
+async function viewSvg(page, base, a, put) {
 	await page.evaluateOnNewDocument(flameHelpers);
 	await page.goto(`${base}/files/flame.svg`, { waitUntil: 'load' });
 	await painted(page);
@@ -190,8 +207,6 @@ async function viewSvg(browser, base, a, put) {
 	if (a.search)
 		await svgSearch(page, a, put);
 	await svgFlip(page, a, put);
-	saveErrors(a.out, 'svg', errors, put);
-	await page.close();
 }
 
 /* The widest frame of that name, where the mouse can reach it. */
@@ -318,8 +333,7 @@ async function sandwichRows(page) {
 		[...tr.querySelectorAll('td')].map((td) => td.innerText.trim())).filter((r) => r.length === 3));
 }
 
-async function viewSpeedscope(browser, base, a, put) {
-	const { page, errors } = await openPage(browser);
+async function viewSpeedscope(page, base, a, put) {
 	const profile = encodeURIComponent(`${base}/files/trace.json`);
 	await page.goto(`${base}/speedscope/index.html#profileURL=${profile}`, { waitUntil: 'networkidle0' });
 	const title = await page.waitForFunction(profileTitle);
@@ -350,8 +364,6 @@ async function viewSpeedscope(browser, base, a, put) {
 	put('speedscope.names', a.names.filter((n) => seen.has(n)));
 	const main = seen.get('main');
 	put('speedscope.main_total', main ? main[0].replace(/^.*\((.*)\)$/, '$1') : 'none');
-	saveErrors(a.out, 'speedscope', errors, put);
-	await page.close();
 }
 
 async function main() {
@@ -368,9 +380,9 @@ async function main() {
 	try {
 		put('browser', await browser.version());
 		if (a.svg)
-			await viewSvg(browser, base, a, put);
+			await view(browser, 'svg', viewSvg, base, a, put);
 		if (a.chrome)
-			await viewSpeedscope(browser, base, a, put);
+			await view(browser, 'speedscope', viewSpeedscope, base, a, put);
 		put('done', 'yes');
 	} finally {
 		await browser.close();

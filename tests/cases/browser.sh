@@ -55,9 +55,10 @@ seen() { sed -n "s/^$1 //p" "$shots/results.txt"; }
 want=$(echo "$names" | tr , ' ')
 if [ -f flame.svg ]; then
 	t_eq "browser: svg: no console or page error" "" "$(cat "$shots/errors-svg.txt")"
+	t_eq "browser: svg: every step done" "" "$(seen svg.failed)"
 	t_eq "browser: svg: every function has a frame" "$want" "$(seen svg.names)"
 	t_eq "browser: svg: hover shows name and calls" "shown" "$(seen svg.hover)"
-	t_eq "browser: svg: the tooltip counts blur_row's 12 calls" 1 "$(seen svg.tooltip | grep -cw 12)"
+	t_eq "browser: svg: the tooltip counts blur_row's 12 calls" 1 "$(seen svg.tooltip | grep -cE '(^|[^0-9.])12 calls')"
 	t_eq "browser: svg: a click on read_rows zooms it to the full width" "full-width" "$(seen svg.zoom)"
 	t_eq "browser: svg: search highlights pixel_sum's frames, only those" "pixel_sum" "$(seen svg.search)"
 	t_eq "browser: svg: the icicle/flame toggle turns it over" "flipped" "$(seen svg.flip)"
@@ -65,6 +66,7 @@ if [ -f flame.svg ]; then
 fi
 if [ -f trace.json ]; then
 	t_eq "browser: speedscope: no console or page error" "" "$(cat "$shots/errors-speedscope.txt")"
+	t_eq "browser: speedscope: every step done" "" "$(seen speedscope.failed)"
 	t_eq "browser: speedscope: one profile per thread" "2" "$(seen speedscope.profiles)"
 	t_eq "browser: speedscope: every function in the sandwich tables" "$want" "$(seen speedscope.names)"
 	t_eq "browser: speedscope: main is 100% of its thread" "100%" "$(seen speedscope.main_total)"
