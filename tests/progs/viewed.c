@@ -21,12 +21,12 @@
 static volatile unsigned sink;
 static unsigned image[ROWS][COLS];
 
-/* Busy work proportional to n, that the compiler must keep: n * 500
- * stores, about n / 2 us: the work, not the tracing or the thread's
+/* Busy work proportional to n, that the compiler must keep: n * 2000
+ * stores, about 2n us: the work, not the tracing or the thread's
  * start, is what the pictures show. */
 KEEP static void spin(unsigned n)
 {
-	for (unsigned i = 0; i < n * 500; i++)
+	for (unsigned i = 0; i < n * 2000; i++)
 		sink += i;
 }
 
