@@ -69,6 +69,11 @@ if [ -f trace.json ]; then
 	t_eq "browser: speedscope: every step done" "" "$(seen speedscope.failed)"
 	t_eq "browser: speedscope: one profile per thread" "2" "$(seen speedscope.profiles)"
 	t_eq "browser: speedscope: every function in the sandwich tables" "$want" "$(seen speedscope.names)"
-	t_eq "browser: speedscope: main is 100% of its thread" "100%" "$(seen speedscope.main_total)"
+	# speedscope adds main's time up from its children's, in floating
+	# point: a sum a hair short of the whole is shown as ">99%".
+	case $(seen speedscope.main_total) in
+	"100%"|">99%") t_pass "browser: speedscope: main is all of its thread" ;;
+	*) t_fail "browser: speedscope: main is all of its thread" "$(seen speedscope.main_total)" ;;
+	esac
 	t_ok "browser: speedscope: screenshots" test -s "$shots/speedscope.png" -a -s "$shots/speedscope-sandwich.png"
 fi
