@@ -223,6 +223,11 @@ async function svgHover(page, a, put) {
 		put('svg.hover', 'no-frame');
 		return;
 	}
+	/* Said before the mouse came, it would not be the hover's doing. */
+	if (await page.evaluate((n) => flameTest.visibleText(n), a.hover)) {
+		put('svg.hover', 'shown-before-hover');
+		return;
+	}
 	await page.mouse.move(f.x + f.width / 2, f.y + f.height / 2);
 	const shown = await page.waitForFunction((n) => flameTest.visibleText(n), {}, a.hover)
 		.then((h) => h.jsonValue(), () => '');
@@ -257,7 +262,8 @@ async function svgZoom(page, a, put) {
 
 /* Search highlights the frames that match, and only those: typed into
  * the page's search box, as a person would, in the graph as loaded.
- * What is seen: the names of the frames whose fill changed. */
+ * What is seen: the names of the frames whose fill changed, and how many
+ * frames of the name searched for kept theirs. */
 async function svgSearch(page, a, put) {
 	await page.reload({ waitUntil: 'load' });
 	const box = await page.$('input');
@@ -268,11 +274,19 @@ async function svgSearch(page, a, put) {
 	const before = await page.evaluate(() => flameTest.frames().map((f) => f.fill));
 	await box.click();
 	await page.keyboard.type(a.search);
-	const changed = await page.waitForFunction((was) => {
-		const names = flameTest.frames().filter((f, i) => f.fill !== was[i]).map((f) => f.name);
-		return names.length ? [...new Set(names)].sort() : false;
-	}, {}, before).then((h) => h.jsonValue(), () => []);
+	/* Each key searched for what was typed so far ('s' matches much):
+	 * the whole term typed, then some highlight, then what is shown. */
+	await page.waitForFunction((term) => document.querySelector('input').value === term, {}, a.search);
+	await page.waitForFunction((was) => flameTest.frames().some((f, i) => f.fill !== was[i]), {}, before)
+		.catch(() => {});
+	await painted(page);
+	const changed = await page.evaluate((was) => [...new Set(flameTest.frames()
+		.filter((f, i) => f.fill !== was[i]).map((f) => f.name))].sort(), before);
 	put('svg.search', changed.length ? changed : 'nothing');
+	put('svg.search_missed', await page.evaluate((n, was) => flameTest.frames()
+		.filter((f, i) => f.name === n && f.fill === was[i]).length, a.search, before));
+	put('svg.search_frames', await page.evaluate((n) =>
+		flameTest.frames().filter((f) => f.name === n).length, a.search));
 	await painted(page);
 	await shootSvg(page, a.out, 'flame-search.png');
 }

@@ -33,7 +33,7 @@ args=
 export_as svg flame.svg
 case $? in
 0) t_pass "browser: export --format svg"
-   args="$args --svg flame.svg --hover blur_row --zoom read_rows --search pixel_sum" ;;
+   args="$args --svg flame.svg --hover blur_row --zoom read_rows --search spin" ;;
 2) t_skip "browser: the flame graph" "no --format svg in this build" ;;
 *) t_fail "browser: export --format svg" "$(cat svg.err)" ;;
 esac
@@ -60,7 +60,9 @@ if [ -f flame.svg ]; then
 	t_eq "browser: svg: hover shows name and calls" "shown" "$(seen svg.hover)"
 	t_eq "browser: svg: the tooltip counts blur_row's 12 calls" 1 "$(seen svg.tooltip | grep -cE '(^|[^0-9.])12 calls')"
 	t_eq "browser: svg: a click on read_rows zooms it to the full width" "full-width" "$(seen svg.zoom)"
-	t_eq "browser: svg: search highlights pixel_sum's frames, only those" "pixel_sum" "$(seen svg.search)"
+	t_eq "browser: svg: search highlights spin's frames, no other" "spin" "$(seen svg.search)"
+	t_eq "browser: svg: search highlights every frame of spin" 0 "$(seen svg.search_missed)"
+	t_ok "browser: svg: spin has several frames" test "$(seen svg.search_frames)" -ge 5
 	t_eq "browser: svg: the icicle/flame toggle turns it over" "flipped" "$(seen svg.flip)"
 	t_ok "browser: svg: screenshot" test -s "$shots/flame.png"
 fi
