@@ -4,10 +4,11 @@
  * Chromium, headless, driven by puppeteer-core (scripts/npm-deps.sh).
  *
  *   node view.mjs --out DIR --names a,b,c [--svg FILE] [--chrome FILE]
- *                 [--hover NAME] [--zoom NAME] [--search NAME]
+ *                 [--folded FILE] [--hover NAME] [--zoom NAME] [--search NAME]
  *
  * Serves the files from 127.0.0.1, opens the SVG flame graph, and the
- * Chrome JSON in speedscope (from its npm package), and writes
+ * Chrome JSON and the folded stacks in speedscope (from its npm
+ * package), and writes
  * DIR/results.txt, one "key value" line per observation, for
  * tests/cases/browser.sh to judge, the console and page errors in
  * DIR/errors-*.txt and screenshots DIR/*.png.  Exits 0 once every
@@ -36,8 +37,8 @@ function parseArgs(argv) {
 		const key = argv[i].replace(/^--/, '');
 		a[key] = key === 'names' ? argv[i + 1].split(',') : argv[i + 1];
 	}
-	if (!a.out || !a.names.length || !(a.svg || a.chrome))
-		throw new Error('usage: view.mjs --out DIR --names a,b [--svg F] [--chrome F] [--hover N] [--zoom N] [--search N]');
+	if (!a.out || !a.names.length || !(a.svg || a.chrome || a.folded))
+		throw new Error('usage: view.mjs --out DIR --names a,b [--svg F] [--chrome F] [--folded F] [--hover N] [--zoom N] [--search N]');
 	return a;
 }
 
@@ -380,6 +381,20 @@ async function viewSpeedscope(page, base, a, put) {
 	put('speedscope.main_total', main ? main[0].replace(/^.*\((.*)\)$/, '$1') : 'none');
 }
 
+/* Folded stacks in speedscope: one profile, named after the file; the
+ * sandwich table lists its functions. */
+async function viewFolded(page, base, a, put) {
+	const profile = encodeURIComponent(`${base}/files/stacks.folded`);
+	await page.goto(`${base}/speedscope/index.html#profileURL=${profile}`, { waitUntil: 'networkidle0' });
+	await page.waitForFunction(() => document.title.startsWith('stacks.folded'));
+	const [tab] = await page.$$('xpath/.//div[text()="Sandwich"]');
+	await tab.click();
+	const rows = await sandwichRows(page);
+	await painted(page);
+	put('folded.names', a.names.filter((n) => rows.some((r) => r[2] === n)));
+	await page.screenshot({ path: path.join(a.out, 'speedscope-folded.png') });
+}
+
 async function main() {
 	const a = parseArgs(process.argv.slice(2));
 	fs.mkdirSync(a.out, { recursive: true });
@@ -389,6 +404,8 @@ async function main() {
 		files['flame.svg'] = path.resolve(a.svg);
 	if (a.chrome)
 		files['trace.json'] = path.resolve(a.chrome);
+	if (a.folded)
+		files['stacks.folded'] = path.resolve(a.folded);
 	const { server, base } = await serve(files);
 	const browser = await launch();
 	try {
@@ -397,6 +414,8 @@ async function main() {
 			await view(browser, 'svg', viewSvg, base, a, put);
 		if (a.chrome)
 			await view(browser, 'speedscope', viewSpeedscope, base, a, put);
+		if (a.folded)
+			await view(browser, 'folded', viewFolded, base, a, put);
 		put('done', 'yes');
 	} finally {
 		await browser.close();

@@ -1,10 +1,11 @@
 # What a person sees of an exported trace, in a real browser: Debian's
 # Chromium, headless, driven by puppeteer-core (tests/browser/view.mjs),
-# opens the SVG flame graph (hover, click to zoom, search) and speedscope,
-# served from 127.0.0.1 out of its npm package, with the Chrome JSON.  The
-# checks are on what the pages show: frame names in the DOM, no console
-# error.  The screenshots stay in $BROWSER_SHOTS (default build/browser/)
-# for a person to look at; the README's come from there.
+# opens the SVG flame graph (hover, click to zoom, search, flip), and
+# speedscope, served from 127.0.0.1 out of its npm package, with the
+# Chrome JSON and with the folded stacks.  The checks are on what the
+# pages show: frame names in the DOM, no console error.  The screenshots
+# stay in $BROWSER_SHOTS (default build/browser/) for a person to look
+# at; the README's come from there.
 
 shots=${BROWSER_SHOTS:-$BUILD/browser}
 rm -rf "$shots"
@@ -44,6 +45,13 @@ case $? in
 2) t_skip "browser: speedscope" "no --format chrome in this build" ;;
 *) t_fail "browser: export --format chrome" "$(cat chrome.err)" ;;
 esac
+export_as folded stacks.folded
+case $? in
+0) t_pass "browser: export --format folded"
+   args="$args --folded stacks.folded" ;;
+2) t_skip "browser: folded stacks in speedscope" "no --format folded in this build" ;;
+*) t_fail "browser: export --format folded" "$(cat folded.err)" ;;
+esac
 [ -n "$args" ] || return 0
 
 # shellcheck disable=SC2086
@@ -78,4 +86,9 @@ if [ -f trace.json ]; then
 	*) t_fail "browser: speedscope: main is all of its thread" "$(seen speedscope.main_total)" ;;
 	esac
 	t_ok "browser: speedscope: screenshots" test -s "$shots/speedscope.png" -a -s "$shots/speedscope-sandwich.png"
+fi
+if [ -f stacks.folded ]; then
+	t_eq "browser: folded: no console or page error" "" "$(cat "$shots/errors-folded.txt")"
+	t_eq "browser: folded: every step done" "" "$(seen folded.failed)"
+	t_eq "browser: folded: every function in speedscope's sandwich table" "$want" "$(seen folded.names)"
 fi
