@@ -67,6 +67,8 @@ if [ -f flame.svg ]; then
 	t_eq "browser: svg: every function has a frame" "$want" "$(seen svg.names)"
 	t_eq "browser: svg: hover shows name and calls" "shown" "$(seen svg.hover)"
 	t_eq "browser: svg: the tooltip counts blur_row's 12 calls" 1 "$(seen svg.tooltip | grep -cE '(^|[^0-9.])12 calls')"
+	t_eq "browser: svg: the tooltip has a total and a self time" 2 \
+		"$(seen svg.tooltip | grep -oE '[0-9.]+ (ns|us|µs|ms|s)\b' | wc -l | tr -d ' ')"
 	t_eq "browser: svg: a click on read_rows zooms it to the full width" "full-width" "$(seen svg.zoom)"
 	t_eq "browser: svg: search highlights spin's frames, no other" "spin" "$(seen svg.search)"
 	t_eq "browser: svg: search highlights every frame of spin" 0 "$(seen svg.search_missed)"
