@@ -1,7 +1,9 @@
-# export --format chrome: Trace Event JSON that parses, whose X events
-# nest per thread and count every call, with thread names, markers whose
-# odd bytes still make valid JSON, --split into files that each parse and
-# together hold every event, and errors that leave no file behind.
+# export --format chrome: Trace Event JSON that parses, whose B and E
+# events pair up per thread (each E closes the innermost open B, of the
+# same name) and count every call, with thread names, markers whose odd
+# bytes still make valid JSON, --split into files that each parse and
+# nest and together hold every call, and errors that leave no file
+# behind.
 
 t_build gcc-pg -O2 prog "$top/tests/progs/export_threads.c"
 "$FNTRACE" record -r -o r.data -- ./prog >/dev/null 2>&1
@@ -27,50 +29,63 @@ def well_formed(ev):
     for key, kind in (("ph", str), ("name", str), ("pid", int), ("tid", int)):
         assert isinstance(ev.get(key), kind), "bad %s in %r" % (key, ev)
     assert isinstance(ev.get("ts"), (int, float)) and ev["ts"] >= 0, "bad ts in %r" % ev
-    assert ev["ph"] in "XMi", "unexpected ph in %r" % ev
-    if ev["ph"] == "X":
-        assert isinstance(ev.get("dur"), (int, float)) and ev["dur"] >= 0, "bad dur %r" % ev
+    assert ev["ph"] in "BEMi", "unexpected ph in %r" % ev
+    assert ev.get("cat", "split") == "split", "unexpected cat in %r" % ev
     if ev["ph"] == "i":
         assert ev.get("s") == "t", "instant not thread-scoped: %r" % ev
     if ev["ph"] == "M":
         assert ev["name"] in ("process_name", "thread_name") and ev["args"]["name"], ev
 
-def nests(calls):
-    # In nanoseconds: the file gives three decimals of a microsecond.
-    spans = sorted((round(e["ts"] * 1000), -round(e["dur"] * 1000)) for e in calls)
-    stack = []
-    for start, negdur in spans:
-        end = start - negdur
-        while stack and stack[-1] <= start:
-            stack.pop()
-        if stack and end > stack[-1]:
+def nests(track):
+    # Every E closes the innermost open B, and has its name; nothing is
+    # left open; times never go back, so that a viewer's stable sort by
+    # time keeps the file's order where times are equal (a tail call's
+    # callee and caller end in the same nanosecond).
+    stack, last = [], 0
+    for e in track:
+        if e["ts"] < last:
             return False
-        stack.append(end)
-    return True
+        last = e["ts"]
+        if e["ph"] == "B":
+            stack.append(e["name"])
+        elif not stack or stack.pop() != e["name"]:
+            return False
+    return not stack
 
-events, tracks = [], collections.defaultdict(list)
+# A call cut by --split is a B in each file it spans: "cat":"split"
+# marks the ones a cut adds (and the E that closes a file's open calls),
+# so a call counts once, by its unmarked B; and the events of the files
+# together, the cuts' left out, are those of the whole.
+events, nest, tracks, cuts = [], True, set(), 0
 for path in sys.argv[1:]:
     evs = load(path)
     for ev in evs:
         well_formed(ev)
     named = {(e["pid"], e["tid"]) for e in evs if e["ph"] == "M" and e["name"] == "thread_name"}
+    mine = collections.defaultdict(list)
     for e in evs:
         if e["ph"] != "M":
             assert (e["pid"], e["tid"]) in named, "%s: no thread_name for %r" % (path, e)
-            events.append(json.dumps(e, sort_keys=True))
-            if e["ph"] == "X":
-                tracks[(e["pid"], e["tid"])].append(e)
+            if e["ph"] in "BE":
+                mine[(e["pid"], e["tid"])].append(e)
+            if e.get("cat") == "split":
+                cuts += e["ph"] == "B"
+            else:
+                events.append(json.dumps(e, sort_keys=True))
+    nest = nest and all(nests(t) for t in mine.values())
+    tracks |= set(mine)
     print("processes", len({e["pid"] for e in evs if e["name"] == "process_name"}))
     print("thread_names", len(named))
 decoded = [json.loads(e) for e in events]
-calls = collections.Counter(e["name"] for e in decoded if e["ph"] == "X")
+calls = collections.Counter(e["name"] for e in decoded if e["ph"] == "B")
 print("calls", " ".join("%s=%d" % kv for kv in sorted(calls.items())))
-print("nest", all(nests(t) for t in tracks.values()))
+print("nest", nest)
 print("tracks", len(tracks))
+print("cuts", cuts)
 marks = [e["name"] for e in decoded if e["ph"] == "i" and "work" in e["name"]]
 print("markers", len(marks), json.dumps(sorted(set(marks))))
-print("unwound", " ".join(sorted({e["name"] for e in decoded if e.get("args", {}).get("end") == "unwound"})))
-print("leaf_retvals", " ".join(sorted({e["args"]["retval"] for e in decoded if e["name"] == "leaf" and "args" in e})))
+print("unwound", " ".join(sorted({e["name"] for e in decoded if e["ph"] == "E" and e.get("args", {}).get("end") == "unwound"})))
+print("leaf_retvals", " ".join(sorted({e["args"]["retval"] for e in decoded if e["name"] == "leaf" and e["ph"] == "E" and "args" in e})))
 print("events", len(events))
 print("digest", hashlib.sha1("\n".join(sorted(events)).encode()).hexdigest())
 PY
@@ -79,8 +94,8 @@ fact() { sed -n "s/^$1 //p" "$2"; }
 if python3 check.py r.json >facts.txt 2>py.err; then t_pass "chrome: well-formed, every event"
 else t_fail "chrome: well-formed, every event" "$(tail -n 1 py.err)"; fi
 want_calls=$(awk -F, 'NR > 1 { print $1 "=" $2 }' stat.csv | sort | tr '\n' ' ' | sed 's/ $//')
-t_eq "chrome: one X event per call, as report --stat counts them" "$want_calls" "$(fact calls facts.txt)"
-t_eq "chrome: X events nest on every thread" True "$(fact nest facts.txt)"
+t_eq "chrome: one B event per call, as report --stat counts them" "$want_calls" "$(fact calls facts.txt)"
+t_eq "chrome: B and E pair up and nest on every thread" True "$(fact nest facts.txt)"
 t_eq "chrome: one track per thread" 4 "$(fact tracks facts.txt)"
 t_eq "chrome: thread names" 4 "$(fact thread_names facts.txt)"
 t_eq "chrome: the process's name" 1 "$(fact processes facts.txt)"
@@ -99,6 +114,20 @@ t_eq "chrome --srcline: where leaf is" "export_threads.c:$line" "$(python3 -c '
 import json, sys
 evs = json.load(open(sys.argv[1]))["traceEvents"]
 print(" ".join(sorted({e["args"].get("srcline", "?") for e in evs if e["name"] == "leaf"})))' src.json)"
+# speedscope names a frame by its B's name and args, and says on the
+# console when an E's differ: a call that only returned says on its E
+# what its B said.
+t_eq "chrome --srcline: a plain end has its begin's args" 0 "$(python3 -c '
+import json, sys
+evs = json.load(open(sys.argv[1]))["traceEvents"]
+opened, odd = {}, 0
+for e in evs:
+    if e["ph"] == "B":
+        opened.setdefault((e["tid"], e["name"]), []).append(e.get("args"))
+    elif e["ph"] == "E":
+        begun = opened[(e["tid"], e["name"])].pop()
+        odd += "end" not in e.get("args", {}) and "retval" not in e.get("args", {}) and e.get("args") != begun
+print(odd)' src.json)"
 
 # exit() from inside calls: the frames still open when the trace ends.
 printf '#include <stdlib.h>\n__attribute__((noipa)) void bye(void) { exit(0); }\nint main(void) { bye(); return 1; }\n' >bye.c
@@ -108,7 +137,7 @@ t_build gcc-pg -O2 bye bye.c
 t_eq "chrome: frames still running at the end say so" "bye=unfinished main=unfinished" "$(python3 -c '
 import json, sys
 evs = json.load(open(sys.argv[1]))["traceEvents"]
-print(" ".join(sorted("%s=%s" % (e["name"], e.get("args", {}).get("end")) for e in evs if e["ph"] == "X")))' bye.json)"
+print(" ".join(sorted("%s=%s" % (e["name"], e.get("args", {}).get("end")) for e in evs if e["ph"] == "E")))' bye.json)"
 
 # A name longer than the writer keeps inline (C++ templates make them).
 long=$(printf 'f%.0s' $(seq 700))
@@ -119,7 +148,7 @@ t_build gcc-pg -O0 long long.c
 t_eq "chrome: a 700-byte name whole" "700 main" "$(python3 -c '
 import json, sys
 evs = json.load(open(sys.argv[1]))["traceEvents"]
-print(" ".join(str(len(e["name"])) if len(e["name"]) > 4 else e["name"] for e in evs if e["ph"] == "X"))' long.json)"
+print(" ".join(str(len(e["name"])) if len(e["name"]) > 4 else e["name"] for e in evs if e["ph"] == "E"))' long.json)"
 
 # The same without -o, on standard output.
 "$FNTRACE" export -i r.data --format chrome >stdout.json
@@ -140,21 +169,25 @@ tid=$("$FNTRACE" report -i r.data | sed -n 's/.* prog-\([0-9]*\) .*worker() {$/\
 python3 check.py t.json >t.txt 2>py.err
 t_eq "chrome --tid: one track, one thread name" "1 1" "$(fact tracks t.txt) $(fact thread_names t.txt)"
 
-# --split: small files, each a whole document with every track's names,
-# together every event of the whole export.
+# --split: small files, each a whole document with every track's names
+# whose calls nest, the calls open at a cut closed at its end and opened
+# again at the next file's start ("cat":"split"); together every event
+# of the whole export, each call counted once.
 "$FNTRACE" export -i r.data --format chrome --split 3k -o s.json
 pieces=$(ls s.json s.json.* 2>/dev/null | wc -l)
 t_ok "split: several files ($pieces)" test "$pieces" -gt 3
 t_ok "split: each no bigger than about the size" sh -c 'for f in s.json*; do [ $(wc -c <$f) -lt 4096 ] || exit 1; done'
 alone=yes
 for f in s.json*; do
-	python3 check.py "$f" >one.txt 2>py.err && [ "$(fact thread_names one.txt)" = 4 ] ||
-		alone="$f: $(tail -n 1 py.err)"
+	python3 check.py "$f" >one.txt 2>py.err && [ "$(fact thread_names one.txt)" = 4 ] &&
+		[ "$(fact nest one.txt)" = True ] || alone="$f: $(tail -n 1 py.err)"
 done
-t_eq "split: every file parses alone, with every thread's name" yes "$alone"
+t_eq "split: every file parses alone and nests, with every thread's name" yes "$alone"
 python3 check.py s.json* >s.txt 2>py.err
+t_ok "split: some cuts left calls open ($(fact cuts s.txt))" test "$(fact cuts s.txt)" -gt 0
 t_eq "split: together, every event of the whole" "$(fact events facts.txt) $(fact digest facts.txt)" \
 	"$(fact events s.txt) $(fact digest s.txt)"
+t_eq "split: together, every call once" "$want_calls" "$(fact calls s.txt)"
 
 # The function tracer: each call an instant event, with its caller.
 "$FNTRACE" record -t function -o f.data -- ./prog >/dev/null 2>&1
