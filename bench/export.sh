@@ -13,7 +13,7 @@
 #   - export --format F -o FILE, for every format of EXPORT_FORMATS that
 #     this fntrace has; the file is removed after;
 #   - the same to /dev/null: the export's own speed, without the disk the
-#     output goes to (chrome writes about 9 bytes of JSON per byte read);
+#     output goes to (chrome writes about 16 bytes of JSON per byte read);
 #   - report --stat (and report --min-duration, if this fntrace has it).
 # For each: wall time, MB/s of trace.dat (MB = 10^6 bytes) in that time,
 # the CPU time (user + system: what the run cost, on a machine others may

@@ -20,7 +20,9 @@ static const char usage_head[] =
 	"  -f, --format FORMAT  one of:\n";
 static const char usage_tail[] =
 	"      --split SIZE     chrome: cut the output into files of about SIZE\n"
-	"                       bytes (k, M, G suffixes): FILE, FILE.1, ...\n"
+	"                       bytes (k, M, G suffixes): FILE, FILE.1, ...; calls\n"
+	"                       open at a cut end there and begin again in the\n"
+	"                       next file (\"cat\":\"split\"), so each file nests\n"
 	"      --srcline        add each function's file:line from DWARF\n"
 	"      --tid TID        only thread TID; may be given more than once\n"
 	"  -h, --help           this text\n\n"
