@@ -5,6 +5,7 @@
  *
  *   node view.mjs --out DIR --names a,b,c [--svg FILE] [--chrome FILE]
  *                 [--folded FILE] [--hover NAME] [--zoom NAME] [--search NAME]
+ *                 [--callees NAME]
  *
  * Serves the files from 127.0.0.1, opens the SVG flame graph, and the
  * Chrome JSON and the folded stacks in speedscope (from its npm
@@ -38,7 +39,7 @@ function parseArgs(argv) {
 		a[key] = key === 'names' ? argv[i + 1].split(',') : argv[i + 1];
 	}
 	if (!a.out || !a.names.length || !(a.svg || a.chrome || a.folded))
-		throw new Error('usage: view.mjs --out DIR --names a,b [--svg F] [--chrome F] [--folded F] [--hover N] [--zoom N] [--search N]');
+		throw new Error('usage: view.mjs --out DIR --names a,b [--svg F] [--chrome F] [--folded F] [--hover N] [--zoom N] [--search N] [--callees N]');
 	return a;
 }
 
@@ -348,6 +349,42 @@ async function sandwichRows(page) {
 		[...tr.querySelectorAll('td')].map((td) => td.innerText.trim())).filter((r) => r.length === 3));
 }
 
+/* What speedscope shows under a function: in the sandwich view, with
+ * its row chosen, the callees' flame graph (the lowest canvas) has it on
+ * top and what it called below.  The graph is WebGL; what a person reads
+ * of it is the tooltip of the frame under the mouse, "6.42ms (>99%)
+ * spin": the mouse goes down the middle of the graph, and the names of
+ * the frames it meets are the result, top first. */
+async function speedscopeCallees(page, name, out, put) {
+	const rows = await page.$$('table tr');
+	const cells = await Promise.all(rows.map((r) => r.evaluate((e) => e.cells[2]?.innerText.trim())));
+	const row = rows[cells.indexOf(name)];
+	if (!row) {
+		put('speedscope.callees', 'no-row');
+		return;
+	}
+	await row.click();
+	await painted(page);
+	const graph = (await page.$$eval('canvas', (cs) => cs.map((c) => {
+		const b = c.getBoundingClientRect();
+		return { x: b.x, y: b.y, width: b.width, height: b.height };
+	}))).sort((p, q) => q.y - p.y)[0];
+	const text = () => document.body.innerText.split('\n');
+	const before = new Set(await page.evaluate(text));
+	const seen = [];
+	for (let y = 2; y < Math.min(graph.height, 120); y += 4) {
+		await page.mouse.move(graph.x + graph.width / 2, graph.y + y);
+		await painted(page);
+		for (const line of await page.evaluate(text)) {
+			const m = !before.has(line) && line.match(/^\S+ \([^)]*\) (.+)$/);
+			if (m && seen[seen.length - 1] !== m[1])
+				seen.push(m[1]);
+		}
+	}
+	put('speedscope.callees', seen.length ? seen : 'nothing');
+	await page.screenshot({ path: path.join(out, 'speedscope-callees.png') });
+}
+
 async function viewSpeedscope(page, base, a, put) {
 	const profile = encodeURIComponent(`${base}/files/trace.json`);
 	await page.goto(`${base}/speedscope/index.html#profileURL=${profile}`, { waitUntil: 'networkidle0' });
@@ -374,6 +411,8 @@ async function viewSpeedscope(page, base, a, put) {
 				seen.set(r[2], r);
 		if (i === 0) {
 			await page.screenshot({ path: path.join(a.out, 'speedscope-sandwich.png') });
+			if (a.callees)
+				await speedscopeCallees(page, a.callees, a.out, put);
 		}
 	}
 	put('speedscope.names', a.names.filter((n) => seen.has(n)));
