@@ -189,6 +189,25 @@ t_eq "split: together, every event of the whole" "$(fact events facts.txt) $(fac
 	"$(fact events s.txt) $(fact digest s.txt)"
 t_eq "split: together, every call once" "$want_calls" "$(fact calls s.txt)"
 
+# A stack deeper than the split size: each file's calls opened again
+# take more than SIZE, yet every file has an event of its own, so the
+# export ends, and every file still nests.
+printf '__attribute__((noipa)) int down(int n) { return n ? down(n - 1) + 1 : 0; }\nint main(void) { return down(300) - 300; }\n' >deep.c
+t_build gcc-pg -O0 deep deep.c
+"$FNTRACE" record -o deep.data -- ./deep >/dev/null 2>&1
+"$FNTRACE" report -i deep.data --csv >dstat.csv
+timeout 60 "$FNTRACE" export -i deep.data --format chrome --split 3k -o d.json
+t_eq "split: a stack deeper than the size, exit status" 0 "$?"
+alone=yes
+for f in d.json*; do
+	python3 check.py "$f" >one.txt 2>py.err && [ "$(fact nest one.txt)" = True ] ||
+		alone="$f: $(tail -n 1 py.err)"
+done
+t_eq "split: deep stack, every file nests" yes "$alone"
+python3 check.py d.json* >d.txt 2>py.err
+t_eq "split: deep stack, every call once" \
+	"$(awk -F, 'NR > 1 { print $1 "=" $2 }' dstat.csv | sort | tr '\n' ' ' | sed 's/ $//')" "$(fact calls d.txt)"
+
 # The function tracer: each call an instant event, with its caller.
 "$FNTRACE" record -t function -o f.data -- ./prog >/dev/null 2>&1
 "$FNTRACE" export -i f.data --format chrome -o f.json
