@@ -20,6 +20,7 @@
 #include "ftrace.h"
 #include "tracers.h"
 #include "tracing.h"
+#include "../common/array.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -42,13 +43,19 @@ static int wants_bit(const uint8_t *bits, uint32_t id)
 	return bits && (bits[id >> 3] >> (id & 7)) & 1;
 }
 
+/* Threads inside the list function, which may hold a bitmap an update
+ * has since replaced: while any is, replaced bitmaps stay mapped. */
+static _Atomic unsigned bitmap_readers;
+
 static void ftrace_ops_list_func(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *retp)
 {
 	uint32_t id = ftrace_rec_lookup(self_ret);
 
+	atomic_fetch_add(&bitmap_readers, 1);
 	for (struct ftrace_ops *ops = atomic_load(&ops_list); ops; ops = atomic_load(&ops->next))
 		if (ops->func && wants_bit(atomic_load(&ops->wants), id))
 			ops->func(self_ret, parent_ip, retp);
+	atomic_fetch_sub(&bitmap_readers, 1);
 }
 
 static int ops_wants(const struct ftrace_ops *ops, const struct ftrace_rec *rec)
@@ -127,18 +134,70 @@ static unsigned count_ops(void)
 	return n;
 }
 
-/* Fresh bitmaps, one per registered ops; published only after the
- * sites are patched, never freed (a list function may be reading one). */
+/* ---- the ops' bitmaps ----
+ *
+ * Every update publishes fresh bitmaps (a dlopen makes an update), and a
+ * list function in another thread may still read the one it replaced:
+ * replaced bitmaps are retired, and unmapped once no thread is inside the
+ * list function.  Kept forever, they grew without bound: a dlopen/dlclose
+ * loop ran a 32-bit process out of address space.  Each bitmap's mapping
+ * starts with its own size, just before its bits. */
+#define BITMAP_HEAD	16
+
+static uint8_t *bitmap_new(uint32_t nr_recs)
+{
+	size_t size = BITMAP_HEAD + nr_recs / 8 + 1;
+	uint8_t *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memcpy(p, &size, sizeof(size));
+	return p + BITMAP_HEAD;
+}
+
+static void bitmap_free(uint8_t *bits)
+{
+	size_t size;
+
+	if (!bits)
+		return;
+	memcpy(&size, bits - BITMAP_HEAD, sizeof(size));
+	munmap(bits - BITMAP_HEAD, size);
+}
+
+static uint8_t **retired;
+static size_t nr_retired, cap_retired;
+
+/* Unmap the retired bitmaps if no thread is inside the list function.
+ * A reader raises the count before it loads ops->wants, and the count is
+ * read here after the new bitmaps were stored: a reader that raised it
+ * later loads a new one, so zero proves no one holds a retired one. */
+static void reap_bitmaps(void)
+{
+	if (atomic_load(&bitmap_readers) != 0)
+		return;
+	for (size_t i = 0; i < nr_retired; i++)
+		bitmap_free(retired[i]);
+	nr_retired = 0;
+}
+
+static void retire_bitmap(uint8_t *bits)
+{
+	if (!bits)
+		return;
+	if (grow_array((void **)&retired, &cap_retired, nr_retired + 1, sizeof(*retired)))
+		return;		/* left mapped: a leak, never a fault */
+	retired[nr_retired++] = bits;
+}
+
+/* Fresh bitmaps, one per registered ops, published only after the sites
+ * are patched. */
 static uint8_t **new_bitmaps(unsigned nops)
 {
-	size_t size = ftrace_rec_count() / 8 + 1;
 	uint8_t **bits = calloc(nops + 1, sizeof(*bits));
 
-	for (unsigned i = 0; bits && i < nops; i++) {
-		bits[i] = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (bits[i] == MAP_FAILED)
-			bits[i] = NULL;
-	}
+	for (unsigned i = 0; bits && i < nops; i++)
+		bits[i] = bitmap_new(ftrace_rec_count());
 	return bits;
 }
 
@@ -147,7 +206,15 @@ static void publish_bitmaps(uint8_t **bits, unsigned nops)
 	unsigned i = 0;
 
 	for (struct ftrace_ops *ops = ops_list; ops && i < nops; ops = ops->next, i++)
-		atomic_store(&ops->wants, bits[i]);
+		retire_bitmap(atomic_exchange(&ops->wants, bits[i]));
+	free(bits);
+	reap_bitmaps();
+}
+
+static void drop_bitmaps(uint8_t **bits, unsigned nops)
+{
+	for (unsigned i = 0; bits && i < nops; i++)
+		bitmap_free(bits[i]);
 	free(bits);
 }
 
@@ -200,7 +267,7 @@ static int replace_code_pinned(void)
 		publish_bitmaps(bits, nops);
 		bits = NULL;
 	}
-	free(bits);
+	drop_bitmaps(bits, nops);
 	free(v);
 	return ret;
 }
@@ -294,7 +361,11 @@ int unregister_ftrace_ops(struct ftrace_ops *ops)
 			if (ops->func && through_list())
 				return -1;
 			atomic_store(p, atomic_load(&ops->next));
-			return ftrace_update();
+			if (ftrace_update())
+				return -1;
+			retire_bitmap(atomic_exchange(&ops->wants, NULL));
+			reap_bitmaps();
+			return 0;
 		}
 	return -1;
 }
