@@ -25,7 +25,7 @@ ROUNDS=${LIVE_ROUNDS:-5}
 SIZES=${LIVE_SIZES:-1000 10000 100000}
 [ "${BENCH_QUICK:-0}" != 0 ] && ROUNDS=2 SIZES="1000 10000"
 
-log() { echo "bench: $*" >&2; }
+. "$top/bench/lib.sh"    # log, summary
 
 # funcs-N.c: N functions and a table of them, in two halves compiled
 # side by side (gcc takes half a minute on 100 000 functions).
@@ -141,13 +141,6 @@ stall_verdicts() {
 }
 
 below() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 < b + 0) ? "PASS" : "MISS" }'; }
-
-# summary FIGURE VALUE TARGET RESULT: a row of the table bench/run.sh ends
-# with (BENCH_SUMMARY, its file); nothing when this script runs alone.
-summary() {
-	[ -n "${BENCH_SUMMARY:-}" ] || return 0
-	printf '%s\t%s\t%s\t%s\n' "$@" >>"$BENCH_SUMMARY"
-}
 
 stress() {
 	local dir=$OUT/stress

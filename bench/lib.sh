@@ -1,0 +1,94 @@
+# Timing and reporting helpers of the benchmarks, sourced by bench/run.sh
+# and bench/startup.sh (which set OUT and RUN_TIMEOUT first).
+#
+# A label names one command to time; its runs go into $OUT/LABEL.us, one
+# line of microseconds each.  Bash's EPOCHREALTIME times a run to the
+# microsecond without forking a timer.
+
+declare -A CMD    # label -> command line (already quoted for eval)
+declare -A REF    # label -> file holding the output the run must print
+declare -A DEAD   # label -> why it stopped running
+declare -A MKDIR  # label -> 1: its $OUT/LABEL.dir must exist before a run
+
+log() { echo "bench: $*" >&2; }
+
+# add LABEL REFLABEL CMD...: a command to time; its stdout must equal the
+# output of REFLABEL's first run (REFLABEL = LABEL: it is the reference).
+# Every command starts with env, so the runs that set variables through it
+# pay no extra exec compared with the others; and with timeout, so that a
+# hung tracer stops the benchmark instead of blocking it (status 124).
+add() {
+	local label=$1 ref=$2
+	shift 2
+	[ "$1" = env ] && shift
+	CMD[$label]=$(printf '%q ' timeout "$RUN_TIMEOUT" env "$@")
+	REF[$label]=$OUT/$ref.expected
+	rm -f "$OUT/$label.us"
+}
+
+# Run LABEL once: remove its trace directory (outside the timed part), time
+# it, check its output. A failing command is not run again.
+run_once() {
+	local label=$1 t0 t1 rc=0
+	[ -n "${DEAD[$label]:-}" ] && return 0
+	rm -rf "$OUT/$label.dir"
+	[ -n "${MKDIR[$label]:-}" ] && mkdir "$OUT/$label.dir"
+	t0=${EPOCHREALTIME/./}
+	eval "${CMD[$label]}" >"$OUT/$label.out" 2>"$OUT/$label.err" || rc=$?
+	t1=${EPOCHREALTIME/./}
+	if [ $rc -ne 0 ]; then
+		DEAD[$label]="exit status $rc: $(tail -n 2 "$OUT/$label.err" | tr '\n' ' ')"
+		return 0
+	fi
+	[ -f "${REF[$label]}" ] || cp "$OUT/$label.out" "${REF[$label]}"
+	if ! cmp -s "$OUT/$label.out" "${REF[$label]}"; then
+		DEAD[$label]="wrong output: $(head -c 80 "$OUT/$label.out")"
+		return 0
+	fi
+	echo $((t1 - t0)) >>"$OUT/$label.us"
+}
+
+# Run the labels REPS times, interleaved; a first untimed round warms the
+# page cache and checks every command once.
+run_group() {
+	local reps=$1 r label
+	shift
+	for label in "$@"; do
+		run_once "$label"
+		rm -f "$OUT/$label.us"
+	done
+	for ((r = 0; r < reps; r++)); do
+		for label in "$@"; do run_once "$label"; done
+	done
+}
+
+# Median run time of LABEL in microseconds (empty if it never ran).
+median() {
+	[ -z "${DEAD[$1]:-}" ] && [ -s "$OUT/$1.us" ] || return 0
+	sort -n "$OUT/$1.us" | awk '{ v[NR] = $1 }
+		END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# The fastest and the slowest run of LABEL, "MIN-MAX" in ms.
+spread() {
+	[ -z "${DEAD[$1]:-}" ] && [ -s "$OUT/$1.us" ] || return 0
+	sort -n "$OUT/$1.us" | awk 'NR == 1 { lo = $1 } { hi = $1 }
+		END { printf "%.1f-%.1f", lo / 1000, hi / 1000 }'
+}
+
+fmt() { awk -v v="$1" -v p="$2" 'BEGIN { if (v == "") print "-"; else printf "%." p "f", v }'; }
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a <= b) }'; }
+div() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && b != 0) printf "%.6f", a / b }'; }
+
+# verdict VALUE LIMIT, both as printed: what the table shows is what is judged.
+verdict() {
+	if [ -z "$1" ] || [ "$1" = - ] || [ -z "$2" ] || [ "$2" = - ]; then echo "NOT RUN"
+	elif le "$1" "$2"; then echo PASS; else echo MISS; fi
+}
+
+# summary FIGURE VALUE TARGET RESULT: a row of the table bench/run.sh ends
+# with (its file is BENCH_SUMMARY); nothing when a script runs alone.
+summary() {
+	[ -n "${BENCH_SUMMARY:-}" ] || return 0
+	printf '%s\t%s\t%s\t%s\n' "$@" >>"$BENCH_SUMMARY"
+}
