@@ -115,7 +115,7 @@ summary_row() {
 	*) return 0 ;;
 	esac
 	value="$mbs MB/s ($(awk -v b="$BYTES" -v c="$cpu" \
-		'BEGIN { printf "%.0f", c > 0 ? b / c / 1e6 : 0 }') per CPU s), RSS $rss MB"
+		'BEGIN { printf "%.0f", (c > 0 ? b / c / 1e6 : 0) }') per CPU s), RSS $rss MB"
 	summary "reading $((BYTES / 1000000)) MB: $label" "$value" \
 		">= $min MB/s, < $MAX_RSS_MB MB" "$(awk -v m="$mbs" -v r="$rss" -v mm=$min \
 		-v mr=$MAX_RSS_MB 'BEGIN { print (m >= mm && r < mr) ? "PASS" : "MISS" }')"

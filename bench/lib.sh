@@ -73,7 +73,7 @@ median() {
 spread() {
 	[ -z "${DEAD[$1]:-}" ] && [ -s "$OUT/$1.us" ] || return 0
 	sort -n "$OUT/$1.us" | awk 'NR == 1 { lo = $1 } { hi = $1 }
-		END { printf "%.1f-%.1f", lo / 1000, hi / 1000 }'
+		END { printf "%.1f..%.1f", lo / 1000, hi / 1000 }'
 }
 
 fmt() { awk -v v="$1" -v p="$2" 'BEGIN { if (v == "") print "-"; else printf "%." p "f", v }'; }

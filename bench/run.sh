@@ -197,7 +197,7 @@ ratio_spread() {
 	[ -s "$OUT/$1.us" ] && [ -s "$OUT/$2.us" ] || return 0
 	paste "$OUT/$1.us" "$OUT/$2.us" | awk '$2 > 0 { r = $1 / $2
 		if (NR == 1 || r < lo) lo = r; if (NR == 1 || r > hi) hi = r }
-		END { if (NR) printf "%.3f-%.3f", lo, hi }'
+		END { if (NR) printf "%.3f..%.3f", lo, hi }'
 }
 
 off_rows() {
@@ -439,8 +439,13 @@ print_summary() {
 	echo
 	echo "summary (BENCH_QUICK=${BENCH_QUICK:-0}; load average at the start $LOAD0," \
 		"at the end $(loadavg); $(nproc) CPUs)"
-	printf '  %-62s %-26s %-22s %s\n' figure value target result
-	awk -F'\t' '{ printf "  %-62s %-26s %-22s %s\n", $1, $2, $3, $4 }' "$BENCH_SUMMARY"
+	# Two passes over the rows: the widest of each column, then the table.
+	awk -F'\t' 'BEGIN { w[1] = 6; w[2] = 5; w[3] = 6 }
+		NR == FNR { for (i = 1; i <= 3; i++) if (length($i) > w[i]) w[i] = length($i)
+			    next }
+		FNR == 1 { f = "  %-" w[1] "s  %-" w[2] "s  %-" w[3] "s  %s\n"
+			   printf f, "figure", "value", "target", "result" }
+		{ printf f, $1, $2, $3, $4 }' "$BENCH_SUMMARY" "$BENCH_SUMMARY"
 }
 
 off_part() {
