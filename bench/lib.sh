@@ -69,6 +69,13 @@ median() {
 		END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# The fastest run of LABEL in microseconds: on a shared machine, others
+# only ever add to a run's time.
+fastest() {
+	[ -z "${DEAD[$1]:-}" ] && [ -s "$OUT/$1.us" ] || return 0
+	sort -n "$OUT/$1.us" | head -n 1
+}
+
 # The fastest and the slowest run of LABEL, "MIN-MAX" in ms.
 spread() {
 	[ -z "${DEAD[$1]:-}" ] && [ -s "$OUT/$1.us" ] || return 0
