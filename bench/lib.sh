@@ -2,7 +2,9 @@
 # and bench/startup.sh (which set OUT and RUN_TIMEOUT first).
 #
 # A label names one command to time; its runs go into $OUT/LABEL.us, one
-# line of microseconds each.  Bash's EPOCHREALTIME times a run to the
+# line of microseconds each, and the CPU time they took (user and system,
+# of every process of the run) into $OUT/LABEL.cpu: on a shared machine a
+# run waits for a CPU, which its wall time holds and its CPU time not.  Bash's EPOCHREALTIME times a run to the
 # microsecond without forking a timer.
 
 declare -A CMD    # label -> command line (already quoted for eval)
@@ -23,19 +25,44 @@ add() {
 	[ "$1" = env ] && shift
 	CMD[$label]=$(printf '%q ' timeout "$RUN_TIMEOUT" env "$@")
 	REF[$label]=$OUT/$ref.expected
-	rm -f "$OUT/$label.us"
+	rm -f "$OUT/$label.us" "$OUT/$label.cpu"
+}
+
+# CPU_MS: the CPU time of the children this shell has waited for (their
+# own children included), user and system, in ms.  It is the second line
+# of bash's times, read from a file, as a pipe or $(...) would run it in
+# a subshell, which has no children.
+children_cpu_ms() {
+	local user sys
+	times >"$OUT/times.txt"
+	{ read -r _ _; read -r user sys; } <"$OUT/times.txt"
+	min_sec_ms "$user"
+	CPU_MS=$MS
+	min_sec_ms "$sys"
+	CPU_MS=$((CPU_MS + MS))
+}
+
+# MS: 1m2.345s as 62345.
+min_sec_ms() {
+	local m=${1%%m*} s=${1#*m}
+	s=${s%s}
+	MS=$((m * 60000 + ${s%.*} * 1000 + 10#${s#*.}))
 }
 
 # Run LABEL once: remove its trace directory (outside the timed part), time
 # it, check its output. A failing command is not run again.
 run_once() {
-	local label=$1 t0 t1 rc=0
+	local label=$1 t0 t1 c0 c1 rc=0
 	[ -n "${DEAD[$label]:-}" ] && return 0
 	rm -rf "$OUT/$label.dir"
 	[ -n "${MKDIR[$label]:-}" ] && mkdir "$OUT/$label.dir"
+	children_cpu_ms
+	c0=$CPU_MS
 	t0=${EPOCHREALTIME/./}
 	eval "${CMD[$label]}" >"$OUT/$label.out" 2>"$OUT/$label.err" || rc=$?
 	t1=${EPOCHREALTIME/./}
+	children_cpu_ms
+	c1=$CPU_MS
 	if [ $rc -ne 0 ]; then
 		DEAD[$label]="exit status $rc: $(tail -n 2 "$OUT/$label.err" | tr '\n' ' ')"
 		return 0
@@ -46,6 +73,7 @@ run_once() {
 		return 0
 	fi
 	echo $((t1 - t0)) >>"$OUT/$label.us"
+	echo $(((c1 - c0) * 1000)) >>"$OUT/$label.cpu"
 }
 
 # Run the labels REPS times, interleaved; a first untimed round warms the
@@ -55,19 +83,23 @@ run_group() {
 	shift
 	for label in "$@"; do
 		run_once "$label"
-		rm -f "$OUT/$label.us"
+		rm -f "$OUT/$label.us" "$OUT/$label.cpu"
 	done
 	for ((r = 0; r < reps; r++)); do
 		for label in "$@"; do run_once "$label"; done
 	done
 }
 
-# Median run time of LABEL in microseconds (empty if it never ran).
+# Median run time of LABEL in microseconds (empty if it never ran); of
+# its CPU time with EXT cpu.
 median() {
-	[ -z "${DEAD[$1]:-}" ] && [ -s "$OUT/$1.us" ] || return 0
-	sort -n "$OUT/$1.us" | awk '{ v[NR] = $1 }
+	local ext=${2:-us}
+	[ -z "${DEAD[$1]:-}" ] && [ -s "$OUT/$1.$ext" ] || return 0
+	sort -n "$OUT/$1.$ext" | awk '{ v[NR] = $1 }
 		END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
+
+median_cpu() { median "$1" cpu; }
 
 # The fastest run of LABEL in microseconds: on a shared machine, others
 # only ever add to a run's time.

@@ -11,7 +11,10 @@
 #     where r is the untraced program (the plain -O2 build of the same
 #     compiler) at the same sizes: start-up, set-up and write-out at exit
 #     cancel, what remains is what each call costs.  Calls are counted
-#     from each tracer's own trace.  Beside it the floor: bench/floor.c,
+#     from each tracer's own trace.  The slope of the median runs is
+#     judged; beside it the slope of the fastest runs and of the median
+#     CPU time (user + system of every process of a run, the recorder's
+#     too), which a busy machine disturbs far less.  The floor: bench/floor.c,
 #     two rdtsc and a store per iteration, timed the same way.  Targets:
 #     function_graph <= 1.1 x floor, function <= 0.6 x floor.  Configs:
 #     fntrace record (function_graph, function) on a `fntrace cc` build and
@@ -317,14 +320,15 @@ slope() {
 		'BEGIN { if (a != "" && b != "") print b - a }'
 }
 
-# ns per call of PROG's CONFIG, into NS[CONFIG] (from the median runs)
-# and NSF[CONFIG] (from the fastest); the calls of the larger run and its
-# trace's bytes per call into CALLS and BPC.
-declare -A NS NSF CALLS BPC DCALLS
+# ns per call of PROG's CONFIG, into NS[CONFIG] (from the median runs),
+# NSF[CONFIG] (from the fastest) and NSC[CONFIG] (from the median CPU
+# times: the program's, the recorder's, every process of the run); the
+# calls of the larger run and its trace's bytes per call into CALLS and BPC.
+declare -A NS NSF NSC CALLS BPC DCALLS
 cost_figures() {
 	local prog=$1 cfg c0 c1
 	for cfg in $COST_CONFIGS; do
-		NS[$cfg]="" NSF[$cfg]="" CALLS[$cfg]="" BPC[$cfg]="" DCALLS[$cfg]=""
+		NS[$cfg]="" NSF[$cfg]="" NSC[$cfg]="" CALLS[$cfg]="" BPC[$cfg]="" DCALLS[$cfg]=""
 		[ "$cfg" = xray_fdr ] && continue
 		c0=$(cost_calls "c_${prog}_${cfg}_0" "$cfg")
 		c1=$(cost_calls "c_${prog}_${cfg}_1" "$cfg")
@@ -335,6 +339,8 @@ cost_figures() {
 			"${DCALLS[$cfg]}")
 		NSF[$cfg]=$(ns_per_call "c_${prog}_$cfg" "c_${prog}_$(cost_ref "$cfg")" \
 			"${DCALLS[$cfg]}" fastest)
+		NSC[$cfg]=$(ns_per_call "c_${prog}_$cfg" "c_${prog}_$(cost_ref "$cfg")" \
+			"${DCALLS[$cfg]}" median_cpu)
 		note_lost "$prog" "$cfg"
 	done
 	fdr_figures "$prog" "$2" "$3"
@@ -352,6 +358,8 @@ fdr_figures() {
 	NS[xray_fdr]=$(ns_per_call "c_${prog}_xray_fdr" "c_${prog}_clang" "${DCALLS[xray_fdr]}")
 	NSF[xray_fdr]=$(ns_per_call "c_${prog}_xray_fdr" "c_${prog}_clang" \
 		"${DCALLS[xray_fdr]}" fastest)
+	NSC[xray_fdr]=$(ns_per_call "c_${prog}_xray_fdr" "c_${prog}_clang" \
+		"${DCALLS[xray_fdr]}" median_cpu)
 }
 
 # Events fntrace dropped (no free chunk: the recorder fell behind) make
@@ -374,7 +382,7 @@ ns_per_call() {
 		'BEGIN { if (t != "" && r != "" && c > 0) printf "%.2f", (t - r) * 1000 / c }'
 }
 
-# The floor: ns per iteration of bench/floor.c [STAT: fastest].
+# The floor: ns per iteration of bench/floor.c [STAT: fastest, median_cpu].
 floor_ns() {
 	local fs
 	read -ra fs <<<"$FLOOR_SIZES"
@@ -410,18 +418,19 @@ cost_limit() {
 }
 
 cost_rows() {
-	local prog=$1 cfg ns x nsf xf lim res
+	local prog=$1 cfg ns x nsf xf nsc xc lim res
 	for cfg in $COST_CONFIGS; do
-		ns=$(fmt "${NS[$cfg]}" 1) nsf=$(fmt "${NSF[$cfg]}" 1)
+		ns=$(fmt "${NS[$cfg]}" 1) nsf=$(fmt "${NSF[$cfg]}" 1) nsc=$(fmt "${NSC[$cfg]}" 1)
 		x=$(fmt "$(div "${NS[$cfg]}" "$FLOOR")" 2)
 		xf=$(fmt "$(div "${NSF[$cfg]}" "$FLOOR_FAST")" 2)
+		xc=$(fmt "$(div "${NSC[$cfg]}" "$FLOOR_CPU")" 2)
 		lim=$(cost_limit "$cfg") res=info
 		[ -n "$(cost_share "$cfg")" ] && res=$(verdict "$ns" "$lim")
-		printf '  %-36s %8s %8s %8s %8s %8s %12s %9s   %s\n' "$(cost_name "$cfg")" "$ns" \
-			"${x}x" "$nsf" "${xf}x" "$(fmt "${BPC[$cfg]}" 1)" "${CALLS[$cfg]:--}" \
-			"${lim:+<= $lim}" "${res/info/}"
+		printf '  %-36s %7s %6s %7s %6s %7s %6s %7s %11s %8s   %s\n' "$(cost_name "$cfg")" \
+			"$ns" "${x}x" "$nsf" "${xf}x" "$nsc" "${xc}x" "$(fmt "${BPC[$cfg]}" 1)" \
+			"${CALLS[$cfg]:--}" "${lim:+<= $lim}" "${res/info/}"
 		summary "$prog: $(cost_name "$cfg"), ns/call" \
-			"$ns (${x}x floor; fastest runs $nsf, ${xf}x)" \
+			"$ns (${x}x floor; fastest $nsf, ${xf}x; CPU $nsc, ${xc}x)" \
 			"${lim:+<= $lim ($(cost_share "$cfg")x floor)}" "$res"
 	done
 	for cfg in $COST_CONFIGS plain clang clang_basic; do
@@ -494,17 +503,18 @@ off_part() {
 cost_part() {
 	log "(b) cost of a call: micro, $REPS_COST runs each"
 	cost_group micro micro_bin "$MICRO_SIZES" "$MICRO_BASIC" micro_args
-	FLOOR=$(floor_ns) FLOOR_FAST=$(floor_ns fastest)
+	FLOOR=$(floor_ns) FLOOR_FAST=$(floor_ns fastest) FLOOR_CPU=$(floor_ns median_cpu)
 	echo
 	echo "(b) ns per traced call (entry and exit), by the slope between two sizes,"
-	echo "    less the untraced program's slope (gcc or clang -O2 build), from the"
-	echo "    median runs and, beside, from the fastest (the least disturbed);"
+	echo "    less the untraced program's slope (gcc or clang -O2 build): from the"
+	echo "    median runs (judged), from the fastest (the least disturbed), and"
+	echo "    from the median CPU time of every process of the runs (recorder too);"
 	echo "    floor: two rdtsc and a store (bench/floor.c): $(fmt "$FLOOR" 1) ns," \
-		"fastest $(fmt "$FLOOR_FAST" 1) ns"
-	printf '  %-36s %8s %8s %8s %8s %8s %12s %9s   %s\n' "" ns/call "x floor" fastest \
-		"x floor" bytes/c "calls(large)" target result
-	summary "floor: two rdtsc and a store, ns" \
-		"$(fmt "$FLOOR" 1) (fastest runs $(fmt "$FLOOR_FAST" 1))" "" info
+		"fastest $(fmt "$FLOOR_FAST" 1) ns, CPU $(fmt "$FLOOR_CPU" 1) ns"
+	printf '  %-36s %7s %6s %7s %6s %7s %6s %7s %11s %8s   %s\n' "" ns/call "floor" \
+		fastest floor CPU floor bytes/c "calls(large)" target result
+	summary "floor: two rdtsc and a store, ns" "$(fmt "$FLOOR" 1) (fastest \
+$(fmt "$FLOOR_FAST" 1); CPU $(fmt "$FLOOR_CPU" 1))" "" info
 	note_dead c_floor_0 c_floor_1
 	cost_table micro "$MICRO_SIZES" "$MICRO_BASIC"
 	log "(b) cost of a call: lua, $REPS_COST runs each"
