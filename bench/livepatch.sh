@@ -5,14 +5,15 @@
 #    and to disable every site, and the longest stall a worker thread saw
 #    while that happened, patching live (breakpoint protocol) and with every
 #    other thread stopped (the baseline), in the same run.
-#    Targets: 100 000 sites in <= 50 ms; longest stall <= 100 us and <= 1/10
+#    Targets: 100 000 sites in <= 50 ms; longest stall < 100 us and <= 1/10
 #    of the stop-the-world stall.
 # 2. The full stress test: 8 threads, the filter flipped 10 000 times.
 #
 # Stalls are reported in the worker's own CPU time (what tracing cost it:
 # traps, handlers, being parked) and in wall time, which also holds
 # whatever the scheduler did meanwhile; the same is measured over a quiet
-# window of the same length, for scale.
+# window of the same length, for scale.  Each target is judged in both
+# clocks, live against stopped in the same clock.
 set -eu
 export LC_ALL=C
 
@@ -24,7 +25,7 @@ ROUNDS=${LIVE_ROUNDS:-5}
 SIZES=${LIVE_SIZES:-1000 10000 100000}
 [ "${BENCH_QUICK:-0}" != 0 ] && ROUNDS=2 SIZES="1000 10000"
 
-log() { echo "bench: $*" >&2; }
+. "$top/bench/lib.sh"    # log, summary
 
 # funcs-N.c: N functions and a table of them, in two halves compiled
 # side by side (gcc takes half a minute on 100 000 functions).
@@ -93,29 +94,53 @@ report_size() {
 		"$stop_wall" "$quiet"
 }
 
-# The targets: the 100 000-site switch time, and every size's worst stall.
-# The live stall is the worker's CPU time: what tracing cost it, without the
-# preemption that tracing does not cause.  The stop-the-world stall is wall
-# time: a parked thread is held for as long as the patching takes, whether
-# it spins in the handler or the hypervisor takes its virtual CPU away
-# meanwhile, which its CPU clock does not see.
+# The targets: the 100 000-site switch time, and every size's worst stall,
+# once in each clock.  Like is compared with like: the live stall in wall
+# time with the stopped stall in wall time, and the same in the worker's
+# CPU time.  Wall time also holds what the scheduler and the hypervisor did
+# meanwhile (see the quiet column); CPU time holds only what the worker
+# spent itself, so a stopped worker, parked, shows little in it.
 verdicts() {
-	local n l s worst=0 ratio=PASS on off
-	for n in $SIZES; do
-		l=$OUT/live-$n-live.txt s=$OUT/live-$n-stop.txt
-		worst=$(awk -v a="$worst" -v b="$(col "$l" stall_cpu_us max)" 'BEGIN { print (b > a ? b : a) }')
-		[ "$(verdict "$(col "$l" stall_cpu_us max)" \
-			"$(awk -v x="$(col "$s" stall_wall_us max)" 'BEGIN { print x / 10 }')")" = PASS ] || ratio=MISS
-	done
+	local n clock on off
 	echo
 	if [[ " $SIZES " == *" 100000 "* ]]; then
 		on=$(col "$OUT/live-100000-live.txt" enable_ms median)
 		off=$(col "$OUT/live-100000-live.txt" disable_ms median)
-		echo "  100000 sites switched in <= 50 ms: $(verdict "$(awk -v a="$on" -v b="$off" 'BEGIN { print (a > b ? a : b) }')" 50)"
+		echo "  100000 sites switched in <= 50 ms: $(verdict "$(larger "$on" "$off")" 50)"
+		summary "live patching: 100000 sites switched" "$(larger "$on" "$off") ms" \
+			"<= 50 ms" "$(verdict "$(larger "$on" "$off")" 50)"
 	fi
-	echo "  longest stall of any size <= 100 us (CPU time): $(verdict "$worst" 100) ($worst us)"
-	echo "  each size's longest stall <= 1/10 of stop-the-world's (wall time): $ratio"
+	for clock in wall cpu; do
+		stall_verdicts "$clock"
+	done
 }
+
+larger() { awk -v a="$1" -v b="$2" 'BEGIN { print (b > a ? b : a) }'; }
+
+# stall_verdicts wall|cpu: the worst live stall of any size under 100 us,
+# and each size's worst live stall <= 1/10 of the stopped one, both in
+# this one clock; the worst quiet window of the same clock, for scale.
+stall_verdicts() {
+	local clock=$1 name n live stop worst=0 quiet=0 ratio=0 r
+	name=$([ "$clock" = wall ] && echo "wall time" || echo "CPU time")
+	for n in $SIZES; do
+		live=$(col "$OUT/live-$n-live.txt" "stall_${clock}_us" max)
+		stop=$(col "$OUT/live-$n-stop.txt" "stall_${clock}_us" max)
+		worst=$(larger "$worst" "$live")
+		quiet=$(larger "$quiet" "$(col "$OUT/live-$n-live.txt" "quiet_${clock}_us" max)")
+		r=$(awk -v a="$live" -v b="$stop" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 99) }')
+		echo "  $n sites, $name: live stall $live us, stopped $stop us: $r"
+		ratio=$(larger "$ratio" "$r")
+	done
+	echo "  longest live stall of any size < 100 us ($name): $(below "$worst" 100)" \
+		"($worst us; quiet window: $quiet us)"
+	echo "  every size's live stall <= 1/10 of stop-the-world's ($name):" \
+		"$(verdict "$ratio" 0.1) (worst $ratio)"
+	summary "live patching: longest stall, $name" "$worst us" "< 100 us" "$(below "$worst" 100)"
+	summary "live patching: stall / stopped, $name" "$ratio" "<= 0.1" "$(verdict "$ratio" 0.1)"
+}
+
+below() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 < b + 0) ? "PASS" : "MISS" }'; }
 
 stress() {
 	local dir=$OUT/stress

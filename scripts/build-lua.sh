@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build the Lua 5.4 interpreter from Debian's source package, in one of the
 # instrumentation flavors fntrace traces, and print the binary's path.
-# Usage: scripts/build-lua.sh plain|pg|fentry|nop
+# Usage: scripts/build-lua.sh plain|pg|fentry|nop|cc|clang|xray
 #
 # The C files are compiled directly (lua.c and the library, not luac.c), so
 # the flags are exactly ours and not those of Debian's libtool build.
@@ -26,12 +26,31 @@ flavor_flags() {
 	# gcc accepts -mnop-mcount only without PIE: the sites become 5-byte
 	# nops listed in __mcount_loc.
 	nop)    echo "-fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount" ;;
-	*)      die "unknown flavor '$1' (plain, pg, fentry, nop)" ;;
+	# fntrace cc adds its own flags (-pg -mfentry) and the nops.
+	cc|clang) echo "" ;;
+	# LLVM XRay, for the benchmarks: a sled in every function, however
+	# small (the default threshold skips functions under 200 instructions).
+	xray)   echo "-fxray-instrument -fxray-instruction-threshold=1" ;;
+	*)      die "unknown flavor '$1' (plain, pg, fentry, nop, cc, clang, xray)" ;;
 	esac
 }
 
 link_flags() {
-	case $1 in nop) echo "-no-pie" ;; *) echo "" ;; esac
+	case $1 in
+	nop) echo "-no-pie" ;;
+	# the XRay runtime, and bench/xray_fdr.c, which starts FDR mode
+	xray) echo "-fxray-instrument -Wl,--wrap=main $top/bench/xray_fdr.c" ;;
+	*) echo "" ;;
+	esac
+}
+
+# The compiler of a flavor: $CC, except for those named after theirs.
+flavor_cc() {
+	case $1 in
+	cc) echo "${FNTRACE:-$top/build/fntrace} cc" ;;
+	clang|xray) echo clang ;;
+	*) echo "$CC" ;;
+	esac
 }
 
 # The flags Lua's own Makefile uses for the "linux" target, minus readline,
@@ -87,6 +106,7 @@ build() {
 	out=$out_dir/lua
 	cflags="$(base_flags) $(flavor_flags "$flavor")"
 	lflags=$(link_flags "$flavor")
+	CC=$(flavor_cc "$flavor")
 	all="$CC $cflags | $lflags"
 	if up_to_date "$out" "$out_dir/flags" "$all" "$src"; then
 		echo "$out"
@@ -107,6 +127,6 @@ build() {
 	echo "$out"
 }
 
-[ $# -eq 1 ] || die "usage: build-lua.sh plain|pg|fentry|nop"
+[ $# -eq 1 ] || die "usage: build-lua.sh plain|pg|fentry|nop|cc|clang|xray"
 flavor_flags "$1" >/dev/null
 build "$1"

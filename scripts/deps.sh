@@ -8,7 +8,9 @@ need_build="gcc make libc6-dev libdw-dev"
 # protobuf-compiler: protoc decodes the Perfetto export, a python3 script
 # checks what it decoded (tests/cases/export_perfetto.sh).
 need_check="$need_build clang strace g++ cmake valgrind gdb libxml2-utils python3 protobuf-compiler"
-need_bench="$need_check uftrace hyperfine time"
+# llvm-14 and libclang-rt-14-dev: LLVM XRay (llvm-xray-14, its runtime),
+# which the benchmarks set beside fntrace.
+need_bench="$need_check uftrace hyperfine time llvm-14 libclang-rt-14-dev"
 need_real="dpkg-dev xz-utils"
 # The other architectures: a compiler, binutils and a C library per arch
 # (recordmcount's tests, the runtimes and their test programs), and qemu:
