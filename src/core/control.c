@@ -196,6 +196,7 @@ static void run_request(struct ctl_out *o, char *req)
 	*nl = *file++ = '\0';
 	f = ctl_file_find(file);
 	append = !strcmp(req, "append");
+	ftrace_modules_need_records();
 	if (!f) {
 		answer_error(o, ENOENT, "no such file");
 	} else if (!strcmp(req, "read")) {
@@ -418,6 +419,7 @@ FT_EXPORT int fntrace_ctl_write(const char *file, const char *value, int append,
 		snprintf(err, errlen, "%s: %s", file, f ? "not writable" : "no such file");
 		return -1;
 	}
+	ftrace_modules_need_records();
 	return f->write(value, append, f->arg, err, errlen);
 }
 

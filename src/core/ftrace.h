@@ -58,6 +58,7 @@ struct ft_module {
 	uint32_t first_id, nr_recs;	/* its records */
 	int gone;
 	int load_mode;			/* how it was loaded: live, traps blocked */
+	int deferred;			/* sites nops already, not read yet */
 	uint64_t file_id[4];		/* dev, inode, size, mtime of its file */
 };
 
@@ -74,6 +75,11 @@ uint32_t ftrace_rec_lookup(uintptr_t self_ret);
  * can be unmapped: fn's result, the number of modules that came or went
  * without fn, or -1. */
 int ftrace_modules_pinned(int (*fn)(void));
+/* Records are wanted from now on: modules left unread (nops already) are
+ * read by the next update ... */
+void ftrace_modules_want_records(void);
+/* ... or now, for a reader of records outside an update. */
+void ftrace_modules_need_records(void);
 struct ft_module *ftrace_module_get(unsigned idx);
 unsigned ftrace_module_count(void);
 

@@ -111,7 +111,8 @@ void ft_funcs_write_module(unsigned idx)
 {
 	static struct out o;
 
-	if (fd < 0 || !ftrace_module_get(idx))
+	/* A module not read yet is written when it is. */
+	if (fd < 0 || !ftrace_module_get(idx) || ftrace_module_get(idx)->deferred)
 		return;
 	module_lines(idx, to_file, &o);
 	flush(&o);

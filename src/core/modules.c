@@ -4,6 +4,8 @@
  * program, each shared object, each dlopen()ed one) gets its call sites
  * read from its file, checked against its text in memory, made records,
  * and turned into nops, at once: no daemon ever comes back for them.
+ * A module whose sites are nops already (fntrace cc) waits, unread, until
+ * records are first wanted: then every such module is read at once.
  */
 #include "breakpoint.h"
 #include "ftrace.h"
@@ -35,6 +37,9 @@ struct scan {
 static struct ft_module *modules;
 static unsigned nr_modules;
 static size_t cap_modules;
+/* Until an ops or the control endpoint wants records, a module whose
+ * sites are nops already is left unread (read_module). */
+static int records_wanted;
 
 unsigned ftrace_module_count(void)
 {
@@ -217,26 +222,73 @@ static void file_identity(const char *path, uint64_t id[4])
 	}
 }
 
-static int load_module(const struct mapped *m, int mode)
+/*
+ * A module that fntrace cc built has its sites as nops already, listed in
+ * __mcount_loc: nothing needs its records until an ops wants some, as the
+ * kernel's records wait, unpatched, for a tracer.  A few entries spread
+ * over the table, read as the loader relocated them, are looked at; each
+ * must be a nop, in memory as in the file.  A wrong guess costs speed,
+ * never safety: until its records are made, a site that still calls
+ * mcount calls the runtime's stub, which returns.
+ */
+#define NOP_SAMPLES 16
+
+/* 1: a nop site at ip; 0: no site of this module (a dropped function's
+ * entry); -1: anything else. */
+static int nop_site_at(const struct ft_module *mod, const struct elf_file *f, uintptr_t ip)
+{
+	uint8_t nop[ARCH_MAX_INSN];
+	const uint8_t *file;
+	struct site s;
+
+	if (ip < mod->text_lo || ip >= mod->text_hi)
+		return 0;
+	if (!sites_check_entry(f, ip - mod->bias, &s) || s.len > ARCH_MAX_INSN ||
+	    !site_in_memory(f, mod, &s))
+		return -1;
+	file = elf_vaddr_ptr(f, s.addr, s.len);
+	arch_make_nop(file, s.len, nop);
+	return memcmp(nop, file, s.len) ? -1 : 1;
+}
+
+static int nops_already(const struct ft_module *mod, const struct elf_file *f)
+{
+	int sec = elf_find_section(f, "__mcount_loc");
+	const struct elf_section *s = sec > 0 ? &f->sections[sec] : NULL;
+	const uintptr_t *table;
+	size_t n;
+	int good = 0, r = 0;
+
+	if (!s || !(s->flags & SHF_ALLOC) || elf_word_size(f) != sizeof(uintptr_t))
+		return 0;
+	table = (const uintptr_t *)(uintptr_t)(mod->bias + s->addr);
+	n = s->size / sizeof(uintptr_t);
+	if (!n || (uintptr_t)table < mod->start || (uintptr_t)(table + n) > mod->end)
+		return 0;
+	for (size_t i = 0; i < NOP_SAMPLES && r >= 0; i++) {
+		r = nop_site_at(mod, f, table[(n - 1) * i / (NOP_SAMPLES - 1)]);
+		good += r > 0;
+	}
+	return r >= 0 && good > 0;
+}
+
+/* Read the module's sites and make its records; or, when defer allows
+ * and its sites are nops already, leave that for when they are wanted. */
+static int read_module(struct ft_module *mod, int defer)
 {
 	struct image_sites sites;
-	struct ft_module *mod;
 	struct elf_file f;
 	char err[256];
 	int ret = 0;
 
-	mod = add_module(m);
-	if (!mod)
-		return -1;
-	if (!worth_reading(m))
-		goto out;
-	mod->load_mode = mode;
-	file_identity(m->path, mod->file_id);
-	if (elf_open_path(&f, m->path)) {
+	if (elf_open_path(&f, mod->path)) {
 		ft_debug("%s", f.err);
 		goto out;
 	}
-	if (sites_discover(&f, &sites, err, sizeof(err)) == 0) {
+	mod->deferred = defer && nops_already(mod, &f);
+	if (mod->deferred) {
+		ft_debug("%s: nops already, call sites read when wanted", mod->path);
+	} else if (sites_discover(&f, &sites, err, sizeof(err)) == 0) {
 		if (sites.warning[0])
 			ft_warn("%s: %s", mod->path, sites.warning);
 		if (sites.nr)
@@ -249,6 +301,35 @@ static int load_module(const struct mapped *m, int mode)
 	elf_close(&f);
 out:
 	ft_funcs_write_module(mod - modules);
+	return ret;
+}
+
+static int load_module(const struct mapped *m, int mode)
+{
+	struct ft_module *mod = add_module(m);
+
+	if (!mod)
+		return -1;
+	mod->load_mode = mode;
+	if (!worth_reading(m)) {
+		ft_funcs_write_module(mod - modules);
+		return 0;
+	}
+	file_identity(m->path, mod->file_id);
+	return read_module(mod, !records_wanted);
+}
+
+/* The records of every module left for later, now that they are wanted. */
+static int read_deferred(int *changed)
+{
+	int ret = 0;
+
+	for (unsigned i = 0; i < nr_modules && !ret; i++)
+		if (modules[i].deferred && !modules[i].gone) {
+			modules[i].load_mode = load_mode_now();
+			ret = read_module(&modules[i], 0);
+			(*changed)++;
+		}
 	return ret;
 }
 
@@ -406,6 +487,8 @@ static int modules_refresh(void)
 			ret = load_or_revive(&sc.v[i]);
 			changed++;
 		}
+	if (!ret && records_wanted)
+		ret = read_deferred(&changed);
 	free(sc.v);
 	subs_seen = sc.subs;
 	if (!ret && changed)
@@ -446,4 +529,25 @@ int ftrace_modules_pinned(int (*fn)(void))
 
 	dl_iterate_phdr(run_pinned, &p);
 	return p.ret;
+}
+
+/* An ops is about to want sites: the next update reads every module. */
+void ftrace_modules_want_records(void)
+{
+	records_wanted = 1;
+}
+
+/* The control endpoint shows and selects records by name: every module
+ * that waits is read before it answers.  Takes ftrace_lock. */
+void ftrace_modules_need_records(void)
+{
+	int waiting = 0;
+
+	ftrace_lock();
+	for (unsigned i = 0; i < nr_modules; i++)
+		waiting |= modules[i].deferred && !modules[i].gone;
+	records_wanted = 1;
+	if (waiting && ftrace_modules_pinned(NULL) < 0)
+		ft_warn("cannot read the call sites of a module");
+	ftrace_unlock();
 }

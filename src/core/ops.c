@@ -347,6 +347,7 @@ static int through_list(void)
 
 int register_ftrace_ops(struct ftrace_ops *ops)
 {
+	ftrace_modules_want_records();
 	if (killed || (ops->func && through_list()))
 		return -1;
 	atomic_store(&ops->next, atomic_load(&ops_list));

@@ -174,6 +174,8 @@ __attribute__((constructor)) static void fntrace_init(void)
 	if (ft_count_threads() > 1)
 		ftrace_patch_go_live();
 	recording = attach_recorder();
+	if (recording > 0)
+		ftrace_modules_want_records();
 	if (ftrace_modules_pinned(NULL) < 0)
 		ftrace_kill("cannot read the modules");
 	else if (recording > 0 && ftrace_module_count() && !ftrace_module_get(0)->nr_recs)

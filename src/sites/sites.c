@@ -504,6 +504,13 @@ int sites_scan(const struct elf_file *f, struct image_sites *out,
 	return finish(scan_heads(f, out), out, err, errlen);
 }
 
+int sites_check_entry(const struct elf_file *f, uint64_t addr, struct site *out)
+{
+	const struct arch_desc *arch = arch_lookup(f->machine);
+
+	return arch && arch->check_site(f, addr, addr, out);
+}
+
 void sites_free(struct image_sites *s)
 {
 	free(s->v);

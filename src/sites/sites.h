@@ -44,6 +44,10 @@ int sites_from_addrs(const struct elf_file *f, const uint64_t *addrs, unsigned n
 /* ... or when it does not, the search of every function's head. */
 int sites_scan(const struct elf_file *f, struct image_sites *out,
 	       char *err, size_t errlen);
+/* One entry of a table, checked as discovery checks it but without the
+ * function around it (the kind may be wrong): 1 with *out filled, 0 if
+ * addr is not a site.  A quick look at a few entries, no symbol read. */
+int sites_check_entry(const struct elf_file *f, uint64_t addr, struct site *out);
 void sites_free(struct image_sites *s);
 const char *sites_source_name(enum sites_source source);
 
