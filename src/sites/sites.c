@@ -564,6 +564,35 @@ int sites_check_entry(const struct elf_file *f, uint64_t addr, struct site *out)
 	return arch && arch->check_site(f, addr, addr, out);
 }
 
+/* An entry as the file holds it: the link-time address where the linker
+ * wrote it in place (the executable's, REL's addends, and what ld writes
+ * beside RELA's), else 0. */
+static uint64_t table_entry(const struct elf_file *f, int sec, uint64_t i)
+{
+	const uint8_t *data = elf_section_data(f, sec);
+	unsigned w = elf_word_size(f);
+
+	return data && (i + 1) * w <= f->sections[sec].size ? elf_word(f, data + i * w) : 0;
+}
+
+int sites_quick_any(const struct elf_file *f)
+{
+	static const char *const tables[] = { "__mcount_loc", "__patchable_function_entries" };
+	struct site s;
+
+	for (unsigned t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+		int sec = elf_find_section(f, tables[t]);
+
+		for (uint64_t i = 0; sec > 0 && i < 16; i++) {
+			uint64_t addr = table_entry(f, sec, i);
+
+			if (addr && sites_check_entry(f, addr, &s))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 void sites_free(struct image_sites *s)
 {
 	free(s->v);

@@ -48,6 +48,9 @@ int sites_scan(const struct elf_file *f, struct image_sites *out,
  * function around it (the kind may be wrong): 1 with *out filled, 0 if
  * addr is not a site.  A quick look at a few entries, no symbol read. */
 int sites_check_entry(const struct elf_file *f, uint64_t addr, struct site *out);
+/* 1 if one of the first entries of a table is a site: the image surely
+ * has some; 0 says nothing (sites_discover knows).  For a quick yes. */
+int sites_quick_any(const struct elf_file *f);
 void sites_free(struct image_sites *s);
 const char *sites_source_name(enum sites_source source);
 
