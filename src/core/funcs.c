@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Writing funcs-<pid>.  Lines are appended in whole buffers with O_APPEND,
- * so a process that dies leaves complete lines behind.  No stdio: after a
- * fork() in a threaded program, its locks may be held by a thread that no
- * longer exists.
+ * so a process that dies leaves complete lines behind; a module's lines
+ * go in one buffer, one write (100 000 of them at a recording's start).
+ * No stdio: after a fork() in a threaded program, its locks may be held
+ * by a thread that no longer exists.
  */
 #include "funcs.h"
 #include "ftrace.h"
+#include "../common/array.h"
 #include "../common/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,15 +23,15 @@ static char dir_path[PATH_MAX];
 static int fd = -1;
 
 struct out {
-	char buf[16384];
-	size_t len;
+	char *buf;
+	size_t len, cap;
 };
 
 /* A failed write loses what it held, and only that: the ids written
  * before are still good, and the recording goes on. */
 static void flush(struct out *o)
 {
-	if (fd >= 0)
+	if (fd >= 0 && o->len)
 		write_all(fd, o->buf, o->len);
 	o->len = 0;
 }
@@ -60,13 +63,12 @@ static int open_for_pid(void)
 /* The program itself has no call sites (an exec'd one, say): say so. */
 void ft_funcs_note_untraced(const char *path)
 {
-	struct out o = { .len = 0 };
-	int n = snprintf(o.buf, sizeof(o.buf), "notraced %s\n", path);
+	char line[PATH_MAX + 16];
+	int n = snprintf(line, sizeof(line), "notraced %s\n", path);
 
-	if (fd < 0 || n <= 0 || (size_t)n >= sizeof(o.buf))
+	if (fd < 0 || n <= 0 || (size_t)n >= sizeof(line))
 		return;
-	o.len = n;
-	flush(&o);
+	write_all(fd, line, n);
 }
 
 int ft_funcs_open(const char *dir)
@@ -75,6 +77,43 @@ int ft_funcs_open(const char *dir)
 		return -1;
 	strcpy(dir_path, dir);
 	return open_for_pid();
+}
+
+/* Digits of v, in base 16 or 10, ending at end: where they begin. */
+static char *digits(char *end, unsigned long v, unsigned base)
+{
+	do
+		*--end = "0123456789abcdef"[v % base];
+	while (v /= base);
+	return end;
+}
+
+/* snprintf(line, size, "func %u %#lx %u %s\n", ...) without its cost,
+ * which was most of writing a large module's lines. */
+static size_t func_line(char *line, size_t size, uint32_t id, unsigned long func,
+			unsigned idx, const char *name)
+{
+	char num[64], *end = num + sizeof(num), *p = end;
+	size_t head, len = strlen(name);
+
+	*--p = ' ';
+	p = digits(p, idx, 10);
+	*--p = ' ';
+	p = digits(p, func, 16);
+	if (func) {
+		*--p = 'x';
+		*--p = '0';
+	}
+	*--p = ' ';
+	p = digits(p, id, 10);
+	head = end - p;
+	memcpy(line, "func ", 5);
+	memcpy(line + 5, p, head);
+	head += 5;
+	len = len < size - head - 1 ? len : size - head - 1;
+	memcpy(line + head, name, len);
+	line[head + len] = '\n';
+	return head + len + 1;
 }
 
 /* One module's lines, each handed to emit. */
@@ -91,9 +130,8 @@ static void module_lines(unsigned idx, void (*emit)(void *, const char *, size_t
 	for (uint32_t i = 0; i < mod->nr_recs; i++) {
 		const struct ftrace_rec *rec = ftrace_rec_get(mod->first_id + i);
 
-		n = snprintf(line, sizeof(line), "func %u %#lx %u %s\n", mod->first_id + i,
-			     (unsigned long)rec->func, idx, rec->name);
-		emit(arg, line, n < (int)sizeof(line) ? (size_t)n : sizeof(line) - 1);
+		emit(arg, line, func_line(line, sizeof(line), mod->first_id + i,
+					  (unsigned long)rec->func, idx, rec->name));
 	}
 }
 
@@ -101,21 +139,25 @@ static void to_file(void *arg, const char *line, size_t len)
 {
 	struct out *o = arg;
 
-	if (o->len + len > sizeof(o->buf))
+	/* Out of memory, what there is goes out first. */
+	if (grow_array((void **)&o->buf, &o->cap, o->len + len, 1))
 		flush(o);
-	memcpy(o->buf + o->len, line, len);
-	o->len += len;
+	if (o->len + len <= o->cap) {
+		memcpy(o->buf + o->len, line, len);
+		o->len += len;
+	}
 }
 
 void ft_funcs_write_module(unsigned idx)
 {
-	static struct out o;
+	struct out o = { NULL, 0, 0 };
 
 	/* A module not read yet is written when it is. */
 	if (fd < 0 || !ftrace_module_get(idx) || ftrace_module_get(idx)->deferred)
 		return;
 	module_lines(idx, to_file, &o);
 	flush(&o);
+	free(o.buf);
 }
 
 void ft_funcs_emit(void (*emit)(void *arg, const char *line, size_t len), void *arg)
