@@ -163,12 +163,19 @@ static int collect_funcs(const struct elf_file *f, struct funcs *out)
 	return 0;
 }
 
-/* The function containing addr; a table entry may name the function's
- * first byte, or a byte inside it (after a prologue). */
-static const struct func_sym *func_at(const struct funcs *fs, uint64_t addr)
+/* How many symbols start at or below addr.  A table's entries come
+ * mostly in address order: the symbol after the last one found (*hint)
+ * is tried before a search of the whole array, whose last steps each
+ * missed the cache. */
+static unsigned count_below(const struct funcs *fs, uint64_t addr, unsigned *hint)
 {
-	unsigned lo = 0, hi = fs->nr;
+	unsigned lo = 0, hi = fs->nr, h = *hint;
 
+	if (h < fs->nr && fs->v[h].addr <= addr) {
+		if (h + 1 == fs->nr || fs->v[h + 1].addr > addr)
+			return h + 1;
+		lo = h + 1;
+	}
 	while (lo < hi) {
 		unsigned mid = (lo + hi) / 2;
 
@@ -177,8 +184,19 @@ static const struct func_sym *func_at(const struct funcs *fs, uint64_t addr)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* The function containing addr; a table entry may name the function's
+ * first byte, or a byte inside it (after a prologue). */
+static const struct func_sym *func_at(const struct funcs *fs, uint64_t addr,
+				      unsigned *hint)
+{
+	unsigned lo = count_below(fs, addr, hint);
+
 	if (lo == 0)
 		return NULL;
+	*hint = lo - 1;
 	const struct func_sym *s = &fs->v[lo - 1];
 	uint64_t end = s->size ? s->addr + s->size :
 		       (lo < fs->nr ? fs->v[lo].addr : s->addr + 1);
@@ -329,9 +347,10 @@ static int sites_from_table(const struct elf_file *f, const struct funcs *fs,
 			    const uint64_t *addrs, unsigned n, struct image_sites *out)
 {
 	size_t cap = 0;
+	unsigned hint = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		const struct func_sym *fn = func_at(fs, addrs[i]);
+		const struct func_sym *fn = func_at(fs, addrs[i], &hint);
 		struct site s;
 
 		if (addrs[i] == 0)
