@@ -137,13 +137,50 @@ static int site_in_memory(const struct elf_file *f, const struct ft_module *mod,
 	       memcmp((const void *)ip, want, s->len) == 0;
 }
 
+/*
+ * The sites' names, kept as long as their records: they point into the
+ * file's string table (or its side file), unmapped after the load.  One
+ * copy of the span they lie in, read in order, not a strdup per site:
+ * in the sites' order each name was a cache miss in the table's.  A span
+ * much larger than the names (few sites in a large table) is not copied.
+ */
+struct names {
+	const char *lo;
+	char *copy;
+};
+
+static void copy_names(struct names *nm, const struct image_sites *sites)
+{
+	const char *lo = NULL, *hi = NULL;
+	size_t span;
+
+	for (unsigned i = 0; i < sites->nr; i++) {
+		const char *name = sites->v[i].name;
+
+		lo = !lo || name < lo ? name : lo;
+		hi = !hi || name > hi ? name : hi;
+	}
+	nm->lo = lo;
+	nm->copy = NULL;
+	if (!lo)
+		return;
+	span = hi - lo + strlen(hi) + 1;
+	if (span <= 64 * (size_t)sites->nr + 4096 && (nm->copy = malloc(span)))
+		memcpy(nm->copy, lo, span);
+}
+
+static const char *name_of(const struct names *nm, const char *name)
+{
+	return nm->copy ? nm->copy + (name - nm->lo) : strdup(name);
+}
+
 static int add_record(struct ft_module *mod, unsigned mod_idx, const struct site *s,
-		      struct text_patch *patch)
+		      const char *name, struct text_patch *patch)
 {
 	struct ftrace_rec rec = {
 		.ip = mod->bias + s->addr,
 		.func = mod->bias + s->func,
-		.name = strdup(s->name),
+		.name = name,
 		.module = mod_idx,
 		.len = s->len,
 		.kind = s->kind,
@@ -176,12 +213,14 @@ static int load_sites(struct ft_module *mod, unsigned idx, const struct elf_file
 		      const struct image_sites *sites)
 {
 	struct text_patch *patches = calloc(sites->nr ? sites->nr : 1, sizeof(*patches));
-	unsigned n = 0, bad = 0, unsafe = 0;
+	unsigned n = 0, bad = 0, unsafe = 0, had = mod->nr_recs;
 	int traps_blocked = mod->load_mode == 2;
+	struct names nm;
 	int ret = 0;
 
 	if (!patches)
 		return -1;
+	copy_names(&nm, sites);
 	for (unsigned i = 0; i < sites->nr && !ret; i++) {
 		if (!site_in_memory(f, mod, &sites->v[i])) {
 			bad++;
@@ -195,7 +234,8 @@ static int load_sites(struct ft_module *mod, unsigned idx, const struct elf_file
 			unsafe++;
 			continue;
 		}
-		ret = add_record(mod, idx, &sites->v[i], &patches[n]);
+		ret = add_record(mod, idx, &sites->v[i], name_of(&nm, sites->v[i].name),
+				 &patches[n]);
 		n += !ret && memcmp(patches[n].old, patches[n].new, patches[n].len);
 	}
 	if (bad)
@@ -203,6 +243,8 @@ static int load_sites(struct ft_module *mod, unsigned idx, const struct elf_file
 	if (unsafe)
 		ft_warn("%s: %u call sites cannot be changed safely while its threads run; "
 			"trace it from its start (fntrace run) to have them", mod->path, unsafe);
+	if (mod->nr_recs == had)
+		free(nm.copy);
 	if (!ret)
 		ret = text_patch_batch(patches, n);
 	free(patches);
