@@ -10,10 +10,6 @@
 
 #include <stdlib.h>
 
-/* LOST says how deep the thread was on resuming; deeper than this is a
- * damaged file, as in the graph view. */
-#define MAX_RESUME_DEPTH	(1u << 16)
-
 void call_walk_init(struct call_walk *w, struct trace_data *td, const struct tr_thread *th)
 {
 	*w = (struct call_walk) { .th = th };
@@ -57,7 +53,7 @@ static int pop(struct call_walk *w, uint64_t time, enum call_end end, struct cal
  * for the ones entered unseen (the loop in call_walk_next does each). */
 static void settle_loss(struct call_walk *w, const struct tr_event *raw)
 {
-	unsigned resume = raw->depth < MAX_RESUME_DEPTH ? raw->depth : MAX_RESUME_DEPTH;
+	unsigned resume = tr_resume_depth(raw);
 
 	w->closing = w->depth > resume ? w->depth - resume : 0;
 	w->closing_why = CALL_CUT_BY_LOSS;

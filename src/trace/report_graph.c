@@ -23,10 +23,6 @@
 #include <string.h>
 
 #define GRAPH_INDENT		2
-/* LOST says how deep the thread was on resuming; deeper than this is a
- * damaged file, and following it would only print walls of spaces. */
-#define MAX_RESYNC_DEPTH	(1u << 16)
-
 struct frame {
 	uint32_t func;		/* 0: a frame entered while events were lost */
 	int timed;		/* its entry time is known */
@@ -230,8 +226,6 @@ static int push_frame(struct graph_thread *gt, struct frame f)
  * entered unseen with unnamed frames. */
 static int resync(struct graph_thread *gt, uint32_t depth)
 {
-	if (depth > MAX_RESYNC_DEPTH)
-		depth = MAX_RESYNC_DEPTH;
 	if (gt->depth > depth)
 		gt->depth = depth;
 	while (gt->depth < depth)
@@ -350,7 +344,7 @@ static int on_lost(struct graph *g, unsigned ti, const struct tr_event *ev)
 	else
 		fprintf(g->out, " CPU:%u [LOST %" PRIu64 " EVENTS]\n", ev->cpu, ev->value);
 	g->r->threads[ti].lost += ev->value;
-	return resync(&g->threads[ti], ev->depth);
+	return resync(&g->threads[ti], tr_resume_depth(ev));
 }
 
 /* print_graph_comment: a marker as a comment, one trailing newline cut. */

@@ -27,9 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* LOST says how deep the thread was on resuming; as in the views. */
-#define MAX_RESUME_DEPTH	(1u << 16)
-
 /* ---- the rules ---- */
 
 /* The first event of any thread: where relative times count from. */
@@ -262,7 +259,7 @@ static void on_return(struct sel_cursor *c, const struct tr_event *ev)
 static void on_lost(struct sel_cursor *c, const struct tr_event *ev)
 {
 	struct selection *s = c->sel;
-	unsigned resume = ev->depth < MAX_RESUME_DEPTH ? ev->depth : MAX_RESUME_DEPTH;
+	unsigned resume = tr_resume_depth(ev);
 	unsigned open_in_view = c->emitted_depth;
 	struct tr_event unseen = { .type = TR_ENTRY, .time = ev->time, .cpu = ev->cpu,
 				   .comm = ev->comm };

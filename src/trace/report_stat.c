@@ -27,8 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_RESYNC_DEPTH	(1u << 16)
-
 struct stat_row {
 	char *name;
 	const char *srcline;		/* --srcline: where, if known */
@@ -216,7 +214,7 @@ static int on_func(struct profile *p, const struct tr_thread *th,
 static int on_lost(struct profile *p, struct report_thread *rt,
 		   const struct tr_event *ev)
 {
-	uint32_t depth = ev->depth < MAX_RESYNC_DEPTH ? ev->depth : MAX_RESYNC_DEPTH;
+	uint32_t depth = tr_resume_depth(ev);
 
 	rt->lost += ev->value;
 	while (p->depth > depth)

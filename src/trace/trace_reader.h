@@ -163,6 +163,14 @@ struct tr_event {
 	uint32_t text_len;
 };
 
+/* The depth a LOST event says its thread resumed at, as every view and
+ * export trusts it: deeper than 1 << 16 is a damaged file, and following
+ * it would only open walls of unnamed frames. */
+static inline uint32_t tr_resume_depth(const struct tr_event *lost)
+{
+	return lost->depth < (1u << 16) ? lost->depth : 1u << 16;
+}
+
 /* One context's events of a thread, one chunk in memory at a time. */
 struct tr_stream {
 	struct tr_chunk_ref *chunks;
