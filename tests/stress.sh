@@ -5,7 +5,7 @@
 # tests/run.sh CASE; it passes if every check in it passed.
 # ARCH:CASE runs CASE with T_ARCH=ARCH (its programs built for ARCH, under
 # qemu-user); by default every other architecture with a runtime runs the
-# live stress case so.
+# live stress and torture cases so.
 # Ends with one line: "N passed, N failed".
 # Usage: tests/stress.sh [[ARCH:]CASE...]   (STRESS_REPS, default 20)
 set -u
@@ -14,7 +14,7 @@ reps=${STRESS_REPS:-20}
 cross=""
 for entry in "$top"/src/arch/*/entry.S; do
 	arch=$(basename "$(dirname "$entry")")
-	[ "$arch" = "$(uname -m)" ] || cross="$cross $arch:live_stress"
+	[ "$arch" = "$(uname -m)" ] || cross="$cross $arch:live_stress $arch:robust_torture"
 done
 cases=${*:-"robust_live live_stress robust_torture robust_batch_fork attach threads lost robust_dlopen
 	robust_signals signal_nesting ctl_faults record_faults control$cross"}

@@ -72,6 +72,7 @@ struct ft_thread {
 	struct shadow_frame signal_stack[FT_SIGNAL_DEPTH];
 	_Atomic uint64_t nested_lost;	/* events of deeper signals, not yet said */
 	uint32_t pid, tid;
+	struct ft_thread *prev, *next;	/* every thread's state (thread.c) */
 };
 
 _Static_assert(offsetof(struct ft_thread, stack) ==
@@ -94,11 +95,29 @@ void ft_threads_prepare(void);
 /* How many threads the process has now. */
 unsigned ft_count_threads(void);
 struct ft_thread *ft_thread_create(void);
+/* Has every other thread been outside the tracers since the caller's
+ * sync?  Waits a little for those inside one; 0 if one stays. */
+int ft_threads_quiescent(void);
 int ft_buffer_refill(struct ft_context *c);
 /* Hooks entered while t->own is busy (a signal interrupted the tracer)
  * run in t->signal, between these; NULL: not even there, counted lost. */
 struct ft_context *ft_signal_enter(struct ft_thread *t, uintptr_t sp);
 void ft_signal_leave(struct ft_thread *t);
+
+/* A tracer's guard on its thread's own context.  The fences keep, at no
+ * cost, the flag's stores around what the tracer reads: the grace period
+ * of the record hash (ft_threads_quiescent) watches the flag. */
+static inline void ft_busy_enter(struct ft_thread *t)
+{
+	t->own.busy = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+}
+
+static inline void ft_busy_leave(struct ft_thread *t)
+{
+	atomic_signal_fence(memory_order_seq_cst);
+	t->own.busy = 0;
+}
 
 static inline struct ft_thread *ft_thread_get(void)
 {

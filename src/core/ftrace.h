@@ -67,8 +67,10 @@ uint32_t ftrace_rec_count(void);
 struct ftrace_rec *ftrace_rec_get(uint32_t id);		/* ids start at 1 */
 uint32_t ftrace_rec_add(const struct ftrace_rec *rec);	/* 0 if out of memory */
 int ftrace_rec_hash_rebuild(void);
-/* The record whose site returns to self_ret; 0 if none.  Lock-free. */
+/* The record whose site returns to self_ret; 0 if none.  Lock-free, for
+ * a tracer (its thread's busy flag up); from anywhere else, _outside. */
 uint32_t ftrace_rec_lookup(uintptr_t self_ret);
+uint32_t ftrace_rec_lookup_outside(uintptr_t self_ret);
 
 /* ---- modules (modules.c) ---- */
 /* Bring the module list up to date, then run fn (if any) while no module

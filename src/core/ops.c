@@ -49,7 +49,7 @@ static _Atomic unsigned bitmap_readers;
 
 static void ftrace_ops_list_func(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *retp)
 {
-	uint32_t id = ftrace_rec_lookup(self_ret);
+	uint32_t id = ftrace_rec_lookup_outside(self_ret);
 
 	atomic_fetch_add(&bitmap_readers, 1);
 	for (struct ftrace_ops *ops = atomic_load(&ops_list); ops; ops = atomic_load(&ops->next))

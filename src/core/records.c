@@ -4,11 +4,21 @@
  * pointer while the control path adds more.  The hash from a site's
  * return address to its record is the tracers' only lookup: it is rebuilt
  * whole and published with one pointer store, and never changed in place.
- * Old tables are kept, not freed: a tracer on another thread may still be
- * reading one, and the runtime has no grace period to wait for.
+ *
+ * A replaced table is retired, not freed: a tracer on another thread may
+ * still be reading it.  Retired tables are unmapped after a grace period,
+ * the user-space form of the kernel's synchronize_rcu(): a sync makes every
+ * thread's earlier stores visible, and then every thread is seen outside
+ * the tracers (ft_threads_quiescent), and no lookup outside them is under
+ * way.  Kept forever, they grew by a table per dlopen: a dlopen/dlclose
+ * loop ran a 32-bit process out of address space.
  */
 #include "ftrace.h"
+#include "events.h"
+#include "sync.h"
+#include "../common/array.h"
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +32,8 @@ static struct ftrace_rec *blocks[REC_MAX_BLOCKS];
 static uint32_t nr_recs;
 
 struct rec_hash {
-	unsigned shift;			/* 64 - log2(size) */
+	size_t size;			/* of the mapping */
+	unsigned shift;			/* 64 - log2(slots) */
 	uintptr_t mask;
 	struct rec_slot {
 		uintptr_t key;		/* site end: the address the site returns to */
@@ -71,6 +82,7 @@ static inline size_t hash_index(const struct rec_hash *h, uintptr_t key)
 	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> h->shift) & h->mask;
 }
 
+/* Callers are inside a tracer, their thread's busy flag up. */
 uint32_t ftrace_rec_lookup(uintptr_t self_ret)
 {
 	const struct rec_hash *h = atomic_load_explicit(&current_hash,
@@ -88,6 +100,19 @@ uint32_t ftrace_rec_lookup(uintptr_t self_ret)
 	}
 }
 
+/* Lookups made outside the tracers, counted while they run. */
+static _Atomic unsigned outside_readers;
+
+uint32_t ftrace_rec_lookup_outside(uintptr_t self_ret)
+{
+	uint32_t id;
+
+	atomic_fetch_add(&outside_readers, 1);
+	id = ftrace_rec_lookup(self_ret);
+	atomic_fetch_sub(&outside_readers, 1);
+	return id;
+}
+
 static void hash_insert(struct rec_hash *h, uintptr_t key, uint32_t id)
 {
 	size_t i = hash_index(h, key);
@@ -96,6 +121,45 @@ static void hash_insert(struct rec_hash *h, uintptr_t key, uint32_t id)
 		i = (i + 1) & h->mask;
 	h->slots[i].key = key;
 	h->slots[i].id = id;
+}
+
+/* A grace period is sought once this many tables wait: each try costs
+ * a sync of every thread. */
+#define REAP_BATCH 8
+
+static struct rec_hash **retired;
+static size_t nr_retired, cap_retired;
+
+static int no_outside_reader(void)
+{
+	for (int i = 0; i < 1000; i++) {
+		if (atomic_load(&outside_readers) == 0)
+			return 1;
+		sched_yield();
+	}
+	return 0;
+}
+
+/* The grace period: after the sync, a thread that enters a tracer loads
+ * the new table; one seen outside them has let go of any old one. */
+static void reap_hashes(void)
+{
+	if (nr_retired < REAP_BATCH || ftrace_sync_cores() ||
+	    !no_outside_reader() || !ft_threads_quiescent())
+		return;
+	for (size_t i = 0; i < nr_retired; i++)
+		munmap(retired[i], retired[i]->size);
+	nr_retired = 0;
+}
+
+static void retire_hash(struct rec_hash *h)
+{
+	if (h == &empty_hash)
+		return;
+	if (grow_array((void **)&retired, &cap_retired, nr_retired + 1, sizeof(*retired)))
+		return;		/* left mapped: a leak, never a fault */
+	retired[nr_retired++] = h;
+	reap_hashes();
 }
 
 /* A table at most half full, of the live (not disabled) records. */
@@ -111,6 +175,7 @@ int ftrace_rec_hash_rebuild(void)
 	h = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (h == MAP_FAILED)
 		return -1;
+	h->size = size;
 	h->shift = 64 - bits;
 	h->mask = (1ul << bits) - 1;
 	for (uint32_t id = 1; id <= nr_recs; id++) {
@@ -119,6 +184,6 @@ int ftrace_rec_hash_rebuild(void)
 		if (!(rec->flags & FTRACE_FL_DISABLED))
 			hash_insert(h, rec->ip + rec->len, id);
 	}
-	atomic_store_explicit(&current_hash, h, memory_order_release);
+	retire_hash(atomic_exchange(&current_hash, h));
 	return 0;
 }

@@ -82,8 +82,7 @@ int ftrace_sync_signal(void)
 	return install_sync_signal() ? 0 : sync_signal;
 }
 
-/* This thread's mask, bypassing the program's view of it (breakpoint.c). */
-static void set_mask(int how, const sigset_t *set, sigset_t *old)
+void ftrace_thread_mask(int how, const sigset_t *set, sigset_t *old)
 {
 	syscall(SYS_rt_sigprocmask, how, set, old, _NSIG / 8);
 }
@@ -96,14 +95,14 @@ void ftrace_sync_hold(sigset_t *old)
 	sigemptyset(&sync);
 	if (sig)
 		sigaddset(&sync, sig);
-	set_mask(SIG_BLOCK, &sync, old);
+	ftrace_thread_mask(SIG_BLOCK, &sync, old);
 }
 
 void ftrace_sync_release(const sigset_t *old)
 {
 	int saved = errno;
 
-	set_mask(SIG_SETMASK, old, NULL);
+	ftrace_thread_mask(SIG_SETMASK, old, NULL);
 	errno = saved;
 }
 
@@ -115,14 +114,14 @@ void ftrace_sync_after_exec(void)
 	sigset_t mask, sync;
 	int held = 0;
 
-	set_mask(SIG_BLOCK, NULL, &mask);
+	ftrace_thread_mask(SIG_BLOCK, NULL, &mask);
 	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
 		held |= sigismember(&mask, sig);
 	if (!held || !ftrace_sync_signal())
 		return;
 	sigemptyset(&sync);
 	sigaddset(&sync, sync_signal);
-	set_mask(SIG_UNBLOCK, &sync, NULL);
+	ftrace_thread_mask(SIG_UNBLOCK, &sync, NULL);
 }
 
 int ftrace_cpu_emulated(void)

@@ -26,6 +26,10 @@ int ftrace_sync_signal(void);
  * its own handler is in place (ftrace_sync_after_exec).
  */
 void ftrace_sync_hold(sigset_t *old);
+/* This thread's signal mask, set with the system call: not through the
+ * program's view of it (breakpoint.c), whose first call looks up the real
+ * one with dlsym, which takes a loader lock. */
+void ftrace_thread_mask(int how, const sigset_t *set, sigset_t *old);
 void ftrace_sync_release(const sigset_t *old);
 void ftrace_sync_after_exec(void);
 /* Every thread of the process passes a core-serialising point. */

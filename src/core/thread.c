@@ -14,15 +14,19 @@
 #include "buffer.h"
 #include "events.h"
 #include "funcs.h"
+#include "sync.h"
 #include "tasks.h"
 #include "tracers.h"
 
 #include <dirent.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 __thread struct ft_thread *ft_current;
@@ -46,6 +50,33 @@ static struct state_pool *_Atomic pool;
 /* Threads that have a state now. */
 static _Atomic unsigned nr_states;
 
+/* Every state, for the grace period of ft_threads_quiescent(). */
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ft_thread *registry;
+
+static void registry_add(struct ft_thread *t)
+{
+	pthread_mutex_lock(&registry_lock);
+	t->prev = NULL;
+	t->next = registry;
+	if (registry)
+		registry->prev = t;
+	registry = t;
+	pthread_mutex_unlock(&registry_lock);
+}
+
+static void registry_del(struct ft_thread *t)
+{
+	pthread_mutex_lock(&registry_lock);
+	if (t->prev)
+		t->prev->next = t->next;
+	else
+		registry = t->next;
+	if (t->next)
+		t->next->prev = t->prev;
+	pthread_mutex_unlock(&registry_lock);
+}
+
 /*
  * Frames still open when a thread ends never returned: pthread_cancel's
  * unwinding (glibc's, which no wrapper of ours sees) or a pthread_exit
@@ -58,6 +89,9 @@ static void thread_exit(void *arg)
 	graph_unwind_below(t, UINTPTR_MAX);
 	t->own.busy = t->signal.busy = 1;
 	ft_buffer_release(t);
+	/* Unlinked with both contexts busy: no hook of a signal handler
+	 * makes a lookup, or a state (which would take the lock), from here. */
+	registry_del(t);
 	ft_current = NULL;
 	atomic_fetch_sub(&nr_states, 1);
 	munmap(t, STATE_SIZE);
@@ -145,6 +179,7 @@ struct ft_thread *ft_thread_create(void)
 	t->tid = syscall(SYS_gettid);
 	context_init(&t->own, t, 0, FT_SHADOW_DEPTH);
 	context_init(&t->signal, t, 1, FT_SIGNAL_DEPTH);
+	registry_add(t);
 	pthread_setspecific(exit_key, t);
 	ft_current = t;
 	creating = 0;
@@ -185,13 +220,60 @@ void ft_signal_leave(struct ft_thread *t)
 	}
 }
 
+/* How long a grace period waits for a thread inside a tracer. */
+#define QUIESCENT_WAIT_NS 50000000
+
+static int busy_now(const struct ft_thread *t)
+{
+	return *(const volatile uint32_t *)&t->own.busy ||
+	       *(const volatile uint32_t *)&t->signal.busy;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+/*
+ * A thread seen not busy has left every tracer it was in before the
+ * caller's sync, and enters the next one after it, loading what was
+ * published before.  Signals are blocked while the lock is held: a
+ * handler's first traced call on this thread would take it again.  This
+ * runs inside dl_iterate_phdr: nothing here may go through dlsym.
+ */
+int ft_threads_quiescent(void)
+{
+	int64_t deadline = now_ns() + QUIESCENT_WAIT_NS;
+	sigset_t all, old;
+	int ok = 1;
+
+	sigfillset(&all);
+	sigdelset(&all, SIGTRAP);	/* blocked, our breakpoints kill */
+	ftrace_thread_mask(SIG_BLOCK, &all, &old);
+	pthread_mutex_lock(&registry_lock);
+	for (const struct ft_thread *t = registry; t && ok; t = t->next)
+		while (t != ft_current && busy_now(t) && ok) {
+			ok = now_ns() < deadline;
+			sched_yield();
+		}
+	pthread_mutex_unlock(&registry_lock);
+	ftrace_thread_mask(SIG_SETMASK, &old, NULL);
+	return ok;
+}
+
 /* The child of a fork has only the forking thread, and its own pid. */
 static void after_fork_child(void)
 {
 	struct ft_thread *t = ft_current;
 
 	atomic_store(&nr_states, t != NULL);
+	registry_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+	registry = t;
 	if (t) {
+		t->prev = t->next = NULL;
 		ft_buffer_forget(t);
 		t->pid = getpid();
 		t->tid = syscall(SYS_gettid);

@@ -40,7 +40,7 @@ void function_trace_call(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *ret
 		nested_call(t, self_ret, parent_ip, retp);
 		return;
 	}
-	t->own.busy = 1;
+	ft_busy_enter(t);
 	trace_call(&t->own, self_ret, parent_ip);
-	t->own.busy = 0;
+	ft_busy_leave(t);
 }

@@ -127,10 +127,10 @@ void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp)
 		nested_entry(t, self_ret, retp);
 		return;
 	}
-	t->own.busy = 1;
+	ft_busy_enter(t);
 	t->own.busy_sp = (uintptr_t)retp;
 	graph_entry(t, &t->own, self_ret, retp);
-	t->own.busy = 0;
+	ft_busy_leave(t);
 }
 
 /*

@@ -12,7 +12,9 @@
  * that the switcher cannot starve the others of the runtime's lock.
  * The switcher writes through the runtime's own
  * fntrace_ctl_write(); without the runtime it only counts rounds.
- * Prints the rounds, the calls and the wrong results (which must be 0).
+ * Prints the rounds, the calls and the wrong results (which must be 0),
+ * and whether the address space stayed steady from a quarter of the rounds
+ * on: the runtime must free what each update replaces.
  *
  * Usage: torture_dl LIBRARY [ROUNDS]
  */
@@ -84,6 +86,23 @@ static int ctl(ctl_write_fn write, const char *file, const char *value)
 static const char *const tracers[] = { "function_graph", "nop", "function" };
 static const char *const filters[] = { "*:mod:libcalc", "*" };
 
+/* The process's address space, in kB: 0 if unknown. */
+static long vm_size(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[128];
+	long kb = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmSize: %ld", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static long vm_start, vm_end;
+
 static void wait_for_a_call(void)
 {
 	long seen = atomic_load(&calls);
@@ -96,14 +115,21 @@ static int switcher(long rounds)
 {
 	ctl_write_fn write = (ctl_write_fn)dlsym(RTLD_DEFAULT, "fntrace_ctl_write");
 
+	vm_start = vm_size();
 	for (long r = 0; write && r < rounds; r++) {
+		if (r == rounds / 4)
+			vm_start = vm_size();
 		if (ctl(write, "set_ftrace_filter", filters[r % 2]) ||
 		    ctl(write, "current_tracer", tracers[r % 3]))
 			return -1;
 		wait_for_a_call();
 	}
+	vm_end = vm_size();
 	return write ? ctl(write, "current_tracer", "nop") : 0;
 }
+
+/* Steady: grown by less than a few of the library's mappings. */
+#define VM_STEADY_KB (16 * 1024)
 
 int main(int argc, char **argv)
 {
@@ -121,5 +147,9 @@ int main(int argc, char **argv)
 	pthread_join(load, NULL);
 	pthread_join(call, NULL);
 	printf("rounds %ld wrong %ld calls %s\n", rounds, wrong, calls > 0 ? "made" : "none");
+	if (vm_end - vm_start < VM_STEADY_KB)
+		printf("address space steady\n");
+	else
+		printf("address space grew %ld kB\n", vm_end - vm_start);
 	return ret ? 1 : wrong != 0;
 }

@@ -162,7 +162,7 @@ static void read_prologue(struct prologue *p, uintptr_t pc, uintptr_t end)
 
 uintptr_t *riscv64_frame_slot(uintptr_t self_ret, uintptr_t sp)
 {
-	const struct ftrace_rec *rec = ftrace_rec_get(ftrace_rec_lookup(self_ret));
+	const struct ftrace_rec *rec = ftrace_rec_get(ftrace_rec_lookup_outside(self_ret));
 	struct prologue p = { .sp = 0, .ra = NO_SLOT };
 
 	if (!rec || rec->kind != SITE_FRAME || rec->ip - rec->func > MAX_PROLOGUE)
