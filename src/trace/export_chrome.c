@@ -30,14 +30,8 @@
  * 1.84 GB of X, 3.11 GB of B/E, 130 bytes a call), and about a fifth
  * more CPU time to write them, with put_ts()'s help.
  *
- * --split may now cut a file while calls are open; each file must still
- * nest on its own.  The walk says each frame's depth, and the names of
- * the open ones are kept (open[], as deep as the stack): at a cut they
- * are closed with E events at the time of the thread's last event
- * written, and the next file opens them again, outermost first, with B
- * events at that same time.  Those E and B events carry "cat":"split",
- * which no viewer groups by: a reader adding files up counts a call once
- * by its unmarked B, in the file where it began.
+ * --split cuts the export into files that each load alone and nest on
+ * their own (export_chrome_files.c).
  *
  * The args of a call (how it ended, if not by returning; its return
  * value; its source line, with --srcline) are on its E, where the format
@@ -59,57 +53,12 @@
  * symbols of one process for the function tracer's callers, and the
  * output buffer, whatever the length of the trace.
  */
-#include "export.h"
+#include "export_chrome.h"
 #include "calls.h"
-#include "json_out.h"
 #include "../common/array.h"
-#include "srcline.h"
-#include "symbols.h"
 
-#include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A string literal at p. */
-#define PUT(p, lit)	json_put(p, lit, sizeof(lit) - 1)
-
-/* A JSON string, quotes included, in whole NAME_BLOCKs of memory. */
-struct quoted {
-	char *s;		/* NULL: none */
-	size_t len;
-};
-
-/* What the events of one function say of it, quoted once. */
-struct func_text {
-	struct quoted name;	/* s NULL until the function is first seen */
-	struct quoted src;	/* --srcline: "file.c:42", if known */
-};
-
-struct chrome {
-	struct export *ex;
-	struct json_out out;
-	uint64_t t0;			/* CLOCK_MONOTONIC ns at ts 0 */
-	uint64_t file_start;		/* json_out_bytes() where this file began */
-	unsigned file;			/* 0: OUTPUT, then OUTPUT.1 ... */
-	int empty;			/* no event in this file's array yet */
-	struct func_text **funcs;	/* per td process, per function id */
-	const struct tr_thread *th;	/* the thread being written */
-	char thread[64];		/* its events' head: {"pid":P,"tid":T,"ts": */
-	size_t thread_len;
-	struct func_text scratch;	/* an id out of the table's */
-	struct sym_table syms;		/* names of callers, for the function */
-	const struct tr_process *syms_proc;	/* tracer; syms is this one's */
-	uint32_t *open;			/* the thread's open calls, outermost */
-	size_t open_cap;		/* first: what --split closes and */
-	unsigned nr_open;		/* opens again */
-	uint64_t last_time;		/* of the thread's last event written */
-	int fresh;			/* nothing written in this file but its
-					 * head and the calls opened again */
-	uint64_t ts_us;			/* the last ts's whole microseconds, */
-	char ts_text[24];		/* in decimal (ts_len bytes) */
-	size_t ts_len;
-};
 
 /* The time of the trace's first event, of any thread, so that --tid
  * keeps the times of a whole export.  A chunk's header cannot say it (a
@@ -133,7 +82,7 @@ static uint64_t trace_start(struct trace_data *td)
 	return first == UINT64_MAX ? 0 : first;
 }
 
-static void set_thread(struct chrome *c, const struct tr_thread *th)
+void chrome_set_thread(struct chrome *c, const struct tr_thread *th)
 {
 	char *p = c->thread;
 
@@ -171,7 +120,7 @@ static inline char *put_ts(struct chrome *c, char *p, uint64_t time)
 
 /* The thread's head and ts of an event, after the comma that separates
  * it from the one before; returns where the rest goes. */
-static char *begin_event(struct chrome *c, uint64_t time)
+char *chrome_begin_event(struct chrome *c, uint64_t time)
 {
 	char *p = json_out_room(&c->out);
 
@@ -190,89 +139,6 @@ static int end_event(struct chrome *c, char *p)
 	*p++ = '}';
 	json_out_done(&c->out, p);
 	return c->out.error ? -1 : 0;
-}
-
-static void write_literal(struct chrome *c, const char *s)
-{
-	json_out_raw(&c->out, s, strlen(s));
-}
-
-/* Names are copied in blocks of this many bytes, a size the compiler
- * copies inline: most are shorter than one block. */
-#define NAME_BLOCK	32u
-/* Longer names are written through json_out_raw(): an event's name and
- * source line inline, with their last blocks, and the rest of the event
- * stay within one json_out_room(). */
-#define NAME_INLINE	(JSON_OUT_PIECE / 4)
-
-/* A quoted copy of text, padded to whole blocks; -1 if out of memory. */
-static int quote_into(struct quoted *q, const char *text)
-{
-	size_t len;
-	char *s = json_quote(text, strlen(text), &len);
-
-	if (!s)
-		return -1;
-	q->s = malloc((len + NAME_BLOCK) / NAME_BLOCK * NAME_BLOCK);
-	if (q->s) {
-		memcpy(q->s, s, len + 1);
-		q->len = len;
-	}
-	free(s);
-	return q->s ? 0 : -1;
-}
-
-/* Names as the flame graphs have them (calltree.c): "[lost]" for a frame
- * entered while events were lost, "[id:N]" for an id funcs-<pid> never
- * named; and the source line, with --srcline.  -1 if out of memory. */
-static int describe(struct chrome *c, struct func_text *ft, uint32_t id)
-{
-	const struct tr_process *proc = c->th->proc;
-	const char *name = id ? tr_func_name(proc, id) : "[lost]", *line;
-	char unnamed[32];
-
-	if (!name) {
-		snprintf(unnamed, sizeof(unnamed), "[id:%u]", id);
-		name = unnamed;
-	}
-	if (quote_into(&ft->name, name))
-		return -1;
-	line = c->ex->srclines && id ? tr_srcline(c->ex->srclines, proc, id) : NULL;
-	return line ? quote_into(&ft->src, line) : 0;
-}
-
-/* func_text()'s first sight of function id. */
-static const struct func_text *first_sight(struct chrome *c, uint32_t id)
-{
-	const struct tr_process *proc = c->th->proc;
-	struct func_text **table = &c->funcs[proc - c->ex->td.procs];
-	struct func_text *ft = &c->scratch;	/* a damaged file's id */
-
-	if (id < proc->nr_funcs) {
-		if (!*table && !(*table = calloc(proc->nr_funcs, sizeof(**table))))
-			goto out_of_memory;
-		ft = &(*table)[id];
-	}
-	free(ft->name.s);
-	free(ft->src.s);
-	memset(ft, 0, sizeof(*ft));
-	if (describe(c, ft, id) == 0)
-		return ft;
-out_of_memory:
-	tr_error("out of memory");
-	return NULL;
-}
-
-/* What to say of function id, quoted once for every call of it; NULL if
- * out of memory (said). */
-static inline const struct func_text *func_text(struct chrome *c, uint32_t id)
-{
-	const struct tr_process *proc = c->th->proc;
-	const struct func_text *table = c->funcs[proc - c->ex->td.procs];
-
-	if (table && id < proc->nr_funcs && table[id].name.s)
-		return &table[id];
-	return first_sight(c, id);
 }
 
 /* q at p, in json_out_room()'s space; returns the end, which may be in a
@@ -351,10 +217,10 @@ static char *put_call_args(struct chrome *c, char *p, const struct call_event *e
  * the source line, known at entry.  ph_cat: its "ph", and "cat":"split"
  * on the ends and begins that --split adds, so that a reader adding
  * files up can tell them. */
-static int write_edge(struct chrome *c, uint64_t time, const char *ph_cat, size_t len,
+int chrome_write_edge(struct chrome *c, uint64_t time, const char *ph_cat, size_t len,
 		      const struct func_text *ft)
 {
-	char *p = begin_event(c, time);
+	char *p = chrome_begin_event(c, time);
 
 	p = json_put(p, ph_cat, len);
 	p = put_name(c, p, ft);
@@ -365,16 +231,10 @@ static int write_edge(struct chrome *c, uint64_t time, const char *ph_cat, size_
 	return end_event(c, p);
 }
 
-/* ph_cat and its length, for write_edge(). */
-#define LIT(lit)	lit, sizeof(lit) - 1
-#define PH_B		LIT(",\"ph\":\"B\"")
-#define PH_E_CUT	LIT(",\"ph\":\"E\",\"cat\":\"split\"")
-#define PH_B_CUT	LIT(",\"ph\":\"B\",\"cat\":\"split\"")
-
 /* A call's entry: its begin, and its name kept at its depth. */
 static int write_begin(struct chrome *c, const struct call_event *ev)
 {
-	const struct func_text *ft = func_text(c, ev->func);
+	const struct func_text *ft = chrome_func_text(c, ev->func);
 
 	if (!ft)
 		return -1;
@@ -385,20 +245,20 @@ static int write_begin(struct chrome *c, const struct call_event *ev)
 	}
 	c->open[ev->depth] = ev->func;
 	c->nr_open = ev->depth + 1;
-	return write_edge(c, ev->time, PH_B, ft);
+	return chrome_write_edge(c, ev->time, PH_B, ft);
 }
 
 /* A call's exit: its end, with all its args.  The hot path of the
- * export with write_edge(): one room for the whole event. */
+ * export with chrome_write_edge(): one room for the whole event. */
 static int write_end(struct chrome *c, const struct call_event *ev)
 {
-	const struct func_text *ft = func_text(c, ev->func);
+	const struct func_text *ft = chrome_func_text(c, ev->func);
 	char *p;
 
 	if (!ft)
 		return -1;
 	c->nr_open = ev->depth;
-	p = begin_event(c, ev->time);
+	p = chrome_begin_event(c, ev->time);
 	p = PUT(p, ",\"ph\":\"E\"");
 	p = put_name(c, p, ft);
 	if (ev->end != CALL_RETURNED || ev->has_retval || ft->src.s)
@@ -409,7 +269,7 @@ static int write_end(struct chrome *c, const struct call_event *ev)
 /* An instant event of the thread ("s":"t"), up to its name. */
 static char *begin_instant(struct chrome *c, uint64_t time)
 {
-	return PUT(begin_event(c, time), ",\"ph\":\"i\",\"s\":\"t\"");
+	return PUT(chrome_begin_event(c, time), ",\"ph\":\"i\",\"s\":\"t\"");
 }
 
 static int write_marker(struct chrome *c, const struct call_event *ev)
@@ -433,7 +293,7 @@ static int write_lost(struct chrome *c, const struct call_event *ev)
  * caller as the kernel's "func <-caller" line has it. */
 static int write_hit(struct chrome *c, const struct call_event *ev)
 {
-	const struct func_text *ft = func_text(c, ev->func);
+	const struct func_text *ft = chrome_func_text(c, ev->func);
 	char buf[256];
 	const char *caller;
 	int first = 1;
@@ -467,27 +327,6 @@ static int write_hit(struct chrome *c, const struct call_event *ev)
 	return end_event(c, p);
 }
 
-static int next_file(struct chrome *c);
-
-/* --split, with calls open: the file ends with their ends, innermost
- * first, at the time of the thread's last event; the next begins them
- * again, outermost first, at that same time, so that each file nests on
- * its own. */
-static int cut_file(struct chrome *c)
-{
-	const struct func_text *ft;
-
-	for (unsigned d = c->nr_open; d-- > 0;)
-		if (!(ft = func_text(c, c->open[d])) || write_edge(c, c->last_time, PH_E_CUT, ft))
-			return -1;
-	if (next_file(c))
-		return -1;
-	for (unsigned d = 0; d < c->nr_open; d++)
-		if (!(ft = func_text(c, c->open[d])) || write_edge(c, c->last_time, PH_B_CUT, ft))
-			return -1;
-	return 0;
-}
-
 /* 0, or -1: a write failed (said at the end), or something else, said.
  * --split starts a new file before an event, not after, so that no file
  * is left with the track names alone; and only once the file has an
@@ -498,7 +337,7 @@ static int write_event(struct chrome *c, const struct call_event *ev)
 	int err;
 
 	if (split && !c->fresh && json_out_bytes(&c->out) - c->file_start >= split &&
-	    cut_file(c))
+	    chrome_cut_file(c))
 		return -1;
 	switch (ev->kind) {
 	case CALL_ENTER:
@@ -524,106 +363,6 @@ static int write_event(struct chrome *c, const struct call_event *ev)
 	return err;
 }
 
-/* ---- files ---- */
-
-/* The program a process ran, for its track's name. */
-static const char *process_name(const struct tr_thread *th)
-{
-	const struct tr_process *proc = th->proc;
-	const char *path = proc->notraced, *slash;
-
-	for (unsigned i = 0; !path && i < proc->nr_modules; i++)
-		if (proc->modules[i].idx == 0)
-			path = proc->modules[i].path;
-	if (!path)
-		return th->comm;
-	slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
-static void write_metadata(struct chrome *c, const char *what, const char *name)
-{
-	char *p = begin_event(c, c->t0);
-
-	p = PUT(p, ",\"ph\":\"M\",\"name\":\"");
-	p = json_put(p, what, strlen(what));
-	p = PUT(p, "\",\"args\":{\"name\":");
-	json_out_done(&c->out, p);
-	json_out_string(&c->out, name, strlen(name));
-	write_literal(c, "}}");
-}
-
-/* The names of every track, at the head of every file: each file is
- * opened alone. */
-static void write_track_names(struct chrome *c)
-{
-	const struct tr_thread *now = c->th, *prev = NULL;
-
-	for (unsigned i = 0; i < c->ex->nr_threads; i++) {
-		const struct tr_thread *th = c->ex->threads[i];
-
-		set_thread(c, th);
-		if (!prev || prev->pid != th->pid || prev->image != th->image)
-			write_metadata(c, "process_name", process_name(th));
-		write_metadata(c, "thread_name", th->comm);
-		prev = th;
-	}
-	if (now)
-		set_thread(c, now);
-}
-
-static void start_file(struct chrome *c)
-{
-	c->file_start = json_out_bytes(&c->out);
-	c->empty = 1;
-	c->fresh = 1;
-	write_literal(c, "{\"traceEvents\":[\n");
-	write_track_names(c);
-}
-
-static void end_file(struct chrome *c)
-{
-	const struct tr_info *info = &c->ex->td.info;
-	char *p;
-
-	write_literal(c, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"command\":");
-	json_out_string(&c->out, info->command, strlen(info->command));
-	write_literal(c, ",\"tracer\":");
-	json_out_string(&c->out, info->tracer, strlen(info->tracer));
-	p = json_out_room(&c->out);
-	p = PUT(p, ",\"ts_zero_monotonic_ns\":\"");
-	p = json_put_u64(p, c->t0);
-	p = PUT(p, "\",\"file\":");
-	p = json_put_u64(p, c->file);
-	json_out_done(&c->out, PUT(p, "}}\n"));
-}
-
-/* --split: this file is full; the next starts with the track names. */
-static int next_file(struct chrome *c)
-{
-	end_file(c);
-	if (json_out_flush(&c->out) || export_next_piece(c->ex))
-		return -1;
-	c->out.f = c->ex->out.f;
-	c->file++;
-	start_file(c);
-	return c->out.error ? -1 : 0;
-}
-
-/* Each file must hold more than its track names, or --split would never
- * end: they may take half of it at most. */
-static int check_split_size(struct chrome *c)
-{
-	uint64_t split = c->ex->opt->split_bytes;
-	uint64_t head = json_out_bytes(&c->out) - c->file_start;
-
-	if (!split || head < split / 2)
-		return 0;
-	tr_error("--split %" PRIu64 " is too small: the track names alone take %" PRIu64
-		 " bytes of each file", split, head);
-	return -1;
-}
-
 static int write_thread(struct chrome *c, const struct tr_thread *th)
 {
 	struct call_walk w;
@@ -632,7 +371,7 @@ static int write_thread(struct chrome *c, const struct tr_thread *th)
 
 	c->th = th;
 	c->nr_open = 0;
-	set_thread(c, th);
+	chrome_set_thread(c, th);
 	call_walk_init(&w, &c->ex->td, th);
 	while (!err && (got = call_walk_next(&w, &ev)) > 0)
 		err = write_event(c, &ev);
@@ -646,18 +385,9 @@ static int write_thread(struct chrome *c, const struct tr_thread *th)
 
 static void chrome_free(struct chrome *c)
 {
-	for (unsigned i = 0; c->funcs && i < c->ex->td.nr_procs; i++) {
-		for (unsigned id = 0; c->funcs[i] && id < c->ex->td.procs[i].nr_funcs; id++) {
-			free(c->funcs[i][id].name.s);
-			free(c->funcs[i][id].src.s);
-		}
-		free(c->funcs[i]);
-	}
-	free(c->funcs);
+	chrome_names_free(c);
 	if (c->syms_proc)
 		sym_table_free(&c->syms);
-	free(c->scratch.name.s);
-	free(c->scratch.src.s);
 	free(c->open);
 	json_out_free(&c->out);
 }
@@ -673,12 +403,12 @@ int export_chrome(struct export *ex)
 		chrome_free(&c);
 		return -1;
 	}
-	start_file(&c);
-	err = check_split_size(&c);
+	chrome_start_file(&c);
+	err = chrome_check_split_size(&c);
 	for (unsigned i = 0; !err && i < ex->nr_threads; i++)
 		err = write_thread(&c, ex->threads[i]);
 	if (!err)
-		end_file(&c);
+		chrome_end_file(&c);
 	json_out_flush(&c.out);
 	if (c.out.error)
 		tr_error("cannot write %s: %s", ex->out.path ? ex->out.path : "standard output",
