@@ -34,10 +34,41 @@ static void count_long(const uint32_t *w, struct tr_counts *c)
 	}
 }
 
+/* Short events, a word each, make up nearly every chunk: they are
+ * counted eight at a time, in a loop the compiler turns into vector code,
+ * up to the first block that holds anything else.  The recorder counts
+ * every chunk it drains, on the traced program's time on a small machine:
+ * one event at a time, it took a sixth of the recording's CPU samples. */
+#define SHORT_BLOCK 8
+
+static uint32_t count_short_run(const uint32_t *w, uint32_t nr_words, struct tr_counts *c)
+{
+	uint32_t i = 0;
+
+	for (; i + SHORT_BLOCK <= nr_words; i += SHORT_BLOCK) {
+		unsigned other = 0, entries = 0;
+
+		for (unsigned k = 0; k < SHORT_BLOCK; k++) {
+			other |= (w[i + k] & 3) == 3 || w[i + k] == 0;
+			entries += ~w[i + k] & 1;
+		}
+		if (other)
+			break;
+		c->events += SHORT_BLOCK;
+		c->calls += entries;
+	}
+	return i;
+}
+
 void tr_count_chunk(const uint32_t *words, uint32_t nr_words, struct tr_counts *c)
 {
 	for (uint32_t i = 0; i < nr_words;) {
-		int len = ft_event_words(words[i]);
+		int len;
+
+		i += count_short_run(words + i, nr_words - i, c);
+		if (i >= nr_words)
+			return;
+		len = ft_event_words(words[i]);
 
 		if (len < 0 || len > (int)(nr_words - i))
 			return;

@@ -9,6 +9,27 @@
 
 #include <string.h>
 
+/* Runs of short events, counted a block at a time, around a long one and
+ * up to a zeroed tail that falls inside a block. */
+static void test_short_runs(void)
+{
+	uint32_t w[64] = { 0 };
+	unsigned n = 0;
+	struct tr_counts c = { 0 };
+
+	for (unsigned i = 0; i < 37; i++)	/* 19 entries, 18 exits */
+		w[n++] = i % 2 ? ft_exit_word(i) : ft_entry_word(i, 1);
+	w[n++] = ft_long_word(FT_LONG_ENTRY, 2);	/* a call */
+	w[n++] = 1u << 20;
+	for (unsigned i = 0; i < 11; i++)	/* 6 entries, 5 exits */
+		w[n++] = i % 2 ? ft_exit_word(i) : ft_entry_word(i, 1);
+	w[n + 1] = ft_entry_word(9, 1);		/* past the end: not counted */
+	tr_count_chunk(w, n + 5, &c);
+	CHECK("short runs: every entry a call", c.calls == 19 + 1 + 6);
+	CHECK("short runs: every event", c.events == 37 + 1 + 11);
+	CHECK("short runs: nothing lost", c.lost == 0);
+}
+
 int main(void)
 {
 	uint32_t w[32];
@@ -53,6 +74,7 @@ int main(void)
 	tr_count_chunk(w, 6, &c);	/* ends inside the long entry */
 	CHECK("an event cut by the chunk's end is not counted", c.calls == 1 && c.events == 1);
 
+	test_short_runs();
 	CHECK("bytes", !strcmp(tr_format_bytes(buf, sizeof(buf), 812), "812 bytes"));
 	CHECK("one byte", !strcmp(tr_format_bytes(buf, sizeof(buf), 1), "1 byte"));
 	CHECK("KB", !strcmp(tr_format_bytes(buf, sizeof(buf), 101068), "98.7 KB"));
