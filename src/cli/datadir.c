@@ -19,16 +19,29 @@
 #include <time.h>
 #include <unistd.h>
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The tick read sits between two clock reads: their middle, from the
+ * tightest of a few tries, so that a preemption in one does not count. */
 void clock_sample(uint64_t *ticks, uint64_t *ns)
 {
-	struct timespec a, b;
+	uint64_t best = UINT64_MAX;
 
-	/* The tick read sits between two clock reads: take their middle. */
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	*ticks = arch_clock();
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	*ns = ((uint64_t)a.tv_sec * 1000000000 + a.tv_nsec +
-	       (uint64_t)b.tv_sec * 1000000000 + b.tv_nsec) / 2;
+	for (int i = 0; i < 4; i++) {
+		uint64_t a = mono_ns(), t = arch_clock(), b = mono_ns();
+
+		if (b - a < best) {
+			best = b - a;
+			*ticks = t;
+			*ns = a + (b - a) / 2;
+		}
+	}
 }
 
 /* Room held back for the final info: a disk filled by trace.dat must
