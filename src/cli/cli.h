@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
@@ -48,6 +49,9 @@ struct cli_target {
 /* What the program at path is for; -1 after one line if fntrace cannot
  * trace it. */
 int cli_target_of(const char *program, struct cli_target *t);
+/* May fntrace attach to pid?  0, or -1 after one line that says why not
+ * (attach_check.c). */
+int attach_check(pid_t pid);
 /* The libfntrace.so built for the target, found next to fntrace or where
  * make install put it: a malloc()ed absolute path, or NULL after one line. */
 char *cli_find_runtime(const struct cli_target *t);

@@ -210,37 +210,6 @@ static int parse_attach_args(int argc, char **argv, pid_t *pid, unsigned *timeou
 	return 1;
 }
 
-/*
- * attach injects a call with the host's registers and calling convention:
- * a program of another architecture (i386, or one that qemu-user runs, whose
- * /proc/PID/exe is qemu itself) is started with 'fntrace run' instead.
- */
-static int check_attachable(pid_t pid)
-{
-	char exe[64], path[4096];
-	struct cli_target t;
-	ssize_t n;
-
-	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
-	n = readlink(exe, path, sizeof(path) - 1);
-	if (n < 0) {
-		cli_error("process %d: %s", (int)pid, strerror(errno));
-		return -1;
-	}
-	path[n] = 0;
-	if (!strncmp(strrchr(path, '/') ? strrchr(path, '/') + 1 : path, "qemu-", 5)) {
-		cli_error("process %d runs under qemu-user: attach cannot reach into it; "
-			  "start it with 'fntrace run' instead", (int)pid);
-		return -1;
-	}
-	if (cli_target_of(exe, &t))
-		return -1;
-	if (!t.host)
-		cli_error("process %d is a program for %s: attach works on programs of the "
-			  "host only; start it with 'fntrace run' instead", (int)pid, t.arch->name);
-	return t.host ? 0 : -1;
-}
-
 int cmd_attach(int argc, char **argv)
 {
 	struct cli_target host = { .host = 1 };
@@ -251,7 +220,7 @@ int cmd_attach(int argc, char **argv)
 
 	if (n <= 0)
 		return n ? 2 : 0;
-	if (check_attachable(pid) || !(lib = cli_find_runtime(&host)))
+	if (attach_check(pid) || !(lib = cli_find_runtime(&host)))
 		return 1;
 	if (mapped_bias(pid, "/libfntrace.so", path, sizeof(path), NULL)) {
 		cli_error("process %d has the runtime already: use 'fntrace ctl'", (int)pid);
