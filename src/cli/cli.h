@@ -52,6 +52,13 @@ int cli_target_of(const char *program, struct cli_target *t);
 /* May fntrace attach to pid?  0, or -1 after one line that says why not
  * (attach_check.c). */
 int attach_check(pid_t pid);
+/* A process's root as we reach it: "" if it is ours, else /proc/PID/root. */
+void attach_root(pid_t pid, char *buf, size_t len);
+/* The runtime where the process can dlopen it (a copy in its root's /tmp
+ * if that is not ours), and that copy removed once it is loaded; 0, or -1
+ * after one line (attach_root.c). */
+int attach_stage_runtime(pid_t pid, const char *lib, char *inside, size_t len);
+void attach_unstage_runtime(pid_t pid);
 /* The libfntrace.so built for the target, found next to fntrace or where
  * make install put it: a malloc()ed absolute path, or NULL after one line. */
 char *cli_find_runtime(const struct cli_target *t);

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,12 +46,30 @@ static const char detach_usage[] =
 	"left it and close the control endpoint.  The process runs on.\n\n"
 	"  -h, --help   this text\n";
 
-/* Where path is mapped in pid: its load bias, or 0. */
+/* Where we open the file a maps line names: the kernel writes the path
+ * as our root sees it when it can (a chroot), else as the process's own
+ * root does (another mount namespace).  The inode tells which. */
+static void reachable_path(pid_t pid, const char *file, unsigned long ino, char *path,
+			   size_t len)
+{
+	char root[64];
+	struct stat st;
+
+	snprintf(path, len, "%s", file);
+	if (stat(path, &st) == 0 && st.st_ino == ino)
+		return;
+	attach_root(pid, root, sizeof(root));
+	snprintf(path, len, "%s%s", root, file);
+}
+
+/* Where the module whose path contains name is mapped in pid: its load
+ * bias, or 0; path is where we can open its file. */
 static uintptr_t mapped_bias(pid_t pid, const char *name, char *path, size_t len,
 			     const struct elf_file *f)
 {
 	char maps[64], line[4300];
 	uintptr_t start, off;
+	unsigned long ino;
 	FILE *m;
 
 	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
@@ -58,11 +77,12 @@ static uintptr_t mapped_bias(pid_t pid, const char *name, char *path, size_t len
 	while (m && fgets(line, sizeof(line), m)) {
 		char *file = strchr(line, '/');
 
-		if (!file || sscanf(line, "%lx-%*x %*s %lx", &start, &off) != 2 || off != 0)
+		if (!file || sscanf(line, "%lx-%*x %*s %lx %*s %lu", &start, &off, &ino) != 3 ||
+		    off != 0)
 			continue;
 		file[strcspn(file, "\n")] = '\0';
 		if (strstr(file, name)) {
-			snprintf(path, len, "%s", file);
+			reachable_path(pid, file, ino, path, len);
 			fclose(m);
 			return f ? start - elf_load_base(f) : start;
 		}
@@ -213,7 +233,7 @@ static int parse_attach_args(int argc, char **argv, pid_t *pid, unsigned *timeou
 int cmd_attach(int argc, char **argv)
 {
 	struct cli_target host = { .host = 1 };
-	char *lib, path[4096];
+	char *lib, path[4096], inside[4096];
 	unsigned timeout = 10;
 	pid_t pid;
 	int n = parse_attach_args(argc, argv, &pid, &timeout), ret;
@@ -232,8 +252,9 @@ int cmd_attach(int argc, char **argv)
 		return 1;
 	}
 	time_limit(timeout);
-	ret = inject(pid, lib);
+	ret = attach_stage_runtime(pid, lib, inside, sizeof(inside)) || inject(pid, inside);
 	alarm(0);
+	attach_unstage_runtime(pid);
 	ptrace(PTRACE_DETACH, pid, NULL, NULL);
 	free(lib);
 	if (ret == 0)

@@ -43,6 +43,40 @@ static void set_timeouts(int fd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 }
 
+long ctl_own_pid(pid_t pid)
+{
+	char path[64], line[256];
+	long own = pid;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "NSpid:", 6)) {
+			char *last = strrchr(line, '\t');
+
+			own = strtol(last ? last + 1 : line + 6, NULL, 10);
+			break;
+		}
+	if (f)
+		fclose(f);
+	return own > 0 ? own : pid;
+}
+
+/* The endpoint is in the process's own /tmp: reached through its root
+ * where that is not ours (a container, a chroot). */
+static void endpoint_path(pid_t pid, unsigned uid, char *buf, size_t len)
+{
+	char root[64], target[8];
+	ssize_t n;
+
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
+	n = readlink(root, target, sizeof(target));
+	if (n == 1 && target[0] == '/')
+		root[0] = '\0';
+	snprintf(buf, len, "%s/tmp/fntrace-%u/%ld", root, uid, ctl_own_pid(pid));
+}
+
 static int connect_to(pid_t pid, int *status)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -56,8 +90,7 @@ static int connect_to(pid_t pid, int *status)
 		*status = 2;
 		return -1;
 	}
-	snprintf(addr.sun_path, sizeof(addr.sun_path), "/tmp/fntrace-%u/%d",
-		 (unsigned)st.st_uid, (int)pid);
+	endpoint_path(pid, (unsigned)st.st_uid, addr.sun_path, sizeof(addr.sun_path));
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd >= 0)
 		set_timeouts(fd);

@@ -22,6 +22,10 @@ struct ctl_conn {
  * saying why; *status is then 1 if the process refused, 2 if there is no
  * such process or endpoint.  fd, if not NULL, receives an fd sent along
  * the answer (or -1). */
+/* pid as the process itself sees it, in its own PID namespace (the last
+ * number of NSpid in its status): the name of its endpoint, and the pid
+ * its events carry. */
+long ctl_own_pid(pid_t pid);
 struct ctl_conn *ctl_request(pid_t pid, const char *op, const char *file,
 			     const char *value, int *fd, int *status);
 void ctl_close(struct ctl_conn *c);

@@ -117,7 +117,7 @@ static int save_funcs(const struct attached *a)
 
 	if (!c)
 		return -1;
-	snprintf(path, sizeof(path), "%s/funcs-%d", a->dir.tmp, a->o->pid);
+	snprintf(path, sizeof(path), "%s/funcs-%ld", a->dir.tmp, ctl_own_pid(a->o->pid));
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	while (fd >= 0 && !ret && (n = ctl_read_some(c, buf, sizeof(buf))) > 0)
 		ret = write(fd, buf, n) != n;

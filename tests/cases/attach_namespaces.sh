@@ -1,0 +1,64 @@
+# fntrace attach into a process in a PID namespace (its endpoint and its
+# events carry the pid it sees, 1), and into one in a container-like root
+# of its own (a chroot in new mount and PID namespaces, with its /proc):
+# attach, ctl, record -p, detach; the graph right, the process's output
+# and status untouched, nothing of ours left in its root but the
+# endpoint's directory.
+
+t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
+./spin 2 >want.txt
+
+# traced NAME PID: attach, ask, record, detach.
+traced() {
+	local name=$1 pid=$2
+	"$FNTRACE" attach $pid 2>err.txt
+	t_eq "$name: attach succeeds" 0 "$?"
+	t_eq "$name: ctl reaches its endpoint" nop "$("$FNTRACE" ctl $pid current_tracer 2>&1)"
+	rm -rf "$name.data"
+	"$FNTRACE" record -p $pid -d 1 -o "$name.data" 2>err.txt
+	t_eq "$name: record -p succeeds" 0 "$?"
+	"$FNTRACE" report -i "$name.data" >"$name.txt" 2>&1
+	t_ok "$name: the graph of the running process" grep -q 'leaf();' "$name.txt"
+	"$FNTRACE" detach $pid 2>err.txt
+	t_eq "$name: detach succeeds" 0 "$?"
+}
+
+# ends NAME WAITER OUT: the process (under WAITER, unshare) ends as it
+# would have.
+ends() {
+	wait $2
+	t_eq "$1: the process ends normally" 0 "$?"
+	t_same "$1: its output is untouched" want.txt "$3"
+}
+
+# wait_for NAME: the pid of the newest process called NAME, once it runs.
+wait_for() {
+	for i in $(seq 100); do
+		pgrep -n -x "$1" && return
+		sleep 0.05
+	done
+}
+
+unshare --pid --fork ./spin 2 >pidns.out &
+waiter=$!
+pid=$(wait_for spin)
+t_eq "pid namespace: the process sees itself as 1" 1 \
+	"$(awk '/^NSpid:/ { print $NF }' /proc/$pid/status)"
+traced pidns $pid
+ends pidns $waiter pidns.out
+
+# A root of its own: the program, its C library and loader, /tmp, /proc.
+mkdir -p root/tmp root/proc
+chmod 1777 root/tmp
+cp spin root/
+for lib in $(ldd spin | grep -o '/[^ ]*'); do
+	mkdir -p "root$(dirname "$lib")" && cp "$lib" "root$lib"
+done
+unshare --pid --fork --mount --mount-proc="$PWD/root/proc" chroot root /spin 2 >chroot.out &
+waiter=$!
+pid=$(wait_for spin)
+t_ok "own root: the process has another root" test "$(readlink /proc/$pid/root)" != /
+traced chroot $pid
+ends chroot $waiter chroot.out
+t_eq "own root: only the endpoint's directory is left in its /tmp" "fntrace-$(id -u)" \
+	"$(ls root/tmp)"
