@@ -4,7 +4,11 @@
  * only so far (x86_64: +-2 GiB), and a PIE program is mapped far from
  * libfntrace.so.  Such a site calls a trampoline in a page mapped near its
  * module, which jumps on to ftrace_caller.  Pages are shared by every
- * module they are near; a slot, once written, is never changed.
+ * module they are near; a slot, once written, is never changed.  A page
+ * no loaded module can reach is unmapped when a new one is needed: only
+ * sites of modules gone could call it.  Kept, they filled the table in a
+ * dlopen/dlclose loop whose library landed somewhere new now and then
+ * (aarch64's bl reaches +-128 MiB), and patching failed.
  */
 #include "ftrace.h"
 
@@ -78,6 +82,33 @@ static uintptr_t map_near(uintptr_t lo, uintptr_t hi)
 	return 0;
 }
 
+/* Can a site of a loaded module call into the page at addr? */
+static int page_in_reach(uintptr_t addr)
+{
+	for (unsigned i = 0; i < ftrace_module_count(); i++) {
+		const struct ft_module *mod = ftrace_module_get(i);
+
+		if (!mod->gone && reaches(mod->text_lo, mod->text_hi, addr))
+			return 1;
+	}
+	return 0;
+}
+
+/* Unmap the pages out of every loaded module's reach, keeping the order
+ * of the others (find_slot() takes the first that fits). */
+static void reclaim_pages(uintptr_t ps)
+{
+	unsigned kept = 0;
+
+	for (unsigned p = 0; p < nr_pages; p++) {
+		if (page_in_reach(pages[p].addr))
+			pages[kept++] = pages[p];
+		else
+			munmap((void *)pages[p].addr, ps);
+	}
+	nr_pages = kept;
+}
+
 static struct tramp_page *page_with_room(uintptr_t lo, uintptr_t hi)
 {
 	uintptr_t ps = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -87,8 +118,11 @@ static struct tramp_page *page_with_room(uintptr_t lo, uintptr_t hi)
 		if (reaches(lo, hi, pages[p].addr) &&
 		    (pages[p].used + 1) * arch_tramp_size() <= ps)
 			return &pages[p];
-	if (nr_pages == MAX_PAGES || !(addr = map_near(lo, hi)))
+	reclaim_pages(ps);
+	if (nr_pages == MAX_PAGES || !(addr = map_near(lo, hi))) {
+		ft_warn("no room for a far-call trampoline near %#lx", (unsigned long)lo);
 		return NULL;
+	}
 	if (mprotect((void *)addr, ps, PROT_READ | PROT_EXEC))
 		return NULL;
 	pages[nr_pages] = (struct tramp_page){ addr, 0 };

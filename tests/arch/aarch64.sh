@@ -23,6 +23,7 @@ arch_flavor() {
 }
 
 ARCH_FAR_MB=256	# beyond the +-128 MB of bl
+ARCH_FAR_RELOADS=70	# far_lib: more places than trampoline pages kept
 
 # The cases tests/cases/cross.sh runs for aarch64 in make check.  Left
 # out, under qemu-user: attach and gdb (no ptrace of a guest, no aarch64

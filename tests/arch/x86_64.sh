@@ -21,3 +21,4 @@ arch_flavor() {
 	esac
 }
 ARCH_FAR_MB=4096	# beyond the +-2 GB of call rel32
+ARCH_FAR_RELOADS=70	# far_lib: more places than trampoline pages kept

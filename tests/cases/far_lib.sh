@@ -16,3 +16,21 @@ t_ok "far_lib: the library is at least $ARCH_FAR_MB MB from the runtime (${far:-
 "$FNTRACE" report -i far.data --csv >far.csv
 t_eq "far_lib: the far library's functions traced" "far_entry,1 far_leaf,10" \
 	"$(tail -n +2 far.csv | cut -d, -f1,2 | grep '^far_' | sort | tr '\n' ' ' | sed 's/ $//')"
+
+# Opened again ARCH_FAR_RELOADS times, each time out of reach of where it
+# was: more places than the trampoline pages the runtime keeps, so the
+# pages no loaded module reaches must be given back (64-bit only: each
+# place takes twice ARCH_FAR_MB of address space).
+if [ "${ARCH_FAR_RELOADS:-0}" -gt 0 ]; then
+	n=$ARCH_FAR_RELOADS
+	./far "$ARCH_FAR_MB" "$PWD/libfar.so" $n >want.out 2>/dev/null
+	"$FNTRACE" record -o reload.data -- ./far "$ARCH_FAR_MB" "$PWD/libfar.so" $n \
+		>got.out 2>reload.err
+	t_eq "far_lib: reopened $n times far apart: exit status" 0 "$?"
+	t_same "far_lib: reopened $n times: output as untraced" want.out got.out
+	t_eq "far_lib: reopened $n times: the runtime says nothing" "" \
+		"$(grep -v 'runs as pid\|recorded .* calls\|MB from mcount' reload.err)"
+	"$FNTRACE" report -i reload.data --csv >reload.csv
+	t_eq "far_lib: reopened $n times: every call traced" "far_entry,$n far_leaf,$((n * 10))" \
+		"$(tail -n +2 reload.csv | cut -d, -f1,2 | grep '^far_' | sort | tr '\n' ' ' | sed 's/ $//')"
+fi

@@ -3,7 +3,12 @@
  * within argv[1] MB of the mcount the process resolves (the runtime's, when
  * traced) with inaccessible mappings: the kernel (or qemu) must then map
  * the library farther away.  Prints the library's result on stdout, and
- * on stderr how far it landed.
+ * on stderr how far it landed.  With ROUNDS (argv[3]), it closes the
+ * library and opens it again that many times, each time after filling the
+ * gaps within argv[1] MB of where it last was: every load lands out of
+ * reach of the far-call trampolines made for the loads before.
+ *
+ * Usage: far_lib MB LIBRARY [ROUNDS]
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -43,11 +48,35 @@ static void fill_gaps(uintptr_t lo, uintptr_t hi)
 		fclose(maps);
 }
 
+/* Open the library, call it; its entry point, or 0 after a message. */
+static uintptr_t load_and_call(const char *path, uintptr_t mcount, int say)
+{
+	void *lib = dlopen(path, RTLD_NOW);
+	int (*entry)(int) = lib ? (int (*)(int))dlsym(lib, "far_entry") : NULL;
+
+	if (!entry) {
+		fprintf(stderr, "far_lib: %s\n", dlerror());
+		return 0;
+	}
+	if (say)
+		fprintf(stderr, "far_lib: %lu MB from mcount\n",
+			(unsigned long)(distance((uintptr_t)entry, mcount) >> 20));
+	printf("%d\n", entry(10));
+	dlclose(lib);
+	return (uintptr_t)entry;
+}
+
+static void fill_around(uintptr_t at, uintptr_t window)
+{
+	fill_gaps(at > window ? (at - window) & ~(uintptr_t)0xfff : 4096,
+		  at + window < at ? UINTPTR_MAX & ~(uintptr_t)0xfff : at + window);
+}
+
 int main(int argc, char **argv)
 {
-	uintptr_t mb = argc > 2 ? strtoul(argv[1], NULL, 10) : 0, window = mb << 20;
-	void *mcount = dlsym(RTLD_DEFAULT, "_mcount"), *lib;
-	int (*entry)(int);
+	uintptr_t mb = argc > 2 ? strtoul(argv[1], NULL, 10) : 0, window = mb << 20, at;
+	long rounds = argc > 3 ? atol(argv[3]) : 1;
+	void *mcount = dlsym(RTLD_DEFAULT, "_mcount");
 
 	if (!mcount)
 		mcount = dlsym(RTLD_DEFAULT, "mcount");
@@ -55,17 +84,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "far_lib: no mcount\n");
 		return 1;
 	}
-	fill_gaps((uintptr_t)mcount > window ? ((uintptr_t)mcount - window) & ~(uintptr_t)0xfff : 4096,
-		  (uintptr_t)mcount + window < (uintptr_t)mcount ? UINTPTR_MAX & ~(uintptr_t)0xfff
-								  : (uintptr_t)mcount + window);
-	lib = dlopen(argv[2], RTLD_NOW);
-	entry = lib ? (int (*)(int))dlsym(lib, "far_entry") : NULL;
-	if (!entry) {
-		fprintf(stderr, "far_lib: %s\n", dlerror());
-		return 1;
+	at = (uintptr_t)mcount;
+	for (long r = 0; r < rounds; r++) {
+		fill_around(at, window);
+		if (!(at = load_and_call(argv[2], (uintptr_t)mcount, r == 0)))
+			return 1;
 	}
-	fprintf(stderr, "far_lib: %lu MB from mcount\n",
-		(unsigned long)(distance((uintptr_t)entry, (uintptr_t)mcount) >> 20));
-	printf("%d\n", entry(10));
 	return 0;
 }
