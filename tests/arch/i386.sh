@@ -6,6 +6,8 @@ ARCH_TRIPLE=i686-linux-gnu
 # rel32 reaches the whole 32-bit address space: no distance is beyond it,
 # far_lib shows a library a quarter of it away traced all the same.
 ARCH_FAR_MB=1024
+# far_lib's reopening far apart: 32-bit: no room for 70 places twice ARCH_FAR_MB apart.
+ARCH_FAR_RELOADS=0
 ARCH_FLAVORS="gcc-pg gcc-pg-nopie gcc-fentry gcc-nop gcc-patchable clang-pg clang-patchable"
 # Left out: attach (the x86_64 CLI cannot inject a call into an i386
 # process; a CLI built for i386 passes it), gdb (scripts/fntrace-gdb.py

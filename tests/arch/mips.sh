@@ -24,6 +24,8 @@ arch_flavor() {
 }
 # jal reaches its own 256 MB region; a PIC site calls through the GOT.
 ARCH_FAR_MB=256
+# far_lib's reopening far apart: 32-bit: no room for 70 places twice ARCH_FAR_MB apart.
+ARCH_FAR_RELOADS=0
 # SIGUSR1 is 16 on mips (10 on x86, arm, riscv).
 ARCH_SIGUSR1=16
 # Tail calls: "b" (or "j") to the callee (robust_depth).

@@ -31,6 +31,8 @@ arch_flavor() {
 # its PLT, reaches the runtime's _mcount anyway; sites of fntrace cc
 # objects go through a trampoline.)
 ARCH_FAR_MB=4096
+# far_lib's reopening far apart: 70 places of 8 GB do not fit an Sv39 address space.
+ARCH_FAR_RELOADS=0
 
 # Under qemu-user through binfmt_misc.  Not here: cases with x86-only
 # flavours or checks (signal_nesting: gcc-fentry, gcc-nop; load_nops:

@@ -142,7 +142,7 @@ static void pokes(void)
 
 static struct ftrace_rec rec;
 
-uint32_t ftrace_rec_lookup(uintptr_t self_ret)
+uint32_t ftrace_rec_lookup_outside(uintptr_t self_ret)
 {
 	return self_ret == rec.ip + rec.len ? 1 : 0;
 }
