@@ -124,11 +124,12 @@ static void hash_insert(struct rec_hash *h, uintptr_t key, uint32_t id)
 }
 
 /* A grace period is sought once this many tables wait: each try costs
- * a sync of every thread. */
+ * a sync of every thread, and may wait for a thread held inside a tracer
+ * (a full buffer); after a failed try, once twice as many wait. */
 #define REAP_BATCH 8
 
 static struct rec_hash **retired;
-static size_t nr_retired, cap_retired;
+static size_t nr_retired, cap_retired, reap_at = REAP_BATCH;
 
 static int no_outside_reader(void)
 {
@@ -144,12 +145,16 @@ static int no_outside_reader(void)
  * the new table; one seen outside them has let go of any old one. */
 static void reap_hashes(void)
 {
-	if (nr_retired < REAP_BATCH || ftrace_sync_cores() ||
-	    !no_outside_reader() || !ft_threads_quiescent())
+	if (nr_retired < reap_at)
 		return;
+	if (ftrace_sync_cores() || !no_outside_reader() || !ft_threads_quiescent()) {
+		reap_at = 2 * nr_retired;
+		return;
+	}
 	for (size_t i = 0; i < nr_retired; i++)
 		munmap(retired[i], retired[i]->size);
 	nr_retired = 0;
+	reap_at = REAP_BATCH;
 }
 
 static void retire_hash(struct rec_hash *h)
