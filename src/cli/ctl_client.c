@@ -67,13 +67,9 @@ long ctl_own_pid(pid_t pid)
  * where that is not ours (a container, a chroot). */
 static void endpoint_path(pid_t pid, unsigned uid, char *buf, size_t len)
 {
-	char root[64], target[8];
-	ssize_t n;
+	char root[64];
 
-	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
-	n = readlink(root, target, sizeof(target));
-	if (n == 1 && target[0] == '/')
-		root[0] = '\0';
+	attach_root(pid, root, sizeof(root));
 	snprintf(buf, len, "%s/tmp/fntrace-%u/%ld", root, uid, ctl_own_pid(pid));
 }
 
