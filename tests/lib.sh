@@ -39,13 +39,33 @@ t_same() {
 	else t_fail "$1" "differs:"; head -n 40 "$TMP/t_same.diff"; fi
 }
 
+# t_running PID FILE: wait (up to 10 s) until process PID runs FILE: its
+# exec is done (FILE is mapped, natively or by qemu-user) and, FILE having
+# a PT_INTERP, its loader is mapped too.  A process just started with '&'
+# may still be the shell that forks it.
+t_running() {
+	local want loader= i
+	want=$(readlink -f "$2")
+	readelf -l "$2" 2>/dev/null | grep -q 'program interpreter' && loader=1
+	for i in $(seq 200); do
+		if grep -qF "$want" "/proc/$1/maps" 2>/dev/null &&
+		   { [ -z "$loader" ] || grep -q '/ld-' "/proc/$1/maps"; }; then
+			return 0
+		fi
+		sleep 0.05
+	done
+	echo "t_running: process $1 never ran $2" >&2
+	return 1
+}
+
 # Build flavours: how a program can be compiled for tracing, per
 # architecture (tests/arch/<arch>.sh).
 . "$top/tests/arch/${T_ARCH:-x86_64}.sh"
 FLAVORS=$ARCH_FLAVORS
 # A cross-built program run directly (untraced) finds its libraries where
-# fntrace record would point qemu-user (i386 runs natively and ignores it).
-[ -n "$T_ARCH" ] && export QEMU_LD_PREFIX="${QEMU_LD_PREFIX:-/usr/$ARCH_TRIPLE}"
+# fntrace record would point qemu-user.  i386's are the host's own (/lib32),
+# as fntrace finds its loader there: natively or under qemu-i386.
+[ -n "$T_ARCH" ] && [ "$T_ARCH" != i386 ] && export QEMU_LD_PREFIX="${QEMU_LD_PREFIX:-/usr/$ARCH_TRIPLE}"
 
 # t_cc gcc|g++|clang: that compiler, for T_ARCH if set.
 t_cc() {

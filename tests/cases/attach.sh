@@ -17,7 +17,7 @@ mid_bytes() {
 
 ./spin 3 >got.txt &
 pid=$!
-sleep 0.2
+t_running $pid spin
 before=$(mid_bytes $pid)
 "$FNTRACE" attach $pid 2>err.txt
 t_eq "attach: succeeds" 0 "$?"
@@ -61,7 +61,7 @@ done
 t_build g++-pg -O2 throwing "$top/tests/progs/throw_loop.cpp"
 ./throwing >got.txt &
 pid=$!
-sleep 0.2
+t_running $pid throwing
 "$FNTRACE" attach $pid 2>/dev/null
 "$FNTRACE" ctl $pid current_tracer function_graph 2>err.txt
 t_eq "attach, C++: function_graph refused" 1 "$?"

@@ -52,6 +52,6 @@ runs_on "a process under a debugger" $pid traced.txt
 # A statically linked program has no loader to dlopen the runtime with.
 ./spin_static 1 >static.txt &
 pid=$!
-sleep 0.1
+t_running $pid spin_static
 refused "a statically linked process" "is statically linked" $pid
 runs_on "a statically linked process" $pid static.txt
