@@ -15,12 +15,13 @@ need_real="dpkg-dev xz-utils"
 # The other architectures: a compiler, binutils and a C library per arch
 # (recordmcount's tests, the runtimes and their test programs), and qemu:
 # qemu-user-static is what binfmt_misc starts (scripts/binfmt.sh), a static
-# program, so that LD_PRELOAD reaches the guest's loader, not qemu's.
+# program, so that LD_PRELOAD reaches the guest's loader, not qemu's.  i386
+# programs use the host's 32-bit libraries (/lib32), natively or not.
 need_cross="gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
     gcc-mips-linux-gnu gcc-mipsel-linux-gnu g++-i686-linux-gnu g++-aarch64-linux-gnu \
     g++-riscv64-linux-gnu g++-mips-linux-gnu libc6-dev-i386-cross libc6-dev-arm64-cross \
     libc6-dev-riscv64-cross libc6-dev-mips-cross libc6-dev-mipsel-cross qemu-user \
-    qemu-user-static"
+    qemu-user-static libc6-i386 lib32gcc-s1 lib32stdc++6"
 # The browser tests (tests/cases/browser.sh): Debian's Chromium, driven by
 # puppeteer-core from npm (scripts/npm-deps.sh).  A node and npm from
 # elsewhere (NodeSource's nodejs, which conflicts with Debian's npm) will do.

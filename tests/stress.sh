@@ -14,7 +14,14 @@ reps=${STRESS_REPS:-20}
 cross=""
 for entry in "$top"/src/arch/*/entry.S; do
 	arch=$(basename "$(dirname "$entry")")
-	[ "$arch" = "$(uname -m)" ] || cross="$cross $arch:live_stress $arch:robust_torture"
+	[ "$arch" = "$(uname -m)" ] && continue
+	skip=$(. "$top/tests/arch/$arch.sh"; echo ${ARCH_EMULATED:+${ARCH_EMULATED_SKIP:-}})
+	for name in live_stress robust_torture; do
+		case " $skip " in
+		*" $name "*) echo "stress: $arch:$name left out: $(. "$top/tests/arch/$arch.sh"; echo "$ARCH_EMULATED_WHY")" ;;
+		*) cross="$cross $arch:$name" ;;
+		esac
+	done
 done
 cases=${*:-"robust_live live_stress robust_torture robust_batch_fork attach threads lost robust_dlopen
 	robust_signals signal_nesting ctl_faults record_faults control$cross"}

@@ -2,7 +2,7 @@
 /*
  * The program to be traced and the runtime it needs: the libfntrace.so
  * built for its ELF machine.  A program of the host's architecture (or
- * i386 on x86_64, which the kernel runs as it is) runs as it is; one of
+ * i386 on x86_64, which a kernel with IA-32 emulation runs) runs as it is; one of
  * another architecture runs under qemu-user, which the kernel starts for
  * it (binfmt_misc), with the guest's own libraries under QEMU_LD_PREFIX
  * (Debian's cross packages install them in /usr/<triple>).
@@ -45,12 +45,49 @@ static unsigned host_machine(void)
 	return machine;
 }
 
-/* Does the kernel run this machine's programs without help? */
-static int runs_natively(unsigned machine)
+/* Where binfmt_misc lists qemu-user for an architecture. */
+static void binfmt_entry(const struct arch_desc *arch, char *path, size_t size)
+{
+	snprintf(path, size, "/proc/sys/fs/binfmt_misc/qemu-%s", arch->name);
+}
+
+/* Is the loader the program names (PT_INTERP) on this machine as it is?
+ * Then its libraries are the host's own multiarch ones (i386's /lib32)
+ * and qemu needs no prefix: the cross packages' copies would do, but
+ * qemu 7.2 hangs i386 threads on theirs. */
+static int loader_on_host(const char *program)
+{
+	struct elf_file f;
+	char interp[256] = "";
+
+	if (elf_open_path(&f, program))
+		return 0;
+	for (unsigned i = 0; i < f.phnum; i++) {
+		const struct elf_segment *seg = &f.segments[i];
+
+		if (seg->type == PT_INTERP && seg->offset < f.size &&
+		    seg->filesz < sizeof(interp) && seg->filesz <= f.size - seg->offset)
+			memcpy(interp, f.data + seg->offset, seg->filesz);
+	}
+	elf_close(&f);
+	return interp[0] && access(interp, X_OK) == 0;
+}
+
+/* Does the kernel run this architecture's programs without help?  i386 on
+ * x86_64 needs IA-32 emulation; a kernel without it (ia32_emulation=0)
+ * runs them through qemu-i386 if scripts/binfmt.sh registered it, and
+ * binfmt_misc comes before the kernel's own ELF loader. */
+static int runs_natively(const struct arch_desc *arch)
 {
 	unsigned host = host_machine();
+	char entry[256];
 
-	return machine == host || (host == EM_X86_64 && machine == EM_386);
+	if (arch->machine == host)
+		return 1;
+	if (host != EM_X86_64 || arch->machine != EM_386)
+		return 0;
+	binfmt_entry(arch, entry, sizeof(entry));
+	return access(entry, F_OK) != 0;
 }
 
 int cli_target_of(const char *program, struct cli_target *t)
@@ -121,9 +158,9 @@ int cli_target_prepare(const struct cli_target *t, const char *program)
 {
 	char entry[256], prefix[256];
 
-	if (t->host || runs_natively(t->arch->machine))
+	if (t->host || runs_natively(t->arch))
 		return 0;
-	snprintf(entry, sizeof(entry), "/proc/sys/fs/binfmt_misc/qemu-%s", t->arch->name);
+	binfmt_entry(t->arch, entry, sizeof(entry));
 	if (access(entry, F_OK)) {
 		cli_error("%s is a program for %s, which this machine cannot run: install "
 			  "qemu-user-static and register it with binfmt_misc (see README)",
@@ -131,7 +168,7 @@ int cli_target_prepare(const struct cli_target *t, const char *program)
 		return -1;
 	}
 	snprintf(prefix, sizeof(prefix), "/usr/%s", t->arch->triple);
-	if (!getenv("QEMU_LD_PREFIX") && access(prefix, F_OK) == 0 &&
+	if (!getenv("QEMU_LD_PREFIX") && !loader_on_host(program) && access(prefix, F_OK) == 0 &&
 	    setenv("QEMU_LD_PREFIX", prefix, 1))
 		return -1;
 	return setenv("FNTRACE_EMULATED", "1", 1);

@@ -1,8 +1,16 @@
 # i386: how the test programs are built, per flavour (sourced by
 # tests/lib.sh).  arch_flavor FLAVOR sets cc (gcc, g++ or clang), flags
 # (compile only) and link (link only); it fails for an unknown flavour.
-# i386 programs run natively (the kernel's IA32 emulation, /lib32's libc).
+# i386 programs run natively (the kernel's IA32 emulation, /lib32's libc),
+# or, on a kernel without it, under qemu-i386 (scripts/binfmt.sh).
 ARCH_TRIPLE=i686-linux-gnu
+[ -e /proc/sys/fs/binfmt_misc/qemu-i386 ] && ARCH_EMULATED=1
+# Under qemu-i386 the runtime's signal paths (breakpoint traps, syncs by
+# signal, fork and exec while traced) crash the guest: not yet understood,
+# said on issue 10.  Natively every case runs.
+ARCH_EMULATED_SKIP="robust_signals robust_batch_fork live_stress load_nops control
+	record_faults ctl_faults robust_torture"
+ARCH_EMULATED_WHY="i386 under qemu-i386 (this kernel has no IA-32 emulation): its signal paths crash the guest"
 # rel32 reaches the whole 32-bit address space: no distance is beyond it,
 # far_lib shows a library a quarter of it away traced all the same.
 ARCH_FAR_MB=1024

@@ -33,11 +33,14 @@ int main(void) { sleep(30); return 0; }
 C
 ./sleeper32 &
 pid=$!
+t_running $pid sleeper32
 "$FNTRACE" attach "$pid" >out 2>err
 t_eq "targets: attach to an i386 process: exit status" 1 "$?"
+# A kernel without IA-32 emulation runs it through qemu-i386 (binfmt.sh).
+why="is a program for i386: attach works on programs of the host only"
+[ -e /proc/sys/fs/binfmt_misc/qemu-i386 ] && why="runs under qemu-user: attach cannot reach into it"
 t_eq "targets: ... said in one line" \
-	"fntrace: process $pid is a program for i386: attach works on programs of the host only; start it with 'fntrace run' instead" \
-	"$(cat err)"
+	"fntrace: process $pid $why; start it with 'fntrace run' instead" "$(cat err)"
 t_ok "targets: ... and the process goes on" kill -0 "$pid"
 kill "$pid"
 wait "$pid" 2>/dev/null || :
