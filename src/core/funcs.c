@@ -160,11 +160,12 @@ void ft_funcs_write_module(unsigned idx)
 	free(o.buf);
 }
 
+/* Every module, the unloaded ones too: the buffer may still hold events of
+ * their functions, as funcs-PID does for a recorder. */
 void ft_funcs_emit(void (*emit)(void *arg, const char *line, size_t len), void *arg)
 {
 	for (unsigned i = 0; i < ftrace_module_count(); i++)
-		if (!ftrace_module_get(i)->gone)
-			module_lines(i, emit, arg);
+		module_lines(i, emit, arg);
 }
 
 void ft_funcs_reopen_after_fork(void)
