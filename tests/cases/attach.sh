@@ -78,6 +78,31 @@ wait $pid
 t_eq "attach, C++: the program lives" 0 "$?"
 t_eq "attach, C++: its output" 40 "$(cat got.txt)"
 
+# A thread asleep when attach stops it sleeps its whole time: the sleep
+# resumes (restart_syscall) after the calls attach makes in the thread.
+$(t_cc gcc) -O2 -pg -o sleeper -x c - <<'C'
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+int main(void)
+{
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	sleep(2);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("%d\n", (int)((b.tv_sec - a.tv_sec) * 10 + (b.tv_nsec - a.tv_nsec) / 100000000));
+	return 0;
+}
+C
+./sleeper >slept.txt &
+pid=$!
+t_running $pid sleeper
+sleep 0.5
+"$FNTRACE" attach $pid 2>/dev/null
+wait $pid
+t_ok "attach: a sleeping thread sleeps its whole time (2 s, in tenths: $(cat slept.txt))" \
+	test "$(cat slept.txt)" -ge 20
+
 # A thread holds the dynamic loader's lock (a library's constructor runs
 # in it): the dlopen attach injects would wait for as long.  attach gives
 # up at its time limit, leaving the process as it was, and succeeds once

@@ -10,6 +10,19 @@
  * that restart back when the thread resumes.  A signal that interrupts
  * the wait (the caller's time limit) stops the thread where it is and
  * restores it all the same: the call is abandoned.
+ *
+ * One restart the registers cannot bring back: a sleep (nanosleep, poll
+ * with a timeout ...) resumes through restart_syscall and the thread's
+ * restart block, which the first nanosleep of our call resets, and the
+ * sleep would end at once with EINTR.  That system call is made again
+ * from the start instead, its arguments still in their registers:
+ *
+ *   interrupted:  rip -> after "syscall"   rax = -ERESTART_RESTARTBLOCK
+ *   resumed:      rip -> "syscall" (0f 05) rax = orig_rax, orig_rax = -1
+ *
+ * A relative sleep then lasts its whole time again, longer, never shorter
+ * (glibc's sleep() passes one timespec as request and remainder: the
+ * kernel left the time still to sleep in it, and it sleeps just that).
  */
 #include "../arch.h"
 
@@ -30,6 +43,17 @@ static int at_zero(pid_t tid, void *regs)
 	struct user_regs_struct *r = regs;
 
 	return ptrace(PTRACE_GETREGS, tid, NULL, r) ? -1 : r->rip == 0;
+}
+
+#define ERESTART_RESTARTBLOCK 516	/* the kernel's; not in uapi headers */
+
+static void restart_from_scratch(struct user_regs_struct *r)
+{
+	if ((long long)r->orig_rax < 0 || (long long)r->rax != -ERESTART_RESTARTBLOCK)
+		return;
+	r->rax = r->orig_rax;
+	r->orig_rax = -1;
+	r->rip -= 2;
 }
 
 int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned nargs,
@@ -56,5 +80,6 @@ int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned 
 		return -1;
 	err = inject_run_to_zero(tid, at_zero, &r);
 	*ret = r.rax;
+	restart_from_scratch(&saved);
 	return ptrace(PTRACE_SETREGS, tid, NULL, &saved) || err ? -1 : 0;
 }
