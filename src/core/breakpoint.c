@@ -36,7 +36,7 @@ static sigaction_fn real_sigaction(void)
 	static sigaction_fn fn;
 
 	if (!fn)
-		fn = (sigaction_fn)dlsym(RTLD_NEXT, "sigaction");
+		fn = (sigaction_fn)ft_real("sigaction");
 	return fn;
 }
 

@@ -425,11 +425,20 @@ FT_EXPORT int fntrace_ctl_write(const char *file, const char *value, int append,
 
 /*
  * fntrace attach: the runtime was just dlopen()ed into a running process,
- * whose other threads run on: it patched live from the start.  Open the
+ * whose other threads run on: it patched live from the start.  Point the
+ * program's calls at the wrappers, as preloading would have, and open the
  * control endpoint.
  */
 FT_EXPORT int fntrace_attach_init(void)
 {
+	int interposed;
+
+	ftrace_lock();
+	interposed = ft_interpose_start();
+	ftrace_unlock();
+	if (interposed)
+		ft_warn("cannot reach the program's calls to longjmp, dlopen and the like: "
+			"function_graph and the profiler stay off");
 	stop_requested = 0;
 	return ft_control_start();
 }

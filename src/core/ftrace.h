@@ -16,11 +16,11 @@
 #define FT_EXPORT __attribute__((visibility("default")))
 
 /* In a wrapper FT_EXPORTed over a libc function: the real one, as
- * `real`, found once with dlsym(RTLD_NEXT) (needs <dlfcn.h>). */
+ * `real`, found once with ft_real(). */
 #define REAL(type, name)                                                       \
 	static type real;                                                      \
 	if (!real)                                                             \
-		real = (type)dlsym(RTLD_NEXT, name)
+		real = (type)ft_real(name)
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 /* A hook's body, shared by its common path and its rare nested one: the
@@ -139,6 +139,15 @@ int ftrace_killed(void);
 const void *ftrace_transparent_fde(void *buf, size_t size, uintptr_t pc, uintptr_t ret);
 
 /* ---- the one lock of the control path ---- */
+/* The definition of name a wrapper of ours stands in front of. */
+void *ft_real(const char *name);
+/* fntrace attach: the program's calls to the wrapped functions, through
+ * every module's GOT, pointed at ours (interpose.c); back on detach. */
+int ft_interpose_start(void);
+void ft_interpose_refresh(void);
+int ft_interpose_stop(void);
+int ft_interposed(void);
+
 void ftrace_lock(void);
 void ftrace_unlock(void);
 

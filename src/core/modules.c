@@ -550,6 +550,8 @@ static int run_pinned(struct dl_phdr_info *info, size_t size, void *arg)
 	struct pinned *p = arg;
 	int changed = modules_refresh();
 
+	if (changed > 0)
+		ft_interpose_refresh();
 	p->ret = changed < 0 ? -1 : p->fn ? p->fn() : changed;
 	return 1;
 }

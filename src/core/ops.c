@@ -396,7 +396,7 @@ static int restore_sites(void)
 	return ret;
 }
 
-/* fntrace detach: every tracer off, then every site restored. */
+/* fntrace detach: every tracer off, then every site and GOT slot restored. */
 int ftrace_detach(void)
 {
 	int ret = -1;
@@ -405,6 +405,8 @@ int ftrace_detach(void)
 		;
 	if (!ops_list)
 		ret = ftrace_modules_pinned(restore_sites);
+	if (ret == 0)
+		ret = ft_interpose_stop();
 	killed = ret == 0 ? 1 : killed;
 	return ret;
 }

@@ -207,7 +207,7 @@ FT_EXPORT void *dlopen(const char *file, int mode)
 	void *handle;
 
 	if (!real)
-		real = dlsym(RTLD_NEXT, "dlopen");
+		real = ft_real("dlopen");
 	handle = real(file, mode);
 	if (handle)
 		modules_changed();
@@ -220,7 +220,7 @@ FT_EXPORT int dlclose(void *handle)
 	int ret;
 
 	if (!real)
-		real = dlsym(RTLD_NEXT, "dlclose");
+		real = ft_real("dlclose");
 	ret = real(handle);
 	modules_changed();
 	return ret;

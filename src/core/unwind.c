@@ -20,7 +20,7 @@
  *                             closed (and given their real return
  *                             addresses back, in case the exec fails)
  *
- * The real functions are found with dlsym(RTLD_NEXT).
+ * The real functions are found with ft_real().
  */
 #include "buffer.h"
 #include "sync.h"
@@ -88,7 +88,7 @@ static __attribute__((noreturn)) void jump(jump_fn *real, const char *name,
 					    struct __jmp_buf_tag *env, int val)
 {
 	if (!*real)
-		*real = (jump_fn)dlsym(RTLD_NEXT, name);
+		*real = (jump_fn)ft_real(name);
 	jump_to(arch_jmpbuf_sp(env));
 	(*real)(env, val);
 	__builtin_unreachable();
@@ -346,9 +346,9 @@ FT_EXPORT int execle(const char *path, const char *arg0, ...)
 
 /*
  * Are these wrappers the ones the program calls?  Preloaded, yes; loaded
- * by fntrace attach, no: the program's calls were bound before.  Then a
- * C++ exception thrown through a graph-hijacked frame would meet
- * return_to_handler in the unwinder and end in std::terminate.
+ * by fntrace attach, once interpose.c has pointed the program's calls at
+ * them.  Otherwise a C++ exception thrown through a graph-hijacked frame
+ * would meet return_to_handler in the unwinder and end in std::terminate.
  */
 extern int own_raise_exception(void *exception)
 	__attribute__((alias("_Unwind_RaiseException"), visibility("hidden")));
@@ -359,5 +359,5 @@ int ft_graph_safe_here(void)
 
 	/* By name, our wrapper may bind to libgcc's too: the hidden alias
 	 * is always ours. */
-	return !raise || raise == (void *)own_raise_exception;
+	return !raise || raise == (void *)own_raise_exception || ft_interposed();
 }

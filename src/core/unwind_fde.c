@@ -33,7 +33,7 @@ struct dwarf_eh_bases {
 typedef const void *(*find_fde_fn)(void *pc, struct dwarf_eh_bases *bases);
 
 /* libgcc's own.  glibc loads libgcc_s for cancellation privately, out of
- * RTLD_NEXT's sight: then ask the library itself, through the real
+ * every lookup's sight: then ask the library itself, through the real
  * dlopen (ours would refresh the modules, inside the unwinder). */
 static find_fde_fn real_find_fde(void)
 {
@@ -44,8 +44,8 @@ static find_fde_fn real_find_fde(void)
 
 	if (real)
 		return real;
-	real = (find_fde_fn)dlsym(RTLD_NEXT, "_Unwind_Find_FDE");
-	real_dlopen = (dlopen_fn)dlsym(RTLD_NEXT, "dlopen");
+	real = (find_fde_fn)ft_real("_Unwind_Find_FDE");
+	real_dlopen = (dlopen_fn)ft_real("dlopen");
 	if (!real && real_dlopen &&
 	    (libgcc = real_dlopen("libgcc_s.so.1", RTLD_LAZY | RTLD_NOLOAD)))
 		real = (find_fde_fn)dlsym(libgcc, "_Unwind_Find_FDE");

@@ -54,26 +54,42 @@ for cmd in attach detach; do
 	t_ok "$cmd --help" sh -c "'$FNTRACE' $cmd --help | grep -q '^usage: fntrace $cmd'"
 done
 
-# Attached to a C++ program, the runtime's unwinding wrappers are not the
-# ones the program calls: the graph hooks would meet std::terminate on the
-# first exception, so they are refused, saying why; the function tracer
-# works, and the program lives.
+# Attached to a C++ program, the program's calls to the unwinder's entry
+# points go through the runtime's wrappers (their GOT slots are pointed at
+# them), as if it had been preloaded: function_graph and the profiler
+# follow every exception, and detach gives the slots back.
 t_build g++-pg -O2 throwing "$top/tests/progs/throw_loop.cpp"
+
+# The GOT slot the program calls __cxa_begin_catch through, as hex.
+catch_slot() {
+	set -- $1 $(awk '/ r--p 00000000 .*\/throwing$/ { split($1, a, "-"); print a[1]; exit }' /proc/$1/maps)
+	addr=$(( 0x$2 + 0x$(readelf -rW throwing | awk '/__cxa_begin_catch/ { print $1; exit }') ))
+	dd if=/proc/$1/mem bs=1 skip=$addr count=8 2>/dev/null | od -An -tx1 | tr -d ' \n'
+}
+
 ./throwing >got.txt &
 pid=$!
 t_running $pid throwing
+slot_before=$(catch_slot $pid)
 "$FNTRACE" attach $pid 2>/dev/null
+t_ok "attach, C++: the GOT slot of __cxa_begin_catch redirected" \
+	test "$(catch_slot $pid)" != "$slot_before"
 "$FNTRACE" ctl $pid current_tracer function_graph 2>err.txt
-t_eq "attach, C++: function_graph refused" 1 "$?"
-t_ok "attach, C++: ... saying why" grep -q 'cannot follow C++ exceptions' err.txt
-"$FNTRACE" ctl $pid function_profile_enabled 1 2>err.txt
-t_eq "attach, C++: the profiler refused" 1 "$?"
-"$FNTRACE" ctl $pid buffer_size_kb 2048 2>err.txt
-t_eq "attach, C++: the refused writes made no buffer" 0 "$?"
-"$FNTRACE" ctl $pid current_tracer function
+t_eq "attach, C++: function_graph on" 0 "$?"
 sleep 0.3
-t_ok "attach, C++: the function tracer works" sh -c "'$FNTRACE' ctl $pid trace | grep -q 'catcher <-main'"
+"$FNTRACE" ctl $pid trace >trace.txt
+t_ok "attach, C++: frames thrown through closed as unwound" \
+	grep -q '} /\* thrower: unwound \*/' trace.txt
+t_ok "attach, C++: ... and the catching frame returns" grep -q '} /\* catcher \*/' trace.txt
+"$FNTRACE" ctl $pid current_tracer nop
+"$FNTRACE" ctl $pid function_profile_enabled 1 2>err.txt
+t_eq "attach, C++: the profiler on" 0 "$?"
+sleep 0.3
+t_ok "attach, C++: the profiler counts the catching function" \
+	sh -c "'$FNTRACE' ctl $pid trace_stat/function | grep -q catcher"
+"$FNTRACE" ctl $pid function_profile_enabled 0
 "$FNTRACE" detach $pid 2>/dev/null
+t_eq "detach, C++: the GOT slot as it was" "$slot_before" "$(catch_slot $pid)"
 wait $pid
 t_eq "attach, C++: the program lives" 0 "$?"
 t_eq "attach, C++: its output" 40 "$(cat got.txt)"

@@ -1,0 +1,121 @@
+# Issue 13: a process started plainly, attached, traced with
+# function_graph and detached behaves as under fntrace run.  Each
+# robustness program waits before main() (tests/progs/attach_gate.c) for
+# the test to attach and switch the tracer on, and after main() for it to
+# read the trace and detach: its output and exit status are the untraced
+# ones, and, single-threaded, its graph is the one fntrace record makes.
+# Only the wrappers' redirection through the GOT (src/core/interpose.c)
+# makes longjmp, C++ exceptions, swapcontext, signals, dlopen,
+# pthread_exit and pthread_cancel right in an attached process.
+
+. "$top/tests/robust_lib.sh"
+
+gate_src=$top/tests/progs/attach_gate.c
+t_examples "$PWD/ex"
+lib=$PWD/ex/libcalc.so
+
+# gated SRC OUT [FLAVOUR]: r_build, with the gate linked in.
+gated() {
+	local src="$top/tests/progs/$1.c"
+	[ -f "$src" ] || src=$top/tests/progs/$1.cpp
+	t_build "${3:-gcc-pg}" -O2 "$2" "$src" "$gate_src"
+}
+
+# attached NAME PROG [ARGS...]: run PROG plainly, attach to it before its
+# main(), trace it with function_graph, detach after; its output goes to
+# NAME.att.out, its status to NAME.att.rc, the trace to NAME.att.txt, what
+# fntrace said to NAME.att.err.
+attached() {
+	local name=$1 pid i; shift
+	rm -f gate gate.done
+	ATTACH_GATE=$PWD/gate "$@" >"$name.att.out" 2>"$name.att.err" &
+	pid=$!
+	t_running $pid "$1"
+	{ "$FNTRACE" attach $pid && "$FNTRACE" ctl $pid buffer_size_kb 16384 &&
+	  "$FNTRACE" ctl $pid current_tracer function_graph; } 2>>"$name.att.err"
+	touch gate
+	for i in $(seq 600); do [ -e gate.done ] && break; sleep 0.05; done
+	"$FNTRACE" ctl $pid trace >"$name.att.txt" 2>>"$name.att.err"
+	"$FNTRACE" detach $pid 2>>"$name.att.err"
+	rm -f gate
+	wait $pid
+	echo $? >"$name.att.rc"
+}
+
+# check NAME WHAT [graph]: against the untraced run and fntrace record.
+check() {
+	t_eq "attach, $2: exit status as untraced" "$(cat "$1.rc")" "$(cat "$1.att.rc")"
+	t_same "attach, $2: output as untraced" "$1.out" "$1.att.out"
+	t_eq "attach, $2: nothing said but attach and detach" "" \
+		"$(grep -v 'fntrace: \(attached to\|detached from\) process' "$1.att.err")"
+	[ "${3:-}" = graph ] || return 0
+	# From main() on: a C++ program's static constructors ran before the
+	# gate, before the attach.
+	t_graph_calls "$1.txt" | sed -n '/^main() {$/,$p' >"$1.want.graph"
+	t_graph_calls "$1.att.txt" >"$1.got.graph"
+	t_same "attach, $2: the graph fntrace record makes" "$1.want.graph" "$1.got.graph"
+}
+
+# plain NAME PROG [ARGS...]: the untraced run and fntrace record's graph.
+plain() {
+	local name=$1; shift
+	"$@" >"$name.out" 2>/dev/null
+	echo $? >"$name.rc"
+	r_record "$name.rec" "$@"
+	cp "$name.rec.txt" "$name.txt"
+}
+
+gated robust_longjmp lj
+for mode in jmp sig; do
+	plain lj-$mode ./lj $mode
+	attached lj-$mode ./lj $mode
+	check lj-$mode "longjmp ($mode)" graph
+done
+
+gated robust_exceptions exc g++-pg
+plain exc ./exc
+attached exc ./exc
+check exc "C++ exceptions" graph
+
+gated robust_context ctx
+for mode in direct nested; do
+	plain ctx-$mode ./ctx $mode
+	attached ctx-$mode ./ctx $mode
+	check ctx-$mode "swapcontext ($mode)" graph
+done
+
+gated robust_signal signal
+for mode in stack altstack; do
+	plain sig-$mode ./signal $mode
+	attached sig-$mode ./signal $mode
+	check sig-$mode "signals ($mode)" graph
+done
+
+gated robust_dlopen dlo
+plain dlo ./dlo "$lib"
+attached dlo ./dlo "$lib"
+check dlo "dlopen and dlclose x50" graph
+
+# Several threads: their lines interleave as they ran.
+gated robust_threads threads
+plain threads ./threads
+attached threads ./threads
+check threads "50 threads"
+t_eq "attach, 50 threads: every worker traced" 50 "$(grep -c 'worker() {' threads.att.txt)"
+
+gated robust_pthread_exit pexit
+plain pexit ./pexit
+attached pexit ./pexit
+check pexit "pthread_exit"
+t_ok "attach, pthread_exit: the exiting thread's frames closed" \
+	grep -q 'unwound' pexit.att.txt
+
+gated robust_cancel cancel
+plain cancel ./cancel
+attached cancel ./cancel
+check cancel "pthread_cancel"
+
+gated robust_cancel_cxx cancelcxx g++-pg
+plain cancelcxx ./cancelcxx
+attached cancelcxx ./cancelcxx
+check cancelcxx "pthread_cancel, C++ destructors"
