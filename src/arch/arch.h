@@ -182,7 +182,8 @@ extern const unsigned arch_breakpoint_len;
 /* The address of the trap instruction that raised this SIGTRAP. */
 uintptr_t arch_trap_address(const void *ucontext);
 /* Continue the trapped thread as if insn (one of our nops or calls, len
- * bytes at addr) had run; -1 if insn is not one of ours. */
+ * bytes at addr) had run; -1, the context untouched, if insn is not one
+ * of ours. */
 int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned len);
 /* Continue the trapped thread by running the instruction at addr. */
 void arch_restart_at(void *ucontext, uintptr_t addr);

@@ -81,6 +81,10 @@ static int is_breakpoint(const siginfo_t *si)
 	return si->si_code != SI_USER && si->si_code != SI_QUEUE && si->si_code != SI_TKILL;
 }
 
+/* A thread at a site mid-change may run the old instruction or the new:
+ * the new one if it is ours to emulate, else the old one.  (detach writes
+ * back the compiler's "call *mcount@GOTPCREL(%rip)", which is not ours;
+ * the nop it replaces is.) */
 static int handle_trap(siginfo_t *si, void *uc)
 {
 	uintptr_t addr = arch_trap_address(uc);
@@ -90,7 +94,8 @@ static int handle_trap(siginfo_t *si, void *uc)
 	atomic_fetch_add(&inside, 1);
 	site = find_site(addr);
 	if (site)
-		done = arch_emulate(uc, addr, site->insn, site->len) == 0;
+		done = arch_emulate(uc, addr, site->insn, site->len) == 0 ||
+		       arch_emulate(uc, addr, site->old, site->len) == 0;
 	atomic_fetch_sub(&inside, 1);
 	if (!done && memcmp((const void *)addr, arch_breakpoint, arch_breakpoint_len)) {
 		/* Not a breakpoint any more: a batch ended meanwhile. */

@@ -13,7 +13,8 @@
 struct bp_site {
 	uintptr_t addr;
 	uint8_t len;
-	uint8_t insn[ARCH_MAX_INSN];
+	uint8_t insn[ARCH_MAX_INSN];	/* what the site becomes */
+	uint8_t old[ARCH_MAX_INSN];	/* what it was */
 };
 
 /* Find the real sigaction() now, at start-up: a first dlsym() must not

@@ -179,6 +179,7 @@ static struct bp_site *batch_of(const struct text_patch *v, unsigned n)
 		b[i].addr = v[i].addr;
 		b[i].len = v[i].len;
 		memcpy(b[i].insn, v[i].new, v[i].len);
+		memcpy(b[i].old, v[i].old, v[i].len);
 	}
 	return b;
 }

@@ -75,7 +75,8 @@ static int step(mcontext_t *m, uint32_t w)
 	return -1;
 }
 
-int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned len)
+/* Emulate insn; -1 with the registers untouched if it is not ours. */
+static int emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned len)
 {
 	mcontext_t *m = mc(ucontext);
 	uint32_t w[2], target;
@@ -97,6 +98,16 @@ int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned l
 		return -1;
 	arch_restart_at(ucontext, addr + 8);
 	return 0;
+}
+
+int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned len)
+{
+	mcontext_t saved = *mc(ucontext);
+
+	if (emulate(ucontext, addr, insn, len) == 0)
+		return 0;
+	*mc(ucontext) = saved;	/* a first word stepped, the second not */
+	return -1;
 }
 
 /*
