@@ -51,6 +51,11 @@ struct cli_target {
 int cli_target_of(const char *program, struct cli_target *t);
 /* May fntrace attach to pid?  0, or -1 after one line that says why not
  * (attach_check.c). */
+/* attach_traps.c: SIGTRAP out of the masks of the threads that block it
+ * (their ids, space-separated, in list), and back in on detach. */
+int attach_unblock_traps(pid_t pid, char *list, size_t len);
+int detach_traps_list(pid_t pid, char *list, size_t len);
+void detach_reblock_traps(pid_t pid, const char *list);
 int attach_check(pid_t pid);
 /* A process's root as we reach it: "" if it is ours, else /proc/PID/root. */
 void attach_root(pid_t pid, char *buf, size_t len);

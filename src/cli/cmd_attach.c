@@ -143,7 +143,7 @@ static void time_limit(unsigned seconds)
 	alarm(seconds);
 }
 
-static int inject(pid_t pid, const char *lib)
+static int inject(pid_t pid, const char *lib, const char *traps)
 {
 	uintptr_t dlopen_addr = remote_symbol(pid, "/libc.so", "dlopen"), init, ret = 0;
 	uintptr_t sp = arch_inject_stack(pid), str = sp ? push_string(pid, sp, lib) : 0;
@@ -162,8 +162,10 @@ static int inject(pid_t pid, const char *lib)
 			cli_error("process %d: dlopen(%s) failed in it", (int)pid, lib);
 		return -1;
 	}
+	/* dlopen() has copied the path: the list takes its place. */
 	init = remote_symbol(pid, "/libfntrace.so", "fntrace_attach_init");
-	if (!init || arch_inject_call(pid, init, NULL, 0, str - 256, &ret) || ret) {
+	str = push_string(pid, sp, traps);
+	if (!init || !str || arch_inject_call(pid, init, &str, 1, str - 256, &ret) || ret) {
 		cli_error("process %d: the runtime loaded but its control did not start", (int)pid);
 		return -1;
 	}
@@ -233,7 +235,7 @@ static int parse_attach_args(int argc, char **argv, pid_t *pid, unsigned *timeou
 int cmd_attach(int argc, char **argv)
 {
 	struct cli_target host = { .host = 1 };
-	char *lib, path[4096], inside[4096];
+	char *lib, path[4096], inside[4096], traps[1024];
 	unsigned timeout = 10;
 	pid_t pid;
 	int n = parse_attach_args(argc, argv, &pid, &timeout), ret;
@@ -251,11 +253,15 @@ int cmd_attach(int argc, char **argv)
 		free(lib);
 		return 1;
 	}
+	if (attach_unblock_traps(pid, traps, sizeof(traps)))
+		traps[0] = '\0';
 	time_limit(timeout);
-	ret = attach_stage_runtime(pid, lib, inside, sizeof(inside)) || inject(pid, inside);
+	ret = attach_stage_runtime(pid, lib, inside, sizeof(inside)) || inject(pid, inside, traps);
 	alarm(0);
 	attach_unstage_runtime(pid);
 	ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	if (ret)
+		detach_reblock_traps(pid, traps);
 	free(lib);
 	if (ret == 0)
 		fprintf(stderr, "fntrace: attached to process %d\n", (int)pid);
@@ -264,12 +270,18 @@ int cmd_attach(int argc, char **argv)
 
 int cmd_detach(int argc, char **argv)
 {
+	char traps[1024];
 	pid_t pid;
 	int n = parse_pid_arg(argc, argv, detach_usage, &pid), status;
 
 	if (n <= 0)
 		return n ? 2 : 0;
+	status = detach_traps_list(pid, traps, sizeof(traps));
+	if (status)
+		return status;
 	status = ctl_set(pid, "detach", "1");
+	if (status == 0)
+		detach_reblock_traps(pid, traps);
 	if (status == 0)
 		fprintf(stderr, "fntrace: detached from process %d\n", (int)pid);
 	return status;

@@ -426,12 +426,24 @@ FT_EXPORT int fntrace_ctl_write(const char *file, const char *value, int append,
 /*
  * fntrace attach: the runtime was just dlopen()ed into a running process,
  * whose other threads run on: it patched live from the start.  Point the
- * program's calls at the wrappers, as preloading would have, and open the
- * control endpoint.
+ * program's calls at the wrappers, as preloading would have, keep the list
+ * of threads attach let take SIGTRAP, and open the control endpoint.
  */
-FT_EXPORT int fntrace_attach_init(void)
+static char *traps_unblocked;
+
+/* The threads fntrace attach took SIGTRAP out of the masks of, for
+ * fntrace detach to put it back (src/cli/attach_traps.c). */
+const char *ft_traps_unblocked(void)
+{
+	return traps_unblocked ? traps_unblocked : "";
+}
+
+FT_EXPORT int fntrace_attach_init(const char *unblocked)
 {
 	int interposed;
+
+	free(traps_unblocked);
+	traps_unblocked = unblocked ? strdup(unblocked) : NULL;
 
 	ftrace_lock();
 	interposed = ft_interpose_start();

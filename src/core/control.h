@@ -23,6 +23,8 @@
  * connects: no system call and no wake-up while nobody does. */
 int ft_control_start(void);
 int ft_control_running(void);
+/* The threads fntrace attach let take SIGTRAP, space-separated. */
+const char *ft_traps_unblocked(void);
 
 /* Output to the client, buffered. */
 struct ctl_out {

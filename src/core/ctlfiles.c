@@ -70,6 +70,12 @@ static int read_tracers(struct ctl_out *o, int arg)
 	return 0;
 }
 
+static int read_traps_unblocked(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n%s\n", ft_traps_unblocked());
+	return 0;
+}
+
 static int read_tracer(struct ctl_out *o, int arg)
 {
 	ctl_printf(o, "ok\n%s\n", ft_tracer_name());
@@ -343,6 +349,7 @@ static const struct ctl_file files[] = {
 	{ "buffer_fd", read_buffer_fd, NULL, 0 },
 	{ "funcs", ft_readout_funcs, NULL, 0 },
 	{ "detach", NULL, write_detach, 0 },
+	{ "traps_unblocked", read_traps_unblocked, NULL, 0 },
 };
 
 const struct ctl_file *ctl_file_find(const char *name)

@@ -119,6 +119,40 @@ wait $pid
 t_ok "attach: a sleeping thread sleeps its whole time (2 s, in tenths: $(cat slept.txt))" \
 	test "$(cat slept.txt)" -ge 20
 
+# A thread that blocks every signal (as xz's workers do) would be killed
+# by a breakpoint: attach takes SIGTRAP out of its mask before the runtime
+# loads, so every site can be switched, and detach puts it back.
+t_build gcc-pg -O2 blocked "$top/tests/progs/attach_blocked.c"
+./blocked 3 >want.txt
+./blocked 3 >got.txt &
+pid=$!
+t_running $pid blocked
+for i in $(seq 100); do [ "$(ls /proc/$pid/task | wc -l)" -ge 2 ] && break; sleep 0.02; done
+worker=$(ls /proc/$pid/task | grep -vx $pid)
+sigblk() { awk '/^SigBlk:/ { print $2 }' /proc/$pid/task/$worker/status; }
+# The mask without SIGTRAP (5: bit 4, the low bit of the next-to-last hex
+# digit), by string: the shell's arithmetic stops at 2^63.
+without_trap() {
+	local head=${1%??} tail=${1#"${1%?}"} digit
+	digit=${1%?}; digit=${digit#"$head"}
+	echo "$head$(printf %x $(( 0x$digit & ~1 )))$tail"
+}
+mask_before=$(sigblk)
+"$FNTRACE" attach $pid 2>/dev/null
+t_eq "attach, a thread blocking SIGTRAP: it is let take it" \
+	"$(without_trap "$mask_before")" "$(sigblk)"
+t_eq "attach, a thread blocking SIGTRAP: no site left out" "blocked_leaf blocked_mid main worker" \
+	"$("$FNTRACE" ctl $pid available_filter_functions | sort | tr '\n' ' ' | sed 's/ $//')"
+"$FNTRACE" ctl $pid current_tracer function_graph
+sleep 0.3
+t_ok "attach, a thread blocking SIGTRAP: traced" \
+	sh -c "'$FNTRACE' ctl $pid trace | grep -q 'blocked_leaf();'"
+"$FNTRACE" detach $pid 2>err.txt
+t_eq "detach: the thread's mask as it was" "$mask_before" "$(sigblk)"
+wait $pid
+t_eq "attach, a thread blocking SIGTRAP: the program ends normally" 0 "$?"
+t_same "attach, a thread blocking SIGTRAP: its output" want.txt got.txt
+
 # A thread holds the dynamic loader's lock (a library's constructor runs
 # in it): the dlopen attach injects would wait for as long.  attach gives
 # up at its time limit, leaving the process as it was, and succeeds once

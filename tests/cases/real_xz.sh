@@ -21,6 +21,7 @@ t_ok "real_xz: control endpoint up" wait_endpoint $pid
 # A small buffer: reading the graph back must not outlast xz's work (the
 # ASan build of fntrace formats slowly).
 "$FNTRACE" ctl $pid buffer_size_kb 1024
+"$FNTRACE" ctl $pid available_filter_functions | wc -l >run.count
 "$FNTRACE" ctl $pid current_tracer function_graph
 sleep 0.4
 "$FNTRACE" ctl $pid trace | cut -d'|' -f3 | grep -c '() {$\|();$' >graph.count
@@ -43,8 +44,15 @@ t_ok "real_xz: output identical after on, off, on" cmp -s want.xz got.xz
 "$xz" -T2 -3 -c input >got2.xz &
 pid=$!
 sleep 0.2
+# Its compressing threads block every signal, SIGTRAP too: attach lets
+# them take it (every site can be switched), detach blocks it again.
+masks() { for t in $1; do awk '/^SigBlk:/ { print $2 }' /proc/$pid/task/$t/status; done; }
+tasks=$(ls /proc/$pid/task)
+masks "$tasks" >masks.before
 "$FNTRACE" attach $pid 2>attach.err
 t_eq "real_xz: attach" 0 "$?"
+t_eq "real_xz: attached, no site left out" "$(cat run.count)" \
+	"$("$FNTRACE" ctl $pid available_filter_functions | wc -l)"
 "$FNTRACE" record -p $pid -d 1 -F 'lzma_*' -o a.data 2>rec.err
 t_eq "real_xz: record -p" 0 "$?"
 t_ok "real_xz: still working while recorded" kill -0 $pid
@@ -52,6 +60,8 @@ t_eq "real_xz: no text left writable after the patching" "" \
 	"$(awk '$2 ~ /w/ && $2 ~ /x/' /proc/$pid/maps)"
 "$FNTRACE" detach $pid 2>detach.err
 t_eq "real_xz: detach" 0 "$?"
+masks "$tasks" >masks.after
+t_same "real_xz: detach: the threads' signal masks as they were" masks.before masks.after
 wait $pid
 t_eq "real_xz: exit status after attach and detach" 0 "$?"
 t_ok "real_xz: output identical after attach, record, detach" cmp -s want.xz got2.xz
