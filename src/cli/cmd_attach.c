@@ -5,10 +5,12 @@
  * made to call dlopen() (the dynamic loader does the rest, and the
  * runtime's start-up patches live, since the other threads keep running),
  * then fntrace_attach_init().  The thread is stopped only for those two
- * calls; no other thread is stopped at all.
+ * calls; another thread only for the moment its signal mask takes to
+ * change (attach_traps.c).  A runtime loaded before and detached since is
+ * only started again: fntrace_attach_init() alone.
  *
- * fntrace detach PID: every call site back to what the compiler left,
- * the endpoint closed; the process runs on.
+ * fntrace detach PID: every call site and GOT slot back to what the
+ * compiler and the loader left, the endpoint closed; the process runs on.
  */
 #include "cli.h"
 #include "ctl_client.h"
@@ -143,9 +145,23 @@ static void time_limit(unsigned seconds)
 	alarm(seconds);
 }
 
+/* The runtime's start in the process, given the threads SIGTRAP was let
+ * through to; sp: where a string may go below. */
+static int inject_init(pid_t pid, uintptr_t sp, const char *traps)
+{
+	uintptr_t init = remote_symbol(pid, "/libfntrace.so", "fntrace_attach_init"), ret = 0;
+	uintptr_t str = sp ? push_string(pid, sp, traps) : 0;
+
+	if (!init || !str || arch_inject_call(pid, init, &str, 1, str - 256, &ret) || ret) {
+		cli_error("process %d: the runtime loaded but its control did not start", (int)pid);
+		return -1;
+	}
+	return 0;
+}
+
 static int inject(pid_t pid, const char *lib, const char *traps)
 {
-	uintptr_t dlopen_addr = remote_symbol(pid, "/libc.so", "dlopen"), init, ret = 0;
+	uintptr_t dlopen_addr = remote_symbol(pid, "/libc.so", "dlopen"), ret = 0;
 	uintptr_t sp = arch_inject_stack(pid), str = sp ? push_string(pid, sp, lib) : 0;
 	uintptr_t args[2] = { str, RTLD_NOW };
 
@@ -163,13 +179,7 @@ static int inject(pid_t pid, const char *lib, const char *traps)
 		return -1;
 	}
 	/* dlopen() has copied the path: the list takes its place. */
-	init = remote_symbol(pid, "/libfntrace.so", "fntrace_attach_init");
-	str = push_string(pid, sp, traps);
-	if (!init || !str || arch_inject_call(pid, init, &str, 1, str - 256, &ret) || ret) {
-		cli_error("process %d: the runtime loaded but its control did not start", (int)pid);
-		return -1;
-	}
-	return 0;
+	return inject_init(pid, sp, traps);
 }
 
 static int seize(pid_t pid)
@@ -238,13 +248,15 @@ int cmd_attach(int argc, char **argv)
 	char *lib, path[4096], inside[4096], traps[1024];
 	unsigned timeout = 10;
 	pid_t pid;
-	int n = parse_attach_args(argc, argv, &pid, &timeout), ret;
+	int n = parse_attach_args(argc, argv, &pid, &timeout), ret, loaded;
 
 	if (n <= 0)
 		return n ? 2 : 0;
 	if (attach_check(pid) || !(lib = cli_find_runtime(&host)))
 		return 1;
-	if (mapped_bias(pid, "/libfntrace.so", path, sizeof(path), NULL)) {
+	/* Loaded before and detached since: only started again. */
+	loaded = mapped_bias(pid, "/libfntrace.so", path, sizeof(path), NULL) != 0;
+	if (loaded && ctl_endpoint_exists(pid)) {
 		cli_error("process %d has the runtime already: use 'fntrace ctl'", (int)pid);
 		free(lib);
 		return 1;
@@ -256,9 +268,14 @@ int cmd_attach(int argc, char **argv)
 	if (attach_unblock_traps(pid, traps, sizeof(traps)))
 		traps[0] = '\0';
 	time_limit(timeout);
-	ret = attach_stage_runtime(pid, lib, inside, sizeof(inside)) || inject(pid, inside, traps);
+	if (loaded)
+		ret = inject_init(pid, arch_inject_stack(pid), traps);
+	else
+		ret = attach_stage_runtime(pid, lib, inside, sizeof(inside)) ||
+		      inject(pid, inside, traps);
 	alarm(0);
-	attach_unstage_runtime(pid);
+	if (!loaded)
+		attach_unstage_runtime(pid);
 	ptrace(PTRACE_DETACH, pid, NULL, NULL);
 	if (ret)
 		detach_reblock_traps(pid, traps);

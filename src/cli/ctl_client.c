@@ -73,6 +73,18 @@ static void endpoint_path(pid_t pid, unsigned uid, char *buf, size_t len)
 	snprintf(buf, len, "%s/tmp/fntrace-%u/%ld", root, uid, ctl_own_pid(pid));
 }
 
+int ctl_endpoint_exists(pid_t pid)
+{
+	char proc[32], path[256];
+	struct stat st;
+
+	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
+	if (stat(proc, &st))
+		return 0;
+	endpoint_path(pid, (unsigned)st.st_uid, path, sizeof(path));
+	return access(path, F_OK) == 0;
+}
+
 static int connect_to(pid_t pid, int *status)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };

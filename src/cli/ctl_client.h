@@ -26,6 +26,8 @@ struct ctl_conn {
  * number of NSpid in its status): the name of its endpoint, and the pid
  * its events carry. */
 long ctl_own_pid(pid_t pid);
+/* Does the process have a control endpoint (a socket file) now? */
+int ctl_endpoint_exists(pid_t pid);
 struct ctl_conn *ctl_request(pid_t pid, const char *op, const char *file,
 			     const char *value, int *fd, int *status);
 void ctl_close(struct ctl_conn *c);

@@ -354,10 +354,21 @@ static int open_socket(void)
 	return fd;
 }
 
+static pthread_t thread;
+static int thread_made;
+
+/* The thread a detach stopped has closed its endpoint: an attach may
+ * open the next. */
+static void wait_stopped(void)
+{
+	if (thread_made && stop_requested)
+		pthread_join(thread, NULL);
+	thread_made = thread_made && !stop_requested;
+}
+
 static int start_thread(void)
 {
 	sigset_t all, old;
-	pthread_t thread;
 	int ret;
 
 	sync_signal = ftrace_sync_signal();
@@ -367,14 +378,14 @@ static int start_thread(void)
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	ret = pthread_create(&thread, NULL, control_thread, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (ret == 0)
-		pthread_detach(thread);
+	thread_made = ret == 0;
 	return ret ? -1 : 0;
 }
 
 /* A forked child is a process of its own: its own socket and thread. */
 static void control_after_fork(void)
 {
+	thread_made = 0;	/* the parent's, not here */
 	if (listen_fd < 0)
 		return;
 	close(listen_fd);
@@ -423,12 +434,6 @@ FT_EXPORT int fntrace_ctl_write(const char *file, const char *value, int append,
 	return f->write(value, append, f->arg, err, errlen);
 }
 
-/*
- * fntrace attach: the runtime was just dlopen()ed into a running process,
- * whose other threads run on: it patched live from the start.  Point the
- * program's calls at the wrappers, as preloading would have, keep the list
- * of threads attach let take SIGTRAP, and open the control endpoint.
- */
 static char *traps_unblocked;
 
 /* The threads fntrace attach took SIGTRAP out of the masks of, for
@@ -438,19 +443,31 @@ const char *ft_traps_unblocked(void)
 	return traps_unblocked ? traps_unblocked : "";
 }
 
+/*
+ * fntrace attach: the runtime was just dlopen()ed into a running process,
+ * whose other threads run on: it patched live from the start (or, loaded
+ * before and detached since, makes the sites nops again).  Point the
+ * program's calls at the wrappers, as preloading would have, keep the list
+ * of threads attach let take SIGTRAP, and open the control endpoint.
+ */
 FT_EXPORT int fntrace_attach_init(const char *unblocked)
 {
 	int interposed;
 
 	free(traps_unblocked);
 	traps_unblocked = unblocked ? strdup(unblocked) : NULL;
-
 	ftrace_lock();
+	if (ftrace_reattach()) {
+		ftrace_unlock();
+		ft_warn("cannot make the call sites nops again");
+		return -1;
+	}
 	interposed = ft_interpose_start();
 	ftrace_unlock();
 	if (interposed)
 		ft_warn("cannot reach the program's calls to longjmp, dlopen and the like: "
 			"function_graph and the profiler stay off");
+	wait_stopped();
 	stop_requested = 0;
 	return ft_control_start();
 }

@@ -316,8 +316,11 @@ static int write_detach(const char *value, int append, int arg, char *err, size_
 {
 	int ret;
 
+	/* The tracer and the profiler off as a user would switch them, so
+	 * that an attach later starts from nothing. */
+	ret = ft_tracer_set("nop", err, errlen) || ft_profile_set(0, err, errlen);
 	ftrace_lock();
-	ret = ftrace_detach();
+	ret = ret ? ret : ftrace_detach();
 	ftrace_unlock();
 	if (ret) {
 		snprintf(err, errlen, "cannot restore the call sites");

@@ -127,8 +127,10 @@ int unregister_ftrace_ops(struct ftrace_ops *ops);
 int ftrace_update(void);
 /* After an internal fault: every site back to a nop, tracing off for good. */
 void ftrace_kill(const char *why);
-/* Every site back to the bytes the compiler left; nothing patched again. */
+/* Every site back to the bytes the compiler left; nothing patched again
+ * until ftrace_reattach() makes them nops once more (fntrace attach). */
 int ftrace_detach(void);
+int ftrace_reattach(void);
 int ftrace_killed(void);
 
 /* ---- unwinding (fde_write.c) ---- */

@@ -29,6 +29,7 @@
 
 static struct ftrace_ops *_Atomic ops_list;
 static int killed;
+static int detached;		/* killed by fntrace detach: may come back */
 
 /* What ftrace_call and ftrace_graph_call call now (0: they are nops). */
 static uintptr_t call_target, graph_target;
@@ -408,7 +409,48 @@ int ftrace_detach(void)
 	if (ret == 0)
 		ret = ft_interpose_stop();
 	killed = ret == 0 ? 1 : killed;
+	detached = ret == 0;
 	return ret;
+}
+
+/* Every site still as the compiler left it back to a nop.  (A module
+ * loaded while detached made its sites nops as it came.) */
+static int nop_sites(void)
+{
+	uint32_t n = 0, nr = ftrace_rec_count();
+	struct text_patch *v = calloc(nr ? nr : 1, sizeof(*v));
+	int ret = -1;
+
+	for (uint32_t id = 1; v && id <= nr; id++) {
+		struct ftrace_rec *rec = ftrace_rec_get(id);
+
+		if (rec->flags & (FTRACE_FL_DISABLED | FTRACE_FL_ENABLED) ||
+		    memcmp((const void *)rec->ip, rec->orig, rec->len))
+			continue;
+		v[n].addr = rec->ip;
+		v[n].len = rec->len;
+		memcpy(v[n].old, rec->orig, rec->len);
+		arch_make_nop(rec->orig, rec->len, v[n].new);
+		n += memcmp(v[n].old, v[n].new, rec->len) != 0;
+	}
+	if (v)
+		ret = text_patch_batch(v, n);
+	free(v);
+	return ret;
+}
+
+/* fntrace attach after a detach: the sites nops again, patching on. */
+int ftrace_reattach(void)
+{
+	if (!detached)
+		return 0;
+	killed = 0;
+	if (ftrace_modules_pinned(nop_sites)) {
+		killed = 1;
+		return -1;
+	}
+	detached = 0;
+	return 0;
 }
 
 /* Every site we enabled back to a nop, and the callbacks off, as far as

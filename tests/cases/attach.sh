@@ -153,6 +153,45 @@ wait $pid
 t_eq "attach, a thread blocking SIGTRAP: the program ends normally" 0 "$?"
 t_same "attach, a thread blocking SIGTRAP: its output" want.txt got.txt
 
+# The thread attach stops may be in the middle of its own code, with live
+# values in its vector registers, which the calls attach makes in it
+# (dlopen's string functions) overwrite: they are saved and put back.
+if [ "$(uname -m)" = x86_64 ]; then
+	t_build gcc-pg -O2 vectors "$top/tests/progs/attach_vectors.c"
+	./vectors 2 >vectors.txt &
+	pid=$!
+	t_running $pid vectors
+	sleep 0.3
+	"$FNTRACE" attach $pid 2>/dev/null
+	"$FNTRACE" detach $pid 2>/dev/null
+	wait $pid
+	t_eq "attach: the stopped thread's vector registers kept" "vector registers kept" \
+		"$(cat vectors.txt)"
+fi
+
+# Attached and detached 20 times in a row, tracing each time: the sites
+# as the compiler left them after each detach, the output untouched.
+./spin 8 >want.txt &
+plain=$!
+./spin 8 >got.txt &
+pid=$!
+t_running $pid spin
+before=$(mid_bytes $pid)
+bad=""
+for i in $(seq 20); do
+	"$FNTRACE" attach $pid 2>/dev/null || bad="$bad attach$i"
+	"$FNTRACE" ctl $pid current_tracer function_graph 2>/dev/null || bad="$bad ctl$i"
+	sleep 0.05
+	"$FNTRACE" ctl $pid trace 2>/dev/null | grep -q 'leaf();' || bad="$bad traced$i"
+	"$FNTRACE" detach $pid 2>/dev/null || bad="$bad detach$i"
+	[ "$(mid_bytes $pid)" = "$before" ] || bad="$bad restored$i"
+done
+t_eq "attach x20: every attach, trace and detach worked" "" "$bad"
+wait $plain
+wait $pid
+t_eq "attach x20: the program ends normally" 0 "$?"
+t_same "attach x20: its output" want.txt got.txt
+
 # A thread holds the dynamic loader's lock (a library's constructor runs
 # in it): the dlopen attach injects would wait for as long.  attach gives
 # up at its time limit, leaving the process as it was, and succeeds once
