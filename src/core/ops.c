@@ -372,9 +372,12 @@ int unregister_ftrace_ops(struct ftrace_ops *ops)
 	return -1;
 }
 
-/* Every site back to what the compiler left (a call to mcount, for a
- * plain -pg build), in one batch. */
-static int restore_sites(void)
+/*
+ * Every site that is not enabled between the compiler's bytes and the nop,
+ * in one batch: to the compiler's (detach) or to the nop (an attach after
+ * it; a module loaded meanwhile made its sites nops as it came).
+ */
+static int rewrite_sites(int to_nop)
 {
 	uint32_t n = 0, nr = ftrace_rec_count();
 	struct text_patch *v = calloc(nr ? nr : 1, sizeof(*v));
@@ -382,19 +385,33 @@ static int restore_sites(void)
 
 	for (uint32_t id = 1; v && id <= nr; id++) {
 		struct ftrace_rec *rec = ftrace_rec_get(id);
+		uint8_t nop[ARCH_MAX_INSN];
 
 		if (rec->flags & (FTRACE_FL_DISABLED | FTRACE_FL_ENABLED))
 			continue;
+		arch_make_nop(rec->orig, rec->len, nop);
+		if (to_nop && memcmp((const void *)rec->ip, rec->orig, rec->len))
+			continue;
 		v[n].addr = rec->ip;
 		v[n].len = rec->len;
-		arch_make_nop(rec->orig, rec->len, v[n].old);
-		memcpy(v[n].new, rec->orig, rec->len);
+		memcpy(v[n].old, to_nop ? rec->orig : nop, rec->len);
+		memcpy(v[n].new, to_nop ? nop : rec->orig, rec->len);
 		n += memcmp(v[n].old, v[n].new, rec->len) != 0;
 	}
 	if (v)
 		ret = text_patch_batch(v, n);
 	free(v);
 	return ret;
+}
+
+static int restore_sites(void)
+{
+	return rewrite_sites(0);
+}
+
+static int nop_sites(void)
+{
+	return rewrite_sites(1);
 }
 
 /* fntrace detach: every tracer off, then every site and GOT slot restored. */
@@ -410,32 +427,6 @@ int ftrace_detach(void)
 		ret = ft_interpose_stop();
 	killed = ret == 0 ? 1 : killed;
 	detached = ret == 0;
-	return ret;
-}
-
-/* Every site still as the compiler left it back to a nop.  (A module
- * loaded while detached made its sites nops as it came.) */
-static int nop_sites(void)
-{
-	uint32_t n = 0, nr = ftrace_rec_count();
-	struct text_patch *v = calloc(nr ? nr : 1, sizeof(*v));
-	int ret = -1;
-
-	for (uint32_t id = 1; v && id <= nr; id++) {
-		struct ftrace_rec *rec = ftrace_rec_get(id);
-
-		if (rec->flags & (FTRACE_FL_DISABLED | FTRACE_FL_ENABLED) ||
-		    memcmp((const void *)rec->ip, rec->orig, rec->len))
-			continue;
-		v[n].addr = rec->ip;
-		v[n].len = rec->len;
-		memcpy(v[n].old, rec->orig, rec->len);
-		arch_make_nop(rec->orig, rec->len, v[n].new);
-		n += memcmp(v[n].old, v[n].new, rec->len) != 0;
-	}
-	if (v)
-		ret = text_patch_batch(v, n);
-	free(v);
 	return ret;
 }
 

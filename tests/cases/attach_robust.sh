@@ -65,57 +65,34 @@ plain() {
 	cp "$name.rec.txt" "$name.txt"
 }
 
+# both NAME WHAT graph|- PROG [ARGS...]: plain, attached, checked.
+both() {
+	local name=$1 what=$2 graph=$3; shift 3
+	plain "$name" "$@"
+	attached "$name" "$@"
+	check "$name" "$what" "$graph"
+}
+
 gated robust_longjmp lj
-for mode in jmp sig; do
-	plain lj-$mode ./lj $mode
-	attached lj-$mode ./lj $mode
-	check lj-$mode "longjmp ($mode)" graph
-done
-
+for mode in jmp sig; do both lj-$mode "longjmp ($mode)" graph ./lj $mode; done
 gated robust_exceptions exc g++-pg
-plain exc ./exc
-attached exc ./exc
-check exc "C++ exceptions" graph
-
+both exc "C++ exceptions" graph ./exc
 gated robust_context ctx
-for mode in direct nested; do
-	plain ctx-$mode ./ctx $mode
-	attached ctx-$mode ./ctx $mode
-	check ctx-$mode "swapcontext ($mode)" graph
-done
-
+for mode in direct nested; do both ctx-$mode "swapcontext ($mode)" graph ./ctx $mode; done
 gated robust_signal signal
-for mode in stack altstack; do
-	plain sig-$mode ./signal $mode
-	attached sig-$mode ./signal $mode
-	check sig-$mode "signals ($mode)" graph
-done
-
+for mode in stack altstack; do both sig-$mode "signals ($mode)" graph ./signal $mode; done
 gated robust_dlopen dlo
-plain dlo ./dlo "$lib"
-attached dlo ./dlo "$lib"
-check dlo "dlopen and dlclose x50" graph
+both dlo "dlopen and dlclose x50" graph ./dlo "$lib"
 
 # Several threads: their lines interleave as they ran.
 gated robust_threads threads
-plain threads ./threads
-attached threads ./threads
-check threads "50 threads"
+both threads "50 threads" - ./threads
 t_eq "attach, 50 threads: every worker traced" 50 "$(grep -c 'worker() {' threads.att.txt)"
-
 gated robust_pthread_exit pexit
-plain pexit ./pexit
-attached pexit ./pexit
-check pexit "pthread_exit"
+both pexit "pthread_exit" - ./pexit
 t_ok "attach, pthread_exit: the exiting thread's frames closed" \
 	grep -q 'unwound' pexit.att.txt
-
 gated robust_cancel cancel
-plain cancel ./cancel
-attached cancel ./cancel
-check cancel "pthread_cancel"
-
+both cancel "pthread_cancel" - ./cancel
 gated robust_cancel_cxx cancelcxx g++-pg
-plain cancelcxx ./cancelcxx
-attached cancelcxx ./cancelcxx
-check cancelcxx "pthread_cancel, C++ destructors"
+both cancelcxx "pthread_cancel, C++ destructors" - ./cancelcxx
