@@ -6,10 +6,11 @@
 ARCH_TRIPLE=i686-linux-gnu
 [ -e /proc/sys/fs/binfmt_misc/qemu-i386 ] && ARCH_EMULATED=1
 # Under qemu-i386 the runtime's signal paths (breakpoint traps, syncs by
-# signal, fork and exec while traced) crash the guest: not yet understood,
-# said on issue 10.  Natively every case runs.
+# signal, fork and exec while traced) crash or hang the guest (one
+# signal_nesting run wrote 80 GB): not yet understood, said on issue 10.
+# The cases that lean on them are left out there; natively every case runs.
 ARCH_EMULATED_SKIP="robust_signals robust_batch_fork live_stress load_nops control
-	record_faults ctl_faults robust_torture"
+	record_faults ctl_faults robust_torture signal_nesting robust_live robust_process lost"
 ARCH_EMULATED_WHY="i386 under qemu-i386 (this kernel has no IA-32 emulation): its signal paths crash the guest"
 # rel32 reaches the whole 32-bit address space: no distance is beyond it,
 # far_lib shows a library a quarter of it away traced all the same.
