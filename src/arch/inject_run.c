@@ -46,8 +46,10 @@ int inject_run_to_zero(pid_t tid, int (*at_zero)(pid_t tid, void *regs), void *r
 			return -1;
 		if (sig == SIGSEGV && zero)
 			return 0;
-		/* Another signal (or a ptrace stop): let it through, go on. */
-		if (sig == SIGTRAP || (status >> 16) != 0)
+		/* Another signal: let it through (a SIGTRAP too: one of our
+		 * breakpoints, which the handler must see); a ptrace event
+		 * stop: nothing to pass on.  Go on. */
+		if ((status >> 16) != 0)
 			sig = 0;
 	}
 }

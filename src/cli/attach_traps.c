@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define TRAP_BIT ((uint64_t)1 << (SIGTRAP - 1))
@@ -45,33 +44,22 @@ static int blocks_trap(pid_t pid, pid_t tid)
 	return (mask & TRAP_BIT) != 0;
 }
 
-static int stop_thread(pid_t tid)
-{
-	int status;
-
-	if (ptrace(PTRACE_SEIZE, tid, NULL, NULL) || ptrace(PTRACE_INTERRUPT, tid, NULL, NULL))
-		return -1;
-	if (waitpid(tid, &status, __WALL) == tid && WIFSTOPPED(status))
-		return 0;
-	ptrace(PTRACE_DETACH, tid, NULL, NULL);
-	return -1;
-}
-
 /* SIGTRAP in or out of a thread's mask; held: the caller holds it
- * stopped already (attach's own thread). */
+ * stopped already (attach's own thread).  A signal the thread was taking
+ * when it stopped (one of our breakpoints, say) goes on with it. */
 static int set_trap_blocked(pid_t tid, int blocked, int held)
 {
 	uint64_t mask;
-	int ret = -1;
+	int ret = -1, sig = 0;
 
-	if (!held && stop_thread(tid))
+	if (!held && (sig = cli_ptrace_stop(tid)) < 0)
 		return -1;
 	if (ptrace(PTRACE_GETSIGMASK, tid, (void *)sizeof(mask), &mask) == 0) {
 		mask = blocked ? mask | TRAP_BIT : mask & ~TRAP_BIT;
 		ret = ptrace(PTRACE_SETSIGMASK, tid, (void *)sizeof(mask), &mask) ? -1 : 0;
 	}
 	if (!held)
-		ptrace(PTRACE_DETACH, tid, NULL, NULL);
+		ptrace(PTRACE_DETACH, tid, NULL, (void *)(long)sig);
 	return ret;
 }
 

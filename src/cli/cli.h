@@ -51,6 +51,9 @@ struct cli_target {
 int cli_target_of(const char *program, struct cli_target *t);
 /* May fntrace attach to pid?  0, or -1 after one line that says why not
  * (attach_check.c). */
+/* Stop a thread under ptrace: the signal it was taking (to pass on when
+ * it is let go), 0, or -1 (cmd_attach.c). */
+int cli_ptrace_stop(pid_t tid);
 /* attach_traps.c: SIGTRAP out of the masks of the threads that block it
  * (their ids, space-separated, in list), and back in on detach. */
 int attach_unblock_traps(pid_t pid, char *list, size_t len);

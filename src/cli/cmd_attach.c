@@ -182,19 +182,33 @@ static int inject(pid_t pid, const char *lib, const char *traps)
 	return inject_init(pid, sp, traps);
 }
 
-static int seize(pid_t pid)
+/*
+ * Stop a thread under ptrace (PTRACE_SEIZE, PTRACE_INTERRUPT).  It may
+ * stop taking a signal instead (its own, or the trap of one of our
+ * breakpoints): that signal must go on with it when it is let go, or the
+ * thread would run on past a trap no handler saw.  Returns that signal,
+ * 0 if none, or -1 (not stopped, and let go).
+ */
+int cli_ptrace_stop(pid_t tid)
 {
 	int status;
 
-	if (ptrace(PTRACE_SEIZE, pid, NULL, NULL) || ptrace(PTRACE_INTERRUPT, pid, NULL, NULL)) {
-		cli_error("cannot attach to process %d: %s", (int)pid, strerror(errno));
+	if (ptrace(PTRACE_SEIZE, tid, NULL, NULL) || ptrace(PTRACE_INTERRUPT, tid, NULL, NULL))
 		return -1;
-	}
-	if (waitpid(pid, &status, __WALL) != pid || !WIFSTOPPED(status)) {
-		cli_error("process %d did not stop", (int)pid);
-		return -1;
-	}
-	return 0;
+	if (waitpid(tid, &status, __WALL) == tid && WIFSTOPPED(status))
+		return (status >> 16) == 0 ? WSTOPSIG(status) : 0;
+	ptrace(PTRACE_DETACH, tid, NULL, NULL);
+	return -1;
+}
+
+static int seize(pid_t pid)
+{
+	int sig = cli_ptrace_stop(pid);
+
+	if (sig < 0)
+		cli_error("cannot attach to process %d: %s", (int)pid,
+			  errno ? strerror(errno) : "it did not stop");
+	return sig;
 }
 
 static int parse_pid_arg(int argc, char **argv, const char *usage, pid_t *pid)
@@ -248,7 +262,7 @@ int cmd_attach(int argc, char **argv)
 	char *lib, path[4096], inside[4096], traps[1024];
 	unsigned timeout = 10;
 	pid_t pid;
-	int n = parse_attach_args(argc, argv, &pid, &timeout), ret, loaded;
+	int n = parse_attach_args(argc, argv, &pid, &timeout), ret, loaded, sig;
 
 	if (n <= 0)
 		return n ? 2 : 0;
@@ -261,7 +275,7 @@ int cmd_attach(int argc, char **argv)
 		free(lib);
 		return 1;
 	}
-	if (seize(pid)) {
+	if ((sig = seize(pid)) < 0) {
 		free(lib);
 		return 1;
 	}
@@ -276,7 +290,7 @@ int cmd_attach(int argc, char **argv)
 	alarm(0);
 	if (!loaded)
 		attach_unstage_runtime(pid);
-	ptrace(PTRACE_DETACH, pid, NULL, NULL);
+	ptrace(PTRACE_DETACH, pid, NULL, (void *)(long)sig);
 	if (ret)
 		detach_reblock_traps(pid, traps);
 	free(lib);
