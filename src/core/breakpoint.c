@@ -26,6 +26,7 @@
 static const struct bp_site *_Atomic batch;
 static _Atomic unsigned batch_len;
 static _Atomic int inside;		/* handlers looking at the batch */
+static _Atomic unsigned published;	/* batches published so far */
 static int installed;
 static struct sigaction chained;	/* what the program asked for */
 
@@ -85,9 +86,8 @@ static int is_breakpoint(const siginfo_t *si)
  * the new one if it is ours to emulate, else the old one.  (detach writes
  * back the compiler's "call *mcount@GOTPCREL(%rip)", which is not ours;
  * the nop it replaces is.) */
-static int handle_trap(siginfo_t *si, void *uc)
+static int emulate(void *uc, uintptr_t addr)
 {
-	uintptr_t addr = arch_trap_address(uc);
 	const struct bp_site *site;
 	int done = 0;
 
@@ -97,12 +97,33 @@ static int handle_trap(siginfo_t *si, void *uc)
 		done = arch_emulate(uc, addr, site->insn, site->len) == 0 ||
 		       arch_emulate(uc, addr, site->old, site->len) == 0;
 	atomic_fetch_sub(&inside, 1);
-	if (!done && memcmp((const void *)addr, arch_breakpoint, arch_breakpoint_len)) {
-		/* Not a breakpoint any more: a batch ended meanwhile. */
-		arch_restart_at(uc, addr);
-		done = 1;
-	}
 	return done;
+}
+
+/*
+ * Not in the batch, and still a breakpoint: the program's own, unless a
+ * batch was published meanwhile.  A handler slow to run may look while
+ * the next batch is being published, and then see its breakpoint at the
+ * same site: it looks again.
+ */
+static int handle_trap(siginfo_t *si, void *uc)
+{
+	uintptr_t addr = arch_trap_address(uc);
+
+	for (;;) {
+		unsigned seen = atomic_load(&published);
+
+		if (emulate(uc, addr))
+			return 1;
+		if (memcmp((const void *)addr, arch_breakpoint, arch_breakpoint_len)) {
+			/* Not a breakpoint any more: a batch ended meanwhile. */
+			arch_restart_at(uc, addr);
+			return 1;
+		}
+		atomic_thread_fence(memory_order_seq_cst);
+		if (atomic_load(&published) == seen)
+			return 0;
+	}
 }
 
 static void on_trap(int sig, siginfo_t *si, void *uc)
@@ -128,11 +149,14 @@ int ftrace_bp_install(void)
 	return 0;
 }
 
+/* Counted once the batch can be found, before any of its breakpoints is
+ * written: a handler that saw the count before it looks again. */
 void ftrace_bp_publish(const struct bp_site *v, unsigned n)
 {
 	atomic_store(&batch_len, 0);
 	atomic_store(&batch, v);
 	atomic_store(&batch_len, n);
+	atomic_fetch_add(&published, 1);
 }
 
 void ftrace_bp_retire(void)
