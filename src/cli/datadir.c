@@ -27,6 +27,13 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+static int ticks_are_ns;
+
+void clock_ticks_are_ns(int yes)
+{
+	ticks_are_ns = yes;
+}
+
 /* The tick read sits between two clock reads: their middle, from the
  * tightest of a few tries, so that a preemption in one does not count. */
 void clock_sample(uint64_t *ticks, uint64_t *ns)
@@ -34,7 +41,7 @@ void clock_sample(uint64_t *ticks, uint64_t *ns)
 	uint64_t best = UINT64_MAX;
 
 	for (int i = 0; i < 4; i++) {
-		uint64_t a = mono_ns(), t = arch_clock(), b = mono_ns();
+		uint64_t a = mono_ns(), t = ticks_are_ns ? mono_ns() : arch_clock(), b = mono_ns();
 
 		if (b - a < best) {
 			best = b - a;

@@ -14,6 +14,7 @@
  * drains on, keeps what fit, and says what it could not keep.
  */
 #include "cli.h"
+#include "../arch/arch.h"
 #include "datadir.h"
 #include "drain.h"
 #include "probe.h"
@@ -296,6 +297,7 @@ int record_run(const struct record_options *o)
 	    cli_target_prepare(&target, path) || !(lib = cli_find_runtime(&target)))
 		goto out;
 	describe_run(&r.info, o);
+	clock_ticks_are_ns(!target.host && target.arch->clock_is_monotonic_ns);
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a failed write */
 	if (shm_create(&r, o->buffer_kb, target.big_endian) ||
 	    datadir_create(&r.dir, o->output, &r.info))
