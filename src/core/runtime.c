@@ -30,6 +30,8 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,10 +39,16 @@
 #include <unistd.h>
 
 static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int forks_waiting;
 static int debug;
 
+/* A fork waiting for the lock goes first: a thread that switches tracers
+ * in a loop takes the lock again the moment it lets it go, and glibc's
+ * mutex is not fair (torture_fork's fork waited minutes for it). */
 void ftrace_lock(void)
 {
+	while (atomic_load(&forks_waiting))
+		sched_yield();
 	pthread_mutex_lock(&control_lock);
 }
 
@@ -56,7 +64,9 @@ void ftrace_unlock(void)
  */
 static void fork_prepare(void)
 {
-	ftrace_lock();
+	atomic_fetch_add(&forks_waiting, 1);
+	pthread_mutex_lock(&control_lock);
+	atomic_fetch_sub(&forks_waiting, 1);
 }
 
 static void fork_done(void)
