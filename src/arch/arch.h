@@ -254,14 +254,6 @@ uintptr_t *arch_return_slot(uintptr_t cfa);
 #define ARCH_RETURN_SLOT_FLOATS 0
 #endif
 
-/*
- * fntrace attach points a module's calls to longjmp, sigaction, dlopen ...
- * at the runtime's wrappers through their GOT slots (src/core/interpose.c):
- * the relocation types that bind a slot to a function, [0] the PLT's
- * (JUMP_SLOT), [1] a plain GOT slot's (GLOB_DAT); 0 where there is none.
- */
-extern const unsigned arch_got_relocs[2];
-
 /* The stack pointer a jmp_buf returns to (glibc keeps it mangled). */
 uintptr_t arch_jmpbuf_sp(const void *env);
 /* The stack pointer of the caller of the function calling this. */

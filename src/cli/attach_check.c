@@ -23,21 +23,9 @@
 /* The number after "key:" in /proc/PID/status; -1 if none. */
 static long status_field(pid_t pid, const char *key)
 {
-	char path[64], line[256];
-	size_t len = strlen(key);
-	long value = -1;
-	FILE *f;
+	char value[64];
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, len) && line[len] == ':') {
-			value = strtol(line + len + 1, NULL, 10);
-			break;
-		}
-	if (f)
-		fclose(f);
-	return value;
+	return cli_proc_status(pid, 0, key, value, sizeof(value)) ? -1 : strtol(value, NULL, 10);
 }
 
 static int exists(pid_t pid)

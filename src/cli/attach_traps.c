@@ -30,18 +30,10 @@
 /* Does the thread block SIGTRAP?  (SigBlk in its status, in hex.) */
 static int blocks_trap(pid_t pid, pid_t tid)
 {
-	char path[64], line[256];
-	uint64_t mask = 0;
-	FILE *f;
+	char value[64];
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid, (int)tid);
-	if (!(f = fopen(path, "re")))
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "SigBlk:", 7))
-			mask = strtoull(line + 7, NULL, 16);
-	fclose(f);
-	return (mask & TRAP_BIT) != 0;
+	return cli_proc_status(pid, tid, "SigBlk", value, sizeof(value)) == 0 &&
+	       (strtoull(value, NULL, 16) & TRAP_BIT);
 }
 
 /* SIGTRAP in or out of a thread's mask; held: the caller holds it

@@ -25,6 +25,10 @@ int cmd_cxx(int argc, char **argv);
 
 /* One line on stderr, prefixed with "fntrace: ". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The value after "key:" in /proc/PID/status, or in a thread's
+ * (/proc/PID/task/TID/status; tid 0: the process's), blanks skipped: 0,
+ * or -1 if there is none. */
+int cli_proc_status(pid_t pid, pid_t tid, const char *key, char *value, size_t len);
 /* The path of an executable named as a shell would find it, or NULL. */
 char *cli_find_program(const char *name);
 /* Does help appear among the first arguments (before "--")? */
@@ -49,8 +53,6 @@ struct cli_target {
 /* What the program at path is for; -1 after one line if fntrace cannot
  * trace it. */
 int cli_target_of(const char *program, struct cli_target *t);
-/* May fntrace attach to pid?  0, or -1 after one line that says why not
- * (attach_check.c). */
 /* Stop a thread under ptrace: the signal it was taking (to pass on when
  * it is let go), 0, or -1 (cmd_attach.c). */
 int cli_ptrace_stop(pid_t tid);
@@ -59,6 +61,8 @@ int cli_ptrace_stop(pid_t tid);
 int attach_unblock_traps(pid_t pid, char *list, size_t len);
 int detach_traps_list(pid_t pid, char *list, size_t len);
 void detach_reblock_traps(pid_t pid, const char *list);
+/* May fntrace attach to pid?  0, or -1 after one line that says why not
+ * (attach_check.c). */
 int attach_check(pid_t pid);
 /* A process's root as we reach it: "" if it is ours, else /proc/PID/root. */
 void attach_root(pid_t pid, char *buf, size_t len);

@@ -311,9 +311,9 @@ int cmd_detach(int argc, char **argv)
 	if (status)
 		return status;
 	status = ctl_set(pid, "detach", "1");
-	if (status == 0)
-		detach_reblock_traps(pid, traps);
-	if (status == 0)
-		fprintf(stderr, "fntrace: detached from process %d\n", (int)pid);
-	return status;
+	if (status)
+		return status;
+	detach_reblock_traps(pid, traps);
+	fprintf(stderr, "fntrace: detached from process %d\n", (int)pid);
+	return 0;
 }

@@ -45,21 +45,13 @@ static void set_timeouts(int fd)
 
 long ctl_own_pid(pid_t pid)
 {
-	char path[64], line[256];
-	long own = pid;
-	FILE *f;
+	char value[256], *last;
+	long own;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "NSpid:", 6)) {
-			char *last = strrchr(line, '\t');
-
-			own = strtol(last ? last + 1 : line + 6, NULL, 10);
-			break;
-		}
-	if (f)
-		fclose(f);
+	if (cli_proc_status(pid, 0, "NSpid", value, sizeof(value)))
+		return pid;
+	last = strrchr(value, '\t');
+	own = strtol(last ? last + 1 : value, NULL, 10);
 	return own > 0 ? own : pid;
 }
 

@@ -44,6 +44,30 @@ char *cli_find_program(const char *name)
 	return NULL;
 }
 
+int cli_proc_status(pid_t pid, pid_t tid, const char *key, char *value, size_t len)
+{
+	char path[64], line[512];
+	size_t klen = strlen(key);
+	int found = -1;
+	FILE *f;
+
+	if (tid)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)pid, (int)tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	while (f && found && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || line[klen] != ':')
+			continue;
+		snprintf(value, len, "%s", line + klen + 1 + strspn(line + klen + 1, " \t"));
+		value[strcspn(value, "\n")] = '\0';
+		found = 0;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
 int cli_parse_seconds(const char *text, unsigned *seconds)
 {
 	char *end;

@@ -23,6 +23,7 @@
  * or any update).
  */
 #include "ftrace.h"
+#include "../arch/arch.h"
 #include "../common/array.h"
 
 #include <dlfcn.h>
@@ -44,7 +45,7 @@ static const char *const wrapped[] = {
 #define NR_WRAPPED (sizeof(wrapped) / sizeof(wrapped[0]))
 
 static uintptr_t ours[NR_WRAPPED];	/* our wrappers' addresses */
-static uintptr_t own_lo, own_hi;	/* libfntrace.so, mapped */
+static uintptr_t own_base;		/* libfntrace.so's load address */
 
 /* A slot pointed at a wrapper, and what it held. */
 struct redirect {
@@ -58,9 +59,13 @@ static unsigned nr_redirects;
 static size_t cap_redirects;
 static int interposing;
 
-static int is_own(uintptr_t addr)
+/* Is addr in libfntrace.so?  (dladdr takes the loader's lock: not inside
+ * dl_iterate_phdr, where a module is ours if its bias is own_base.) */
+static int is_own(const void *addr)
 {
-	return own_lo <= addr && addr < own_hi;
+	Dl_info info;
+
+	return own_base && dladdr(addr, &info) && (uintptr_t)info.dli_fbase == own_base;
 }
 
 /* The real name: the next definition after ours (preloaded), or the one
@@ -69,9 +74,9 @@ void *ft_real(const char *name)
 {
 	void *fn = dlsym(RTLD_NEXT, name);
 
-	if (!fn || is_own((uintptr_t)fn))
+	if (!fn || is_own(fn))
 		fn = dlsym(RTLD_DEFAULT, name);
-	return fn && !is_own((uintptr_t)fn) ? fn : NULL;
+	return fn && !is_own(fn) ? fn : NULL;
 }
 
 /* ---- the modules' dynamic sections ---- */
@@ -83,6 +88,7 @@ void *ft_real(const char *name)
 #define rel_type(info) REL_INFO(__ELF_NATIVE_CLASS, TYPE, info)
 
 struct dyn_tables {
+	const struct arch_desc *arch;	/* its GOT relocation types */
 	uintptr_t bias, symtab, strtab;
 	uintptr_t rel[3];		/* JMPREL, RELA, REL */
 	size_t relsz[3], relent[3];
@@ -119,6 +125,7 @@ static int dyn_tables(const struct dl_phdr_info *info, struct dyn_tables *t)
 	int plt_rela = 0;
 
 	memset(t, 0, sizeof(*t));
+	t->arch = arch_lookup(((const ElfW(Ehdr) *)own_base)->e_machine);
 	t->bias = info->dlpi_addr;
 	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -133,7 +140,7 @@ static int dyn_tables(const struct dl_phdr_info *info, struct dyn_tables *t)
 	for (; dyn && dyn->d_tag != DT_NULL; dyn++)
 		dyn_entry(t, dyn, &plt_rela);
 	t->relent[0] = plt_rela ? sizeof(ElfW(Rela)) : sizeof(ElfW(Rel));
-	return dyn && t->symtab && t->strtab ? 0 : -1;
+	return dyn && t->arch && t->symtab && t->strtab ? 0 : -1;
 }
 
 /* ---- one slot ---- */
@@ -238,7 +245,7 @@ static int each_slot(const struct dyn_tables *t, unsigned table, slot_fn fn)
 		unsigned type = rel_type(r->r_info);
 		int i;
 
-		if (!type || (type != arch_got_relocs[0] && type != arch_got_relocs[1]))
+		if (type != t->arch->rel_jump_slot && type != t->arch->rel_glob_dat)
 			continue;
 		if ((i = wrapped_index(t, rel_sym(r->r_info))) >= 0)
 			ret |= fn(t, (uintptr_t *)(t->bias + r->r_offset), ours[i]);
@@ -251,7 +258,7 @@ static int each_module(struct dl_phdr_info *info, size_t size, void *arg)
 	struct dyn_tables t;
 	int *ret = arg;
 
-	if (is_own((uintptr_t)info->dlpi_phdr) || dyn_tables(info, &t))
+	if (info->dlpi_addr == own_base || dyn_tables(info, &t))
 		return 0;
 	for (unsigned table = 0; table < 3; table++)
 		*ret |= each_slot(&t, table, interposing ? redirect_slot : restore_slot);
@@ -285,45 +292,26 @@ static int find_ours(void)
 	Dl_info info;
 	void *self;
 
-	if (!dladdr((void *)find_ours, &info) || !real_dlopen ||
+	if (!own_base || !dladdr((void *)find_ours, &info) || !real_dlopen ||
 	    !(self = real_dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD)))
 		return -1;
 	for (unsigned i = 0; i < NR_WRAPPED; i++) {
-		Dl_info where;
-
 		ours[i] = (uintptr_t)dlsym(self, wrapped[i]);
-		if (!ours[i] || !dladdr((void *)ours[i], &where) || where.dli_fbase != info.dli_fbase)
+		if (!ours[i] || !is_own((void *)ours[i]))
 			ours[i] = 0;
 	}
 	dlclose(self);
 	return 0;
 }
 
-static int own_range(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	uintptr_t self = (uintptr_t)arg, lo = UINTPTR_MAX, hi = 0;
-
-	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
-
-		if (ph->p_type != PT_LOAD)
-			continue;
-		lo = start < lo ? start : lo;
-		hi = start + ph->p_memsz > hi ? start + ph->p_memsz : hi;
-	}
-	if (lo > self || self >= hi)
-		return 0;
-	own_lo = lo;
-	own_hi = hi;
-	return 1;
-}
-
-/* Where libfntrace.so lies: found before anything asks ft_real(), so that
- * it never takes our own definitions for the program's. */
+/* Where libfntrace.so lies (its ELF header: the first page it maps),
+ * found before anything asks ft_real(). */
 __attribute__((constructor(101))) static void find_self(void)
 {
-	dl_iterate_phdr(own_range, (void *)find_self);
+	Dl_info info;
+
+	if (dladdr((void *)find_self, &info))
+		own_base = (uintptr_t)info.dli_fbase;
 }
 
 /* fntrace attach, after the runtime's start-up: take over the program's

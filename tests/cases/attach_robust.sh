@@ -51,18 +51,18 @@ check() {
 	[ "${3:-}" = graph ] || return 0
 	# From main() on: a C++ program's static constructors ran before the
 	# gate, before the attach.
-	t_graph_calls "$1.txt" | sed -n '/^main() {$/,$p' >"$1.want.graph"
+	t_graph_calls "$1.rec.txt" | sed -n '/^main() {$/,$p' >"$1.want.graph"
 	t_graph_calls "$1.att.txt" >"$1.got.graph"
 	t_same "attach, $2: the graph fntrace record makes" "$1.want.graph" "$1.got.graph"
 }
 
-# plain NAME PROG [ARGS...]: the untraced run and fntrace record's graph.
+# plain NAME PROG [ARGS...]: the untraced run (NAME.out, NAME.rc) and
+# fntrace record's (NAME.rec.*).
 plain() {
 	local name=$1; shift
 	"$@" >"$name.out" 2>/dev/null
 	echo $? >"$name.rc"
 	r_record "$name.rec" "$@"
-	cp "$name.rec.txt" "$name.txt"
 }
 
 # both NAME WHAT graph|- PROG [ARGS...]: plain, attached, checked.
