@@ -118,6 +118,7 @@ static int stream_start(struct stream_dir *d, const char *line)
 static int read_section(struct stream_dir *d, struct ctl_conn *c)
 {
 	char line[256], name[64];
+	unsigned image;
 	size_t len;
 	int pid;
 
@@ -129,6 +130,10 @@ static int read_section(struct stream_dir *d, struct ctl_conn *c)
 		return stream_start(d, line);
 	if (sscanf(line, "info %zu", &len) == 1)
 		return write_file(d->dir, "info", c, len);
+	if (sscanf(line, "funcs %d.%u %zu", &pid, &image, &len) == 3) {
+		snprintf(name, sizeof(name), "funcs-%d.%u", pid, image);
+		return write_file(d->dir, name, c, len);
+	}
 	if (sscanf(line, "funcs %d %zu", &pid, &len) == 2) {
 		snprintf(name, sizeof(name), "funcs-%d", pid);
 		return write_file(d->dir, name, c, len);

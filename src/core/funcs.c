@@ -168,6 +168,58 @@ void ft_funcs_emit(void (*emit)(void *arg, const char *line, size_t len), void *
 		module_lines(i, emit, arg);
 }
 
+/* funcs-PID[.IMAGE] of the recording, as written so far, up to its last
+ * whole line. */
+static int emit_file(uint32_t pid, uint32_t image,
+		     void (*emit)(void *arg, const char *line, size_t len), void *arg)
+{
+	char path[PATH_MAX + 48], buf[65536];
+	size_t have = 0;
+	ssize_t n;
+	int in;
+
+	if (image)
+		snprintf(path, sizeof(path), "%s/funcs-%u.%u", dir_path, pid, image);
+	else
+		snprintf(path, sizeof(path), "%s/funcs-%u", dir_path, pid);
+	in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	while ((n = read(in, buf + have, sizeof(buf) - have)) > 0 || (n < 0 && errno == EINTR)) {
+		char *end;
+
+		have += n > 0 ? n : 0;
+		end = memrchr(buf, '\n', have);
+		if (!end && have < sizeof(buf))
+			continue;
+		if (!end)		/* no line is that long: not ours */
+			break;
+		emit(arg, buf, end + 1 - buf);
+		have -= end + 1 - buf;
+		memmove(buf, end + 1, have);
+	}
+	close(in);
+	return 0;
+}
+
+/*
+ * The table of another process that fills the same buffer: a recording
+ * has its file; else it is a child forked since the attach, whose ids are
+ * ours as of the fork (a module it loads after that is unknown here).
+ */
+int ft_funcs_emit_for(uint32_t pid, uint32_t image,
+		      void (*emit)(void *arg, const char *line, size_t len), void *arg)
+{
+	int ours = pid == (uint32_t)getpid() && image == ft_image;
+
+	if (!ours && fd >= 0)
+		return emit_file(pid, image, emit, arg);
+	if (!ours && image != ft_image)
+		return -1;
+	ft_funcs_emit(emit, arg);
+	return 0;
+}
+
 void ft_funcs_reopen_after_fork(void)
 {
 	if (fd < 0)

@@ -28,4 +28,9 @@ extern uint32_t ft_image;
 /* The whole table, handed line by line to emit. */
 void ft_funcs_emit(void (*emit)(void *arg, const char *line, size_t len), void *arg);
 
+/* The table of the process pid (image): ours, the recording's file of
+ * another, or ours for a child forked since the attach; -1 if none. */
+int ft_funcs_emit_for(uint32_t pid, uint32_t image,
+		      void (*emit)(void *arg, const char *line, size_t len), void *arg);
+
 #endif

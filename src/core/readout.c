@@ -75,10 +75,52 @@ static void send_section(struct ctl_out *o, const char *name, const char *data, 
 	ctl_write(o, data, len);
 }
 
-static void send_preamble(struct ctl_out *o)
+/*
+ * The processes whose events went out, each of which needs its function
+ * table: a forked child fills the same buffer under its own pid.
+ */
+struct sent {
+	struct ctl_out *o;
+	struct proc_key { uint32_t pid, image; } *procs;
+	size_t nr, cap, described;
+};
+
+static void note_process(struct sent *s, const struct ft_chunk *c)
 {
-	struct text info = { 0 }, funcs = { 0 };
-	char line[512], name[32];
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->procs[i].pid == c->pid && s->procs[i].image == c->image)
+			return;
+	if (grow_array((void **)&s->procs, &s->cap, s->nr + 1, sizeof(*s->procs)))
+		return;
+	s->procs[s->nr++] = (struct proc_key){ c->pid, c->image };
+}
+
+/* "funcs PID[.IMAGE] LEN" and the table, for each process noted since. */
+static void send_funcs(struct sent *s)
+{
+	for (; s->described < s->nr; s->described++) {
+		const struct proc_key *p = &s->procs[s->described];
+		struct text funcs = { 0 };
+		char name[48];
+		int known;
+
+		ftrace_lock();
+		known = !ft_funcs_emit_for(p->pid, p->image, text_add, &funcs);
+		ftrace_unlock();
+		if (p->image)
+			snprintf(name, sizeof(name), "funcs %u.%u", p->pid, p->image);
+		else
+			snprintf(name, sizeof(name), "funcs %u", p->pid);
+		if (known)
+			send_section(s->o, name, funcs.buf, funcs.len);
+		free(funcs.buf);
+	}
+}
+
+static void send_preamble(struct sent *s)
+{
+	struct text info = { 0 };
+	char line[512];
 	int n;
 
 	n = snprintf(line, sizeof(line),
@@ -89,25 +131,23 @@ static void send_preamble(struct ctl_out *o)
 		     (unsigned long long)arch_clock(), (unsigned long long)monotonic_ns(),
 		     ft_graph.retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN));
 	text_add(&info, line, n);
-	ftrace_lock();
-	ft_funcs_emit(text_add, &funcs);
-	ftrace_unlock();
 	/* The chunks go as they are, in our byte order: the reader swaps. */
-	ctl_printf(o, "fntrace-stream 1 %s\n", FT_BIG_ENDIAN ? "be" : "le");
-	send_section(o, "info", info.buf, info.len);
-	snprintf(name, sizeof(name), "funcs %d", (int)getpid());
-	send_section(o, name, funcs.buf, funcs.len);
+	ctl_printf(s->o, "fntrace-stream 1 %s\n", FT_BIG_ENDIAN ? "be" : "le");
+	send_section(s->o, "info", info.buf, info.len);
 	free(info.buf);
-	free(funcs.buf);
+	note_process(s, &(struct ft_chunk){ .pid = getpid(), .image = ft_image });
+	send_funcs(s);
 }
 
 /* Events [from, to) of c, as a chunk of their own. */
-static void send_piece(struct ctl_out *o, const struct ft_chunk *c, uint32_t from, uint32_t to)
+static void send_piece(struct sent *s, const struct ft_chunk *c, uint32_t from, uint32_t to)
 {
+	struct ctl_out *o = s->o;
 	struct ft_chunk head = *c;
 
 	if (to <= from)
 		return;
+	note_process(s, c);
 	ft_chunk_state_at(ft_buffer_shm(), c, from, &head.start_time, &head.cpu);
 	head.used = to - from;
 	head.consumed = 0;
@@ -127,14 +167,14 @@ static void free_chunk(struct ft_shm *shm, unsigned i)
 
 /* Send (or, with send = 0, drop) what chunk i holds past `consumed`;
  * with consume, advance `consumed` and free a full chunk. */
-static void read_chunk(struct ctl_out *o, struct ft_shm *shm, unsigned i, int consume, int send)
+static void read_chunk(struct sent *s, struct ft_shm *shm, unsigned i, int consume, int send)
 {
 	struct ft_chunk *c = ft_shm_chunk(shm, i);
 	uint32_t full = FT_CHUNK_FULL;
 
 	if (atomic_compare_exchange_strong(&shm->state[i], &full, FT_CHUNK_READING)) {
 		if (send)
-			send_piece(o, c, c->consumed, c->used);
+			send_piece(s, c, c->consumed, c->used);
 		if (consume)
 			free_chunk(shm, i);
 		else
@@ -143,26 +183,30 @@ static void read_chunk(struct ctl_out *o, struct ft_shm *shm, unsigned i, int co
 		uint32_t to = ft_chunk_filled(shm, c);
 
 		if (send)
-			send_piece(o, c, c->consumed, to);
+			send_piece(s, c, c->consumed, to);
 		if (consume)
 			c->consumed = to;
 	}
 }
 
-static void read_all(struct ctl_out *o, int consume, int send)
+static void read_all(struct sent *s, int consume, int send)
 {
 	struct ft_shm *shm = ft_buffer_shm();
 
 	for (unsigned i = 0; shm && i < shm->nr_chunks; i++)
-		read_chunk(o, shm, i, consume, send);
+		read_chunk(s, shm, i, consume, send);
 }
 
 int ft_readout_trace(struct ctl_out *o, int arg)
 {
+	struct sent s = { .o = o };
+
 	ctl_printf(o, "ok\n");
-	send_preamble(o);
-	read_all(o, 0, 1);
+	send_preamble(&s);
+	read_all(&s, 0, 1);
+	send_funcs(&s);
 	ctl_printf(o, "end\n");
+	free(s.procs);
 	return 0;
 }
 
@@ -183,14 +227,16 @@ int ft_readout_clear(const char *value, int append, int arg, char *err, size_t e
 int ft_readout_pipe(struct ctl_out *o, int arg)
 {
 	struct timespec tick = { 0, 200 * 1000 * 1000 };
+	struct sent s = { .o = o };
 
 	ctl_printf(o, "ok\n");
-	send_preamble(o);
+	send_preamble(&s);
 	while (!o->failed && !ctl_peer_gone(o->fd)) {
 		struct ft_shm *shm = ft_buffer_shm();
 		uint32_t seen = shm ? atomic_load(&shm->published) : 0;
 
-		read_all(o, 1, 1);
+		read_all(&s, 1, 1);
+		send_funcs(&s);
 		if (ctl_flush(o))
 			break;
 		if (shm)
@@ -198,6 +244,7 @@ int ft_readout_pipe(struct ctl_out *o, int arg)
 		else
 			nanosleep(&tick, NULL);
 	}
+	free(s.procs);
 	return 0;
 }
 

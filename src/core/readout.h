@@ -8,6 +8,8 @@
  *   info LEN\n  <what fntrace.data/info holds>
  *   funcs PID LEN\n  <what funcs-PID holds>
  *   chunk LEN\n  <struct ft_chunk, `used` bytes of events>   (repeated)
+ *   funcs PID[.IMAGE] LEN\n  <funcs-PID[.IMAGE]>   (each other process
+ *                                                   whose chunks went out)
  *   end\n                                                  (trace only)
  *
  * Every chunk sent is self-contained: a piece of a chunk still being

@@ -96,3 +96,42 @@ gated robust_cancel cancel
 both cancel "pthread_cancel" - ./cancel
 gated robust_cancel_cxx cancelcxx g++-pg
 both cancelcxx "pthread_cancel, C++ destructors" - ./cancelcxx
+
+# fork: the child fills the buffer it inherited under its own pid, and the
+# trace describes it with the parent's functions.
+pid_calls() { grep -- "-$2 *|" "$1" | cut -d'|' -f3- | sed 's/^  //'; }
+no_pids() { sed 's/^\(child\|parent\) [0-9]*/\1 PID/' "$1"; }
+gated robust_fork fork
+plain fork ./fork
+attached fork ./fork
+t_eq "attach, fork: exit status as untraced" "$(cat fork.rc)" "$(cat fork.att.rc)"
+t_eq "attach, fork: output as untraced" "$(no_pids fork.out)" "$(no_pids fork.att.out)"
+t_eq "attach, fork: nothing said but attach and detach" "" \
+	"$(grep -v 'fntrace: \(attached to\|detached from\) process' fork.att.err)"
+child=$(sed -n 's/^child \([0-9]*\) status .*/\1/p' fork.att.out)
+parent=$(sed -n 's/^parent \([0-9]*\) .*/\1/p' fork.att.out)
+printf 'child_work() {\n  leaf();\n  leaf();\n} /* child_work */\n' >want.txt
+pid_calls fork.att.txt "$child" >got.txt
+t_same "attach, fork: the child's calls under the child's pid" want.txt got.txt
+printf 'main() {\n  split();\n  parent_work() {\n    leaf();\n  } /* parent_work */\n} /* main */\n' >want.txt
+pid_calls fork.att.txt "$parent" >got.txt
+t_same "attach, fork: the parent's calls under the parent's pid" want.txt got.txt
+
+# The same under fntrace run: the child's table is its funcs file.
+rm -f gate gate.done
+ATTACH_GATE=$PWD/gate "$FNTRACE" run -- ./fork >run.out 2>run.err &
+for i in $(seq 100); do
+	pid=$(sed -n 's/.*runs as pid \([0-9]*\).*/\1/p' run.err)
+	[ -n "$pid" ] && [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1
+done
+"$FNTRACE" ctl $pid current_tracer function_graph
+touch gate
+for i in $(seq 600); do [ -e gate.done ] && break; sleep 0.05; done
+"$FNTRACE" ctl $pid trace >run.txt 2>ctl.err
+t_eq "run, fork: ctl trace reads the child's events" "0 " "$? $(cat ctl.err)"
+child=$(r_tids run.txt | grep -vx "$pid")
+printf 'child_work() {\n  leaf();\n  leaf();\n} /* child_work */\n' >want.txt
+pid_calls run.txt "$child" >got.txt
+t_same "run, fork: the child's calls under the child's pid" want.txt got.txt
+rm -f gate
+wait
