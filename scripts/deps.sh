@@ -11,7 +11,7 @@ need_check="$need_build clang strace g++ cmake valgrind gdb libxml2-utils python
 # llvm-14 and libclang-rt-14-dev: LLVM XRay (llvm-xray-14, its runtime),
 # which the benchmarks set beside fntrace.
 need_bench="$need_check uftrace hyperfine time llvm-14 libclang-rt-14-dev"
-need_real="dpkg-dev xz-utils"
+need_real="dpkg-dev xz-utils libbz2-dev"
 # The other architectures: a compiler, binutils and a C library per arch
 # (recordmcount's tests, the runtimes and their test programs), and qemu:
 # qemu-user-static is what binfmt_misc starts (scripts/binfmt.sh), a static
