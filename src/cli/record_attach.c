@@ -11,6 +11,8 @@
 #include "ctl_client.h"
 #include "drain.h"
 #include "record.h"
+#include "../common/array.h"
+#include "../common/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,12 +24,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#define FUNCS_EVERY 2		/* seconds between two reads of the table */
+
 struct attached {
 	const struct record_options *o;
 	struct ft_shm *shm;
 	struct datadir dir;
 	struct drainer drainer;
 	struct datadir_info info;
+	char *funcs;			/* the process's table, as last read */
+	size_t funcs_len;
+	struct timespec funcs_read;
 };
 
 static struct ft_shm *map_buffer(pid_t pid)
@@ -67,6 +74,55 @@ static int configure(pid_t pid, const struct record_options *o)
 	       ctl_set(pid, "current_tracer", o->tracer);
 }
 
+/* The function table, as the process sends it; NULL after a line on
+ * why not. */
+static char *read_funcs(pid_t pid, size_t *len)
+{
+	int status;
+	struct ctl_conn *c = ctl_request(pid, "read", "funcs", NULL, NULL, &status);
+	char *text = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int failed;
+
+	*len = 0;
+	if (!c)
+		return NULL;
+	while (!grow_array((void **)&text, &cap, *len + 8192, 1) &&
+	       (n = ctl_read_some(c, text + *len, cap - *len)) > 0)
+		*len += n;
+	failed = c->err || *len + 8192 > cap;
+	if (c->err)
+		ctl_say_broken(c, "funcs");
+	else if (failed)
+		cli_error("funcs: out of memory");
+	ctl_close(c);
+	if (failed) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/*
+ * The table is read at the start, every few seconds and at the end: a
+ * process that ends while recorded leaves the last copy, which names
+ * every function but those of a module it loaded after that.
+ */
+static int keep_funcs(struct attached *a)
+{
+	size_t len;
+	char *text = read_funcs(a->o->pid, &len);
+
+	clock_gettime(CLOCK_MONOTONIC, &a->funcs_read);
+	if (!text)
+		return -1;
+	free(a->funcs);
+	a->funcs = text;
+	a->funcs_len = len;
+	return 0;
+}
+
 static int gone(pid_t pid)
 {
 	return kill(pid, 0) && errno == ESRCH;
@@ -84,6 +140,8 @@ static void record_loop(struct attached *a)
 		drain(&a->drainer, DRAIN_FULL);
 		drain_keep_info(&a->drainer);
 		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - a->funcs_read.tv_sec >= FUNCS_EVERY && !gone(a->o->pid))
+			keep_funcs(a);
 		if (a->o->duration && now.tv_sec - start.tv_sec >= (time_t)a->o->duration)
 			return;
 		drain_wait(&a->drainer, seen, 100);
@@ -108,25 +166,48 @@ static int stop(struct attached *a)
 	       ctl_set(pid, "options/overwrite", "1");
 }
 
-static int save_funcs(const struct attached *a)
+/* funcs-PID[.IMAGE] in the recording; 1 if it was there already. */
+static int write_funcs(const struct attached *a, uint32_t pid, uint32_t image,
+		       const char *text, size_t len)
 {
-	char path[4200], buf[8192];
-	int status, fd, ret = 0;
-	struct ctl_conn *c = ctl_request(a->o->pid, "read", "funcs", NULL, NULL, &status);
-	ssize_t n;
+	char path[4200];
+	int fd, ret;
 
-	if (!c)
-		return -1;
-	snprintf(path, sizeof(path), "%s/funcs-%ld", a->dir.tmp, ctl_own_pid(a->o->pid));
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	while (fd >= 0 && !ret && (n = ctl_read_some(c, buf, sizeof(buf))) > 0)
-		ret = write(fd, buf, n) != n;
-	ctl_close(c);
-	if (fd < 0 || ret)
-		cli_error("cannot write %s", path);
+	if (image)
+		snprintf(path, sizeof(path), "%s/funcs-%u.%u", a->dir.tmp, pid, image);
+	else
+		snprintf(path, sizeof(path), "%s/funcs-%u", a->dir.tmp, pid);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST)
+		return 1;
+	ret = fd < 0 || write_all(fd, text, len) ? -1 : 0;
 	if (fd >= 0)
 		close(fd);
-	return fd < 0 || ret ? -1 : 0;
+	if (ret)
+		cli_error("cannot write %s", path);
+	return ret;
+}
+
+/*
+ * The process's table, and the same for each child it forked while
+ * recorded: the child fills the buffer it inherited under its own pid,
+ * with the parent's ids as of the fork (a module it loads after that
+ * stays unnamed).
+ */
+static int save_funcs(const struct attached *a)
+{
+	uint32_t own = ctl_own_pid(a->o->pid), image = 0;
+	const struct drainer *d = &a->drainer;
+	int ret;
+
+	for (unsigned i = 0; i < d->nr_slots; i++)
+		if (d->threads[i].tid && d->threads[i].pid == own)
+			image = d->threads[i].image;
+	ret = write_funcs(a, own, image, a->funcs, a->funcs_len) < 0;
+	for (unsigned i = 0; i < d->nr_slots && !ret; i++)
+		if (d->threads[i].tid && d->threads[i].image == image)
+			ret = write_funcs(a, d->threads[i].pid, image, a->funcs, a->funcs_len) < 0;
+	return ret ? -1 : 0;
 }
 
 /* The process's command line, spaces between its arguments. */
@@ -149,9 +230,10 @@ static void command_of(pid_t pid, char *buf, size_t len)
 
 static int finish(struct attached *a)
 {
-	command_of(a->o->pid, a->info.command, sizeof(a->info.command));
 	if (gone(a->o->pid))
 		snprintf(a->info.exit, sizeof(a->info.exit), "gone while recorded");
+	else if (keep_funcs(a))
+		return -1;
 	clock_sample(&a->info.clock.ticks[1], &a->info.clock.ns[1]);
 	return save_funcs(a) || datadir_seal(&a->dir) ? -1 : 0;
 }
@@ -169,14 +251,17 @@ int record_attach(const struct record_options *o)
 	if (!a.shm || datadir_create(&a.dir, o->output, &a.info))
 		return -1;
 	a.drainer = (struct drainer){ .shm = a.shm, .dir = &a.dir };
-	if (configure(o->pid, o)) {
+	command_of(o->pid, a.info.command, sizeof(a.info.command));
+	if (keep_funcs(&a) || configure(o->pid, o)) {
 		datadir_abandon(&a.dir);
+		free(a.funcs);
 		return -1;
 	}
 	record_loop(&a);
 	if (stop(&a) || finish(&a)) {
 		datadir_abandon(&a.dir);
 		drain_free(&a.drainer);
+		free(a.funcs);
 		return -1;
 	}
 	if (a.dir.error)
@@ -186,5 +271,6 @@ int record_attach(const struct record_options *o)
 	else
 		drain_say_summary(&a.drainer, o->output);
 	drain_free(&a.drainer);
+	free(a.funcs);
 	return 0;
 }

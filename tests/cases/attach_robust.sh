@@ -117,6 +117,24 @@ printf 'main() {\n  split();\n  parent_work() {\n    leaf();\n  } /* parent_work
 pid_calls fork.att.txt "$parent" >got.txt
 t_same "attach, fork: the parent's calls under the parent's pid" want.txt got.txt
 
+# record -p through the fork and the process's end: the child's events
+# named with the parent's functions, nothing lost when the process goes.
+rm -f gate gate.done
+ATTACH_GATE=$PWD/gate ./fork >rp.out &
+pid=$!
+t_running $pid ./fork
+"$FNTRACE" attach $pid 2>rp.err
+{ sleep 0.5; touch gate; sleep 0.5; rm gate; } &
+"$FNTRACE" record -p $pid -d 30 -o rp.data 2>>rp.err
+t_eq "record -p, fork: succeeds though the process ended" 0 "$?"
+wait
+child=$(sed -n 's/^child \([0-9]*\) status .*/\1/p' rp.out)
+"$FNTRACE" report -i rp.data >rp.txt 2>>rp.err
+t_ok "record -p, fork: the report says the process went" grep -q 'gone while recorded' rp.txt
+printf 'child_work() {\n  leaf();\n  leaf();\n} /* child_work */\n' >want.txt
+pid_calls rp.txt "$child" >got.txt
+t_same "record -p, fork: the child's calls under the child's pid" want.txt got.txt
+
 # The same under fntrace run: the child's table is its funcs file.
 rm -f gate gate.done
 ATTACH_GATE=$PWD/gate "$FNTRACE" run -- ./fork >run.out 2>run.err &
