@@ -48,6 +48,9 @@ struct datadir_info {
 	unsigned depth;		/* max_graph_depth; 0: none */
 	int64_t started;	/* the wall clock at the start, Unix seconds */
 	struct clock_sync clock;	/* the start, and the latest sample */
+	struct clock_sync program_clock; /* the runtime's own, of the clock
+					 * its events carry (ft_shm_clock):
+					 * info gives these once there are */
 	char exit[64];		/* how the program ended; "" if not known */
 	uint64_t dropped;	/* events the recorder could not store */
 	uint64_t unsaid;	/* events lost that no thread's trace says */

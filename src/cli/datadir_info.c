@@ -96,6 +96,7 @@ static char *request_lines(const struct datadir_info *i)
 
 char *datadir_info_text(const struct datadir *d, const struct datadir_info *i, int sealed)
 {
+	const struct clock_sync *c = i->program_clock.ns[1] ? &i->program_clock : &i->clock;
 	char exit[80] = "", trouble[512];
 	char *text, *request = request_lines(i);
 	int n;
@@ -109,8 +110,8 @@ char *datadir_info_text(const struct datadir *d, const struct datadir_info *i, i
 			    "clock_sync: %llu %llu %llu %llu\noptions: %s\n%snr_cpus: %ld\n"
 			    "%sstate: %s\n%s",
 		     i->command, i->tracer, i->pid,
-		     (unsigned long long)i->clock.ticks[0], (unsigned long long)i->clock.ns[0],
-		     (unsigned long long)i->clock.ticks[1], (unsigned long long)i->clock.ns[1],
+		     (unsigned long long)c->ticks[0], (unsigned long long)c->ns[0],
+		     (unsigned long long)c->ticks[1], (unsigned long long)c->ns[1],
 		     i->retval ? "retval" : "", request, sysconf(_SC_NPROCESSORS_ONLN), exit,
 		     sealed ? "sealed" : "recording", trouble);
 	free(request);

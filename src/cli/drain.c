@@ -122,8 +122,19 @@ static void drain_chunk(struct drainer *d, unsigned i, uint32_t state, enum drai
 			      memory_order_release);
 }
 
+/* The runtime's clock samples, which are of the clock its events carry
+ * (under qemu-user not ours), into the info once it has two 1 ms apart. */
+static void take_program_clock(struct drainer *d)
+{
+	struct clock_sync c;
+
+	if (!ft_shm_clock_read(d->shm, c.ticks, c.ns) && c.ns[1] - c.ns[0] >= 1000000)
+		d->dir->info->program_clock = c;
+}
+
 void drain(struct drainer *d, enum drain_what what)
 {
+	take_program_clock(d);
 	for (unsigned i = 0; i < ft_shm_nr_chunks(d->shm); i++) {
 		uint32_t s = ft_shm_u32(d->shm, atomic_load_explicit(&d->shm->state[i],
 								     memory_order_acquire));

@@ -47,8 +47,9 @@ static struct ft_shm *map_buffer(pid_t pid)
 	if (!c)
 		return NULL;
 	if (fd < 0 || pread(fd, &head, sizeof(head), 0) != sizeof(head) ||
-	    memcmp(head.magic, FT_SHM_MAGIC, sizeof(head.magic))) {
-		cli_error("process %d sent no usable buffer", pid);
+	    memcmp(head.magic, FT_SHM_MAGIC, sizeof(head.magic)) ||
+	    ft_shm_u32(&head, head.version) != FT_SHM_VERSION) {
+		cli_error("process %d sent no usable buffer (is its fntrace another version?)", pid);
 		if (fd >= 0)
 			close(fd);
 		return NULL;

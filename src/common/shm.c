@@ -14,7 +14,7 @@ static void write_header(struct ft_shm *shm, unsigned n, size_t head, unsigned f
 			 int swapped)
 {
 	memcpy(shm->magic, FT_SHM_MAGIC, sizeof(shm->magic));
-	shm->version = ft_order32(swapped, FT_VERSION);
+	shm->version = ft_order32(swapped, FT_SHM_VERSION);
 	shm->nr_chunks = ft_order32(swapped, n);
 	shm->chunk_size = ft_order32(swapped, FT_CHUNK_SIZE);
 	shm->chunks_offset = ft_order32(swapped, head);
@@ -137,4 +137,23 @@ void ft_chunk_state_at(const struct ft_shm *shm, const struct ft_chunk *c, uint3
 			*cpu = head >> 8;
 		i += len;
 	}
+}
+
+int ft_shm_clock_read(const struct ft_shm *shm, uint64_t ticks[2], uint64_t ns[2])
+{
+	const struct ft_shm_clock *k = &shm->clock;
+
+	for (int tries = 0; tries < 1000; tries++) {
+		uint32_t before = atomic_load_explicit(&k->seq, memory_order_acquire), after;
+
+		for (int i = 0; i < 2; i++) {
+			ticks[i] = ft_shm_u64(shm, ((volatile const uint64_t *)k->ticks)[i]);
+			ns[i] = ft_shm_u64(shm, ((volatile const uint64_t *)k->ns)[i]);
+		}
+		atomic_thread_fence(memory_order_acquire);
+		after = atomic_load_explicit(&k->seq, memory_order_relaxed);
+		if (before == after && !(ft_shm_u32(shm, before) & 1))
+			return ns[1] > ns[0] && ticks[1] > ticks[0] ? 0 : -1;
+	}
+	return -1;
 }

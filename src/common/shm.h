@@ -46,6 +46,11 @@ static inline uint64_t ft_shm_u64(const struct ft_shm *shm, uint64_t v)
 	return ft_order64(ft_shm_swapped(shm), v);
 }
 
+/* The runtime's first and latest clock samples (ft_shm_clock), in our
+ * byte order; -1 if it has not two distinct ones (or a writer died
+ * halfway through one). */
+int ft_shm_clock_read(const struct ft_shm *shm, uint64_t ticks[2], uint64_t ns[2]);
+
 size_t ft_shm_size(const struct ft_shm *shm);
 unsigned ft_shm_nr_chunks(const struct ft_shm *shm);
 struct ft_chunk *ft_shm_chunk(const struct ft_shm *shm, unsigned i);

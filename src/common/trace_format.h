@@ -52,6 +52,7 @@
 #define FT_SHM_MAGIC	"FNTRACE\x01"
 #define FT_FILE_MAGIC	"FNTRDAT\x01"
 #define FT_VERSION	2	/* 2: ft_chunk.context */
+#define FT_SHM_VERSION	3	/* 3: ft_shm.clock */
 #define FT_WORD_ORDER	0x01020304u
 /* This side's byte order (runtime or recorder). */
 #define FT_BIG_ENDIAN	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
@@ -68,6 +69,22 @@ enum ft_chunk_state {
 					 * oldest full one is reused (the kernel's
 					 * overwrite mode) */
 
+/*
+ * The runtime's own clock samples, (ticks of the clock its events carry,
+ * CLOCK_MONOTONIC ns): its first, and its latest, taken whenever a chunk
+ * is handed over.  The recorder's clock is not the program's under
+ * qemu-user (aarch64's counter runs at its own rate there).  A writer
+ * makes seq odd (a failed compare-and-swap: someone else samples) for the
+ * time it writes the latest pair; a reader retries while seq is odd or
+ * changed.
+ */
+struct ft_shm_clock {
+	_Atomic uint32_t seq;
+	uint32_t pad;
+	uint64_t ticks[2];
+	uint64_t ns[2];
+};
+
 struct ft_shm {
 	char magic[8];
 	uint32_t version;
@@ -82,6 +99,7 @@ struct ft_shm {
 	_Atomic uint64_t lost;		/* events dropped, process-wide: a thread
 					 * that ends with no chunk to say its
 					 * losses in is counted here too */
+	struct ft_shm_clock clock;
 	_Atomic uint32_t state[];	/* enum ft_chunk_state, one per chunk */
 };
 

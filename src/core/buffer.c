@@ -14,15 +14,68 @@
 #include "../common/shm.h"
 
 #include <linux/futex.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static struct ft_shm *shm;
 static int shm_fd = -1;
 static unsigned own_size_kb = 16384;	/* buffer_size_kb */
+
+/* (ticks, CLOCK_MONOTONIC ns): the tick read between two clock reads, from
+ * the tightest of three tries, so that a preemption in one does not count. */
+static void clock_pair(uint64_t *ticks, uint64_t *ns)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 3; i++) {
+		struct timespec a, b;
+		uint64_t t, a_ns, b_ns;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		t = arch_clock();
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		a_ns = (uint64_t)a.tv_sec * 1000000000 + a.tv_nsec;
+		b_ns = (uint64_t)b.tv_sec * 1000000000 + b.tv_nsec;
+		if (b_ns - a_ns < best) {
+			best = b_ns - a_ns;
+			*ticks = t;
+			*ns = a_ns + (b_ns - a_ns) / 2;
+		}
+	}
+}
+
+/* The buffer's clock samples (ft_shm_clock): the first one ever, and this
+ * one as the latest.  Another thread or process sampling now has it. */
+static void note_clock(void)
+{
+	struct ft_shm_clock *k = &shm->clock;
+	uint32_t seq = atomic_load_explicit(&k->seq, memory_order_relaxed);
+	uint64_t ticks = 0, ns = 0;
+
+	if ((seq & 1) || !atomic_compare_exchange_strong(&k->seq, &seq, seq + 1))
+		return;
+	clock_pair(&ticks, &ns);
+	if (!k->ns[0]) {
+		k->ticks[0] = ticks;
+		k->ns[0] = ns;
+	}
+	k->ticks[1] = ticks;
+	k->ns[1] = ns;
+	atomic_store_explicit(&k->seq, seq + 2, memory_order_release);
+}
+
+/* The last sample, as the process ends: a short program may never have
+ * handed a chunk over. */
+__attribute__((destructor)) static void note_clock_at_exit(void)
+{
+	if (shm)
+		note_clock();
+}
 
 int ft_buffer_attached(void)
 {
@@ -36,7 +89,7 @@ int ft_buffer_attach(int fd)
 
 	if (pread(fd, &head, sizeof(head), 0) != sizeof(head) ||
 	    memcmp(head.magic, FT_SHM_MAGIC, sizeof(head.magic)) ||
-	    head.version != FT_VERSION || head.nr_chunks == 0) {
+	    head.version != FT_SHM_VERSION || head.nr_chunks == 0) {
 		ft_warn("the recorder's shared memory (fd %d) is not usable", fd);
 		return -1;
 	}
@@ -45,6 +98,7 @@ int ft_buffer_attach(int fd)
 		return -1;
 	shm = p;
 	shm_fd = fd;
+	note_clock();
 	return 0;
 }
 
@@ -69,6 +123,7 @@ int ft_buffer_create(void)
 		ft_warn("cannot create the trace buffer");
 		return -1;
 	}
+	note_clock();
 	return 0;
 }
 
@@ -158,6 +213,7 @@ static void chunk_publish(struct ft_context *c)
 	atomic_store_explicit(&shm->state[i], FT_CHUNK_FULL, memory_order_release);
 	atomic_fetch_add_explicit(&shm->published, 1, memory_order_release);
 	syscall(SYS_futex, &shm->published, FUTEX_WAKE, 1, NULL, NULL, 0);
+	note_clock();
 	c->chunk = NULL;
 	c->pos = c->end = NULL;
 }
