@@ -16,10 +16,13 @@ cross=""
 for entry in "$top"/src/arch/*/entry.S; do
 	arch=$(basename "$(dirname "$entry")")
 	[ $# -eq 0 ] && [ "$arch" != "$(uname -m)" ] || continue
-	skip=$(. "$top/tests/arch/$arch.sh"; echo ${ARCH_EMULATED:+${ARCH_EMULATED_SKIP:-}})
+	skip=$(. "$top/tests/arch/$arch.sh"
+		[ -z "${ARCH_EMULATED:-}" ] || ! command -v arch_emulated_skip >/dev/null ||
+			arch_emulated_skip)
+	skip=$(echo $skip)
 	for name in live_stress robust_torture; do
 		case " $skip " in
-		*" $name "*) echo "stress: $arch:$name left out: $(. "$top/tests/arch/$arch.sh"; echo "$ARCH_EMULATED_WHY")" ;;
+		*" $name "*) echo "stress: $arch:$name left out: $(. "$top/tests/arch/$arch.sh"; arch_emulated_why $name)" ;;
 		*) cross="$cross $arch:$name" ;;
 		esac
 	done

@@ -14,10 +14,15 @@ for entry in "$top"/src/arch/*/entry.S; do
 		t_fail "cross: the $arch runtime is built" "no $BUILD/$arch/libfntrace.so"
 		continue
 	fi
-	skip=$(. "$top/tests/arch/$arch.sh"; echo ${ARCH_EMULATED:+${ARCH_EMULATED_SKIP:-}})
-	why=$(. "$top/tests/arch/$arch.sh"; echo "${ARCH_EMULATED_WHY:-}")
+	skip=$(. "$top/tests/arch/$arch.sh"
+		[ -z "${ARCH_EMULATED:-}" ] || ! command -v arch_emulated_skip >/dev/null ||
+			arch_emulated_skip)
+	skip=$(echo $skip)
 	for c in $(. "$top/tests/arch/$arch.sh"; echo "$ARCH_CASES"); do
-		case " $skip " in *" $c "*) t_skip "cross: $arch $c" "$why"; continue ;; esac
+		case " $skip " in *" $c "*)
+			t_skip "cross: $arch $c" "$(. "$top/tests/arch/$arch.sh"; arch_emulated_why "$c")"
+			continue ;;
+		esac
 		mkdir -p "$arch-$c"
 		file=$top/tests/cases/$c.sh
 		[ -f "$file" ] || file=$top/tests/cross/$c.sh
