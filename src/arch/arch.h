@@ -115,10 +115,6 @@ struct arch_desc {
 	unsigned rel_abs;		/* R_*_64 / R_*_32: an absolute word */
 	unsigned rel_glob_dat;		/* GOT slot bound to a symbol */
 	unsigned rel_jump_slot;		/* PLT slot bound to a symbol */
-	/* Its runtime stamps events with CLOCK_MONOTONIC in ns (arch_clock.h),
-	 * not with a counter of its own: a recorder on another host samples
-	 * that clock, not its own counter, for the ticks-to-ns rate. */
-	int clock_is_monotonic_ns;
 	/* Find the mcount/fentry call in the head of the function at func. */
 	int (*find_site)(const struct elf_file *f, const struct mcount_targets *t,
 			 uint64_t func, uint64_t size, struct site *out);

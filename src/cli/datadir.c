@@ -4,9 +4,9 @@
  */
 #include "datadir.h"
 #include "cli.h"
+#include "../common/clock_pair.h"
 #include "../common/fileio.h"
 #include "../common/trace_format.h"
-#include "arch_clock.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,38 +18,6 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int ticks_are_ns;
-
-void clock_ticks_are_ns(int yes)
-{
-	ticks_are_ns = yes;
-}
-
-/* The tick read sits between two clock reads: their middle, from the
- * tightest of a few tries, so that a preemption in one does not count. */
-void clock_sample(uint64_t *ticks, uint64_t *ns)
-{
-	uint64_t best = UINT64_MAX;
-
-	for (int i = 0; i < 4; i++) {
-		uint64_t a = mono_ns(), t = ticks_are_ns ? mono_ns() : arch_clock(), b = mono_ns();
-
-		if (b - a < best) {
-			best = b - a;
-			*ticks = t;
-			*ns = a + (b - a) / 2;
-		}
-	}
-}
 
 /* Room held back for the final info: a disk filled by trace.dat must
  * still take it. */
@@ -142,7 +110,7 @@ int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info
 		return -1;
 	d->info = info;
 	info->started = time(NULL);
-	clock_sample(&info->clock.ticks[0], &info->clock.ns[0]);
+	ft_clock_pair(&info->clock.ticks[0], &info->clock.ns[0]);
 	info->clock.ticks[1] = info->clock.ticks[0];
 	info->clock.ns[1] = info->clock.ns[0];
 	snprintf(d->final, sizeof(d->final), "%s", dir);
@@ -189,7 +157,7 @@ int datadir_refresh(struct datadir *d)
 {
 	if (!d->error && removed(d))
 		stop_writing(d, ENOENT);
-	clock_sample(&d->info->clock.ticks[1], &d->info->clock.ns[1]);
+	ft_clock_pair(&d->info->clock.ticks[1], &d->info->clock.ns[1]);
 	if (write_info(d, 0) == 0)
 		return 0;
 	if (!d->error)

@@ -83,10 +83,4 @@ void datadir_abandon(struct datadir *d);
 /* Remove a directory of plain files. */
 int datadir_remove(const char *dir);
 
-/* One (clock ticks, CLOCK_MONOTONIC ns) sample. */
-void clock_sample(uint64_t *ticks, uint64_t *ns);
-/* The traced program's ticks are CLOCK_MONOTONIC ns (its architecture
- * says so), not this host's counter: samples take those. */
-void clock_ticks_are_ns(int yes);
-
 #endif

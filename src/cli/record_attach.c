@@ -11,6 +11,7 @@
 #include "ctl_client.h"
 #include "drain.h"
 #include "record.h"
+#include "../common/clock_pair.h"
 #include "../common/array.h"
 #include "../common/fileio.h"
 
@@ -235,7 +236,7 @@ static int finish(struct attached *a)
 		snprintf(a->info.exit, sizeof(a->info.exit), "gone while recorded");
 	else if (keep_funcs(a))
 		return -1;
-	clock_sample(&a->info.clock.ticks[1], &a->info.clock.ns[1]);
+	ft_clock_pair(&a->info.clock.ticks[1], &a->info.clock.ns[1]);
 	return save_funcs(a) || datadir_seal(&a->dir) ? -1 : 0;
 }
 

@@ -19,6 +19,7 @@
 #include "drain.h"
 #include "probe.h"
 #include "record.h"
+#include "../common/clock_pair.h"
 #include "../common/shm.h"
 
 #include <errno.h>
@@ -208,12 +209,12 @@ static void clock_end(struct clock_sync *c)
 {
 	const uint64_t min_ns = 2 * 1000 * 1000;
 
-	clock_sample(&c->ticks[1], &c->ns[1]);
+	ft_clock_pair(&c->ticks[1], &c->ns[1]);
 	if (c->ns[1] - c->ns[0] < min_ns) {
 		struct timespec rest = { 0, (long)(min_ns - (c->ns[1] - c->ns[0])) };
 
 		nanosleep(&rest, NULL);
-		clock_sample(&c->ticks[1], &c->ns[1]);
+		ft_clock_pair(&c->ticks[1], &c->ns[1]);
 	}
 }
 
@@ -297,7 +298,6 @@ int record_run(const struct record_options *o)
 	    cli_target_prepare(&target, path) || !(lib = cli_find_runtime(&target)))
 		goto out;
 	describe_run(&r.info, o);
-	clock_ticks_are_ns(!target.host && target.arch->clock_is_monotonic_ns);
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a failed write */
 	if (shm_create(&r, o->buffer_kb, target.big_endian) ||
 	    datadir_create(&r.dir, o->output, &r.info))

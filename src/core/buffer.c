@@ -11,43 +11,19 @@
 #include "buffer.h"
 #include "events.h"
 #include "funcs.h"
+#include "../common/clock_pair.h"
 #include "../common/shm.h"
 
 #include <linux/futex.h>
-#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 static struct ft_shm *shm;
 static int shm_fd = -1;
 static unsigned own_size_kb = 16384;	/* buffer_size_kb */
-
-/* (ticks, CLOCK_MONOTONIC ns): the tick read between two clock reads, from
- * the tightest of three tries, so that a preemption in one does not count. */
-static void clock_pair(uint64_t *ticks, uint64_t *ns)
-{
-	uint64_t best = UINT64_MAX;
-
-	for (int i = 0; i < 3; i++) {
-		struct timespec a, b;
-		uint64_t t, a_ns, b_ns;
-
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		t = arch_clock();
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		a_ns = (uint64_t)a.tv_sec * 1000000000 + a.tv_nsec;
-		b_ns = (uint64_t)b.tv_sec * 1000000000 + b.tv_nsec;
-		if (b_ns - a_ns < best) {
-			best = b_ns - a_ns;
-			*ticks = t;
-			*ns = a_ns + (b_ns - a_ns) / 2;
-		}
-	}
-}
 
 /* The buffer's clock samples (ft_shm_clock): the first one ever, and this
  * one as the latest.  Another thread or process sampling now has it. */
@@ -59,7 +35,7 @@ static void note_clock(void)
 
 	if ((seq & 1) || !atomic_compare_exchange_strong(&k->seq, &seq, seq + 1))
 		return;
-	clock_pair(&ticks, &ns);
+	ft_clock_pair(&ticks, &ns);
 	if (!k->ns[0]) {
 		k->ticks[0] = ticks;
 		k->ns[0] = ns;

@@ -17,6 +17,7 @@
 #include "tracers.h"
 #include "tracing.h"
 #include "../common/array.h"
+#include "../common/clock_pair.h"
 #include "../common/shm.h"
 #include "../common/muldiv.h"
 
@@ -34,18 +35,9 @@
 
 static uint64_t clock_ticks0, clock_ns0;
 
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 void ft_readout_clock_start(void)
 {
-	clock_ticks0 = arch_clock();
-	clock_ns0 = monotonic_ns();
+	ft_clock_pair(&clock_ticks0, &clock_ns0);
 }
 
 static void add_line(void *arg, const char *line, size_t len)
@@ -120,15 +112,18 @@ static void send_funcs(struct sent *s)
 static void send_preamble(struct sent *s)
 {
 	struct text info = { 0 };
+	uint64_t ticks, ns;
 	char line[512];
 	int n;
+
+	ft_clock_pair(&ticks, &ns);
 
 	n = snprintf(line, sizeof(line),
 		     "fntrace-data: 1\ntracer: %s\npid: %d\nclock_sync: %llu %llu %llu %llu\n"
 		     "options: %s\nnr_cpus: %ld\n",
 		     ft_tracer_name(), (int)getpid(),
 		     (unsigned long long)clock_ticks0, (unsigned long long)clock_ns0,
-		     (unsigned long long)arch_clock(), (unsigned long long)monotonic_ns(),
+		     (unsigned long long)ticks, (unsigned long long)ns,
 		     ft_graph.retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN));
 	text_add(&info, line, n);
 	/* The chunks go as they are, in our byte order: the reader swaps. */

@@ -267,7 +267,6 @@ const struct arch_desc arch_mips = {
 	.rel_abs = R_MIPS_32,
 	.rel_glob_dat = ~0u,
 	.rel_jump_slot = R_MIPS_JUMP_SLOT,
-	.clock_is_monotonic_ns = 1,
 	.find_site = mips_find_site,
 	.plt_slot = mips_plt_slot,
 	.check_site = mips_check_site,
