@@ -152,7 +152,7 @@ $(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/recordmcount/*.h src/elf/*.h src/sites/*
 			src/common/*.h src/arch/*.h src/arch/*/*.h)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-std=gnu11 -D_GNU_SOURCE -Isrc $(WARN) -o $@ $(FUZZ_SRC)
+		-std=gnu11 -D_GNU_SOURCE -Isrc -Isrc/arch/$(ARCH) $(WARN) -o $@ $(FUZZ_SRC)
 
 fuzz: deps-check $(FUZZ_BIN)
 	tests/fuzz/run.sh $(FUZZ_BIN) $(abspath $(BUILD))/fuzz $(FUZZ_TIME)
