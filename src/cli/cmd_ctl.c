@@ -118,9 +118,8 @@ static int stream_start(struct stream_dir *d, const char *line)
 static int read_section(struct stream_dir *d, struct ctl_conn *c)
 {
 	char line[256], name[64];
-	unsigned image;
+	unsigned pid, image;
 	size_t len;
-	int pid;
 
 	if (ctl_read_line(c, line, sizeof(line)))
 		return -1;
@@ -130,12 +129,10 @@ static int read_section(struct stream_dir *d, struct ctl_conn *c)
 		return stream_start(d, line);
 	if (sscanf(line, "info %zu", &len) == 1)
 		return write_file(d->dir, "info", c, len);
-	if (sscanf(line, "funcs %d.%u %zu", &pid, &image, &len) == 3) {
-		snprintf(name, sizeof(name), "funcs-%d.%u", pid, image);
-		return write_file(d->dir, name, c, len);
-	}
-	if (sscanf(line, "funcs %d %zu", &pid, &len) == 2) {
-		snprintf(name, sizeof(name), "funcs-%d", pid);
+	image = 0;
+	if (sscanf(line, "funcs %u.%u %zu", &pid, &image, &len) == 3 ||
+	    sscanf(line, "funcs %u %zu", &pid, &len) == 2) {
+		ft_funcs_path(name, sizeof(name), NULL, pid, image);
 		return write_file(d->dir, name, c, len);
 	}
 	if (sscanf(line, "chunk %zu", &len) == 1 && len < (1u << 24))

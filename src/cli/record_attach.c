@@ -14,6 +14,7 @@
 #include "../common/clock_pair.h"
 #include "../common/array.h"
 #include "../common/fileio.h"
+#include "../common/trace_format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -175,10 +176,7 @@ static int write_funcs(const struct attached *a, uint32_t pid, uint32_t image,
 	char path[4200];
 	int fd, ret;
 
-	if (image)
-		snprintf(path, sizeof(path), "%s/funcs-%u.%u", a->dir.tmp, pid, image);
-	else
-		snprintf(path, sizeof(path), "%s/funcs-%u", a->dir.tmp, pid);
+	ft_funcs_path(path, sizeof(path), a->dir.tmp, pid, image);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0 && errno == EEXIST)
 		return 1;

@@ -48,6 +48,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define FT_SHM_MAGIC	"FNTRACE\x01"
 #define FT_FILE_MAGIC	"FNTRDAT\x01"
@@ -230,5 +231,22 @@ static inline uint64_t ft_event_time(const uint32_t *w, uint64_t now)
 /* Most words a writer may emit for one event: a CPU change, a TIME, and
  * the longest fixed event. */
 #define FT_MAX_EVENT_WORDS	(1 + 3 + 4)
+
+/*
+ * A process image's function table in a data directory: DIR/funcs-PID,
+ * or DIR/funcs-PID.IMAGE for the IMAGE-th program the pid has exec'd
+ * (the chunk's image field). DIR NULL gives the bare name.
+ */
+static inline int ft_funcs_path(char *buf, size_t size, const char *dir,
+				uint32_t pid, uint32_t image)
+{
+	const char *sep = dir ? "/" : "";
+
+	if (!dir)
+		dir = "";
+	if (image)
+		return snprintf(buf, size, "%s%sfuncs-%u.%u", dir, sep, pid, image);
+	return snprintf(buf, size, "%s%sfuncs-%u", dir, sep, pid);
+}
 
 #endif

@@ -10,6 +10,7 @@
 #include "ftrace.h"
 #include "../common/array.h"
 #include "../common/fileio.h"
+#include "../common/trace_format.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,11 +49,7 @@ static int open_for_pid(void)
 	char path[PATH_MAX + 48];
 
 	for (ft_image = 0; ft_image < 1000; ft_image++) {
-		if (ft_image)
-			snprintf(path, sizeof(path), "%s/funcs-%d.%u", dir_path,
-				 (int)getpid(), ft_image);
-		else
-			snprintf(path, sizeof(path), "%s/funcs-%d", dir_path, (int)getpid());
+		ft_funcs_path(path, sizeof(path), dir_path, getpid(), ft_image);
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
 		if (fd >= 0 || errno != EEXIST)
 			break;
@@ -178,10 +175,7 @@ static int emit_file(uint32_t pid, uint32_t image,
 	ssize_t n;
 	int in;
 
-	if (image)
-		snprintf(path, sizeof(path), "%s/funcs-%u.%u", dir_path, pid, image);
-	else
-		snprintf(path, sizeof(path), "%s/funcs-%u", dir_path, pid);
+	ft_funcs_path(path, sizeof(path), dir_path, pid, image);
 	in = open(path, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return -1;

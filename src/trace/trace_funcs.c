@@ -8,6 +8,7 @@
 #include "trace_internal.h"
 #include "../common/array.h"
 #include "../common/sort.h"
+#include "../common/trace_format.h"
 #include "demangle.h"
 
 #include <dirent.h>
@@ -82,10 +83,7 @@ static int read_funcs(struct trace_data *td, struct tr_process *p)
 	ssize_t n;
 	FILE *f;
 
-	if (p->image)
-		snprintf(name, sizeof(name), "funcs-%u.%u", p->pid, p->image);
-	else
-		snprintf(name, sizeof(name), "funcs-%u", p->pid);
+	ft_funcs_path(name, sizeof(name), NULL, p->pid, p->image);
 	path = tr_path_in(td, name);
 	f = path ? fopen(path, "r") : NULL;
 	if (!f) {
