@@ -12,17 +12,15 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 reps=${STRESS_REPS:-20}
 cross=""
+. "$top/tests/arch/left_out.sh"
 # The other architectures' cases, when no case is named.
 for entry in "$top"/src/arch/*/entry.S; do
 	arch=$(basename "$(dirname "$entry")")
 	[ $# -eq 0 ] && [ "$arch" != "$(uname -m)" ] || continue
-	skip=$(. "$top/tests/arch/$arch.sh"
-		[ -z "${ARCH_EMULATED:-}" ] || ! command -v arch_emulated_skip >/dev/null ||
-			arch_emulated_skip)
-	skip=$(echo $skip)
+	skip=$(arch_left_out "$arch")
 	for name in live_stress robust_torture; do
 		case " $skip " in
-		*" $name "*) echo "stress: $arch:$name left out: $(. "$top/tests/arch/$arch.sh"; arch_emulated_why $name)" ;;
+		*" $name "*) echo "stress: $arch:$name left out: $(arch_left_out_why "$arch" "$name")" ;;
 		*) cross="$cross $arch:$name" ;;
 		esac
 	done

@@ -6,6 +6,7 @@
 # A case is one of tests/cases/, or of tests/cross/ (those that compare
 # an architecture with x86_64, and so only run here).
 
+. "$top/tests/arch/left_out.sh"
 host=$(uname -m)
 for entry in "$top"/src/arch/*/entry.S; do
 	arch=$(basename "$(dirname "$entry")")
@@ -14,13 +15,10 @@ for entry in "$top"/src/arch/*/entry.S; do
 		t_fail "cross: the $arch runtime is built" "no $BUILD/$arch/libfntrace.so"
 		continue
 	fi
-	skip=$(. "$top/tests/arch/$arch.sh"
-		[ -z "${ARCH_EMULATED:-}" ] || ! command -v arch_emulated_skip >/dev/null ||
-			arch_emulated_skip)
-	skip=$(echo $skip)
+	skip=$(arch_left_out "$arch")
 	for c in $(. "$top/tests/arch/$arch.sh"; echo "$ARCH_CASES"); do
 		case " $skip " in *" $c "*)
-			t_skip "cross: $arch $c" "$(. "$top/tests/arch/$arch.sh"; arch_emulated_why "$c")"
+			t_skip "cross: $arch $c" "$(arch_left_out_why "$arch" "$c")"
 			continue ;;
 		esac
 		mkdir -p "$arch-$c"
