@@ -48,7 +48,8 @@ mkdir quiet && cd quiet
 LD_PRELOAD=$LIBFNTRACE strace -f -qq -e trace=clone,clone3,openat -o ../strace.txt ../selfbytes >/dev/null
 cd ..
 t_eq "load: no files left behind" "" "$(ls quiet)"
-t_eq "load: no thread started" "0" "$(grep -c clone strace.txt)"
+# A call, not a path that happens to hold the word (a checkout in ~/clone).
+t_eq "load: no thread started" "0" "$(grep -cE '^([0-9]+ +)?clone3?\(' strace.txt)"
 t_eq "load: nothing opened for writing" "0" "$(grep -c 'O_WRONLY\|O_RDWR' strace.txt)"
 
 # A program linked with -pg (gprof's start-up code) still runs.
