@@ -37,6 +37,8 @@ struct attached {
 	char *funcs;			/* the process's table, as last read */
 	size_t funcs_len;
 	struct timespec funcs_read;
+	uint32_t own_pid;		/* its pid in its own namespace, which
+					 * /proc no longer tells once it ended */
 };
 
 static struct ft_shm *map_buffer(pid_t pid)
@@ -196,7 +198,7 @@ static int write_funcs(const struct attached *a, uint32_t pid, uint32_t image,
  */
 static int save_funcs(const struct attached *a)
 {
-	uint32_t own = ctl_own_pid(a->o->pid), image = 0;
+	uint32_t own = a->own_pid, image = 0;
 	const struct drainer *d = &a->drainer;
 	int ret;
 
@@ -252,6 +254,7 @@ int record_attach(const struct record_options *o)
 		return -1;
 	a.drainer = (struct drainer){ .shm = a.shm, .dir = &a.dir };
 	command_of(o->pid, a.info.command, sizeof(a.info.command));
+	a.own_pid = ctl_own_pid(o->pid);
 	if (keep_funcs(&a) || configure(o->pid, o)) {
 		datadir_abandon(&a.dir);
 		free(a.funcs);
