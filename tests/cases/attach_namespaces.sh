@@ -62,3 +62,17 @@ traced chroot $pid
 ends chroot $waiter chroot.out
 t_eq "own root: only the endpoint's directory is left in its /tmp" "fntrace-$(id -u)" \
 	"$(ls root/tmp)"
+
+# Ended while recorded: record -p names the table by the process's own
+# pid, 1, which /proc no longer tells once the process is gone.
+unshare --pid --fork ./spin 2 >ended.out &
+waiter=$!
+pid=$(wait_for spin)
+"$FNTRACE" attach $pid 2>err.txt
+"$FNTRACE" record -p $pid -d 30 -o ended.data 2>err.txt
+t_eq "ended while recorded: record -p succeeds" 0 "$?"
+t_eq "ended while recorded: its table named by its own pid" funcs-1 \
+	"$(cd ended.data && echo funcs-*)"
+"$FNTRACE" report -i ended.data >ended.txt 2>&1
+t_ok "ended while recorded: the graph" grep -q 'leaf();' ended.txt
+ends "ended while recorded" $waiter ended.out
