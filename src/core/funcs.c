@@ -8,7 +8,6 @@
  */
 #include "funcs.h"
 #include "ftrace.h"
-#include "../common/array.h"
 #include "../common/fileio.h"
 #include "../common/trace_format.h"
 
@@ -23,9 +22,14 @@
 static char dir_path[PATH_MAX];
 static int fd = -1;
 
+/* A module's lines go out in writes of up to OUT_SIZE bytes, never held
+ * whole: 100 000 functions are 4 MB, and touching that much memory cost
+ * more than forming the lines. */
+#define OUT_SIZE 65536
+
 struct out {
-	char *buf;
-	size_t len, cap;
+	char *buf;		/* NULL (out of memory): each line alone */
+	size_t len;
 };
 
 /* A failed write loses what it held, and only that: the ids written
@@ -132,26 +136,30 @@ static void module_lines(unsigned idx, void (*emit)(void *, const char *, size_t
 	}
 }
 
+/* A line is at most module_lines' 1024 bytes. */
 static void to_file(void *arg, const char *line, size_t len)
 {
 	struct out *o = arg;
 
-	/* Out of memory, what there is goes out first. */
-	if (grow_array((void **)&o->buf, &o->cap, o->len + len, 1))
-		flush(o);
-	if (o->len + len <= o->cap) {
-		memcpy(o->buf + o->len, line, len);
-		o->len += len;
+	if (!o->buf) {
+		if (fd >= 0)
+			write_all(fd, line, len);
+		return;
 	}
+	if (o->len + len > OUT_SIZE)
+		flush(o);
+	memcpy(o->buf + o->len, line, len);
+	o->len += len;
 }
 
 void ft_funcs_write_module(unsigned idx)
 {
-	struct out o = { NULL, 0, 0 };
+	struct out o = { NULL, 0 };
 
 	/* A module not read yet is written when it is. */
 	if (fd < 0 || !ftrace_module_get(idx) || ftrace_module_get(idx)->deferred)
 		return;
+	o.buf = malloc(OUT_SIZE);
 	module_lines(idx, to_file, &o);
 	flush(&o);
 	free(o.buf);
