@@ -20,7 +20,7 @@ ARCH_TRIPLE=i686-linux-gnu
 # crashes.  The cases that lean on that are left out only where the probe
 # fails; natively every case runs.
 ARCH_QEMU_CASES="load_nops control lost record_faults ctl_faults"
-ARCH_TLS_CASES="robust_signals robust_batch_fork live_stress robust_torture signal_nesting"
+ARCH_TLS_CASES="robust_signals robust_batch_fork live_stress robust_torture signal_nesting robust_live"
 
 # Does this qemu-i386 keep a thread's TLS across its signal handlers?
 i386_tls_kept() {
