@@ -170,6 +170,8 @@ enum ft_long_type {
 				 * follows, NUL-padded to whole words */
 	FT_LONG_OVERRUN = 9,	/* +2: calls so far (lo, hi) that the shadow
 				 * stack had no room for; payload 0 */
+	FT_LONG_ARGS = 10,	/* +n: values of a call (below); payload
+				 * [15:0] n, [16] FT_ARGS_OF_RETURN */
 	FT_LONG_TYPES
 };
 
@@ -184,7 +186,52 @@ static const int8_t FT_LONG_WORDS[FT_LONG_TYPES] = {
 	[FT_LONG_UNWIND] = 0,
 	[FT_LONG_MARKER] = -1,
 	[FT_LONG_OVERRUN] = 2,
+	[FT_LONG_ARGS] = -1,
 };
+
+/*
+ * FT_LONG_ARGS: what a call was given (-A), or gave back (-R).  It comes
+ * right after the ENTRY (or FUNC) event of the call it describes or, with
+ * FT_ARGS_OF_RETURN, right before the EXIT it describes; it takes no time.
+ * Its n words are items, each a head word and its value:
+ *
+ *   head   [7:0] type (FT_ARG_*)  [15:8] position (1.. the argument,
+ *          0 the return value)  [23:16] size: an integer's bytes (1, 2, 4,
+ *          8: the value is truncated, then sign- or zero-extended), a
+ *          string's bytes  [24] FT_ARG_TRUNCATED: a longer string was cut
+ *   value  two words (lo, hi), or a string's bytes NUL-padded to whole
+ *          words (bytes, not swapped with the word order)
+ */
+#define FT_ARGS_OF_RETURN	(1u << 16)
+#define FT_ARGS_WORDS_MASK	0xffffu
+#define FT_ARG_TRUNCATED	(1u << 24)
+#define FT_ARG_STRING_MAX	64	/* bytes kept of a string */
+
+enum ft_arg_type {
+	FT_ARG_SIGNED = 1,	/* decimal: arg1, /i8../i64 */
+	FT_ARG_UNSIGNED = 2,	/* decimal: /u8../u64 */
+	FT_ARG_HEX = 3,		/* /x */
+	FT_ARG_CHAR = 4,	/* /c: a character, quoted */
+	FT_ARG_POINTER = 5,	/* /p */
+	FT_ARG_DOUBLE = 6,	/* farg, /f64: the value's bits */
+	FT_ARG_FLOAT = 7,	/* /f32: the low word's bits */
+	FT_ARG_STRING = 8,	/* /s: the bytes read, quoted */
+	FT_ARG_BAD_STRING = 9,	/* /s that could not be read: the pointer */
+	FT_ARG_TYPES
+};
+
+static inline uint32_t ft_arg_head(unsigned type, unsigned pos, unsigned size)
+{
+	return (size & 0xff) << 16 | (pos & 0xff) << 8 | type;
+}
+
+/* Words of the item whose head is head (its value included). */
+static inline unsigned ft_arg_words(uint32_t head)
+{
+	if ((head & 0xff) == FT_ARG_STRING)
+		return 1 + (((head >> 16) & 0xff) + 3) / 4;
+	return 3;
+}
 
 /* Words the event starting with head occupies, or -1 if head is not the
  * start of an event.  Readers walk a chunk with it: payload words may be
@@ -201,6 +248,8 @@ static inline int ft_event_words(uint32_t head)
 		return -1;
 	if (type == FT_LONG_MARKER)
 		return 1 + (int)(((head >> 8) + 3) / 4);
+	if (type == FT_LONG_ARGS)
+		return 1 + (int)((head >> 8) & FT_ARGS_WORDS_MASK);
 	return 1 + FT_LONG_WORDS[type];
 }
 
