@@ -47,7 +47,10 @@ RT_SRC     := $(sort $(RT_SRC))
 # registers that carry floating-point arguments, or say nothing where the
 # entry stubs save those registers instead.
 include src/arch/$(ARCH)/arch.mk
-RT_CFLAGS  := $(ALL_CFLAGS) -fPIC -fvisibility=hidden -ftls-model=initial-exec $(RT_ARCH_CFLAGS)
+# -fno-tree-loop-distribute-patterns: no loop of the hooks becomes a call
+# to libc's memset or memcpy, which may use those registers.
+RT_CFLAGS  := $(ALL_CFLAGS) -fPIC -fvisibility=hidden -ftls-model=initial-exec \
+	      -fno-tree-loop-distribute-patterns $(RT_ARCH_CFLAGS)
 
 # SANITIZE=1 (make check-sanitize): the CLI, recorder and recordmcount with
 # AddressSanitizer and UBSan; the runtime with UBSan only, since ASan's

@@ -138,6 +138,16 @@ static int claim(unsigned i, uint32_t from)
 	       atomic_compare_exchange_strong(&shm->state[i], &from, FT_CHUNK_FILLING);
 }
 
+/* By hand, not with memset: this runs inside a hook, where the traced
+ * function's floating-point arguments are live, and libc's memset may
+ * use the vector registers (its SSE2 variant sets xmm0).  The runtime is
+ * built so that gcc does not turn the loop back into a memset call. */
+static void zero_words(uint32_t *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		w[i] = 0;
+}
+
 /* With no recorder, the oldest full chunk is reused, its events lost,
  * as the kernel's ring buffer overwrites. */
 static int steal_oldest(void)
@@ -155,7 +165,8 @@ static int steal_oldest(void)
 	}
 	if (best < 0 || !claim(best, FT_CHUNK_FULL))
 		return -1;
-	memset(ft_shm_chunk(shm, best) + 1, 0, shm->chunk_size - sizeof(struct ft_chunk));
+	zero_words((uint32_t *)(ft_shm_chunk(shm, best) + 1),
+		   (shm->chunk_size - sizeof(struct ft_chunk)) / 4);
 	return best;
 }
 
