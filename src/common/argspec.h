@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Argument specs, as `record -A`/`-R` and the set_ftrace_args control
+ * file take them: which values of a function's calls to record.
+ *
+ *   GLOB@ITEM[,ITEM...]      GLOB: one set_ftrace_filter expression
+ *
+ *   argN[/T]    the Nth integer argument (1..ARGSPEC_MAX_POS); T is one of
+ *               d (signed, the default), x (hex), c (a character),
+ *               p (a pointer), s (a string), i8 i16 i32 i64, u8 u16 u32 u64
+ *   fargN[/F]   the Nth floating-point argument; F: f64 (the default), f32
+ *   retval[/T]  the return value, T as for argN, or f, f64, f32
+ *
+ * Shared by the CLI, which checks a spec before the program starts, and
+ * the runtime, which applies it.
+ */
+#ifndef FNTRACE_ARGSPEC_H
+#define FNTRACE_ARGSPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "filter.h"
+
+#define ARGSPEC_MAX_ITEMS	8	/* values per spec */
+#define ARGSPEC_MAX_POS		16	/* highest N of argN / fargN */
+
+/* One value to record. */
+struct arg_item {
+	uint8_t type;		/* enum ft_arg_type (trace_format.h) */
+	uint8_t pos;		/* N of argN/fargN; 0: the return value */
+	uint8_t size;		/* bytes of an integer (1, 2, 4, 8) */
+	uint8_t fp;		/* from the floating-point registers */
+};
+
+struct arg_spec {
+	char *text;		/* as written */
+	struct filter glob;	/* one expression */
+	struct arg_item items[ARGSPEC_MAX_ITEMS];
+	unsigned nr_items;
+	unsigned nr_args;	/* items that are arguments, not the return */
+};
+
+/* Parse one spec into s (zeroed first); -1 with a one-line message in err. */
+int argspec_parse(struct arg_spec *s, const char *text, char *err, size_t errlen);
+void argspec_free(struct arg_spec *s);
+
+#endif
