@@ -130,6 +130,9 @@ struct arch_desc {
 			  struct site *out);
 	/* Call sites in relocatable objects, for recordmcount. */
 	const struct recordmcount_desc *rmc;
+	/* Arguments passed in registers, which record -A can take (the
+	 * runtime's arch_arg_regs says where); 0: none yet. */
+	uint8_t int_arg_regs, fp_arg_regs;
 };
 
 const struct arch_desc *arch_lookup(unsigned machine);
@@ -168,6 +171,28 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
 
 /* The entry into ftrace_caller for a site of this kind. */
 uintptr_t arch_caller_for(enum site_kind kind);
+
+/*
+ * Arguments (record -A/-R).  ftrace_caller hands the graph hook, as its
+ * third argument, the block where it saved the integer argument
+ * registers: int_slot[i] is the word of the block holding argument i + 1.
+ * The floating-point argument registers are not saved (the runtime's C
+ * never touches them): arch_fp_args() stores the first nr_fp as they are
+ * when it is called, arch_fp_retval() the one a value is returned in.
+ * Optional: nr_int 0 (the core's weak default) says arguments cannot be
+ * recorded on this architecture yet.
+ */
+#define ARCH_MAX_ARG_REGS 8
+
+struct arch_arg_regs {
+	uint8_t nr_int;
+	uint8_t nr_fp;
+	uint8_t int_slot[ARCH_MAX_ARG_REGS];
+};
+
+extern const struct arch_arg_regs arch_arg_regs;
+void arch_fp_args(uint64_t *out);
+uint64_t arch_fp_retval(void);
 
 /*
  * Live patching.  A site longer than the trap instruction is changed

@@ -24,3 +24,15 @@ __attribute__((weak)) int arch_cpu_emulated(void)
 {
 	return 0;
 }
+
+/* No argument registers handed over: -A and -R are refused. */
+__attribute__((weak)) const struct arch_arg_regs arch_arg_regs;
+
+__attribute__((weak)) void arch_fp_args(uint64_t *out)
+{
+}
+
+__attribute__((weak)) uint64_t arch_fp_retval(void)
+{
+	return 0;
+}

@@ -4,6 +4,7 @@
  * Values arrive as `echo` writes them: trailing white space is dropped.
  * A write the kernel would refuse changes nothing and says why.
  */
+#include "args.h"
 #include "buffer.h"
 #include "../common/trace_format.h"
 #include "control.h"
@@ -192,6 +193,25 @@ static int write_filter_file(const char *value, int append, int which,
 	return ret;
 }
 
+static int read_args(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n");
+	ftrace_lock();
+	ft_args_show(o);
+	ftrace_unlock();
+	return 0;
+}
+
+static int write_args(const char *value, int append, int arg, char *err, size_t errlen)
+{
+	int ret;
+
+	ftrace_lock();
+	ret = ft_args_write(value, append, err, errlen);
+	ftrace_unlock();
+	return ret;
+}
+
 static int read_depth(struct ctl_out *o, int arg)
 {
 	ctl_printf(o, "ok\n%u\n", ft_graph.max_depth);
@@ -340,6 +360,7 @@ static const struct ctl_file files[] = {
 	{ "set_ftrace_notrace", read_filter_file, write_filter_file, FT_NOTRACE },
 	{ "set_graph_function", read_filter_file, write_filter_file, FT_GRAPH_FUNCTION },
 	{ "set_graph_notrace", read_filter_file, write_filter_file, FT_GRAPH_NOTRACE },
+	{ "set_ftrace_args", read_args, write_args, 0 },
 	{ "max_graph_depth", read_depth, write_depth, 0 },
 	{ "buffer_size_kb", read_buffer_size, write_buffer_size, 0 },
 	{ "trace", ft_readout_trace, ft_readout_clear, 0 },

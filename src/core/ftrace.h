@@ -35,6 +35,9 @@
 #define FTRACE_FL_WANTED	0x08	/* some ops wants it (computed by update) */
 #define FTRACE_FL_GRAPH_FUNC	0x10	/* set_graph_function names it */
 #define FTRACE_FL_GRAPH_NOTRACE	0x20	/* set_graph_notrace names it */
+/* [31:16]: the entry of the argument table (args.c) saying which of its
+ * values to record; 0: none. */
+#define FTRACE_FL_ARGS_SHIFT	16
 
 /* One call site, like the kernel's dyn_ftrace.  Never moves once made. */
 struct ftrace_rec {

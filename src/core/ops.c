@@ -17,6 +17,7 @@
  *
  * so no event reaches a callback whose ops is gone.
  */
+#include "args.h"
 #include "ftrace.h"
 #include "tracers.h"
 #include "tracing.h"
@@ -86,7 +87,7 @@ static uint32_t rec_state(const struct ftrace_rec *rec, uint8_t **bits, unsigned
 		flags |= FTRACE_FL_GRAPH_FUNC;
 	if (ft_filter_selects(FT_GRAPH_NOTRACE, rec->name, mod))
 		flags |= FTRACE_FL_GRAPH_NOTRACE;
-	return flags;
+	return flags | ft_args_rec_flags(rec, mod);
 }
 
 unsigned ftrace_rec_refs(const struct ftrace_rec *rec)

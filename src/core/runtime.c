@@ -14,8 +14,10 @@
  *   FNTRACE_FILTER, FNTRACE_NOTRACE   filter expressions, one per line
  *   FNTRACE_DEPTH     max_graph_depth
  *   FNTRACE_OPTIONS   comma-separated: funcgraph-retval
+ *   FNTRACE_ARGS      argument specs (set_ftrace_args), one per line
  *   FNTRACE_DEBUG     say what is found and done, on stderr
  */
+#include "args.h"
 #include "breakpoint.h"
 #include "buffer.h"
 #include "control.h"
@@ -124,6 +126,17 @@ static int env_filter(enum ft_filter_file which, const char *name)
 	return -1;
 }
 
+static int env_args(void)
+{
+	const char *list = getenv("FNTRACE_ARGS");
+	char err[256];
+
+	if (!list || !*list || ft_args_write(list, 1, err, sizeof(err)) == 0)
+		return 0;
+	ft_warn("FNTRACE_ARGS: %s", err);
+	return -1;
+}
+
 static int option_set(const char *options, const char *name)
 {
 	size_t len = strlen(name);
@@ -143,6 +156,8 @@ static int start_tracer(void)
 
 	if (env_filter(FT_FILTER, "FNTRACE_FILTER") ||
 	    env_filter(FT_NOTRACE, "FNTRACE_NOTRACE"))
+		return -1;
+	if (env_args())
 		return -1;
 	ft_graph_set_depth(depth ? strtoul(depth, NULL, 10) : 0);
 	ft_graph_set_retval(option_set(getenv("FNTRACE_OPTIONS"), "funcgraph-retval"));

@@ -15,6 +15,7 @@
  * names; set_graph_notrace hides everything below the functions it names
  * (their frames are kept, untraced, to know when they end).
  */
+#include "args.h"
 #include "events.h"
 #include "profile.h"
 #include "readout.h"
@@ -28,6 +29,7 @@
 #define FRAME_NOTRACE	0x4	/* a set_graph_notrace function */
 #define FRAME_RESTORED	0x8	/* its slot holds the real return address again
 				 * (while the program's unwinder walks) */
+#define FRAME_RETURN_ARGS 0x10	/* set_ftrace_args wants its return value */
 
 struct ft_graph_config ft_graph;
 static int graph_broken;
@@ -75,8 +77,20 @@ static void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t id,
 	*retp = (uintptr_t)return_to_handler;
 }
 
+/* The entry event, with the call's values if set_ftrace_args names it. */
+static ft_inline uint32_t write_entry(struct ft_context *c, uint32_t id, uint64_t now,
+				      const uintptr_t *regs)
+{
+	if (likely(!ft_graph.args) || !(ftrace_rec_get(id)->flags >> FTRACE_FL_ARGS_SHIFT)) {
+		ev_entry(c, id, now);
+		return FRAME_TRACED;
+	}
+	ft_args_entry(c, id, now, regs);
+	return FRAME_TRACED | (ft_args_want_return(id) ? FRAME_RETURN_ARGS : 0);
+}
+
 static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
-				   uintptr_t self_ret, uintptr_t *retp)
+				   uintptr_t self_ret, uintptr_t *retp, const uintptr_t *regs)
 {
 	uint32_t id = ftrace_rec_lookup(self_ret), flags = 0;
 	uint64_t now;
@@ -95,21 +109,20 @@ static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 	now = arch_clock();
 	/* The event before the push: a LOST note it brings must carry the
 	 * depth before this frame. */
-	if (ft_graph.trace && ft_tracing_on && !(flags & FRAME_NOTRACE)) {
-		ev_entry(c, id, now);
-		flags |= FRAME_TRACED;
-	}
+	if (ft_graph.trace && ft_tracing_on && !(flags & FRAME_NOTRACE))
+		flags |= write_entry(c, id, now, regs);
 	push_frame(c, retp, id, flags, now);
 }
 
 /* A signal landed inside a hook, and its handler made this call. */
-static ft_cold void nested_entry(struct ft_thread *t, uintptr_t self_ret, uintptr_t *retp)
+static ft_cold void nested_entry(struct ft_thread *t, uintptr_t self_ret, uintptr_t *retp,
+				 const uintptr_t *regs)
 {
 	struct ft_context *c = ft_signal_enter(t, (uintptr_t)retp);
 
 	if (!c)
 		return;
-	graph_entry(t, c, self_ret, retp);
+	graph_entry(t, c, self_ret, retp, regs);
 	ft_signal_leave(t);
 }
 
@@ -117,19 +130,19 @@ static ft_cold void nested_entry(struct ft_thread *t, uintptr_t self_ret, uintpt
  * signal landing between the test and the store runs its handler's hooks
  * in full, in this same context, and leaves it as it found it: nothing
  * read before the store can have gone stale. */
-void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp)
+void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp, const uintptr_t *regs)
 {
 	struct ft_thread *t = ft_thread_get();
 
 	if (unlikely(!t) || unlikely(graph_broken | t->own.graph_off))
 		return;
 	if (unlikely(t->own.busy)) {
-		nested_entry(t, self_ret, retp);
+		nested_entry(t, self_ret, retp, regs);
 		return;
 	}
 	ft_busy_enter(t);
 	t->own.busy_sp = (uintptr_t)retp;
-	graph_entry(t, &t->own, self_ret, retp);
+	graph_entry(t, &t->own, self_ret, retp, regs);
 	ft_busy_leave(t);
 }
 
@@ -178,6 +191,8 @@ static void pop_frame(struct ft_context *c, uint64_t now, uintptr_t retval,
 	if (!quiet && (f->flags & FRAME_TRACED)) {
 		if (unwound)
 			ev_unwind(c, now);
+		else if (unlikely(f->flags & FRAME_RETURN_ARGS))
+			ft_args_exit(c, f->id, now, retval);
 		else if (ft_graph.retval)
 			ev_exit_ret(c, now, retval);
 		else

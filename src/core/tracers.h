@@ -11,8 +11,9 @@
 void function_trace_call(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *retp);
 
 /* The graph hooks: entry and exit, through the shadow stack.  They serve
- * the function_graph tracer (events) and the profiler (times). */
-void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp);
+ * the function_graph tracer (events) and the profiler (times).  regs: the
+ * argument registers ftrace_caller saved (arch_arg_regs). */
+void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp, const uintptr_t *regs);
 uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot);
 
 /* The shadow stack against the program's own unwinding (unwind.c). */
@@ -38,6 +39,7 @@ struct ft_graph_config {
 	int retval;		/* funcgraph-retval */
 	int filters;		/* set_graph_function/notrace are not empty */
 	int functions;		/* set_graph_function is not empty */
+	int args;		/* set_ftrace_args is not empty */
 };
 
 extern struct ft_graph_config ft_graph;

@@ -156,4 +156,6 @@ const struct arch_desc arch_x86_64 = {
 	.check_site = x86_64_check_site,
 	.plt_slot = x86_64_plt_slot,
 	.rmc = &x86_64_rmc,
+	.int_arg_regs = 6,
+	.fp_arg_regs = 8,
 };

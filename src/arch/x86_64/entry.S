@@ -77,11 +77,13 @@ ftrace_call:
 
 	movq	8(%rbp), %rdi
 	movq	64(%rsp), %rsi
+	movq	%rsp, %rdx
 
 	/*
 	 * ftrace_graph_call: a 5-byte nop, or "call prepare_ftrace_return"
 	 * while the function graph tracer is on; the C function is our
-	 * ftrace_graph_caller, its arguments (self_ret, retp) are set above.
+	 * ftrace_graph_caller, its arguments (self_ret, retp, the saved
+	 * registers: arch_arg_regs) are set above.
 	 */
 	.p2align 3
 	.globl	ftrace_graph_call
@@ -134,6 +136,35 @@ return_to_handler:
 	popq	%rax
 	jmp	*%r11
 	.size	return_to_handler, . - return_to_handler
+
+/*
+ * The floating-point argument registers, read where they are: the
+ * runtime's C is built without SSE, so nothing between the traced
+ * function's entry (or return) and here has changed them.
+ */
+	.p2align 4
+	.globl	arch_fp_args
+	.hidden	arch_fp_args
+	.type	arch_fp_args, @function
+arch_fp_args:
+	movq	%xmm0, 0(%rdi)
+	movq	%xmm1, 8(%rdi)
+	movq	%xmm2, 16(%rdi)
+	movq	%xmm3, 24(%rdi)
+	movq	%xmm4, 32(%rdi)
+	movq	%xmm5, 40(%rdi)
+	movq	%xmm6, 48(%rdi)
+	movq	%xmm7, 56(%rdi)
+	ret
+	.size	arch_fp_args, . - arch_fp_args
+
+	.globl	arch_fp_retval
+	.hidden	arch_fp_retval
+	.type	arch_fp_retval, @function
+arch_fp_retval:
+	movq	%xmm0, %rax
+	ret
+	.size	arch_fp_retval, . - arch_fp_retval
 
 /*
  * ftrace_stub, and the mcount of -pg / -mfentry programs.  The runtime

@@ -64,3 +64,11 @@ uintptr_t arch_caller_for(enum site_kind kind)
 {
 	return (uintptr_t)(kind == SITE_FRAME ? ftrace_caller_frame : ftrace_caller);
 }
+
+/* ftrace_caller's block: rax rcx rdx rsi rdi r8 r9 r10 r11; the System V
+ * ABI passes integers in rdi rsi rdx rcx r8 r9, doubles in xmm0-7. */
+const struct arch_arg_regs arch_arg_regs = {
+	.nr_int = 6,
+	.nr_fp = 8,
+	.int_slot = { 4, 3, 2, 1, 5, 6 },
+};

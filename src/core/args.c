@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * set_ftrace_args and the capturing path.
+ *
+ * The specs are read only under ftrace_lock(): by the update, which gives
+ * each record the entry of a table that lists the values to take for it
+ * (all the items of every spec that names it), and by the control file.
+ * The table only grows, and an entry never changes once a record points
+ * at it, so a hook reads it without a lock and nothing is ever retired.
+ *
+ * The capturing path runs between a traced function's entry and its body
+ * (and between its return and its caller), where its floating-point
+ * arguments (and return value) are live: it reads them first, through
+ * the arch, and calls nothing that may use the vector registers.  A
+ * string is copied with process_vm_readv on the process itself, which
+ * says EFAULT where a load would have faulted.
+ */
+#include "args.h"
+#include "buffer.h"
+#include "control.h"
+#include "events.h"
+#include "ftrace.h"
+#include "tracers.h"
+#include "../common/argspec.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define ENTRY_ITEMS	ARGSPEC_MAX_ITEMS
+#define TABLE_SIZE	256
+#define STRING_WORDS	(FT_ARG_STRING_MAX / 4)
+#define MAX_WORDS	(ENTRY_ITEMS * (1 + STRING_WORDS))
+
+struct args_entry {
+	uint8_t nr_items;
+	uint8_t fp_args;	/* an argument comes from the FP registers */
+	uint8_t fp_return;	/* the return value does */
+	uint8_t has_return;
+	struct arg_item items[ENTRY_ITEMS];
+};
+
+static struct arg_spec *specs;
+static unsigned nr_specs;
+static struct args_entry table[TABLE_SIZE];	/* [0]: none */
+static unsigned table_used = 1;
+static int table_full_said;
+
+/* ---- the specs ---- */
+
+static int check_regs(const struct arg_spec *s, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < s->nr_items; i++) {
+		const struct arg_item *it = &s->items[i];
+		unsigned have = it->fp ? arch_arg_regs.nr_fp : arch_arg_regs.nr_int;
+
+		if (!arch_arg_regs.nr_int) {
+			snprintf(err, errlen, "arguments cannot be recorded on this architecture yet");
+			return -1;
+		}
+		if (it->pos > have) {
+			snprintf(err, errlen, "%sarg%u: only the first %u %s arguments are in "
+				 "registers", it->fp ? "f" : "", it->pos, have,
+				 it->fp ? "floating-point" : "integer");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void free_specs(struct arg_spec *v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		argspec_free(&v[i]);
+	free(v);
+}
+
+static int add_spec(struct arg_spec **v, unsigned *n, const char *text,
+		    char *err, size_t errlen)
+{
+	struct arg_spec *grown = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!grown) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	*v = grown;
+	if (argspec_parse(&grown[*n], text, err, errlen))
+		return -1;
+	if (check_regs(&grown[*n], err, errlen)) {
+		argspec_free(&grown[*n]);
+		return -1;
+	}
+	(*n)++;
+	return 0;
+}
+
+/* The new list: the current one (append) and the specs in text. */
+static int parse_list(const char *text, int append, struct arg_spec **v, unsigned *n,
+		      char *err, size_t errlen)
+{
+	char *copy = strdup(text), *save = NULL;
+	int ret = copy ? 0 : -1;
+
+	*v = NULL;
+	*n = 0;
+	for (unsigned i = 0; append && !ret && i < nr_specs; i++)
+		ret = add_spec(v, n, specs[i].text, err, errlen);
+	for (char *tok = copy ? strtok_r(copy, " \t\n", &save) : NULL; tok && !ret;
+	     tok = strtok_r(NULL, " \t\n", &save))
+		ret = add_spec(v, n, tok, err, errlen);
+	free(copy);
+	return ret;
+}
+
+int ft_args_write(const char *text, int append, char *err, size_t errlen)
+{
+	struct arg_spec *next, *old = specs;
+	unsigned nr_next, nr_old = nr_specs;
+
+	if (parse_list(text, append, &next, &nr_next, err, errlen)) {
+		free_specs(next, nr_next);
+		return -1;
+	}
+	specs = next;
+	nr_specs = nr_next;
+	ft_graph.args = nr_next > 0;
+	if (ftrace_update()) {
+		specs = old;
+		nr_specs = nr_old;
+		ft_graph.args = nr_old > 0;
+		free_specs(next, nr_next);
+		snprintf(err, errlen, "cannot patch: tracing is off");
+		return -1;
+	}
+	free_specs(old, nr_old);
+	return 0;
+}
+
+void ft_args_show(struct ctl_out *o)
+{
+	for (unsigned i = 0; i < nr_specs; i++)
+		ctl_printf(o, "%s\n", specs[i].text);
+}
+
+/* ---- the table ---- */
+
+/* Every item of every spec that names the function, as many as fit. */
+static void gather(struct args_entry *e, const char *func, const char *module)
+{
+	memset(e, 0, sizeof(*e));
+	for (unsigned i = 0; i < nr_specs; i++) {
+		if (!filter_selects(&specs[i].glob, func, module))
+			continue;
+		for (unsigned k = 0; k < specs[i].nr_items && e->nr_items < ENTRY_ITEMS; k++) {
+			const struct arg_item *it = &specs[i].items[k];
+
+			e->items[e->nr_items++] = *it;
+			e->has_return |= it->pos == 0;
+			e->fp_args |= it->fp && it->pos;
+			e->fp_return |= it->fp && !it->pos;
+		}
+	}
+}
+
+/* The entry equal to e, added if there is none; 0 if the table is full. */
+static unsigned table_find(const struct args_entry *e)
+{
+	for (unsigned i = 1; i < table_used; i++)
+		if (!memcmp(&table[i], e, sizeof(*e)))
+			return i;
+	if (table_used == TABLE_SIZE) {
+		if (!table_full_said)
+			ft_warn("set_ftrace_args: more than %d different lists of values; "
+				"functions beyond them are traced without", TABLE_SIZE - 1);
+		table_full_said = 1;
+		return 0;
+	}
+	table[table_used] = *e;
+	/* The entry is whole before a record can point at it. */
+	atomic_thread_fence(memory_order_release);
+	return table_used++;
+}
+
+uint32_t ft_args_rec_flags(const struct ftrace_rec *rec, const char *module)
+{
+	struct args_entry e;
+
+	if (!nr_specs)
+		return 0;
+	gather(&e, rec->name, module);
+	return e.nr_items ? table_find(&e) << FTRACE_FL_ARGS_SHIFT : 0;
+}
+
+static const struct args_entry *entry_of(uint32_t id)
+{
+	return &table[ftrace_rec_get(id)->flags >> FTRACE_FL_ARGS_SHIFT];
+}
+
+int ft_args_want_return(uint32_t id)
+{
+	return entry_of(id)->has_return;
+}
+
+/* ---- the capturing path: no call that may touch the vector registers ---- */
+
+/* Up to len bytes at p, without faulting: a read that meets an unreadable
+ * page gives the bytes before it (the kernel splits no iovec, so the
+ * range is cut at the page boundary).  Bytes read, or -1. */
+static long read_memory(uintptr_t p, char *buf, size_t len)
+{
+	uintptr_t boundary = (p | 4095) + 1;
+	size_t first = boundary - p < len ? boundary - p : len;
+	struct iovec local = { buf, len };
+	struct iovec remote[2] = { { (void *)p, first }, { (void *)boundary, len - first } };
+	int saved = errno;
+	long n = syscall(SYS_process_vm_readv, syscall(SYS_getpid), &local, 1UL, remote,
+			 first < len ? 2UL : 1UL, 0UL);
+
+	errno = saved;
+	return n;
+}
+
+static unsigned put_value(uint32_t *w, const struct arg_item *it, uint64_t v)
+{
+	w[0] = ft_arg_head(it->type, it->pos, it->size ? it->size : sizeof(uintptr_t));
+	w[1] = (uint32_t)v;
+	w[2] = (uint32_t)(v >> 32);
+	return 3;
+}
+
+/* The string at p, read into the item's own words; or the pointer, if
+ * nothing there can be read. */
+static unsigned put_string(uint32_t *w, const struct arg_item *it, uintptr_t p)
+{
+	char *text = (char *)(w + 1);
+	long got = p ? read_memory(p, text, FT_ARG_STRING_MAX) : -1;
+	unsigned len = 0;
+
+	if (got <= 0) {
+		struct arg_item bad = { FT_ARG_BAD_STRING, it->pos, sizeof(uintptr_t), 0 };
+
+		return put_value(w, &bad, p);
+	}
+	while (len < (unsigned)got && text[len])
+		len++;
+	for (unsigned i = len; i % 4; i++)
+		text[i] = '\0';
+	/* No NUL in what could be read: the string goes on, cut here. */
+	w[0] = ft_arg_head(FT_ARG_STRING, it->pos, len) |
+	       (len == (unsigned)got ? FT_ARG_TRUNCATED : 0);
+	return 1 + (len + 3) / 4;
+}
+
+/* The items of e for the entry (of_return 0) or the return, as words. */
+static unsigned collect(const struct args_entry *e, int of_return, const uintptr_t *regs,
+			uintptr_t retval, uint32_t *w)
+{
+	uint64_t fp[ARCH_MAX_ARG_REGS], fp_ret = 0;
+	unsigned n = 0;
+
+	if (!of_return && e->fp_args)
+		arch_fp_args(fp);
+	if (of_return && e->fp_return)
+		fp_ret = arch_fp_retval();
+	for (unsigned i = 0; i < e->nr_items; i++) {
+		const struct arg_item *it = &e->items[i];
+		uint64_t v;
+
+		if ((it->pos == 0) != of_return)
+			continue;
+		if (of_return)
+			v = it->fp ? fp_ret : retval;
+		else
+			v = it->fp ? fp[it->pos - 1] : regs[arch_arg_regs.int_slot[it->pos - 1]];
+		n += it->type == FT_ARG_STRING ? put_string(w + n, it, v) : put_value(w + n, it, v);
+	}
+	return n;
+}
+
+static void emit_args(struct ft_context *c, const uint32_t *w, unsigned n, uint32_t flags)
+{
+	for (unsigned i = 0; i < n; i++)
+		c->pos[1 + i] = w[i];
+	ev_commit(c, ft_long_word(FT_LONG_ARGS, n | flags), n);
+}
+
+/* The entry and its values are reserved room together: they stay in one
+ * chunk, next to each other, as a reader wants them. */
+void ft_args_entry(struct ft_context *c, uint32_t id, uint64_t now, const uintptr_t *regs)
+{
+	uint32_t w[MAX_WORDS];
+	unsigned n = collect(entry_of(id), 0, regs, 0, w);
+	int room = n && !ft_buffer_reserve(c, FT_MAX_EVENT_WORDS + 1 + n);
+
+	ev_entry(c, id, now);
+	if (room)
+		emit_args(c, w, n, 0);
+}
+
+void ft_args_exit(struct ft_context *c, uint32_t id, uint64_t now, uintptr_t retval)
+{
+	uint32_t w[MAX_WORDS];
+	unsigned n = collect(entry_of(id), 1, NULL, retval, w);
+
+	if (n && !ft_buffer_reserve(c, FT_MAX_EVENT_WORDS + 1 + n))
+		emit_args(c, w, n, FT_ARGS_OF_RETURN);
+	ev_exit(c, now);
+}
