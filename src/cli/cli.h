@@ -53,6 +53,9 @@ struct cli_target {
 /* What the program at path is for; -1 after one line if fntrace cannot
  * trace it. */
 int cli_target_of(const char *program, struct cli_target *t);
+/* Can the runtime for t record the values record -A/-R specs (one per
+ * line, or NULL) ask for?  -1 after one line if not. */
+int cli_target_check_args(const struct cli_target *t, const char *specs);
 /* Stop a thread under ptrace: the signal it was taking (to pass on when
  * it is let go), 0, or -1 (cmd_attach.c). */
 int cli_ptrace_stop(pid_t tid);

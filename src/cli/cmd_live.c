@@ -21,6 +21,10 @@ static const char usage[] =
 	"  -N, --notrace=GLOB     never trace matching functions (repeatable)\n"
 	"  -D, --depth=N          function_graph: trace N levels deep at most\n"
 	"  -r, --retval           function_graph: show return values\n"
+	"  -A, --args=FUNC@SPEC   function_graph: show arguments (see 'fntrace\n"
+	"                         record --help')\n"
+	"  -R, --return=FUNC@retval[/TYPE]\n"
+	"                         function_graph: show typed return values\n"
 	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
 	"  -h, --help             this text\n\n"
 	"example: fntrace live -D 3 -- ./prog input\n";

@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 #include "record.h"
+#include "../common/argspec.h"
 #include "../common/filter.h"
 
 #include <getopt.h>
@@ -25,13 +26,27 @@ static const char usage[] =
 	"  -N, --notrace=GLOB     never trace matching functions (repeatable)\n"
 	"  -D, --depth=N          function_graph: trace N levels deep at most\n"
 	"  -r, --retval           function_graph: record return values\n"
+	"  -A, --args=FUNC@SPEC   function_graph: record arguments of matching\n"
+	"                         functions (repeatable); SPEC: arg1, arg2/x ...\n"
+	"                         (see below)\n"
+	"  -R, --return=FUNC@retval[/TYPE]\n"
+	"                         function_graph: record their return value as\n"
+	"                         TYPE (repeatable)\n"
 	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
 	"  -p, --pid=PID          record a running process\n"
 	"  -d, --duration=SECS    with -p: stop after SECS seconds\n"
 	"  -o, --output=DIR       data directory (default fntrace.data; an old\n"
 	"                         one is kept as DIR.old)\n"
 	"  -h, --help             this text\n\n"
-	"example: fntrace record -F 'parse_*' -o parse.data -- ./prog input\n";
+	"SPEC: values separated by commas, up to 8: argN (the Nth integer or\n"
+	"pointer argument, N from 1), fargN (the Nth floating-point one), each\n"
+	"with an optional /TYPE: d (signed, the default), x (hex), c (char),\n"
+	"p (pointer), s (string, read safely, 64 bytes at most), i8 i16 i32 i64,\n"
+	"u8 u16 u32 u64; for fargN and retval also f32, f64 (f).  Only arguments\n"
+	"passed in registers (x86_64: six integer, eight floating-point).\n\n"
+	"example: fntrace record -F 'parse_*' -o parse.data -- ./prog input\n"
+	"         fntrace record -A 'parse_expr@arg1/s,arg2' -R 'parse_expr@retval'\n"
+	"                -- ./prog input\n";
 
 static int append_line(char **list, const char *expr)
 {
@@ -57,6 +72,28 @@ static int check_filter(char **list, const char *expr)
 		return -1;
 	}
 	return append_line(list, expr);
+}
+
+/* -A takes argument values, -R the return value. */
+static int check_args(char **list, const char *spec, int of_return)
+{
+	struct arg_spec s;
+	char err[256];
+	int wrong;
+
+	if (argspec_parse(&s, spec, err, sizeof(err))) {
+		cli_error("%s", err);
+		return -1;
+	}
+	wrong = of_return ? s.nr_args > 0 : s.nr_args < s.nr_items;
+	argspec_free(&s);
+	if (wrong) {
+		cli_error(of_return ? "-R '%s': only retval[/TYPE] (arguments go with -A)"
+				    : "-A '%s': only argN and fargN (the return value goes with -R)",
+			  spec);
+		return -1;
+	}
+	return append_line(list, spec);
 }
 
 static int parse_uint(const char *s, const char *what, unsigned *out)
@@ -93,6 +130,10 @@ static int parse_option(int c, struct record_options *o)
 	case 'r':
 		o->retval = 1;
 		return 0;
+	case 'A':
+		return check_args(&o->args, optarg, 0);
+	case 'R':
+		return check_args(&o->args, optarg, 1);
 	case 'o':
 		o->output = optarg;
 		return 0;
@@ -112,6 +153,8 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "notrace", required_argument, NULL, 'N' },
 		{ "depth", required_argument, NULL, 'D' },
 		{ "retval", no_argument, NULL, 'r' },
+		{ "args", required_argument, NULL, 'A' },
+		{ "return", required_argument, NULL, 'R' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -122,7 +165,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+t:F:N:D:rb:o:p:d:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+t:F:N:D:rA:R:b:o:p:d:h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(text, stdout);
 			return 0;
@@ -141,6 +184,10 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		cli_error("no program to run; see 'fntrace %s --help'", argv[0]);
 		return -1;
 	}
+	if (o->args && strcmp(o->tracer, "function_graph")) {
+		cli_error("-A and -R need the function_graph tracer");
+		return -1;
+	}
 	return optind;
 }
 
@@ -148,7 +195,8 @@ void record_options_free(struct record_options *o)
 {
 	free(o->filter);
 	free(o->notrace);
-	o->filter = o->notrace = NULL;
+	free(o->args);
+	o->filter = o->notrace = o->args = NULL;
 }
 
 int cmd_record(int argc, char **argv)

@@ -14,6 +14,7 @@ struct record_options {
 	unsigned depth;			/* max_graph_depth; 0: none */
 	unsigned buffer_kb;		/* shared memory for the buffers */
 	int retval;			/* funcgraph-retval */
+	char *args;			/* set_ftrace_args: -A/-R specs, one per line */
 	const char *output;		/* the data directory */
 	char **argv;			/* the program and its arguments */
 	int transient;			/* live: output goes once reported, so

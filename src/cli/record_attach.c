@@ -75,6 +75,7 @@ static int configure(pid_t pid, const struct record_options *o)
 	       ctl_set(pid, "set_ftrace_notrace", o->notrace ? o->notrace : "") ||
 	       ctl_set(pid, "max_graph_depth", depth) ||
 	       ctl_set(pid, "options/funcgraph-retval", o->retval ? "1" : "0") ||
+	       ctl_set(pid, "set_ftrace_args", o->args ? o->args : "") ||
 	       ctl_set(pid, "tracing_on", "1") ||
 	       ctl_set(pid, "current_tracer", o->tracer);
 }

@@ -136,7 +136,8 @@ static int child_env(const struct record_options *o, const struct recorder *r,
 	       set_env("FNTRACE_DIR", r->dir.tmp) || set_env("FNTRACE_TRACER", o->tracer) ||
 	       set_env("FNTRACE_FILTER", o->filter) || set_env("FNTRACE_NOTRACE", o->notrace) ||
 	       set_env("FNTRACE_DEPTH", o->depth ? depth : NULL) ||
-	       set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL);
+	       set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL) ||
+	       set_env("FNTRACE_ARGS", o->args);
 }
 
 static int spawn(struct recorder *r, const struct record_options *o,
@@ -295,6 +296,7 @@ int record_run(const struct record_options *o)
 	int ret = -1;
 
 	if (check_program(path, o->argv[0]) || cli_target_of(path, &target) ||
+	    cli_target_check_args(&target, o->args) ||
 	    cli_target_prepare(&target, path) || !(lib = cli_find_runtime(&target)))
 		goto out;
 	describe_run(&r.info, o);

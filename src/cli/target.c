@@ -12,6 +12,7 @@
  */
 #include "cli.h"
 #include "../arch/arch.h"
+#include "../common/argspec.h"
 #include "../common/trace_format.h"
 #include "../elf/elf.h"
 
@@ -172,4 +173,47 @@ int cli_target_prepare(const struct cli_target *t, const char *program)
 	    setenv("QEMU_LD_PREFIX", prefix, 1))
 		return -1;
 	return setenv("FNTRACE_EMULATED", "1", 1);
+}
+
+/* Can the runtime for t take every value these specs (one per line) ask
+ * for?  Only arguments in registers, on an architecture that says which. */
+static int spec_fits(const struct arch_desc *arch, const char *text)
+{
+	struct arg_spec s;
+	char err[256];
+	int ret = argspec_parse(&s, text, err, sizeof(err));
+
+	if (ret)
+		cli_error("%s", err);
+	for (unsigned i = 0; !ret && i < s.nr_items; i++) {
+		const struct arg_item *it = &s.items[i];
+		unsigned have = it->fp ? arch->fp_arg_regs : arch->int_arg_regs;
+
+		if (it->pos > have) {
+			cli_error("'%s': %s passes %u %s arguments in registers; only those "
+				  "can be recorded", text, arch->name, have,
+				  it->fp ? "floating-point" : "integer");
+			ret = -1;
+		}
+	}
+	argspec_free(&s);
+	return ret;
+}
+
+int cli_target_check_args(const struct cli_target *t, const char *specs)
+{
+	const struct arch_desc *arch = t->host ? arch_lookup(host_machine()) : t->arch;
+	char *copy = specs ? strdup(specs) : NULL, *save = NULL;
+	int ret = 0;
+
+	if (specs && (!arch || !arch->int_arg_regs)) {
+		cli_error("arguments cannot be recorded for %s programs yet",
+			  arch ? arch->name : "this machine's");
+		ret = -1;
+	}
+	for (char *line = copy ? strtok_r(copy, "\n", &save) : NULL; line && !ret;
+	     line = strtok_r(NULL, "\n", &save))
+		ret = spec_fits(arch, line);
+	free(copy);
+	return ret;
 }
