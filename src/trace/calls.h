@@ -51,6 +51,10 @@ struct call_event {
 	const char *text;	/* MARKER: not NUL-terminated, valid until
 				 * the next call */
 	uint32_t text_len;
+	const uint32_t *args;	/* ENTER, HIT: the values the call was given;
+				 * EXIT: the value it gave back; NULL if none
+				 * (trace_args.h); valid until the next call */
+	uint32_t args_words;
 };
 
 struct call_frame {
