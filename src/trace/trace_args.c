@@ -178,28 +178,30 @@ static void put_number(struct sink *s, const char *format, uint64_t v)
 	put_str(s, text);
 }
 
+/* Only a string may have fewer than two value words: nothing else reads
+ * them before its type is known. */
 static void put_value(struct sink *s, const struct tr_arg *a)
 {
-	uint64_t v = integer(a);
+	uint64_t bits;
 	double d;
 
 	switch (a->type) {
 	case FT_ARG_SIGNED:
-		put_number(s, "%" PRId64, v);
+		put_number(s, "%" PRId64, integer(a));
 		break;
 	case FT_ARG_UNSIGNED:
-		put_number(s, "%" PRIu64, v);
+		put_number(s, "%" PRIu64, integer(a));
 		break;
 	case FT_ARG_HEX:
 	case FT_ARG_POINTER:
-		put_number(s, "0x%" PRIx64, v);
+		put_number(s, "0x%" PRIx64, integer(a));
 		break;
 	case FT_ARG_CHAR:
-		put_character(s, v);
+		put_character(s, integer(a));
 		break;
 	case FT_ARG_DOUBLE:
-		v = value64(a);
-		memcpy(&d, &v, sizeof(d));
+		bits = value64(a);
+		memcpy(&d, &bits, sizeof(d));
 		put_double(s, d);
 		break;
 	case FT_ARG_FLOAT:
@@ -209,8 +211,8 @@ static void put_value(struct sink *s, const struct tr_arg *a)
 		put_string(s, a);
 		break;
 	case FT_ARG_BAD_STRING:
-		if (v)
-			put_number(s, "0x%" PRIx64 " (unreadable)", v);
+		if (integer(a))
+			put_number(s, "0x%" PRIx64 " (unreadable)", integer(a));
 		else
 			put_str(s, "(null)");
 		break;
