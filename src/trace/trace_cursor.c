@@ -254,12 +254,11 @@ nomem:
 /* The ARGS right after an entry (or a FUNC) are the call's. */
 static void take_call_args(struct tr_cursor *c, struct tr_stream *s, struct tr_event *ev)
 {
-	uint32_t head = s->pos < s->nr_words ? s->words[s->pos] : 0;
+	uint32_t head = s->words[s->pos];
 	uint32_t n = (head >> 8) & FT_ARGS_WORDS_MASK;
 	uint32_t *copy;
 
-	if ((head & 3) != 3 || ((head >> 2) & 0x3f) != FT_LONG_ARGS ||
-	    (head >> 8) & FT_ARGS_OF_RETURN)
+	if ((head >> 8) & FT_ARGS_OF_RETURN)
 		return;
 	if (n > s->nr_words - s->pos - 1)
 		return;		/* not whole: decode() flags the chunk */
@@ -272,6 +271,16 @@ static void take_call_args(struct tr_cursor *c, struct tr_stream *s, struct tr_e
 	ev->args_words = n;
 }
 
+/* The low byte of an ARGS event's head word. */
+#define ARGS_HEAD	(FT_LONG_ARGS << 2 | 3)
+
+/* Does an ARGS event come next, or did a return's come before? */
+static inline int args_near(const struct tr_stream *s)
+{
+	return s->ret_args ||
+	       (s->pos < s->nr_words && (s->words[s->pos] & 0xff) == ARGS_HEAD);
+}
+
 /* Gives the event just decoded the ARGS that belong to it. */
 static void attach_args(struct tr_cursor *c, struct tr_stream *s, struct tr_event *ev)
 {
@@ -280,7 +289,8 @@ static void attach_args(struct tr_cursor *c, struct tr_stream *s, struct tr_even
 		ev->args_words = s->ret_words;
 	}
 	s->ret_args = NULL;
-	if (ev->type == TR_ENTRY || ev->type == TR_FUNC)
+	if ((ev->type == TR_ENTRY || ev->type == TR_FUNC) && s->pos < s->nr_words &&
+	    (s->words[s->pos] & 0xff) == ARGS_HEAD)
 		take_call_args(c, s, ev);
 }
 
@@ -302,18 +312,16 @@ static int decode(struct tr_cursor *c, struct tr_stream *s, struct tr_event *ev)
 		}
 		if ((w & 3) != 3) {
 			decode_short(c, s, w, ev);
+		} else if ((got = decode_long(c, s, w, ev)) <= 0) {
+			if (got < 0) {
+				s->chunk->bad = 1;
+				s->pos = s->nr_words;
+			}
+			continue;
+		}
+		if (args_near(s))
 			attach_args(c, s, ev);
-			return 1;
-		}
-		got = decode_long(c, s, w, ev);
-		if (got > 0) {
-			attach_args(c, s, ev);
-			return 1;
-		}
-		if (got < 0) {
-			s->chunk->bad = 1;
-			s->pos = s->nr_words;
-		}
+		return 1;
 	}
 }
 

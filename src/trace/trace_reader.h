@@ -149,16 +149,18 @@ enum tr_exit_kind {
 	TR_EXIT_UNWIND,	/* skipped by longjmp or an exception */
 };
 
-/* One event; TIME and CPU records are folded into time and cpu. */
+/* One event; TIME and CPU records are folded into time and cpu.  Its
+ * 4-byte fields go in pairs: events are copied around at every step. */
 struct tr_event {
 	enum tr_event_type type;
-	uint64_t time;		/* CLOCK_MONOTONIC ns */
 	uint32_t cpu;		/* TR_NO_CPU if unknown */
+	uint64_t time;		/* CLOCK_MONOTONIC ns */
 	const char *comm;	/* the thread's name then */
 	uint32_t func;
 	enum tr_exit_kind exit_kind;
 	uint64_t value;
 	uint32_t depth;
+	uint32_t args_words;
 	const char *text;	/* not NUL-terminated; valid until the next
 				 * call on the cursor that returned it */
 	uint32_t text_len;
@@ -168,7 +170,6 @@ struct tr_event {
 				 * entry's, while its frame is open and until
 				 * the cursor returns the exit after that: a
 				 * view may hold a call's entry until it ends */
-	uint32_t args_words;
 };
 
 /* The depth a LOST event says its thread resumed at, as every view and
