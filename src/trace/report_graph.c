@@ -266,16 +266,20 @@ static void print_srcline(const struct graph *g, const struct tr_thread *th, uin
 	fputc('\n', g->out);
 }
 
-/* "name(args)", with the values the call was given if recorded. */
+/* "name(args);" for a leaf, "name(args) {" for a call, with the values
+ * the call was given if recorded. */
 static void print_call(const struct graph *g, const struct tr_thread *th,
-		       const struct tr_event *entry)
+		       const struct tr_event *entry, int leaf)
 {
 	char name[REPORT_NAME_LEN], args[TR_ARGS_TEXT_LEN];
+	const char *func = report_func_name(th, entry->func, name, sizeof(name));
 
-	args[0] = '\0';
-	if (entry->args)
-		tr_args_format(entry->args, entry->args_words, args, sizeof(args));
-	fprintf(g->out, "%s(%s)", report_func_name(th, entry->func, name, sizeof(name)), args);
+	if (!entry->args) {
+		fprintf(g->out, leaf ? "%s();" : "%s() {", func);
+		return;
+	}
+	tr_args_format(entry->args, entry->args_words, args, sizeof(args));
+	fprintf(g->out, leaf ? "%s(%s);" : "%s(%s) {", func, args);
 }
 
 static int print_leaf(struct graph *g, unsigned ti, const struct tr_event *entry,
@@ -289,8 +293,7 @@ static int print_leaf(struct graph *g, unsigned ti, const struct tr_event *entry
 		return -1;
 	print_duration(g, entry->time, exit->time);
 	print_indent(g->out, g->threads[ti].depth);
-	print_call(g, th, entry);
-	fputc(';', g->out);
+	print_call(g, th, entry, 1);
 	if (ret)
 		fprintf(g->out, " /* = %s */", ret);
 	print_srcline(g, th, entry->func);
@@ -305,8 +308,7 @@ static int print_nested(struct graph *g, unsigned ti, const struct tr_event *ent
 		return -1;
 	print_no_duration(g);
 	print_indent(g->out, gt->depth);
-	print_call(g, g->r->threads[ti].th, entry);
-	fputs(" {", g->out);
+	print_call(g, g->r->threads[ti].th, entry, 0);
 	print_srcline(g, g->r->threads[ti].th, entry->func);
 	return push_frame(gt, (struct frame) {
 		.func = entry->func, .timed = 1, .start = entry->time });
