@@ -82,19 +82,50 @@ uint32_t ft_chunk_filled(const struct ft_shm *shm, const struct ft_chunk *c)
 	}
 }
 
-/* Events in our order: every word swapped but a marker's text, which is
- * bytes.  words: whole events only. */
+static int is_long(uint32_t head, unsigned type)
+{
+	return (head & 3) == 3 && ((head >> 2) & 0x3f) == type;
+}
+
+/* An ARGS event's n items: heads and values swapped, but for a string's
+ * text, which is bytes.  An item that runs past the event is not one:
+ * its words are swapped as plain words.  In place if out == w. */
+static void swap_args(const uint32_t *w, uint32_t n, uint32_t *out)
+{
+	uint32_t i = 0;
+
+	while (i < n) {
+		uint32_t head = __builtin_bswap32(w[i]);
+		uint32_t len = ft_arg_words(head);
+		int text = (head & 0xff) == FT_ARG_STRING;
+
+		if (len > n - i)
+			break;
+		out[i] = head;
+		for (uint32_t k = 1; k < len; k++)
+			out[i + k] = text ? w[i + k] : __builtin_bswap32(w[i + k]);
+		i += len;
+	}
+	for (; i < n; i++)
+		out[i] = __builtin_bswap32(w[i]);
+}
+
+/* Events in our order: every word swapped but a marker's text and an
+ * argument's string, which are bytes.  words: whole events only. */
 static void swap_events(const uint32_t *w, uint32_t words, uint32_t *out)
 {
 	for (uint32_t i = 0; i < words;) {
 		uint32_t head = __builtin_bswap32(w[i]);
-		int len = ft_event_words(head), text = (head & 3) == 3 &&
-						      ((head >> 2) & 0x3f) == FT_LONG_MARKER;
+		int len = ft_event_words(head), text = is_long(head, FT_LONG_MARKER);
 
 		if (len < 0 || i + len > words)
 			len = words - i;	/* not an event: copy as it is */
-		for (int k = 0; k < len; k++)
-			out[i + k] = k && text ? w[i + k] : __builtin_bswap32(w[i + k]);
+		out[i] = head;
+		if (is_long(head, FT_LONG_ARGS))
+			swap_args(w + i + 1, len - 1, out + i + 1);
+		else
+			for (int k = 1; k < len; k++)
+				out[i + k] = text ? w[i + k] : __builtin_bswap32(w[i + k]);
 		i += len;
 	}
 }
@@ -133,7 +164,7 @@ void ft_chunk_state_at(const struct ft_shm *shm, const struct ft_chunk *c, uint3
 		for (int k = 0; k < len && k < 3; k++)
 			ev[k] = ft_shm_u32(shm, w[i + k]);
 		*time = ft_event_time(ev, *time);
-		if ((head & 3) == 3 && ((head >> 2) & 0x3f) == FT_LONG_CPU)
+		if (is_long(head, FT_LONG_CPU))
 			*cpu = head >> 8;
 		i += len;
 	}

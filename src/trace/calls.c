@@ -63,6 +63,12 @@ static void settle_loss(struct call_walk *w, const struct tr_event *raw)
 	w->has_held = 1;
 }
 
+static void take_args(struct call_event *ev, const struct tr_event *raw)
+{
+	ev->args = raw->args;
+	ev->args_words = raw->args_words;
+}
+
 /* 1 with *ev filled, 0 if the raw event makes no call event. */
 static int take_raw(struct call_walk *w, const struct tr_event *raw, struct call_event *ev)
 {
@@ -70,6 +76,7 @@ static int take_raw(struct call_walk *w, const struct tr_event *raw, struct call
 	ev->depth = w->depth;
 	switch (raw->type) {
 	case TR_ENTRY:
+		take_args(ev, raw);
 		return push(w, raw->func, raw->time, ev);
 	case TR_EXIT:
 		if (!w->depth)
@@ -78,8 +85,10 @@ static int take_raw(struct call_walk *w, const struct tr_event *raw, struct call
 		    ev);
 		ev->has_retval = raw->exit_kind == TR_EXIT_RET;
 		ev->value = raw->value;
+		take_args(ev, raw);
 		return 1;
 	case TR_FUNC:
+		take_args(ev, raw);
 		ev->kind = CALL_HIT;
 		ev->func = raw->func;
 		ev->value = raw->value;

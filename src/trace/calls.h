@@ -36,10 +36,11 @@ enum call_end {
 	CALL_UNFINISHED,	/* still running when the trace ends */
 };
 
+/* Its 4-byte fields in pairs, as tr_event's. */
 struct call_event {
 	enum call_kind kind;
-	uint64_t time;		/* CLOCK_MONOTONIC ns */
 	uint32_t cpu;		/* TR_NO_CPU if unknown */
+	uint64_t time;		/* CLOCK_MONOTONIC ns */
 	uint32_t func;		/* ENTER, EXIT: 0 for a frame entered unseen */
 	unsigned depth;		/* ENTER, EXIT: the frame's, 0 outermost;
 				 * MARKER, LOST: the stack's */
@@ -51,6 +52,11 @@ struct call_event {
 	const char *text;	/* MARKER: not NUL-terminated, valid until
 				 * the next call */
 	uint32_t text_len;
+	uint32_t args_words;
+	const uint32_t *args;	/* ENTER, HIT: the values the call was given;
+				 * EXIT: the value it gave back; NULL if none
+				 * (trace_args.h), args_words of them; valid
+				 * until the next call */
 };
 
 struct call_frame {

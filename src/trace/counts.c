@@ -29,7 +29,7 @@ static void count_long(const uint32_t *w, struct tr_counts *c)
 	case FT_LONG_MARKER:
 		c->events++;
 		break;
-	default:	/* TIME, CPU, OVERRUN */
+	default:	/* TIME, CPU, OVERRUN; ARGS, part of its call */
 		break;
 	}
 }

@@ -44,6 +44,13 @@
  * args appear only when they have something to say: an event with none
  * is shorter, and speedscope names a frame by its name and args together.
  *
+ * The values a call was given (-A) are known at entry: they are on its
+ * B, "arg1":"5","arg2":"\"abc\"", keyed by position (trace_args.h's
+ * tr_arg_key) and each the report's text of it as a JSON string, so that
+ * 64-bit values keep every digit and strings their escapes.  speedscope
+ * then makes calls with different values different frames.  A typed
+ * return value (-R) is the E's "retval", in the untyped one's place.
+ *
  * Times are microseconds, the format's unit, with three decimals: every
  * nanosecond, counted from the trace's first event so that the numbers
  * stay short and exact in a double; otherData says when that was in
@@ -55,6 +62,7 @@
  */
 #include "export_chrome.h"
 #include "calls.h"
+#include "trace_args.h"
 #include "../common/array.h"
 
 #include <stdlib.h>
@@ -184,8 +192,28 @@ static char *put_key(char *p, int *first, const char *key, size_t len)
 
 #define PUT_KEY(p, first, lit)	put_key(p, first, lit, sizeof(lit) - 1)
 
-/* A call's args: how it ended if it did not return, its return value,
- * its source line. */
+/* The values of an ARGS event, as members of args: "arg1":"5" ... */
+static char *put_values(struct chrome *c, char *p, int *first, const uint32_t *args,
+			uint32_t words)
+{
+	char key[TR_ARG_KEY_MAX], member[TR_ARG_KEY_MAX + 3], text[TR_ARG_TEXT_MAX];
+	struct tr_args_iter it;
+	struct tr_arg a;
+	int len;
+
+	tr_args_iter_init(&it, args, words);
+	while (tr_args_next(&it, &a)) {
+		/* Keys are letters, digits and '_': nothing to escape. */
+		len = snprintf(member, sizeof(member), "\"%s\":", tr_arg_key(&a, key, sizeof(key)));
+		json_out_done(&c->out, put_key(p, first, member, len));
+		json_out_string(&c->out, text, tr_arg_format(&a, text, sizeof(text)));
+		p = json_out_room(&c->out);
+	}
+	return p;
+}
+
+/* A call's args: how it ended if it did not return, its return value
+ * (typed if recorded so), its source line. */
 static char *put_call_args(struct chrome *c, char *p, const struct call_event *ev,
 			   const struct func_text *ft)
 {
@@ -202,7 +230,9 @@ static char *put_call_args(struct chrome *c, char *p, const struct call_event *e
 		p = json_put(p, ends[ev->end], strlen(ends[ev->end]));
 		*p++ = '"';
 	}
-	if (ev->has_retval) {
+	if (ev->args) {
+		p = put_values(c, p, &first, ev->args, ev->args_words);
+	} else if (ev->has_retval) {
 		p = PUT_KEY(p, &first, "\"retval\":\"");
 		p = put_hex(p, ev->value);
 		*p++ = '"';
@@ -231,6 +261,21 @@ int chrome_write_edge(struct chrome *c, uint64_t time, const char *ph_cat, size_
 	return end_event(c, p);
 }
 
+/* A call's begin with the values it was given, and its source line. */
+static int write_begin_values(struct chrome *c, const struct call_event *ev,
+			      const struct func_text *ft)
+{
+	char *p = chrome_begin_event(c, ev->time);
+	int first = 1;
+
+	p = put_name(c, PUT(p, ",\"ph\":\"B\""), ft);
+	p = put_values(c, PUT(p, ",\"args\":{"), &first, ev->args, ev->args_words);
+	if (ft->src.s)
+		p = put_quoted(c, PUT_KEY(p, &first, "\"srcline\":"), &ft->src);
+	*p++ = '}';
+	return end_event(c, p);
+}
+
 /* A call's entry: its begin, and its name kept at its depth. */
 static int write_begin(struct chrome *c, const struct call_event *ev)
 {
@@ -245,6 +290,8 @@ static int write_begin(struct chrome *c, const struct call_event *ev)
 	}
 	c->open[ev->depth] = ev->func;
 	c->nr_open = ev->depth + 1;
+	if (ev->args)
+		return write_begin_values(c, ev, ft);
 	return chrome_write_edge(c, ev->time, PH_B, ft);
 }
 
@@ -261,7 +308,7 @@ static int write_end(struct chrome *c, const struct call_event *ev)
 	p = chrome_begin_event(c, ev->time);
 	p = PUT(p, ",\"ph\":\"E\"");
 	p = put_name(c, p, ft);
-	if (ev->end != CALL_RETURNED || ev->has_retval || ft->src.s)
+	if (ev->end != CALL_RETURNED || ev->has_retval || ev->args || ft->src.s)
 		p = put_call_args(c, p, ev, ft);
 	return end_event(c, p);
 }
@@ -312,9 +359,11 @@ static int write_hit(struct chrome *c, const struct call_event *ev)
 		c->syms_proc = c->th->proc;
 	}
 	p = put_name(c, begin_instant(c, ev->time), ft);
-	if (!ev->value && !ft->src.s)
+	if (!ev->value && !ft->src.s && !ev->args)
 		return end_event(c, p);
 	p = PUT(p, ",\"args\":{");
+	if (ev->args)
+		p = put_values(c, p, &first, ev->args, ev->args_words);
 	if (ev->value) {
 		caller = sym_name(&c->syms, ev->value, buf, sizeof(buf));
 		json_out_done(&c->out, PUT_KEY(p, &first, "\"caller\":"));

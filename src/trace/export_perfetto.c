@@ -12,6 +12,8 @@
  *     first packet        SEQ_INCREMENTAL_STATE_CLEARED; defaults: the
  *                         thread's track, a clock of deltas (ClockSnapshot)
  *     a call              TYPE_SLICE_BEGIN (name_iid) ... TYPE_SLICE_END
+ *     its values (-A, -R) string debug annotations, as the report says
+ *                         them: "arg1"... on the begin, "retval" on the end
  *     a function's name   InternedData.event_names { iid, name }, in the
  *                         packet that first refers to it on the sequence
  *     a trace_marker      TYPE_INSTANT named by its text
@@ -34,6 +36,7 @@
 #include "perfetto_proto.h"
 #include "srcline.h"
 #include "symbols.h"
+#include "trace_args.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -331,6 +334,20 @@ static void annotate_string(struct perfetto *p, const char *name, const char *va
 	pb_end(&p->pb, a);
 }
 
+/* An ARGS event's values (none if words is 0), keyed by tr_arg_key(). */
+static void annotate_values(struct perfetto *p, const uint32_t *args, uint32_t words)
+{
+	char key[TR_ARG_KEY_MAX], text[TR_ARG_TEXT_MAX];
+	struct tr_args_iter it;
+	struct tr_arg a;
+
+	tr_args_iter_init(&it, args, words);
+	while (tr_args_next(&it, &a)) {
+		tr_arg_format(&a, text, sizeof(text));
+		annotate_string(p, tr_arg_key(&a, key, sizeof(key)), text);
+	}
+}
+
 static const char *end_reason(enum call_end end)
 {
 	switch (end) {
@@ -385,7 +402,7 @@ static void write_enter(struct perfetto *p, const struct call_event *ev)
 	size_t packet, event;
 	uint64_t iid;
 
-	if (can_write_edge(p, ev->time) && ev->func < p->interned_bits &&
+	if (can_write_edge(p, ev->time) && !ev->args && ev->func < p->interned_bits &&
 	    has_bit(p->interned, ev->func)) {
 		write_edge(p, ev->time, TYPE_SLICE_BEGIN, ev->func);
 		return;
@@ -394,6 +411,7 @@ static void write_enter(struct perfetto *p, const struct call_event *ev)
 	iid = intern(p, ev->func);
 	event = event_begin(p, TYPE_SLICE_BEGIN);
 	name_function(p, ev->func, iid);
+	annotate_values(p, ev->args, ev->args_words);
 	pb_end(&p->pb, event);
 	pb_end(&p->pb, packet);
 }
@@ -403,13 +421,15 @@ static void write_exit(struct perfetto *p, const struct call_event *ev)
 	const char *why = end_reason(ev->end);
 	size_t packet, event;
 
-	if (can_write_edge(p, ev->time) && !ev->has_retval && !why) {
+	if (can_write_edge(p, ev->time) && !ev->has_retval && !ev->args && !why) {
 		write_edge(p, ev->time, TYPE_SLICE_END, ev->func);
 		return;
 	}
 	packet = packet_begin(p, ev->time);
 	event = event_begin(p, TYPE_SLICE_END);
-	if (ev->has_retval)
+	if (ev->args)
+		annotate_values(p, ev->args, ev->args_words);
+	else if (ev->has_retval)
 		annotate_uint(p, "retval", ev->value);
 	if (why)
 		annotate_string(p, "end", why);
@@ -471,6 +491,7 @@ static int write_hit(struct perfetto *p, const struct call_event *ev)
 	iid = intern(p, ev->func);
 	event = event_begin(p, TYPE_INSTANT);
 	name_function(p, ev->func, iid);
+	annotate_values(p, ev->args, ev->args_words);
 	annotate_string(p, "caller", sym_name(syms, ev->value, addr, sizeof(addr)));
 	pb_end(&p->pb, event);
 	pb_end(&p->pb, packet);

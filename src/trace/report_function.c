@@ -11,9 +11,12 @@
  * function tracer has no depth and no durations for -D and
  * --min-duration to judge).
  * The caller is named from the ELF symbols of the module it lies in.
+ * Recorded arguments (-A) follow the name as in the kernel's func-args:
+ * `parse("1+2", 5) <-main`.
  */
 #include "report_int.h"
 #include "symbols.h"
+#include "trace_args.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -118,6 +121,14 @@ static struct sym_table *syms_of(struct fn_view *v, const struct tr_thread *th)
 	return &v->syms[p];
 }
 
+static void print_args(FILE *out, const struct tr_event *ev)
+{
+	char args[TR_ARGS_TEXT_LEN];
+
+	tr_args_format(ev->args, ev->args_words, args, sizeof(args));
+	fprintf(out, "(%s)", args);
+}
+
 /* trace_fn_trace: "func <-caller", without the arrow for no caller. */
 static int print_func(struct fn_view *v, const struct tr_thread *th,
 		      const struct tr_event *ev)
@@ -130,6 +141,8 @@ static int print_func(struct fn_view *v, const struct tr_thread *th,
 		return -1;
 	print_context(v->out, th, ev);
 	fputs(report_func_name(th, ev->func, name, sizeof(name)), v->out);
+	if (ev->args)
+		print_args(v->out, ev);
 	if (ev->value)
 		fprintf(v->out, " <-%s", sym_name(syms, ev->value, caller, sizeof(caller)));
 	if (where)

@@ -14,8 +14,16 @@
  * pair by eye.  A function whose exit is the very
  * next event of its thread is a leaf, printed on one line: the cursor's
  * one-event lookahead decides that.
+ *
+ * Recorded arguments (-A) are shown as the kernel's funcgraph-args shows
+ * them, values in the order recorded: `parse("1+2", 5) {` for a call,
+ * `lex(0x10);` for a leaf.  A typed return value (-R) is said where the
+ * untyped one (-O retval) would be, "= 7" in the comment after the brace
+ * or the leaf, in its place; and whatever the options say, since it was
+ * asked for by name.
  */
 #include "report_int.h"
+#include "trace_args.h"
 #include "../common/array.h"
 
 #include <inttypes.h>
@@ -211,6 +219,18 @@ static const char *format_retval(char *buf, size_t len, uint64_t v)
 	return buf;
 }
 
+/* The return value a comment shows, or NULL: a typed one (-R) always,
+ * an untyped one if the options ask for it. */
+static const char *retval_text(const struct graph *g, const struct tr_event *exit,
+			       char *buf, size_t len)
+{
+	if (exit->args && tr_args_format(exit->args, exit->args_words, buf, len))
+		return buf;
+	if ((g->r->show & REPORT_SHOW_RETVAL) && exit->exit_kind == TR_EXIT_RET)
+		return format_retval(buf, len, exit->value);
+	return NULL;
+}
+
 /* ---- the shadow of each thread's stack ---- */
 
 static int push_frame(struct graph_thread *gt, struct frame f)
@@ -246,20 +266,36 @@ static void print_srcline(const struct graph *g, const struct tr_thread *th, uin
 	fputc('\n', g->out);
 }
 
+/* "name(args);" for a leaf, "name(args) {" for a call, with the values
+ * the call was given if recorded. */
+static void print_call(const struct graph *g, const struct tr_thread *th,
+		       const struct tr_event *entry, int leaf)
+{
+	char name[REPORT_NAME_LEN], args[TR_ARGS_TEXT_LEN];
+	const char *func = report_func_name(th, entry->func, name, sizeof(name));
+
+	if (!entry->args) {
+		fprintf(g->out, leaf ? "%s();" : "%s() {", func);
+		return;
+	}
+	tr_args_format(entry->args, entry->args_words, args, sizeof(args));
+	fprintf(g->out, leaf ? "%s(%s);" : "%s(%s) {", func, args);
+}
+
 static int print_leaf(struct graph *g, unsigned ti, const struct tr_event *entry,
 		      const struct tr_event *exit)
 {
 	const struct tr_thread *th = g->r->threads[ti].th;
-	char name[REPORT_NAME_LEN], val[24];
+	char val[TR_ARGS_TEXT_LEN];
+	const char *ret = retval_text(g, exit, val, sizeof(val));
 
 	if (print_prologue(g, ti, entry))
 		return -1;
 	print_duration(g, entry->time, exit->time);
 	print_indent(g->out, g->threads[ti].depth);
-	fprintf(g->out, "%s();", report_func_name(th, entry->func, name, sizeof(name)));
-	if ((g->r->show & REPORT_SHOW_RETVAL) && exit->exit_kind == TR_EXIT_RET)
-		fprintf(g->out, " /* = %s */",
-			format_retval(val, sizeof(val), exit->value));
+	print_call(g, th, entry, 1);
+	if (ret)
+		fprintf(g->out, " /* = %s */", ret);
 	print_srcline(g, th, entry->func);
 	return 0;
 }
@@ -267,14 +303,12 @@ static int print_leaf(struct graph *g, unsigned ti, const struct tr_event *entry
 static int print_nested(struct graph *g, unsigned ti, const struct tr_event *entry)
 {
 	struct graph_thread *gt = &g->threads[ti];
-	char name[REPORT_NAME_LEN];
 
 	if (print_prologue(g, ti, entry))
 		return -1;
 	print_no_duration(g);
 	print_indent(g->out, gt->depth);
-	fprintf(g->out, "%s() {",
-		report_func_name(g->r->threads[ti].th, entry->func, name, sizeof(name)));
+	print_call(g, g->r->threads[ti].th, entry, 0);
 	print_srcline(g, g->r->threads[ti].th, entry->func);
 	return push_frame(gt, (struct frame) {
 		.func = entry->func, .timed = 1, .start = entry->time });
@@ -298,16 +332,15 @@ static int on_entry(struct graph *g, unsigned ti, const struct tr_event *ev)
 static void print_brace(struct graph *g, const struct tr_thread *th,
 			const struct frame *f, const struct tr_event *ev)
 {
-	char buf[REPORT_NAME_LEN], val[24];
+	char buf[REPORT_NAME_LEN], val[TR_ARGS_TEXT_LEN];
 	const char *name = f->func ? report_func_name(th, f->func, buf, sizeof(buf)) : "?";
 	int tail = g->r->show & REPORT_SHOW_TAIL;
-	int retval = (g->r->show & REPORT_SHOW_RETVAL) && ev->exit_kind == TR_EXIT_RET;
+	const char *ret = retval_text(g, ev, val, sizeof(val));
 
 	if (ev->exit_kind == TR_EXIT_UNWIND)
 		fprintf(g->out, "} /* %s%sunwound */\n", tail ? name : "", tail ? ": " : "");
-	else if (retval)
-		fprintf(g->out, "} /* %s%s= %s */\n", tail ? name : "", tail ? " " : "",
-			format_retval(val, sizeof(val), ev->value));
+	else if (ret)
+		fprintf(g->out, "} /* %s%s= %s */\n", tail ? name : "", tail ? " " : "", ret);
 	else if (tail)
 		fprintf(g->out, "} /* %s */\n", name);
 	else

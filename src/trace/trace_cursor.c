@@ -16,8 +16,16 @@
  * decode (an unknown long type, or extra words past the chunk's end) ends
  * that chunk: without the type there is no way to know where the next
  * event starts.  The chunk is flagged so that the report can say so.
+ *
+ * An ARGS event is part of its call's entry (the event before it) or
+ * exit (the event after it), never an event of its own.  A view may hold
+ * an entry until its exit, chunks later (a leaf is known by its exit;
+ * --min-duration waits for it), so an entry's ARGS are copied, one copy
+ * per depth of the stream: the next entry at that depth comes after the
+ * exit.  An exit's point into the chunk, as a marker's text does.
  */
 #include "trace_reader.h"
+#include "../common/array.h"
 #include "../common/trace_format.h"
 
 #include <errno.h>
@@ -44,12 +52,25 @@ void tr_cursor_init(struct tr_cursor *c, struct trace_data *td,
 		    th->nr_chunks - th->nr_own_chunks);
 }
 
+/* Deeper than any shadow stack: a damaged file's depth costs no memory. */
+#define ARGS_MAX_DEPTH	(1u << 16)
+
+static void stream_free(struct tr_stream *s)
+{
+	for (size_t i = 0; i < s->nr_args; i++)
+		free(s->args[i].words);
+	free(s->args);
+	free(s->words);
+	s->args = NULL;
+	s->nr_args = 0;
+	s->words = NULL;
+	s->cap = 0;
+}
+
 void tr_cursor_free(struct tr_cursor *c)
 {
-	free(c->own.words);
-	free(c->signal.words);
-	c->own.words = c->signal.words = NULL;
-	c->own.cap = c->signal.cap = 0;
+	stream_free(&c->own);
+	stream_free(&c->signal);
 }
 
 static int ensure_words(struct tr_stream *s, size_t n)
@@ -88,6 +109,7 @@ static int load_chunk(struct tr_cursor *c, struct tr_stream *s)
 		return 0;
 	}
 	s->chunk = r;
+	s->ret_args = NULL;
 	s->nr_words = n;
 	s->pos = 0;
 	s->ticks = r->start_time;
@@ -172,6 +194,14 @@ static int fill_long(struct tr_cursor *c, struct tr_stream *s, unsigned type,
 	case FT_LONG_OVERRUN:
 		note_overruns(c, s, u64_at(x));
 		return 0;
+	case FT_LONG_ARGS:
+		/* A call's own ARGS were taken with its entry: one here
+		 * follows no entry, and says nothing. */
+		if (payload & FT_ARGS_OF_RETURN) {
+			s->ret_args = x;
+			s->ret_words = payload & FT_ARGS_WORDS_MASK;
+		}
+		return 0;
 	default: /* FT_LONG_MARKER */
 		start_event(c, s, ev, TR_MARKER, 0);
 		ev->text = (const char *)x;
@@ -195,6 +225,75 @@ static int decode_long(struct tr_cursor *c, struct tr_stream *s, uint32_t w,
 	return fill_long(c, s, type, payload, x, ev);
 }
 
+/* Where the ARGS of a call entered at the stream's depth go: n words,
+ * or NULL to drop them (too deep, or out of memory: then said). */
+static uint32_t *args_copy(struct tr_cursor *c, struct tr_stream *s, uint32_t n)
+{
+	struct tr_args_copy *a;
+	uint32_t *w;
+
+	if (s->depth >= ARGS_MAX_DEPTH)
+		return NULL;
+	if (s->depth >= s->nr_args &&
+	    grow_array((void **)&s->args, &s->nr_args, s->depth + 1, sizeof(*s->args)))
+		goto nomem;
+	a = &s->args[s->depth];
+	if (n > a->cap) {
+		w = realloc(a->words, n * sizeof(*w));
+		if (!w)
+			goto nomem;
+		a->words = w;
+		a->cap = n;
+	}
+	return a->words;
+nomem:
+	c->td->read_error = ENOMEM;
+	return NULL;
+}
+
+/* The ARGS right after an entry (or a FUNC) are the call's. */
+static void take_call_args(struct tr_cursor *c, struct tr_stream *s, struct tr_event *ev)
+{
+	uint32_t head = s->words[s->pos];
+	uint32_t n = (head >> 8) & FT_ARGS_WORDS_MASK;
+	uint32_t *copy;
+
+	if ((head >> 8) & FT_ARGS_OF_RETURN)
+		return;
+	if (n > s->nr_words - s->pos - 1)
+		return;		/* not whole: decode() flags the chunk */
+	s->pos += 1 + n;
+	copy = n ? args_copy(c, s, n) : NULL;
+	if (!copy)
+		return;
+	memcpy(copy, s->words + s->pos - n, n * sizeof(*copy));
+	ev->args = copy;
+	ev->args_words = n;
+}
+
+/* The low byte of an ARGS event's head word. */
+#define ARGS_HEAD	(FT_LONG_ARGS << 2 | 3)
+
+/* Does an ARGS event come next, or did a return's come before? */
+static inline int args_near(const struct tr_stream *s)
+{
+	return s->ret_args ||
+	       (s->pos < s->nr_words && (s->words[s->pos] & 0xff) == ARGS_HEAD);
+}
+
+/* Gives the event just decoded the ARGS that belong to it. */
+static void attach_args(struct tr_cursor *c, struct tr_stream *s, struct tr_event *ev)
+{
+	if (ev->type == TR_EXIT && s->ret_args) {
+		ev->args = s->ret_args;
+		ev->args_words = s->ret_words;
+	}
+	s->ret_args = NULL;
+	if ((ev->type == TR_ENTRY || ev->type == TR_FUNC) && s->pos < s->nr_words &&
+	    (s->words[s->pos] & 0xff) == ARGS_HEAD)
+		take_call_args(c, s, ev);
+}
+
 static int decode(struct tr_cursor *c, struct tr_stream *s, struct tr_event *ev)
 {
 	for (;;) {
@@ -213,15 +312,16 @@ static int decode(struct tr_cursor *c, struct tr_stream *s, struct tr_event *ev)
 		}
 		if ((w & 3) != 3) {
 			decode_short(c, s, w, ev);
-			return 1;
+		} else if ((got = decode_long(c, s, w, ev)) <= 0) {
+			if (got < 0) {
+				s->chunk->bad = 1;
+				s->pos = s->nr_words;
+			}
+			continue;
 		}
-		got = decode_long(c, s, w, ev);
-		if (got > 0)
-			return 1;
-		if (got < 0) {
-			s->chunk->bad = 1;
-			s->pos = s->nr_words;
-		}
+		if (args_near(s))
+			attach_args(c, s, ev);
+		return 1;
 	}
 }
 

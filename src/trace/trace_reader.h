@@ -135,9 +135,10 @@ unsigned tr_bad_chunks(const struct trace_data *td);
 int tr_tid_chosen(const uint32_t *tids, unsigned nr, uint32_t tid);
 
 enum tr_event_type {
-	TR_ENTRY,	/* func */
-	TR_EXIT,	/* exit_kind, value (return value if TR_EXIT_RET) */
-	TR_FUNC,	/* func, value = parent ip: the function tracer */
+	TR_ENTRY,	/* func, args: the values it was given (-A) */
+	TR_EXIT,	/* exit_kind, value (return value if TR_EXIT_RET),
+			 * args: the value it gave back (-R) */
+	TR_FUNC,	/* func, value = parent ip: the function tracer; args */
 	TR_LOST,	/* value = events lost, depth = graph depth on resume */
 	TR_MARKER,	/* text, text_len */
 };
@@ -148,19 +149,27 @@ enum tr_exit_kind {
 	TR_EXIT_UNWIND,	/* skipped by longjmp or an exception */
 };
 
-/* One event; TIME and CPU records are folded into time and cpu. */
+/* One event; TIME and CPU records are folded into time and cpu.  Its
+ * 4-byte fields go in pairs: events are copied around at every step. */
 struct tr_event {
 	enum tr_event_type type;
-	uint64_t time;		/* CLOCK_MONOTONIC ns */
 	uint32_t cpu;		/* TR_NO_CPU if unknown */
+	uint64_t time;		/* CLOCK_MONOTONIC ns */
 	const char *comm;	/* the thread's name then */
 	uint32_t func;
 	enum tr_exit_kind exit_kind;
 	uint64_t value;
 	uint32_t depth;
+	uint32_t args_words;
 	const char *text;	/* not NUL-terminated; valid until the next
 				 * call on the cursor that returned it */
 	uint32_t text_len;
+	const uint32_t *args;	/* the items of its FT_LONG_ARGS event
+				 * (trace_args.h), args_words of them; NULL if
+				 * none.  An exit's are valid as text is; an
+				 * entry's, while its frame is open and until
+				 * the cursor returns the exit after that: a
+				 * view may hold a call's entry until it ends */
 };
 
 /* The depth a LOST event says its thread resumed at, as every view and
@@ -170,6 +179,12 @@ static inline uint32_t tr_resume_depth(const struct tr_event *lost)
 {
 	return lost->depth < (1u << 16) ? lost->depth : 1u << 16;
 }
+
+/* A copy of the ARGS of the call entered at one depth of a stream. */
+struct tr_args_copy {
+	uint32_t *words;
+	size_t cap;
+};
 
 /* One context's events of a thread, one chunk in memory at a time. */
 struct tr_stream {
@@ -183,6 +198,10 @@ struct tr_stream {
 	uint32_t cpu;
 	uint32_t depth;			/* of its graph, at the events taken */
 	uint64_t overruns;		/* the highest running total read */
+	struct tr_args_copy *args;	/* per depth */
+	size_t nr_args;
+	const uint32_t *ret_args;	/* an ARGS of a return, in words: for */
+	uint32_t ret_words;		/* the exit that follows */
 	struct tr_event next;
 	uint64_t next_ticks;
 	int has_next;

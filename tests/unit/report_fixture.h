@@ -166,6 +166,35 @@ static inline void marker(struct chunk *c, const char *text)
 	c->n += words;
 }
 
+/* ARGS events, laid out as the writer does. */
+/* Starts an ARGS event; args_end() says how long it came out. */
+static inline unsigned args_begin(struct chunk *c)
+{
+	put(c, 0);
+	return c->n - 1;
+}
+
+static inline void args_end(struct chunk *c, unsigned at, uint32_t flags)
+{
+	c->w[at] = ft_long_word(FT_LONG_ARGS, (c->n - at - 1) | flags);
+}
+
+static inline void arg_int(struct chunk *c, unsigned type, unsigned pos, uint64_t v)
+{
+	put(c, ft_arg_head(type, pos, 8));
+	put_u64(c, v);
+}
+
+static inline void arg_str(struct chunk *c, unsigned pos, const char *s)
+{
+	uint32_t len = strlen(s), words = (len + 3) / 4;
+
+	put(c, ft_arg_head(FT_ARG_STRING, pos, len));
+	memset(&c->w[c->n], 0, words * 4);
+	memcpy(&c->w[c->n], s, len);
+	c->n += words;
+}
+
 static inline char *path_of(const char *dir, const char *name)
 {
 	static char path[2 * PATH_MAX];	/* a new_dir() and a name */

@@ -3,8 +3,9 @@
  * fntrace export --format perfetto on synthetic data directories: the
  * paths a small real program never takes (lost events, frames cut by
  * them or entered unseen, unwinding, frames still open at the end, an id
- * with no name, a marker that is not UTF-8), read back by a decoder of
- * the wire format that knows which fields are messages.
+ * with no name, a marker that is not UTF-8, the values of calls), read
+ * back by a decoder of the wire format that knows which fields are
+ * messages.
  */
 #include "trace/export.h"
 #include "report_fixture.h"
@@ -280,6 +281,53 @@ static void test_exec(void)
 	free(text);
 }
 
+/* main { f(5, "ab") = 7 typed; g() = 0x2a untyped } */
+static void test_values(void)
+{
+	const char *dir = new_dir("values");
+	struct chunk c;
+	unsigned at;
+	char *text;
+
+	put_file(dir, "info", INFO("function_graph", "pid: 70\n"));
+	put_file(dir, "funcs-70", "module 0 0x0 0x400000 0x500000 /nonexistent/demo\n"
+				  "func 1 0x401000 0 main\nfunc 2 0x401010 0 f\n"
+				  "func 3 0x401020 0 g\n");
+	chunk_start(&c, 70, 70, 0, 1000, 0, "demo");
+	entry(&c, 1000, 1);
+	entry(&c, 1100, 2);
+	at = args_begin(&c);
+	arg_int(&c, FT_ARG_SIGNED, 1, 5);
+	arg_str(&c, 2, "ab");
+	args_end(&c, at, 0);
+	at = args_begin(&c);
+	arg_int(&c, FT_ARG_UNSIGNED, 0, 7);
+	args_end(&c, at, FT_ARGS_OF_RETURN);
+	exit_ret(&c, 1200, 0x99);
+	entry(&c, 1300, 3);
+	exit_ret(&c, 1400, 0x2a);
+	exit_plain(&c, 1500);
+	put_trace(dir, &c, 1);
+
+	text = export_to(dir, path_of(base, "values.pftrace"));
+	if (!text) {
+		fail("values: decoded", "not well formed");
+		return;
+	}
+	expect("values: the arguments annotate the begin",
+	       has(text, "@1100 8=100 10=2 12.2.1=3 12.2.2=\"f\" 11.9=1 11.10=3 "
+			    "11.4.10=\"arg1\" 11.4.6=\"5\" 11.4.10=\"arg2\" "
+			    "11.4.6=\"\"ab\"\""), text);
+	expect("values: a typed return value in the untyped one's place",
+	       has(text, "@1200 8=100 10=2 11.9=2 11.4.10=\"retval\" 11.4.6=\"7\" \n"),
+	       text);
+	expect("values: an untyped return value as before",
+	       has(text, "@1400 8=100 10=2 11.9=2 11.4.10=\"retval\" 11.4.3=42"), text);
+	expect("values: a call without them, as before",
+	       has(text, "@1000 8=0 10=2 12.2.1=2 12.2.2=\"main\" 11.9=1 11.10=2 \n"), text);
+	free(text);
+}
+
 int main(void)
 {
 	if (fixture_begin("perfetto"))
@@ -287,5 +335,6 @@ int main(void)
 	test_cut_frames();
 	test_unseen_frames();
 	test_exec();
+	test_values();
 	return fixture_end();
 }

@@ -10,10 +10,36 @@
 #include <string.h>
 
 /* A chunk's events, in our order: an entry, a marker whose text must
- * stay bytes, a CPU change, a long entry and an exit. */
+ * stay bytes, a CPU change, a long entry with its arguments (a string
+ * among them, bytes too) and an exit. */
 static const char text[] = "abcdefg";
-static uint32_t events[16];
-static unsigned nr_events;
+static const char arg_text[] = "hi\"xyz";
+static uint32_t events[32];
+static unsigned nr_events, arg_text_at, arg_text_words;
+
+static void put_value(uint64_t v)
+{
+	events[nr_events++] = (uint32_t)v;
+	events[nr_events++] = (uint32_t)(v >> 32);
+}
+
+/* arg1 = -5, arg2 = "hi\"xyz", arg3 = 0x123456789 */
+static void make_args(void)
+{
+	uint32_t len = sizeof(arg_text) - 1;
+
+	arg_text_words = (len + 3) / 4;
+	events[nr_events++] = ft_long_word(FT_LONG_ARGS, 3 + 1 + arg_text_words + 3);
+	events[nr_events++] = ft_arg_head(FT_ARG_SIGNED, 1, 8);
+	put_value((uint64_t)-5);
+	events[nr_events++] = ft_arg_head(FT_ARG_STRING, 2, len);
+	arg_text_at = nr_events;
+	memset(&events[nr_events], 0, arg_text_words * 4);
+	memcpy(&events[nr_events], arg_text, len);
+	nr_events += arg_text_words;
+	events[nr_events++] = ft_arg_head(FT_ARG_HEX, 3, 8);
+	put_value(0x123456789ull);
+}
 
 static void make_events(void)
 {
@@ -26,6 +52,7 @@ static void make_events(void)
 	events[nr_events++] = ft_long_word(FT_LONG_CPU, 3);
 	events[nr_events++] = ft_long_word(FT_LONG_ENTRY, 11);
 	events[nr_events++] = 300000;
+	make_args();
 	events[nr_events++] = ft_exit_word(13);
 }
 
@@ -44,6 +71,7 @@ static struct ft_chunk *fill_swapped(struct ft_shm *shm)
 	for (unsigned i = 0; i < nr_events; i++)
 		w[i] = __builtin_bswap32(events[i]);
 	memcpy(&w[2], text, sizeof(text));	/* bytes are bytes */
+	memcpy(&w[arg_text_at], &events[arg_text_at], arg_text_words * 4);
 	return c;
 }
 
@@ -51,7 +79,7 @@ int main(void)
 {
 	struct ft_shm *shm;
 	struct ft_chunk *c, head;
-	uint32_t out[16], words_before_cpu;
+	uint32_t out[32], words_before_cpu;
 	uint64_t time;
 	uint32_t cpu;
 	int fd;
@@ -68,7 +96,7 @@ int main(void)
 	CHECK("shm order: chunk header swapped",
 	      head.pid == 42 && head.tid == 43 && head.seq == 2 && head.start_time == 1000 &&
 	      head.used == nr_events * 4 && head.cpu == 1);
-	CHECK("shm order: events swapped, the marker's text kept as bytes",
+	CHECK("shm order: events swapped, the texts of a marker and an argument kept as bytes",
 	      memcmp(out, events, nr_events * 4) == 0);
 	ft_chunk_swap(c, (uint32_t *)(c + 1), nr_events * 4, c, (uint32_t *)(c + 1));
 	CHECK("shm order: swapped in place, as the ctl stream does",
