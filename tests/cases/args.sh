@@ -1,0 +1,143 @@
+# Arguments and return values (record -A/-R, set_ftrace_args): every type
+# a spec takes, in every build flavour; strings read without faulting the
+# program; live through ctl and record -p; C++; the exports; refusals.
+
+# (at_page_end() is not inlined at -O0.)
+a_specs="-N at_page_end -A add3@arg1,arg2,arg3 -R add3@retval -A greet@arg1/s,arg2
+-A grade@arg1/c -R grade@retval/c -A where@arg1/p,arg2/x
+-A area@farg1,farg2 -R area@retval/f -A halve@farg1/f32 -R halve@retval/f32
+-A narrow@arg1/i8,arg2/u8 -A outer@arg1,arg2/s -R outer@retval"
+
+long_x=$(printf 'x%.0s' $(seq 64))
+cat >want.txt <<EOF
+main() {
+  add3(1, -2, 3000000000); /* = 2999999999 */
+  greet("world", 2);
+  greet("say \"hi\"\n", 1);
+  greet((null), 3);
+  greet(0x10 (unreadable), 0);
+  greet("$long_x"..., 1);
+  greet("edge", 1);
+  grade('a'); /* = 'A' */
+  where(0x12345678, 0xff00);
+  area(1.5, -4); /* = -6 */
+  halve(5); /* = 2.5 */
+  narrow(44, 255);
+  outer(7, "in") {
+    add3(7, 7, 7); /* = 21 */
+    greet("in", 1);
+  } /* outer = 22 */
+} /* main */
+EOF
+
+for flavor in $FLAVORS; do
+	t_build "$flavor" -O2 args "$top/tests/progs/args.c" || { t_fail "$flavor: build"; continue; }
+	./args >plain.out
+	# shellcheck disable=SC2086
+	"$FNTRACE" record -o a.data $a_specs -- ./args >got.out 2>rec.err
+	t_eq "$flavor: exit status" 0 "$?"
+	t_same "$flavor: the program's output is what it is untraced" plain.out got.out
+	"$FNTRACE" report -i a.data >report.txt
+	t_graph_calls report.txt | grep -v '^# program' >calls.txt
+	t_same "$flavor: every type, as the kernel's funcgraph-args prints it" want.txt calls.txt
+done
+
+# -O0 keeps every argument on the stack too: the registers still hold them
+# at the call site.
+t_build gcc-pg -O0 args0 "$top/tests/progs/args.c"
+# shellcheck disable=SC2086
+"$FNTRACE" record -o o0.data $a_specs -- ./args0 >/dev/null 2>&1
+"$FNTRACE" report -i o0.data >o0.txt
+t_graph_calls o0.txt | grep -v '^# program' >o0calls.txt
+t_same "gcc-pg -O0: the same values" want.txt o0calls.txt
+
+# Only the functions named go through the capturing path; report --stat
+# is what it is without arguments.
+t_build gcc-pg -O2 args "$top/tests/progs/args.c"
+"$FNTRACE" record -o none.data -- ./args >/dev/null 2>&1
+"$FNTRACE" report -i none.data --stat | awk 'NR > 2 { print $1, $2 }' | sort >stat_none.txt
+"$FNTRACE" report -i a.data --stat | awk 'NR > 2 { print $1, $2 }' | sort >stat_args.txt
+t_same "report --stat unchanged by arguments" stat_none.txt stat_args.txt
+"$FNTRACE" record -o one.data -A 'greet@arg2' -- ./args >/dev/null 2>&1
+"$FNTRACE" report -i one.data >one.txt
+t_ok "unnamed functions keep their plain lines" grep -q 'add3();' one.txt
+t_eq "a named one gets its values" 7 "$(grep -c 'greet([0-9]*);' one.txt)"
+
+# The exports carry them.
+"$FNTRACE" export -i a.data --format chrome -o a.json
+t_ok "chrome: a call's arguments are its begin's args" \
+	grep -q '"ph":"B","name":"add3","args":{"arg1":"1","arg2":"-2","arg3":"3000000000"}' a.json
+t_ok "chrome: a typed return value on its end" \
+	grep -q '"ph":"E","name":"area","args":{"retval":"-6"}' a.json
+t_ok "chrome: the file is JSON" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' a.json
+
+# C++: a method's this is arg1; names demangled in the report.
+t_build g++-pg -O2 cxx "$top/tests/progs/args_cxx.cpp"
+"$FNTRACE" record -o cxx.data -A '*Parser5parse*@arg2/s,arg3' -R '*Parser5parse*@retval' \
+	-A '_Z5twiceIiET_S0_@arg1/i32' -R '_Z5twiceIiET_S0_@retval/i32' \
+	-A '_Z5twiceIdET_S0_@farg1' -R '_Z5twiceIdET_S0_@retval/f' -- ./cxx >cxx.out 2>/dev/null
+t_eq "C++: output as untraced" 60 "$(cat cxx.out)"
+"$FNTRACE" report -i cxx.data >cxx.txt
+t_ok "C++: a method" grep -q 'calc::Parser::parse("1+2\*x", 5); /\* = 16 \*/' cxx.txt
+t_ok "C++: a template, int" grep -q 'int twice<int>(21); /\* = 42 \*/' cxx.txt
+t_ok "C++: a template, double" grep -q 'double twice<double>(1.25); /\* = 2.5 \*/' cxx.txt
+
+# Live: set_ftrace_args on a running process, appended to, cleared.
+"$FNTRACE" run -- ./args 30 >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 50); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+"$FNTRACE" ctl $pid set_ftrace_args 'add3@arg1,arg3/x'
+"$FNTRACE" ctl --append $pid set_ftrace_args 'add3@retval/x'
+t_eq "ctl: set_ftrace_args lists the specs" "add3@arg1,arg3/x add3@retval/x" \
+	"$("$FNTRACE" ctl $pid set_ftrace_args | tr '\n' ' ' | sed 's/ $//')"
+"$FNTRACE" ctl $pid set_ftrace_filter add3
+"$FNTRACE" ctl $pid current_tracer function_graph
+sleep 0.5
+"$FNTRACE" ctl $pid trace >live.txt
+t_ok "ctl: live calls with their values" \
+	grep -Eq 'add3\(([0-9]+), 0x[0-9a-f]+\); /\* = 0x[0-9a-f]+ \*/' live.txt
+t_eq "ctl: every call has them" 0 "$(grep -c 'add3();' live.txt)"
+"$FNTRACE" ctl $pid set_ftrace_args 'add3@arg9' 2>err.txt
+t_eq "ctl: a value beyond the registers is refused" 1 "$?"
+t_ok "ctl: ... with why" grep -q 'arg9: only the first 6 integer arguments are in registers' err.txt
+"$FNTRACE" ctl $pid set_ftrace_args ''
+"$FNTRACE" ctl $pid trace ''
+sleep 0.3
+"$FNTRACE" ctl $pid trace >cleared.txt
+t_ok "ctl: cleared, plain calls again" grep -q 'add3();' cleared.txt
+t_eq "ctl: ... and no values" 0 "$(grep -c 'add3([0-9]' cleared.txt)"
+
+# record -p sets them too, and leaves them for the next recording to set.
+"$FNTRACE" record -p $pid -d 1 -o p.data -A 'add3@arg2' >/dev/null 2>&1
+t_eq "record -p -A: exit status" 0 "$?"
+"$FNTRACE" report -i p.data >p.txt
+t_ok "record -p -A: values" grep -Eq 'add3\([0-9]+\);' p.txt
+kill $pid 2>/dev/null
+wait $pid 2>/dev/null
+
+# Refusals: one line, exit non-zero, no data directory.
+t_refused() {
+	rm -rf bad.data
+	# shellcheck disable=SC2086
+	"$FNTRACE" record -o bad.data $2 -- ./args >/dev/null 2>err.txt
+	t_ok "refused: $1: exit non-zero" test $? -ne 0
+	t_eq "refused: $1: one line" 1 "$(wc -l <err.txt)"
+	t_ok "refused: $1: saying '$3'" grep -q "$3" err.txt
+	t_ok "refused: $1: no data directory" test ! -e bad.data
+}
+t_refused "no @" "-A add3" "want FUNCTION@"
+t_refused "unknown type" "-A add3@arg1/q" "no such type"
+t_refused "retval with -A" "-A add3@retval" "the return value goes with -R"
+t_refused "arguments with -R" "-R add3@arg1" "arguments go with -A"
+t_refused "function tracer" "-t function -A add3@arg1" "need the function_graph tracer"
+t_refused "arg7 on x86_64" "-A add3@arg7" "x86_64 passes 6 integer arguments in registers"
+t_refused "farg9 on x86_64" "-A add3@farg9" "8 floating-point arguments"
+# Where the runtime does not hand its registers over yet, the CLI says so.
+if command -v aarch64-linux-gnu-gcc >/dev/null; then
+	aarch64-linux-gnu-gcc -O2 -pg -o args-aarch64 "$top/tests/progs/args.c"
+	rm -rf bad.data
+	"$FNTRACE" record -o bad.data -A add3@arg1 -- ./args-aarch64 >/dev/null 2>err.txt
+	t_ok "refused: aarch64 program: exit non-zero" test $? -ne 0
+	t_ok "refused: aarch64 program: saying not yet" \
+		grep -q 'arguments cannot be recorded for aarch64 programs yet' err.txt
+fi
