@@ -23,8 +23,9 @@
 #     memory, and in basic mode, written to disk.
 # Programs: bench/micro.c (call-heavy) and the Lua 5.4 interpreter running
 # tests/real/workload.lua.  Then bench/startup.sh (100 000 call sites),
-# bench/recordmcount.sh, bench/livepatch.sh and bench/export.sh (reading a
-# 2 GB trace; EXPORT_SIZE=500M makes it smaller), and one summary table of
+# bench/args.sh (what recording arguments costs), bench/recordmcount.sh,
+# bench/livepatch.sh and bench/export.sh (reading a 2 GB trace;
+# EXPORT_SIZE=500M makes it smaller), and one summary table of
 # every figure with its target.  Every figure is the median of repeated
 # runs, the commands of a group interleaved so that drifts of the machine
 # hit all alike.
@@ -32,7 +33,8 @@
 # A benchmark, not a test: exits 0 even when a target is missed, non-zero
 # only when something could not run (or a traced program printed a wrong
 # result). BENCH_QUICK=1 makes a short run (a few minutes); BENCH_SKIP
-# leaves parts out: any of off cost startup recordmcount livepatch export.
+# leaves parts out: any of off cost startup args recordmcount livepatch
+# export.
 set -eu
 export LC_ALL=C   # EPOCHREALTIME with a '.' separator; plain sort order
 
@@ -462,7 +464,7 @@ want() { [[ " ${BENCH_SKIP:-} " != *" $1 "* ]]; }
 # The other scripts, in turn; one that fails marks the run broken.
 others() {
 	local part
-	for part in startup recordmcount livepatch export; do
+	for part in startup args recordmcount livepatch export; do
 		want $part || continue
 		BUILD=$BUILD "$top/bench/$part.sh" || broken=1
 	done

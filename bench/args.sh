@@ -1,0 +1,118 @@
+#!/bin/bash
+# What recording arguments costs (called by bench/run.sh, or alone):
+# bench/micro.c (its -pg build) under `fntrace record` (function_graph) at
+# two sizes, by the slope method of bench/run.sh, four ways, interleaved:
+#   - no -A (the reference);
+#   - -A on main only, which the timed loop never calls: what every other
+#     function pays once some spec exists (issue 14: unchanged);
+#   - -A 'add3@arg1,arg2,arg3': add3(), a function with three integer
+#     arguments, called 256 times in an iteration of 11 972 calls;
+#   - the same with -R 'add3@retval'.
+# Printed: ns per call for the first two (every call), and what capturing
+# adds per add3() call for the last two.  Medians of REPS runs, and from
+# the median CPU time.  A benchmark: exits non-zero only when something
+# could not run.
+set -eu
+export LC_ALL=C
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$top/build}
+OUT=$BUILD/bench
+FNTRACE=${FNTRACE:-$BUILD/fntrace}
+REPS=7 SIZES="100 400"
+[ "${BENCH_QUICK:-0}" != 0 ] && REPS=3 SIZES="25 100"
+RUN_TIMEOUT=120
+CALLS_PER_ITER=11972
+ADD3_PER_ITER=256
+micro=$OUT/micro-pg
+CONFIGS="none untouched args3 args3_ret"
+
+. "$top/bench/lib.sh"
+
+trap 'rm -rf "$OUT"/a_*.dir' EXIT
+
+build_micro() {
+	[ "$micro" -nt "$top/bench/micro.c" ] && return 0
+	mkdir -p "$OUT"
+	gcc -O2 -g -pg -falign-functions=64 -falign-loops=32 -c -o "$micro.o" \
+		"$top/bench/micro.c" && gcc -o "$micro" "$micro.o" && rm -f "$micro.o"
+}
+
+spec_of() {
+	case $1 in
+	none) ;;
+	untouched) echo "-A main@arg1" ;;
+	args3) echo "-A add3@arg1,arg2,arg3" ;;
+	args3_ret) echo "-A add3@arg1,arg2,arg3 -R add3@retval" ;;
+	esac
+}
+
+add_all() {
+	local sizes=($SIZES) i cfg labels=()
+	for i in 0 1; do
+		add "a_plain_$i" "a_plain_$i" "$micro" "${sizes[$i]}"
+		labels+=("a_plain_$i")
+		for cfg in $CONFIGS; do
+			# shellcheck disable=SC2046
+			add "a_${cfg}_$i" "a_plain_$i" "$FNTRACE" record -o "$OUT/a_${cfg}_$i.dir" \
+				$(spec_of "$cfg") -- "$micro" "${sizes[$i]}"
+			labels+=("a_${cfg}_$i")
+		done
+	done
+	LABELS=("${labels[@]}")
+}
+
+# slope PREFIX STAT: the time between the two sizes, in microseconds.
+slope() {
+	awk -v a="$($2 "${1}_0")" -v b="$($2 "${1}_1")" \
+		'BEGIN { if (a != "" && b != "") print b - a }'
+}
+
+# per LABEL REF CALLS-PER-ITER STAT: LABEL's slope less REF's, in ns per
+# call of the iterations between the two sizes.
+per() {
+	local sizes=($SIZES)
+	awk -v t="$(slope "$1" "$4")" -v r="$(slope "$2" "$4")" -v c="$3" \
+		-v n=$((sizes[1] - sizes[0])) \
+		'BEGIN { if (t != "" && r != "") printf "%.2f", (t - r) * 1000 / (c * n) }'
+}
+
+row() {
+	local what=$1 wall=$2 cpu=$3
+	printf '  %-58s %8s %8s\n' "$what" "$(fmt "$wall" 1)" "$(fmt "$cpu" 1)"
+	summary "arguments: $what" "$(fmt "$wall" 1) (CPU $(fmt "$cpu" 1))" "" info
+}
+
+report() {
+	local cfg
+	for cfg in $CONFIGS plain; do
+		[ -z "${DEAD[a_${cfg}_1]:-}" ] || log "a_$cfg: ${DEAD[a_${cfg}_1]}"
+	done
+	echo
+	echo "recording arguments: micro-pg, function_graph, sizes $SIZES, $REPS runs each"
+	printf '  %-58s %8s %8s\n' "" "ns" "CPU ns"
+	row "every call, no -A" "$(per a_none a_plain $CALLS_PER_ITER median)" \
+		"$(per a_none a_plain $CALLS_PER_ITER median_cpu)"
+	row "every call, -A on a function not called (untouched ones)" \
+		"$(per a_untouched a_plain $CALLS_PER_ITER median)" \
+		"$(per a_untouched a_plain $CALLS_PER_ITER median_cpu)"
+	row "added per add3() call by -A add3@arg1,arg2,arg3" \
+		"$(per a_args3 a_none $ADD3_PER_ITER median)" \
+		"$(per a_args3 a_none $ADD3_PER_ITER median_cpu)"
+	row "added per add3() call by that and -R add3@retval" \
+		"$(per a_args3_ret a_none $ADD3_PER_ITER median)" \
+		"$(per a_args3_ret a_none $ADD3_PER_ITER median_cpu)"
+}
+
+main() {
+	build_micro || { log "cannot build micro-pg"; exit 1; }
+	add_all
+	log "recording arguments: $REPS runs of ${#LABELS[@]} commands"
+	run_group "$REPS" "${LABELS[@]}"
+	report
+	for label in "${LABELS[@]}"; do
+		[ -z "${DEAD[$label]:-}" ] || exit 1
+	done
+}
+
+main "$@"
