@@ -202,10 +202,6 @@ static const struct args_entry *entry_of(uint32_t id)
 	return &table[ftrace_rec_get(id)->flags >> FTRACE_FL_ARGS_SHIFT];
 }
 
-int ft_args_want_return(uint32_t id)
-{
-	return entry_of(id)->has_return;
-}
 
 /* ---- the capturing path: no call that may touch the vector registers ---- */
 
@@ -291,16 +287,19 @@ static void emit_args(struct ft_context *c, const uint32_t *w, unsigned n, uint3
 }
 
 /* The entry and its values are reserved room together: they stay in one
- * chunk, next to each other, as a reader wants them. */
-void ft_args_entry(struct ft_context *c, uint32_t id, uint64_t now, const uintptr_t *regs)
+ * chunk, next to each other, as a reader wants them.  The table entry is
+ * read once: an update may point the record at another meanwhile. */
+int ft_args_entry(struct ft_context *c, uint32_t id, uint64_t now, const uintptr_t *regs)
 {
+	const struct args_entry *e = entry_of(id);
 	uint32_t w[MAX_WORDS];
-	unsigned n = collect(entry_of(id), 0, regs, 0, w);
+	unsigned n = collect(e, 0, regs, 0, w);
 	int room = n && !ft_buffer_reserve(c, FT_MAX_EVENT_WORDS + 1 + n);
 
 	ev_entry(c, id, now);
 	if (room)
 		emit_args(c, w, n, 0);
+	return e->has_return;
 }
 
 void ft_args_exit(struct ft_context *c, uint32_t id, uint64_t now, uintptr_t retval)

@@ -85,8 +85,7 @@ static ft_inline uint32_t write_entry(struct ft_context *c, uint32_t id, uint64_
 		ev_entry(c, id, now);
 		return FRAME_TRACED;
 	}
-	ft_args_entry(c, id, now, regs);
-	return FRAME_TRACED | (ft_args_want_return(id) ? FRAME_RETURN_ARGS : 0);
+	return FRAME_TRACED | (ft_args_entry(c, id, now, regs) ? FRAME_RETURN_ARGS : 0);
 }
 
 static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,

@@ -1,0 +1,40 @@
+# set_ftrace_args rewritten ARGS_STRESS_FLIPS times (3000) while four
+# threads call a traced function with five arguments (three integers, a
+# string, a double): every result right, every recorded value the one
+# that call was given (b = 2a, c = 3a, x = a / 4, return 7a + 1), both
+# lists of values seen, and calls without values between.
+
+t_build gcc-pg -O2 args_stress "$top/tests/progs/args_stress.c"
+flips=${ARGS_STRESS_FLIPS:-3000}
+"$FNTRACE" record -o s.data -- ./args_stress 4 200000 "$flips" >got.txt 2>err.txt
+t_eq "exit status" 0 "$?"
+t_eq "every result right" "args stress: ok" "$(cat got.txt)"
+"$FNTRACE" report -i s.data | cut -d'|' -f3 | grep 'take(' >calls.txt
+python3 - calls.txt >check.txt <<'PY'
+import re, sys
+full = re.compile(r'take\((-?\d+), (-?\d+), (-?\d+), "worker", ([-\d.e+]+)\);( /\* = (-?\d+) \*/)?$')
+short = re.compile(r'take\(0x([0-9a-f]+), (-?\d+)\);$')
+counts = {"full": 0, "short": 0, "plain": 0, "wrong": 0}
+for line in open(sys.argv[1]):
+    line = line.strip()
+    m = full.match(line)
+    if m:
+        a, b, c, x = int(m[1]), int(m[2]), int(m[3]), float(m[4])
+        ok = b == 2 * a and c == 3 * a and x == a / 4 and (m[6] is None or int(m[6]) == 7 * a + 1)
+        counts["full" if ok else "wrong"] += 1
+        continue
+    m = short.match(line)
+    if m:
+        counts["short" if int(m[1], 16) == 3 * int(m[2]) else "wrong"] += 1
+        continue
+    counts["plain" if line == "take();" else "wrong"] += 1
+    if line != "take();":
+        print("wrong line:", line)
+print(" ".join("%s=%d" % kv for kv in counts.items()))
+PY
+tail -n 1 check.txt >summary.txt
+t_ok "no call with a wrong value" grep -q 'wrong=0$' summary.txt
+t_ok "calls with five values" grep -Eq 'full=[1-9]' summary.txt
+t_ok "calls with two values" grep -Eq 'short=[1-9]' summary.txt
+t_ok "calls with none" grep -Eq 'plain=[1-9]' summary.txt
+t_eq "every call recorded" 800000 "$(wc -l <calls.txt)"
