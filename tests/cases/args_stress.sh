@@ -1,14 +1,15 @@
-# set_ftrace_args rewritten ARGS_STRESS_FLIPS times (3000) while four
-# threads call a traced function with five arguments (three integers, a
-# string, a double): every result right, every recorded value the one
-# that call was given (b = 2a, c = 3a, x = a / 4, return 7a + 1), both
-# lists of values seen, and calls without values between.
+# set_ftrace_args rewritten ARGS_STRESS_FLIPS times (3000), each left for
+# 200 calls at least, while four threads call a traced function with five
+# arguments (three integers, a string, a double): every result right,
+# every recorded value the one that call was given (b = 2a, c = 3a,
+# x = a / 4, return 7a + 1), both lists of values seen, and calls without
+# values between.
 
 t_build gcc-pg -O2 args_stress "$top/tests/progs/args_stress.c"
 flips=${ARGS_STRESS_FLIPS:-3000}
-"$FNTRACE" record -o s.data -- ./args_stress 4 200000 "$flips" >got.txt 2>err.txt
+"$FNTRACE" record -o s.data -- ./args_stress 4 50000 "$flips" >got.txt 2>err.txt
 t_eq "exit status" 0 "$?"
-t_eq "every result right" "args stress: ok" "$(cat got.txt)"
+t_ok "every result right" grep -q '^args stress: ok [0-9]*$' got.txt
 "$FNTRACE" report -i s.data | cut -d'|' -f3 | grep 'take(' >calls.txt
 python3 - calls.txt >check.txt <<'PY'
 import re, sys
@@ -37,4 +38,4 @@ t_ok "no call with a wrong value" grep -q 'wrong=0$' summary.txt
 t_ok "calls with five values" grep -Eq 'full=[1-9]' summary.txt
 t_ok "calls with two values" grep -Eq 'short=[1-9]' summary.txt
 t_ok "calls with none" grep -Eq 'plain=[1-9]' summary.txt
-t_eq "every call recorded" 800000 "$(wc -l <calls.txt)"
+t_eq "every call recorded" "$(cut -d' ' -f4 got.txt)" "$(wc -l <calls.txt)"
