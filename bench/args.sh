@@ -10,9 +10,9 @@
 #   - the same with -R '*@retval'.
 # Printed: ns per call for the first two, and what capturing adds per
 # call for the last two (every call captures: a single function's calls
-# are too few among micro's to stand out of the noise).  Medians of REPS runs, and from
-# the median CPU time.  A benchmark: exits non-zero only when something
-# could not run.
+# are too few among micro's to stand out of the noise).  Medians of REPS
+# runs, and from the median CPU time.  A benchmark: exits non-zero only
+# when something could not run.
 set -eu
 export LC_ALL=C
 
@@ -31,12 +31,6 @@ CONFIGS="none untouched args3 args3_ret"
 
 trap 'rm -rf "$OUT"/a_*.dir "$OUT"/a_*.expected' EXIT
 
-build_micro() {
-	[ "$micro" -nt "$top/bench/micro.c" ] && return 0
-	mkdir -p "$OUT"
-	gcc -O2 -g -pg -falign-functions=64 -falign-loops=32 -c -o "$micro.o" \
-		"$top/bench/micro.c" && gcc -o "$micro" "$micro.o" && rm -f "$micro.o"
-}
 
 spec_of() {
 	case $1 in
@@ -107,7 +101,7 @@ report() {
 }
 
 main() {
-	build_micro || { log "cannot build micro-pg"; exit 1; }
+	build_micro_pg || { log "cannot build micro-pg"; exit 1; }
 	rm -f "$OUT"/a_*.expected
 	add_all
 	log "recording arguments: $REPS runs of ${#LABELS[@]} commands"

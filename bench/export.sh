@@ -39,7 +39,7 @@ DATA=$OUT/export.data
 RESULT=$OUT/export.out
 broken=0
 
-. "$top/bench/lib.sh"    # log, summary
+. "$top/bench/lib.sh"    # log, summary, build_micro_pg
 
 # Everything but the micro-pg build, which bench/run.sh shares.
 trap 'rm -rf "$DATA" "$DATA".tmp-* "$OUT/export-calib.data" "$RESULT" "$RESULT".* \
@@ -53,14 +53,8 @@ bytes_of() {
 	esac
 }
 
-# The -pg build of bench/run.sh's micro-pg, built here if missing.
+# bench/run.sh's micro-pg (build_micro_pg: lib.sh).
 micro=$OUT/micro-pg
-build_micro() {
-	[ "$micro" -nt "$top/bench/micro.c" ] && return 0
-	mkdir -p "$OUT"
-	gcc -O2 -g -pg -falign-functions=64 -falign-loops=32 -c -o "$micro.o" \
-		"$top/bench/micro.c" && gcc -o "$micro" "$micro.o" && rm -f "$micro.o"
-}
 
 trace_bytes() { stat -c %s "$1/trace.dat"; }
 
@@ -125,7 +119,7 @@ has_format() { "$FNTRACE" export --help | grep -Eq "^ +$1 "; }
 
 main() {
 	local f size_out
-	build_micro || { log "cannot build micro-pg"; exit 1; }
+	build_micro_pg || { log "cannot build micro-pg"; exit 1; }
 	make_trace || { log "recording failed: $(tail -n 2 "$OUT/export-record.err")"; exit 1; }
 	BYTES=$(trace_bytes "$DATA")
 	echo

@@ -131,3 +131,13 @@ summary() {
 	[ -n "${BENCH_SUMMARY:-}" ] || return 0
 	printf '%s\t%s\t%s\t%s\n' "$@" >>"$BENCH_SUMMARY"
 }
+
+# bench/micro.c's -pg build, as bench/run.sh makes it (micro-pg), for the
+# scripts that also run alone: built if missing.
+build_micro_pg() {
+	local bin=$OUT/micro-pg
+	[ "$bin" -nt "$top/bench/micro.c" ] && return 0
+	mkdir -p "$OUT"
+	gcc -O2 -g -pg -falign-functions=64 -falign-loops=32 -c -o "$bin.o" \
+		"$top/bench/micro.c" && gcc -o "$bin" "$bin.o" && rm -f "$bin.o"
+}
