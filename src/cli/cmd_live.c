@@ -25,6 +25,8 @@ static const char usage[] =
 	"                         record --help')\n"
 	"  -R, --return=FUNC@retval[/TYPE]\n"
 	"                         function_graph: show typed return values\n"
+	"  -a, --auto-args        function_graph: show every described function's\n"
+	"                         arguments and return value, typed from DWARF\n"
 	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
 	"  -h, --help             this text\n\n"
 	"example: fntrace live -D 3 -- ./prog input\n";

@@ -32,6 +32,9 @@ static const char usage[] =
 	"  -R, --return=FUNC@retval[/TYPE]\n"
 	"                         function_graph: record their return value as\n"
 	"                         TYPE (repeatable)\n"
+	"  -a, --auto-args        function_graph: record the arguments and return\n"
+	"                         value of every function of PROG its DWARF\n"
+	"                         describes (build it with -g), typed from it\n"
 	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
 	"  -p, --pid=PID          record a running process\n"
 	"  -d, --duration=SECS    with -p: stop after SECS seconds\n"
@@ -134,6 +137,9 @@ static int parse_option(int c, struct record_options *o)
 		return check_args(&o->args, optarg, 0);
 	case 'R':
 		return check_args(&o->args, optarg, 1);
+	case 'a':
+		o->auto_args = 1;
+		return 0;
 	case 'o':
 		o->output = optarg;
 		return 0;
@@ -155,6 +161,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "retval", no_argument, NULL, 'r' },
 		{ "args", required_argument, NULL, 'A' },
 		{ "return", required_argument, NULL, 'R' },
+		{ "auto-args", no_argument, NULL, 'a' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -165,7 +172,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+t:F:N:D:rA:R:b:o:p:d:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+t:F:N:D:rA:R:ab:o:p:d:h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(text, stdout);
 			return 0;
@@ -184,8 +191,12 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		cli_error("no program to run; see 'fntrace %s --help'", argv[0]);
 		return -1;
 	}
-	if (o->args && strcmp(o->tracer, "function_graph")) {
-		cli_error("-A and -R need the function_graph tracer");
+	if ((o->args || o->auto_args) && strcmp(o->tracer, "function_graph")) {
+		cli_error("-A, -R and --auto-args need the function_graph tracer");
+		return -1;
+	}
+	if (o->auto_args && o->pid) {
+		cli_error("--auto-args reads a program's DWARF as it starts: not with -p yet");
 		return -1;
 	}
 	return optind;

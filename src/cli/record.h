@@ -15,6 +15,7 @@ struct record_options {
 	unsigned buffer_kb;		/* shared memory for the buffers */
 	int retval;			/* funcgraph-retval */
 	char *args;			/* set_ftrace_args: -A/-R specs, one per line */
+	int auto_args;			/* --auto-args: specs from the DWARF too */
 	const char *output;		/* the data directory */
 	char **argv;			/* the program and its arguments */
 	int transient;			/* live: output goes once reported, so

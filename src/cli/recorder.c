@@ -18,6 +18,7 @@
 #include "datadir.h"
 #include "drain.h"
 #include "probe.h"
+#include "auto_args.h"
 #include "record.h"
 #include "../common/clock_pair.h"
 #include "../common/shm.h"
@@ -44,6 +45,7 @@ struct recorder {
 	pid_t pid;
 	int status;
 	int exited;		/* the program (pid) has ended */
+	char args_file[4200];	/* --auto-args: the specs, in the data directory */
 };
 
 static volatile sig_atomic_t child_done;
@@ -137,7 +139,8 @@ static int child_env(const struct record_options *o, const struct recorder *r,
 	       set_env("FNTRACE_FILTER", o->filter) || set_env("FNTRACE_NOTRACE", o->notrace) ||
 	       set_env("FNTRACE_DEPTH", o->depth ? depth : NULL) ||
 	       set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL) ||
-	       set_env("FNTRACE_ARGS", o->args);
+	       set_env("FNTRACE_ARGS", o->args) ||
+	       set_env("FNTRACE_ARGS_FILE", o->auto_args ? r->args_file : NULL);
 }
 
 static int spawn(struct recorder *r, const struct record_options *o,
@@ -288,6 +291,19 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	return r->status;
 }
 
+/* --auto-args: the specs the program's DWARF gives, into the data
+ * directory (kept there: they say what was asked for). */
+static int write_auto_args(struct recorder *r, const struct cli_target *t, const char *path)
+{
+	int n;
+
+	snprintf(r->args_file, sizeof(r->args_file), "%s/args", r->dir.tmp);
+	n = auto_args_write(path, cli_target_args_arch(t), r->args_file);
+	if (n == 0)
+		cli_error("--auto-args: the DWARF of %s describes no function's parameters", path);
+	return n < 0 ? -1 : 0;
+}
+
 int record_run(const struct record_options *o)
 {
 	struct recorder r = { .shm_fd = -1, .dir.trace_fd = -1 };
@@ -297,6 +313,7 @@ int record_run(const struct record_options *o)
 
 	if (check_program(path, o->argv[0]) || cli_target_of(path, &target) ||
 	    cli_target_check_args(&target, o->args) ||
+	    (o->auto_args && !cli_target_args_arch(&target)) ||
 	    cli_target_prepare(&target, path) || !(lib = cli_find_runtime(&target)))
 		goto out;
 	describe_run(&r.info, o);
@@ -304,6 +321,10 @@ int record_run(const struct record_options *o)
 	if (shm_create(&r, o->buffer_kb, target.big_endian) ||
 	    datadir_create(&r.dir, o->output, &r.info))
 		goto out;
+	if (o->auto_args && write_auto_args(&r, &target, path)) {
+		datadir_abandon(&r.dir);
+		goto out;
+	}
 	r.drainer = (struct drainer){ .shm = r.shm, .dir = &r.dir };
 	ret = record_program(&r, o, path, lib);
 	if (ret < 0)

@@ -200,17 +200,23 @@ static int spec_fits(const struct arch_desc *arch, const char *text)
 	return ret;
 }
 
-int cli_target_check_args(const struct cli_target *t, const char *specs)
+const struct arch_desc *cli_target_args_arch(const struct cli_target *t)
 {
 	const struct arch_desc *arch = t->host ? arch_lookup(host_machine()) : t->arch;
-	char *copy = specs ? strdup(specs) : NULL, *save = NULL;
-	int ret = 0;
 
-	if (specs && (!arch || !arch->int_arg_regs)) {
-		cli_error("arguments cannot be recorded for %s programs yet",
-			  arch ? arch->name : "this machine's");
-		ret = -1;
-	}
+	if (arch && arch->int_arg_regs)
+		return arch;
+	cli_error("arguments cannot be recorded for %s programs yet",
+		  arch ? arch->name : "this machine's");
+	return NULL;
+}
+
+int cli_target_check_args(const struct cli_target *t, const char *specs)
+{
+	const struct arch_desc *arch = specs ? cli_target_args_arch(t) : NULL;
+	char *copy = arch ? strdup(specs) : NULL, *save = NULL;
+	int ret = specs && !arch ? -1 : 0;
+
 	for (char *line = copy ? strtok_r(copy, "\n", &save) : NULL; line && !ret;
 	     line = strtok_r(NULL, "\n", &save))
 		ret = spec_fits(arch, line);

@@ -18,7 +18,7 @@ struct type_name {
 static const struct type_name int_types[] = {
 	{ "d", FT_ARG_SIGNED, 0, 0 },	{ "x", FT_ARG_HEX, 0, 0 },
 	{ "c", FT_ARG_CHAR, 1, 0 },	{ "p", FT_ARG_POINTER, 0, 0 },
-	{ "s", FT_ARG_STRING, 0, 0 },
+	{ "s", FT_ARG_STRING, 0, 0 },	{ "b", FT_ARG_BOOL, 1, 0 },
 	{ "i8", FT_ARG_SIGNED, 1, 0 },	{ "i16", FT_ARG_SIGNED, 2, 0 },
 	{ "i32", FT_ARG_SIGNED, 4, 0 },	{ "i64", FT_ARG_SIGNED, 8, 0 },
 	{ "u8", FT_ARG_UNSIGNED, 1, 0 },	{ "u16", FT_ARG_UNSIGNED, 2, 0 },

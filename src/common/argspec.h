@@ -7,7 +7,8 @@
  *
  *   argN[/T]    the Nth integer argument (1..ARGSPEC_MAX_POS); T is one of
  *               d (signed, the default), x (hex), c (a character),
- *               p (a pointer), s (a string), i8 i16 i32 i64, u8 u16 u32 u64
+ *               p (a pointer), s (a string), b (bool), i8 i16 i32 i64,
+ *               u8 u16 u32 u64
  *   fargN[/F]   the Nth floating-point argument; F: f64 (the default), f32
  *   retval[/T]  the return value, T as for argN, or f, f64, f32
  *

@@ -39,6 +39,24 @@ int read_all(int fd, void *buf, size_t len)
 	return transfer(fd, buf, len, 0);
 }
 
+char *read_text_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char *text = NULL;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && (text = malloc(st.st_size + 1)) &&
+	    read_all(fd, text, st.st_size) == 0)
+		text[st.st_size] = '\0';
+	else {
+		free(text);
+		text = NULL;
+	}
+	if (fd >= 0)
+		close(fd);
+	return text;
+}
+
 /* "DIR/.NAME.tmp-XXXXXX" for "DIR/NAME": in the same directory, so on the
  * same file system, where rename() is atomic; hidden, so that nobody
  * listing the directory for files like NAME takes it for one. */

@@ -15,6 +15,9 @@
 int write_all(int fd, const void *buf, size_t len);
 /* Exactly len bytes; -1 if a read fails or the file ends first. */
 int read_all(int fd, void *buf, size_t len);
+/* A regular file's whole content, NUL-terminated (malloc'd); NULL if it
+ * cannot be read. */
+char *read_text_file(const char *path);
 /* path's content becomes data, with permissions mode, in one step: a
  * reader sees the old file or the new one, never half of one.  On
  * failure path is as it was and nothing else is left behind. */

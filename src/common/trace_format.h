@@ -217,6 +217,7 @@ enum ft_arg_type {
 	FT_ARG_FLOAT = 7,	/* /f32: the low word's bits */
 	FT_ARG_STRING = 8,	/* /s: the bytes read, quoted */
 	FT_ARG_BAD_STRING = 9,	/* /s that could not be read: the pointer */
+	FT_ARG_BOOL = 10,	/* /b: false, or true */
 	FT_ARG_TYPES
 };
 

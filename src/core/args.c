@@ -7,6 +7,8 @@
  * (all the items of every spec that names it), and by the control file.
  * The table only grows, and an entry never changes once a record points
  * at it, so a hook reads it without a lock and nothing is ever retired.
+ * Specs that name one function exactly, as --auto-args writes one per
+ * function, are found by name: an update stays linear in the records.
  *
  * The capturing path runs between a traced function's entry and its body
  * (and between its return and its caller), where its floating-point
@@ -33,7 +35,9 @@
 #include <unistd.h>
 
 #define ENTRY_ITEMS	ARGSPEC_MAX_ITEMS
-#define TABLE_SIZE	256
+#define TABLE_SIZE	4096
+#define TABLE_SLOTS	(2 * TABLE_SIZE)	/* the table's hash: a power of 2 */
+#define MATCHES_MAX	16			/* specs that name one function */
 #define STRING_WORDS	(FT_ARG_STRING_MAX / 4)
 #define MAX_WORDS	(ENTRY_ITEMS * (1 + STRING_WORDS))
 
@@ -47,9 +51,25 @@ struct args_entry {
 
 static struct arg_spec *specs;
 static unsigned nr_specs;
+/* Specs naming one function exactly (--auto-args makes thousands), by
+ * name: open addressing, slot = spec index + 1, 0 empty; nr_slots a power
+ * of 2, at least twice their number.  The others are tried one by one. */
+static uint32_t *by_name;
+static size_t nr_slots;
 static struct args_entry table[TABLE_SIZE];	/* [0]: none */
+static uint16_t table_slots[TABLE_SLOTS];	/* entry index, 0 empty */
 static unsigned table_used = 1;
 static int table_full_said;
+
+static uint32_t hash_bytes(const void *p, size_t len)
+{
+	const unsigned char *b = p;
+	uint32_t h = 2166136261u;
+
+	while (len--)
+		h = (h ^ *b++) * 16777619u;
+	return h;
+}
 
 /* ---- the specs ---- */
 
@@ -118,6 +138,34 @@ static int parse_list(const char *text, int append, struct arg_spec **v, unsigne
 	return ret;
 }
 
+static int named_exactly(const struct arg_spec *s)
+{
+	return s->glob.v[0].type == MATCH_FULL && !s->glob.v[0].module;
+}
+
+/* The name index of the specs now in force; -1 if out of memory. */
+static int index_names(void)
+{
+	size_t n = 16;
+
+	free(by_name);
+	while (n < 2 * (size_t)nr_specs)
+		n *= 2;
+	by_name = calloc(n, sizeof(*by_name));
+	nr_slots = by_name ? n : 0;
+	for (unsigned i = 0; by_name && i < nr_specs; i++) {
+		const char *name = specs[i].glob.v[0].pattern;
+		size_t k;
+
+		if (!named_exactly(&specs[i]))
+			continue;
+		for (k = hash_bytes(name, strlen(name)) & (n - 1); by_name[k]; k = (k + 1) & (n - 1))
+			;
+		by_name[k] = i + 1;
+	}
+	return by_name ? 0 : -1;
+}
+
 int ft_args_write(const char *text, int append, char *err, size_t errlen)
 {
 	struct arg_spec *next, *old = specs;
@@ -130,11 +178,12 @@ int ft_args_write(const char *text, int append, char *err, size_t errlen)
 	specs = next;
 	nr_specs = nr_next;
 	ft_graph.args = nr_next > 0;
-	if (ftrace_update()) {
+	if (index_names() || ftrace_update()) {
 		specs = old;
 		nr_specs = nr_old;
 		ft_graph.args = nr_old > 0;
 		free_specs(next, nr_next);
+		index_names();
 		snprintf(err, errlen, "cannot patch: tracing is off");
 		return -1;
 	}
@@ -150,15 +199,40 @@ void ft_args_show(struct ctl_out *o)
 
 /* ---- the table ---- */
 
+/* The specs that name func, in the order they were given: those of its
+ * exact name from the index, the others tried. */
+static unsigned matching(const char *func, const char *module, unsigned *out)
+{
+	unsigned n = 0;
+
+	for (size_t k = hash_bytes(func, strlen(func)) & (nr_slots - 1);
+	     nr_slots && by_name[k] && n < MATCHES_MAX; k = (k + 1) & (nr_slots - 1))
+		if (!strcmp(specs[by_name[k] - 1].glob.v[0].pattern, func))
+			out[n++] = by_name[k] - 1;
+	for (unsigned i = 0; i < nr_specs && n < MATCHES_MAX; i++)
+		if (!named_exactly(&specs[i]) && filter_selects(&specs[i].glob, func, module))
+			out[n++] = i;
+	for (unsigned i = 1; i < n; i++)	/* few: insertion sort */
+		for (unsigned k = i; k > 0 && out[k - 1] > out[k]; k--) {
+			unsigned t = out[k];
+
+			out[k] = out[k - 1];
+			out[k - 1] = t;
+		}
+	return n;
+}
+
 /* Every item of every spec that names the function, as many as fit. */
 static void gather(struct args_entry *e, const char *func, const char *module)
 {
+	unsigned which[MATCHES_MAX], n = matching(func, module, which);
+
 	memset(e, 0, sizeof(*e));
-	for (unsigned i = 0; i < nr_specs; i++) {
-		if (!filter_selects(&specs[i].glob, func, module))
-			continue;
-		for (unsigned k = 0; k < specs[i].nr_items && e->nr_items < ENTRY_ITEMS; k++) {
-			const struct arg_item *it = &specs[i].items[k];
+	for (unsigned m = 0; m < n; m++) {
+		const struct arg_spec *s = &specs[which[m]];
+
+		for (unsigned k = 0; k < s->nr_items && e->nr_items < ENTRY_ITEMS; k++) {
+			const struct arg_item *it = &s->items[k];
 
 			e->items[e->nr_items++] = *it;
 			e->has_return |= it->pos == 0;
@@ -171,9 +245,11 @@ static void gather(struct args_entry *e, const char *func, const char *module)
 /* The entry equal to e, added if there is none; 0 if the table is full. */
 static unsigned table_find(const struct args_entry *e)
 {
-	for (unsigned i = 1; i < table_used; i++)
-		if (!memcmp(&table[i], e, sizeof(*e)))
-			return i;
+	size_t k = hash_bytes(e, sizeof(*e)) & (TABLE_SLOTS - 1);
+
+	for (; table_slots[k]; k = (k + 1) & (TABLE_SLOTS - 1))
+		if (!memcmp(&table[table_slots[k]], e, sizeof(*e)))
+			return table_slots[k];
 	if (table_used == TABLE_SIZE) {
 		if (!table_full_said)
 			ft_warn("set_ftrace_args: more than %d different lists of values; "
@@ -182,6 +258,7 @@ static unsigned table_find(const struct args_entry *e)
 		return 0;
 	}
 	table[table_used] = *e;
+	table_slots[k] = table_used;
 	/* The entry is whole before a record can point at it. */
 	atomic_thread_fence(memory_order_release);
 	return table_used++;

@@ -15,6 +15,7 @@
  *   FNTRACE_DEPTH     max_graph_depth
  *   FNTRACE_OPTIONS   comma-separated: funcgraph-retval
  *   FNTRACE_ARGS      argument specs (set_ftrace_args), one per line
+ *   FNTRACE_ARGS_FILE a file of more of them (--auto-args)
  *   FNTRACE_DEBUG     say what is found and done, on stderr
  */
 #include "args.h"
@@ -29,6 +30,7 @@
 #include "tasks.h"
 #include "sync.h"
 #include "tracing.h"
+#include "../common/fileio.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -126,15 +128,28 @@ static int env_filter(enum ft_filter_file which, const char *name)
 	return -1;
 }
 
+/* The recorder's argument specs: in the environment, or, when there are
+ * many (--auto-args), in a file it names. */
 static int env_args(void)
 {
-	const char *list = getenv("FNTRACE_ARGS");
-	char err[256];
+	const char *list = getenv("FNTRACE_ARGS"), *path = getenv("FNTRACE_ARGS_FILE");
+	char err[256], *text = path ? read_text_file(path) : NULL;
+	int ret = 0;
 
-	if (!list || !*list || ft_args_write(list, 1, err, sizeof(err)) == 0)
-		return 0;
-	ft_warn("FNTRACE_ARGS: %s", err);
-	return -1;
+	if (path && !text) {
+		ft_warn("FNTRACE_ARGS_FILE: cannot read %s", path);
+		return -1;
+	}
+	if (list && *list && ft_args_write(list, 1, err, sizeof(err))) {
+		ft_warn("FNTRACE_ARGS: %s", err);
+		ret = -1;
+	}
+	if (!ret && text && ft_args_write(text, 1, err, sizeof(err))) {
+		ft_warn("FNTRACE_ARGS_FILE: %s", err);
+		ret = -1;
+	}
+	free(text);
+	return ret;
 }
 
 static int option_set(const char *options, const char *name)

@@ -199,6 +199,9 @@ static void put_value(struct sink *s, const struct tr_arg *a)
 	case FT_ARG_CHAR:
 		put_character(s, integer(a));
 		break;
+	case FT_ARG_BOOL:
+		put_str(s, integer(a) ? "true" : "false");
+		break;
 	case FT_ARG_DOUBLE:
 		bits = value64(a);
 		memcpy(&d, &bits, sizeof(d));

@@ -1,0 +1,53 @@
+# record --auto-args: specs from the program's DWARF for every function
+# it describes, each parameter typed (integers of each size, bool, char,
+# strings, pointers, enums, double, float), long double passed on the
+# stack and skipped, the list cut at a struct or a variadic tail, no spec
+# for a function returning a struct; refusals.
+
+t_build gcc-pg -O2 aa "$top/tests/progs/auto_args.c"
+./aa >plain.out
+"$FNTRACE" record -a -o aa.data -- ./aa >got.out 2>rec.err
+t_eq "exit status" 0 "$?"
+t_same "the program's output is what it is untraced" plain.out got.out
+cat >want_specs.txt <<'EOF2'
+floats@farg1/f64,farg2/f32,arg1/i32,retval/f64
+main@retval/i32
+scalars@arg1/i32,arg2/u16,arg3/b,arg4/c,arg5/i64,retval/i32
+stop_at_struct@arg1/i32,retval/i32
+strings@arg1/s,arg2/s,arg3/p,arg4/i32,retval/s
+variadic@arg1/i32,retval/i32
+EOF2
+t_same "the specs, kept in the data directory" want_specs.txt aa.data/args
+"$FNTRACE" report -i aa.data >report.txt
+t_graph_calls report.txt | grep -v '^# program' | sed 's/0x[0-9a-f]*/PTR/' >calls.txt
+cat >want.txt <<'EOF2'
+main() {
+  gives_struct();
+  scalars(-7, 65535, true, 'x', 1099511627776); /* = 65649 */
+  strings("hello", "", PTR, 6); /* = "hello" */
+  floats(0.25, 1.5, 9); /* = 12.75 */
+  stop_at_struct(1); /* = 10 */
+  variadic(3); /* = 60 */
+  nothing();
+} /* main = 0 */
+EOF2
+t_same "every function's values, typed from DWARF" want.txt calls.txt
+
+# With -A too: both apply.
+"$FNTRACE" record -a -A 'stop_at_struct@arg3' -o both.data -- ./aa >/dev/null 2>&1
+"$FNTRACE" report -i both.data >both.txt
+t_ok "-A adds to --auto-args" grep -q 'stop_at_struct(2, 1); /\* = 10 \*/' both.txt
+
+# Refusals: one line, non-zero, no data directory.
+t_build gcc-pg -O2 nodebug "$top/tests/progs/graph.c"
+strip -g nodebug
+rm -rf bad.data
+"$FNTRACE" record -a -o bad.data -- ./nodebug >/dev/null 2>err.txt
+t_ok "no DWARF: exit non-zero" test $? -ne 0
+t_ok "no DWARF: one line saying so" sh -c "test \$(wc -l <err.txt) = 1 && grep -q 'has no DWARF: build it with -g' err.txt"
+t_ok "no DWARF: no data directory" test ! -e bad.data
+"$FNTRACE" record -a -t function -o bad.data -- ./aa >/dev/null 2>err.txt
+t_ok "function tracer refused" grep -q 'need the function_graph tracer' err.txt
+"$FNTRACE" record -a -p $$ -o bad.data >/dev/null 2>err.txt
+t_ok "-p refused" grep -q 'not with -p yet' err.txt
+t_ok "refusals leave no data directory" test ! -e bad.data

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Functions whose DWARF says what their arguments are, for record
+ * --auto-args (tests/cases/auto_args.sh says what it expects): every kind
+ * of parameter it types, and the ones where it must stop (a struct, a
+ * variadic tail) or give up (a struct returned, which may take a hidden
+ * first argument).  Built with -g.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#ifdef __clang__
+#define noinline __attribute__((noinline))
+#else
+#define noinline __attribute__((noinline, noipa))
+#endif
+
+enum color { RED, GREEN = 5, BLUE };
+typedef const char *text_t;
+
+struct pair {
+	int a, b;
+};
+
+noinline int scalars(int i, unsigned short u, bool flag, char c, long l)
+{
+	return i + u + flag + c + (int)l;
+}
+
+noinline text_t strings(text_t name, const char *empty, void *where, enum color hue)
+{
+	return hue == BLUE && where ? name : empty;
+}
+
+noinline double floats(double d, float f, long double skipped, int after)
+{
+	return d + f + (double)skipped + after;
+}
+
+noinline int stop_at_struct(int before, struct pair p, int after)
+{
+	return before + p.a + p.b + after;
+}
+
+noinline struct pair gives_struct(int a, int b)
+{
+	return (struct pair){ a, b };
+}
+
+noinline int variadic(int count, ...)
+{
+	va_list ap;
+	int sum = 0;
+
+	va_start(ap, count);
+	for (int i = 0; i < count; i++)
+		sum += va_arg(ap, int);
+	va_end(ap);
+	return sum;
+}
+
+noinline void nothing(void)
+{
+}
+
+int main(void)
+{
+	static char here;
+	struct pair p = gives_struct(3, 4);
+	long total = scalars(-7, 65535, true, 'x', 1L << 40);
+
+	total += strings("hello", "", &here, BLUE) != NULL;
+	total += (long)floats(0.25, 1.5f, 2.0L, 9);
+	total += stop_at_struct(1, p, 2);
+	total += variadic(3, 10, 20, 30);
+	nothing();
+	printf("%ld\n", total);
+	return 0;
+}
