@@ -26,7 +26,6 @@
 #include "../arch/arch.h"
 #include "../common/argspec.h"
 #include "../common/array.h"
-#include "../common/fileio.h"
 #include "../common/trace_format.h"
 #include "../elf/elf.h"
 
@@ -139,7 +138,19 @@ static const char *classify(Dwarf_Die *type, enum pass *pass)
 	return NULL;
 }
 
-/* "argN/T" or "fargN/T" for each parameter while their registers are
+/* ":NAME" of a named parameter, into buf; its length (0: no name fits). */
+static size_t name_suffix(Dwarf_Die *param, char *buf, size_t len)
+{
+	Dwarf_Attribute attr;
+	const char *name = dwarf_attr_integrate(param, DW_AT_name, &attr) ?
+			   dwarf_formstring(&attr) : NULL;
+
+	if (!name || strlen(name) > ARGSPEC_MAX_NAME || strlen(name) + 2 > len)
+		return 0;
+	return (size_t)snprintf(buf, len, ":%s", name);
+}
+
+/* "argN/T:NAME" or "fargN/T:NAME" for each parameter while their registers are
  * known, into buf; how many. */
 static unsigned param_items(const struct walk *w, Dwarf_Die *fn, char *buf, size_t len)
 {
@@ -167,6 +178,7 @@ static unsigned param_items(const struct walk *w, Dwarf_Die *fn, char *buf, size
 			break;
 		at += snprintf(buf + at, len - at, "%s%s%u/%s", n ? "," : "",
 			       pass == PASS_FP ? "farg" : "arg", pass == PASS_FP ? fps : ints, t);
+		at += name_suffix(&child, buf + at, len - at);
 		n++;
 	} while (at < len && dwarf_siblingof(&child, &child) == 0);
 	return n;
@@ -178,7 +190,7 @@ static char *function_items(const struct walk *w, Dwarf_Die *fn)
 	Dwarf_Die tmem, *ret = type_of(fn, &tmem);
 	const char *rt = NULL;
 	enum pass pass = PASS_INT;
-	char buf[256];
+	char buf[1024];
 	unsigned n;
 
 	if (ret) {
@@ -187,6 +199,8 @@ static char *function_items(const struct walk *w, Dwarf_Die *fn)
 			return NULL;	/* a struct: maybe a hidden first argument */
 	}
 	n = param_items(w, fn, buf, sizeof(buf) - 16);
+	if (strlen(buf) >= sizeof(buf) - 17)
+		return NULL;	/* cut short: not a spec */
 	if (rt)
 		snprintf(buf + strlen(buf), 16, "%sretval/%s", n ? "," : "", rt);
 	return n || rt ? strdup(buf) : NULL;
@@ -340,12 +354,11 @@ static void keep_confirmed(struct walk *w, const struct elf_file *f)
 	free(syms);
 }
 
-int auto_args_write(const char *program, const struct arch_desc *arch, const char *path)
+int auto_args_write(const char *program, const struct arch_desc *arch, FILE *out)
 {
 	struct walk w = { .arch = arch };
 	struct elf_file f;
 	int fd = open(program, O_RDONLY | O_CLOEXEC), ret = -1;
-	FILE *out = NULL;
 
 	if (fd < 0 || elf_open_path(&f, program)) {
 		cli_error("--auto-args: cannot read %s", program);
@@ -358,12 +371,7 @@ int auto_args_write(const char *program, const struct arch_desc *arch, const cha
 		goto out;
 	}
 	keep_confirmed(&w, &f);
-	out = fopen(path, "we");
-	ret = out ? (int)write_specs(out, w.v, w.nr) : -1;
-	if (!out || fclose(out)) {
-		cli_error("--auto-args: cannot write %s", path);
-		ret = -1;
-	}
+	ret = (int)write_specs(out, w.v, w.nr);
 out:
 	free_candidates(&w);
 	elf_close(&f);

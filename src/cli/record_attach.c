@@ -191,6 +191,22 @@ static int write_funcs(const struct attached *a, uint32_t pid, uint32_t image,
 	return ret;
 }
 
+/* -A/-R's specs, in the data directory as record writes them: the
+ * report names the values from them. */
+static int keep_specs(const struct attached *a, const char *specs)
+{
+	char path[4200];
+	int ret;
+
+	if (!specs)
+		return 0;
+	snprintf(path, sizeof(path), "%s/args", a->dir.tmp);
+	ret = replace_file(path, specs, strlen(specs), 0644);
+	if (ret)
+		cli_error("cannot write %s", path);
+	return ret;
+}
+
 /*
  * The process's table, and the same for each child it forked while
  * recorded: the child fills the buffer it inherited under its own pid,
@@ -256,7 +272,7 @@ int record_attach(const struct record_options *o)
 	a.drainer = (struct drainer){ .shm = a.shm, .dir = &a.dir };
 	command_of(o->pid, a.info.command, sizeof(a.info.command));
 	a.own_pid = ctl_own_pid(o->pid);
-	if (keep_funcs(&a) || configure(o->pid, o)) {
+	if (keep_funcs(&a) || keep_specs(&a, o->args) || configure(o->pid, o)) {
 		datadir_abandon(&a.dir);
 		free(a.funcs);
 		return -1;

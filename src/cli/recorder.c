@@ -45,7 +45,7 @@ struct recorder {
 	pid_t pid;
 	int status;
 	int exited;		/* the program (pid) has ended */
-	char args_file[4200];	/* --auto-args: the specs, in the data directory */
+	char args_file[4200];	/* -A/-R/--auto-args: the specs, in the data directory */
 };
 
 static volatile sig_atomic_t child_done;
@@ -139,8 +139,7 @@ static int child_env(const struct record_options *o, const struct recorder *r,
 	       set_env("FNTRACE_FILTER", o->filter) || set_env("FNTRACE_NOTRACE", o->notrace) ||
 	       set_env("FNTRACE_DEPTH", o->depth ? depth : NULL) ||
 	       set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL) ||
-	       set_env("FNTRACE_ARGS", o->args) ||
-	       set_env("FNTRACE_ARGS_FILE", o->auto_args ? r->args_file : NULL);
+	       set_env("FNTRACE_ARGS_FILE", o->args || o->auto_args ? r->args_file : NULL);
 }
 
 static int spawn(struct recorder *r, const struct record_options *o,
@@ -291,16 +290,33 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	return r->status;
 }
 
-/* --auto-args: the specs the program's DWARF gives, into the data
- * directory (kept there: they say what was asked for). */
-static int write_auto_args(struct recorder *r, const struct cli_target *t, const char *path)
+/* -A/-R's specs and those --auto-args finds in the program's DWARF, into
+ * the data directory's args file, which the runtime reads (there may be
+ * thousands) and the report too (the values' names). */
+static int write_specs(struct recorder *r, const struct record_options *o,
+		       const struct cli_target *t, const char *path)
 {
-	int n;
+	FILE *out;
+	int n = 0;
 
 	snprintf(r->args_file, sizeof(r->args_file), "%s/args", r->dir.tmp);
-	n = auto_args_write(path, cli_target_args_arch(t), r->args_file);
-	if (n == 0)
-		cli_error("--auto-args: the DWARF of %s describes no function's parameters", path);
+	out = fopen(r->args_file, "we");
+	if (!out) {
+		cli_error("cannot write %s", r->args_file);
+		return -1;
+	}
+	if (o->args)
+		fprintf(out, "%s\n", o->args);
+	if (o->auto_args) {
+		n = auto_args_write(path, cli_target_args_arch(t), out);
+		if (n == 0)
+			cli_error("--auto-args: the DWARF of %s describes no function's "
+				  "parameters", path);
+	}
+	if (fclose(out) && n >= 0) {
+		cli_error("cannot write %s", r->args_file);
+		n = -1;
+	}
 	return n < 0 ? -1 : 0;
 }
 
@@ -321,7 +337,7 @@ int record_run(const struct record_options *o)
 	if (shm_create(&r, o->buffer_kb, target.big_endian) ||
 	    datadir_create(&r.dir, o->output, &r.info))
 		goto out;
-	if (o->auto_args && write_auto_args(&r, &target, path)) {
+	if ((o->args || o->auto_args) && write_specs(&r, o, &target, path)) {
 		datadir_abandon(&r.dir);
 		goto out;
 	}

@@ -97,6 +97,29 @@ static int parse_item(struct arg_item *it, char *text, char *err, size_t errlen)
 	return 0;
 }
 
+/* An item's ":NAME", split off tok: a C identifier, for the report. */
+static int parse_name(struct arg_spec *s, char *tok, char *err, size_t errlen)
+{
+	char *name = strchr(tok, ':');
+	size_t len;
+
+	if (!name)
+		return 0;
+	*name++ = '\0';
+	len = strlen(name);
+	if (!len || len > ARGSPEC_MAX_NAME || strspn(name, "abcdefghijklmnopqrstuvwxyz"
+			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != len || (*name >= '0' && *name <= '9')) {
+		snprintf(err, errlen, "'%s': not a name", name);
+		return -1;
+	}
+	if (!strncmp(tok, "retval", 6)) {
+		snprintf(err, errlen, "the return value has no name");
+		return -1;
+	}
+	s->names[s->nr_items] = strdup(name);
+	return s->names[s->nr_items] ? 0 : -1;
+}
+
 static int parse_items(struct arg_spec *s, char *list, char *err, size_t errlen)
 {
 	char *save = NULL;
@@ -106,7 +129,8 @@ static int parse_items(struct arg_spec *s, char *list, char *err, size_t errlen)
 			snprintf(err, errlen, "more than %d values", ARGSPEC_MAX_ITEMS);
 			return -1;
 		}
-		if (parse_item(&s->items[s->nr_items], tok, err, errlen))
+		if (parse_name(s, tok, err, errlen) ||
+		    parse_item(&s->items[s->nr_items], tok, err, errlen))
 			return -1;
 		s->nr_args += s->items[s->nr_items++].pos != 0;
 	}
@@ -161,6 +185,8 @@ int argspec_parse(struct arg_spec *s, const char *text, char *err, size_t errlen
 
 void argspec_free(struct arg_spec *s)
 {
+	for (unsigned i = 0; i < ARGSPEC_MAX_ITEMS; i++)
+		free(s->names[i]);
 	free(s->text);
 	filter_free(&s->glob);
 	memset(s, 0, sizeof(*s));

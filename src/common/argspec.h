@@ -12,6 +12,9 @@
  *   fargN[/F]   the Nth floating-point argument; F: f64 (the default), f32
  *   retval[/T]  the return value, T as for argN, or f, f64, f32
  *
+ * An argument may end with :NAME (argN/T:NAME), what the report calls
+ * it: --auto-args names each from the DWARF.
+ *
  * Shared by the CLI, which checks a spec before the program starts, and
  * the runtime, which applies it.
  */
@@ -25,6 +28,7 @@
 
 #define ARGSPEC_MAX_ITEMS	8	/* values per spec */
 #define ARGSPEC_MAX_POS		16	/* highest N of argN / fargN */
+#define ARGSPEC_MAX_NAME	63	/* bytes of an item's name */
 
 /* One value to record. */
 struct arg_item {
@@ -38,6 +42,7 @@ struct arg_spec {
 	char *text;		/* as written */
 	struct filter glob;	/* one expression */
 	struct arg_item items[ARGSPEC_MAX_ITEMS];
+	char *names[ARGSPEC_MAX_ITEMS];	/* :NAME of each, or NULL */
 	unsigned nr_items;
 	unsigned nr_args;	/* items that are arguments, not the return */
 };

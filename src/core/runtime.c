@@ -15,7 +15,7 @@
  *   FNTRACE_DEPTH     max_graph_depth
  *   FNTRACE_OPTIONS   comma-separated: funcgraph-retval
  *   FNTRACE_ARGS      argument specs (set_ftrace_args), one per line
- *   FNTRACE_ARGS_FILE a file of more of them (--auto-args)
+ *   FNTRACE_ARGS_FILE a file of them: the recorder's, in its data directory
  *   FNTRACE_DEBUG     say what is found and done, on stderr
  */
 #include "args.h"
@@ -128,8 +128,8 @@ static int env_filter(enum ft_filter_file which, const char *name)
 	return -1;
 }
 
-/* The recorder's argument specs: in the environment, or, when there are
- * many (--auto-args), in a file it names. */
+/* Argument specs: the recorder's, in a file of its data directory (there
+ * may be thousands: --auto-args), or in the environment. */
 static int env_args(void)
 {
 	const char *list = getenv("FNTRACE_ARGS"), *path = getenv("FNTRACE_ARGS_FILE");

@@ -62,6 +62,26 @@ const char *report_srcline(const struct report *r, const struct tr_thread *th, u
 	return r->srclines ? tr_srcline(r->srclines, th->proc, id) : NULL;
 }
 
+struct value_namer {
+	const struct tr_arg_names *names;
+	const char *func;
+};
+
+static const char *name_value(const void *ctx, const struct tr_arg *a)
+{
+	const struct value_namer *n = ctx;
+
+	return tr_arg_name(n->names, n->func, a);
+}
+
+size_t report_args_text(const struct report *r, const struct tr_thread *th, uint32_t id,
+			const uint32_t *words, uint32_t nr, char *buf, size_t size)
+{
+	struct value_namer n = { r->arg_names, tr_func_name(th->proc, id) };
+
+	return tr_args_format_named(words, nr, r->arg_names ? name_value : NULL, &n, buf, size);
+}
+
 /* ---- the merge: a binary min-heap of threads keyed by their next event ---- */
 
 static int merge_before(struct report_merge *m, unsigned a, unsigned b)
@@ -326,6 +346,7 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 		tr_close(&r.td);
 		return 1;
 	}
+	r.arg_names = tr_arg_names_load(dir);
 	if (r.opt->srcline && !(r.srclines = tr_srclines_new()))
 		err = 1;
 	else
@@ -345,6 +366,7 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 	free(r.threads);
 	selection_free(&r.sel);
 	tr_srclines_free(r.srclines);
+	tr_arg_names_free(r.arg_names);
 	tr_close(&r.td);
 	return err ? 1 : 0;
 }

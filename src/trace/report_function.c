@@ -121,12 +121,13 @@ static struct sym_table *syms_of(struct fn_view *v, const struct tr_thread *th)
 	return &v->syms[p];
 }
 
-static void print_args(FILE *out, const struct tr_event *ev)
+static void print_args(const struct fn_view *v, const struct tr_thread *th,
+		       const struct tr_event *ev)
 {
 	char args[TR_ARGS_TEXT_LEN];
 
-	tr_args_format(ev->args, ev->args_words, args, sizeof(args));
-	fprintf(out, "(%s)", args);
+	report_args_text(v->r, th, ev->func, ev->args, ev->args_words, args, sizeof(args));
+	fprintf(v->out, "(%s)", args);
 }
 
 /* trace_fn_trace: "func <-caller", without the arrow for no caller. */
@@ -142,7 +143,7 @@ static int print_func(struct fn_view *v, const struct tr_thread *th,
 	print_context(v->out, th, ev);
 	fputs(report_func_name(th, ev->func, name, sizeof(name)), v->out);
 	if (ev->args)
-		print_args(v->out, ev);
+		print_args(v, th, ev);
 	if (ev->value)
 		fprintf(v->out, " <-%s", sym_name(syms, ev->value, caller, sizeof(caller)));
 	if (where)

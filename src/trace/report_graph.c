@@ -278,7 +278,8 @@ static void print_call(const struct graph *g, const struct tr_thread *th,
 		fprintf(g->out, leaf ? "%s();" : "%s() {", func);
 		return;
 	}
-	tr_args_format(entry->args, entry->args_words, args, sizeof(args));
+	report_args_text(g->r, th, entry->func, entry->args, entry->args_words, args,
+			 sizeof(args));
 	fprintf(g->out, leaf ? "%s(%s);" : "%s(%s) {", func, args);
 }
 

@@ -6,6 +6,7 @@
 #ifndef FNTRACE_REPORT_INT_H
 #define FNTRACE_REPORT_INT_H
 
+#include "arg_names.h"
 #include "report.h"
 #include "report_select.h"
 #include "trace_reader.h"
@@ -24,6 +25,7 @@ struct report {
 	struct selection sel;		/* which events show */
 	unsigned show;			/* REPORT_SHOW_*: the graph's columns */
 	struct tr_srclines *srclines;	/* with --srcline, else NULL */
+	struct tr_arg_names *arg_names;	/* what the specs call the values, or NULL */
 };
 
 /* The views; each returns 0 or -1 (out of memory). */
@@ -60,5 +62,9 @@ const char *report_func_name(const struct tr_thread *th, uint32_t id,
 #define REPORT_NAME_LEN		32
 /* With --srcline, "file.c:42" for a function if known; else NULL. */
 const char *report_srcline(const struct report *r, const struct tr_thread *th, uint32_t id);
+/* The values of function id's call as text, "NAME=" before each the
+ * recording's specs name (tr_args_format_named). */
+size_t report_args_text(const struct report *r, const struct tr_thread *th, uint32_t id,
+			const uint32_t *words, uint32_t nr, char *buf, size_t size);
 
 #endif

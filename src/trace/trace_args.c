@@ -232,7 +232,8 @@ size_t tr_arg_format(const struct tr_arg *a, char *buf, size_t size)
 	return sink_end(&s);
 }
 
-size_t tr_args_format(const uint32_t *words, uint32_t nr, char *buf, size_t size)
+size_t tr_args_format_named(const uint32_t *words, uint32_t nr, tr_arg_namer namer,
+			    const void *ctx, char *buf, size_t size)
 {
 	struct sink s = { .buf = buf, .size = size };
 	struct tr_args_iter it;
@@ -241,12 +242,23 @@ size_t tr_args_format(const uint32_t *words, uint32_t nr, char *buf, size_t size
 
 	tr_args_iter_init(&it, words, nr);
 	while (!s.full && tr_args_next(&it, &a)) {
+		const char *name = namer ? namer(ctx, &a) : NULL;
+
 		if (!first)
 			put_str(&s, ", ");
 		first = 0;
+		if (name) {
+			put_str(&s, name);
+			put_char(&s, '=');
+		}
 		put_value(&s, &a);
 	}
 	return sink_end(&s);
+}
+
+size_t tr_args_format(const uint32_t *words, uint32_t nr, char *buf, size_t size)
+{
+	return tr_args_format_named(words, nr, NULL, NULL, buf, size);
 }
 
 const char *tr_arg_key(const struct tr_arg *a, char *buf, size_t size)

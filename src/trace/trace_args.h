@@ -57,6 +57,10 @@ int tr_args_next(struct tr_args_iter *it, struct tr_arg *a);
 size_t tr_arg_format(const struct tr_arg *a, char *buf, size_t size);
 /* Every value of the nr words of items, ", " between them, as above. */
 size_t tr_args_format(const uint32_t *words, uint32_t nr, char *buf, size_t size);
+/* The same, each value after "NAME=" where namer(ctx, item) names it. */
+typedef const char *(*tr_arg_namer)(const void *ctx, const struct tr_arg *a);
+size_t tr_args_format_named(const uint32_t *words, uint32_t nr, tr_arg_namer namer,
+			    const void *ctx, char *buf, size_t size);
 /* The name an export gives the item: "arg2", "retval", and "_2" after a
  * position named before, so that no two are the same. */
 const char *tr_arg_key(const struct tr_arg *a, char *buf, size_t size);

@@ -63,6 +63,16 @@ t_same "report --stat unchanged by arguments" stat_none.txt stat_args.txt
 t_ok "unnamed functions keep their plain lines" grep -q 'add3();' one.txt
 t_eq "a named one gets its values" 7 "$(grep -c 'greet([0-9]*);' one.txt)"
 
+# A value named in the spec is printed with its name, as --auto-args
+# names them from DWARF.
+"$FNTRACE" record -o named.data -A 'greet@arg1/s:who,arg2:times' -A 'area@farg2:h' \
+	-- ./args >/dev/null 2>&1
+"$FNTRACE" report -i named.data >named.txt
+t_ok "named values" grep -q 'greet(who="world", times=2);' named.txt
+t_ok "a named floating-point value" grep -q 'area(h=-4);' named.txt
+t_ok "the specs are kept in the data directory" \
+	grep -qx 'greet@arg1/s:who,arg2:times' named.data/args
+
 # The exports carry them.
 "$FNTRACE" export -i a.data --format chrome -o a.json
 t_ok "chrome: a call's arguments are its begin's args" \
@@ -132,6 +142,8 @@ t_refused "arguments with -R" "-R add3@arg1" "arguments go with -A"
 t_refused "function tracer" "-t function -A add3@arg1" "need the function_graph tracer"
 t_refused "arg7 on x86_64" "-A add3@arg7" "x86_64 passes 6 integer arguments in registers"
 t_refused "farg9 on x86_64" "-A add3@farg9" "8 floating-point arguments"
+t_refused "a name that is not one" "-A add3@arg1:1x" "not a name"
+t_refused "a named return value" "-R add3@retval:sum" "the return value has no name"
 # Where the runtime does not hand its registers over yet, the CLI says so.
 if command -v aarch64-linux-gnu-gcc >/dev/null; then
 	aarch64-linux-gnu-gcc -O2 -pg -o args-aarch64 "$top/tests/progs/args.c"

@@ -10,12 +10,12 @@ t_build gcc-pg -O2 aa "$top/tests/progs/auto_args.c"
 t_eq "exit status" 0 "$?"
 t_same "the program's output is what it is untraced" plain.out got.out
 cat >want_specs.txt <<'EOF2'
-floats@farg1/f64,farg2/f32,arg1/i32,retval/f64
+floats@farg1/f64:d,farg2/f32:f,arg1/i32:after,retval/f64
 main@retval/i32
-scalars@arg1/i32,arg2/u16,arg3/b,arg4/c,arg5/i64,retval/i32
-stop_at_struct@arg1/i32,retval/i32
-strings@arg1/s,arg2/s,arg3/p,arg4/i32,retval/s
-variadic@arg1/i32,retval/i32
+scalars@arg1/i32:i,arg2/u16:u,arg3/b:flag,arg4/c:c,arg5/i64:l,retval/i32
+stop_at_struct@arg1/i32:before,retval/i32
+strings@arg1/s:name,arg2/s:empty,arg3/p:where,arg4/i32:hue,retval/s
+variadic@arg1/i32:count,retval/i32
 EOF2
 t_same "the specs, kept in the data directory" want_specs.txt aa.data/args
 "$FNTRACE" report -i aa.data >report.txt
@@ -23,20 +23,20 @@ t_graph_calls report.txt | grep -v '^# program' | sed 's/0x[0-9a-f]*/PTR/' >call
 cat >want.txt <<'EOF2'
 main() {
   gives_struct();
-  scalars(-7, 65535, true, 'x', 1099511627776); /* = 65649 */
-  strings("hello", "", PTR, 6); /* = "hello" */
-  floats(0.25, 1.5, 9); /* = 12.75 */
-  stop_at_struct(1); /* = 10 */
-  variadic(3); /* = 60 */
+  scalars(i=-7, u=65535, flag=true, c='x', l=1099511627776); /* = 65649 */
+  strings(name="hello", empty="", where=PTR, hue=6); /* = "hello" */
+  floats(d=0.25, f=1.5, after=9); /* = 12.75 */
+  stop_at_struct(before=1); /* = 10 */
+  variadic(count=3); /* = 60 */
   nothing();
 } /* main = 0 */
 EOF2
-t_same "every function's values, typed from DWARF" want.txt calls.txt
+t_same "every function's values, typed and named from DWARF" want.txt calls.txt
 
 # With -A too: both apply.
 "$FNTRACE" record -a -A 'stop_at_struct@arg3' -o both.data -- ./aa >/dev/null 2>&1
 "$FNTRACE" report -i both.data >both.txt
-t_ok "-A adds to --auto-args" grep -q 'stop_at_struct(2, 1); /\* = 10 \*/' both.txt
+t_ok "-A adds to --auto-args" grep -q 'stop_at_struct(2, before=1); /\* = 10 \*/' both.txt
 
 # Refusals: one line, non-zero, no data directory.
 t_build gcc-pg -O2 nodebug "$top/tests/progs/graph.c"

@@ -63,6 +63,16 @@ int main(void)
 	      filter_selects(&s.glob, "foo", "libz.so.1") && !filter_selects(&s.glob, "foo", "prog"));
 	argspec_free(&s);
 
+	CHECK("parse: names",
+	      argspec_parse(&s, "parse@arg1/s:text,farg1:scale,arg2,retval", err,
+			    sizeof(err)) == 0 && s.nr_items == 4 &&
+	      !strcmp(s.names[0], "text") && !strcmp(s.names[1], "scale") && !s.names[2] &&
+	      !s.names[3] && item_is(&s, 0, FT_ARG_STRING, 1, 0, 0) &&
+	      item_is(&s, 1, FT_ARG_DOUBLE, 1, 8, 1));
+	argspec_free(&s);
+	CHECK("refused: an empty name", strstr(refusal("f@arg1:"), "not a name") != NULL);
+	CHECK("refused: a name with a dash", strstr(refusal("f@arg1:a-b"), "not a name") != NULL);
+	CHECK("refused: a named return value", strstr(refusal("f@retval/x:r"), "no name") != NULL);
 	CHECK("refused: no '@'", strstr(refusal("add3"), "want FUNCTION@") != NULL);
 	CHECK("refused: nothing after '@'", strstr(refusal("add3@"), "nothing after") != NULL);
 	CHECK("refused: no function", strstr(refusal("@arg1"), "want FUNCTION@") != NULL);

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The names of recorded values, from the specs in a data directory's
+ * args file.  A value is named by the spec item with its position and
+ * register class (a double or float argument is fargN, any other argN);
+ * specs that name one function exactly (all of --auto-args') are found
+ * by name through a hash, the others tried in turn.
+ */
+#include "arg_names.h"
+#include "../common/argspec.h"
+#include "../common/fileio.h"
+#include "../common/trace_format.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tr_arg_names {
+	struct arg_spec *specs;
+	unsigned nr;
+	uint32_t *by_name;	/* spec index + 1, 0 empty; nr_slots a power of 2 */
+	size_t nr_slots;
+};
+
+static uint32_t hash_name(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static int exact(const struct arg_spec *s)
+{
+	return s->glob.v[0].type == MATCH_FULL && !s->glob.v[0].module;
+}
+
+static int has_names(const struct arg_spec *s)
+{
+	for (unsigned i = 0; i < s->nr_items; i++)
+		if (s->names[i])
+			return 1;
+	return 0;
+}
+
+/* Each line of text that parses and names something. */
+static int add_specs(struct tr_arg_names *n, char *text)
+{
+	char *save = NULL, err[256];
+
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct arg_spec *grown = realloc(n->specs, (n->nr + 1) * sizeof(*grown));
+
+		if (!grown)
+			return -1;
+		n->specs = grown;
+		if (argspec_parse(&grown[n->nr], line, err, sizeof(err)) == 0 &&
+		    has_names(&grown[n->nr]))
+			n->nr++;
+		else
+			argspec_free(&grown[n->nr]);
+	}
+	return 0;
+}
+
+static int index_names(struct tr_arg_names *n)
+{
+	n->nr_slots = 16;
+	while (n->nr_slots < 2 * (size_t)n->nr)
+		n->nr_slots *= 2;
+	n->by_name = calloc(n->nr_slots, sizeof(*n->by_name));
+	for (unsigned i = 0; n->by_name && i < n->nr; i++) {
+		size_t k = hash_name(n->specs[i].glob.v[0].pattern) & (n->nr_slots - 1);
+
+		if (!exact(&n->specs[i]))
+			continue;
+		while (n->by_name[k])
+			k = (k + 1) & (n->nr_slots - 1);
+		n->by_name[k] = i + 1;
+	}
+	return n->by_name ? 0 : -1;
+}
+
+struct tr_arg_names *tr_arg_names_load(const char *dir)
+{
+	char path[4200], *text;
+	struct tr_arg_names *n;
+
+	snprintf(path, sizeof(path), "%s/args", dir);
+	text = read_text_file(path);
+	n = text ? calloc(1, sizeof(*n)) : NULL;
+	if (n && (add_specs(n, text) || !n->nr || index_names(n))) {
+		tr_arg_names_free(n);
+		n = NULL;
+	}
+	free(text);
+	return n;
+}
+
+void tr_arg_names_free(struct tr_arg_names *n)
+{
+	if (!n)
+		return;
+	for (unsigned i = 0; i < n->nr; i++)
+		argspec_free(&n->specs[i]);
+	free(n->specs);
+	free(n->by_name);
+	free(n);
+}
+
+/* The name spec s gives a, or NULL. */
+static const char *spec_name(const struct arg_spec *s, const struct tr_arg *a)
+{
+	int fp = a->type == FT_ARG_DOUBLE || a->type == FT_ARG_FLOAT;
+
+	for (unsigned i = 0; i < s->nr_items; i++)
+		if (s->names[i] && s->items[i].pos == a->pos && s->items[i].fp == fp)
+			return s->names[i];
+	return NULL;
+}
+
+const char *tr_arg_name(const struct tr_arg_names *n, const char *func, const struct tr_arg *a)
+{
+	const char *name = NULL;
+
+	if (!n || !func || !a->pos)
+		return NULL;
+	for (size_t k = hash_name(func) & (n->nr_slots - 1); !name && n->by_name[k];
+	     k = (k + 1) & (n->nr_slots - 1))
+		if (!strcmp(n->specs[n->by_name[k] - 1].glob.v[0].pattern, func))
+			name = spec_name(&n->specs[n->by_name[k] - 1], a);
+	for (unsigned i = 0; !name && i < n->nr; i++)
+		if (!exact(&n->specs[i]) && filter_selects(&n->specs[i].glob, func, ""))
+			name = spec_name(&n->specs[i], a);
+	return name;
+}

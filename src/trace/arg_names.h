@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the specs a recording was made with (the data directory's args
+ * file: -A, -R, --auto-args) call each value: "s" in parse@arg1/s:s.
+ */
+#ifndef FNTRACE_ARG_NAMES_H
+#define FNTRACE_ARG_NAMES_H
+
+#include "trace_args.h"
+
+struct tr_arg_names;
+
+/* The names in dir's args file; NULL if it has none (or none is kept). */
+struct tr_arg_names *tr_arg_names_load(const char *dir);
+void tr_arg_names_free(struct tr_arg_names *n);
+/* The name of function func's value a, or NULL. */
+const char *tr_arg_name(const struct tr_arg_names *n, const char *func, const struct tr_arg *a);
+
+#endif
