@@ -48,6 +48,7 @@ struct candidate {
 	char *name;
 	uint64_t addr;
 	char *items;		/* "arg1/s,farg1,retval/i32" */
+	char *enums;		/* "POS\tVALUE\tNAME\n" of its enum values, or NULL */
 };
 
 struct walk {
@@ -150,9 +151,26 @@ static size_t name_suffix(Dwarf_Die *param, char *buf, size_t len)
 	return (size_t)snprintf(buf, len, ":%s", name);
 }
 
+/* An enum's values as "POS\tVALUE\tNAME" lines, for the report. */
+static void put_enumerators(FILE *enums, unsigned pos, Dwarf_Die *type)
+{
+	Dwarf_Die e;
+	Dwarf_Attribute attr;
+	Dwarf_Sword value;
+
+	if (!enums || dwarf_tag(type) != DW_TAG_enumeration_type || dwarf_child(type, &e))
+		return;
+	do {
+		if (dwarf_tag(&e) == DW_TAG_enumerator && dwarf_diename(&e) &&
+		    dwarf_attr(&e, DW_AT_const_value, &attr) && !dwarf_formsdata(&attr, &value))
+			fprintf(enums, "%u\t%lld\t%s\n", pos, (long long)value, dwarf_diename(&e));
+	} while (dwarf_siblingof(&e, &e) == 0);
+}
+
 /* "argN/T:NAME" or "fargN/T:NAME" for each parameter while their registers are
- * known, into buf; how many. */
-static unsigned param_items(const struct walk *w, Dwarf_Die *fn, char *buf, size_t len)
+ * known, into buf, and their enums' values; how many. */
+static unsigned param_items(const struct walk *w, Dwarf_Die *fn, char *buf, size_t len,
+			    FILE *enums)
 {
 	unsigned ints = 0, fps = 0, n = 0;
 	size_t at = 0;
@@ -179,42 +197,59 @@ static unsigned param_items(const struct walk *w, Dwarf_Die *fn, char *buf, size
 		at += snprintf(buf + at, len - at, "%s%s%u/%s", n ? "," : "",
 			       pass == PASS_FP ? "farg" : "arg", pass == PASS_FP ? fps : ints, t);
 		at += name_suffix(&child, buf + at, len - at);
+		put_enumerators(enums, pass == PASS_INT ? ints : 0, &tmem);
 		n++;
 	} while (at < len && dwarf_siblingof(&child, &child) == 0);
 	return n;
 }
 
-/* The items for fn, or NULL if it gets no spec. */
-static char *function_items(const struct walk *w, Dwarf_Die *fn)
+/* The items for fn, or NULL if it gets no spec; its enums' values in
+ * *enums (malloc'd, or NULL). */
+static char *function_items(const struct walk *w, Dwarf_Die *fn, char **enums)
 {
 	Dwarf_Die tmem, *ret = type_of(fn, &tmem);
 	const char *rt = NULL;
 	enum pass pass = PASS_INT;
 	char buf[1024];
+	size_t enums_len;
+	FILE *e;
 	unsigned n;
 
+	*enums = NULL;
 	if (ret) {
 		rt = classify(ret, &pass);
 		if (!rt || pass == PASS_STACK || pass == PASS_UNKNOWN)
 			return NULL;	/* a struct: maybe a hidden first argument */
 	}
-	n = param_items(w, fn, buf, sizeof(buf) - 16);
-	if (strlen(buf) >= sizeof(buf) - 17)
-		return NULL;	/* cut short: not a spec */
+	e = open_memstream(enums, &enums_len);
+	if (ret && pass == PASS_INT)
+		put_enumerators(e, 0, ret);
+	n = param_items(w, fn, buf, sizeof(buf) - 16, e);
+	if (e && (fclose(e) || !enums_len)) {
+		free(*enums);
+		*enums = NULL;
+	}
+	if (strlen(buf) >= sizeof(buf) - 17 || !(n || rt)) {
+		free(*enums);
+		*enums = NULL;
+		return NULL;	/* nothing, or cut short: not a spec */
+	}
 	if (rt)
 		snprintf(buf + strlen(buf), 16, "%sretval/%s", n ? "," : "", rt);
-	return n || rt ? strdup(buf) : NULL;
+	return strdup(buf);
 }
 
-static int add_candidate(void *arg, const char *name, uint64_t addr, char *items)
+static int add_candidate(void *arg, const char *name, uint64_t addr, char *items,
+			 char *enums)
 {
 	struct walk *w = arg;
 
 	if (!items || grow_array((void **)&w->v, &w->cap, w->nr + 1, sizeof(*w->v))) {
 		free(items);
+		free(enums);
 		return items ? -1 : 0;
 	}
-	w->v[w->nr++] = (struct candidate){ strdup(name), addr, items };
+	w->v[w->nr++] = (struct candidate){ strdup(name), addr, items, enums };
 	return 0;
 }
 
@@ -222,6 +257,7 @@ static int on_function(Dwarf_Die *fn, void *arg)
 {
 	Dwarf_Attribute attr;
 	const char *name = NULL;
+	char *items, *enums;
 	Dwarf_Addr addr;
 
 	if (dwarf_attr_integrate(fn, DW_AT_linkage_name, &attr))
@@ -230,8 +266,8 @@ static int on_function(Dwarf_Die *fn, void *arg)
 		name = dwarf_diename(fn);
 	if (!name || dwarf_lowpc(fn, &addr) != 0)
 		return DWARF_CB_OK;
-	return add_candidate(arg, name, addr, function_items(arg, fn)) ? DWARF_CB_ABORT
-								     : DWARF_CB_OK;
+	items = function_items(arg, fn, &enums);
+	return add_candidate(arg, name, addr, items, enums) ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
 static int walk_dwarf(int fd, struct walk *w)
@@ -310,8 +346,25 @@ static int by_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* The specs, one line each: names defined once, or alike every time. */
-static size_t write_specs(FILE *out, struct candidate *v, size_t nr)
+static int same_enums(const struct candidate *a, const struct candidate *b)
+{
+	return !a->enums == !b->enums && (!a->enums || !strcmp(a->enums, b->enums));
+}
+
+/* Each enum value of c as a "FUNC\tPOS\tVALUE\tNAME" line. */
+static void write_enums(FILE *out, const struct candidate *c)
+{
+	char *copy = c->enums ? strdup(c->enums) : NULL, *save = NULL;
+
+	for (char *line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		fprintf(out, "%s\t%s\n", c->name, line);
+	free(copy);
+}
+
+/* The specs, one line each, and their enums' values: names defined once,
+ * or alike every time. */
+static size_t write_specs(FILE *out, FILE *enums, struct candidate *v, size_t nr)
 {
 	size_t written = 0;
 
@@ -320,9 +373,11 @@ static size_t write_specs(FILE *out, struct candidate *v, size_t nr)
 		int alike = 1;
 
 		for (k = i + 1; k < nr && !strcmp(v[k].name, v[i].name); k++)
-			alike &= !strcmp(v[k].items, v[i].items);
-		if (alike && fprintf(out, "%s@%s\n", v[i].name, v[i].items) > 0)
-			written++;
+			alike &= !strcmp(v[k].items, v[i].items) && same_enums(&v[k], &v[i]);
+		if (!alike || fprintf(out, "%s@%s\n", v[i].name, v[i].items) <= 0)
+			continue;
+		write_enums(enums, &v[i]);
+		written++;
 	}
 	return written;
 }
@@ -332,6 +387,7 @@ static void free_candidates(struct walk *w)
 	for (size_t i = 0; i < w->nr; i++) {
 		free(w->v[i].name);
 		free(w->v[i].items);
+		free(w->v[i].enums);
 	}
 	free(w->v);
 }
@@ -349,12 +405,14 @@ static void keep_confirmed(struct walk *w, const struct elf_file *f)
 		}
 		free(w->v[i].name);
 		free(w->v[i].items);
+		free(w->v[i].enums);
 	}
 	w->nr = kept;
 	free(syms);
 }
 
-int auto_args_write(const char *program, const struct arch_desc *arch, FILE *out)
+int auto_args_write(const char *program, const struct arch_desc *arch, FILE *out,
+		    FILE *enums)
 {
 	struct walk w = { .arch = arch };
 	struct elf_file f;
@@ -371,7 +429,7 @@ int auto_args_write(const char *program, const struct arch_desc *arch, FILE *out
 		goto out;
 	}
 	keep_confirmed(&w, &f);
-	ret = (int)write_specs(out, w.v, w.nr);
+	ret = (int)write_specs(out, enums, w.v, w.nr);
 out:
 	free_candidates(&w);
 	elf_close(&f);

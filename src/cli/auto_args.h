@@ -11,8 +11,10 @@ struct arch_desc;
 
 /* Writes to out a spec (-A/-R syntax, one per line, each argument named)
  * for each function program defines whose parameters its DWARF
- * describes, by arch's rules; how many, or -1 after one line saying why
- * not. */
-int auto_args_write(const char *program, const struct arch_desc *arch, FILE *out);
+ * describes, by arch's rules, and to enums the names of its enum values
+ * ("FUNC\tPOS\tVALUE\tNAME" lines; POS 0: the return value); how many
+ * functions, or -1 after one line saying why not. */
+int auto_args_write(const char *program, const struct arch_desc *arch, FILE *out,
+		    FILE *enums);
 
 #endif

@@ -296,24 +296,28 @@ static int record_program(struct recorder *r, const struct record_options *o,
 static int write_specs(struct recorder *r, const struct record_options *o,
 		       const struct cli_target *t, const char *path)
 {
-	FILE *out;
+	char enums_file[4200];
+	FILE *out, *enums = NULL;
 	int n = 0;
 
 	snprintf(r->args_file, sizeof(r->args_file), "%s/args", r->dir.tmp);
+	snprintf(enums_file, sizeof(enums_file), "%s/enums", r->dir.tmp);
 	out = fopen(r->args_file, "we");
-	if (!out) {
-		cli_error("cannot write %s", r->args_file);
+	if (out && o->auto_args && !(enums = fopen(enums_file, "we")))
+		n = -1;
+	if (!out || n < 0) {
+		cli_error("cannot write %s", out ? enums_file : r->args_file);
+		if (out)
+			fclose(out);
 		return -1;
 	}
 	if (o->args)
 		fprintf(out, "%s\n", o->args);
-	if (o->auto_args) {
-		n = auto_args_write(path, cli_target_args_arch(t), out);
-		if (n == 0)
-			cli_error("--auto-args: the DWARF of %s describes no function's "
-				  "parameters", path);
-	}
-	if (fclose(out) && n >= 0) {
+	if (o->auto_args)
+		n = auto_args_write(path, cli_target_args_arch(t), out, enums);
+	if (n == 0 && o->auto_args)
+		cli_error("--auto-args: the DWARF of %s describes no function's parameters", path);
+	if ((fclose(out) | (enums ? fclose(enums) : 0)) && n >= 0) {
 		cli_error("cannot write %s", r->args_file);
 		n = -1;
 	}

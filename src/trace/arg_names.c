@@ -4,10 +4,13 @@
  * args file.  A value is named by the spec item with its position and
  * register class (a double or float argument is fargN, any other argN);
  * specs that name one function exactly (all of --auto-args') are found
- * by name through a hash, the others tried in turn.
+ * by name through a hash, the others tried in turn.  An enum's value is
+ * named from the enums file --auto-args writes beside: FUNC, POS, VALUE
+ * and NAME on a line, tab-separated.
  */
 #include "arg_names.h"
 #include "../common/argspec.h"
+#include "../common/array.h"
 #include "../common/fileio.h"
 #include "../common/trace_format.h"
 
@@ -15,11 +18,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An enum's value by name: a line of the data directory's enums file. */
+struct enum_value {
+	const char *func;
+	unsigned pos;		/* 1.. an argument, 0 the return value */
+	int64_t value;
+	const char *name;
+};
+
 struct tr_arg_names {
 	struct arg_spec *specs;
 	unsigned nr;
 	uint32_t *by_name;	/* spec index + 1, 0 empty; nr_slots a power of 2 */
 	size_t nr_slots;
+	char *enums_text;	/* the enums file, cut into the strings below */
+	struct enum_value *enums;	/* sorted by func, pos, value */
+	size_t nr_enums;
 };
 
 static uint32_t hash_name(const char *s)
@@ -82,6 +96,57 @@ static int index_names(struct tr_arg_names *n)
 	return n->by_name ? 0 : -1;
 }
 
+static int enum_cmp(const struct enum_value *a, const struct enum_value *b)
+{
+	int c = strcmp(a->func, b->func);
+
+	if (c)
+		return c;
+	if (a->pos != b->pos)
+		return a->pos < b->pos ? -1 : 1;
+	return a->value < b->value ? -1 : a->value > b->value;
+}
+
+static int by_enum(const void *a, const void *b)
+{
+	return enum_cmp(a, b);
+}
+
+/* One "FUNC\tPOS\tVALUE\tNAME" line into e; -1 if it is not one. */
+static int parse_enum(char *line, struct enum_value *e)
+{
+	char *f[4], *save = NULL, *end;
+	unsigned i;
+
+	for (i = 0; i < 4 && (f[i] = strtok_r(i ? NULL : line, "\t", &save)); i++)
+		;
+	if (i < 4)
+		return -1;
+	e->func = f[0];
+	e->pos = (unsigned)strtoul(f[1], &end, 10);
+	e->value = strtoll(f[2], NULL, 10);
+	e->name = f[3];
+	return *end ? -1 : 0;
+}
+
+static int load_enums(struct tr_arg_names *n, const char *dir)
+{
+	char path[4200], *save = NULL;
+	size_t cap = 0;
+
+	snprintf(path, sizeof(path), "%s/enums", dir);
+	n->enums_text = read_text_file(path);
+	for (char *line = n->enums_text ? strtok_r(n->enums_text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (grow_array((void **)&n->enums, &cap, n->nr_enums + 1, sizeof(*n->enums)))
+			return -1;
+		n->nr_enums += parse_enum(line, &n->enums[n->nr_enums]) == 0;
+	}
+	if (n->nr_enums)
+		qsort(n->enums, n->nr_enums, sizeof(*n->enums), by_enum);
+	return 0;
+}
+
 struct tr_arg_names *tr_arg_names_load(const char *dir)
 {
 	char path[4200], *text;
@@ -90,12 +155,23 @@ struct tr_arg_names *tr_arg_names_load(const char *dir)
 	snprintf(path, sizeof(path), "%s/args", dir);
 	text = read_text_file(path);
 	n = text ? calloc(1, sizeof(*n)) : NULL;
-	if (n && (add_specs(n, text) || !n->nr || index_names(n))) {
+	if (n && (add_specs(n, text) || !n->nr || index_names(n) || load_enums(n, dir))) {
 		tr_arg_names_free(n);
 		n = NULL;
 	}
 	free(text);
 	return n;
+}
+
+const char *tr_arg_enum(const struct tr_arg_names *n, const char *func, const struct tr_arg *a)
+{
+	struct enum_value key = { func, a->pos, (int64_t)tr_arg_integer(a), NULL };
+	const struct enum_value *e;
+
+	if (!n || !func || !n->nr_enums || a->type != FT_ARG_SIGNED)
+		return NULL;
+	e = bsearch(&key, n->enums, n->nr_enums, sizeof(*e), by_enum);
+	return e ? e->name : NULL;
 }
 
 void tr_arg_names_free(struct tr_arg_names *n)
@@ -106,6 +182,8 @@ void tr_arg_names_free(struct tr_arg_names *n)
 		argspec_free(&n->specs[i]);
 	free(n->specs);
 	free(n->by_name);
+	free(n->enums);
+	free(n->enums_text);
 	free(n);
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the specs a recording was made with (the data directory's args
- * file: -A, -R, --auto-args) call each value: "s" in parse@arg1/s:s.
+ * file: -A, -R, --auto-args) call each value: "s" in parse@arg1/s:s; and
+ * the names of enum values (its enums file, from --auto-args).
  */
 #ifndef FNTRACE_ARG_NAMES_H
 #define FNTRACE_ARG_NAMES_H
@@ -15,5 +16,7 @@ struct tr_arg_names *tr_arg_names_load(const char *dir);
 void tr_arg_names_free(struct tr_arg_names *n);
 /* The name of function func's value a, or NULL. */
 const char *tr_arg_name(const struct tr_arg_names *n, const char *func, const struct tr_arg *a);
+/* The name of a's value, if its type is an enum that has one, or NULL. */
+const char *tr_arg_enum(const struct tr_arg_names *n, const char *func, const struct tr_arg *a);
 
 #endif

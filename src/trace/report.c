@@ -67,11 +67,12 @@ struct value_namer {
 	const char *func;
 };
 
-static const char *name_value(const void *ctx, const struct tr_arg *a)
+static void label_value(const void *ctx, const struct tr_arg *a, struct tr_arg_label *out)
 {
 	const struct value_namer *n = ctx;
 
-	return tr_arg_name(n->names, n->func, a);
+	out->name = tr_arg_name(n->names, n->func, a);
+	out->value = tr_arg_enum(n->names, n->func, a);
 }
 
 size_t report_args_text(const struct report *r, const struct tr_thread *th, uint32_t id,
@@ -79,7 +80,7 @@ size_t report_args_text(const struct report *r, const struct tr_thread *th, uint
 {
 	struct value_namer n = { r->arg_names, tr_func_name(th->proc, id) };
 
-	return tr_args_format_named(words, nr, r->arg_names ? name_value : NULL, &n, buf, size);
+	return tr_args_format_named(words, nr, r->arg_names ? label_value : NULL, &n, buf, size);
 }
 
 /* ---- the merge: a binary min-heap of threads keyed by their next event ---- */

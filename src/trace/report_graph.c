@@ -221,10 +221,11 @@ static const char *format_retval(char *buf, size_t len, uint64_t v)
 
 /* The return value a comment shows, or NULL: a typed one (-R) always,
  * an untyped one if the options ask for it. */
-static const char *retval_text(const struct graph *g, const struct tr_event *exit,
-			       char *buf, size_t len)
+static const char *retval_text(const struct graph *g, const struct tr_thread *th,
+			       uint32_t func, const struct tr_event *exit, char *buf, size_t len)
 {
-	if (exit->args && tr_args_format(exit->args, exit->args_words, buf, len))
+	if (exit->args &&
+	    report_args_text(g->r, th, func, exit->args, exit->args_words, buf, len))
 		return buf;
 	if ((g->r->show & REPORT_SHOW_RETVAL) && exit->exit_kind == TR_EXIT_RET)
 		return format_retval(buf, len, exit->value);
@@ -288,7 +289,7 @@ static int print_leaf(struct graph *g, unsigned ti, const struct tr_event *entry
 {
 	const struct tr_thread *th = g->r->threads[ti].th;
 	char val[TR_ARGS_TEXT_LEN];
-	const char *ret = retval_text(g, exit, val, sizeof(val));
+	const char *ret = retval_text(g, th, entry->func, exit, val, sizeof(val));
 
 	if (print_prologue(g, ti, entry))
 		return -1;
@@ -336,7 +337,7 @@ static void print_brace(struct graph *g, const struct tr_thread *th,
 	char buf[REPORT_NAME_LEN], val[TR_ARGS_TEXT_LEN];
 	const char *name = f->func ? report_func_name(th, f->func, buf, sizeof(buf)) : "?";
 	int tail = g->r->show & REPORT_SHOW_TAIL;
-	const char *ret = retval_text(g, ev, val, sizeof(val));
+	const char *ret = retval_text(g, th, f->func, ev, val, sizeof(val));
 
 	if (ev->exit_kind == TR_EXIT_UNWIND)
 		fprintf(g->out, "} /* %s%sunwound */\n", tail ? name : "", tail ? ": " : "");

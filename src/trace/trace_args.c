@@ -232,7 +232,7 @@ size_t tr_arg_format(const struct tr_arg *a, char *buf, size_t size)
 	return sink_end(&s);
 }
 
-size_t tr_args_format_named(const uint32_t *words, uint32_t nr, tr_arg_namer namer,
+size_t tr_args_format_named(const uint32_t *words, uint32_t nr, tr_arg_labeler labeler,
 			    const void *ctx, char *buf, size_t size)
 {
 	struct sink s = { .buf = buf, .size = size };
@@ -242,18 +242,28 @@ size_t tr_args_format_named(const uint32_t *words, uint32_t nr, tr_arg_namer nam
 
 	tr_args_iter_init(&it, words, nr);
 	while (!s.full && tr_args_next(&it, &a)) {
-		const char *name = namer ? namer(ctx, &a) : NULL;
+		struct tr_arg_label label = { NULL, NULL };
 
+		if (labeler)
+			labeler(ctx, &a, &label);
 		if (!first)
 			put_str(&s, ", ");
 		first = 0;
-		if (name) {
-			put_str(&s, name);
+		if (label.name) {
+			put_str(&s, label.name);
 			put_char(&s, '=');
 		}
-		put_value(&s, &a);
+		if (label.value)
+			put_str(&s, label.value);
+		else
+			put_value(&s, &a);
 	}
 	return sink_end(&s);
+}
+
+uint64_t tr_arg_integer(const struct tr_arg *a)
+{
+	return integer(a);
 }
 
 size_t tr_args_format(const uint32_t *words, uint32_t nr, char *buf, size_t size)

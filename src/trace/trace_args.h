@@ -57,10 +57,20 @@ int tr_args_next(struct tr_args_iter *it, struct tr_arg *a);
 size_t tr_arg_format(const struct tr_arg *a, char *buf, size_t size);
 /* Every value of the nr words of items, ", " between them, as above. */
 size_t tr_args_format(const uint32_t *words, uint32_t nr, char *buf, size_t size);
-/* The same, each value after "NAME=" where namer(ctx, item) names it. */
-typedef const char *(*tr_arg_namer)(const void *ctx, const struct tr_arg *a);
-size_t tr_args_format_named(const uint32_t *words, uint32_t nr, tr_arg_namer namer,
+/* What a value is called, and the name of its value where it is an enum's
+ * (NULL: none). */
+struct tr_arg_label {
+	const char *name, *value;
+};
+
+typedef void (*tr_arg_labeler)(const void *ctx, const struct tr_arg *a,
+			       struct tr_arg_label *out);
+/* The same, "NAME=" before each value the labeler names, and an enum's
+ * value by its name. */
+size_t tr_args_format_named(const uint32_t *words, uint32_t nr, tr_arg_labeler labeler,
 			    const void *ctx, char *buf, size_t size);
+/* An integer item's value, truncated to its size and extended. */
+uint64_t tr_arg_integer(const struct tr_arg *a);
 /* The name an export gives the item: "arg2", "retval", and "_2" after a
  * position named before, so that no two are the same. */
 const char *tr_arg_key(const struct tr_arg *a, char *buf, size_t size);

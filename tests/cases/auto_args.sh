@@ -1,6 +1,7 @@
 # record --auto-args: specs from the program's DWARF for every function
-# it describes, each parameter typed (integers of each size, bool, char,
-# strings, pointers, enums, double, float), long double passed on the
+# it describes, each parameter typed and named (integers of each size,
+# bool, char, strings, pointers, enums by their values' names, double,
+# float), long double passed on the
 # stack and skipped, the list cut at a struct or a variadic tail, no spec
 # for a function returning a struct; refusals.
 
@@ -12,19 +13,25 @@ t_same "the program's output is what it is untraced" plain.out got.out
 cat >want_specs.txt <<'EOF2'
 floats@farg1/f64:d,farg2/f32:f,arg1/i32:after,retval/f64
 main@retval/i32
+next_color@arg1/i32:c,retval/i32
 scalars@arg1/i32:i,arg2/u16:u,arg3/b:flag,arg4/c:c,arg5/i64:l,retval/i32
 stop_at_struct@arg1/i32:before,retval/i32
 strings@arg1/s:name,arg2/s:empty,arg3/p:where,arg4/i32:hue,retval/s
 variadic@arg1/i32:count,retval/i32
 EOF2
 t_same "the specs, kept in the data directory" want_specs.txt aa.data/args
+printf 'next_color\t0\t0\tRED\nnext_color\t0\t5\tGREEN\nnext_color\t0\t6\tBLUE
+next_color\t1\t0\tRED\nnext_color\t1\t5\tGREEN\nnext_color\t1\t6\tBLUE
+strings\t4\t0\tRED\nstrings\t4\t5\tGREEN\nstrings\t4\t6\tBLUE\n' >want_enums.txt
+t_same "the enums' values, beside them" want_enums.txt aa.data/enums
 "$FNTRACE" report -i aa.data >report.txt
 t_graph_calls report.txt | grep -v '^# program' | sed 's/0x[0-9a-f]*/PTR/' >calls.txt
 cat >want.txt <<'EOF2'
 main() {
   gives_struct();
   scalars(i=-7, u=65535, flag=true, c='x', l=1099511627776); /* = 65649 */
-  strings(name="hello", empty="", where=PTR, hue=6); /* = "hello" */
+  strings(name="hello", empty="", where=PTR, hue=BLUE); /* = "hello" */
+  next_color(c=GREEN); /* = BLUE */
   floats(d=0.25, f=1.5, after=9); /* = 12.75 */
   stop_at_struct(before=1); /* = 10 */
   variadic(count=3); /* = 60 */

@@ -33,6 +33,11 @@ noinline text_t strings(text_t name, const char *empty, void *where, enum color 
 	return hue == BLUE && where ? name : empty;
 }
 
+noinline enum color next_color(enum color c)
+{
+	return c == GREEN ? BLUE : RED;
+}
+
 noinline double floats(double d, float f, long double skipped, int after)
 {
 	return d + f + (double)skipped + after;
@@ -71,6 +76,7 @@ int main(void)
 	long total = scalars(-7, 65535, true, 'x', 1L << 40);
 
 	total += strings("hello", "", &here, BLUE) != NULL;
+	total += next_color(GREEN);
 	total += (long)floats(0.25, 1.5f, 2.0L, 9);
 	total += stop_at_struct(1, p, 2);
 	total += variadic(3, 10, 20, 30);
