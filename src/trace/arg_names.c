@@ -9,6 +9,7 @@
  * and NAME on a line, tab-separated.
  */
 #include "arg_names.h"
+#include "demangle.h"
 #include "../common/argspec.h"
 #include "../common/array.h"
 #include "../common/fileio.h"
@@ -20,7 +21,7 @@
 
 /* An enum's value by name: a line of the data directory's enums file. */
 struct enum_value {
-	const char *func;
+	const char *func;	/* demangled, malloc'd */
 	unsigned pos;		/* 1.. an argument, 0 the return value */
 	int64_t value;
 	const char *name;
@@ -28,6 +29,8 @@ struct enum_value {
 
 struct tr_arg_names {
 	struct arg_spec *specs;
+	char **keys;		/* per spec: the function it names exactly, as
+				 * the reader names it (demangled), or NULL */
 	unsigned nr;
 	uint32_t *by_name;	/* spec index + 1, 0 empty; nr_slots a power of 2 */
 	size_t nr_slots;
@@ -78,22 +81,30 @@ static int add_specs(struct tr_arg_names *n, char *text)
 	return 0;
 }
 
+/* The reader's functions have demangled names: so do the keys. */
 static int index_names(struct tr_arg_names *n)
 {
 	n->nr_slots = 16;
 	while (n->nr_slots < 2 * (size_t)n->nr)
 		n->nr_slots *= 2;
 	n->by_name = calloc(n->nr_slots, sizeof(*n->by_name));
-	for (unsigned i = 0; n->by_name && i < n->nr; i++) {
-		size_t k = hash_name(n->specs[i].glob.v[0].pattern) & (n->nr_slots - 1);
+	n->keys = calloc(n->nr, sizeof(*n->keys));
+	if (!n->by_name || !n->keys)
+		return -1;
+	for (unsigned i = 0; i < n->nr; i++) {
+		size_t k;
 
 		if (!exact(&n->specs[i]))
 			continue;
-		while (n->by_name[k])
-			k = (k + 1) & (n->nr_slots - 1);
+		n->keys[i] = demangle(n->specs[i].glob.v[0].pattern);
+		if (!n->keys[i])
+			return -1;
+		for (k = hash_name(n->keys[i]) & (n->nr_slots - 1); n->by_name[k];
+		     k = (k + 1) & (n->nr_slots - 1))
+			;
 		n->by_name[k] = i + 1;
 	}
-	return n->by_name ? 0 : -1;
+	return 0;
 }
 
 static int enum_cmp(const struct enum_value *a, const struct enum_value *b)
@@ -122,11 +133,11 @@ static int parse_enum(char *line, struct enum_value *e)
 		;
 	if (i < 4)
 		return -1;
-	e->func = f[0];
 	e->pos = (unsigned)strtoul(f[1], &end, 10);
 	e->value = strtoll(f[2], NULL, 10);
 	e->name = f[3];
-	return *end ? -1 : 0;
+	e->func = *end ? NULL : demangle(f[0]);
+	return e->func ? 0 : -1;
 }
 
 static int load_enums(struct tr_arg_names *n, const char *dir)
@@ -178,8 +189,13 @@ void tr_arg_names_free(struct tr_arg_names *n)
 {
 	if (!n)
 		return;
-	for (unsigned i = 0; i < n->nr; i++)
+	for (unsigned i = 0; i < n->nr; i++) {
 		argspec_free(&n->specs[i]);
+		free(n->keys ? n->keys[i] : NULL);
+	}
+	for (size_t i = 0; i < n->nr_enums; i++)
+		free((char *)n->enums[i].func);
+	free(n->keys);
 	free(n->specs);
 	free(n->by_name);
 	free(n->enums);
@@ -206,7 +222,7 @@ const char *tr_arg_name(const struct tr_arg_names *n, const char *func, const st
 		return NULL;
 	for (size_t k = hash_name(func) & (n->nr_slots - 1); !name && n->by_name[k];
 	     k = (k + 1) & (n->nr_slots - 1))
-		if (!strcmp(n->specs[n->by_name[k] - 1].glob.v[0].pattern, func))
+		if (!strcmp(n->keys[n->by_name[k] - 1], func))
 			name = spec_name(&n->specs[n->by_name[k] - 1], a);
 	for (unsigned i = 0; !name && i < n->nr; i++)
 		if (!exact(&n->specs[i]) && filter_selects(&n->specs[i].glob, func, ""))

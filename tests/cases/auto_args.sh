@@ -40,6 +40,17 @@ main() {
 EOF2
 t_same "every function's values, typed and named from DWARF" want.txt calls.txt
 
+# C++: a method's this, the names demangled where the specs name them
+# mangled (gcc's .isra clones would get none: noipa keeps them whole).
+t_build g++-pg -O2 cxx "$top/tests/progs/args_cxx.cpp"
+"$FNTRACE" record -a -o cxx.data -- ./cxx >/dev/null 2>&1
+"$FNTRACE" report -i cxx.data >cxx.txt
+t_ok "C++: a method, this and the rest" \
+	grep -Eq 'calc::Parser::parse\(this=0x[0-9a-f]+, text="1\+2\*x", len=5\); /\* = 16 \*/' cxx.txt
+t_ok "C++: template instances" \
+	sh -c "grep -q 'int twice<int>(x=21); /\* = 42 \*/' cxx.txt &&
+	       grep -q 'double twice<double>(x=1.25); /\* = 2.5 \*/' cxx.txt"
+
 # With -A too: both apply.
 "$FNTRACE" record -a -A 'stop_at_struct@arg3' -o both.data -- ./aa >/dev/null 2>&1
 "$FNTRACE" report -i both.data >both.txt
