@@ -191,3 +191,8 @@ void argspec_free(struct arg_spec *s)
 	filter_free(&s->glob);
 	memset(s, 0, sizeof(*s));
 }
+
+int argspec_one_function(const struct arg_spec *s)
+{
+	return s->glob.v[0].type == MATCH_FULL && !s->glob.v[0].module;
+}

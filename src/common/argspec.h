@@ -50,5 +50,8 @@ struct arg_spec {
 /* Parse one spec into s (zeroed first); -1 with a one-line message in err. */
 int argspec_parse(struct arg_spec *s, const char *text, char *err, size_t errlen);
 void argspec_free(struct arg_spec *s);
+/* Does s name one function exactly (no glob, no :mod:)?  Its pattern is
+ * the name: such specs are found through a hash by it. */
+int argspec_one_function(const struct arg_spec *s);
 
 #endif

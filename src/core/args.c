@@ -24,6 +24,7 @@
 #include "ftrace.h"
 #include "tracers.h"
 #include "../common/argspec.h"
+#include "../common/hash.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -60,16 +61,6 @@ static struct args_entry table[TABLE_SIZE];	/* [0]: none */
 static uint16_t table_slots[TABLE_SLOTS];	/* entry index, 0 empty */
 static unsigned table_used = 1;
 static int table_full_said;
-
-static uint32_t hash_bytes(const void *p, size_t len)
-{
-	const unsigned char *b = p;
-	uint32_t h = 2166136261u;
-
-	while (len--)
-		h = (h ^ *b++) * 16777619u;
-	return h;
-}
 
 /* ---- the specs ---- */
 
@@ -138,11 +129,6 @@ static int parse_list(const char *text, int append, struct arg_spec **v, unsigne
 	return ret;
 }
 
-static int named_exactly(const struct arg_spec *s)
-{
-	return s->glob.v[0].type == MATCH_FULL && !s->glob.v[0].module;
-}
-
 /* The name index of the specs now in force; -1 if out of memory. */
 static int index_names(void)
 {
@@ -157,9 +143,9 @@ static int index_names(void)
 		const char *name = specs[i].glob.v[0].pattern;
 		size_t k;
 
-		if (!named_exactly(&specs[i]))
+		if (!argspec_one_function(&specs[i]))
 			continue;
-		for (k = hash_bytes(name, strlen(name)) & (n - 1); by_name[k]; k = (k + 1) & (n - 1))
+		for (k = fnv1a_str(name) & (n - 1); by_name[k]; k = (k + 1) & (n - 1))
 			;
 		by_name[k] = i + 1;
 	}
@@ -205,12 +191,12 @@ static unsigned matching(const char *func, const char *module, unsigned *out)
 {
 	unsigned n = 0;
 
-	for (size_t k = hash_bytes(func, strlen(func)) & (nr_slots - 1);
+	for (size_t k = fnv1a_str(func) & (nr_slots - 1);
 	     nr_slots && by_name[k] && n < MATCHES_MAX; k = (k + 1) & (nr_slots - 1))
 		if (!strcmp(specs[by_name[k] - 1].glob.v[0].pattern, func))
 			out[n++] = by_name[k] - 1;
 	for (unsigned i = 0; i < nr_specs && n < MATCHES_MAX; i++)
-		if (!named_exactly(&specs[i]) && filter_selects(&specs[i].glob, func, module))
+		if (!argspec_one_function(&specs[i]) && filter_selects(&specs[i].glob, func, module))
 			out[n++] = i;
 	for (unsigned i = 1; i < n; i++)	/* few: insertion sort */
 		for (unsigned k = i; k > 0 && out[k - 1] > out[k]; k--) {
@@ -245,7 +231,7 @@ static void gather(struct args_entry *e, const char *func, const char *module)
 /* The entry equal to e, added if there is none; 0 if the table is full. */
 static unsigned table_find(const struct args_entry *e)
 {
-	size_t k = hash_bytes(e, sizeof(*e)) & (TABLE_SLOTS - 1);
+	size_t k = fnv1a(e, sizeof(*e)) & (TABLE_SLOTS - 1);
 
 	for (; table_slots[k]; k = (k + 1) & (TABLE_SLOTS - 1))
 		if (!memcmp(&table[table_slots[k]], e, sizeof(*e)))

@@ -13,6 +13,7 @@
 #include "../common/argspec.h"
 #include "../common/array.h"
 #include "../common/fileio.h"
+#include "../common/hash.h"
 #include "../common/trace_format.h"
 
 #include <stdio.h>
@@ -38,20 +39,6 @@ struct tr_arg_names {
 	struct enum_value *enums;	/* sorted by func, pos, value */
 	size_t nr_enums;
 };
-
-static uint32_t hash_name(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
-static int exact(const struct arg_spec *s)
-{
-	return s->glob.v[0].type == MATCH_FULL && !s->glob.v[0].module;
-}
 
 static int has_names(const struct arg_spec *s)
 {
@@ -94,12 +81,12 @@ static int index_names(struct tr_arg_names *n)
 	for (unsigned i = 0; i < n->nr; i++) {
 		size_t k;
 
-		if (!exact(&n->specs[i]))
+		if (!argspec_one_function(&n->specs[i]))
 			continue;
 		n->keys[i] = demangle(n->specs[i].glob.v[0].pattern);
 		if (!n->keys[i])
 			return -1;
-		for (k = hash_name(n->keys[i]) & (n->nr_slots - 1); n->by_name[k];
+		for (k = fnv1a_str(n->keys[i]) & (n->nr_slots - 1); n->by_name[k];
 		     k = (k + 1) & (n->nr_slots - 1))
 			;
 		n->by_name[k] = i + 1;
@@ -220,12 +207,12 @@ const char *tr_arg_name(const struct tr_arg_names *n, const char *func, const st
 
 	if (!n || !func || !a->pos)
 		return NULL;
-	for (size_t k = hash_name(func) & (n->nr_slots - 1); !name && n->by_name[k];
+	for (size_t k = fnv1a_str(func) & (n->nr_slots - 1); !name && n->by_name[k];
 	     k = (k + 1) & (n->nr_slots - 1))
 		if (!strcmp(n->keys[n->by_name[k] - 1], func))
 			name = spec_name(&n->specs[n->by_name[k] - 1], a);
 	for (unsigned i = 0; !name && i < n->nr; i++)
-		if (!exact(&n->specs[i]) && filter_selects(&n->specs[i].glob, func, ""))
+		if (!argspec_one_function(&n->specs[i]) && filter_selects(&n->specs[i].glob, func, ""))
 			name = spec_name(&n->specs[i], a);
 	return name;
 }
