@@ -352,9 +352,10 @@ static void emit_args(struct ft_context *c, const uint32_t *w, unsigned n, uint3
 /* The entry and its values are reserved room together: they stay in one
  * chunk, next to each other, as a reader wants them.  The table entry is
  * read once: an update may point the record at another meanwhile. */
-int ft_args_entry(struct ft_context *c, uint32_t id, uint64_t now, const uintptr_t *regs)
+int ft_args_entry(struct ft_context *c, uint32_t id, uint32_t flags, uint64_t now,
+		  const uintptr_t *regs)
 {
-	const struct args_entry *e = entry_of(id);
+	const struct args_entry *e = &table[flags >> FTRACE_FL_ARGS_SHIFT];
 	uint32_t w[MAX_WORDS];
 	unsigned n = collect(e, 0, regs, 0, w);
 	int room = n && !ft_buffer_reserve(c, FT_MAX_EVENT_WORDS + 1 + n);

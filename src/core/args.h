@@ -25,11 +25,12 @@ void ft_args_show(struct ctl_out *o);
 /* For the update: the record's FTRACE_FL_ARGS_* bits. */
 uint32_t ft_args_rec_flags(const struct ftrace_rec *rec, const char *module);
 
-/* The capturing path: an entry with its arguments (1 if the list of
- * values also asks for the return value), and the values of a return
- * before its exit event.  regs: the argument registers as the arch's
- * caller saved them. */
-int ft_args_entry(struct ft_context *c, uint32_t id, uint64_t now, const uintptr_t *regs);
+/* The capturing path: an entry with the arguments its record's flags
+ * (as the hook read them) ask for, 1 if they ask for the return value
+ * too; and the values of a return before its exit event.  regs: the
+ * argument registers as the arch's caller saved them. */
+int ft_args_entry(struct ft_context *c, uint32_t id, uint32_t flags, uint64_t now,
+		  const uintptr_t *regs);
 void ft_args_exit(struct ft_context *c, uint32_t id, uint64_t now, uintptr_t retval);
 
 #endif

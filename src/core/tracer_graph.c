@@ -81,11 +81,14 @@ static void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t id,
 static ft_inline uint32_t write_entry(struct ft_context *c, uint32_t id, uint64_t now,
 				      const uintptr_t *regs)
 {
-	if (likely(!ft_graph.args) || !(ftrace_rec_get(id)->flags >> FTRACE_FL_ARGS_SHIFT)) {
+	uint32_t flags;
+
+	if (likely(!ft_graph.args) ||
+	    !((flags = ftrace_rec_get(id)->flags) >> FTRACE_FL_ARGS_SHIFT)) {
 		ev_entry(c, id, now);
 		return FRAME_TRACED;
 	}
-	return FRAME_TRACED | (ft_args_entry(c, id, now, regs) ? FRAME_RETURN_ARGS : 0);
+	return FRAME_TRACED | (ft_args_entry(c, id, flags, now, regs) ? FRAME_RETURN_ARGS : 0);
 }
 
 static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
