@@ -3,11 +3,13 @@
 # Sourced by the cases, after tests/lib.sh.
 
 # r_build SRC OUT [FLAVOUR]: build tests/progs/SRC.c (or .cpp) as ./OUT,
-# at -O2, as gcc-pg unless told.
+# at -O2, as gcc-pg unless told.  With R_RETURN_SITES set, gcc-pg and
+# g++-pg become the return-site flavours (tests/cases/robust_returns.sh).
 r_build() {
-	local src="$top/tests/progs/$1.c"
+	local src="$top/tests/progs/$1.c" flavor=${3:-gcc-pg}
 	[ -f "$src" ] || src=$top/tests/progs/$1.cpp
-	t_build "${3:-gcc-pg}" -O2 "$2" "$src"
+	[ -n "${R_RETURN_SITES:-}" ] && flavor=${flavor%%-pg*}-return${flavor#*-pg}
+	t_build "$flavor" -O2 "$2" "$src"
 }
 
 # r_record NAME PROG [ARGS...]: record PROG into NAME.data with the

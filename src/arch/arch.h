@@ -29,6 +29,10 @@ enum site_kind {
 	SITE_FRAME_REALIGNED,	/* the same, after the stack was realigned
 				 * through a copy of the return address (i386
 				 * main()): the arch finds the real slot */
+	SITE_RETURN,	/* a nop just before a return (gcc's
+			 * -minstrument-return=nop5 -mrecord-return): when on,
+			 * it calls ftrace_return_caller, and the graph tracer
+			 * leaves the function's return address alone */
 };
 
 /* Site flags. */
@@ -171,6 +175,13 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
 
 /* The entry into ftrace_caller for a site of this kind. */
 uintptr_t arch_caller_for(enum site_kind kind);
+/* 1 if the architecture takes return sites (SITE_RETURN: a 5-byte nop
+ * before each return, listed in __return_loc) and has the
+ * ftrace_return_caller they call; optional, default 0. */
+int arch_has_return_sites(void);
+/* Is the instruction after a return site a return?  If not, the site
+ * precedes the jump of a tail call.  Only where arch_has_return_sites(). */
+int arch_insn_is_return(const uint8_t *insn);
 
 /*
  * Arguments (record -A/-R).  ftrace_caller hands the graph hook, as its
@@ -283,6 +294,7 @@ uintptr_t arch_jmpbuf_sp(const void *env);
 /* Assembly, in src/arch/<arch>/entry.S. */
 extern char ftrace_caller[], ftrace_caller_frame[], ftrace_call[];
 extern char ftrace_graph_call[], ftrace_stub[], return_to_handler[];
+extern char ftrace_return_caller[];	/* only where arch_has_return_sites() */
 extern const unsigned ftrace_call_len;
 
 #endif

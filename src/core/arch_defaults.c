@@ -25,6 +25,12 @@ __attribute__((weak)) int arch_cpu_emulated(void)
 	return 0;
 }
 
+/* No return sites: the graph tracer takes every return address. */
+__attribute__((weak)) int arch_has_return_sites(void)
+{
+	return 0;
+}
+
 /* No argument registers handed over: -A and -R are refused. */
 __attribute__((weak)) const struct arch_arg_regs arch_arg_regs;
 

@@ -35,6 +35,8 @@
 #define FTRACE_FL_WANTED	0x08	/* some ops wants it (computed by update) */
 #define FTRACE_FL_GRAPH_FUNC	0x10	/* set_graph_function names it */
 #define FTRACE_FL_GRAPH_NOTRACE	0x20	/* set_graph_notrace names it */
+#define FTRACE_FL_RETURNS	0x40	/* its module's return sites are on: the
+					 * graph tracer leaves its return alone */
 /* [31:16]: the entry of the argument table (args.c) saying which of its
  * values to record; 0: none. */
 #define FTRACE_FL_ARGS_SHIFT	16
@@ -62,6 +64,9 @@ struct ft_module {
 	int gone;
 	int load_mode;			/* how it was loaded: live, traps blocked */
 	int deferred;			/* sites nops already, not read yet */
+	uintptr_t *returns;		/* its return sites (returns.c), in memory */
+	uint32_t nr_returns;
+	int returns_on;			/* they call ftrace_return_caller */
 	uint64_t file_id[4];		/* dev, inode, size, mtime of its file */
 };
 
@@ -103,9 +108,26 @@ int text_patch_batch(struct text_patch *v, unsigned n);
 void ftrace_patch_go_live(void);
 int ftrace_patch_is_live(void);
 
+/* ---- return sites (returns.c) ---- */
+/* The module's return sites, from its __return_loc, if the arch takes
+ * them and every one is a nop as the file says. */
+void ftrace_returns_read(struct ft_module *mod, const struct elf_file *f);
+/* The module moved (a gone module come back at a new bias). */
+void ftrace_returns_rebase(struct ft_module *mod, uintptr_t old_bias);
+void ftrace_returns_free(struct ft_module *mod);
+uint32_t ftrace_returns_count(void);
+/* The patches that turn every module's return sites on (want) or off;
+ * then, once they are written, the modules' state. */
+int ftrace_returns_collect(struct text_patch *v, uint32_t *n, int want);
+void ftrace_returns_mark(int want);
+
 /* ---- far-call trampolines (tramp.c) ---- */
 /* An address within call reach of [lo, hi) that jumps to target; 0 if none. */
 uintptr_t ftrace_tramp_get(uintptr_t lo, uintptr_t hi, uintptr_t target);
+/* The bytes of a call from a site of mod at ip to target: direct, or
+ * through a trampoline when target is out of reach.  -1 if neither. */
+int ftrace_site_call(const struct ft_module *mod, uintptr_t ip, const uint8_t *orig,
+		     unsigned len, uintptr_t target, uint8_t *insn);
 
 /* ---- ops and the update (ops.c) ---- */
 typedef void (*ftrace_func_t)(uintptr_t self_ret, uintptr_t parent_ip,

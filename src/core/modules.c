@@ -336,6 +336,7 @@ static int read_module(struct ft_module *mod, int defer)
 		if (sites.nr)
 			arch_module_prepare(mod->bias);
 		ret = load_sites(mod, mod - modules, &f, &sites);
+		ftrace_returns_read(mod, &f);
 		ft_debug("%s: %u call sites from %s", mod->path, mod->nr_recs,
 			 sites_source_name(sites.source));
 		sites_free(&sites);
@@ -412,6 +413,8 @@ static int records_fit(const struct ft_module *g, const struct mapped *m)
 static void rebase_records(struct ft_module *g, const struct mapped *m,
 			   struct text_patch *patches, unsigned *n)
 {
+	uintptr_t old_bias = g->bias;
+
 	for (uint32_t i = 0; i < g->nr_recs; i++) {
 		struct ftrace_rec *rec = ftrace_rec_get(g->first_id + i);
 		struct text_patch *p = &patches[*n];
@@ -426,6 +429,7 @@ static void rebase_records(struct ft_module *g, const struct mapped *m,
 		*n += memcmp(p->old, p->new, p->len) != 0;
 	}
 	g->bias = m->bias;
+	ftrace_returns_rebase(g, old_bias);
 	g->start = m->lo;
 	g->end = m->hi;
 	g->text_lo = m->text_lo;

@@ -103,16 +103,8 @@ unsigned ftrace_rec_refs(const struct ftrace_rec *rec)
  * trampoline near its module when ftrace_caller is out of reach. */
 static int make_site_call(const struct ftrace_rec *rec, uint8_t *insn)
 {
-	uintptr_t target = arch_caller_for(rec->kind);
-	const struct ft_module *mod;
-
-	if (arch_make_call(rec->ip, rec->orig, rec->len, target, insn) == 0)
-		return 0;
-	mod = ftrace_module_get(rec->module);
-	target = ftrace_tramp_get(mod->text_lo, mod->text_hi, target);
-	if (!target)
-		return -1;
-	return arch_make_call(rec->ip, rec->orig, rec->len, target, insn);
+	return ftrace_site_call(ftrace_module_get(rec->module), rec->ip, rec->orig, rec->len,
+				arch_caller_for(rec->kind), insn);
 }
 
 static int rec_patch(const struct ftrace_rec *rec, int enable, struct text_patch *p)
@@ -223,7 +215,7 @@ static void drop_bitmaps(uint8_t **bits, unsigned nops)
 /* Collect the patches that make every site what its record wants. */
 static int collect_patches(struct text_patch *v, uint32_t *n, uint8_t **bits, unsigned nops)
 {
-	const uint32_t keep = FTRACE_FL_ENABLED | FTRACE_FL_DISABLED;
+	const uint32_t keep = FTRACE_FL_ENABLED | FTRACE_FL_DISABLED | FTRACE_FL_RETURNS;
 
 	for (uint32_t id = 1; id <= ftrace_rec_count(); id++) {
 		struct ftrace_rec *rec = ftrace_rec_get(id);
@@ -254,18 +246,28 @@ static void mark_patched(void)
 	}
 }
 
+static uintptr_t wanted_graph(void);
+
+/* Return sites (returns.c) are on while the graph caller is. */
+static int want_returns(void)
+{
+	return !killed && wanted_graph();
+}
+
 static int replace_code_pinned(void)
 {
-	uint32_t n = 0, nr = ftrace_rec_count();
+	uint32_t n = 0, nr = ftrace_rec_count() + ftrace_returns_count();
 	struct text_patch *v = calloc(nr ? nr : 1, sizeof(*v));
 	unsigned nops = count_ops();
 	uint8_t **bits = new_bitmaps(nops);
 	int ret = -1;
 
-	if (v && bits && collect_patches(v, &n, bits, nops) == 0)
+	if (v && bits && collect_patches(v, &n, bits, nops) == 0 &&
+	    ftrace_returns_collect(v, &n, want_returns()) == 0)
 		ret = text_patch_batch(v, n);
 	if (ret == 0) {
 		mark_patched();
+		ftrace_returns_mark(want_returns());
 		publish_bitmaps(bits, nops);
 		bits = NULL;
 	}

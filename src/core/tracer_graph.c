@@ -74,7 +74,9 @@ static void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t id,
 	c->graph_functions += !!(flags & FRAME_FUNCTION);
 	c->notrace_frames += !!(flags & FRAME_NOTRACE);
 	c->depth++;
-	*retp = (uintptr_t)return_to_handler;
+	/* A function whose return sites are on returns through them. */
+	if (!(ftrace_rec_get(id)->flags & FTRACE_FL_RETURNS))
+		*retp = (uintptr_t)return_to_handler;
 }
 
 /* The entry event, with the call's values if set_ftrace_args names it. */
@@ -224,21 +226,30 @@ static unsigned out_of_step(const struct ft_context *c)
 	return c->depth;
 }
 
-/* Pop the frame of slot from c, and those above it as unwound; quiet:
- * without events (c's writer is busy).  Its real return address. */
+/* Pop frame i of c, and those above it as unwound; quiet: without
+ * events (c's writer is busy). */
+static ft_inline void close_frame(struct ft_context *c, unsigned i, uintptr_t retval,
+				  int quiet)
+{
+	uint64_t now = arch_clock();
+
+	while (c->depth > i)
+		pop_frame(c, now, 0, 1, quiet);
+	pop_frame(c, now, retval, 0, quiet);
+}
+
+/* Pop the frame of slot from c, as close_frame does.  Its real return
+ * address. */
 static ft_inline uintptr_t graph_return(struct ft_context *c, uintptr_t retval,
 					uintptr_t *slot, int quiet)
 {
 	unsigned i = find_frame(c, slot, 0);
-	uint64_t now = arch_clock();
 	uintptr_t ret;
 
 	if (unlikely(i == 0))
 		i = out_of_step(c);
 	ret = ft_stack(c)[i - 1].ret;
-	while (c->depth > i)
-		pop_frame(c, now, 0, 1, quiet);
-	pop_frame(c, now, retval, 0, quiet);
+	close_frame(c, i, retval, quiet);
 	return ret;
 }
 
@@ -279,6 +290,82 @@ uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot)
 	ret = graph_return(&t->own, retval, slot, 0);
 	t->own.busy = 0;
 	return ret;
+}
+
+/*
+ * The frame a return site closes: the newest with its slot, above which
+ * lie only frames of deeper slots (functions a jump skipped, or whose
+ * return site was off when they returned).  0 if the returning function
+ * has no frame: it was not traced.
+ */
+static unsigned find_site_frame(const struct ft_context *c, uintptr_t *slot)
+{
+	unsigned i = c->depth;
+
+	while (i > 0 && ft_stack(c)[i - 1].retp < slot)
+		i--;
+	return i > 0 && ft_stack(c)[i - 1].retp == slot ? i : 0;
+}
+
+/*
+ * Frame i of c returns through its return site; or, where the site comes
+ * before a tail call's jump, hands its slot to the function it jumps to.
+ * That one's return is the frame's end, traced or not: the slot takes
+ * return_to_handler now, as a hijacked function's would, and a traced
+ * callee stacks its frame on the same slot, as under the hijack.
+ */
+static void site_return(struct ft_context *c, unsigned i, uintptr_t retval, uintptr_t *slot,
+			int tail)
+{
+	if (!tail) {
+		close_frame(c, i, retval, 0);
+		return;
+	}
+	while (c->depth > i)
+		pop_frame(c, arch_clock(), 0, 1, 0);
+	*slot = (uintptr_t)return_to_handler;
+}
+
+/* A return site run by a signal handler that interrupted a hook: only
+ * the signal context's frames can be its own. */
+static ft_cold void nested_site_return(struct ft_thread *t, uintptr_t retval, uintptr_t *slot,
+				       int tail)
+{
+	struct ft_context *c = &t->signal;
+	unsigned i = c->busy ? 0 : find_site_frame(c, slot);
+
+	if (!i)
+		return;
+	c->busy = 1;
+	c->busy_sp = (uintptr_t)slot;
+	site_return(c, i, retval, slot, tail);
+	ft_signal_leave(t);
+}
+
+/* From ftrace_return_caller: a function whose return address was left
+ * alone (returns.c) is about to return through slot, or to jump (next:
+ * the instruction after the site).  One whose slot holds
+ * return_to_handler (pushed before its module's return sites were on, or
+ * a tail call's callee) is left to it. */
+void ftrace_return_site(uintptr_t retval, uintptr_t *slot, const uint8_t *next)
+{
+	struct ft_thread *t = ft_current;
+	int tail;
+	unsigned i;
+
+	if (unlikely(!t) || *slot == (uintptr_t)return_to_handler)
+		return;
+	tail = !arch_insn_is_return(next);
+	if (unlikely(t->own.busy)) {
+		nested_site_return(t, retval, slot, tail);
+		return;
+	}
+	ft_busy_enter(t);
+	t->own.busy_sp = (uintptr_t)slot;
+	i = find_site_frame(&t->own, slot);
+	if (i)
+		site_return(&t->own, i, retval, slot, tail);
+	ft_busy_leave(t);
 }
 
 /* c's frames whose return slot lies below sp, closed as unwound (quietly

@@ -157,3 +157,14 @@ uintptr_t ftrace_tramp_get(uintptr_t lo, uintptr_t hi, uintptr_t target)
 	p->used++;
 	return at;
 }
+
+int ftrace_site_call(const struct ft_module *mod, uintptr_t ip, const uint8_t *orig,
+		     unsigned len, uintptr_t target, uint8_t *insn)
+{
+	if (arch_make_call(ip, orig, len, target, insn) == 0)
+		return 0;
+	target = ftrace_tramp_get(mod->text_lo, mod->text_hi, target);
+	if (!target)
+		return -1;
+	return arch_make_call(ip, orig, len, target, insn);
+}

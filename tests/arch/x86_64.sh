@@ -2,7 +2,9 @@
 # tests/lib.sh).  arch_flavor FLAVOR sets cc (gcc, g++ or clang), flags
 # (compile only) and link (link only); it fails for an unknown flavour.
 ARCH_TRIPLE=x86_64-linux-gnu
-ARCH_FLAVORS="gcc-pg gcc-fentry gcc-nop gcc-patchable clang-pg clang-patchable"
+# gcc's return sites (src/core/returns.c): the flavours *-return.
+ARCH_RETURN_SITES="-minstrument-return=nop5 -mrecord-return"
+ARCH_FLAVORS="gcc-pg gcc-fentry gcc-nop gcc-return gcc-patchable clang-pg clang-patchable"
 
 arch_flavor() {
 	link=
@@ -10,6 +12,9 @@ arch_flavor() {
 	gcc-pg)          cc=gcc;   flags="-pg" ;;
 	gcc-fentry)      cc=gcc;   flags="-pg -mfentry" ;;
 	gcc-nop)         cc=gcc;   flags="-fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount"; link="-no-pie" ;;
+	gcc-return)      cc=gcc;   flags="-fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount $ARCH_RETURN_SITES"; link="-no-pie" ;;
+	g++-return)      cc=g++;   flags="-fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount $ARCH_RETURN_SITES"; link="-no-pie" ;;
+	gcc-return-rdynamic) cc=gcc; flags="-fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount $ARCH_RETURN_SITES"; link="-no-pie -rdynamic" ;;
 	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=5" ;;
 	clang-pg)        cc=clang; flags="-pg" ;;
 	clang-patchable) cc=clang; flags="-fpatchable-function-entry=5" ;;

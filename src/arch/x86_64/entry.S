@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * x86_64 entry points of the runtime: ftrace_caller with its two patchable
- * sites, return_to_handler, and the mcount stubs.
+ * sites, return_to_handler, ftrace_return_caller, and the mcount stubs.
  *
  * An enabled call site (directly, or through a far-call trampoline
  * "jmp *addr(%rip)" mapped near its module):
@@ -136,6 +136,62 @@ return_to_handler:
 	popq	%rax
 	jmp	*%r11
 	.size	return_to_handler, . - return_to_handler
+
+/*
+ * A return site of a gcc -minstrument-return=nop5 build, enabled: the
+ * function returns through its own "ret", so the return stack buffer
+ * stays right and nothing is hijacked.
+ *
+ *   before:  func: ...; leave; 0f 1f 44 00 00   nopl; ret  --> parent
+ *   after:   func: ...; leave; e8 <rel32>       call ftrace_return_caller
+ *                                               ret        --> parent
+ *
+ * The function's frame is gone: 8(%rsp) is its return slot, %rax:%rdx its
+ * return value.  Before a tail call the site is followed by a jump, not
+ * a return (src/core/returns.c).  Every caller-saved register is kept, not only those: a
+ * caller built with gcc's -fipa-ra may count on the ones the function
+ * leaves alone.
+ */
+	.p2align 4
+	.globl	ftrace_return_caller
+	.hidden	ftrace_return_caller
+	.type	ftrace_return_caller, @function
+ftrace_return_caller:
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbp, -16
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	pushq	%rax
+	pushq	%rcx
+	pushq	%rdx
+	pushq	%rsi
+	pushq	%rdi
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	andq	$-16, %rsp
+	movq	%rax, %rdi			/* the return value */
+	leaq	16(%rbp), %rsi			/* the function's return slot */
+	movq	8(%rbp), %rdx			/* the instruction after the site */
+	call	ftrace_return_site
+	leaq	-72(%rbp), %rsp
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rdi
+	popq	%rsi
+	popq	%rdx
+	popq	%rcx
+	popq	%rax
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+	ret
+	.cfi_endproc
+	.size	ftrace_return_caller, . - ftrace_return_caller
 
 /*
  * The floating-point argument registers, read where they are: the

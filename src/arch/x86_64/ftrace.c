@@ -62,7 +62,25 @@ void arch_tramp_write(uint8_t *at, uintptr_t target)
 
 uintptr_t arch_caller_for(enum site_kind kind)
 {
+	if (kind == SITE_RETURN)
+		return (uintptr_t)ftrace_return_caller;
 	return (uintptr_t)(kind == SITE_FRAME ? ftrace_caller_frame : ftrace_caller);
+}
+
+/* gcc's return sites: the nop it puts before each return is 5 bytes,
+ * like an entry site's. */
+int arch_has_return_sites(void)
+{
+	return 1;
+}
+
+/* What follows a return site: ret (c3), ret imm16 (c2), or either with
+ * a rep or bnd prefix; anything else is the jump of a tail call. */
+int arch_insn_is_return(const uint8_t *insn)
+{
+	unsigned op = insn[0] == 0xf3 || insn[0] == 0xf2 ? insn[1] : insn[0];
+
+	return op == 0xc3 || op == 0xc2;
 }
 
 /* ftrace_caller's block: rax rcx rdx rsi rdi r8 r9 r10 r11; the System V

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Return sites.  gcc's -minstrument-return=nop5 -mrecord-return (x86)
+ * puts a 5-byte nop before every return of a function, and before the
+ * jump of a tail call, and lists them in __return_loc.  While a graph
+ * tracer is on, every return site of such a module calls
+ * ftrace_return_caller, and the graph hooks leave its functions' return
+ * addresses alone: no hijacked return that misses the CPU's return stack
+ * buffer, no indirect jump back.
+ *
+ *   off:  func: ...; leave; 0f 1f 44 00 00   nopl 0x0(%rax,%rax,1); ret
+ *   on:   func: ...; leave; e8 <rel32>       call ftrace_return_caller; ret
+ *
+ * A module's return sites go on and off together, with the graph caller,
+ * whatever the filters say: the return of a function that was not traced
+ * finds no frame of its own and does nothing.  Its records carry
+ * FTRACE_FL_RETURNS only while all of them are on: set once the batch
+ * that enabled them is written, cleared before the one that disables
+ * them, so a frame is pushed without its return address taken only when
+ * its return will be seen.  A module with any entry that is not a nop as
+ * the file has it keeps the hijack for all its functions.
+ */
+#include "ftrace.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RETURN_SITE_LEN 5
+
+static int nop_as_in_file(const struct ft_module *mod, const struct elf_file *f,
+			  uintptr_t ip)
+{
+	const uint8_t *file = elf_vaddr_ptr(f, ip - mod->bias, RETURN_SITE_LEN);
+	uint8_t nop[ARCH_MAX_INSN];
+
+	arch_make_nop(NULL, RETURN_SITE_LEN, nop);
+	return file && ip >= mod->text_lo && ip + RETURN_SITE_LEN <= mod->text_hi &&
+	       !memcmp(file, nop, RETURN_SITE_LEN) &&
+	       !memcmp((const void *)ip, nop, RETURN_SITE_LEN);
+}
+
+/* The table as the loader relocated it: entries hold run-time addresses.
+ * An entry the link dropped (a discarded function's) points nowhere in
+ * the module's text and is skipped; any other that is not a nop leaves
+ * the module without return sites. */
+static uint32_t read_table(struct ft_module *mod, const struct elf_file *f,
+			   const uintptr_t *table, size_t n)
+{
+	uint32_t kept = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uintptr_t ip = table[i];
+
+		if (ip < mod->text_lo || ip >= mod->text_hi)
+			continue;
+		if (!nop_as_in_file(mod, f, ip)) {
+			ft_warn("%s: a return site at %#lx is not what the file says; "
+				"its returns are hijacked instead", mod->path, (unsigned long)ip);
+			return 0;
+		}
+		mod->returns[kept++] = ip;
+	}
+	return kept;
+}
+
+void ftrace_returns_read(struct ft_module *mod, const struct elf_file *f)
+{
+	int sec = elf_find_section(f, "__return_loc");
+	const struct elf_section *s = sec > 0 ? &f->sections[sec] : NULL;
+	const uintptr_t *table;
+	size_t n;
+
+	/* A thread that blocks SIGTRAP could not be stopped short of a
+	 * half-written site: such a load keeps the hijack. */
+	if (!s || !arch_has_return_sites() || !(s->flags & SHF_ALLOC) || mod->load_mode == 2 ||
+	    elf_word_size(f) != sizeof(uintptr_t))
+		return;
+	table = (const uintptr_t *)(mod->bias + s->addr);
+	n = s->size / sizeof(uintptr_t);
+	if (!n || (uintptr_t)table < mod->start || (uintptr_t)(table + n) > mod->end)
+		return;
+	mod->returns = malloc(n * sizeof(*mod->returns));
+	if (mod->returns)
+		mod->nr_returns = read_table(mod, f, table, n);
+	if (!mod->nr_returns)
+		ftrace_returns_free(mod);
+	ft_debug("%s: %u return sites", mod->path, mod->nr_returns);
+}
+
+void ftrace_returns_free(struct ft_module *mod)
+{
+	free(mod->returns);
+	mod->returns = NULL;
+	mod->nr_returns = 0;
+	mod->returns_on = 0;
+}
+
+/* Its records moved with it; its sites are nops again, as its file has
+ * them, or the module goes without. */
+void ftrace_returns_rebase(struct ft_module *mod, uintptr_t old_bias)
+{
+	uint8_t nop[ARCH_MAX_INSN];
+
+	arch_make_nop(NULL, RETURN_SITE_LEN, nop);
+	mod->returns_on = 0;
+	for (uint32_t i = 0; i < mod->nr_returns; i++) {
+		mod->returns[i] += mod->bias - old_bias;
+		if (memcmp((const void *)mod->returns[i], nop, RETURN_SITE_LEN)) {
+			ftrace_returns_free(mod);
+			return;
+		}
+	}
+}
+
+uint32_t ftrace_returns_count(void)
+{
+	uint32_t n = 0;
+
+	for (unsigned i = 0; i < ftrace_module_count(); i++)
+		n += ftrace_module_get(i)->nr_returns;
+	return n;
+}
+
+static int changes(const struct ft_module *mod, int want)
+{
+	return !mod->gone && mod->nr_returns && mod->returns_on != want;
+}
+
+static void set_records(const struct ft_module *mod, int on)
+{
+	for (uint32_t i = 0; i < mod->nr_recs; i++) {
+		struct ftrace_rec *rec = ftrace_rec_get(mod->first_id + i);
+
+		if (on)
+			rec->flags |= FTRACE_FL_RETURNS;
+		else
+			rec->flags &= ~FTRACE_FL_RETURNS;
+	}
+}
+
+static int site_patch(const struct ft_module *mod, uintptr_t ip, int want,
+		      struct text_patch *p)
+{
+	uint8_t *nop = want ? p->old : p->new, *call = want ? p->new : p->old;
+
+	p->addr = ip;
+	p->len = RETURN_SITE_LEN;
+	arch_make_nop(NULL, RETURN_SITE_LEN, nop);
+	return ftrace_site_call(mod, ip, nop, RETURN_SITE_LEN,
+				arch_caller_for(SITE_RETURN), call);
+}
+
+int ftrace_returns_collect(struct text_patch *v, uint32_t *n, int want)
+{
+	for (unsigned m = 0; m < ftrace_module_count(); m++) {
+		const struct ft_module *mod = ftrace_module_get(m);
+
+		if (!changes(mod, want))
+			continue;
+		if (!want)
+			set_records(mod, 0);
+		for (uint32_t i = 0; i < mod->nr_returns; i++)
+			if (site_patch(mod, mod->returns[i], want, &v[(*n)++]))
+				return -1;
+	}
+	return 0;
+}
+
+void ftrace_returns_mark(int want)
+{
+	for (unsigned m = 0; m < ftrace_module_count(); m++) {
+		struct ft_module *mod = ftrace_module_get(m);
+
+		if (!changes(mod, want))
+			continue;
+		mod->returns_on = want;
+		if (want)
+			set_records(mod, 1);
+	}
+}
