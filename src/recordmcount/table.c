@@ -270,6 +270,22 @@ static void write_groups(const struct elf_file *f, const struct plan *p, uint8_t
 	}
 }
 
+/* gcc's __return_loc (-mrecord-return) is read-only: in a PIE its
+ * relocations would have the loader write into read-only pages
+ * (DT_TEXTREL).  Writable, as our __mcount_loc is, it goes with the data
+ * the loader relocates anyway. */
+static void writable_return_table(const struct elf_file *f, uint8_t *sh)
+{
+	int sec = elf_find_section(f, "__return_loc");
+	struct elf_section s;
+
+	if (sec <= 0 || (f->sections[sec].flags & (SHF_ALLOC | SHF_WRITE)) != SHF_ALLOC)
+		return;
+	s = f->sections[sec];
+	s.flags |= SHF_WRITE;
+	elf_section_encode(f, &s, sh + (uint64_t)sec * elf_shdr_size(f));
+}
+
 /* Section headers: the old table verbatim, then what moved, then the new. */
 static void write_headers(const struct elf_file *f, const struct plan *p, int rela,
 			  uint8_t *out)
@@ -280,6 +296,7 @@ static void write_headers(const struct elf_file *f, const struct plan *p, int re
 	uint32_t rel_at = s.size, loc_at = s.size + strlen(p->rel_name) - strlen(LOC_NAME);
 
 	memcpy(sh, f->data + f->shoff, (uint64_t)f->shnum * ssz);
+	writable_return_table(f, sh);
 	s.offset = p->str_off;
 	s.size = p->str_size;
 	elf_section_encode(f, &s, sh + (uint64_t)f->shstrndx * ssz);

@@ -109,16 +109,32 @@ for args in "-E x.c -o x.i" "-S x.c -o x.s" "-M x.c" "-MM x.c" "--version" "-dum
 	cc_log $args >/dev/null 2>&1
 	t_eq "cc: $args is passed on untouched" "$args" "$(cat "$LOGCC.log")"
 done
+# gcc's return sites, asked for once the compiler is seen to take them.
+RS="-minstrument-return=nop5 -mrecord-return"
 cc_log -O2 -c -o x.o x.c
-t_eq "cc: -c gets the instrumentation" "-dumpmachine|-pg -mfentry -O2 -c -o x.o x.c" \
+t_eq "cc: -c gets the instrumentation" "-dumpmachine|-dumpmachine $RS|-pg -mfentry $RS -O2 -c -o x.o x.c" \
 	"$(tr '\n' '|' <"$LOGCC.log" | sed 's/|$//')"
 t_ok "cc: -c records the object" sh -c "readelf -S x.o | grep -q __mcount_loc"
+t_ok "cc: ... and makes its table of return sites writable (no DT_TEXTREL in a PIE)" \
+	sh -c "readelf -SW x.o | grep -q '__return_loc .* WA '"
+cat >refusecc <<EOF
+#!/bin/sh
+# A compiler that refuses gcc's return-site flags, as clang does.
+case "\$*" in *-minstrument-return*) exit 1 ;; esac
+echo "\$*" >>"$PWD/logcc.log"
+exec gcc "\$@"
+EOF
+chmod +x refusecc
+: >"$LOGCC.log"
+TMPDIR=$CCTMP FNTRACE_CC=$PWD/refusecc "$FNTRACE" cc -O2 -c -o x.o x.c
+t_eq "cc: a compiler without return sites gets -pg -mfentry only" \
+	"-dumpmachine|-pg -mfentry -O2 -c -o x.o x.c" "$(tr '\n' '|' <"$LOGCC.log" | sed 's/|$//')"
 cc_log -pg -o x x.o -lm
 t_eq "cc: a link never gets -pg" "-o x x.o -lm" "$(cat "$LOGCC.log")"
 cc_log -O2 -DX=1 -o y x.c -lm
-t_eq "cc: compile and link is split in two" 3 "$(wc -l <"$LOGCC.log")"
+t_eq "cc: compile and link is split in two" 4 "$(wc -l <"$LOGCC.log")"
 t_ok "cc: ... a compile without the link options" \
-	grep -Eq '^-pg -mfentry -O2 -DX=1 -c x.c -o .*/0-x\.o$' "$LOGCC.log"
+	grep -Eq "^-pg -mfentry $RS -O2 -DX=1 -c x.c -o .*/0-x\.o\$" "$LOGCC.log"
 t_ok "cc: ... a link of the recorded object without -pg" \
 	grep -Eq '^-O2 -DX=1 -o y .*/0-x\.o -lm$' "$LOGCC.log"
 t_eq "cc: ... whose temporary files are gone" "" "$(ls tmp)"
@@ -140,7 +156,7 @@ mkdir -p "s p"
 printf '%s\n' '-O2 -c' "-o 's p/r.o' @inner.rsp" >outer.rsp
 printf '%s\n' '"x.c" -DQ=a\ b' >inner.rsp
 cc_log @outer.rsp
-t_eq "cc: @FILE is read, quotes and all" "-dumpmachine|-pg -mfentry -O2 -c -o s p/r.o x.c -DQ=a b" \
+t_eq "cc: @FILE is read, quotes and all" "-dumpmachine|-dumpmachine $RS|-pg -mfentry $RS -O2 -c -o s p/r.o x.c -DQ=a b" \
 	"$(tr '\n' '|' <"$LOGCC.log" | sed 's/|$//')"
 t_ok "cc: ... and the object it names is recorded" sh -c "readelf -S 's p/r.o' | grep -q __mcount_loc"
 cc_log @missing.rsp -c x.c 2>/dev/null
