@@ -33,6 +33,8 @@ enum site_kind {
 			 * -minstrument-return=nop5 -mrecord-return): when on,
 			 * it calls ftrace_return_caller, and the graph tracer
 			 * leaves the function's return address alone */
+	SITE_TAIL_CALL,	/* the same nop before a tail call's jump: it calls
+			 * ftrace_tail_caller */
 };
 
 /* Site flags. */
@@ -180,7 +182,8 @@ uintptr_t arch_caller_for(enum site_kind kind);
  * ftrace_return_caller they call; optional, default 0. */
 int arch_has_return_sites(void);
 /* Is the instruction after a return site a return?  If not, the site
- * precedes the jump of a tail call.  Only where arch_has_return_sites(). */
+ * precedes the jump of a tail call (SITE_TAIL_CALL).  Only where
+ * arch_has_return_sites(). */
 int arch_insn_is_return(const uint8_t *insn);
 
 /*
@@ -294,7 +297,7 @@ uintptr_t arch_jmpbuf_sp(const void *env);
 /* Assembly, in src/arch/<arch>/entry.S. */
 extern char ftrace_caller[], ftrace_caller_frame[], ftrace_call[];
 extern char ftrace_graph_call[], ftrace_stub[], return_to_handler[];
-extern char ftrace_return_caller[];	/* only where arch_has_return_sites() */
+extern char ftrace_return_caller[], ftrace_tail_caller[];	/* where arch_has_return_sites() */
 extern const unsigned ftrace_call_len;
 
 #endif

@@ -53,6 +53,12 @@ struct ftrace_rec {
 	uint8_t orig[ARCH_MAX_INSN];	/* the bytes the compiler left, for detach */
 };
 
+/* A return site, in memory: SITE_RETURN, or SITE_TAIL_CALL. */
+struct return_site {
+	uintptr_t ip;
+	uint8_t kind;
+};
+
 /* Any ELF object mapped into the process. */
 struct ft_module {
 	char *path;
@@ -64,7 +70,7 @@ struct ft_module {
 	int gone;
 	int load_mode;			/* how it was loaded: live, traps blocked */
 	int deferred;			/* sites nops already, not read yet */
-	uintptr_t *returns;		/* its return sites (returns.c), in memory */
+	struct return_site *returns;	/* its return sites (returns.c) */
 	uint32_t nr_returns;
 	int returns_on;			/* they call ftrace_return_caller */
 	uint64_t file_id[4];		/* dev, inode, size, mtime of its file */

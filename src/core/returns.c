@@ -11,6 +11,9 @@
  *   off:  func: ...; leave; 0f 1f 44 00 00   nopl 0x0(%rax,%rax,1); ret
  *   on:   func: ...; leave; e8 <rel32>       call ftrace_return_caller; ret
  *
+ * A site before a tail call's jump calls ftrace_tail_caller: which of the
+ * two a site is, the instruction after it says, once, as it is read.
+ *
  * A module's return sites go on and off together, with the graph caller,
  * whatever the filters say: the return of a function that was not traced
  * finds no frame of its own and does nothing.  Its records carry
@@ -40,6 +43,18 @@ static int nop_as_in_file(const struct ft_module *mod, const struct elf_file *f,
 	       !memcmp((const void *)ip, nop, RETURN_SITE_LEN);
 }
 
+/* A site whose next instruction is not a return, or not in the text,
+ * is taken for a tail call's: its frame then ends as a hijacked one
+ * does, always right, only slower. */
+static uint8_t site_kind(const struct ft_module *mod, uintptr_t ip)
+{
+	uintptr_t next = ip + RETURN_SITE_LEN;
+
+	if (next + ARCH_MAX_INSN <= mod->text_hi && arch_insn_is_return((const uint8_t *)next))
+		return SITE_RETURN;
+	return SITE_TAIL_CALL;
+}
+
 /* The table as the loader relocated it: entries hold run-time addresses.
  * An entry the link dropped (a discarded function's) points nowhere in
  * the module's text and is skipped; any other that is not a nop leaves
@@ -59,7 +74,7 @@ static uint32_t read_table(struct ft_module *mod, const struct elf_file *f,
 				"its returns are hijacked instead", mod->path, (unsigned long)ip);
 			return 0;
 		}
-		mod->returns[kept++] = ip;
+		mod->returns[kept++] = (struct return_site){ ip, site_kind(mod, ip) };
 	}
 	return kept;
 }
@@ -105,8 +120,8 @@ void ftrace_returns_rebase(struct ft_module *mod, uintptr_t old_bias)
 	arch_make_nop(NULL, RETURN_SITE_LEN, nop);
 	mod->returns_on = 0;
 	for (uint32_t i = 0; i < mod->nr_returns; i++) {
-		mod->returns[i] += mod->bias - old_bias;
-		if (memcmp((const void *)mod->returns[i], nop, RETURN_SITE_LEN)) {
+		mod->returns[i].ip += mod->bias - old_bias;
+		if (memcmp((const void *)mod->returns[i].ip, nop, RETURN_SITE_LEN)) {
 			ftrace_returns_free(mod);
 			return;
 		}
@@ -139,16 +154,16 @@ static void set_records(const struct ft_module *mod, int on)
 	}
 }
 
-static int site_patch(const struct ft_module *mod, uintptr_t ip, int want,
+static int site_patch(const struct ft_module *mod, const struct return_site *site, int want,
 		      struct text_patch *p)
 {
 	uint8_t *nop = want ? p->old : p->new, *call = want ? p->new : p->old;
 
-	p->addr = ip;
+	p->addr = site->ip;
 	p->len = RETURN_SITE_LEN;
 	arch_make_nop(NULL, RETURN_SITE_LEN, nop);
-	return ftrace_site_call(mod, ip, nop, RETURN_SITE_LEN,
-				arch_caller_for(SITE_RETURN), call);
+	return ftrace_site_call(mod, site->ip, nop, RETURN_SITE_LEN,
+				arch_caller_for(site->kind), call);
 }
 
 int ftrace_returns_collect(struct text_patch *v, uint32_t *n, int want)
@@ -161,7 +176,7 @@ int ftrace_returns_collect(struct text_patch *v, uint32_t *n, int want)
 		if (!want)
 			set_records(mod, 0);
 		for (uint32_t i = 0; i < mod->nr_returns; i++)
-			if (site_patch(mod, mod->returns[i], want, &v[(*n)++]))
+			if (site_patch(mod, &mod->returns[i], want, &v[(*n)++]))
 				return -1;
 	}
 	return 0;

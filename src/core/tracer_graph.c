@@ -61,8 +61,8 @@ static int too_deep(const struct ft_thread *t, const struct ft_context *c)
 	       c->depth + (c->number ? t->own.depth : 0) >= ft_graph.max_depth;
 }
 
-static void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t id,
-		       uint32_t flags, uint64_t now)
+static ft_inline void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t id,
+				  uint32_t flags, uint64_t now)
 {
 	struct shadow_frame *frame = &ft_stack(c)[c->depth];
 
@@ -187,8 +187,8 @@ uintptr_t graph_real_return(const struct ft_thread *t, uintptr_t *slot)
 }
 
 /* Close the top frame: returned (unwound = 0) or skipped. */
-static void pop_frame(struct ft_context *c, uint64_t now, uintptr_t retval,
-		      int unwound, int quiet)
+static ft_inline void pop_frame(struct ft_context *c, uint64_t now, uintptr_t retval,
+				 int unwound, int quiet)
 {
 	struct shadow_frame *f = &ft_stack(c)[c->depth - 1];
 
@@ -298,7 +298,7 @@ uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot)
  * return site was off when they returned).  0 if the returning function
  * has no frame: it was not traced.
  */
-static unsigned find_site_frame(const struct ft_context *c, uintptr_t *slot)
+static ft_inline unsigned find_site_frame(const struct ft_context *c, uintptr_t *slot)
 {
 	unsigned i = c->depth;
 
@@ -314,8 +314,8 @@ static unsigned find_site_frame(const struct ft_context *c, uintptr_t *slot)
  * return_to_handler now, as a hijacked function's would, and a traced
  * callee stacks its frame on the same slot, as under the hijack.
  */
-static void site_return(struct ft_context *c, unsigned i, uintptr_t retval, uintptr_t *slot,
-			int tail)
+static ft_inline void site_return(struct ft_context *c, unsigned i, uintptr_t retval,
+				   uintptr_t *slot, int tail)
 {
 	if (!tail) {
 		close_frame(c, i, retval, 0);
@@ -342,20 +342,18 @@ static ft_cold void nested_site_return(struct ft_thread *t, uintptr_t retval, ui
 	ft_signal_leave(t);
 }
 
-/* From ftrace_return_caller: a function whose return address was left
- * alone (returns.c) is about to return through slot, or to jump (next:
- * the instruction after the site).  One whose slot holds
+/* From ftrace_return_caller (or, tail set, ftrace_tail_caller): a
+ * function whose return address was left alone (returns.c) is about to
+ * return through slot, or to jump.  One whose slot holds
  * return_to_handler (pushed before its module's return sites were on, or
  * a tail call's callee) is left to it. */
-void ftrace_return_site(uintptr_t retval, uintptr_t *slot, const uint8_t *next)
+void ftrace_return_site(uintptr_t retval, uintptr_t *slot, int tail)
 {
 	struct ft_thread *t = ft_current;
-	int tail;
 	unsigned i;
 
 	if (unlikely(!t) || *slot == (uintptr_t)return_to_handler)
 		return;
-	tail = !arch_insn_is_return(next);
 	if (unlikely(t->own.busy)) {
 		nested_site_return(t, retval, slot, tail);
 		return;

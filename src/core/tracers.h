@@ -16,7 +16,7 @@ void function_trace_call(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *ret
 void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp, const uintptr_t *regs);
 uintptr_t ftrace_return_to_handler(uintptr_t retval, uintptr_t *slot);
 /* The exit hook of a return site (returns.c). */
-void ftrace_return_site(uintptr_t retval, uintptr_t *slot, const uint8_t *next);
+void ftrace_return_site(uintptr_t retval, uintptr_t *slot, int tail);
 
 /* The shadow stack against the program's own unwinding (unwind.c). */
 struct ft_thread;

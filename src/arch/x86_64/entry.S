@@ -146,17 +146,19 @@ return_to_handler:
  *   after:   func: ...; leave; e8 <rel32>       call ftrace_return_caller
  *                                               ret        --> parent
  *
- * The function's frame is gone: 8(%rsp) is its return slot, %rax:%rdx its
- * return value.  Before a tail call the site is followed by a jump, not
- * a return (src/core/returns.c).  Every caller-saved register is kept, not only those: a
+ * A site before a tail call's jump calls ftrace_tail_caller instead
+ * (src/core/returns.c tells them apart when it reads them).  The
+ * function's frame is gone: 8(%rsp) is its return slot, %rax:%rdx its
+ * return value.  Every caller-saved register is kept, not only those: a
  * caller built with gcc's -fipa-ra may count on the ones the function
  * leaves alone.
  */
+.macro RETURN_CALLER name, tail
 	.p2align 4
-	.globl	ftrace_return_caller
-	.hidden	ftrace_return_caller
-	.type	ftrace_return_caller, @function
-ftrace_return_caller:
+	.globl	\name
+	.hidden	\name
+	.type	\name, @function
+\name:
 	.cfi_startproc
 	pushq	%rbp
 	.cfi_def_cfa_offset 16
@@ -175,7 +177,7 @@ ftrace_return_caller:
 	andq	$-16, %rsp
 	movq	%rax, %rdi			/* the return value */
 	leaq	16(%rbp), %rsi			/* the function's return slot */
-	movq	8(%rbp), %rdx			/* the instruction after the site */
+	movl	$\tail, %edx
 	call	ftrace_return_site
 	leaq	-72(%rbp), %rsp
 	popq	%r11
@@ -191,7 +193,11 @@ ftrace_return_caller:
 	.cfi_def_cfa %rsp, 8
 	ret
 	.cfi_endproc
-	.size	ftrace_return_caller, . - ftrace_return_caller
+	.size	\name, . - \name
+.endm
+
+	RETURN_CALLER ftrace_return_caller, 0
+	RETURN_CALLER ftrace_tail_caller, 1
 
 /*
  * The floating-point argument registers, read where they are: the

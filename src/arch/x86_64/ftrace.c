@@ -64,6 +64,8 @@ uintptr_t arch_caller_for(enum site_kind kind)
 {
 	if (kind == SITE_RETURN)
 		return (uintptr_t)ftrace_return_caller;
+	if (kind == SITE_TAIL_CALL)
+		return (uintptr_t)ftrace_tail_caller;
 	return (uintptr_t)(kind == SITE_FRAME ? ftrace_caller_frame : ftrace_caller);
 }
 
