@@ -110,6 +110,10 @@ struct text_patch {
 /* Verify every site's old bytes, then write all new bytes.  -1, with
  * nothing written, if any site is not what the caller expected. */
 int text_patch_batch(struct text_patch *v, unsigned n);
+/* v[0..n) and more[0..m) into v[0..n + m), which has the room: in address
+ * order if each was, so that a batch made of two tables needs no sort. */
+void text_patch_merge(struct text_patch *v, unsigned n, const struct text_patch *more,
+		      unsigned m);
 /* From now on other threads may run: patch with the breakpoint protocol. */
 void ftrace_patch_go_live(void);
 int ftrace_patch_is_live(void);

@@ -254,6 +254,21 @@ static int want_returns(void)
 	return !killed && wanted_graph();
 }
 
+/* The return sites' patches, merged into v's (both in text order). */
+static int add_return_patches(struct text_patch *v, uint32_t *n)
+{
+	uint32_t m = 0, nr = ftrace_returns_count();
+	struct text_patch *r = calloc(nr ? nr : 1, sizeof(*r));
+	int ret = r ? ftrace_returns_collect(r, &m, want_returns()) : -1;
+
+	if (ret == 0) {
+		text_patch_merge(v, *n, r, m);
+		*n += m;
+	}
+	free(r);
+	return ret;
+}
+
 static int replace_code_pinned(void)
 {
 	uint32_t n = 0, nr = ftrace_rec_count() + ftrace_returns_count();
@@ -263,7 +278,7 @@ static int replace_code_pinned(void)
 	int ret = -1;
 
 	if (v && bits && collect_patches(v, &n, bits, nops) == 0 &&
-	    ftrace_returns_collect(v, &n, want_returns()) == 0)
+	    add_return_patches(v, &n) == 0)
 		ret = text_patch_batch(v, n);
 	if (ret == 0) {
 		mark_patched();

@@ -24,6 +24,7 @@
  * the file has it keeps the hijack for all its functions.
  */
 #include "ftrace.h"
+#include "../common/sort.h"
 
 #include <elf.h>
 #include <stdlib.h>
@@ -41,6 +42,13 @@ static int nop_as_in_file(const struct ft_module *mod, const struct elf_file *f,
 	return file && ip >= mod->text_lo && ip + RETURN_SITE_LEN <= mod->text_hi &&
 	       !memcmp(file, nop, RETURN_SITE_LEN) &&
 	       !memcmp((const void *)ip, nop, RETURN_SITE_LEN);
+}
+
+static int by_address(const void *a, const void *b)
+{
+	const struct return_site *x = a, *y = b;
+
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
 }
 
 /* A site whose next instruction is not a return, or not in the text,
@@ -98,6 +106,7 @@ void ftrace_returns_read(struct ft_module *mod, const struct elf_file *f)
 	mod->returns = malloc(n * sizeof(*mod->returns));
 	if (mod->returns)
 		mod->nr_returns = read_table(mod, f, table, n);
+	sort_array(mod->returns, mod->nr_returns, sizeof(*mod->returns), by_address);
 	if (!mod->nr_returns)
 		ftrace_returns_free(mod);
 	ft_debug("%s: %u return sites", mod->path, mod->nr_returns);
