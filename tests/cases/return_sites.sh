@@ -44,3 +44,24 @@ if [ -n "${ARCH_RETURN_SITES:-}" ] && [ -z "$T_ARCH" ]; then
 	} >want-f.txt
 	t_same "return sites: with a filter, the others' returns change nothing" want-f.txt got-f.txt
 fi
+
+# Attached to a running program: its return sites switched on and off
+# under its running thread (the breakpoint protocol), its output intact.
+if [ -n "${ARCH_RETURN_SITES:-}" ] && [ -z "$T_ARCH" ]; then
+	"$FNTRACE" cc -O2 -I"$top/tests/progs" -o spin-rs "$top/tests/progs/spin.c"
+	./spin-rs 2 >spin-want.txt
+	./spin-rs 2 >spin-got.txt &
+	pid=$!
+	t_running $pid spin-rs
+	"$FNTRACE" attach $pid 2>attach.err &&
+		"$FNTRACE" record -p $pid -d 1 -o att.data >/dev/null 2>&1 &&
+		"$FNTRACE" detach $pid 2>>attach.err
+	t_eq "return sites: attach, record -p, detach" 0 "$?"
+	wait $pid
+	t_eq "return sites: ... the program's exit status" 0 "$?"
+	t_same "return sites: ... and output" spin-want.txt spin-got.txt
+	"$FNTRACE" report -i att.data >att.txt
+	t_graph_calls att.txt >att-calls.txt
+	t_ok "return sites: ... leaf() traced inside mid()" \
+		sh -c "grep -A1 '^mid() {' att-calls.txt | grep -q '^  leaf();'"
+fi
