@@ -146,7 +146,10 @@ typedef void (*ftrace_func_t)(uintptr_t self_ret, uintptr_t parent_ip,
 #define FTRACE_OPS_FL_GRAPH	0x1	/* wants the graph caller on */
 
 struct ftrace_ops {
-	ftrace_func_t func;		/* NULL: no callback (graph only) */
+	/* NULL: no callback (graph only).  Atomic: current_tracer reuses one
+	 * ops, and changes it while the list function may still be calling
+	 * through it. */
+	_Atomic ftrace_func_t func;
 	const struct filter *filter;	/* NULL: every function */
 	const struct filter *notrace;	/* NULL: none */
 	unsigned flags;

@@ -54,9 +54,16 @@ static void ftrace_ops_list_func(uintptr_t self_ret, uintptr_t parent_ip, uintpt
 	uint32_t id = ftrace_rec_lookup_outside(self_ret);
 
 	atomic_fetch_add(&bitmap_readers, 1);
-	for (struct ftrace_ops *ops = atomic_load(&ops_list); ops; ops = atomic_load(&ops->next))
-		if (ops->func && wants_bit(atomic_load(&ops->wants), id))
-			ops->func(self_ret, parent_ip, retp);
+	for (struct ftrace_ops *ops = atomic_load(&ops_list); ops; ops = atomic_load(&ops->next)) {
+		/* Loaded once: a tracer switch may clear it between a test
+		 * and a second load (a call to 0).  The callback loaded is at
+		 * worst the one just switched off, as when ftrace_call is
+		 * repatched under a thread already past it. */
+		ftrace_func_t func = atomic_load(&ops->func);
+
+		if (func && wants_bit(atomic_load(&ops->wants), id))
+			func(self_ret, parent_ip, retp);
+	}
 	atomic_fetch_sub(&bitmap_readers, 1);
 }
 
