@@ -99,7 +99,7 @@ void ftrace_returns_read(struct ft_module *mod, const struct elf_file *f)
 	if (!s || !arch_has_return_sites() || !(s->flags & SHF_ALLOC) || mod->load_mode == 2 ||
 	    elf_word_size(f) != sizeof(uintptr_t))
 		return;
-	table = (const uintptr_t *)(mod->bias + s->addr);
+	table = (const uintptr_t *)(uintptr_t)(mod->bias + s->addr);
 	n = s->size / sizeof(uintptr_t);
 	if (!n || (uintptr_t)table < mod->start || (uintptr_t)(table + n) > mod->end)
 		return;
