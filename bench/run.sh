@@ -17,10 +17,11 @@
 #     too), which a busy machine disturbs far less.  The floor: bench/floor.c,
 #     two rdtsc and a store per iteration, timed the same way.  Targets:
 #     function_graph <= 1.1 x floor, function <= 0.6 x floor.  Configs:
-#     fntrace record (function_graph, function) on a `fntrace cc` build and
-#     on a -pg build; uftrace record --no-libcall on the -pg build; LLVM
-#     XRay (clang 14, every function instrumented) in FDR mode, kept in
-#     memory, and in basic mode, written to disk.
+#     fntrace record (function_graph, function) on a `fntrace cc` build
+#     (with gcc on x86_64: return sites, src/core/returns.c) and on a -pg
+#     build (returns hijacked); uftrace record --no-libcall on the -pg
+#     build; LLVM XRay (clang 14, every function instrumented) in FDR
+#     mode, kept in memory, and in basic mode, written to disk.
 # Programs: bench/micro.c (call-heavy) and the Lua 5.4 interpreter running
 # tests/real/workload.lua.  Then bench/startup.sh (100 000 call sites),
 # bench/args.sh (what recording arguments costs), bench/recordmcount.sh,
