@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* The entry stubs live in assembly in the runtime; stand-ins here. */
-char ftrace_caller[1], ftrace_caller_frame[1];
+char ftrace_caller[1], ftrace_caller_frame[1], ftrace_return_caller[1], ftrace_tail_caller[1];
 
 static int bytes_are(const uint8_t *got, const char *want_hex)
 {
@@ -45,6 +45,17 @@ int main(void)
 	      bytes_are(insn, "ff 25 00 00 00 00 88 77 66 55 44 33 22 11"));
 	CHECK("x86_64: caller per site kind",
 	      arch_caller_for(SITE_ENTRY) == (uintptr_t)ftrace_caller &&
-	      arch_caller_for(SITE_FRAME) == (uintptr_t)ftrace_caller_frame);
+	      arch_caller_for(SITE_FRAME) == (uintptr_t)ftrace_caller_frame &&
+	      arch_caller_for(SITE_RETURN) == (uintptr_t)ftrace_return_caller &&
+	      arch_caller_for(SITE_TAIL_CALL) == (uintptr_t)ftrace_tail_caller);
+	CHECK("x86_64: after a return site, ret, ret imm16, rep ret, bnd ret are returns",
+	      arch_insn_is_return((const uint8_t[]){ 0xc3 }) &&
+	      arch_insn_is_return((const uint8_t[]){ 0xc2, 0x08, 0x00 }) &&
+	      arch_insn_is_return((const uint8_t[]){ 0xf3, 0xc3 }) &&
+	      arch_insn_is_return((const uint8_t[]){ 0xf2, 0xc3 }));
+	CHECK("x86_64: ... and jmp rel32, jmp rel8, jmp *GOT are tail calls",
+	      !arch_insn_is_return((const uint8_t[]){ 0xe9, 0, 0, 0, 0 }) &&
+	      !arch_insn_is_return((const uint8_t[]){ 0xeb, 0xb1 }) &&
+	      !arch_insn_is_return((const uint8_t[]){ 0xff, 0x25, 0, 0, 0, 0 }));
 	return unit_done();
 }
