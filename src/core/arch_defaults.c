@@ -31,6 +31,13 @@ __attribute__((weak)) int arch_has_return_sites(void)
 	return 0;
 }
 
+/* Never asked where there are no return sites; "a tail call" would be
+ * the safe answer (src/core/returns.c). */
+__attribute__((weak)) int arch_insn_is_return(const uint8_t *insn)
+{
+	return 0;
+}
+
 /* No argument registers handed over: -A and -R are refused. */
 __attribute__((weak)) const struct arch_arg_regs arch_arg_regs;
 
