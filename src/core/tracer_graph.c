@@ -37,17 +37,15 @@ static int graph_broken;
 /* With graph filters on: may this call be graph-traced, and how?  The
  * signal context's frames, when it has any, nest inside the thread's own,
  * so the counts of both apply. */
-static int graph_filter(const struct ft_thread *t, uint32_t id, uint32_t *flags)
+static int graph_filter(const struct ft_thread *t, uint32_t rec_flags, uint32_t *flags)
 {
-	const struct ftrace_rec *rec = ftrace_rec_get(id);
-
 	if (t->own.notrace_frames + t->signal.notrace_frames)
 		return 0;
-	if (rec->flags & FTRACE_FL_GRAPH_NOTRACE) {
+	if (rec_flags & FTRACE_FL_GRAPH_NOTRACE) {
 		*flags = FRAME_NOTRACE;
 		return 1;
 	}
-	if (rec->flags & FTRACE_FL_GRAPH_FUNC)
+	if (rec_flags & FTRACE_FL_GRAPH_FUNC)
 		*flags = FRAME_FUNCTION;
 	return !ft_graph.functions || t->own.graph_functions + t->signal.graph_functions ||
 	       *flags;
@@ -62,7 +60,7 @@ static int too_deep(const struct ft_thread *t, const struct ft_context *c)
 }
 
 static ft_inline void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t id,
-				  uint32_t flags, uint64_t now)
+				  uint32_t flags, uint32_t rec_flags, uint64_t now)
 {
 	struct shadow_frame *frame = &ft_stack(c)[c->depth];
 
@@ -75,28 +73,25 @@ static ft_inline void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t
 	c->notrace_frames += !!(flags & FRAME_NOTRACE);
 	c->depth++;
 	/* A function whose return sites are on returns through them. */
-	if (!(ftrace_rec_get(id)->flags & FTRACE_FL_RETURNS))
+	if (!(rec_flags & FTRACE_FL_RETURNS))
 		*retp = (uintptr_t)return_to_handler;
 }
 
 /* The entry event, with the call's values if set_ftrace_args names it. */
-static ft_inline uint32_t write_entry(struct ft_context *c, uint32_t id, uint64_t now,
-				      const uintptr_t *regs)
+static ft_inline uint32_t write_entry(struct ft_context *c, uint32_t id, uint32_t rec_flags,
+				      uint64_t now, const uintptr_t *regs)
 {
-	uint32_t flags;
-
-	if (likely(!ft_graph.args) ||
-	    !((flags = ftrace_rec_get(id)->flags) >> FTRACE_FL_ARGS_SHIFT)) {
+	if (likely(!ft_graph.args) || !(rec_flags >> FTRACE_FL_ARGS_SHIFT)) {
 		ev_entry(c, id, now);
 		return FRAME_TRACED;
 	}
-	return FRAME_TRACED | (ft_args_entry(c, id, flags, now, regs) ? FRAME_RETURN_ARGS : 0);
+	return FRAME_TRACED | (ft_args_entry(c, id, rec_flags, now, regs) ? FRAME_RETURN_ARGS : 0);
 }
 
 static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 				   uintptr_t self_ret, uintptr_t *retp, const uintptr_t *regs)
 {
-	uint32_t id = ftrace_rec_lookup(self_ret), flags = 0;
+	uint32_t id = ftrace_rec_lookup(self_ret), flags = 0, rec_flags;
 	uint64_t now;
 
 	if (unlikely(!id))
@@ -108,14 +103,16 @@ static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 			ev_overrun(c);
 		return;
 	}
-	if (too_deep(t, c) || (unlikely(ft_graph.filters) && !graph_filter(t, id, &flags)))
+	/* Read once: an update may rewrite the word meanwhile. */
+	rec_flags = ftrace_rec_get(id)->flags;
+	if (too_deep(t, c) || (unlikely(ft_graph.filters) && !graph_filter(t, rec_flags, &flags)))
 		return;
 	now = arch_clock();
 	/* The event before the push: a LOST note it brings must carry the
 	 * depth before this frame. */
 	if (ft_graph.trace && ft_tracing_on && !(flags & FRAME_NOTRACE))
-		flags |= write_entry(c, id, now, regs);
-	push_frame(c, retp, id, flags, now);
+		flags |= write_entry(c, id, rec_flags, now, regs);
+	push_frame(c, retp, id, flags, rec_flags, now);
 }
 
 /* A signal landed inside a hook, and its handler made this call. */
@@ -317,12 +314,16 @@ static ft_inline unsigned find_site_frame(const struct ft_context *c, uintptr_t 
 static ft_inline void site_return(struct ft_context *c, unsigned i, uintptr_t retval,
 				   uintptr_t *slot, int tail)
 {
+	uint64_t now = 0;
+
 	if (!tail) {
 		close_frame(c, i, retval, 0);
 		return;
 	}
+	if (c->depth > i)
+		now = arch_clock();	/* only frames a jump skipped close here */
 	while (c->depth > i)
-		pop_frame(c, arch_clock(), 0, 1, 0);
+		pop_frame(c, now, 0, 1, 0);
 	*slot = (uintptr_t)return_to_handler;
 }
 
