@@ -46,8 +46,11 @@ static const char usage[] =
 	"with an optional /TYPE: d (signed, the default), x (hex), c (char),\n"
 	"p (pointer), s (string, read safely, 64 bytes at most), b (bool),\n"
 	"i8 i16 i32 i64, u8 u16 u32 u64; for fargN and retval also f32, f64 (f);\n"
-	"and an optional :NAME the report prints (arg1/s:text).  Only arguments\n"
-	"passed in registers (x86_64: six integer, eight floating-point).\n\n"
+	"and an optional :NAME the report prints (arg1/s:text).  argN+B and\n"
+	"fargN+B take a sized value B bytes into the register (a field of a\n"
+	"struct passed by value: arg1+4/i32:p.y; argN/f32 reads an integer\n"
+	"register's bits as a float).  Only arguments passed in registers\n"
+	"(x86_64: six integer, eight floating-point).\n\n"
 	"example: fntrace record -F 'parse_*' -o parse.data -- ./prog input\n"
 	"         fntrace record -A 'parse_expr@arg1/s,arg2' -R 'parse_expr@retval'\n"
 	"                -- ./prog input\n";

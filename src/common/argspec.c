@@ -40,19 +40,25 @@ static const struct type_name *find_type(const struct type_name *table, const ch
 	return NULL;
 }
 
-/* "N" of argN: 1..ARGSPEC_MAX_POS, or 0 if it is not one. */
-static unsigned parse_pos(const char *s)
+/* "N" or "N+B" of argN: N 1..ARGSPEC_MAX_POS, B into *offset; 0 if it is
+ * not one. */
+static unsigned parse_pos(const char *s, unsigned *offset)
 {
 	char *end;
-	unsigned long n;
+	unsigned long n, b = 0;
 
 	if (*s < '1' || *s > '9')
 		return 0;
 	n = strtoul(s, &end, 10);
+	if (*end == '+' && end[1] >= '0' && end[1] <= '9')
+		b = strtoul(end + 1, &end, 10);
+	*offset = b < 8 ? (unsigned)b : 8;
 	return *end || n > ARGSPEC_MAX_POS ? 0 : (unsigned)n;
 }
 
-/* What an item of the given kind may be typed as, and its default. */
+/* What an item of the given kind may be typed as, and its default: an
+ * integer register's bits may be read as a float too, for a struct's
+ * float field that shares the register with an int. */
 static const struct type_name *item_type(const char *kind, const char *type)
 {
 	static const struct type_name word = { "d", FT_ARG_SIGNED, 0, 0 };
@@ -61,25 +67,36 @@ static const struct type_name *item_type(const char *kind, const char *type)
 
 	if (!type)
 		return fp ? &dbl : &word;
-	if (fp)
+	if (fp || (!strcmp(kind, "retval") && find_type(fp_types, type)))
 		return find_type(fp_types, type);
-	if (!strcmp(kind, "retval") && find_type(fp_types, type))
-		return find_type(fp_types, type);
-	return find_type(int_types, type);
+	return find_type(int_types, type) ? find_type(int_types, type) : find_type(fp_types, type);
+}
+
+/* An offset needs a size it fits with: B + size <= 8. */
+static int check_offset(const struct arg_item *it, const char *text, char *err, size_t errlen)
+{
+	if (!it->offset)
+		return 0;
+	if (it->offset >= 8 || !it->size || it->offset + it->size > 8) {
+		snprintf(err, errlen, "'%s': a value B bytes in needs a type of at most "
+			 "8 - B bytes (i8..i64, u8..u64, c, b, f32)", text);
+		return -1;
+	}
+	return 0;
 }
 
 static int parse_item(struct arg_item *it, char *text, char *err, size_t errlen)
 {
 	char *type = strchr(text, '/');
 	const struct type_name *t;
-	unsigned pos = 0;
+	unsigned pos = 0, offset = 0;
 
 	if (type)
 		*type++ = '\0';
 	if (!strncmp(text, "arg", 3))
-		pos = parse_pos(text + 3);
+		pos = parse_pos(text + 3, &offset);
 	else if (!strncmp(text, "farg", 4))
-		pos = parse_pos(text + 4);
+		pos = parse_pos(text + 4, &offset);
 	else if (strcmp(text, "retval")) {
 		snprintf(err, errlen, "'%s': not argN, fargN or retval", text);
 		return -1;
@@ -93,11 +110,14 @@ static int parse_item(struct arg_item *it, char *text, char *err, size_t errlen)
 		snprintf(err, errlen, "'%s/%s': no such type", text, type);
 		return -1;
 	}
-	*it = (struct arg_item) { .type = t->type, .pos = pos, .size = t->size, .fp = t->fp };
-	return 0;
+	/* argN/f32 is read from the integer register, whatever the type. */
+	*it = (struct arg_item) { .type = t->type, .pos = pos, .size = t->size,
+				  .fp = t->fp && strncmp(text, "arg", 3), .offset = offset };
+	return check_offset(it, text, err, errlen);
 }
 
-/* An item's ":NAME", split off tok: a C identifier, for the report. */
+/* An item's ":NAME", split off tok, for the report: a C identifier, or
+ * a field's path (p.pos.x, v[1]). */
 static int parse_name(struct arg_spec *s, char *tok, char *err, size_t errlen)
 {
 	char *name = strchr(tok, ':');
@@ -108,7 +128,8 @@ static int parse_name(struct arg_spec *s, char *tok, char *err, size_t errlen)
 	*name++ = '\0';
 	len = strlen(name);
 	if (!len || len > ARGSPEC_MAX_NAME || strspn(name, "abcdefghijklmnopqrstuvwxyz"
-			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != len || (*name >= '0' && *name <= '9')) {
+			"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.[]") != len ||
+	    !strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_", *name)) {
 		snprintf(err, errlen, "'%s': not a name", name);
 		return -1;
 	}

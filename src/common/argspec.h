@@ -8,12 +8,16 @@
  *   argN[/T]    the Nth integer argument (1..ARGSPEC_MAX_POS); T is one of
  *               d (signed, the default), x (hex), c (a character),
  *               p (a pointer), s (a string), b (bool), i8 i16 i32 i64,
- *               u8 u16 u32 u64
+ *               u8 u16 u32 u64, or f32 f64 (the register's bits)
  *   fargN[/F]   the Nth floating-point argument; F: f64 (the default), f32
  *   retval[/T]  the return value, T as for argN, or f, f64, f32
  *
- * An argument may end with :NAME (argN/T:NAME), what the report calls
- * it: --auto-args names each from the DWARF.
+ * argN+B and fargN+B take the value B bytes into the register, counted
+ * from its least significant byte, with a sized T: a field of a struct
+ * passed in registers (arg1+4/i32 is the second int of a struct {int x,
+ * y;} passed first).  An argument may end with :NAME (argN/T:NAME), what
+ * the report calls it: --auto-args names each from the DWARF, a field as
+ * p.y or v[1].
  *
  * Shared by the CLI, which checks a spec before the program starts, and
  * the runtime, which applies it.
@@ -36,6 +40,7 @@ struct arg_item {
 	uint8_t pos;		/* N of argN/fargN; 0: the return value */
 	uint8_t size;		/* bytes of an integer (1, 2, 4, 8) */
 	uint8_t fp;		/* from the floating-point registers */
+	uint8_t offset;		/* bytes into the register (argN+B) */
 };
 
 struct arg_spec {

@@ -199,12 +199,19 @@ static const int8_t FT_LONG_WORDS[FT_LONG_TYPES] = {
  *          0 the return value)  [23:16] size: an integer's bytes (1, 2, 4,
  *          8: the value is truncated, then sign- or zero-extended), a
  *          string's bytes  [24] FT_ARG_TRUNCATED: a longer string was cut
+ *          [27:25] offset: the value began this many bytes into its
+ *          register, counted from the least significant (a field of a
+ *          struct passed in registers)  [28] FT_ARG_FP_IN_INT: a float
+ *          or double taken from an integer register (such a field)
  *   value  two words (lo, hi), or a string's bytes NUL-padded to whole
  *          words (bytes, not swapped with the word order)
  */
 #define FT_ARGS_OF_RETURN	(1u << 16)
 #define FT_ARGS_WORDS_MASK	0xffffu
 #define FT_ARG_TRUNCATED	(1u << 24)
+#define FT_ARG_OFFSET_SHIFT	25
+#define FT_ARG_OFFSET_MASK	7u
+#define FT_ARG_FP_IN_INT	(1u << 28)
 #define FT_ARG_STRING_MAX	64	/* bytes kept of a string */
 
 enum ft_arg_type {

@@ -80,6 +80,11 @@ static int check_regs(const struct arg_spec *s, char *err, size_t errlen)
 				 it->fp ? "floating-point" : "integer");
 			return -1;
 		}
+		if (!it->fp && it->offset + it->size > sizeof(uintptr_t)) {
+			snprintf(err, errlen, "arg%u+%u: past the %zu bytes of a register",
+				 it->pos, it->offset, sizeof(uintptr_t));
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -285,9 +290,15 @@ static long read_memory(uintptr_t p, char *buf, size_t len)
 	return n;
 }
 
+/* A field of a struct takes its bytes of the register, and says where
+ * they were: the reader names it by position and offset. */
 static unsigned put_value(uint32_t *w, const struct arg_item *it, uint64_t v)
 {
-	w[0] = ft_arg_head(it->type, it->pos, it->size ? it->size : sizeof(uintptr_t));
+	int fp_type = it->type == FT_ARG_DOUBLE || it->type == FT_ARG_FLOAT;
+
+	v >>= 8 * it->offset;
+	w[0] = ft_arg_head(it->type, it->pos, it->size ? it->size : sizeof(uintptr_t)) |
+	       it->offset << FT_ARG_OFFSET_SHIFT | (fp_type && !it->fp ? FT_ARG_FP_IN_INT : 0);
 	w[1] = (uint32_t)v;
 	w[2] = (uint32_t)(v >> 32);
 	return 3;
@@ -302,7 +313,7 @@ static unsigned put_string(uint32_t *w, const struct arg_item *it, uintptr_t p)
 	unsigned len = 0;
 
 	if (got <= 0) {
-		struct arg_item bad = { FT_ARG_BAD_STRING, it->pos, sizeof(uintptr_t), 0 };
+		struct arg_item bad = { FT_ARG_BAD_STRING, it->pos, sizeof(uintptr_t), 0, 0 };
 
 		return put_value(w, &bad, p);
 	}

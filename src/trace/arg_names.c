@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The names of recorded values, from the specs in a data directory's
- * args file.  A value is named by the spec item with its position and
- * register class (a double or float argument is fargN, any other argN);
+ * args file.  A value is named by the spec item with its position,
+ * register class (fargN or argN), offset into the register and type;
  * specs that name one function exactly (all of --auto-args') are found
  * by name through a hash, the others tried in turn.  An enum's value is
  * named from the enums file --auto-args writes beside: FUNC, POS, VALUE
@@ -190,13 +190,21 @@ void tr_arg_names_free(struct tr_arg_names *n)
 	free(n);
 }
 
+/* Is a the value item it asked for?  The type tells apart the members of
+ * a union, which share a register and an offset. */
+static int item_of(const struct arg_item *it, const struct tr_arg *a)
+{
+	unsigned type = a->type == FT_ARG_BAD_STRING ? FT_ARG_STRING : a->type;
+
+	return it->pos == a->pos && it->fp == a->in_fp && it->offset == a->offset &&
+	       it->type == type;
+}
+
 /* The name spec s gives a, or NULL. */
 static const char *spec_name(const struct arg_spec *s, const struct tr_arg *a)
 {
-	int fp = a->type == FT_ARG_DOUBLE || a->type == FT_ARG_FLOAT;
-
 	for (unsigned i = 0; i < s->nr_items; i++)
-		if (s->names[i] && s->items[i].pos == a->pos && s->items[i].fp == fp)
+		if (s->names[i] && item_of(&s->items[i], a))
 			return s->names[i];
 	return NULL;
 }

@@ -35,6 +35,9 @@ int tr_args_next(struct tr_args_iter *it, struct tr_arg *a)
 	a->pos = (head >> 8) & 0xff;
 	a->size = (head >> 16) & 0xff;
 	a->truncated = !!(head & FT_ARG_TRUNCATED);
+	a->offset = (head >> FT_ARG_OFFSET_SHIFT) & FT_ARG_OFFSET_MASK;
+	a->in_fp = (a->type == FT_ARG_DOUBLE || a->type == FT_ARG_FLOAT) &&
+		   !(head & FT_ARG_FP_IN_INT);
 	a->value = it->words + it->at + 1;
 	a->nth = ++it->seen[a->pos];
 	it->at += len;

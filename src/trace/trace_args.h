@@ -38,6 +38,8 @@ struct tr_arg {
 	unsigned pos;		/* 1.. the argument, 0 the return value */
 	unsigned size;		/* an integer's bytes, a string's length */
 	int truncated;		/* a string that was cut */
+	unsigned offset;	/* bytes into its register (a struct's field) */
+	int in_fp;		/* taken from a floating-point register */
 	const uint32_t *value;	/* its words */
 	unsigned nth;		/* 1, or 2... for a position seen before */
 };

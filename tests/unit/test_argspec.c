@@ -70,6 +70,19 @@ int main(void)
 	      !s.names[3] && item_is(&s, 0, FT_ARG_STRING, 1, 0, 0) &&
 	      item_is(&s, 1, FT_ARG_DOUBLE, 1, 8, 1));
 	argspec_free(&s);
+	CHECK("parse: fields of a struct, at offsets",
+	      argspec_parse(&s, "dist@arg1/i32:p.x,arg1+4/i32:p.y,farg2+4/f32:v[1],arg3+4/f32:t.w",
+			    err, sizeof(err)) == 0 && s.nr_items == 4 &&
+	      item_is(&s, 0, FT_ARG_SIGNED, 1, 4, 0) && s.items[0].offset == 0 &&
+	      item_is(&s, 1, FT_ARG_SIGNED, 1, 4, 0) && s.items[1].offset == 4 &&
+	      item_is(&s, 2, FT_ARG_FLOAT, 2, 4, 1) && s.items[2].offset == 4 &&
+	      item_is(&s, 3, FT_ARG_FLOAT, 3, 4, 0) && s.items[3].offset == 4 &&
+	      !strcmp(s.names[0], "p.x") && !strcmp(s.names[2], "v[1]"));
+	argspec_free(&s);
+	CHECK("parse: argN as a double is the register's bits",
+	      argspec_parse(&s, "f@arg1/f64", err, sizeof(err)) == 0 &&
+	      item_is(&s, 0, FT_ARG_DOUBLE, 1, 8, 0));
+	argspec_free(&s);
 	CHECK("refused: an empty name", strstr(refusal("f@arg1:"), "not a name") != NULL);
 	CHECK("refused: a name with a dash", strstr(refusal("f@arg1:a-b"), "not a name") != NULL);
 	CHECK("refused: a named return value", strstr(refusal("f@retval/x:r"), "no name") != NULL);
@@ -81,7 +94,13 @@ int main(void)
 	CHECK("refused: arg1x", strstr(refusal("f@arg1x"), "N must be") != NULL);
 	CHECK("refused: an unknown type", strstr(refusal("f@arg1/q"), "no such type") != NULL);
 	CHECK("refused: fargN as an integer", strstr(refusal("f@farg1/x"), "no such type") != NULL);
-	CHECK("refused: argN as a double", strstr(refusal("f@arg1/f64"), "no such type") != NULL);
+	CHECK("refused: an offset without a size", strstr(refusal("f@arg1+4"), "8 - B") != NULL);
+	CHECK("refused: an offset past the register",
+	      strstr(refusal("f@arg1+6/i32"), "8 - B") != NULL &&
+	      strstr(refusal("f@arg1+8/u8"), "8 - B") != NULL);
+	CHECK("refused: an offset on a string", strstr(refusal("f@arg1+8/s"), "8 - B") != NULL);
+	CHECK("refused: an offset on retval", strstr(refusal("f@retval+4/i32"), "not argN") != NULL);
+	CHECK("refused: a name that starts with a dot", strstr(refusal("f@arg1:.x"), "not a name"));
 	CHECK("refused: an unknown value", strstr(refusal("f@ret"), "not argN") != NULL);
 	CHECK("refused: '!'", strstr(refusal("!f@arg1"), "'!'") != NULL);
 	CHECK("refused: nine values",

@@ -222,6 +222,28 @@ static void test_keys(void)
 	      !strcmp(keys, "arg1 arg1_2 arg3 retval "));
 }
 
+/* A struct's fields: where in the register, and from which kind. */
+static void test_fields(void)
+{
+	struct items it = { 0 };
+	struct tr_args_iter iter;
+	struct tr_arg a[3];
+
+	it.w[it.n++] = ft_arg_head(FT_ARG_SIGNED, 2, 4) | 4u << FT_ARG_OFFSET_SHIFT;
+	it.w[it.n++] = (uint32_t)-3;
+	it.w[it.n++] = 0;
+	it.w[it.n++] = ft_arg_head(FT_ARG_FLOAT, 2, 4) | FT_ARG_FP_IN_INT;
+	it.w[it.n++] = 0x3fc00000;	/* 1.5f */
+	it.w[it.n++] = 0;
+	add_float(&it, 0.5f);
+	tr_args_iter_init(&iter, it.w, it.n);
+	CHECK("fields: offset and register kind read back",
+	      tr_args_next(&iter, &a[0]) && tr_args_next(&iter, &a[1]) &&
+	      tr_args_next(&iter, &a[2]) && a[0].offset == 4 && !a[0].in_fp &&
+	      a[1].offset == 0 && !a[1].in_fp && a[2].in_fp && a[2].offset == 0);
+	CHECK("fields: formatted as their types", formats_as(&it, 64, "-3, 1.5, 0.5"));
+}
+
 int main(void)
 {
 	test_integers();
@@ -231,5 +253,6 @@ int main(void)
 	test_cut();
 	test_damaged();
 	test_keys();
+	test_fields();
 	return unit_done();
 }
