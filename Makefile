@@ -24,9 +24,11 @@ ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer
 	      -Isrc -Isrc/arch/$(ARCH)
 
 # Code both sides (and the stand-alone recordmcount) use: the ELF reader,
-# the site decoders of every architecture, site discovery (and side
-# files), the trace format and the helpers of src/common.
+# the site decoders and calling conventions of every architecture, site
+# discovery (and side files), the trace format and the helpers of
+# src/common.
 SHARED_SRC := $(wildcard src/elf/*.c) src/arch/arches.c $(wildcard src/arch/*/decode.c) \
+	      $(wildcard src/arch/*/abi.c) \
 	      $(wildcard src/sites/*.c) $(wildcard src/common/*.c)
 # recordmcount: its command is also "fntrace recordmcount"; tool.c is the
 # main() of the stand-alone build/fntrace-recordmcount.

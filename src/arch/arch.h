@@ -113,6 +113,29 @@ struct recordmcount_desc {
 	unsigned nr_image_forms;
 };
 
+/*
+ * A struct, union or class passed by value, as its calling convention
+ * places it (record --auto-args).  The caller flattens it into its
+ * scalars, nested aggregates and arrays opened; the arch says whether it
+ * travels in registers and, if so, where each scalar lies.
+ */
+struct arch_scalar {
+	uint32_t offset;	/* in: bytes from the aggregate's start */
+	uint8_t size;		/* in: its bytes */
+	uint8_t fp;		/* in: a float or double; out: in an FP register */
+	uint8_t odd;		/* in: a type conventions set apart (long double...) */
+	uint8_t reg;		/* out: which of the aggregate's registers of
+				 * its kind, from 0 */
+	uint8_t shift;		/* out: bytes into that register, from its
+				 * least significant */
+};
+
+enum arch_pass {
+	ARCH_PASS_REGS,		/* in registers: *ints and *fps of them */
+	ARCH_PASS_MEMORY,	/* on the stack, or through a hidden pointer */
+	ARCH_PASS_UNKNOWN,	/* not a case the arch knows */
+};
+
 struct arch_desc {
 	const char *name;
 	unsigned machine;		/* EM_* */
@@ -139,6 +162,17 @@ struct arch_desc {
 	/* Arguments passed in registers, which record -A can take (the
 	 * runtime's arch_arg_regs says where); 0: none yet. */
 	uint8_t int_arg_regs, fp_arg_regs;
+	/* An aggregate is returned in at most this many registers; a larger
+	 * one in memory the caller provides, whose address takes the first
+	 * integer argument register if sret_in_arg (x86_64), or a register
+	 * of its own (aarch64's x8). */
+	uint8_t int_ret_regs, fp_ret_regs, sret_in_arg;
+	/* Where an aggregate of size bytes, its n scalars in v, is passed
+	 * while int_free and fp_free argument registers are left; NULL:
+	 * ARCH_PASS_UNKNOWN always. */
+	enum arch_pass (*place_aggregate)(struct arch_scalar *v, unsigned n, uint32_t size,
+					  unsigned int_free, unsigned fp_free,
+					  unsigned *ints, unsigned *fps);
 };
 
 const struct arch_desc *arch_lookup(unsigned machine);

@@ -6,15 +6,19 @@
  *   int parse(const char *s, unsigned short n, double k)
  *       -> parse@arg1/s,arg2/u16,farg1,retval/i32
  *
- * A parameter's type says how to print it and which registers carry it,
- * by the x86_64 System V rules (the one architecture whose runtime takes
- * arguments yet): integers, bool, enums, characters and pointers take
- * the next integer register; float and double the next SSE register;
- * long double goes on the stack and takes none.  A char pointer is a
- * string.  Anything else (a struct, varargs) ends the list there: where
- * it went cannot be told without classifying it, and a guess would put
- * the next values under the wrong names.  A function returning a struct
- * gets no spec (it may take a hidden pointer in the first register).
+ * A parameter's type says how to print it and which registers carry it
+ * (dwarf_types.c); a struct passed by value is flattened into its
+ * fields, which the arch places by its calling convention:
+ *
+ *   double dist(struct point p, struct point q)   (struct point {int x, y;})
+ *       -> dist@arg1/i32:p.x,arg1+4/i32:p.y,arg2/i32:q.x,arg2+4/i32:q.y,retval/f64
+ *
+ * What goes on the stack (long double, a large struct) takes no
+ * register and is skipped; anything the list cannot place (varargs, a
+ * C++ class that may be passed by reference) ends it there: a guess
+ * would put the next values under the wrong names.  A struct returned in
+ * memory takes the first register for its address where the arch says
+ * so; one returned in registers is not recorded.
  *
  * A definition is trusted only where the symbol table has its name at
  * its address: gcc's clones (f.isra.0, f.constprop.0) describe their own
@@ -23,6 +27,7 @@
  */
 #include "auto_args.h"
 #include "cli.h"
+#include "dwarf_types.h"
 #include "../arch/arch.h"
 #include "../common/argspec.h"
 #include "../common/array.h"
@@ -37,13 +42,6 @@
 #include <string.h>
 #include <unistd.h>
 
-enum pass {
-	PASS_INT,	/* in the next integer register */
-	PASS_FP,	/* in the next floating-point register */
-	PASS_STACK,	/* in memory: no register */
-	PASS_UNKNOWN,	/* cannot tell: stop here */
-};
-
 struct candidate {
 	char *name;
 	uint64_t addr;
@@ -56,100 +54,6 @@ struct walk {
 	struct candidate *v;
 	size_t nr, cap;
 };
-
-static int encoding(Dwarf_Die *type)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Word enc;
-
-	if (!dwarf_attr(type, DW_AT_encoding, &attr) || dwarf_formudata(&attr, &enc))
-		return -1;
-	return (int)enc;
-}
-
-/* A base type's spec type ("i32", "u8", "c", "b", "f64"), or NULL. */
-static const char *base_type(Dwarf_Die *type, enum pass *pass)
-{
-	static const char *const sints[] = { "i8", "i16", NULL, "i32", NULL, NULL, NULL, "i64" };
-	static const char *const uints[] = { "u8", "u16", NULL, "u32", NULL, NULL, NULL, "u64" };
-	int size = dwarf_bytesize(type);
-
-	*pass = PASS_INT;
-	switch (encoding(type)) {
-	case DW_ATE_boolean:
-		return "b";
-	case DW_ATE_signed_char:
-	case DW_ATE_unsigned_char:
-		return size == 1 ? "c" : NULL;
-	case DW_ATE_signed:
-		return size >= 1 && size <= 8 ? sints[size - 1] : NULL;
-	case DW_ATE_unsigned:
-	case DW_ATE_UTF:
-		return size >= 1 && size <= 8 ? uints[size - 1] : NULL;
-	case DW_ATE_float:
-		*pass = size == 4 || size == 8 ? PASS_FP : PASS_STACK;
-		return size == 4 ? "f32" : size == 8 ? "f64" : NULL;
-	}
-	return NULL;
-}
-
-/* The type a DIE's DW_AT_type names, typedefs and qualifiers peeled;
- * NULL for none (void). */
-static Dwarf_Die *type_of(Dwarf_Die *die, Dwarf_Die *mem)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Die raw;
-
-	if (!dwarf_attr_integrate(die, DW_AT_type, &attr) || !dwarf_formref_die(&attr, &raw))
-		return NULL;
-	return dwarf_peel_type(&raw, mem) == 0 ? mem : NULL;
-}
-
-/* A pointer to a character type is a string; any other, a pointer. */
-static const char *pointer_type(Dwarf_Die *ptr)
-{
-	Dwarf_Die mem, *to = type_of(ptr, &mem);
-	int enc = to && dwarf_tag(to) == DW_TAG_base_type ? encoding(to) : -1;
-
-	return (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char) &&
-	       dwarf_bytesize(to) == 1 ? "s" : "p";
-}
-
-/* How a value of this type is passed, and its spec type. */
-static const char *classify(Dwarf_Die *type, enum pass *pass)
-{
-	int size;
-
-	*pass = PASS_UNKNOWN;
-	if (!type)
-		return NULL;
-	switch (dwarf_tag(type)) {
-	case DW_TAG_base_type:
-		return base_type(type, pass);
-	case DW_TAG_pointer_type:
-	case DW_TAG_reference_type:
-	case DW_TAG_rvalue_reference_type:
-		*pass = PASS_INT;
-		return pointer_type(type);
-	case DW_TAG_enumeration_type:
-		size = dwarf_bytesize(type);
-		*pass = size == 1 || size == 2 || size == 4 || size == 8 ? PASS_INT : PASS_UNKNOWN;
-		return size == 1 ? "i8" : size == 2 ? "i16" : size == 4 ? "i32" : "i64";
-	}
-	return NULL;
-}
-
-/* ":NAME" of a named parameter, into buf; its length (0: no name fits). */
-static size_t name_suffix(Dwarf_Die *param, char *buf, size_t len)
-{
-	Dwarf_Attribute attr;
-	const char *name = dwarf_attr_integrate(param, DW_AT_name, &attr) ?
-			   dwarf_formstring(&attr) : NULL;
-
-	if (!name || strlen(name) > ARGSPEC_MAX_NAME || strlen(name) + 2 > len)
-		return 0;
-	return (size_t)snprintf(buf, len, ":%s", name);
-}
 
 /* An enum's values as "POS\tVALUE\tNAME" lines, for the report. */
 static void put_enumerators(FILE *enums, unsigned pos, Dwarf_Die *type)
@@ -167,18 +71,103 @@ static void put_enumerators(FILE *enums, unsigned pos, Dwarf_Die *type)
 	} while (dwarf_siblingof(&e, &e) == 0);
 }
 
-/* "argN/T:NAME" or "fargN/T:NAME" for each parameter while their registers are
- * known, into buf, and their enums' values; how many. */
-static unsigned param_items(const struct walk *w, Dwarf_Die *fn, char *buf, size_t len,
-			    FILE *enums)
-{
-	unsigned ints = 0, fps = 0, n = 0;
-	size_t at = 0;
-	Dwarf_Die child, tmem;
+/* The items of a spec as they are written, and the registers they took. */
+struct item_list {
+	char *buf;
+	size_t len, at;
+	unsigned n;		/* items */
+	unsigned ints, fps;	/* argument registers taken */
+	FILE *enums;
+};
 
-	buf[0] = '\0';
-	if (dwarf_child(fn, &child) != 0)
+/* A name the spec syntax takes: a parameter's, or a field's path. */
+static int nameable(const char *name)
+{
+	return name && ((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z') ||
+			*name == '_') && strlen(name) <= ARGSPEC_MAX_NAME;
+}
+
+/* ",argN+B/T:NAME": fp picks fargN; B, and the name, only if there are. */
+static void put_item(struct item_list *l, int fp, unsigned pos, unsigned shift,
+		     const char *type, const char *name)
+{
+	l->at += snprintf(l->buf + l->at, l->len - l->at, "%s%s%u", l->n ? "," : "",
+			  fp ? "farg" : "arg", pos);
+	if (shift && l->at < l->len)
+		l->at += snprintf(l->buf + l->at, l->len - l->at, "+%u", shift);
+	if (l->at < l->len)
+		l->at += snprintf(l->buf + l->at, l->len - l->at, "/%s", type);
+	if (nameable(name) && l->at < l->len)
+		l->at += snprintf(l->buf + l->at, l->len - l->at, ":%s", name);
+	l->n++;
+}
+
+static const char *param_name(Dwarf_Die *param)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(param, DW_AT_name, &attr) ? dwarf_formstring(&attr) : NULL;
+}
+
+/* A struct parameter's fields, each where the arch places it; one on
+ * the stack takes no register, and the list goes on.  -1: the list
+ * stops here. */
+static int aggregate_items(const struct walk *w, Dwarf_Die *type, const char *name,
+			   struct item_list *l)
+{
+	const struct arch_desc *arch = w->arch;
+	struct dwt_aggregate agg;
+	enum arch_pass where;
+	unsigned ints, fps;
+
+	if (!arch->place_aggregate || dwt_flatten(type, name, &agg))
+		return -1;
+	where = arch->place_aggregate(agg.where, agg.n, agg.size, arch->int_arg_regs - l->ints,
+				      arch->fp_arg_regs - l->fps, &ints, &fps);
+	if (where == ARCH_PASS_MEMORY)
 		return 0;
+	if (where != ARCH_PASS_REGS || agg.overflow)
+		return -1;
+	for (unsigned i = 0; i < agg.n; i++) {
+		const struct arch_scalar *v = &agg.where[i];
+
+		if (!agg.field[i].name[0])
+			continue;	/* a bit-field */
+		if (l->n == ARGSPEC_MAX_ITEMS - 1)
+			return -1;
+		put_item(l, v->fp, (v->fp ? l->fps : l->ints) + 1 + v->reg, v->shift,
+			 agg.field[i].type, agg.field[i].name);
+	}
+	l->ints += ints;
+	l->fps += fps;
+	return 0;
+}
+
+/* A scalar parameter's item, its enum's values beside; -1: the list
+ * stops here. */
+static int scalar_item(const struct walk *w, Dwarf_Die *param, Dwarf_Die *type,
+		       const char *t, enum pass pass, struct item_list *l)
+{
+	unsigned pos = pass == PASS_INT ? ++l->ints : ++l->fps;
+
+	if (!t || l->n == ARGSPEC_MAX_ITEMS - 1 ||
+	    pos > (pass == PASS_INT ? w->arch->int_arg_regs : w->arch->fp_arg_regs))
+		return -1;
+	put_item(l, pass == PASS_FP, pos, 0, t, param_name(param));
+	put_enumerators(l->enums, pass == PASS_INT ? pos : 0, type);
+	return 0;
+}
+
+/* "argN/T:NAME" or "fargN/T:NAME" for each parameter while their
+ * registers are known, and their enums' values. */
+static void param_items(const struct walk *w, Dwarf_Die *fn, struct item_list *l)
+{
+	Dwarf_Die child, tmem, *type;
+	int stop = 0;
+
+	l->buf[0] = '\0';
+	if (dwarf_child(fn, &child) != 0)
+		return;
 	do {
 		enum pass pass;
 		const char *t;
@@ -187,55 +176,79 @@ static unsigned param_items(const struct walk *w, Dwarf_Die *fn, char *buf, size
 			break;
 		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
 			continue;
-		t = classify(type_of(&child, &tmem), &pass);
-		if (pass == PASS_STACK)
-			continue;
-		if (pass == PASS_UNKNOWN || !t || n == ARGSPEC_MAX_ITEMS - 1 ||
-		    (pass == PASS_INT ? ++ints > w->arch->int_arg_regs
-				      : ++fps > w->arch->fp_arg_regs))
-			break;
-		at += snprintf(buf + at, len - at, "%s%s%u/%s", n ? "," : "",
-			       pass == PASS_FP ? "farg" : "arg", pass == PASS_FP ? fps : ints, t);
-		at += name_suffix(&child, buf + at, len - at);
-		put_enumerators(enums, pass == PASS_INT ? ints : 0, &tmem);
-		n++;
-	} while (at < len && dwarf_siblingof(&child, &child) == 0);
-	return n;
+		type = dwt_type_of(&child, &tmem);
+		t = dwt_classify(type, &pass);
+		if (pass == PASS_AGGREGATE)
+			stop = aggregate_items(w, type, param_name(&child), l);
+		else if (pass == PASS_INT || pass == PASS_FP)
+			stop = scalar_item(w, &child, type, t, pass, l);
+		else
+			stop = pass != PASS_STACK;
+	} while (!stop && l->at < l->len && dwarf_siblingof(&child, &child) == 0);
+}
+
+/*
+ * What the return value's type does: its item type in *rt (NULL: none
+ * recorded), and the argument registers it takes first (a hidden
+ * pointer to memory for a large struct); -1: no spec at all.  A struct
+ * returned in registers is not recorded.
+ */
+static int return_type(const struct walk *w, Dwarf_Die *ret, const char **rt, unsigned *ints)
+{
+	const struct arch_desc *arch = w->arch;
+	struct dwt_aggregate agg;
+	enum pass pass;
+	unsigned used_int, used_fp;
+
+	*rt = NULL;
+	*ints = 0;
+	if (!ret)
+		return 0;
+	*rt = dwt_classify(ret, &pass);
+	if (pass == PASS_INT || pass == PASS_FP)
+		return *rt ? 0 : -1;
+	if (pass != PASS_AGGREGATE || !arch->place_aggregate || dwt_flatten(ret, NULL, &agg))
+		return -1;
+	switch (arch->place_aggregate(agg.where, agg.n, agg.size, arch->int_ret_regs,
+				      arch->fp_ret_regs, &used_int, &used_fp)) {
+	case ARCH_PASS_MEMORY:
+		*ints = arch->sret_in_arg;
+		return 0;
+	case ARCH_PASS_REGS:
+		return agg.overflow ? -1 : 0;
+	default:
+		return -1;
+	}
 }
 
 /* The items for fn, or NULL if it gets no spec; its enums' values in
  * *enums (malloc'd, or NULL). */
 static char *function_items(const struct walk *w, Dwarf_Die *fn, char **enums)
 {
-	Dwarf_Die tmem, *ret = type_of(fn, &tmem);
-	const char *rt = NULL;
-	enum pass pass = PASS_INT;
+	Dwarf_Die tmem, *ret = dwt_type_of(fn, &tmem);
 	char buf[1024];
+	struct item_list l = { .buf = buf, .len = sizeof(buf) - 16 };
+	const char *rt;
 	size_t enums_len;
-	FILE *e;
-	unsigned n;
 
 	*enums = NULL;
-	if (ret) {
-		rt = classify(ret, &pass);
-		if (!rt || pass == PASS_STACK || pass == PASS_UNKNOWN)
-			return NULL;	/* a struct: maybe a hidden first argument */
-	}
-	e = open_memstream(enums, &enums_len);
-	if (ret && pass == PASS_INT)
-		put_enumerators(e, 0, ret);
-	n = param_items(w, fn, buf, sizeof(buf) - 16, e);
-	if (e && (fclose(e) || !enums_len)) {
+	if (return_type(w, ret, &rt, &l.ints))
+		return NULL;
+	l.enums = open_memstream(enums, &enums_len);
+	if (ret)
+		put_enumerators(l.enums, 0, ret);
+	param_items(w, fn, &l);
+	if (l.enums && (fclose(l.enums) || !enums_len)) {
 		free(*enums);
 		*enums = NULL;
 	}
-	if (strlen(buf) >= sizeof(buf) - 17 || !(n || rt)) {
+	if (l.at >= l.len - 1 || !(l.n || rt)) {
 		free(*enums);
 		*enums = NULL;
 		return NULL;	/* nothing, or cut short: not a spec */
 	}
 	if (rt)
-		snprintf(buf + strlen(buf), 16, "%sretval/%s", n ? "," : "", rt);
+		snprintf(buf + l.at, 16, "%sretval/%s", l.n ? "," : "", rt);
 	return strdup(buf);
 }
 

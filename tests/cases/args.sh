@@ -86,7 +86,7 @@ t_build g++-pg -O2 cxx "$top/tests/progs/args_cxx.cpp"
 "$FNTRACE" record -o cxx.data -A '*Parser5parse*@arg2/s,arg3' -R '*Parser5parse*@retval' \
 	-A '_Z5twiceIiET_S0_@arg1/i32' -R '_Z5twiceIiET_S0_@retval/i32' \
 	-A '_Z5twiceIdET_S0_@farg1' -R '_Z5twiceIdET_S0_@retval/f' -- ./cxx >cxx.out 2>/dev/null
-t_eq "C++: output as untraced" 60 "$(cat cxx.out)"
+t_eq "C++: output as untraced" 79 "$(cat cxx.out)"
 "$FNTRACE" report -i cxx.data >cxx.txt
 t_ok "C++: a method" grep -q 'calc::Parser::parse("1+2\*x", 5); /\* = 16 \*/' cxx.txt
 t_ok "C++: a template, int" grep -q 'int twice<int>(21); /\* = 42 \*/' cxx.txt

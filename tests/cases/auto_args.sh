@@ -1,9 +1,9 @@
 # record --auto-args: specs from the program's DWARF for every function
 # it describes, each parameter typed and named (integers of each size,
 # bool, char, strings, pointers, enums by their values' names, double,
-# float), long double passed on the
-# stack and skipped, the list cut at a struct or a variadic tail, no spec
-# for a function returning a struct; refusals.
+# float), long double passed on the stack and skipped, a struct's fields,
+# the list cut at a variadic tail or a C++ class that may be passed by
+# reference, no return value for a struct returned; refusals.
 
 t_build gcc-pg -O2 aa "$top/tests/progs/auto_args.c"
 ./aa >plain.out
@@ -12,10 +12,11 @@ t_eq "exit status" 0 "$?"
 t_same "the program's output is what it is untraced" plain.out got.out
 cat >want_specs.txt <<'EOF2'
 floats@farg1/f64:d,farg2/f32:f,arg1/i32:after,retval/f64
+gives_struct@arg1/i32:a,arg2/i32:b
 main@retval/i32
 next_color@arg1/i32:c,retval/i32
+pair_between@arg1/i32:before,arg2/i32:p.a,arg2+4/i32:p.b,arg3/i32:after,retval/i32
 scalars@arg1/i32:i,arg2/u16:u,arg3/b:flag,arg4/c:c,arg5/i64:l,retval/i32
-stop_at_struct@arg1/i32:before,retval/i32
 strings@arg1/s:name,arg2/s:empty,arg3/p:where,arg4/i32:hue,retval/s
 variadic@arg1/i32:count,retval/i32
 EOF2
@@ -28,12 +29,12 @@ t_same "the enums' values, beside them" want_enums.txt aa.data/enums
 t_graph_calls report.txt | grep -v '^# program' | sed 's/0x[0-9a-f]*/PTR/' >calls.txt
 cat >want.txt <<'EOF2'
 main() {
-  gives_struct();
+  gives_struct(a=3, b=4);
   scalars(i=-7, u=65535, flag=true, c='x', l=1099511627776); /* = 65649 */
   strings(name="hello", empty="", where=PTR, hue=BLUE); /* = "hello" */
   next_color(c=GREEN); /* = BLUE */
   floats(d=0.25, f=1.5, after=9); /* = 12.75 */
-  stop_at_struct(before=1); /* = 10 */
+  pair_between(before=1, p.a=3, p.b=4, after=2); /* = 10 */
   variadic(count=3); /* = 60 */
   nothing();
 } /* main = 0 */
@@ -50,11 +51,16 @@ t_ok "C++: a method, this and the rest" \
 t_ok "C++: template instances" \
 	sh -c "grep -q 'int twice<int>(x=21); /\* = 42 \*/' cxx.txt &&
 	       grep -q 'double twice<double>(x=1.25); /\* = 2.5 \*/' cxx.txt"
+t_ok "C++: a plain struct by value, its fields" \
+	grep -q 'plain(pt.x=2, pt.y=3, k=4); /\* = 11 \*/' cxx.txt
+t_ok "C++: a class passed by hidden reference ends the list" \
+	sh -c "grep -q '^_Z5keeps5Owneri@retval/i32\$' cxx.data/args && grep -q 'keeps(); /\* = 8 \*/' cxx.txt"
 
 # With -A too: both apply.
-"$FNTRACE" record -a -A 'stop_at_struct@arg3' -o both.data -- ./aa >/dev/null 2>&1
+"$FNTRACE" record -a -A 'pair_between@arg2/x' -o both.data -- ./aa >/dev/null 2>&1
 "$FNTRACE" report -i both.data >both.txt
-t_ok "-A adds to --auto-args" grep -q 'stop_at_struct(2, before=1); /\* = 10 \*/' both.txt
+t_ok "-A adds to --auto-args" \
+	grep -q 'pair_between(0x400000003, before=1, p.a=3, p.b=4, after=2); /\* = 10 \*/' both.txt
 
 # Refusals: one line, non-zero, no data directory.
 t_build gcc-pg -O2 nodebug "$top/tests/progs/graph.c"

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * C++ functions with recorded arguments: a method (this is arg1), and a
- * template in two instances, one taking and giving back a double.
+ * C++ functions with recorded arguments: a method (this is arg1), a
+ * template in two instances, one taking and giving back a double; a
+ * plain struct by value (its fields), and a class with a destructor by
+ * value, which the ABI passes by a hidden reference that DWARF does not
+ * show (--auto-args stops there).
  */
 #include <cstdio>
 
@@ -17,6 +20,25 @@ struct Parser {
 };
 }
 
+struct Pt {
+	int x, y;
+};
+
+struct Owner {
+	int *p;
+	~Owner() { p = nullptr; }
+};
+
+noipa int plain(Pt pt, int k)
+{
+	return pt.x * k + pt.y;
+}
+
+noipa int keeps(Owner o, int k)
+{
+	return (o.p ? *o.p : 0) + k;
+}
+
 template <typename T> noipa T twice(T x)
 {
 	return 2 * x;
@@ -29,6 +51,9 @@ int main()
 
 	r += twice<int>(21);
 	r += (long)twice<double>(1.25);
+	r += plain(Pt{2, 3}, 4);
+	int v = 7;
+	r += keeps(Owner{&v}, 1);
 	std::printf("%ld\n", r);
 	return 0;
 }

@@ -2,9 +2,9 @@
 /*
  * Functions whose DWARF says what their arguments are, for record
  * --auto-args (tests/cases/auto_args.sh says what it expects): every kind
- * of parameter it types, and the ones where it must stop (a struct, a
- * variadic tail) or give up (a struct returned, which may take a hidden
- * first argument).  Built with -g.
+ * of parameter it types, a struct between two (tests/cases/struct_args.sh
+ * has the rest), a struct returned in registers, and where it must stop
+ * (a variadic tail).  Built with -g.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -43,7 +43,7 @@ noinline double floats(double d, float f, long double skipped, int after)
 	return d + f + (double)skipped + after;
 }
 
-noinline int stop_at_struct(int before, struct pair p, int after)
+noinline int pair_between(int before, struct pair p, int after)
 {
 	return before + p.a + p.b + after;
 }
@@ -78,7 +78,7 @@ int main(void)
 	total += strings("hello", "", &here, BLUE) != NULL;
 	total += next_color(GREEN);
 	total += (long)floats(0.25, 1.5f, 2.0L, 9);
-	total += stop_at_struct(1, p, 2);
+	total += pair_between(1, p, 2);
 	total += variadic(3, 10, 20, 30);
 	nothing();
 	printf("%ld\n", total);

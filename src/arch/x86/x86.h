@@ -31,6 +31,11 @@ struct x86_flavor {
 	unsigned (*table_site_len)(const uint8_t *p, uint8_t *flags);
 };
 
+/* x86_64's System V classification of an aggregate argument (abi.c). */
+enum arch_pass x86_64_place_aggregate(struct arch_scalar *v, unsigned n, uint32_t size,
+				      unsigned int_free, unsigned fp_free,
+				      unsigned *ints, unsigned *fps);
+
 /*
  * The call a site of len bytes holds when enabled, one instruction at
  * either length: "e8 rel32", or "67 e8 rel32" (an addr32 prefix pads it,

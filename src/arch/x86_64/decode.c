@@ -158,4 +158,8 @@ const struct arch_desc arch_x86_64 = {
 	.rmc = &x86_64_rmc,
 	.int_arg_regs = 6,
 	.fp_arg_regs = 8,
+	.int_ret_regs = 2,	/* %rax, %rdx */
+	.fp_ret_regs = 2,	/* %xmm0, %xmm1 */
+	.sret_in_arg = 1,	/* %rdi */
+	.place_aggregate = x86_64_place_aggregate,
 };
