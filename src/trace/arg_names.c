@@ -224,3 +224,30 @@ const char *tr_arg_name(const struct tr_arg_names *n, const char *func, const st
 			name = spec_name(&n->specs[i], a);
 	return name;
 }
+
+_Static_assert(TR_ARG_KEY_MAX > ARGSPEC_MAX_NAME, "a name fits where a key goes");
+
+void tr_arg_keyer_init(struct tr_arg_keyer *k, const struct tr_arg_names *n, const char *func)
+{
+	k->names = n;
+	k->func = func;
+	k->nr_taken = 0;
+}
+
+static int taken(const struct tr_arg_keyer *k, const char *name)
+{
+	for (unsigned i = 0; i < k->nr_taken; i++)
+		if (!strcmp(k->taken[i], name))
+			return 1;
+	return 0;
+}
+
+const char *tr_arg_keyer_key(struct tr_arg_keyer *k, const struct tr_arg *a, char *buf)
+{
+	const char *name = k->names && k->func ? tr_arg_name(k->names, k->func, a) : NULL;
+
+	if (!name || taken(k, name) || k->nr_taken == TR_ARG_KEYER_NAMES)
+		return tr_arg_key(a, buf, TR_ARG_KEY_MAX);
+	k->taken[k->nr_taken++] = name;
+	return name;
+}

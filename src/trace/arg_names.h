@@ -19,4 +19,23 @@ const char *tr_arg_name(const struct tr_arg_names *n, const char *func, const st
 /* The name of a's value, if its type is an enum that has one, or NULL. */
 const char *tr_arg_enum(const struct tr_arg_names *n, const char *func, const struct tr_arg *a);
 
+/*
+ * The keys an export gives one call's values, in turn: each value's name
+ * where the specs give one that no value before it in the call took
+ * (a spec of -A and one of --auto-args may name the same register),
+ * else tr_arg_key()'s "arg2", "retval".
+ */
+#define TR_ARG_KEYER_NAMES 16
+
+struct tr_arg_keyer {
+	const struct tr_arg_names *names;	/* may be NULL */
+	const char *func;
+	const char *taken[TR_ARG_KEYER_NAMES];
+	unsigned nr_taken;
+};
+
+void tr_arg_keyer_init(struct tr_arg_keyer *k, const struct tr_arg_names *n, const char *func);
+/* a's key, in buf (TR_ARG_KEY_MAX bytes) or the names' own memory. */
+const char *tr_arg_keyer_key(struct tr_arg_keyer *k, const struct tr_arg *a, char *buf);
+
 #endif

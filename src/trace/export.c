@@ -4,6 +4,7 @@
  * files that appear whole or not at all (export.h).
  */
 #include "export.h"
+#include "arg_names.h"
 #include "srcline.h"
 #include "../common/array.h"
 
@@ -185,6 +186,7 @@ static int export_open(struct export *ex, const struct export_options *o)
 		tr_close(&ex->td);
 		return -1;
 	}
+	ex->arg_names = tr_arg_names_load(ex->td.dir);
 	return 0;
 }
 
@@ -228,6 +230,7 @@ int export_run(const struct export_options *o)
 	free(ex.pieces);
 	free(ex.threads);
 	tr_srclines_free(ex.srclines);
+	tr_arg_names_free(ex.arg_names);
 	tr_close(&ex.td);
 	return err ? 1 : 0;
 }

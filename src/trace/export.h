@@ -47,6 +47,8 @@ struct export {
 	struct export_file out;		/* opened on opt->output before write() */
 	struct tr_srclines *srclines;	/* with --srcline, for tr_srcline()
 					 * (srcline.h); else NULL */
+	struct tr_arg_names *arg_names;	/* what the specs call the values
+					 * (arg_names.h), or NULL */
 	struct export_file *pieces;	/* --split: the files before out, closed */
 	unsigned nr_pieces;
 	size_t cap_pieces;

@@ -45,9 +45,10 @@
  * is shorter, and speedscope names a frame by its name and args together.
  *
  * The values a call was given (-A) are known at entry: they are on its
- * B, "arg1":"5","arg2":"\"abc\"", keyed by position (trace_args.h's
- * tr_arg_key) and each the report's text of it as a JSON string, so that
- * 64-bit values keep every digit and strings their escapes.  speedscope
+ * B, "len":"5","arg2":"\"abc\"", keyed by the names the specs give them
+ * (--auto-args, -A's :NAME), else by position (trace_args.h's
+ * tr_arg_key), and each the report's text of it as a JSON string, so
+ * that 64-bit values keep every digit and strings their escapes.  speedscope
  * then makes calls with different values different frames.  A typed
  * return value (-R) is the E's "retval", in the untyped one's place.
  *
@@ -61,6 +62,7 @@
  * output buffer, whatever the length of the trace.
  */
 #include "export_chrome.h"
+#include "arg_names.h"
 #include "calls.h"
 #include "trace_args.h"
 #include "../common/array.h"
@@ -192,21 +194,30 @@ static char *put_key(char *p, int *first, const char *key, size_t len)
 
 #define PUT_KEY(p, first, lit)	put_key(p, first, lit, sizeof(lit) - 1)
 
-/* The values of an ARGS event, as members of args: "arg1":"5" ... */
-static char *put_values(struct chrome *c, char *p, int *first, const uint32_t *args,
-			uint32_t words)
+/* The values of an ARGS event of func's, as members of args:
+ * "len":"5", "arg2":"7" ... keyed by the names the specs give them
+ * (arg_names.h); an enum's value by its name, as the report has it. */
+static char *put_values(struct chrome *c, char *p, int *first, uint32_t func,
+			const uint32_t *args, uint32_t words)
 {
 	char key[TR_ARG_KEY_MAX], member[TR_ARG_KEY_MAX + 3], text[TR_ARG_TEXT_MAX];
+	const char *name = tr_func_name(c->th->proc, func), *value;
+	struct tr_arg_keyer keyer;
 	struct tr_args_iter it;
 	struct tr_arg a;
 	int len;
 
+	tr_arg_keyer_init(&keyer, c->ex->arg_names, name);
 	tr_args_iter_init(&it, args, words);
 	while (tr_args_next(&it, &a)) {
-		/* Keys are letters, digits and '_': nothing to escape. */
-		len = snprintf(member, sizeof(member), "\"%s\":", tr_arg_key(&a, key, sizeof(key)));
+		/* Keys are names and paths (p.a[1]): nothing to escape. */
+		len = snprintf(member, sizeof(member), "\"%s\":", tr_arg_keyer_key(&keyer, &a, key));
 		json_out_done(&c->out, put_key(p, first, member, len));
-		json_out_string(&c->out, text, tr_arg_format(&a, text, sizeof(text)));
+		value = tr_arg_enum(c->ex->arg_names, name, &a);
+		if (value)
+			json_out_string(&c->out, value, strlen(value));
+		else
+			json_out_string(&c->out, text, tr_arg_format(&a, text, sizeof(text)));
 		p = json_out_room(&c->out);
 	}
 	return p;
@@ -231,7 +242,7 @@ static char *put_call_args(struct chrome *c, char *p, const struct call_event *e
 		*p++ = '"';
 	}
 	if (ev->args) {
-		p = put_values(c, p, &first, ev->args, ev->args_words);
+		p = put_values(c, p, &first, ev->func, ev->args, ev->args_words);
 	} else if (ev->has_retval) {
 		p = PUT_KEY(p, &first, "\"retval\":\"");
 		p = put_hex(p, ev->value);
@@ -269,7 +280,7 @@ static int write_begin_values(struct chrome *c, const struct call_event *ev,
 	int first = 1;
 
 	p = put_name(c, PUT(p, ",\"ph\":\"B\""), ft);
-	p = put_values(c, PUT(p, ",\"args\":{"), &first, ev->args, ev->args_words);
+	p = put_values(c, PUT(p, ",\"args\":{"), &first, ev->func, ev->args, ev->args_words);
 	if (ft->src.s)
 		p = put_quoted(c, PUT_KEY(p, &first, "\"srcline\":"), &ft->src);
 	*p++ = '}';
@@ -363,7 +374,7 @@ static int write_hit(struct chrome *c, const struct call_event *ev)
 		return end_event(c, p);
 	p = PUT(p, ",\"args\":{");
 	if (ev->args)
-		p = put_values(c, p, &first, ev->args, ev->args_words);
+		p = put_values(c, p, &first, ev->func, ev->args, ev->args_words);
 	if (ev->value) {
 		caller = sym_name(&c->syms, ev->value, buf, sizeof(buf));
 		json_out_done(&c->out, PUT_KEY(p, &first, "\"caller\":"));

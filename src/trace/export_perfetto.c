@@ -31,6 +31,7 @@
  * A call costs about 24 bytes (in the trace: 8).
  */
 #include "export.h"
+#include "arg_names.h"
 #include "calls.h"
 #include "pb_write.h"
 #include "perfetto_proto.h"
@@ -334,17 +335,26 @@ static void annotate_string(struct perfetto *p, const char *name, const char *va
 	pb_end(&p->pb, a);
 }
 
-/* An ARGS event's values (none if words is 0), keyed by tr_arg_key(). */
-static void annotate_values(struct perfetto *p, const uint32_t *args, uint32_t words)
+/* An ARGS event's values of func's (none if words is 0), keyed by the
+ * names the specs give them (arg_names.h); an enum's by its name. */
+static void annotate_values(struct perfetto *p, uint32_t func, const uint32_t *args,
+			    uint32_t words)
 {
 	char key[TR_ARG_KEY_MAX], text[TR_ARG_TEXT_MAX];
+	const char *name = tr_func_name(p->th->proc, func), *value;
+	struct tr_arg_keyer keyer;
 	struct tr_args_iter it;
 	struct tr_arg a;
 
+	tr_arg_keyer_init(&keyer, p->ex->arg_names, name);
 	tr_args_iter_init(&it, args, words);
 	while (tr_args_next(&it, &a)) {
-		tr_arg_format(&a, text, sizeof(text));
-		annotate_string(p, tr_arg_key(&a, key, sizeof(key)), text);
+		value = tr_arg_enum(p->ex->arg_names, name, &a);
+		if (!value) {
+			tr_arg_format(&a, text, sizeof(text));
+			value = text;
+		}
+		annotate_string(p, tr_arg_keyer_key(&keyer, &a, key), value);
 	}
 }
 
@@ -411,7 +421,7 @@ static void write_enter(struct perfetto *p, const struct call_event *ev)
 	iid = intern(p, ev->func);
 	event = event_begin(p, TYPE_SLICE_BEGIN);
 	name_function(p, ev->func, iid);
-	annotate_values(p, ev->args, ev->args_words);
+	annotate_values(p, ev->func, ev->args, ev->args_words);
 	pb_end(&p->pb, event);
 	pb_end(&p->pb, packet);
 }
@@ -428,7 +438,7 @@ static void write_exit(struct perfetto *p, const struct call_event *ev)
 	packet = packet_begin(p, ev->time);
 	event = event_begin(p, TYPE_SLICE_END);
 	if (ev->args)
-		annotate_values(p, ev->args, ev->args_words);
+		annotate_values(p, ev->func, ev->args, ev->args_words);
 	else if (ev->has_retval)
 		annotate_uint(p, "retval", ev->value);
 	if (why)
@@ -491,7 +501,7 @@ static int write_hit(struct perfetto *p, const struct call_event *ev)
 	iid = intern(p, ev->func);
 	event = event_begin(p, TYPE_INSTANT);
 	name_function(p, ev->func, iid);
-	annotate_values(p, ev->args, ev->args_words);
+	annotate_values(p, ev->func, ev->args, ev->args_words);
 	annotate_string(p, "caller", sym_name(syms, ev->value, addr, sizeof(addr)));
 	pb_end(&p->pb, event);
 	pb_end(&p->pb, packet);

@@ -30,8 +30,8 @@
 #define TR_ARG_TEXT_MAX		1040
 /* What the report gives a call's whole list: longer ones end in "...". */
 #define TR_ARGS_TEXT_LEN	1024
-/* "arg255_65535", NUL included. */
-#define TR_ARG_KEY_MAX		16
+/* "arg255_65535", or a value's 63-byte name, NUL included. */
+#define TR_ARG_KEY_MAX		64
 
 struct tr_arg {
 	unsigned type;		/* FT_ARG_* */

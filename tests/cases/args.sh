@@ -80,6 +80,13 @@ t_ok "chrome: a call's arguments are its begin's args" \
 t_ok "chrome: a typed return value on its end" \
 	grep -q '"ph":"E","name":"area","args":{"retval":"-6"}' a.json
 t_ok "chrome: the file is JSON" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' a.json
+"$FNTRACE" export -i named.data --format chrome -o named.json
+t_ok "chrome: values keyed by the names the spec gives them" \
+	grep -q '"ph":"B","name":"greet","args":{"who":"\\"world\\"","times":"2"}' named.json
+"$FNTRACE" export -i named.data --format perfetto -o named.pftrace
+protoc --decode_raw <named.pftrace >named.raw
+t_ok "perfetto: values keyed by their names" \
+	sh -c 'grep -q "\"who\"" named.raw && grep -q "\"times\"" named.raw && ! grep -q "\"arg1\"" named.raw'
 
 # C++: a method's this is arg1; names demangled in the report.
 t_build g++-pg -O2 cxx "$top/tests/progs/args_cxx.cpp"

@@ -40,6 +40,9 @@ main() {
 } /* main = 0 */
 EOF2
 t_same "every function's values, typed and named from DWARF" want.txt calls.txt
+"$FNTRACE" export -i aa.data --format chrome -o aa.json
+t_ok "chrome: named, an enum's value by its name" \
+	grep -q '"name":"next_color","args":{"c":"GREEN"}' aa.json
 
 # C++: a method's this, the names demangled where the specs name them
 # mangled (gcc's .isra clones would get none: noipa keeps them whole).

@@ -43,6 +43,11 @@ main() {
 } /* main = 0 */
 EOF2
 	t_same "every field's value, named by its path" want.txt calls.txt
+	"$FNTRACE" export -i sa.data --format chrome -o sa.json
+	t_ok "chrome: fields keyed by their paths" \
+		grep -q '"name":"points","args":{"p.x":"3","p.y":"-4","k":"2","q.x":"10","q.y":"7"}' sa.json
+	t_ok "chrome: union members keyed apart" \
+		grep -q '"name":"odd_ones","args":{"fl.count":"42","w.i":"1065353216","w.f":"1","last":"-3"}' sa.json
 done
 T_TAG=
 
