@@ -449,3 +449,52 @@ out:
 	close(fd);
 	return ret;
 }
+
+/* The text a memstream held in *text, or NULL (freed) if it failed. */
+static char *stream_text(FILE *f, char **text, int ok)
+{
+	if (f && fclose(f))
+		ok = 0;
+	if (!f || !ok) {
+		free(*text);
+		*text = NULL;
+	}
+	return *text;
+}
+
+char *auto_args_of_process(pid_t pid, char **enums)
+{
+	char path[64], *specs = NULL;
+	size_t specs_len, enums_len;
+	struct cli_target t;
+	const struct arch_desc *arch;
+	FILE *out, *en;
+	int n = -1;
+
+	*enums = NULL;
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	if (access(path, R_OK)) {
+		cli_error("--auto-args: cannot read the program of process %d", (int)pid);
+		return NULL;
+	}
+	if (cli_target_of(path, &t) || !(arch = cli_target_args_arch(&t)))
+		return NULL;
+	out = open_memstream(&specs, &specs_len);
+	en = open_memstream(enums, &enums_len);
+	if (!out || !en)
+		cli_error("out of memory");
+	else
+		n = auto_args_write(path, arch, out, en);
+	if (n == 0)
+		cli_error("--auto-args: the DWARF of process %d's program describes no "
+			  "function's parameters", (int)pid);
+	stream_text(en, enums, n > 0);
+	stream_text(out, &specs, n > 0 && *enums);
+	if (!specs && n > 0)
+		cli_error("out of memory");
+	if (!specs) {
+		free(*enums);
+		*enums = NULL;
+	}
+	return specs;
+}

@@ -6,6 +6,7 @@
 #define FNTRACE_AUTO_ARGS_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 struct arch_desc;
 
@@ -16,5 +17,8 @@ struct arch_desc;
  * functions, or -1 after one line saying why not. */
 int auto_args_write(const char *program, const struct arch_desc *arch, FILE *out,
 		    FILE *enums);
+/* The same for the program process pid runs, as text (malloc'd): the
+ * specs, and the enums' lines in *enums; NULL after one line. */
+char *auto_args_of_process(pid_t pid, char **enums);
 
 #endif

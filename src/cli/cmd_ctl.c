@@ -6,6 +6,7 @@
  * trace_stat/function come as raw data and are printed here, in the
  * kernel's formats.
  */
+#include "auto_args.h"
 #include "cli.h"
 #include "../common/array.h"
 #include "../common/sort.h"
@@ -24,7 +25,8 @@
 #include <unistd.h>
 
 static const char usage[] =
-	"usage: fntrace ctl [--append] [--timeout SECONDS] PID FILE [VALUE]\n\n"
+	"usage: fntrace ctl [--append] [--timeout SECONDS] PID FILE [VALUE]\n"
+	"       fntrace ctl [--append] --auto-args PID set_ftrace_args\n\n"
 	"Read FILE of the traced process PID, or write VALUE to it (replacing,\n"
 	"or adding with --append, as '>' and '>>' do).  The files are the\n"
 	"kernel's tracefs files:\n\n"
@@ -37,6 +39,9 @@ static const char usage[] =
 	"The process must have been started with 'fntrace run' (or be\n"
 	"attached with 'fntrace attach').  trace_pipe streams until Ctrl-C.\n\n"
 	"  -a, --append            add to the file instead of replacing it\n"
+	"      --auto-args         write set_ftrace_args the specs record\n"
+	"                          --auto-args takes from the DWARF of the\n"
+	"                          process's program (built with -g)\n"
 	"  -t, --timeout SECONDS   give up on a process that does not answer\n"
 	"                          (a stopped one) within SECONDS (default 5)\n"
 	"  -h, --help              this text\n\n"
@@ -130,6 +135,8 @@ static int read_section(struct stream_dir *d, struct ctl_conn *c)
 		return stream_start(d, line);
 	if (sscanf(line, "info %zu", &len) == 1)
 		return write_file(d->dir, "info", c, len);
+	if (sscanf(line, "args %zu", &len) == 1)
+		return write_file(d->dir, "args", c, len);
 	image = 0;
 	if (sscanf(line, "funcs %u.%u %zu", &pid, &image, &len) == 3 ||
 	    sscanf(line, "funcs %u %zu", &pid, &len) == 2) {
@@ -318,18 +325,35 @@ static int parse_pid(const char *s, pid_t *pid)
 	return 0;
 }
 
+/* --auto-args: the specs of pid's program, for set_ftrace_args alone;
+ * NULL after one line. */
+static char *auto_value(pid_t pid, const char *file)
+{
+	char *enums, *specs;
+
+	if (strcmp(file, "set_ftrace_args")) {
+		cli_error("--auto-args writes set_ftrace_args, not %s", file);
+		return NULL;
+	}
+	specs = auto_args_of_process(pid, &enums);
+	free(enums);
+	return specs;
+}
+
 int cmd_ctl(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "append", no_argument, NULL, 'a' },
+		{ "auto-args", no_argument, NULL, 'A' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct ctl_conn *conn;
-	int c, append = 0, status, ret;
+	int c, append = 0, autoargs = 0, status, ret;
 	unsigned seconds = 5;
 	const char *file;
+	char *value = NULL;
 	pid_t pid;
 
 	while ((c = getopt_long(argc, argv, "+at:h", opts, NULL)) != -1) {
@@ -339,25 +363,32 @@ int cmd_ctl(int argc, char **argv)
 		}
 		if (c == 't' && cli_parse_seconds(optarg, &seconds))
 			return 2;
-		if (c != 'a' && c != 't') {
+		if (c != 'a' && c != 't' && c != 'A') {
 			fputs(usage, stderr);
 			return 2;
 		}
 		append |= c == 'a';
+		autoargs |= c == 'A';
 	}
 	ctl_timeout_ms = seconds * 1000;
-	if (argc - optind < 2 || argc - optind > 3) {
+	if (argc - optind < 2 || argc - optind > 3 - autoargs) {
 		fputs(usage, stderr);
 		return 2;
 	}
 	if (parse_pid(argv[optind], &pid))
 		return 2;
 	file = argv[optind + 1];
-	conn = ctl_request(pid, argc - optind == 3 ? (append ? "append" : "write") : "read",
-			   file, argc - optind == 3 ? argv[optind + 2] : NULL, NULL, &status);
+	if (autoargs && !(value = auto_value(pid, file)))
+		return 1;
+	if (argc - optind == 3)
+		value = argv[optind + 2];
+	conn = ctl_request(pid, value ? (append ? "append" : "write") : "read",
+			   file, value, NULL, &status);
+	if (autoargs)
+		free(value);
 	if (!conn)
 		return status;
-	if (argc - optind == 3)
+	if (autoargs || argc - optind == 3)
 		ret = 0;
 	else if (!strcmp(file, "trace"))
 		ret = show_trace(conn);

@@ -199,10 +199,6 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		cli_error("-A, -R and --auto-args need the function_graph tracer");
 		return -1;
 	}
-	if (o->auto_args && o->pid) {
-		cli_error("--auto-args reads a program's DWARF as it starts: not with -p yet");
-		return -1;
-	}
 	return optind;
 }
 

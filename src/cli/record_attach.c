@@ -7,6 +7,7 @@
  * so that nothing more is written, and whatever threads wrote is taken,
  * even from chunks they still fill; then the tracer goes back to nop.
  */
+#include "auto_args.h"
 #include "cli.h"
 #include "ctl_client.h"
 #include "drain.h"
@@ -65,7 +66,7 @@ static struct ft_shm *map_buffer(pid_t pid)
 
 /* The recording's settings, then the tracer: a new tracer starts with an
  * empty buffer. */
-static int configure(pid_t pid, const struct record_options *o)
+static int configure(pid_t pid, const struct record_options *o, const char *specs)
 {
 	char depth[16];
 
@@ -75,7 +76,7 @@ static int configure(pid_t pid, const struct record_options *o)
 	       ctl_set(pid, "set_ftrace_notrace", o->notrace ? o->notrace : "") ||
 	       ctl_set(pid, "max_graph_depth", depth) ||
 	       ctl_set(pid, "options/funcgraph-retval", o->retval ? "1" : "0") ||
-	       ctl_set(pid, "set_ftrace_args", o->args ? o->args : "") ||
+	       ctl_set(pid, "set_ftrace_args", specs ? specs : "") ||
 	       ctl_set(pid, "tracing_on", "1") ||
 	       ctl_set(pid, "current_tracer", o->tracer);
 }
@@ -191,19 +192,34 @@ static int write_funcs(const struct attached *a, uint32_t pid, uint32_t image,
 	return ret;
 }
 
-/* -A/-R's specs, in the data directory as record writes them: the
- * report names the values from them. */
-static int keep_specs(const struct attached *a, const char *specs)
+/* -A/-R's specs and, with --auto-args, those of the process's program's
+ * DWARF: the text set_ftrace_args takes, kept in the data directory as
+ * record writes them (the report names the values from them, and
+ * enum values from the enums file).  -1 after one line. */
+static int keep_specs(const struct attached *a, char **specs)
 {
-	char path[4200];
-	int ret;
+	const char *given = a->o->args ? a->o->args : "";
+	char path[4200], *found = NULL, *enums = NULL;
+	int ret = 0;
 
-	if (!specs)
-		return 0;
+	*specs = NULL;
+	if (a->o->auto_args && !(found = auto_args_of_process(a->o->pid, &enums)))
+		return -1;
+	if ((a->o->args || found) &&
+	    asprintf(specs, "%s%s%s", given, *given && found ? "\n" : "", found ? found : "") < 0)
+		*specs = NULL;
+	free(found);
+	if ((a->o->args || a->o->auto_args) && !*specs) {
+		cli_error("out of memory");
+		ret = -1;
+	}
 	snprintf(path, sizeof(path), "%s/args", a->dir.tmp);
-	ret = replace_file(path, specs, strlen(specs), 0644);
-	if (ret)
+	if (!ret && *specs && (ret = replace_file(path, *specs, strlen(*specs), 0644)))
 		cli_error("cannot write %s", path);
+	snprintf(path, sizeof(path), "%s/enums", a->dir.tmp);
+	if (!ret && enums && (ret = replace_file(path, enums, strlen(enums), 0644)))
+		cli_error("cannot write %s", path);
+	free(enums);
 	return ret;
 }
 
@@ -264,7 +280,7 @@ int record_attach(const struct record_options *o)
 		.info = { .tracer = o->tracer, .pid = o->pid, .retval = o->retval,
 			  .filter = o->filter, .notrace = o->notrace, .depth = o->depth },
 	};
-	char ending[256];
+	char ending[256], *specs = NULL;
 
 	a.shm = map_buffer(o->pid);
 	if (!a.shm || datadir_create(&a.dir, o->output, &a.info))
@@ -272,11 +288,13 @@ int record_attach(const struct record_options *o)
 	a.drainer = (struct drainer){ .shm = a.shm, .dir = &a.dir };
 	command_of(o->pid, a.info.command, sizeof(a.info.command));
 	a.own_pid = ctl_own_pid(o->pid);
-	if (keep_funcs(&a) || keep_specs(&a, o->args) || configure(o->pid, o)) {
+	if (keep_funcs(&a) || keep_specs(&a, &specs) || configure(o->pid, o, specs)) {
 		datadir_abandon(&a.dir);
 		free(a.funcs);
+		free(specs);
 		return -1;
 	}
+	free(specs);
 	record_loop(&a);
 	if (stop(&a) || finish(&a)) {
 		datadir_abandon(&a.dir);

@@ -182,10 +182,12 @@ int ft_args_write(const char *text, int append, char *err, size_t errlen)
 	return 0;
 }
 
-void ft_args_show(struct ctl_out *o)
+void ft_args_emit(void (*emit)(void *arg, const char *text, size_t len), void *arg)
 {
-	for (unsigned i = 0; i < nr_specs; i++)
-		ctl_printf(o, "%s\n", specs[i].text);
+	for (unsigned i = 0; i < nr_specs; i++) {
+		emit(arg, specs[i].text, strlen(specs[i].text));
+		emit(arg, "\n", 1);
+	}
 }
 
 /* ---- the table ---- */

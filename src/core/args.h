@@ -20,8 +20,8 @@ struct ctl_out;
  * or separated by white space; a bad one changes nothing.  Under
  * ftrace_lock(); patches nothing itself (the caller's update does). */
 int ft_args_write(const char *text, int append, char *err, size_t errlen);
-/* The specs as written, one per line. */
-void ft_args_show(struct ctl_out *o);
+/* The specs as written, one per line, handed to emit a piece at a time. */
+void ft_args_emit(void (*emit)(void *arg, const char *text, size_t len), void *arg);
 /* For the update: the record's FTRACE_FL_ARGS_* bits. */
 uint32_t ft_args_rec_flags(const struct ftrace_rec *rec, const char *module);
 

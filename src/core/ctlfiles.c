@@ -193,11 +193,16 @@ static int write_filter_file(const char *value, int append, int which,
 	return ret;
 }
 
+static void write_out(void *o, const char *text, size_t len)
+{
+	ctl_write(o, text, len);
+}
+
 static int read_args(struct ctl_out *o, int arg)
 {
 	ctl_printf(o, "ok\n");
 	ftrace_lock();
-	ft_args_show(o);
+	ft_args_emit(write_out, o);
 	ftrace_unlock();
 	return 0;
 }

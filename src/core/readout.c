@@ -8,6 +8,7 @@
  * full and read to its end.  A full chunk is marked READING while it is
  * copied, so that a writer in overwrite mode does not reuse it meanwhile.
  */
+#include "args.h"
 #include "buffer.h"
 #include "control.h"
 #include "events.h"
@@ -109,6 +110,20 @@ static void send_funcs(struct sent *s)
 	}
 }
 
+/* "args LEN" and set_ftrace_args' specs, if any: the reader names the
+ * values from them, as from a data directory's args file. */
+static void send_specs(struct ctl_out *o)
+{
+	struct text specs = { 0 };
+
+	ftrace_lock();
+	ft_args_emit(text_add, &specs);
+	ftrace_unlock();
+	if (specs.len)
+		send_section(o, "args", specs.buf, specs.len);
+	free(specs.buf);
+}
+
 static void send_preamble(struct sent *s)
 {
 	struct text info = { 0 };
@@ -130,6 +145,7 @@ static void send_preamble(struct sent *s)
 	ctl_printf(s->o, "fntrace-stream 1 %s\n", FT_BIG_ENDIAN ? "be" : "le");
 	send_section(s->o, "info", info.buf, info.len);
 	free(info.buf);
+	send_specs(s->o);
 	note_process(s, &(struct ft_chunk){ .pid = getpid(), .image = ft_image });
 	send_funcs(s);
 }

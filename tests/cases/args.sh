@@ -129,6 +129,28 @@ t_eq "ctl: ... and no values" 0 "$(grep -c 'add3([0-9]' cleared.txt)"
 t_eq "record -p -A: exit status" 0 "$?"
 "$FNTRACE" report -i p.data >p.txt
 t_ok "record -p -A: values" grep -Eq 'add3\([0-9]+\);' p.txt
+
+# --auto-args on a running process: through ctl, and with record -p.
+"$FNTRACE" ctl $pid current_tracer function_graph
+"$FNTRACE" ctl --auto-args $pid set_ftrace_args
+t_eq "ctl --auto-args: exit status" 0 "$?"
+t_ok "ctl --auto-args: the DWARF's specs set" \
+	"$FNTRACE" ctl $pid set_ftrace_args | grep -qx 'add3@arg1/i64:a,arg2/i64:b,arg3/i64:c,retval/i64'
+"$FNTRACE" ctl $pid trace ''
+sleep 0.3
+"$FNTRACE" ctl $pid trace >auto_live.txt
+t_ok "ctl --auto-args: live calls, named" \
+	grep -Eq 'add3\(a=[0-9]+, b=[0-9]+, c=[0-9]+\); /\* = [0-9]+ \*/' auto_live.txt
+"$FNTRACE" ctl --auto-args $pid current_tracer 2>err.txt
+t_ok "ctl --auto-args: another file refused" sh -c \
+	"test \$(wc -l <err.txt) = 1 && grep -q 'writes set_ftrace_args, not current_tracer' err.txt"
+"$FNTRACE" ctl $pid set_ftrace_args ''
+"$FNTRACE" record -p $pid -d 1 -a -o pa.data >/dev/null 2>&1
+t_eq "record -p --auto-args: exit status" 0 "$?"
+"$FNTRACE" report -i pa.data >pa.txt
+t_ok "record -p --auto-args: values named" \
+	grep -Eq 'add3\(a=[0-9]+, b=[0-9]+, c=[0-9]+\); /\* = [0-9]+ \*/' pa.txt
+t_ok "record -p --auto-args: the specs kept" grep -q '^greet@arg1/s:who,arg2/i32:times' pa.data/args
 kill $pid 2>/dev/null
 wait $pid 2>/dev/null
 

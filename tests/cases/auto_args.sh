@@ -76,5 +76,11 @@ t_ok "no DWARF: no data directory" test ! -e bad.data
 "$FNTRACE" record -a -t function -o bad.data -- ./aa >/dev/null 2>err.txt
 t_ok "function tracer refused" grep -q 'need the function_graph tracer' err.txt
 "$FNTRACE" record -a -p $$ -o bad.data >/dev/null 2>err.txt
-t_ok "-p refused" grep -q 'not with -p yet' err.txt
+rc=$?
+t_ok "-p on a process fntrace does not trace: one line" \
+	sh -c "test $rc -ne 0 && test \$(wc -l <err.txt) = 1"
+"$FNTRACE" ctl --auto-args 999999999 set_ftrace_args 2>err.txt
+rc=$?
+t_ok "ctl --auto-args, no such process: one line" \
+	sh -c "test $rc -ne 0 && test \$(wc -l <err.txt) = 1 && grep -q 'cannot read the program of process' err.txt"
 t_ok "refusals leave no data directory" test ! -e bad.data
