@@ -162,6 +162,20 @@ $(FUZZ_BIN): $(FUZZ_SRC) $(wildcard src/recordmcount/*.h src/elf/*.h src/sites/*
 fuzz: deps-check $(FUZZ_BIN)
 	tests/fuzz/run.sh $(FUZZ_BIN) $(abspath $(BUILD))/fuzz $(FUZZ_TIME)
 
+# ---- fuzzing the trace reader, the report and the exports ----
+FUZZ_TRACE_SRC := tests/fuzz/fuzz_trace.c $(wildcard src/trace/*.c) $(SHARED_SRC)
+FUZZ_TRACE_BIN := $(BUILD)/fuzz/fuzz_trace
+
+$(FUZZ_TRACE_BIN): $(FUZZ_TRACE_SRC) $(wildcard src/trace/*.h src/common/*.h src/elf/*.h \
+			src/arch/*.h src/arch/*/*.h)
+	@mkdir -p $(dir $@)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-std=gnu11 -D_GNU_SOURCE -Isrc -Isrc/arch/$(ARCH) $(WARN) -o $@ $(FUZZ_TRACE_SRC) \
+		$(CLI_LIBS)
+
+fuzz-trace: deps-check all $(FUZZ_TRACE_BIN)
+	tests/fuzz/run_trace.sh $(FUZZ_TRACE_BIN) $(abspath $(BUILD))/fuzz $(FUZZ_TIME)
+
 deps-%:
 	@scripts/deps.sh $*
 
@@ -175,4 +189,4 @@ install: all
 clean:
 	rm -rf $(BUILD) build-sanitize
 
-.PHONY: all runtime runtimes demo check check-sanitize unit stress bench fuzz install clean
+.PHONY: all runtime runtimes demo check check-sanitize unit stress bench fuzz fuzz-trace install clean

@@ -163,11 +163,13 @@ struct tr_arg_names *tr_arg_names_load(const char *dir)
 
 const char *tr_arg_enum(const struct tr_arg_names *n, const char *func, const struct tr_arg *a)
 {
-	struct enum_value key = { func, a->pos, (int64_t)tr_arg_integer(a), NULL };
+	struct enum_value key = { func, a->pos, 0, NULL };
 	const struct enum_value *e;
 
+	/* Only a signed item has two value words: a string may have one. */
 	if (!n || !func || !n->nr_enums || a->type != FT_ARG_SIGNED)
 		return NULL;
+	key.value = (int64_t)tr_arg_integer(a);
 	e = bsearch(&key, n->enums, n->nr_enums, sizeof(*e), by_enum);
 	return e ? e->name : NULL;
 }
