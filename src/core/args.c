@@ -40,15 +40,17 @@
 #define TABLE_SLOTS	(2 * TABLE_SIZE)	/* the table's hash: a power of 2 */
 #define MATCHES_MAX	16			/* specs that name one function */
 #define STRING_WORDS	(FT_ARG_STRING_MAX / 4)
-#define MAX_WORDS	(ENTRY_ITEMS * (1 + STRING_WORDS))
 
 struct args_entry {
 	uint8_t nr_items;
 	uint8_t fp_args;	/* an argument comes from the FP registers */
 	uint8_t fp_return;	/* the return value does */
 	uint8_t has_return;
+	uint8_t words[2];	/* at most, of the entry's items and the return's */
 	struct arg_item items[ENTRY_ITEMS];
 };
+
+_Static_assert(ENTRY_ITEMS * (1 + STRING_WORDS) <= UINT8_MAX, "an entry's words fit words[]");
 
 static struct arg_spec *specs;
 static unsigned nr_specs;
@@ -228,6 +230,7 @@ static void gather(struct args_entry *e, const char *func, const char *module)
 			const struct arg_item *it = &s->items[k];
 
 			e->items[e->nr_items++] = *it;
+			e->words[it->pos == 0] += it->type == FT_ARG_STRING ? 1 + STRING_WORDS : 3;
 			e->has_return |= it->pos == 0;
 			e->fp_args |= it->fp && it->pos;
 			e->fp_return |= it->fp && !it->pos;
@@ -321,7 +324,9 @@ static unsigned put_string(uint32_t *w, const struct arg_item *it, uintptr_t p)
 	}
 	while (len < (unsigned)got && text[len])
 		len++;
-	for (unsigned i = len; i % 4; i++)
+	/* The words are the buffer's: what was read past the string must
+	 * not stay there, where a reader would take it for events. */
+	for (unsigned i = len; i % 4 || i < (unsigned)got; i++)
 		text[i] = '\0';
 	/* No NUL in what could be read: the string goes on, cut here. */
 	w[0] = ft_arg_head(FT_ARG_STRING, it->pos, len) |
@@ -329,17 +334,31 @@ static unsigned put_string(uint32_t *w, const struct arg_item *it, uintptr_t p)
 	return 1 + (len + 3) / 4;
 }
 
-/* The items of e for the entry (of_return 0) or the return, as words. */
-static unsigned collect(const struct args_entry *e, int of_return, const uintptr_t *regs,
-			uintptr_t retval, uint32_t *w)
+/* The registers a call's values come from.  The floating-point ones are
+ * read first, before anything else runs: the C that follows may call
+ * what uses them. */
+struct values_at {
+	const uintptr_t *regs;		/* the block ftrace_caller saved */
+	uintptr_t retval;
+	uint64_t fp[ARCH_MAX_ARG_REGS];
+	uint64_t fp_ret;
+};
+
+static void read_fp(const struct args_entry *e, int of_return, struct values_at *at)
 {
-	uint64_t fp[ARCH_MAX_ARG_REGS], fp_ret = 0;
+	if (!of_return && e->fp_args)
+		arch_fp_args(at->fp);
+	if (of_return && e->fp_return)
+		at->fp_ret = arch_fp_retval();
+}
+
+/* The items of e for the entry (of_return 0) or the return, as words
+ * into w: at most e->words[of_return] of them. */
+static unsigned collect(const struct args_entry *e, int of_return, const struct values_at *at,
+			uint32_t *w)
+{
 	unsigned n = 0;
 
-	if (!of_return && e->fp_args)
-		arch_fp_args(fp);
-	if (of_return && e->fp_return)
-		fp_ret = arch_fp_retval();
 	for (unsigned i = 0; i < e->nr_items; i++) {
 		const struct arg_item *it = &e->items[i];
 		uint64_t v;
@@ -347,19 +366,24 @@ static unsigned collect(const struct args_entry *e, int of_return, const uintptr
 		if ((it->pos == 0) != of_return)
 			continue;
 		if (of_return)
-			v = it->fp ? fp_ret : retval;
+			v = it->fp ? at->fp_ret : at->retval;
 		else
-			v = it->fp ? fp[it->pos - 1] : regs[arch_arg_regs.int_slot[it->pos - 1]];
+			v = it->fp ? at->fp[it->pos - 1] : at->regs[arch_arg_regs.int_slot[it->pos - 1]];
 		n += it->type == FT_ARG_STRING ? put_string(w + n, it, v) : put_value(w + n, it, v);
 	}
 	return n;
 }
 
-static void emit_args(struct ft_context *c, const uint32_t *w, unsigned n, uint32_t flags)
+/* The values straight into the event's room after c->pos, which the
+ * caller reserved: none staged on the traced thread's stack, which may
+ * be a small signal stack. */
+static void emit_args(struct ft_context *c, const struct args_entry *e, int of_return,
+		      const struct values_at *at)
 {
-	for (unsigned i = 0; i < n; i++)
-		c->pos[1 + i] = w[i];
-	ev_commit(c, ft_long_word(FT_LONG_ARGS, n | flags), n);
+	unsigned n = collect(e, of_return, at, c->pos + 1);
+
+	if (n)
+		ev_commit(c, ft_long_word(FT_LONG_ARGS, n | (of_return ? FT_ARGS_OF_RETURN : 0)), n);
 }
 
 /* The entry and its values are reserved room together: they stay in one
@@ -369,22 +393,24 @@ int ft_args_entry(struct ft_context *c, uint32_t id, uint32_t flags, uint64_t no
 		  const uintptr_t *regs)
 {
 	const struct args_entry *e = &table[flags >> FTRACE_FL_ARGS_SHIFT];
-	uint32_t w[MAX_WORDS];
-	unsigned n = collect(e, 0, regs, 0, w);
-	int room = n && !ft_buffer_reserve(c, FT_MAX_EVENT_WORDS + 1 + n);
+	struct values_at at = { .regs = regs };
+	int room;
 
+	read_fp(e, 0, &at);
+	room = e->words[0] && !ft_buffer_reserve(c, FT_MAX_EVENT_WORDS + 1 + e->words[0]);
 	ev_entry(c, id, now);
 	if (room)
-		emit_args(c, w, n, 0);
+		emit_args(c, e, 0, &at);
 	return e->has_return;
 }
 
 void ft_args_exit(struct ft_context *c, uint32_t id, uint64_t now, uintptr_t retval)
 {
-	uint32_t w[MAX_WORDS];
-	unsigned n = collect(entry_of(id), 1, NULL, retval, w);
+	const struct args_entry *e = entry_of(id);
+	struct values_at at = { .retval = retval };
 
-	if (n && !ft_buffer_reserve(c, FT_MAX_EVENT_WORDS + 1 + n))
-		emit_args(c, w, n, FT_ARGS_OF_RETURN);
+	read_fp(e, 1, &at);
+	if (e->words[1] && !ft_buffer_reserve(c, FT_MAX_EVENT_WORDS + 1 + e->words[1]))
+		emit_args(c, e, 1, &at);
 	ev_exit(c, now);
 }
