@@ -229,12 +229,16 @@ int arch_insn_is_return(const uint8_t *insn);
  * when it is called, arch_fp_retval() the one a value is returned in.
  * Optional: nr_int 0 (the core's weak default) says arguments cannot be
  * recorded on this architecture yet.
+ * entry_only: the arguments are in their registers at an entry site only.
+ * A -pg call (SITE_FRAME) is, on aarch64 and riscv64, an ordinary call
+ * the compiler moved them away for; there only the return value is read.
  */
 #define ARCH_MAX_ARG_REGS 8
 
 struct arch_arg_regs {
 	uint8_t nr_int;
 	uint8_t nr_fp;
+	uint8_t entry_only;
 	uint8_t int_slot[ARCH_MAX_ARG_REGS];
 };
 

@@ -260,6 +260,26 @@ static unsigned table_find(const struct args_entry *e)
 	return table_used++;
 }
 
+/* A -pg function, where the arguments are read at an entry site only
+ * (arch_arg_regs.entry_only): its return value alone, said once.  The
+ * items dropped are zeroed: table_find compares whole entries. */
+static void frame_site_only(struct args_entry *e, const char *func)
+{
+	static int said;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < e->nr_items; i++)
+		if (!e->items[i].pos)
+			e->items[n++] = e->items[i];
+	if (n < e->nr_items && !said++)
+		ft_warn("set_ftrace_args: %s is built with -pg, which moves its arguments "
+			"before the call: only its return value is recorded "
+			"(-fpatchable-function-entry leaves them in place)", func);
+	memset(&e->items[n], 0, (e->nr_items - n) * sizeof(e->items[0]));
+	e->nr_items = n;
+	e->fp_args = 0;
+}
+
 uint32_t ft_args_rec_flags(const struct ftrace_rec *rec, const char *module)
 {
 	struct args_entry e;
@@ -267,6 +287,8 @@ uint32_t ft_args_rec_flags(const struct ftrace_rec *rec, const char *module)
 	if (!nr_specs)
 		return 0;
 	gather(&e, rec->name, module);
+	if (arch_arg_regs.entry_only && rec->kind == SITE_FRAME)
+		frame_site_only(&e, rec->name);
 	return e.nr_items ? table_find(&e) << FTRACE_FL_ARGS_SHIFT : 0;
 }
 
@@ -291,6 +313,8 @@ static long read_memory(uintptr_t p, char *buf, size_t len)
 	long n = syscall(SYS_process_vm_readv, syscall(SYS_getpid), &local, 1UL, remote,
 			 first < len ? 2UL : 1UL, 0UL);
 
+	if (n < 0 && errno == ENOSYS)
+		n = ft_args_read_emulated(p, buf, len);
 	errno = saved;
 	return n;
 }
