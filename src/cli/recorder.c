@@ -314,7 +314,7 @@ static int write_specs(struct recorder *r, const struct record_options *o,
 	if (o->args)
 		fprintf(out, "%s\n", o->args);
 	if (o->auto_args)
-		n = auto_args_write(path, cli_target_args_arch(t), out, enums);
+		n = auto_args_write(path, cli_target_auto_args_arch(t), out, enums);
 	if (n == 0 && o->auto_args)
 		cli_error("--auto-args: the DWARF of %s describes no function's parameters", path);
 	if ((fclose(out) | (enums ? fclose(enums) : 0)) && n >= 0) {
@@ -333,7 +333,7 @@ int record_run(const struct record_options *o)
 
 	if (check_program(path, o->argv[0]) || cli_target_of(path, &target) ||
 	    cli_target_check_args(&target, o->args) ||
-	    (o->auto_args && !cli_target_args_arch(&target)) ||
+	    (o->auto_args && !cli_target_auto_args_arch(&target)) ||
 	    cli_target_prepare(&target, path) || !(lib = cli_find_runtime(&target)))
 		goto out;
 	describe_run(&r.info, o);
