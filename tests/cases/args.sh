@@ -174,11 +174,11 @@ t_refused "farg9 on x86_64" "-A add3@farg9" "8 floating-point arguments"
 t_refused "a name that is not one" "-A add3@arg1:1x" "not a name"
 t_refused "a named return value" "-R add3@retval:sum" "the return value has no name"
 # Where the runtime does not hand its registers over yet, the CLI says so.
-if command -v aarch64-linux-gnu-gcc >/dev/null; then
-	aarch64-linux-gnu-gcc -O2 -pg -o args-aarch64 "$top/tests/progs/args.c"
+if command -v i686-linux-gnu-gcc >/dev/null; then
+	i686-linux-gnu-gcc -O2 -pg -o args-i386 "$top/tests/progs/args.c"
 	rm -rf bad.data
-	"$FNTRACE" record -o bad.data -A add3@arg1 -- ./args-aarch64 >/dev/null 2>err.txt
-	t_ok "refused: aarch64 program: exit non-zero" test $? -ne 0
-	t_ok "refused: aarch64 program: saying not yet" \
-		grep -q 'arguments cannot be recorded for aarch64 programs yet' err.txt
+	"$FNTRACE" record -o bad.data -A add3@arg1 -- ./args-i386 >/dev/null 2>err.txt
+	t_ok "refused: i386 program: exit non-zero" test $? -ne 0
+	t_ok "refused: i386 program: saying not yet" \
+		grep -q 'arguments cannot be recorded for i386 programs yet' err.txt
 fi

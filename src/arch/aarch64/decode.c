@@ -148,4 +148,6 @@ const struct arch_desc arch_aarch64 = {
 	.check_site = aarch64_check_site,
 	.plt_slot = aarch64_plt_slot,
 	.rmc = &aarch64_rmc,
+	.int_arg_regs = 8,
+	.fp_arg_regs = 8,
 };

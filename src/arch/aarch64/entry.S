@@ -32,6 +32,17 @@
  */
 	.text
 
+/*
+ * ftrace_common's frame, x29 = sp at its base: the block the graph hook
+ * gets as its third argument (arch_arg_regs in ftrace.c reads x0-x7 as
+ * its words 2-9).
+ *
+ *   +0    x29       +8    x30 (self_ret)
+ *   +16   x0        +24   x1   ...   +72   x7
+ *   +80   x8        +88   x10 (retp)
+ *   +96   q0        ...              +208  q7
+ *   +224  the frame record ftrace_caller made (x29, parent's x30)
+ */
 #define FRAME	224		/* x29, x30, x0-x8, x10, q0-q7 */
 #define RETP	88		/* where x10 (retp) is kept */
 
@@ -103,6 +114,7 @@ ftrace_call:
 
 	ldr	x0, [x29, #8]
 	ldr	x1, [x29, #RETP]
+	mov	x2, x29			/* the saved block, drawn above */
 
 	/* A signed return address is left alone: return_to_handler in its
 	 * place would fail the function's autiasp, and signing that needs
@@ -112,7 +124,9 @@ ftrace_call:
 	b.ne	1f
 
 	/* ftrace_graph_call: "nop", or "bl prepare_ftrace_return" while the
-	 * function graph tracer is on, with (self_ret, retp) set above. */
+	 * function graph tracer is on, with (self_ret, retp, block) set
+	 * above.  At a -pg site the block's x0-x7 are not the arguments:
+	 * the compiler moved them before its call (arch_arg_regs.entry_only). */
 	.globl	ftrace_graph_call
 	.hidden	ftrace_graph_call
 ftrace_graph_call:
@@ -185,6 +199,34 @@ return_to_handler:
 	add	sp, sp, #RFRAME
 	ret
 	.size	return_to_handler, . - return_to_handler
+
+/*
+ * The floating-point argument registers, read where they are: the
+ * tracers' C is built with -mgeneral-regs-only, and nothing it calls on
+ * the way from ftrace_caller (or return_to_handler) to here uses the
+ * vector registers, so d0-d7 still hold what the traced function got,
+ * and d0 what it returned.  (ftrace_caller's copies in its block are for
+ * the program: they are put back whatever the hooks did.)
+ */
+	.p2align 4
+	.globl	arch_fp_args
+	.hidden	arch_fp_args
+	.type	arch_fp_args, %function
+arch_fp_args:
+	stp	d0, d1, [x0]
+	stp	d2, d3, [x0, #16]
+	stp	d4, d5, [x0, #32]
+	stp	d6, d7, [x0, #48]
+	ret
+	.size	arch_fp_args, . - arch_fp_args
+
+	.globl	arch_fp_retval
+	.hidden	arch_fp_retval
+	.type	arch_fp_retval, %function
+arch_fp_retval:
+	fmov	x0, d0
+	ret
+	.size	arch_fp_retval, . - arch_fp_retval
 
 /*
  * ftrace_stub, and the _mcount of -pg programs.  The runtime turns every

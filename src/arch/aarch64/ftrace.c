@@ -87,3 +87,13 @@ uintptr_t arch_caller_for(enum site_kind kind)
 {
 	return (uintptr_t)(kind == SITE_FRAME ? ftrace_caller_frame : ftrace_caller);
 }
+
+/* x0-x7 are words 2-9 of the block ftrace_common saves (entry.S).  A -pg
+ * function has moved its arguments before it calls _mcount: only its
+ * return value can be read. */
+const struct arch_arg_regs arch_arg_regs = {
+	.nr_int = 8,
+	.nr_fp = 8,
+	.entry_only = 1,
+	.int_slot = { 2, 3, 4, 5, 6, 7, 8, 9 },
+};
