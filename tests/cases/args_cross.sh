@@ -4,9 +4,10 @@
 # its cases.  The programs are cross-built (tests/arch/<arch>.sh) and run
 # under qemu-user: every type a spec takes at a patchable entry; a -pg
 # build, whose arguments the compiler moved before its call, with its
-# return values only; live through ctl; the refusals.
+# return values only; live through ctl; the refusals; and that nothing
+# but the entry stubs touches the floating-point registers.
 
-ARGS_ARCHES="aarch64"
+ARGS_ARCHES="aarch64 riscv64"
 # Integer and floating-point argument registers, the same on each.
 ARGS_NR_REGS=8
 
@@ -169,7 +170,35 @@ ac_live() {
 	wait $pid 2>/dev/null || :
 }
 
+# The floating-point arguments and return value are read where they are
+# (arch_fp_args, arch_fp_retval): no code of the runtime but entry.S's may
+# touch those registers.  aarch64's C is built with -mgeneral-regs-only;
+# riscv64 has no such flag, and only this check says so.
+ac_fp_untouched() {
+	local rt=$BUILD/$T_ARCH reg
+	# An operand that names an FP/SIMD register (a branch's target address
+	# is no operand here); any mnemonic f* but riscv's fence is an FP
+	# instruction (fmov, fsd, frcsr...).
+	case $T_ARCH in
+	aarch64) reg='(^|[ ,[{])[qdshbv][0-9]+([.,}]|$|\])' ;;
+	riscv64) reg='(^|[ ,(])f(t|s|a)?[0-9]+([,)]|$)' ;;
+	esac
+	"$ARCH_TRIPLE-nm" "$rt/rt/src/arch/$T_ARCH/entry.o" | awk 'NF == 3 { print "<" $3 ">:" }' |
+		sort -u >stubs.txt
+	"$ARCH_TRIPLE-objdump" -d --no-show-raw-insn "$rt/libfntrace.so" |
+		awk -F'\t' -v reg="$reg" '
+		/^[0-9a-f]+ <.*>:$/ { split($0, a, " "); fn = a[2]; next }
+		NF >= 3 { ops = $3; sub(/^[0-9a-f]+ <.*/, "", ops); sub(/ *(\/\/|#).*/, "", ops)
+			if (ops ~ reg || ($2 ~ /^f/ && $2 !~ /^fence/)) print fn }' |
+		sort -u >fp_users.txt
+	t_ok "the runtime uses floating-point registers somewhere (the check sees them)" \
+		grep -q '<arch_fp_args>:' fp_users.txt
+	t_eq "only the entry stubs touch the floating-point registers" "" \
+		"$(comm -23 fp_users.txt stubs.txt | tr '\n' ' ')"
+}
+
 args_cross() {
+	ac_fp_untouched
 	ac_entry_sites
 	ac_pg_sites
 	ac_refusals

@@ -236,4 +236,6 @@ const struct arch_desc arch_riscv64 = {
 	.check_site = riscv64_check_site,
 	.plt_slot = riscv64_plt_slot,
 	.rmc = &riscv64_rmc,
+	.int_arg_regs = 8,
+	.fp_arg_regs = 8,
 };

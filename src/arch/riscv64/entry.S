@@ -30,6 +30,16 @@
 	.text
 	.option	norvc		/* the patchable sites are 4-byte words */
 
+/*
+ * The frame push_frame and save_args make, sp at its base: the block the
+ * graph hook gets as its third argument (arch_arg_regs in ftrace.c reads
+ * a0-a7 as its words 0-7).
+ *
+ *   +0    a0   ...  +56   a7
+ *   +64   fa0  ...  +120  fa7
+ *   +128  self_ret  +136  retp   +144  fcsr   +152  scratch slot
+ *   +160  s0        +168  ra                  +176  = s0, the CFA
+ */
 #define FRAME		176
 #define F_SELF		128	/* self_ret */
 #define F_RETP		136	/* the parent's return slot */
@@ -159,11 +169,14 @@ ftrace_call:
 
 	ld	a0, F_SELF(sp)
 	ld	a1, F_RETP(sp)
+	mv	a2, sp			/* the saved block, drawn above */
 	addi	t1, sp, F_SCRATCH
 	beq	a1, t1, 2f
 
 	/* ftrace_graph_call: "nop", or "jal ra, prepare_ftrace_return"
-	 * (self_ret, retp) while the function graph tracer is on. */
+	 * (self_ret, retp, block) while the function graph tracer is on.
+	 * At a -pg site the block's a0-a7 are not the arguments: the
+	 * compiler moved them before its call (arch_arg_regs.entry_only). */
 	.p2align 2
 	.globl	ftrace_graph_call
 	.hidden	ftrace_graph_call
@@ -215,6 +228,38 @@ return_to_handler:
 	addi	sp, sp, 48
 	ret
 	.size	return_to_handler, . - return_to_handler
+
+/*
+ * The floating-point argument registers, read where they are.  The
+ * runtime's C may use FP registers (no -mgeneral-regs-only on riscv), but
+ * has no floating-point code: nothing from ftrace_caller (or
+ * return_to_handler) to here changes fa0-fa7 (tests/cases/args_cross.sh
+ * checks the runtime's code for it).  A float comes NaN-boxed: its bits
+ * are the low 32.
+ */
+	.p2align 2
+	.globl	arch_fp_args
+	.hidden	arch_fp_args
+	.type	arch_fp_args, @function
+arch_fp_args:
+	fsd	fa0, 0(a0)
+	fsd	fa1, 8(a0)
+	fsd	fa2, 16(a0)
+	fsd	fa3, 24(a0)
+	fsd	fa4, 32(a0)
+	fsd	fa5, 40(a0)
+	fsd	fa6, 48(a0)
+	fsd	fa7, 56(a0)
+	ret
+	.size	arch_fp_args, . - arch_fp_args
+
+	.globl	arch_fp_retval
+	.hidden	arch_fp_retval
+	.type	arch_fp_retval, @function
+arch_fp_retval:
+	fmv.x.d	a0, fa0
+	ret
+	.size	arch_fp_retval, . - arch_fp_retval
 
 /* ftrace_stub: a callback that does nothing. */
 	.p2align 2

@@ -135,3 +135,13 @@ uintptr_t arch_caller_for(enum site_kind kind)
 {
 	return (uintptr_t)(kind == SITE_FRAME ? ftrace_caller_frame : ftrace_caller);
 }
+
+/* a0-a7 are words 0-7 of the block ftrace_caller saves (entry.S).  A -pg
+ * function has moved its arguments before it calls _mcount: only its
+ * return value can be read. */
+const struct arch_arg_regs arch_arg_regs = {
+	.nr_int = 8,
+	.nr_fp = 8,
+	.entry_only = 1,
+	.int_slot = { 0, 1, 2, 3, 4, 5, 6, 7 },
+};
