@@ -50,7 +50,8 @@ static const char usage[] =
 	"fargN+B take a sized value B bytes into the register (a field of a\n"
 	"struct passed by value: arg1+4/i32:p.y; argN/f32 reads an integer\n"
 	"register's bits as a float).  Only arguments passed in registers\n"
-	"(x86_64: six integer, eight floating-point).\n\n"
+	"(x86_64: six integer, eight floating-point; aarch64 and riscv64: eight\n"
+	"of each, and a -pg function gives its return value only).\n\n"
 	"example: fntrace record -F 'parse_*' -o parse.data -- ./prog input\n"
 	"         fntrace record -A 'parse_expr@arg1/s,arg2' -R 'parse_expr@retval'\n"
 	"                -- ./prog input\n";
