@@ -477,7 +477,7 @@ char *auto_args_of_process(pid_t pid, char **enums)
 		cli_error("--auto-args: cannot read the program of process %d", (int)pid);
 		return NULL;
 	}
-	if (cli_target_of(path, &t) || !(arch = cli_target_args_arch(&t)))
+	if (cli_target_of(path, &t) || !(arch = cli_target_auto_args_arch(&t)))
 		return NULL;
 	out = open_memstream(&specs, &specs_len);
 	en = open_memstream(enums, &enums_len);

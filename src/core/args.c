@@ -360,7 +360,8 @@ static unsigned put_string(uint32_t *w, const struct arg_item *it, uintptr_t p)
 
 /* The registers a call's values come from.  The floating-point ones are
  * read first, before anything else runs: the C that follows may call
- * what uses them. */
+ * what uses them (libc's memset, which gcc calls to zero a structure,
+ * uses the vector registers).  Only what the entry's items read is set. */
 struct values_at {
 	const uintptr_t *regs;		/* the block ftrace_caller saved */
 	uintptr_t retval;
@@ -417,10 +418,11 @@ int ft_args_entry(struct ft_context *c, uint32_t id, uint32_t flags, uint64_t no
 		  const uintptr_t *regs)
 {
 	const struct args_entry *e = &table[flags >> FTRACE_FL_ARGS_SHIFT];
-	struct values_at at = { .regs = regs };
+	struct values_at at;	/* no initializer: gcc makes one a memset call */
 	int room;
 
 	read_fp(e, 0, &at);
+	at.regs = regs;
 	room = e->words[0] && !ft_buffer_reserve(c, FT_MAX_EVENT_WORDS + 1 + e->words[0]);
 	ev_entry(c, id, now);
 	if (room)
@@ -431,9 +433,10 @@ int ft_args_entry(struct ft_context *c, uint32_t id, uint32_t flags, uint64_t no
 void ft_args_exit(struct ft_context *c, uint32_t id, uint64_t now, uintptr_t retval)
 {
 	const struct args_entry *e = entry_of(id);
-	struct values_at at = { .retval = retval };
+	struct values_at at;	/* no initializer: gcc makes one a memset call */
 
 	read_fp(e, 1, &at);
+	at.retval = retval;
 	if (e->words[1] && !ft_buffer_reserve(c, FT_MAX_EVENT_WORDS + 1 + e->words[1]))
 		emit_args(c, e, 1, &at);
 	ev_exit(c, now);

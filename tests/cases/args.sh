@@ -154,6 +154,27 @@ t_ok "record -p --auto-args: the specs kept" grep -q '^greet@arg1/s:who,arg2/i32
 kill $pid 2>/dev/null
 wait $pid 2>/dev/null
 
+# The capturing path runs where floating-point arguments are live: it
+# must call no libc function that may use the vector registers (gcc
+# turns a structure's initializer into memset, and aarch64's memset
+# clears with them).  Each runtime's ft_args_entry and ft_args_exit,
+# their static helpers inlined.
+for rt in "$BUILD/libfntrace.so" "$BUILD"/*/libfntrace.so; do
+	[ -f "$rt" ] || continue
+	arch=$(basename "$(dirname "$rt")")
+	[ "$rt" = "$BUILD/libfntrace.so" ] && arch=native
+	dump=objdump
+	[ "$arch" != native ] && [ "$arch" != i386 ] && . "$top/tests/arch/$arch.sh" &&
+		dump=$ARCH_TRIPLE-objdump
+	command -v "$dump" >/dev/null 2>&1 || continue
+	"$dump" -d --no-show-raw-insn "$rt" |
+		awk '/^[0-9a-f]+ <.*>:$/ { on = $2 ~ /^<ft_args_(entry|exit)>:$/ } on' >capture.s
+	t_ok "$arch: the capturing path is there to check" grep -q . capture.s
+	t_eq "$arch: the capturing path calls no memset, memcpy or memmove" "" \
+		"$(grep -E 'mem(set|cpy|move)' capture.s)"
+done
+. "$top/tests/arch/${T_ARCH:-x86_64}.sh"
+
 # Refusals: one line, exit non-zero, no data directory.
 t_refused() {
 	rm -rf bad.data
