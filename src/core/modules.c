@@ -318,6 +318,7 @@ static int nops_already(const struct ft_module *mod, const struct elf_file *f)
  * and its sites are nops already, leave that for when they are wanted. */
 static int read_module(struct ft_module *mod, int defer)
 {
+	struct sites_mapping map = { mod->bias, mod->start, mod->end };
 	struct image_sites sites;
 	struct elf_file f;
 	char err[256];
@@ -330,7 +331,7 @@ static int read_module(struct ft_module *mod, int defer)
 	mod->deferred = defer && nops_already(mod, &f);
 	if (mod->deferred) {
 		ft_debug("%s: nops already, call sites read when wanted", mod->path);
-	} else if (sites_discover(&f, &sites, err, sizeof(err)) == 0) {
+	} else if (sites_discover_mapped(&f, &map, &sites, err, sizeof(err)) == 0) {
 		if (sites.warning[0])
 			ft_warn("%s: %s", mod->path, sites.warning);
 		if (sites.nr)

@@ -14,6 +14,7 @@
 #include "sitefile.h"
 
 #include <elf.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,20 +316,53 @@ static void fix_entry(const struct elf_file *f, const struct elf_rel *rel,
 		t->values[i] = rel->addend;
 }
 
+/*
+ * 1 if the table the loader relocated in memory holds, at every entry,
+ * the value the file has in place (plus the load bias; a dropped entry's
+ * 0 stays 0 or becomes the bias): then the relocations would change
+ * nothing, and need not be read (100 000 of them for as many sites).
+ * An object whose relocation is not done yet (another thread's dlopen()
+ * under way) fails this, and its relocations are read.
+ */
+static int relocated_as_file(const struct elf_file *f, int sec, const struct sites_mapping *map,
+			     const uint64_t *values, unsigned n)
+{
+	const struct elf_section *s = &f->sections[sec];
+	uintptr_t lo = (uintptr_t)(map->bias + s->addr);
+	const uintptr_t *mem = (const uintptr_t *)lo;
+
+	if (!(s->flags & SHF_ALLOC) || elf_word_size(f) != sizeof(uintptr_t) ||
+	    lo % sizeof(uintptr_t) || lo < map->lo || lo > map->hi ||
+	    map->hi - lo < (uint64_t)n * sizeof(uintptr_t))
+		return 0;
+	for (unsigned i = 0; i < n; i++) {
+		uintptr_t want = values[i] ? (uintptr_t)(values[i] + map->bias) : 0;
+
+		if (mem[i] != want && (values[i] || mem[i] != (uintptr_t)map->bias))
+			return 0;
+	}
+	return 1;
+}
+
 /* The addresses a table section lists, relocated as the loader would. */
 static int read_table(const struct elf_file *f, const struct arch_desc *arch,
-		      int sec, struct u64_list *out)
+		      int sec, const struct sites_mapping *map, struct u64_list *out)
 {
 	const struct elf_section *s = &f->sections[sec];
 	const uint8_t *data = elf_section_data(f, sec);
 	unsigned w = elf_word_size(f);
 	struct table_fix fix = { arch, s->addr, s->addr + s->size, NULL };
+	uint64_t n = data ? s->size / w : 0;
 
-	for (uint64_t off = 0; data && off + w <= s->size; off += w)
-		if (u64_push(out, elf_word(f, data + off)))
-			return -1;
+	/* Sized once: a table of 100 000 entries grew by doubling, each
+	 * copy and each new page paid for. */
+	if (n > UINT_MAX || reserve_array((void **)&out->v, &out->cap, n ? n : 1, sizeof(*out->v)))
+		return -1;
+	for (uint64_t i = 0; i < n; i++)
+		out->v[out->nr++] = elf_word(f, data + i * w);
 	fix.values = out->v;
-	if (f->type == ET_DYN && out->nr)
+	if (f->type == ET_DYN && out->nr &&
+	    !(map && relocated_as_file(f, sec, map, out->v, out->nr)))
 		for_each_dynrel(f, fix_entry, &fix);
 	return 0;
 }
@@ -349,6 +383,9 @@ static int sites_from_table(const struct elf_file *f, const struct funcs *fs,
 	size_t cap = 0;
 	unsigned hint = 0;
 
+	/* At most a site per entry: sized once, as the table was. */
+	if (reserve_array((void **)&out->v, &cap, n ? n : 1, sizeof(*out->v)))
+		return -1;
 	for (unsigned i = 0; i < n; i++) {
 		const struct func_sym *fn = func_at(fs, addrs[i], &hint);
 		struct site s;
@@ -483,11 +520,12 @@ static void sort_unique(struct image_sites *out)
 	out->nr = w;
 }
 
-static int from_table(const struct elf_file *f, int sec, struct image_sites *out)
+static int from_table(const struct elf_file *f, int sec, const struct sites_mapping *map,
+		      struct image_sites *out)
 {
 	struct u64_list addrs = { 0 };
 	struct funcs fs = { 0 };
-	int ret = read_table(f, out->arch, sec, &addrs);
+	int ret = read_table(f, out->arch, sec, map, &addrs);
 
 	if (!ret)
 		ret = collect_funcs(f, &fs);
@@ -498,7 +536,8 @@ static int from_table(const struct elf_file *f, int sec, struct image_sites *out
 	return ret;
 }
 
-static int discover(const struct elf_file *f, struct image_sites *out)
+static int discover(const struct elf_file *f, const struct sites_mapping *map,
+		    struct image_sites *out)
 {
 	static const struct { const char *name; enum sites_source src; } tables[] = {
 		{ "__mcount_loc", SOURCE_MCOUNT_LOC },
@@ -513,7 +552,7 @@ static int discover(const struct elf_file *f, struct image_sites *out)
 
 		if (sec > 0) {
 			out->source = tables[i].src;
-			return from_table(f, sec, out);
+			return from_table(f, sec, map, out);
 		}
 	}
 	return scan_heads(f, out);
@@ -550,9 +589,15 @@ static int finish(int failed, struct image_sites *out, char *err, size_t errlen)
 int sites_discover(const struct elf_file *f, struct image_sites *out,
 		   char *err, size_t errlen)
 {
+	return sites_discover_mapped(f, NULL, out, err, errlen);
+}
+
+int sites_discover_mapped(const struct elf_file *f, const struct sites_mapping *map,
+			  struct image_sites *out, char *err, size_t errlen)
+{
 	if (start(f, out, err, errlen))
 		return -1;
-	return finish(discover(f, out), out, err, errlen);
+	return finish(discover(f, map, out), out, err, errlen);
 }
 
 int sites_from_addrs(const struct elf_file *f, const uint64_t *addrs, unsigned n,

@@ -36,6 +36,17 @@ struct image_sites {
  * search of every function's head. */
 int sites_discover(const struct elf_file *f, struct image_sites *out,
 		   char *err, size_t errlen);
+/* Where this process mapped the image: its load bias, and the range
+ * its segments span. */
+struct sites_mapping {
+	uint64_t bias;
+	uintptr_t lo, hi;
+};
+/* sites_discover() for an image this process mapped: a table whose
+ * relocated copy in memory agrees with the file is taken without reading
+ * its relocations.  Addresses are still the link-time ones. */
+int sites_discover_mapped(const struct elf_file *f, const struct sites_mapping *map,
+			  struct image_sites *out, char *err, size_t errlen);
 /* For recordmcount --image, which knows where the calls are: the sites
  * at these addresses, each checked as a table's entries are (the source
  * stays SOURCE_NONE: the caller knows where they came from) ... */
