@@ -101,6 +101,27 @@ static int set_prot(uintptr_t lo, uintptr_t hi, int prot)
 	return -1;
 }
 
+/*
+ * A text page is the file's until it is first written: then a
+ * copy-on-write fault copies it, and flushes its TLB entry, one page at a
+ * time (800 pages for 100 000 sites: a third of a recording's start-up).
+ * The kernel breaks them all in one call, at a third of the cost; the
+ * copies hold the same bytes, so a thread running them sees nothing.
+ * Where it cannot (before Linux 5.14), the writes fault as before.
+ */
+static int populate(uintptr_t lo, uintptr_t hi, int unused)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t ps = page_size();
+
+	lo &= ~(ps - 1);
+	hi = (hi + ps - 1) & ~(ps - 1);
+	madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#endif
+	(void)lo, (void)hi, (void)unused;
+	return 0;
+}
+
 static int flush(uintptr_t lo, uintptr_t hi, int unused)
 {
 	__builtin___clear_cache((char *)lo, (char *)hi);
@@ -310,6 +331,7 @@ int text_patch_batch(struct text_patch *v, unsigned n)
 	sort_array(v, n, sizeof(*v), by_address);
 	if (for_each_run(v, n, set_prot, PROT_READ | PROT_WRITE | PROT_EXEC))
 		return -1;
+	for_each_run(v, n, populate, 0);
 	if (!live)
 		ret = write_quiet(v, n);
 	else if (stop_the_world())
