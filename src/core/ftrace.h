@@ -73,6 +73,7 @@ struct ft_module {
 	struct return_site *returns;	/* its return sites (returns.c) */
 	uint32_t nr_returns;
 	int returns_on;			/* they call ftrace_return_caller */
+	unsigned returns_walked;	/* the last walk that took them */
 	uint64_t file_id[4];		/* dev, inode, size, mtime of its file */
 };
 
@@ -110,10 +111,6 @@ struct text_patch {
 /* Verify every site's old bytes, then write all new bytes.  -1, with
  * nothing written, if any site is not what the caller expected. */
 int text_patch_batch(struct text_patch *v, unsigned n);
-/* v[0..n) and more[0..m) into v[0..n + m), which has the room: in address
- * order if each was, so that a batch made of two tables needs no sort. */
-void text_patch_merge(struct text_patch *v, unsigned n, const struct text_patch *more,
-		      unsigned m);
 /* From now on other threads may run: patch with the breakpoint protocol. */
 void ftrace_patch_go_live(void);
 int ftrace_patch_is_live(void);
@@ -126,9 +123,26 @@ void ftrace_returns_read(struct ft_module *mod, const struct elf_file *f);
 void ftrace_returns_rebase(struct ft_module *mod, uintptr_t old_bias);
 void ftrace_returns_free(struct ft_module *mod);
 uint32_t ftrace_returns_count(void);
-/* The patches that turn every module's return sites on (want) or off;
- * then, once they are written, the modules' state. */
-int ftrace_returns_collect(struct text_patch *v, uint32_t *n, int want);
+/*
+ * The patches that turn every module's return sites on (want) or off,
+ * handed out among the records' as an update walks them in id order, so
+ * that the batch comes in text order without a merge: a module's records
+ * are consecutive ids in address order, and so are its return sites.
+ * Then, once they are written, the modules' state.
+ */
+struct returns_walk {
+	int want;
+	unsigned walk;		/* this walk's number */
+	unsigned mod;		/* the module of the last record seen */
+	uint32_t next;		/* its next return site; nr_returns: none */
+};
+void ftrace_returns_walk_start(struct returns_walk *w, int want);
+/* Before rec's patch: its module's return sites below it (and the rest
+ * of the previous module's). */
+int ftrace_returns_before(struct returns_walk *w, const struct ftrace_rec *rec,
+			  struct text_patch *v, uint32_t *n);
+/* After the last record: every return site not handed out yet. */
+int ftrace_returns_finish(struct returns_walk *w, struct text_patch *v, uint32_t *n);
 void ftrace_returns_mark(int want);
 
 /* ---- far-call trampolines (tramp.c) ---- */

@@ -212,7 +212,7 @@ static int load_mode_now(void)
 static int load_sites(struct ft_module *mod, unsigned idx, const struct elf_file *f,
 		      const struct image_sites *sites)
 {
-	struct text_patch *patches = calloc(sites->nr ? sites->nr : 1, sizeof(*patches));
+	struct text_patch *patches = malloc((sites->nr ? sites->nr : 1) * sizeof(*patches));
 	unsigned n = 0, bad = 0, unsafe = 0, had = mod->nr_recs;
 	int traps_blocked = mod->load_mode == 2;
 	struct names nm;

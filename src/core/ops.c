@@ -219,15 +219,28 @@ static void drop_bitmaps(uint8_t **bits, unsigned nops)
 	free(bits);
 }
 
-/* Collect the patches that make every site what its record wants. */
+static uintptr_t wanted_graph(void);
+
+/* Return sites (returns.c) are on while the graph caller is. */
+static int want_returns(void)
+{
+	return !killed && wanted_graph();
+}
+
+/* Collect the patches that make every site what its record wants, the
+ * return sites' among them (returns.c), in text order. */
 static int collect_patches(struct text_patch *v, uint32_t *n, uint8_t **bits, unsigned nops)
 {
 	const uint32_t keep = FTRACE_FL_ENABLED | FTRACE_FL_DISABLED | FTRACE_FL_RETURNS;
+	struct returns_walk w;
 
+	ftrace_returns_walk_start(&w, want_returns());
 	for (uint32_t id = 1; id <= ftrace_rec_count(); id++) {
 		struct ftrace_rec *rec = ftrace_rec_get(id);
 		int want;
 
+		if (ftrace_returns_before(&w, rec, v, n))
+			return -1;
 		if (rec->flags & FTRACE_FL_DISABLED)
 			continue;	/* its text may not even be mapped */
 		rec->flags = (rec->flags & keep) | rec_state(rec, bits, nops, id);
@@ -236,7 +249,7 @@ static int collect_patches(struct text_patch *v, uint32_t *n, uint8_t **bits, un
 		    rec_patch(rec, want, &v[(*n)++]))
 			return -1;
 	}
-	return 0;
+	return ftrace_returns_finish(&w, v, n);
 }
 
 static void mark_patched(void)
@@ -253,39 +266,16 @@ static void mark_patched(void)
 	}
 }
 
-static uintptr_t wanted_graph(void);
-
-/* Return sites (returns.c) are on while the graph caller is. */
-static int want_returns(void)
-{
-	return !killed && wanted_graph();
-}
-
-/* The return sites' patches, merged into v's (both in text order). */
-static int add_return_patches(struct text_patch *v, uint32_t *n)
-{
-	uint32_t m = 0, nr = ftrace_returns_count();
-	struct text_patch *r = calloc(nr ? nr : 1, sizeof(*r));
-	int ret = r ? ftrace_returns_collect(r, &m, want_returns()) : -1;
-
-	if (ret == 0) {
-		text_patch_merge(v, *n, r, m);
-		*n += m;
-	}
-	free(r);
-	return ret;
-}
-
 static int replace_code_pinned(void)
 {
 	uint32_t n = 0, nr = ftrace_rec_count() + ftrace_returns_count();
-	struct text_patch *v = calloc(nr ? nr : 1, sizeof(*v));
+	/* Not zeroed: every patch is filled as it is collected. */
+	struct text_patch *v = malloc((nr ? nr : 1) * sizeof(*v));
 	unsigned nops = count_ops();
 	uint8_t **bits = new_bitmaps(nops);
 	int ret = -1;
 
-	if (v && bits && collect_patches(v, &n, bits, nops) == 0 &&
-	    add_return_patches(v, &n) == 0)
+	if (v && bits && collect_patches(v, &n, bits, nops) == 0)
 		ret = text_patch_batch(v, n);
 	if (ret == 0) {
 		mark_patched();

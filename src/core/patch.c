@@ -307,19 +307,6 @@ static int stop_the_world(void)
 	return mode;
 }
 
-void text_patch_merge(struct text_patch *v, unsigned n, const struct text_patch *more,
-		      unsigned m)
-{
-	unsigned out = n + m;
-
-	while (m > 0) {
-		if (n > 0 && v[n - 1].addr > more[m - 1].addr)
-			v[--out] = v[--n];
-		else
-			v[--out] = more[--m];
-	}
-}
-
 int text_patch_batch(struct text_patch *v, unsigned n)
 {
 	int ret;

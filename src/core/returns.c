@@ -27,6 +27,8 @@
 #include "../common/sort.h"
 
 #include <elf.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,18 +177,62 @@ static int site_patch(const struct ft_module *mod, const struct return_site *sit
 				arch_caller_for(site->kind), call);
 }
 
-int ftrace_returns_collect(struct text_patch *v, uint32_t *n, int want)
+void ftrace_returns_walk_start(struct returns_walk *w, int want)
 {
-	for (unsigned m = 0; m < ftrace_module_count(); m++) {
-		const struct ft_module *mod = ftrace_module_get(m);
+	static unsigned walks;
 
-		if (!changes(mod, want))
-			continue;
-		if (!want)
-			set_records(mod, 0);
-		for (uint32_t i = 0; i < mod->nr_returns; i++)
-			if (site_patch(mod, &mod->returns[i], want, &v[(*n)++]))
-				return -1;
+	w->want = want;
+	w->walk = ++walks;
+	w->mod = UINT_MAX;
+	w->next = 0;
+}
+
+/* The module's turn: once a walk, for a module that changes.  Its
+ * records lose FTRACE_FL_RETURNS before the batch that turns them off. */
+static void enter(struct returns_walk *w, unsigned m)
+{
+	struct ft_module *mod = ftrace_module_get(m);
+	int take = changes(mod, w->want) && mod->returns_walked != w->walk;
+
+	w->mod = m;
+	w->next = take ? 0 : mod->nr_returns;
+	mod->returns_walked = w->walk;
+	if (take && !w->want)
+		set_records(mod, 0);
+}
+
+/* The current module's return sites below upto. */
+static int take_below(struct returns_walk *w, uintptr_t upto, struct text_patch *v,
+		      uint32_t *n)
+{
+	const struct ft_module *mod = ftrace_module_get(w->mod);
+
+	for (; mod && w->next < mod->nr_returns && mod->returns[w->next].ip < upto; w->next++)
+		if (site_patch(mod, &mod->returns[w->next], w->want, &v[(*n)++]))
+			return -1;
+	return 0;
+}
+
+int ftrace_returns_before(struct returns_walk *w, const struct ftrace_rec *rec,
+			  struct text_patch *v, uint32_t *n)
+{
+	if (rec->module != w->mod) {
+		if (take_below(w, UINTPTR_MAX, v, n))
+			return -1;
+		enter(w, rec->module);
+	}
+	return take_below(w, rec->ip, v, n);
+}
+
+/* And the modules with return sites but no records. */
+int ftrace_returns_finish(struct returns_walk *w, struct text_patch *v, uint32_t *n)
+{
+	if (take_below(w, UINTPTR_MAX, v, n))
+		return -1;
+	for (unsigned m = 0; m < ftrace_module_count(); m++) {
+		enter(w, m);
+		if (take_below(w, UINTPTR_MAX, v, n))
+			return -1;
 	}
 	return 0;
 }
