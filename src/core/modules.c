@@ -10,6 +10,7 @@
 #include "breakpoint.h"
 #include "ftrace.h"
 #include "funcs.h"
+#include "modload.h"
 #include "profile.h"
 #include "../common/array.h"
 #include "../sites/sites.h"
@@ -125,130 +126,12 @@ static struct ft_module *add_module(const struct mapped *m)
 	return mod;
 }
 
-/* The site's bytes in memory must be the file's: anything else means the
- * file is not what was loaded, and the site is left alone. */
-static int site_in_memory(const struct elf_file *f, const struct ft_module *mod,
-			  const struct site *s)
-{
-	uintptr_t ip = mod->bias + s->addr;
-	const uint8_t *want = elf_vaddr_ptr(f, s->addr, s->len);
-
-	return want && ip >= mod->text_lo && ip + s->len <= mod->text_hi &&
-	       memcmp((const void *)ip, want, s->len) == 0;
-}
-
-/*
- * The sites' names, kept as long as their records: they point into the
- * file's string table (or its side file), unmapped after the load.  One
- * copy of the span they lie in, read in order, not a strdup per site:
- * in the sites' order each name was a cache miss in the table's.  A span
- * much larger than the names (few sites in a large table) is not copied.
- */
-struct names {
-	const char *lo;
-	char *copy;
-};
-
-static void copy_names(struct names *nm, const struct image_sites *sites)
-{
-	const char *lo = NULL, *hi = NULL;
-	size_t span;
-
-	for (unsigned i = 0; i < sites->nr; i++) {
-		const char *name = sites->v[i].name;
-
-		lo = !lo || name < lo ? name : lo;
-		hi = !hi || name > hi ? name : hi;
-	}
-	nm->lo = lo;
-	nm->copy = NULL;
-	if (!lo)
-		return;
-	span = hi - lo + strlen(hi) + 1;
-	if (span <= 64 * (size_t)sites->nr + 4096 && (nm->copy = malloc(span)))
-		memcpy(nm->copy, lo, span);
-}
-
-static const char *name_of(const struct names *nm, const char *name)
-{
-	return nm->copy ? nm->copy + (name - nm->lo) : strdup(name);
-}
-
-static int add_record(struct ft_module *mod, unsigned mod_idx, const struct site *s,
-		      const char *name, struct text_patch *patch)
-{
-	struct ftrace_rec rec = {
-		.ip = mod->bias + s->addr,
-		.func = mod->bias + s->func,
-		.name = name,
-		.module = mod_idx,
-		.len = s->len,
-		.kind = s->kind,
-	};
-	uint32_t id;
-
-	if (!rec.name || !(id = ftrace_rec_add(&rec)))
-		return -1;
-	if (!mod->nr_recs)
-		mod->first_id = id;
-	mod->nr_recs++;
-	patch->addr = rec.ip;
-	patch->len = rec.len;
-	memcpy(patch->old, (const void *)rec.ip, rec.len);
-	memcpy(ftrace_rec_get(id)->orig, patch->old, rec.len);
-	arch_make_nop(patch->old, rec.len, patch->new);
-	return 0;
-}
-
 /* Which sites a load may take depends on this: sites that are several
  * instructions are left out once threads run, and so are sites no atomic
  * store can write while a thread blocks SIGTRAP. */
 static int load_mode_now(void)
 {
 	return !ftrace_patch_is_live() ? 0 : ftrace_traps_blocked() ? 2 : 1;
-}
-
-/* Make records for every site, and every site a nop. */
-static int load_sites(struct ft_module *mod, unsigned idx, const struct elf_file *f,
-		      const struct image_sites *sites)
-{
-	struct text_patch *patches = malloc((sites->nr ? sites->nr : 1) * sizeof(*patches));
-	unsigned n = 0, bad = 0, unsafe = 0, had = mod->nr_recs;
-	int traps_blocked = mod->load_mode == 2;
-	struct names nm;
-	int ret = 0;
-
-	if (!patches)
-		return -1;
-	copy_names(&nm, sites);
-	for (unsigned i = 0; i < sites->nr && !ret; i++) {
-		if (!site_in_memory(f, mod, &sites->v[i])) {
-			bad++;
-			continue;
-		}
-		/* Several instructions cannot be made one under running threads;
-		 * nor can a site be trapped where a thread blocks SIGTRAP. */
-		if (ftrace_patch_is_live() && ((sites->v[i].flags & SITE_QUIET_ONLY) ||
-		    (traps_blocked && !arch_can_poke_atomic(mod->bias + sites->v[i].addr,
-							    sites->v[i].len)))) {
-			unsafe++;
-			continue;
-		}
-		ret = add_record(mod, idx, &sites->v[i], name_of(&nm, sites->v[i].name),
-				 &patches[n]);
-		n += !ret && memcmp(patches[n].old, patches[n].new, patches[n].len);
-	}
-	if (bad)
-		ft_warn("%s: %u call sites differ from the file, left alone", mod->path, bad);
-	if (unsafe)
-		ft_warn("%s: %u call sites cannot be changed safely while its threads run; "
-			"trace it from its start (fntrace run) to have them", mod->path, unsafe);
-	if (mod->nr_recs == had)
-		free(nm.copy);
-	if (!ret)
-		ret = text_patch_batch(patches, n);
-	free(patches);
-	return ret;
 }
 
 static void file_identity(const char *path, uint64_t id[4])
@@ -262,56 +145,6 @@ static void file_identity(const char *path, uint64_t id[4])
 		id[2] = st.st_size;
 		id[3] = st.st_mtime;
 	}
-}
-
-/*
- * A module that fntrace cc built has its sites as nops already, listed in
- * __mcount_loc: nothing needs its records until an ops wants some, as the
- * kernel's records wait, unpatched, for a tracer.  A few entries spread
- * over the table, read as the loader relocated them, are looked at; each
- * must be a nop, in memory as in the file.  A wrong guess costs speed,
- * never safety: until its records are made, a site that still calls
- * mcount calls the runtime's stub, which returns.
- */
-#define NOP_SAMPLES 16
-
-/* 1: a nop site at ip; 0: no site of this module (a dropped function's
- * entry); -1: anything else. */
-static int nop_site_at(const struct ft_module *mod, const struct elf_file *f, uintptr_t ip)
-{
-	uint8_t nop[ARCH_MAX_INSN];
-	const uint8_t *file;
-	struct site s;
-
-	if (ip < mod->text_lo || ip >= mod->text_hi)
-		return 0;
-	if (!sites_check_entry(f, ip - mod->bias, &s) || s.len > ARCH_MAX_INSN ||
-	    !site_in_memory(f, mod, &s))
-		return -1;
-	file = elf_vaddr_ptr(f, s.addr, s.len);
-	arch_make_nop(file, s.len, nop);
-	return memcmp(nop, file, s.len) ? -1 : 1;
-}
-
-static int nops_already(const struct ft_module *mod, const struct elf_file *f)
-{
-	int sec = elf_find_section(f, "__mcount_loc");
-	const struct elf_section *s = sec > 0 ? &f->sections[sec] : NULL;
-	const uintptr_t *table;
-	size_t n;
-	int good = 0, r = 0;
-
-	if (!s || !(s->flags & SHF_ALLOC) || elf_word_size(f) != sizeof(uintptr_t))
-		return 0;
-	table = (const uintptr_t *)(uintptr_t)(mod->bias + s->addr);
-	n = s->size / sizeof(uintptr_t);
-	if (!n || (uintptr_t)table < mod->start || (uintptr_t)(table + n) > mod->end)
-		return 0;
-	for (size_t i = 0; i < NOP_SAMPLES && r >= 0; i++) {
-		r = nop_site_at(mod, f, table[(n - 1) * i / (NOP_SAMPLES - 1)]);
-		good += r > 0;
-	}
-	return r >= 0 && good > 0;
 }
 
 /* Read the module's sites and make its records; or, when defer allows
@@ -328,7 +161,7 @@ static int read_module(struct ft_module *mod, int defer)
 		ft_debug("%s", f.err);
 		goto out;
 	}
-	mod->deferred = defer && nops_already(mod, &f);
+	mod->deferred = defer && ftrace_nops_already(mod, &f);
 	if (mod->deferred) {
 		ft_debug("%s: nops already, call sites read when wanted", mod->path);
 	} else if (sites_discover_mapped(&f, &map, &sites, err, sizeof(err)) == 0) {
@@ -336,7 +169,7 @@ static int read_module(struct ft_module *mod, int defer)
 			ft_warn("%s: %s", mod->path, sites.warning);
 		if (sites.nr)
 			arch_module_prepare(mod->bias);
-		ret = load_sites(mod, mod - modules, &f, &sites);
+		ret = ftrace_load_sites(mod, mod - modules, &f, &sites);
 		ftrace_returns_read(mod, &f);
 		ft_debug("%s: %u call sites from %s", mod->path, mod->nr_recs,
 			 sites_source_name(sites.source));
