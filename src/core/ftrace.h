@@ -81,6 +81,7 @@ struct ft_module {
 uint32_t ftrace_rec_count(void);
 struct ftrace_rec *ftrace_rec_get(uint32_t id);		/* ids start at 1 */
 uint32_t ftrace_rec_add(const struct ftrace_rec *rec);	/* 0 if out of memory */
+void ftrace_rec_reserve(uint32_t n);	/* n records are about to be added */
 int ftrace_rec_hash_rebuild(void);
 /* The record whose site returns to self_ret; 0 if none.  Lock-free, for
  * a tracer (its thread's busy flag up); from anywhere else, _outside. */

@@ -101,6 +101,7 @@ int ftrace_load_sites(struct ft_module *mod, unsigned idx, const struct elf_file
 	if (!patches)
 		return -1;
 	copy_names(&nm, sites);
+	ftrace_rec_reserve(sites->nr);
 	for (unsigned i = 0; i < sites->nr && !ret; i++) {
 		if (!site_in_memory(f, mod, &sites->v[i])) {
 			bad++;

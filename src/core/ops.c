@@ -18,6 +18,7 @@
  * so no event reaches a callback whose ops is gone.
  */
 #include "args.h"
+#include "bulk.h"
 #include "ftrace.h"
 #include "tracers.h"
 #include "tracing.h"
@@ -269,8 +270,8 @@ static void mark_patched(void)
 static int replace_code_pinned(void)
 {
 	uint32_t n = 0, nr = ftrace_rec_count() + ftrace_returns_count();
-	/* Not zeroed: every patch is filled as it is collected. */
-	struct text_patch *v = malloc((nr ? nr : 1) * sizeof(*v));
+	size_t size = (nr ? nr : 1) * sizeof(struct text_patch);
+	struct text_patch *v = ft_bulk_map(size, 0);
 	unsigned nops = count_ops();
 	uint8_t **bits = new_bitmaps(nops);
 	int ret = -1;
@@ -284,7 +285,7 @@ static int replace_code_pinned(void)
 		bits = NULL;
 	}
 	drop_bitmaps(bits, nops);
-	free(v);
+	ft_bulk_unmap(v, size);
 	return ret;
 }
 

@@ -13,6 +13,7 @@
  * way.  Kept forever, they grew by a table per dlopen: a dlopen/dlclose
  * loop ran a 32-bit process out of address space.
  */
+#include "bulk.h"
 #include "ftrace.h"
 #include "events.h"
 #include "sync.h"
@@ -75,6 +76,30 @@ uint32_t ftrace_rec_add(const struct ftrace_rec *rec)
 	}
 	blocks[b][i & (REC_BLOCK - 1)] = *rec;
 	return ++nr_recs;
+}
+
+/*
+ * Room for n more records, the blocks they need mapped together and
+ * faulted in by one call (bulk.c): a module's 100 000 records are 4 MB,
+ * a thousand faults as they were added.  Blocks still never move nor go
+ * away.  If this fails, ftrace_rec_add() maps them one by one.
+ */
+void ftrace_rec_reserve(uint32_t n)
+{
+	size_t bytes = REC_BLOCK * sizeof(struct ftrace_rec);
+	uint32_t from = nr_recs >> REC_BLOCK_SHIFT, to;
+	char *p;
+
+	if (n < REC_BLOCK || (uint64_t)nr_recs + n > (uint64_t)REC_MAX_BLOCKS * REC_BLOCK)
+		return;
+	to = (nr_recs + n - 1) >> REC_BLOCK_SHIFT;
+	/* Blocks are mapped in order: past the first missing one, none is. */
+	while (from <= to && blocks[from])
+		from++;
+	if (from > to || !(p = ft_bulk_map((size_t)(to - from + 1) * bytes, 1)))
+		return;
+	for (uint32_t b = from; b <= to; b++)
+		blocks[b] = (struct ftrace_rec *)(p + (size_t)(b - from) * bytes);
 }
 
 static inline size_t hash_index(const struct rec_hash *h, uintptr_t key)
@@ -152,7 +177,7 @@ static void reap_hashes(void)
 		return;
 	}
 	for (size_t i = 0; i < nr_retired; i++)
-		munmap(retired[i], retired[i]->size);
+		ft_bulk_unmap(retired[i], retired[i]->size);
 	nr_retired = 0;
 	reap_at = REAP_BATCH;
 }
@@ -177,8 +202,8 @@ int ftrace_rec_hash_rebuild(void)
 	while ((1ull << bits) < 2ull * nr_recs + 2)
 		bits++;
 	size = sizeof(*h) + (sizeof(struct rec_slot) << bits);
-	h = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (h == MAP_FAILED)
+	h = ft_bulk_map(size, 1);
+	if (!h)
 		return -1;
 	h->size = size;
 	h->shift = 64 - bits;
