@@ -211,13 +211,14 @@ const struct arch_desc *cli_target_args_arch(const struct cli_target *t)
 	return NULL;
 }
 
-/* --auto-args places each parameter by the x86_64 System V rules
- * (auto_args.c): another architecture's programs take -A and -R only. */
+/* --auto-args places each parameter by the arch's calling convention
+ * (arch_desc.place_aggregate): an arch that has none yet (every one but
+ * x86_64) takes -A and -R only. */
 const struct arch_desc *cli_target_auto_args_arch(const struct cli_target *t)
 {
 	const struct arch_desc *arch = cli_target_args_arch(t);
 
-	if (arch && arch->machine != EM_X86_64) {
+	if (arch && !arch->place_aggregate) {
 		cli_error("--auto-args: x86_64 programs only yet; for %s programs, "
 			  "name the values with -A and -R", arch->name);
 		return NULL;

@@ -217,10 +217,13 @@ static unsigned matching(const char *func, const char *module, unsigned *out)
 	return n;
 }
 
-/* Every item of every spec that names the function, as many as fit. */
-static void gather(struct args_entry *e, const char *func, const char *module)
+/* Every item of every spec that names the function, as many as fit;
+ * none of its arguments where they cannot be read (args_readable 0):
+ * how many were left out so. */
+static unsigned gather(struct args_entry *e, const char *func, const char *module,
+		       int args_readable)
 {
-	unsigned which[MATCHES_MAX], n = matching(func, module, which);
+	unsigned which[MATCHES_MAX], n = matching(func, module, which), dropped = 0;
 
 	memset(e, 0, sizeof(*e));
 	for (unsigned m = 0; m < n; m++) {
@@ -229,6 +232,10 @@ static void gather(struct args_entry *e, const char *func, const char *module)
 		for (unsigned k = 0; k < s->nr_items && e->nr_items < ENTRY_ITEMS; k++) {
 			const struct arg_item *it = &s->items[k];
 
+			if (it->pos && !args_readable) {
+				dropped++;
+				continue;
+			}
 			e->items[e->nr_items++] = *it;
 			e->words[it->pos == 0] += it->type == FT_ARG_STRING ? 1 + STRING_WORDS : 3;
 			e->has_return |= it->pos == 0;
@@ -236,6 +243,7 @@ static void gather(struct args_entry *e, const char *func, const char *module)
 			e->fp_return |= it->fp && !it->pos;
 		}
 	}
+	return dropped;
 }
 
 /* The entry equal to e, added if there is none; 0 if the table is full. */
@@ -260,35 +268,22 @@ static unsigned table_find(const struct args_entry *e)
 	return table_used++;
 }
 
-/* A -pg function, where the arguments are read at an entry site only
- * (arch_arg_regs.entry_only): its return value alone, said once.  The
- * items dropped are zeroed: table_find compares whole entries. */
-static void frame_site_only(struct args_entry *e, const char *func)
-{
-	static int said;
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < e->nr_items; i++)
-		if (!e->items[i].pos)
-			e->items[n++] = e->items[i];
-	if (n < e->nr_items && !said++)
-		ft_warn("set_ftrace_args: %s is built with -pg, which moves its arguments "
-			"before the call: only its return value is recorded "
-			"(-fpatchable-function-entry leaves them in place)", func);
-	memset(&e->items[n], 0, (e->nr_items - n) * sizeof(e->items[0]));
-	e->nr_items = n;
-	e->fp_args = 0;
-}
-
 uint32_t ft_args_rec_flags(const struct ftrace_rec *rec, const char *module)
 {
+	static int said;
 	struct args_entry e;
+	int readable;
 
 	if (!nr_specs)
 		return 0;
-	gather(&e, rec->name, module);
-	if (arch_arg_regs.entry_only && rec->kind == SITE_FRAME)
-		frame_site_only(&e, rec->name);
+	/* Where the arch reads arguments at an entry site only
+	 * (arch_arg_regs.entry_only), a -pg call has moved them already:
+	 * such a function's return value alone, said once. */
+	readable = !arch_arg_regs.entry_only || rec->kind != SITE_FRAME;
+	if (gather(&e, rec->name, module, readable) && !said++)
+		ft_warn("set_ftrace_args: %s is built with -pg, which moves its arguments "
+			"before the call: only its return value is recorded "
+			"(-fpatchable-function-entry leaves them in place)", rec->name);
 	return e.nr_items ? table_find(&e) << FTRACE_FL_ARGS_SHIFT : 0;
 }
 

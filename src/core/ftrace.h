@@ -73,7 +73,6 @@ struct ft_module {
 	struct return_site *returns;	/* its return sites (returns.c) */
 	uint32_t nr_returns;
 	int returns_on;			/* they call ftrace_return_caller */
-	unsigned returns_walked;	/* the last walk that took them */
 	uint64_t file_id[4];		/* dev, inode, size, mtime of its file */
 };
 
@@ -133,7 +132,6 @@ uint32_t ftrace_returns_count(void);
  */
 struct returns_walk {
 	int want;
-	unsigned walk;		/* this walk's number */
 	unsigned mod;		/* the module of the last record seen */
 	uint32_t next;		/* its next return site; nr_returns: none */
 };
@@ -142,7 +140,8 @@ void ftrace_returns_walk_start(struct returns_walk *w, int want);
  * of the previous module's). */
 int ftrace_returns_before(struct returns_walk *w, const struct ftrace_rec *rec,
 			  struct text_patch *v, uint32_t *n);
-/* After the last record: every return site not handed out yet. */
+/* After the last record: the rest, and the return sites of modules that
+ * have no records. */
 int ftrace_returns_finish(struct returns_walk *w, struct text_patch *v, uint32_t *n);
 void ftrace_returns_mark(int want);
 

@@ -163,17 +163,13 @@ static int nop_site_at(const struct ft_module *mod, const struct elf_file *f, ui
 
 int ftrace_nops_already(const struct ft_module *mod, const struct elf_file *f)
 {
-	int sec = elf_find_section(f, "__mcount_loc");
-	const struct elf_section *s = sec > 0 ? &f->sections[sec] : NULL;
-	const uintptr_t *table;
+	struct sites_mapping map = { mod->bias, mod->start, mod->end };
 	size_t n;
+	const uintptr_t *table = sites_table_mapped(f, elf_find_section(f, "__mcount_loc"),
+						    &map, &n);
 	int good = 0, r = 0;
 
-	if (!s || !(s->flags & SHF_ALLOC) || elf_word_size(f) != sizeof(uintptr_t))
-		return 0;
-	table = (const uintptr_t *)(uintptr_t)(mod->bias + s->addr);
-	n = s->size / sizeof(uintptr_t);
-	if (!n || (uintptr_t)table < mod->start || (uintptr_t)(table + n) > mod->end)
+	if (!table)
 		return 0;
 	for (size_t i = 0; i < NOP_SAMPLES && r >= 0; i++) {
 		r = nop_site_at(mod, f, table[(n - 1) * i / (NOP_SAMPLES - 1)]);

@@ -25,6 +25,7 @@
  */
 #include "ftrace.h"
 #include "../common/sort.h"
+#include "../sites/sites.h"
 
 #include <elf.h>
 #include <limits.h>
@@ -91,19 +92,16 @@ static uint32_t read_table(struct ft_module *mod, const struct elf_file *f,
 
 void ftrace_returns_read(struct ft_module *mod, const struct elf_file *f)
 {
-	int sec = elf_find_section(f, "__return_loc");
-	const struct elf_section *s = sec > 0 ? &f->sections[sec] : NULL;
+	struct sites_mapping map = { mod->bias, mod->start, mod->end };
 	const uintptr_t *table;
 	size_t n;
 
 	/* A thread that blocks SIGTRAP could not be stopped short of a
 	 * half-written site: such a load keeps the hijack. */
-	if (!s || !arch_has_return_sites() || !(s->flags & SHF_ALLOC) || mod->load_mode == 2 ||
-	    elf_word_size(f) != sizeof(uintptr_t))
+	if (!arch_has_return_sites() || mod->load_mode == 2)
 		return;
-	table = (const uintptr_t *)(uintptr_t)(mod->bias + s->addr);
-	n = s->size / sizeof(uintptr_t);
-	if (!n || (uintptr_t)table < mod->start || (uintptr_t)(table + n) > mod->end)
+	table = sites_table_mapped(f, elf_find_section(f, "__return_loc"), &map, &n);
+	if (!table)
 		return;
 	mod->returns = malloc(n * sizeof(*mod->returns));
 	if (mod->returns)
@@ -179,24 +177,21 @@ static int site_patch(const struct ft_module *mod, const struct return_site *sit
 
 void ftrace_returns_walk_start(struct returns_walk *w, int want)
 {
-	static unsigned walks;
-
 	w->want = want;
-	w->walk = ++walks;
 	w->mod = UINT_MAX;
 	w->next = 0;
 }
 
-/* The module's turn: once a walk, for a module that changes.  Its
- * records lose FTRACE_FL_RETURNS before the batch that turns them off. */
+/* The module's turn, for a module that changes: a walk enters each once,
+ * as a module's records have consecutive ids.  Its records lose
+ * FTRACE_FL_RETURNS before the batch that turns them off. */
 static void enter(struct returns_walk *w, unsigned m)
 {
 	struct ft_module *mod = ftrace_module_get(m);
-	int take = changes(mod, w->want) && mod->returns_walked != w->walk;
+	int take = changes(mod, w->want);
 
 	w->mod = m;
 	w->next = take ? 0 : mod->nr_returns;
-	mod->returns_walked = w->walk;
 	if (take && !w->want)
 		set_records(mod, 0);
 }
@@ -230,6 +225,8 @@ int ftrace_returns_finish(struct returns_walk *w, struct text_patch *v, uint32_t
 	if (take_below(w, UINTPTR_MAX, v, n))
 		return -1;
 	for (unsigned m = 0; m < ftrace_module_count(); m++) {
+		if (ftrace_module_get(m)->nr_recs)
+			continue;	/* entered with its records */
 		enter(w, m);
 		if (take_below(w, UINTPTR_MAX, v, n))
 			return -1;

@@ -316,6 +316,23 @@ static void fix_entry(const struct elf_file *f, const struct elf_rel *rel,
 		t->values[i] = rel->addend;
 }
 
+const uintptr_t *sites_table_mapped(const struct elf_file *f, int sec,
+				    const struct sites_mapping *map, size_t *n)
+{
+	const struct elf_section *s = sec > 0 ? &f->sections[sec] : NULL;
+	uintptr_t lo;
+
+	*n = 0;
+	if (!s || !(s->flags & SHF_ALLOC) || elf_word_size(f) != sizeof(uintptr_t))
+		return NULL;
+	lo = (uintptr_t)(map->bias + s->addr);
+	if (!s->size || lo % sizeof(uintptr_t) || lo < map->lo || lo > map->hi ||
+	    map->hi - lo < s->size)
+		return NULL;
+	*n = s->size / sizeof(uintptr_t);
+	return (const uintptr_t *)lo;
+}
+
 /*
  * 1 if the table the loader relocated in memory holds, at every entry,
  * the value the file has in place (plus the load bias; a dropped entry's
@@ -327,13 +344,10 @@ static void fix_entry(const struct elf_file *f, const struct elf_rel *rel,
 static int relocated_as_file(const struct elf_file *f, int sec, const struct sites_mapping *map,
 			     const uint64_t *values, unsigned n)
 {
-	const struct elf_section *s = &f->sections[sec];
-	uintptr_t lo = (uintptr_t)(map->bias + s->addr);
-	const uintptr_t *mem = (const uintptr_t *)lo;
+	size_t nr;
+	const uintptr_t *mem = sites_table_mapped(f, sec, map, &nr);
 
-	if (!(s->flags & SHF_ALLOC) || elf_word_size(f) != sizeof(uintptr_t) ||
-	    lo % sizeof(uintptr_t) || lo < map->lo || lo > map->hi ||
-	    map->hi - lo < (uint64_t)n * sizeof(uintptr_t))
+	if (!mem || nr < n)
 		return 0;
 	for (unsigned i = 0; i < n; i++) {
 		uintptr_t want = values[i] ? (uintptr_t)(values[i] + map->bias) : 0;

@@ -42,6 +42,11 @@ struct sites_mapping {
 	uint64_t bias;
 	uintptr_t lo, hi;
 };
+/* The table section sec (pointer-sized entries, as __mcount_loc and
+ * __return_loc are) where this process mapped it, its entries in *n;
+ * NULL if it is not such a table, is empty, or lies outside map. */
+const uintptr_t *sites_table_mapped(const struct elf_file *f, int sec,
+				    const struct sites_mapping *map, size_t *n);
 /* sites_discover() for an image this process mapped: a table whose
  * relocated copy in memory agrees with the file is taken without reading
  * its relocations.  Addresses are still the link-time ones. */

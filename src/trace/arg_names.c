@@ -227,6 +227,17 @@ const char *tr_arg_name(const struct tr_arg_names *n, const char *func, const st
 	return name;
 }
 
+const char *tr_arg_value_text(const struct tr_arg_names *n, const char *func,
+			      const struct tr_arg *a, char *buf)
+{
+	const char *name = tr_arg_enum(n, func, a);
+
+	if (name)
+		return name;
+	tr_arg_format(a, buf, TR_ARG_TEXT_MAX);
+	return buf;
+}
+
 _Static_assert(TR_ARG_KEY_MAX > ARGSPEC_MAX_NAME, "a name fits where a key goes");
 
 void tr_arg_keyer_init(struct tr_arg_keyer *k, const struct tr_arg_names *n, const char *func)

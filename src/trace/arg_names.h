@@ -18,6 +18,10 @@ void tr_arg_names_free(struct tr_arg_names *n);
 const char *tr_arg_name(const struct tr_arg_names *n, const char *func, const struct tr_arg *a);
 /* The name of a's value, if its type is an enum that has one, or NULL. */
 const char *tr_arg_enum(const struct tr_arg_names *n, const char *func, const struct tr_arg *a);
+/* a's value as the report shows it: its enum's name, or its text in buf
+ * (TR_ARG_TEXT_MAX bytes). */
+const char *tr_arg_value_text(const struct tr_arg_names *n, const char *func,
+			      const struct tr_arg *a, char *buf);
 
 /*
  * The keys an export gives one call's values, in turn: each value's name

@@ -213,11 +213,8 @@ static char *put_values(struct chrome *c, char *p, int *first, uint32_t func,
 		/* Keys are names and paths (p.a[1]): nothing to escape. */
 		len = snprintf(member, sizeof(member), "\"%s\":", tr_arg_keyer_key(&keyer, &a, key));
 		json_out_done(&c->out, put_key(p, first, member, len));
-		value = tr_arg_enum(c->ex->arg_names, name, &a);
-		if (value)
-			json_out_string(&c->out, value, strlen(value));
-		else
-			json_out_string(&c->out, text, tr_arg_format(&a, text, sizeof(text)));
+		value = tr_arg_value_text(c->ex->arg_names, name, &a, text);
+		json_out_string(&c->out, value, strlen(value));
 		p = json_out_room(&c->out);
 	}
 	return p;

@@ -341,21 +341,16 @@ static void annotate_values(struct perfetto *p, uint32_t func, const uint32_t *a
 			    uint32_t words)
 {
 	char key[TR_ARG_KEY_MAX], text[TR_ARG_TEXT_MAX];
-	const char *name = tr_func_name(p->th->proc, func), *value;
+	const char *name = tr_func_name(p->th->proc, func);
 	struct tr_arg_keyer keyer;
 	struct tr_args_iter it;
 	struct tr_arg a;
 
 	tr_arg_keyer_init(&keyer, p->ex->arg_names, name);
 	tr_args_iter_init(&it, args, words);
-	while (tr_args_next(&it, &a)) {
-		value = tr_arg_enum(p->ex->arg_names, name, &a);
-		if (!value) {
-			tr_arg_format(&a, text, sizeof(text));
-			value = text;
-		}
-		annotate_string(p, tr_arg_keyer_key(&keyer, &a, key), value);
-	}
+	while (tr_args_next(&it, &a))
+		annotate_string(p, tr_arg_keyer_key(&keyer, &a, key),
+				tr_arg_value_text(p->ex->arg_names, name, &a, text));
 }
 
 static const char *end_reason(enum call_end end)

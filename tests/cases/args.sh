@@ -2,33 +2,11 @@
 # a spec takes, in every build flavour; strings read without faulting the
 # program; live through ctl and record -p; C++; the exports; refusals.
 
-# (at_page_end() is not inlined at -O0.)
-a_specs="-N at_page_end -A add3@arg1,arg2,arg3 -R add3@retval -A greet@arg1/s,arg2
--A grade@arg1/c -R grade@retval/c -A where@arg1/p,arg2/x
--A area@farg1,farg2 -R area@retval/f -A halve@farg1/f32 -R halve@retval/f32
--A narrow@arg1/i8,arg2/u8 -A outer@arg1,arg2/s -R outer@retval"
+# The specs and what they give: tests/progs/args.specs, args.expected
+# (at_page_end() is not inlined at -O0).
+a_specs=$(cat "$top/tests/progs/args.specs")
 
-long_x=$(printf 'x%.0s' $(seq 64))
-cat >want.txt <<EOF
-main() {
-  add3(1, -2, 3000000000); /* = 2999999999 */
-  greet("world", 2);
-  greet("say \"hi\"\n", 1);
-  greet((null), 3);
-  greet(0x10 (unreadable), 0);
-  greet("$long_x"..., 1);
-  greet("edge", 1);
-  grade('a'); /* = 'A' */
-  where(0x12345678, 0xff00);
-  area(1.5, -4); /* = -6 */
-  halve(5); /* = 2.5 */
-  narrow(44, 255);
-  outer(7, "in") {
-    add3(7, 7, 7); /* = 21 */
-    greet("in", 1);
-  } /* outer = 22 */
-} /* main */
-EOF
+cp "$top/tests/progs/args.expected" want.txt
 
 for flavor in $FLAVORS; do
 	t_build "$flavor" -O2 args "$top/tests/progs/args.c" || { t_fail "$flavor: build"; continue; }

@@ -11,34 +11,10 @@ ARGS_ARCHES="aarch64 riscv64"
 # Integer and floating-point argument registers, the same on each.
 ARGS_NR_REGS=8
 
-ac_specs="-N at_page_end -A add3@arg1,arg2,arg3 -R add3@retval -A greet@arg1/s,arg2
--A grade@arg1/c -R grade@retval/c -A where@arg1/p,arg2/x
--A area@farg1,farg2 -R area@retval/f -A halve@farg1/f32 -R halve@retval/f32
--A narrow@arg1/i8,arg2/u8 -A outer@arg1,arg2/s -R outer@retval"
+ac_specs=$(cat "$top/tests/progs/args.specs")
 
 ac_want() {
-	local long_x
-	long_x=$(printf 'x%.0s' $(seq 64))
-	cat <<EOF
-main() {
-  add3(1, -2, 3000000000); /* = 2999999999 */
-  greet("world", 2);
-  greet("say \"hi\"\n", 1);
-  greet((null), 3);
-  greet(0x10 (unreadable), 0);
-  greet("$long_x"..., 1);
-  greet("edge", 1);
-  grade('a'); /* = 'A' */
-  where(0x12345678, 0xff00);
-  area(1.5, -4); /* = -6 */
-  halve(5); /* = 2.5 */
-  narrow(44, 255);
-  outer(7, "in") {
-    add3(7, 7, 7); /* = 21 */
-    greet("in", 1);
-  } /* outer = 22 */
-} /* main */
-EOF
+	cat "$top/tests/progs/args.expected"
 }
 
 # At a -pg site only the return values.
