@@ -41,8 +41,10 @@ struct ft_thread;
  * inside the tracer is a third level: its events are counted lost.
  */
 struct ft_context {
-	/* What every hook touches first, in the first cache line. */
-	_Alignas(64) uint32_t *pos, *end;	/* room left in the current chunk */
+	/* What every hook touches first, in the first cache line (one
+	 * _Alignas per declarator: on "*pos, *end" it would align both). */
+	_Alignas(64) uint32_t *pos;
+	uint32_t *end;		/* pos to end: room left in the current chunk */
 	uint64_t last;		/* time of the last event written */
 	uint32_t busy;		/* recursion guard: inside a tracer */
 	uint32_t depth;		/* frames on the shadow stack */
