@@ -327,6 +327,15 @@ uintptr_t *arch_return_slot(uintptr_t cfa);
 #define ARCH_RETURN_SLOT_FLOATS 0
 #endif
 
+/*
+ * Does entry.S take the graph hooks' common case without C (x86_64)?
+ * Its arch.mk then defines ARCH_GRAPH_FAST_PATHS 1, and the core checks
+ * the layouts that assembly reads (core/asm_offsets.h) at build time.
+ */
+#ifndef ARCH_GRAPH_FAST_PATHS
+#define ARCH_GRAPH_FAST_PATHS 0
+#endif
+
 /* The stack pointer a jmp_buf returns to (glibc keeps it mangled). */
 uintptr_t arch_jmpbuf_sp(const void *env);
 /* The stack pointer of the caller of the function calling this. */

@@ -13,6 +13,7 @@
  * way.  Kept forever, they grew by a table per dlopen: a dlopen/dlclose
  * loop ran a 32-bit process out of address space.
  */
+#include "asm_offsets.h"
 #include "bulk.h"
 #include "ftrace.h"
 #include "events.h"
@@ -29,7 +30,9 @@
 #define REC_BLOCK	(1u << REC_BLOCK_SHIFT)
 #define REC_MAX_BLOCKS	4096		/* 16 M records */
 
-static struct ftrace_rec *blocks[REC_MAX_BLOCKS];
+/* Both read by the graph hooks' fast paths in assembly too (their
+ * layouts: asm_offsets.h, checked below). */
+struct ftrace_rec *ftrace_rec_blocks[REC_MAX_BLOCKS];
 static uint32_t nr_recs;
 
 struct rec_hash {
@@ -44,7 +47,20 @@ struct rec_hash {
 
 /* One empty slot, so a lookup before the first rebuild finds nothing. */
 static struct rec_hash empty_hash = { .shift = 63, .mask = 0, .slots = { { 0, 0 } } };
-static struct rec_hash *_Atomic current_hash = &empty_hash;
+struct rec_hash *_Atomic ftrace_rec_hash = &empty_hash;
+
+#if ARCH_GRAPH_FAST_PATHS
+_Static_assert(offsetof(struct rec_hash, shift) == FT_HASH_SHIFT &&
+	       offsetof(struct rec_hash, mask) == FT_HASH_MASK &&
+	       offsetof(struct rec_hash, slots) == FT_HASH_SLOTS &&
+	       sizeof(struct rec_slot) == 1u << FT_HASH_SLOT_SHIFT &&
+	       offsetof(struct rec_slot, id) == FT_HASH_SLOT_ID &&
+	       sizeof(struct ftrace_rec) == FT_REC_SIZE &&
+	       offsetof(struct ftrace_rec, flags) == FT_REC_FLAGS &&
+	       REC_BLOCK_SHIFT == FT_REC_BLOCK_SHIFT &&
+	       FTRACE_FL_RETURNS == FT_REC_FL_RETURNS,
+	       "asm_offsets.h describes the records and their hash");
+#endif
 
 uint32_t ftrace_rec_count(void)
 {
@@ -57,7 +73,7 @@ struct ftrace_rec *ftrace_rec_get(uint32_t id)
 
 	if (id == 0 || id > nr_recs)
 		return NULL;
-	return &blocks[i >> REC_BLOCK_SHIFT][i & (REC_BLOCK - 1)];
+	return &ftrace_rec_blocks[i >> REC_BLOCK_SHIFT][i & (REC_BLOCK - 1)];
 }
 
 uint32_t ftrace_rec_add(const struct ftrace_rec *rec)
@@ -66,15 +82,15 @@ uint32_t ftrace_rec_add(const struct ftrace_rec *rec)
 
 	if (b >= REC_MAX_BLOCKS)
 		return 0;
-	if (!blocks[b]) {
+	if (!ftrace_rec_blocks[b]) {
 		void *p = mmap(NULL, REC_BLOCK * sizeof(*rec), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 		if (p == MAP_FAILED)
 			return 0;
-		blocks[b] = p;
+		ftrace_rec_blocks[b] = p;
 	}
-	blocks[b][i & (REC_BLOCK - 1)] = *rec;
+	ftrace_rec_blocks[b][i & (REC_BLOCK - 1)] = *rec;
 	return ++nr_recs;
 }
 
@@ -94,23 +110,23 @@ void ftrace_rec_reserve(uint32_t n)
 		return;
 	to = (nr_recs + n - 1) >> REC_BLOCK_SHIFT;
 	/* Blocks are mapped in order: past the first missing one, none is. */
-	while (from <= to && blocks[from])
+	while (from <= to && ftrace_rec_blocks[from])
 		from++;
 	if (from > to || !(p = ft_bulk_map((size_t)(to - from + 1) * bytes, 1)))
 		return;
 	for (uint32_t b = from; b <= to; b++)
-		blocks[b] = (struct ftrace_rec *)(p + (size_t)(b - from) * bytes);
+		ftrace_rec_blocks[b] = (struct ftrace_rec *)(p + (size_t)(b - from) * bytes);
 }
 
 static inline size_t hash_index(const struct rec_hash *h, uintptr_t key)
 {
-	return (size_t)((key * 0x9e3779b97f4a7c15ull) >> h->shift) & h->mask;
+	return (size_t)((key * FT_HASH_MULTIPLIER) >> h->shift) & h->mask;
 }
 
 /* Callers are inside a tracer, their thread's busy flag up. */
 uint32_t ftrace_rec_lookup(uintptr_t self_ret)
 {
-	const struct rec_hash *h = atomic_load_explicit(&current_hash,
+	const struct rec_hash *h = atomic_load_explicit(&ftrace_rec_hash,
 							memory_order_acquire);
 	size_t i = hash_index(h, self_ret);
 
@@ -214,6 +230,6 @@ int ftrace_rec_hash_rebuild(void)
 		if (!(rec->flags & FTRACE_FL_DISABLED))
 			hash_insert(h, rec->ip + rec->len, id);
 	}
-	retire_hash(atomic_exchange(&current_hash, h));
+	retire_hash(atomic_exchange(&ftrace_rec_hash, h));
 	return 0;
 }

@@ -16,6 +16,7 @@
  * (their frames are kept, untraced, to know when they end).
  */
 #include "args.h"
+#include "asm_offsets.h"
 #include "events.h"
 #include "profile.h"
 #include "readout.h"
@@ -24,15 +25,52 @@
 
 #include <stdlib.h>
 
-#define FRAME_TRACED	0x1	/* an entry was written: write the exit */
+#define FRAME_TRACED	FT_FRAME_TRACED	/* an entry was written: write the exit */
 #define FRAME_FUNCTION	0x2	/* a set_graph_function function */
 #define FRAME_NOTRACE	0x4	/* a set_graph_notrace function */
 #define FRAME_RESTORED	0x8	/* its slot holds the real return address again
 				 * (while the program's unwinder walks) */
 #define FRAME_RETURN_ARGS 0x10	/* set_ftrace_args wants its return value */
 
+/* Both read by the fast paths in assembly too (asm_offsets.h). */
 struct ft_graph_config ft_graph;
-static int graph_broken;
+int ft_graph_broken;
+
+#if ARCH_GRAPH_FAST_PATHS
+_Static_assert(offsetof(struct ft_context, pos) == FT_CTX_POS &&
+	       offsetof(struct ft_context, end) == FT_CTX_END &&
+	       offsetof(struct ft_context, last) == FT_CTX_LAST &&
+	       offsetof(struct ft_context, busy) == FT_CTX_BUSY &&
+	       offsetof(struct ft_context, depth) == FT_CTX_DEPTH &&
+	       offsetof(struct ft_context, max_depth) == FT_CTX_MAX_DEPTH &&
+	       offsetof(struct ft_context, cpu) == FT_CTX_CPU &&
+	       offsetof(struct ft_context, busy_sp) == FT_CTX_BUSY_SP &&
+	       offsetof(struct ft_context, overruns) == FT_CTX_OVERRUNS &&
+	       offsetof(struct ft_context, overruns_written) == FT_CTX_OVERRUNS_WRITTEN &&
+	       offsetof(struct ft_context, graph_off) == FT_CTX_GRAPH_OFF &&
+	       sizeof(struct ft_context) == FT_CTX_SIZE &&
+	       offsetof(struct ft_thread, own) == 0,
+	       "asm_offsets.h describes a thread's own context");
+_Static_assert(offsetof(struct shadow_frame, ret) == FT_FRAME_RET &&
+	       offsetof(struct shadow_frame, retp) == FT_FRAME_RETP &&
+	       offsetof(struct shadow_frame, id) == FT_FRAME_ID &&
+	       offsetof(struct shadow_frame, flags) == FT_FRAME_FLAGS &&
+	       offsetof(struct shadow_frame, time) == FT_FRAME_TIME &&
+	       sizeof(struct shadow_frame) == 1u << FT_FRAME_SHIFT,
+	       "asm_offsets.h describes a shadow frame");
+_Static_assert(offsetof(struct ft_graph_config, trace) == FT_GRAPH_TRACE &&
+	       offsetof(struct ft_graph_config, profile) == FT_GRAPH_SETTINGS &&
+	       offsetof(struct ft_graph_config, args) + sizeof(int) == FT_GRAPH_SETTINGS + 24 &&
+	       sizeof(struct ft_graph_config) == FT_GRAPH_SETTINGS + 24,
+	       "asm_offsets.h describes the graph settings");
+_Static_assert(FT_MAX_EVENT_WORDS * 4 == FT_ASM_MAX_EVENT_BYTES &&
+	       FT_ENTRY_ID_BITS == FT_ASM_ENTRY_ID_BITS &&
+	       FT_ENTRY_MAX_ID == FT_ASM_ENTRY_MAX_ID &&
+	       FT_ENTRY_MAX_DELTA == FT_ASM_ENTRY_MAX_DELTA &&
+	       FT_EXIT_MAX_DELTA == FT_ASM_EXIT_MAX_DELTA &&
+	       offsetof(struct rseq, cpu_id) == FT_RSEQ_CPU_ID,
+	       "asm_offsets.h describes the trace's words and the rseq area");
+#endif
 
 /* With graph filters on: may this call be graph-traced, and how?  The
  * signal context's frames, when it has any, nest inside the thread's own,
@@ -135,7 +173,7 @@ void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp, const uintptr_t 
 {
 	struct ft_thread *t = ft_thread_get();
 
-	if (unlikely(!t) || unlikely(graph_broken | t->own.graph_off))
+	if (unlikely(!t) || unlikely(ft_graph_broken | t->own.graph_off))
 		return;
 	if (unlikely(t->own.busy)) {
 		nested_entry(t, self_ret, retp, regs);
@@ -217,9 +255,9 @@ static unsigned out_of_step(const struct ft_context *c)
 		ft_warn("function_graph: a return with nothing on the shadow stack");
 		abort();
 	}
-	if (!graph_broken)
+	if (!ft_graph_broken)
 		ft_warn("function_graph: shadow stack out of step; graph tracing stopped");
-	graph_broken = 1;
+	ft_graph_broken = 1;
 	return c->depth;
 }
 

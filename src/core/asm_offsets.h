@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The layouts an architecture's assembly may read: its fast paths of the
+ * graph hooks (src/arch/x86_64/entry.S) write events and shadow frames
+ * without calling C.  Plain numbers, for the assembler; each file that
+ * owns a structure asserts them against it (tracer_graph.c: contexts,
+ * frames, the graph settings; records.c: the record hash and blocks), so
+ * a changed structure fails the build, not a traced program.
+ */
+#ifndef FNTRACE_ASM_OFFSETS_H
+#define FNTRACE_ASM_OFFSETS_H
+
+/* struct ft_context: a thread's own context is at the start of its
+ * struct ft_thread, its shadow stack right after it. */
+#define FT_CTX_POS		0
+#define FT_CTX_END		8
+#define FT_CTX_LAST		16
+#define FT_CTX_BUSY		24
+#define FT_CTX_DEPTH		28
+#define FT_CTX_MAX_DEPTH	32
+#define FT_CTX_CPU		36
+#define FT_CTX_BUSY_SP		40
+#define FT_CTX_OVERRUNS		48
+#define FT_CTX_OVERRUNS_WRITTEN	56
+#define FT_CTX_GRAPH_OFF	72
+#define FT_CTX_SIZE		128
+
+/* struct shadow_frame */
+#define FT_FRAME_RET		0
+#define FT_FRAME_RETP		8
+#define FT_FRAME_ID		16
+#define FT_FRAME_FLAGS		20
+#define FT_FRAME_TIME		24
+#define FT_FRAME_SHIFT		5	/* log2 of its size */
+#define FT_FRAME_TRACED		0x1	/* its entry was written */
+
+/* struct ft_graph_config: trace, then the six settings that each take
+ * the graph hooks off their fast path (profile .. args), 24 bytes. */
+#define FT_GRAPH_TRACE		0
+#define FT_GRAPH_SETTINGS	4
+
+/* struct rec_hash and its slots */
+#define FT_HASH_SHIFT		8
+#define FT_HASH_MASK		16
+#define FT_HASH_SLOTS		24
+#define FT_HASH_SLOT_SHIFT	4
+#define FT_HASH_SLOT_ID		8
+#define FT_HASH_MULTIPLIER	0x9e3779b97f4a7c15
+
+/* struct ftrace_rec, in blocks of 1 << FT_REC_BLOCK_SHIFT */
+#define FT_REC_SIZE		40
+#define FT_REC_FLAGS		24
+#define FT_REC_BLOCK_SHIFT	12
+#define FT_REC_FL_RETURNS	0x40
+
+/* struct rseq (the kernel's): the CPU the thread runs on */
+#define FT_RSEQ_CPU_ID		4
+
+/* The trace's words (common/trace_format.h) */
+#define FT_ASM_MAX_EVENT_BYTES	32
+#define FT_ASM_ENTRY_ID_BITS	18
+#define FT_ASM_ENTRY_MAX_ID	0x3ffff
+#define FT_ASM_ENTRY_MAX_DELTA	0x1fff
+#define FT_ASM_EXIT_MAX_DELTA	0x3fffffff
+
+#endif
