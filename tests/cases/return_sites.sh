@@ -65,18 +65,3 @@ if [ -n "${ARCH_RETURN_SITES:-}" ] && [ -z "$T_ARCH" ]; then
 	t_ok "return sites: ... leaf() traced inside mid()" \
 		sh -c "grep -A1 '^mid() {' att-calls.txt | grep -q '^  leaf();'"
 fi
-
-# The graph hooks' fast paths (x86_64's entry.S) against the C path: a
-# depth limit too deep to matter sends every call through C, and the
-# calls traced, with their nesting, must be the same one for one.
-if [ -n "${ARCH_RETURN_SITES:-}" ] && [ -z "$T_ARCH" ]; then
-	"$FNTRACE" cc -O2 -o micro "$top/bench/micro.c"
-	"$FNTRACE" record -o fast.data -- ./micro 3 >fast.out 2>/dev/null
-	"$FNTRACE" record -D 100000 -o slow.data -- ./micro 3 >slow.out 2>/dev/null
-	t_same "fast paths: the program's output" fast.out slow.out
-	"$FNTRACE" report -i fast.data | t_graph_calls /dev/stdin >fast.txt
-	"$FNTRACE" report -i slow.data | t_graph_calls /dev/stdin >slow.txt
-	t_ok "fast paths: the trace has micro's calls" \
-		sh -c "[ \$(grep -c 'fib' fast.txt) -gt 30000 ]"
-	t_same "fast paths: ... the same calls as through C" slow.txt fast.txt
-fi

@@ -96,30 +96,52 @@
 	movq	%rax, FT_CTX_POS(%rdi)
 .endm
 
-.macro SAVE_FIVE
-	pushq	%rax
+/* The registers the fast paths use, with CFI where the code has it
+ * (return_to_handler, whose caller's return address is gone, has none). */
+.macro SAVE_FIVE cfi=1
+	.irp reg, rax, rcx, rdx, rsi, rdi
+	pushq	%\reg
+	.if \cfi
 	.cfi_adjust_cfa_offset 8
-	pushq	%rcx
-	.cfi_adjust_cfa_offset 8
-	pushq	%rdx
-	.cfi_adjust_cfa_offset 8
-	pushq	%rsi
-	.cfi_adjust_cfa_offset 8
-	pushq	%rdi
-	.cfi_adjust_cfa_offset 8
+	.endif
+	.endr
 .endm
 
-.macro RESTORE_FIVE
-	popq	%rdi
+.macro RESTORE_FIVE cfi=1
+	.irp reg, rdi, rsi, rdx, rcx, rax
+	popq	%\reg
+	.if \cfi
 	.cfi_adjust_cfa_offset -8
-	popq	%rsi
-	.cfi_adjust_cfa_offset -8
-	popq	%rdx
-	.cfi_adjust_cfa_offset -8
-	popq	%rcx
-	.cfi_adjust_cfa_offset -8
-	popq	%rax
-	.cfi_adjust_cfa_offset -8
+	.endif
+	.endr
+.endm
+
+/*
+ * A return through the slot at %rsi closes the top frame, as pop_frame()
+ * would: there must be one, with that slot, traced, no overrun to tell,
+ * room, and a time that fits the exit word; or to \idle, untouched.
+ * %rcx: the frame, whose words stay readable until the guard goes down.
+ */
+.macro GRAPH_FAST_POP idle
+	movl	FT_CTX_DEPTH(%rdi), %ecx
+	testl	%ecx, %ecx
+	jz	\idle
+	shlq	$FT_FRAME_SHIFT, %rcx
+	leaq	FT_CTX_SIZE - (1 << FT_FRAME_SHIFT)(%rdi,%rcx), %rcx
+	cmpq	%rsi, FT_FRAME_RETP(%rcx)
+	jne	\idle
+	cmpl	$FT_FRAME_TRACED, FT_FRAME_FLAGS(%rcx)
+	jne	\idle
+	movq	FT_CTX_OVERRUNS(%rdi), %rax
+	cmpq	FT_CTX_OVERRUNS_WRITTEN(%rdi), %rax
+	jne	\idle
+	GRAPH_FAST_ROOM \idle
+	GRAPH_FAST_CLOCK
+	cmpq	$FT_ASM_EXIT_MAX_DELTA, %rdx
+	ja	\idle
+	leal	1(,%rdx,4), %edx		/* the exit word: delta << 2 | 1 */
+	GRAPH_FAST_COMMIT
+	decl	FT_CTX_DEPTH(%rdi)
 .endm
 
 	.text
@@ -185,45 +207,55 @@ ftrace_caller:
 	cmpl	$FT_ASM_ENTRY_MAX_ID, %esi
 	ja	.Lentry_idle
 
-	/* Its return sites are on: the return is left alone. */
-	leal	-1(%rsi), %eax
-	movl	%eax, %ecx
-	shrl	$FT_REC_BLOCK_SHIFT, %eax
-	leaq	ftrace_rec_blocks(%rip), %rdx
-	movq	(%rdx,%rax,8), %rdx
-	andl	$(1 << FT_REC_BLOCK_SHIFT) - 1, %ecx
-	imull	$FT_REC_SIZE, %ecx, %ecx
-	testl	$FT_REC_FL_RETURNS, FT_REC_FLAGS(%rdx,%rcx)
-	jz	.Lentry_idle
-
-	GRAPH_FAST_CLOCK
-	cmpq	$FT_ASM_ENTRY_MAX_DELTA, %rdx
-	ja	.Lentry_idle
-
 	/* The frame, filled in above the top of the shadow stack (after
-	 * the context) and pushed once the event is written: in C's order,
-	 * so that a hook a jump abandons (unwind.c) leaves what C's would. */
+	 * the context); pushed once the event is written, in C's order, so
+	 * that a hook a jump abandons (unwind.c) leaves what C's would. */
 	movl	FT_CTX_DEPTH(%rdi), %ecx
 	shlq	$FT_FRAME_SHIFT, %rcx
 	leaq	FT_CTX_SIZE(%rdi,%rcx), %rcx
-	movq	%rax, FT_FRAME_TIME(%rcx)
+	movq	(%r11), %rax
+	movq	%rax, FT_FRAME_RET(%rcx)
 	movq	%r11, FT_FRAME_RETP(%rcx)
 	movl	%esi, FT_FRAME_ID(%rcx)
 	movl	$FT_FRAME_TRACED, FT_FRAME_FLAGS(%rcx)
-	movq	(%r11), %r11
-	movq	%r11, FT_FRAME_RET(%rcx)
+
+	/* %r11: 0 if the function's return sites are on, else the address
+	 * its return slot takes once the frame is pushed. */
+	leal	-1(%rsi), %eax
+	movl	%eax, %edx
+	shrl	$FT_REC_BLOCK_SHIFT, %eax
+	leaq	ftrace_rec_blocks(%rip), %r11
+	movq	(%r11,%rax,8), %r11
+	andl	$(1 << FT_REC_BLOCK_SHIFT) - 1, %edx
+	imull	$FT_REC_SIZE, %edx, %edx
+	testl	$FT_REC_FL_RETURNS, FT_REC_FLAGS(%r11,%rdx)
+	movl	$0, %r11d
+	jnz	5f
+	leaq	return_to_handler(%rip), %r11
+5:
+	GRAPH_FAST_CLOCK
+	cmpq	$FT_ASM_ENTRY_MAX_DELTA, %rdx
+	ja	.Lentry_late
+	movq	%rax, FT_FRAME_TIME(%rcx)
 
 	/* The entry word: delta << (FT_ENTRY_ID_BITS + 1) | id << 1. */
 	shll	$FT_ASM_ENTRY_ID_BITS + 1, %edx
 	leal	(%rdx,%rsi,2), %edx
 	GRAPH_FAST_COMMIT
 	incl	FT_CTX_DEPTH(%rdi)
+	testq	%r11, %r11
+	jz	6f
+	movq	FT_FRAME_RETP(%rcx), %rax
+	movq	%r11, (%rax)
+6:
 	movl	$0, FT_CTX_BUSY(%rdi)
 	.cfi_remember_state
 	RESTORE_FIVE
 	ret
 	.cfi_restore_state
 
+.Lentry_late:
+	movq	FT_FRAME_RETP(%rcx), %r11	/* the C path wants it */
 .Lentry_idle:
 	movl	$0, FT_CTX_BUSY(%rdi)
 .Lentry_slow:
@@ -309,6 +341,18 @@ ftrace_graph_call:
 	.hidden	return_to_handler
 	.type	return_to_handler, @function
 return_to_handler:
+	SAVE_FIVE cfi=0
+	leaq	32(%rsp), %rsi			/* the slot the return came from */
+	GRAPH_FAST_ALLOWED 2f
+	GRAPH_FAST_ENTER %rsi, 2f
+	GRAPH_FAST_POP 1f
+	movq	FT_FRAME_RET(%rcx), %r11
+	movl	$0, FT_CTX_BUSY(%rdi)
+	RESTORE_FIVE cfi=0
+	jmp	*%r11
+1:	movl	$0, FT_CTX_BUSY(%rdi)
+2:	RESTORE_FIVE cfi=0
+
 	pushq	%rax
 	pushq	%rdx
 	movq	%rax, %rdi			/* the return value */
@@ -356,26 +400,7 @@ return_to_handler:
 	leaq	return_to_handler(%rip), %rax
 	cmpq	%rax, (%rsi)
 	je	5f
-	movl	FT_CTX_DEPTH(%rdi), %ecx
-	testl	%ecx, %ecx
-	jz	5f
-	/* Its frame is the top one, traced, with no overrun to tell. */
-	shlq	$FT_FRAME_SHIFT, %rcx
-	leaq	FT_CTX_SIZE - (1 << FT_FRAME_SHIFT)(%rdi,%rcx), %rcx
-	cmpq	%rsi, FT_FRAME_RETP(%rcx)
-	jne	5f
-	cmpl	$FT_FRAME_TRACED, FT_FRAME_FLAGS(%rcx)
-	jne	5f
-	movq	FT_CTX_OVERRUNS(%rdi), %rax
-	cmpq	FT_CTX_OVERRUNS_WRITTEN(%rdi), %rax
-	jne	5f
-	GRAPH_FAST_ROOM 5f
-	GRAPH_FAST_CLOCK
-	cmpq	$FT_ASM_EXIT_MAX_DELTA, %rdx
-	ja	5f
-	leal	1(,%rdx,4), %edx		/* the exit word: delta << 2 | 1 */
-	GRAPH_FAST_COMMIT
-	decl	FT_CTX_DEPTH(%rdi)
+	GRAPH_FAST_POP 5f
 	movl	$0, FT_CTX_BUSY(%rdi)
 	.cfi_remember_state
 	RESTORE_FIVE
