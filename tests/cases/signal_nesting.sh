@@ -58,7 +58,8 @@ sn_check() {
 	t_eq "$name: handler calls nest in their handler" "" "$(sn_nested "$name.txt")"
 }
 
-for flavor in gcc-pg gcc-fentry gcc-nop gcc-patchable; do
+# gcc-return: signals landing inside the hooks of return sites too.
+for flavor in gcc-pg gcc-fentry gcc-nop gcc-patchable ${ARCH_RETURN_SITES:+gcc-return}; do
 	t_build "$flavor" -O2 "sn-$flavor" "$top/tests/progs/signal_nesting.c" ||
 		{ t_fail "signal nesting ($flavor): build"; continue; }
 	for tracer in function function_graph; do
