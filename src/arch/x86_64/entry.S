@@ -25,11 +25,12 @@
  * The graph hooks' fast paths.  While function_graph is the one tracer,
  * tracing is on, and no setting asks more of a call than an event and a
  * shadow frame (no filter, argument, depth limit, profile or return
- * value), the entry of a function whose return sites are on, and its
- * return, are done here: five registers saved instead of nine, and no C.
- * They write the event ev_entry()/ev_exit() would (src/core/events.h) and
- * push or pop the frame as push_frame()/pop_frame() would
- * (src/core/tracer_graph.c), to the layouts of src/core/asm_offsets.h.
+ * value), a call's entry and its return, through its return site or
+ * through return_to_handler, are done here: five registers saved instead
+ * of nine, and no C.  They write the event ev_entry()/ev_exit() would
+ * (src/core/events.h) and push, hijack or pop the frame as push_frame()
+ * and pop_frame() would (src/core/tracer_graph.c), to the layouts of
+ * src/core/asm_offsets.h.
  *
  * Anything else goes to the C path, which handles every case: no thread
  * state yet, a busy context (a signal landed inside a hook), no room in
