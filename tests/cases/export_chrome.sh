@@ -56,40 +56,65 @@ def nests(track):
 # marks the ones a cut adds (and the E that closes a file's open calls),
 # so a call counts once, by its unmarked B; and the events of the files
 # together, the cuts' left out, are those of the whole.
-events, nest, tracks, cuts = [], True, set(), 0
-for path in sys.argv[1:]:
-    evs = load(path)
-    for ev in evs:
-        well_formed(ev)
-    named = {(e["pid"], e["tid"]) for e in evs if e["ph"] == "M" and e["name"] == "thread_name"}
-    mine = collections.defaultdict(list)
-    for e in evs:
-        if e["ph"] != "M":
-            assert (e["pid"], e["tid"]) in named, "%s: no thread_name for %r" % (path, e)
-            if e["ph"] in "BE":
-                mine[(e["pid"], e["tid"])].append(e)
-            if e.get("cat") == "split":
-                cuts += e["ph"] == "B"
-            else:
-                events.append(json.dumps(e, sort_keys=True))
-    nest = nest and all(nests(t) for t in mine.values())
-    tracks |= set(mine)
-    print("processes", len({e["pid"] for e in evs if e["name"] == "process_name"}))
-    print("thread_names", len(named))
-decoded = [json.loads(e) for e in events]
-calls = collections.Counter(e["name"] for e in decoded if e["ph"] == "B")
-print("calls", " ".join("%s=%d" % kv for kv in sorted(calls.items())))
-print("nest", nest)
-print("tracks", len(tracks))
-print("cuts", cuts)
-marks = [e["name"] for e in decoded if e["ph"] == "i" and "work" in e["name"]]
-print("markers", len(marks), json.dumps(sorted(set(marks))))
-print("unwound", " ".join(sorted({e["name"] for e in decoded if e["ph"] == "E" and e.get("args", {}).get("end") == "unwound"})))
-print("leaf_retvals", " ".join(sorted({e["args"]["retval"] for e in decoded if e["name"] == "leaf" and e["ph"] == "E" and "args" in e})))
-print("events", len(events))
-print("digest", hashlib.sha1("\n".join(sorted(events)).encode()).hexdigest())
+def check(paths, say):
+    events, nest, tracks, cuts = [], True, set(), 0
+    for path in paths:
+        evs = load(path)
+        for ev in evs:
+            well_formed(ev)
+        named = {(e["pid"], e["tid"]) for e in evs if e["ph"] == "M" and e["name"] == "thread_name"}
+        mine = collections.defaultdict(list)
+        for e in evs:
+            if e["ph"] != "M":
+                assert (e["pid"], e["tid"]) in named, "%s: no thread_name for %r" % (path, e)
+                if e["ph"] in "BE":
+                    mine[(e["pid"], e["tid"])].append(e)
+                if e.get("cat") == "split":
+                    cuts += e["ph"] == "B"
+                else:
+                    events.append(json.dumps(e, sort_keys=True))
+        nest = nest and all(nests(t) for t in mine.values())
+        tracks |= set(mine)
+        say("processes", len({e["pid"] for e in evs if e["name"] == "process_name"}))
+        say("thread_names", len(named))
+    decoded = [json.loads(e) for e in events]
+    calls = collections.Counter(e["name"] for e in decoded if e["ph"] == "B")
+    say("calls", " ".join("%s=%d" % kv for kv in sorted(calls.items())))
+    say("nest", nest)
+    say("tracks", len(tracks))
+    say("cuts", cuts)
+    marks = [e["name"] for e in decoded if e["ph"] == "i" and "work" in e["name"]]
+    say("markers", len(marks), json.dumps(sorted(set(marks))))
+    say("unwound", " ".join(sorted({e["name"] for e in decoded if e["ph"] == "E" and e.get("args", {}).get("end") == "unwound"})))
+    say("leaf_retvals", " ".join(sorted({e["args"]["retval"] for e in decoded if e["name"] == "leaf" and e["ph"] == "E" and "args" in e})))
+    say("events", len(events))
+    say("digest", hashlib.sha1("\n".join(sorted(events)).encode()).hexdigest())
+
+# --each FILE...: for every file, "FILE THREAD_NAMES NEST" as the checks
+# above find them on that file alone, or "FILE error: WHY": what a run
+# of this script per file says, in one process (a deep stack's --split
+# writes hundreds of files, and each python start costs up to a second).
+if sys.argv[1] == "--each":
+    for path in sys.argv[2:]:
+        facts = {}
+        try:
+            check([path], lambda key, *v: facts.setdefault(key, " ".join(map(str, v))))
+            print(path, facts["thread_names"], facts["nest"])
+        except Exception as e:
+            print(path, "error:", repr(e).replace("\n", " "))
+else:
+    check(sys.argv[1:], print)
 PY
 fact() { sed -n "s/^$1 //p" "$2"; }
+# each_alone COND FILE...: "yes" if every FILE, checked alone (check.py
+# --each), has a line for which awk's COND holds; else the first that
+# does not, and why.
+each_alone() {
+	local cond=$1; shift
+	python3 check.py --each "$@" >each.txt 2>py.err
+	[ "$(wc -l <each.txt)" -eq $# ] || { echo "check.py --each: $(tail -n 1 py.err)"; return; }
+	awk "!($cond) { bad = \$0; exit } END { print bad == \"\" ? \"yes\" : bad }" each.txt
+}
 
 if python3 check.py r.json >facts.txt 2>py.err; then t_pass "chrome: well-formed, every event"
 else t_fail "chrome: well-formed, every event" "$(tail -n 1 py.err)"; fi
@@ -177,12 +202,8 @@ t_eq "chrome --tid: one track, one thread name" "1 1" "$(fact tracks t.txt) $(fa
 pieces=$(ls s.json s.json.* 2>/dev/null | wc -l)
 t_ok "split: several files ($pieces)" test "$pieces" -gt 3
 t_ok "split: each no bigger than about the size" sh -c 'for f in s.json*; do [ $(wc -c <$f) -lt 4096 ] || exit 1; done'
-alone=yes
-for f in s.json*; do
-	python3 check.py "$f" >one.txt 2>py.err && [ "$(fact thread_names one.txt)" = 4 ] &&
-		[ "$(fact nest one.txt)" = True ] || alone="$f: $(tail -n 1 py.err)"
-done
-t_eq "split: every file parses alone and nests, with every thread's name" yes "$alone"
+t_eq "split: every file parses alone and nests, with every thread's name" yes \
+	"$(each_alone 'NF == 3 && $2 == 4 && $3 == "True"' s.json*)"
 python3 check.py s.json* >s.txt 2>py.err
 t_ok "split: some cuts left calls open ($(fact cuts s.txt))" test "$(fact cuts s.txt)" -gt 0
 t_eq "split: together, every event of the whole" "$(fact events facts.txt) $(fact digest facts.txt)" \
@@ -198,12 +219,7 @@ t_build gcc-pg -O0 deep deep.c
 "$FNTRACE" report -i deep.data --csv >dstat.csv
 timeout 60 "$FNTRACE" export -i deep.data --format chrome --split 3k -o d.json
 t_eq "split: a stack deeper than the size, exit status" 0 "$?"
-alone=yes
-for f in d.json*; do
-	python3 check.py "$f" >one.txt 2>py.err && [ "$(fact nest one.txt)" = True ] ||
-		alone="$f: $(tail -n 1 py.err)"
-done
-t_eq "split: deep stack, every file nests" yes "$alone"
+t_eq "split: deep stack, every file nests" yes "$(each_alone 'NF == 3 && $3 == "True"' d.json*)"
 python3 check.py d.json* >d.txt 2>py.err
 t_eq "split: deep stack, every call once" \
 	"$(awk -F, 'NR > 1 { print $1 "=" $2 }' dstat.csv | sort | tr '\n' ' ' | sed 's/ $//')" "$(fact calls d.txt)"
