@@ -26,7 +26,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define REC_BLOCK_SHIFT	12
+#define REC_BLOCK_SHIFT	FT_REC_BLOCK_SHIFT	/* asm_offsets.h: the fast paths index blocks too */
 #define REC_BLOCK	(1u << REC_BLOCK_SHIFT)
 #define REC_MAX_BLOCKS	4096		/* 16 M records */
 
@@ -57,7 +57,6 @@ _Static_assert(offsetof(struct rec_hash, shift) == FT_HASH_SHIFT &&
 	       offsetof(struct rec_slot, id) == FT_HASH_SLOT_ID &&
 	       sizeof(struct ftrace_rec) == FT_REC_SIZE &&
 	       offsetof(struct ftrace_rec, flags) == FT_REC_FLAGS &&
-	       REC_BLOCK_SHIFT == FT_REC_BLOCK_SHIFT &&
 	       FTRACE_FL_RETURNS == FT_REC_FL_RETURNS,
 	       "asm_offsets.h describes the records and their hash");
 #endif
