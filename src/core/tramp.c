@@ -12,6 +12,7 @@
  */
 #include "ftrace.h"
 
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -25,6 +26,34 @@ struct tramp_page {
 
 static struct tramp_page pages[MAX_PAGES];
 static unsigned nr_pages;
+
+/* The slots last handed out, by module range and target: a module's
+ * sites all want the same few, and a search per site (200 000 of them at
+ * a recording's start) cost more than the patching.  Forgotten whenever
+ * a page is unmapped. */
+#define MEMO_SIZE 4
+
+struct memo {
+	uintptr_t lo, hi, target, at;
+};
+
+static struct memo memo[MEMO_SIZE];
+static unsigned memo_next;
+
+static uintptr_t memo_find(uintptr_t lo, uintptr_t hi, uintptr_t target)
+{
+	for (unsigned i = 0; i < MEMO_SIZE; i++)
+		if (memo[i].at && memo[i].lo == lo && memo[i].hi == hi &&
+		    memo[i].target == target)
+			return memo[i].at;
+	return 0;
+}
+
+static uintptr_t memo_keep(uintptr_t lo, uintptr_t hi, uintptr_t target, uintptr_t at)
+{
+	memo[memo_next++ % MEMO_SIZE] = (struct memo){ lo, hi, target, at };
+	return at;
+}
 
 static int reaches(uintptr_t from_lo, uintptr_t from_hi, uintptr_t to)
 {
@@ -106,6 +135,8 @@ static void reclaim_pages(uintptr_t ps)
 		else
 			munmap((void *)pages[p].addr, ps);
 	}
+	if (kept < nr_pages)
+		memset(memo, 0, sizeof(memo));
 	nr_pages = kept;
 }
 
@@ -143,11 +174,14 @@ static int write_slot(uintptr_t page, uintptr_t at, uintptr_t target)
 
 uintptr_t ftrace_tramp_get(uintptr_t lo, uintptr_t hi, uintptr_t target)
 {
-	uintptr_t at = find_slot(lo, hi, target);
+	uintptr_t at = memo_find(lo, hi, target);
 	struct tramp_page *p;
 
 	if (at)
 		return at;
+	at = find_slot(lo, hi, target);
+	if (at)
+		return memo_keep(lo, hi, target, at);
 	p = page_with_room(lo, hi);
 	if (!p)
 		return 0;
@@ -155,7 +189,7 @@ uintptr_t ftrace_tramp_get(uintptr_t lo, uintptr_t hi, uintptr_t target)
 	if (write_slot(p->addr, at, target))
 		return 0;
 	p->used++;
-	return at;
+	return memo_keep(lo, hi, target, at);
 }
 
 int ftrace_site_call(const struct ft_module *mod, uintptr_t ip, const uint8_t *orig,
