@@ -35,13 +35,12 @@
 
 #define RETURN_SITE_LEN 5
 
+/* The site is the nop the file has there, in the file and in memory. */
 static int nop_as_in_file(const struct ft_module *mod, const struct elf_file *f,
-			  uintptr_t ip)
+			  uintptr_t ip, const uint8_t *nop)
 {
 	const uint8_t *file = elf_vaddr_ptr(f, ip - mod->bias, RETURN_SITE_LEN);
-	uint8_t nop[ARCH_MAX_INSN];
 
-	arch_make_nop(NULL, RETURN_SITE_LEN, nop);
 	return file && ip >= mod->text_lo && ip + RETURN_SITE_LEN <= mod->text_hi &&
 	       !memcmp(file, nop, RETURN_SITE_LEN) &&
 	       !memcmp((const void *)ip, nop, RETURN_SITE_LEN);
@@ -73,14 +72,16 @@ static uint8_t site_kind(const struct ft_module *mod, uintptr_t ip)
 static uint32_t read_table(struct ft_module *mod, const struct elf_file *f,
 			   const uintptr_t *table, size_t n)
 {
+	uint8_t nop[ARCH_MAX_INSN];
 	uint32_t kept = 0;
 
+	arch_make_nop(NULL, RETURN_SITE_LEN, nop);
 	for (size_t i = 0; i < n; i++) {
 		uintptr_t ip = table[i];
 
 		if (ip < mod->text_lo || ip >= mod->text_hi)
 			continue;
-		if (!nop_as_in_file(mod, f, ip)) {
+		if (!nop_as_in_file(mod, f, ip, nop)) {
 			ft_warn("%s: a return site at %#lx is not what the file says; "
 				"its returns are hijacked instead", mod->path, (unsigned long)ip);
 			return 0;
