@@ -48,8 +48,11 @@ static int u64_push(struct u64_list *l, uint64_t x)
 int is_mcount_name(const char *name)
 {
 	static const char *const names[] = { "mcount", "_mcount", "__fentry__" };
-	size_t len = strcspn(name, "@");
+	size_t len;
 
+	if (name[0] != 'm' && name[0] != '_')
+		return 0;	/* most names, asked of every symbol */
+	len = strcspn(name, "@");
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strlen(names[i]) == len && !strncmp(name, names[i], len))
 			return 1;
