@@ -46,6 +46,31 @@
 #ifndef FNTRACE_TRACE_FORMAT_H
 #define FNTRACE_TRACE_FORMAT_H
 
+/*
+ * The numbers the runtime's assembly writes events with too (the fast
+ * paths of src/arch/x86_64/entry.S), which includes this file: for the
+ * assembler, FT_U() drops the C suffix, as the kernel's _AC() does.
+ */
+#ifdef __ASSEMBLER__
+#define FT_U(x)		x
+#else
+#define FT_U(x)		x##u
+#endif
+
+/* The three short forms. */
+#define FT_ENTRY_ID_BITS	18
+#define FT_ENTRY_DELTA_BITS	13
+#define FT_EXIT_DELTA_BITS	30
+#define FT_ENTRY_MAX_ID		((FT_U(1) << FT_ENTRY_ID_BITS) - 1)
+#define FT_ENTRY_MAX_DELTA	((FT_U(1) << FT_ENTRY_DELTA_BITS) - 1)
+#define FT_EXIT_MAX_DELTA	((FT_U(1) << FT_EXIT_DELTA_BITS) - 1)
+
+/* Most words a writer may emit for one event: a CPU change, a TIME, and
+ * the longest fixed event. */
+#define FT_MAX_EVENT_WORDS	(1 + 3 + 4)
+
+#ifndef __ASSEMBLER__
+
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -127,13 +152,6 @@ struct ft_file_header {
 	uint32_t word_order;		/* 0x01020304 as written by the host */
 };
 
-/* The three short forms. */
-#define FT_ENTRY_ID_BITS	18
-#define FT_ENTRY_DELTA_BITS	13
-#define FT_EXIT_DELTA_BITS	30
-#define FT_ENTRY_MAX_ID		((1u << FT_ENTRY_ID_BITS) - 1)
-#define FT_ENTRY_MAX_DELTA	((1u << FT_ENTRY_DELTA_BITS) - 1)
-#define FT_EXIT_MAX_DELTA	((1u << FT_EXIT_DELTA_BITS) - 1)
 #define FT_LONG_MAX_PAYLOAD	((1u << 24) - 1)
 
 static inline uint32_t ft_entry_word(uint32_t id, uint32_t delta)
@@ -285,10 +303,6 @@ static inline uint64_t ft_event_time(const uint32_t *w, uint64_t now)
 	}
 }
 
-/* Most words a writer may emit for one event: a CPU change, a TIME, and
- * the longest fixed event. */
-#define FT_MAX_EVENT_WORDS	(1 + 3 + 4)
-
 /*
  * A process image's function table in a data directory: DIR/funcs-PID,
  * or DIR/funcs-PID.IMAGE for the IMAGE-th program the pid has exec'd
@@ -306,4 +320,5 @@ static inline int ft_funcs_path(char *buf, size_t size, const char *dir,
 	return snprintf(buf, size, "%s%sfuncs-%u", dir, sep, pid);
 }
 
+#endif /* __ASSEMBLER__ */
 #endif

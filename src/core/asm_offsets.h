@@ -2,7 +2,8 @@
 /*
  * The layouts an architecture's assembly may read: its fast paths of the
  * graph hooks (src/arch/x86_64/entry.S) write events and shadow frames
- * without calling C.  Plain numbers, for the assembler; each file that
+ * without calling C (the trace's words they take from
+ * common/trace_format.h).  Plain numbers, for the assembler; each file that
  * owns a structure asserts them against it (tracer_graph.c: contexts,
  * frames, the graph settings; records.c: the record hash and blocks), so
  * a changed structure fails the build, not a traced program.
@@ -51,16 +52,9 @@
 #define FT_REC_SIZE		40
 #define FT_REC_FLAGS		24
 #define FT_REC_BLOCK_SHIFT	12
-#define FT_REC_FL_RETURNS	0x40
+#define FT_REC_FL_RETURNS	0x40	/* the one FTRACE_FL_RETURNS */
 
 /* struct rseq (the kernel's): the CPU the thread runs on */
 #define FT_RSEQ_CPU_ID		4
-
-/* The trace's words (common/trace_format.h) */
-#define FT_ASM_MAX_EVENT_BYTES	32
-#define FT_ASM_ENTRY_ID_BITS	18
-#define FT_ASM_ENTRY_MAX_ID	0x3ffff
-#define FT_ASM_ENTRY_MAX_DELTA	0x1fff
-#define FT_ASM_EXIT_MAX_DELTA	0x3fffffff
 
 #endif

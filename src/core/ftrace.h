@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "asm_offsets.h"
 #include "../arch/arch.h"
 #include "../common/filter.h"
 
@@ -35,8 +36,9 @@
 #define FTRACE_FL_WANTED	0x08	/* some ops wants it (computed by update) */
 #define FTRACE_FL_GRAPH_FUNC	0x10	/* set_graph_function names it */
 #define FTRACE_FL_GRAPH_NOTRACE	0x20	/* set_graph_notrace names it */
-#define FTRACE_FL_RETURNS	0x40	/* its module's return sites are on: the
-					 * graph tracer leaves its return alone */
+/* Its module's return sites are on: the graph tracer leaves its return
+ * alone.  The fast paths read it too, in asm_offsets.h's terms. */
+#define FTRACE_FL_RETURNS	FT_REC_FL_RETURNS
 /* [31:16]: the entry of the argument table (args.c) saying which of its
  * values to record; 0: none. */
 #define FTRACE_FL_ARGS_SHIFT	16

@@ -56,8 +56,7 @@ _Static_assert(offsetof(struct rec_hash, shift) == FT_HASH_SHIFT &&
 	       sizeof(struct rec_slot) == 1u << FT_HASH_SLOT_SHIFT &&
 	       offsetof(struct rec_slot, id) == FT_HASH_SLOT_ID &&
 	       sizeof(struct ftrace_rec) == FT_REC_SIZE &&
-	       offsetof(struct ftrace_rec, flags) == FT_REC_FLAGS &&
-	       FTRACE_FL_RETURNS == FT_REC_FL_RETURNS,
+	       offsetof(struct ftrace_rec, flags) == FT_REC_FLAGS,
 	       "asm_offsets.h describes the records and their hash");
 #endif
 

@@ -63,13 +63,8 @@ _Static_assert(offsetof(struct ft_graph_config, trace) == FT_GRAPH_TRACE &&
 	       offsetof(struct ft_graph_config, args) + sizeof(int) == FT_GRAPH_SETTINGS + 24 &&
 	       sizeof(struct ft_graph_config) == FT_GRAPH_SETTINGS + 24,
 	       "asm_offsets.h describes the graph settings");
-_Static_assert(FT_MAX_EVENT_WORDS * 4 == FT_ASM_MAX_EVENT_BYTES &&
-	       FT_ENTRY_ID_BITS == FT_ASM_ENTRY_ID_BITS &&
-	       FT_ENTRY_MAX_ID == FT_ASM_ENTRY_MAX_ID &&
-	       FT_ENTRY_MAX_DELTA == FT_ASM_ENTRY_MAX_DELTA &&
-	       FT_EXIT_MAX_DELTA == FT_ASM_EXIT_MAX_DELTA &&
-	       offsetof(struct rseq, cpu_id) == FT_RSEQ_CPU_ID,
-	       "asm_offsets.h describes the trace's words and the rseq area");
+_Static_assert(offsetof(struct rseq, cpu_id) == FT_RSEQ_CPU_ID,
+	       "asm_offsets.h describes the rseq area");
 #endif
 
 /* With graph filters on: may this call be graph-traced, and how?  The

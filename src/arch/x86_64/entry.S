@@ -19,6 +19,7 @@
  * The tracers run C compiled with -mgeneral-regs-only, so only the integer
  * argument registers need saving: xmm0-7 stay untouched.
  */
+#include "common/trace_format.h"
 #include "core/asm_offsets.h"
 
 /*
@@ -74,7 +75,7 @@
 .macro GRAPH_FAST_ROOM idle
 	movq	FT_CTX_END(%rdi), %rax
 	subq	FT_CTX_POS(%rdi), %rax
-	cmpq	$FT_ASM_MAX_EVENT_BYTES, %rax
+	cmpq	$FT_MAX_EVENT_WORDS * 4, %rax
 	jl	\idle
 .endm
 
@@ -138,7 +139,7 @@
 	jne	\idle
 	GRAPH_FAST_ROOM \idle
 	GRAPH_FAST_CLOCK
-	cmpq	$FT_ASM_EXIT_MAX_DELTA, %rdx
+	cmpq	$FT_EXIT_MAX_DELTA, %rdx
 	ja	\idle
 	leal	1(,%rdx,4), %edx		/* the exit word: delta << 2 | 1 */
 	GRAPH_FAST_COMMIT
@@ -205,7 +206,7 @@ ftrace_caller:
 	incq	%rax
 	jmp	3b
 4:	movl	FT_HASH_SLOTS+FT_HASH_SLOT_ID(%rcx), %esi
-	cmpl	$FT_ASM_ENTRY_MAX_ID, %esi
+	cmpl	$FT_ENTRY_MAX_ID, %esi
 	ja	.Lentry_idle
 
 	/* The frame, filled in above the top of the shadow stack (after
@@ -235,12 +236,12 @@ ftrace_caller:
 	leaq	return_to_handler(%rip), %r11
 5:
 	GRAPH_FAST_CLOCK
-	cmpq	$FT_ASM_ENTRY_MAX_DELTA, %rdx
+	cmpq	$FT_ENTRY_MAX_DELTA, %rdx
 	ja	.Lentry_late
 	movq	%rax, FT_FRAME_TIME(%rcx)
 
 	/* The entry word: delta << (FT_ENTRY_ID_BITS + 1) | id << 1. */
-	shll	$FT_ASM_ENTRY_ID_BITS + 1, %edx
+	shll	$FT_ENTRY_ID_BITS + 1, %edx
 	leal	(%rdx,%rsi,2), %edx
 	GRAPH_FAST_COMMIT
 	incl	FT_CTX_DEPTH(%rdi)
