@@ -54,7 +54,4 @@
 #define FT_REC_BLOCK_SHIFT	12
 #define FT_REC_FL_RETURNS	0x40	/* the one FTRACE_FL_RETURNS */
 
-/* struct rseq (the kernel's): the CPU the thread runs on */
-#define FT_RSEQ_CPU_ID		4
-
 #endif

@@ -10,7 +10,6 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/rseq.h>
 
 #include "arch_clock.h"
 #include "ftrace.h"
@@ -89,7 +88,10 @@ static inline struct shadow_frame *ft_stack(const struct ft_context *c)
 }
 
 extern __thread struct ft_thread *ft_current;
-extern int ft_have_rseq;
+/* Where the CPU the thread runs on is, from the thread pointer: the rseq
+ * area's cpu_id, which the kernel keeps current, or without rseq a word
+ * of ~0 of each thread's own.  Set once, before any thread state. */
+extern long ft_cpu_offset;
 
 int ft_threads_init(void);
 /* A tracer starts: state ready for the threads there are (thread.c). */
@@ -128,15 +130,11 @@ static inline struct ft_thread *ft_thread_get(void)
 	return likely(t) ? t : ft_thread_create();
 }
 
-/* The CPU from the rseq area the kernel keeps current: one load. */
+/* The CPU the thread runs on: one load (the fast paths make it too). */
 static inline uint32_t ft_cpu(void)
 {
-	const volatile struct rseq *rs;
-
-	if (!ft_have_rseq)
-		return ~0u;
-	rs = (const void *)((char *)__builtin_thread_pointer() + __rseq_offset);
-	return rs->cpu_id;
+	return *(const volatile uint32_t *)((char *)__builtin_thread_pointer() +
+					    ft_cpu_offset);
 }
 
 /* Extra words at pos[1..] are written first and the head word last, with

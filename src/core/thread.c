@@ -25,12 +25,14 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/rseq.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 __thread struct ft_thread *ft_current;
-int ft_have_rseq;
+long ft_cpu_offset;
+static __thread const uint32_t no_cpu = ~0u;
 
 static pthread_key_t exit_key;
 static int ready;
@@ -281,9 +283,20 @@ static void after_fork_child(void)
 	ft_funcs_reopen_after_fork();
 }
 
+/* The offset is the same in every thread: the runtime's thread-locals
+ * are in the static TLS block (initial-exec), as glibc's rseq area is. */
+static long cpu_offset(void)
+{
+	char *tp = __builtin_thread_pointer();
+
+	if (__rseq_size > 0)
+		return __rseq_offset + offsetof(struct rseq, cpu_id);
+	return (char *)&no_cpu - tp;
+}
+
 int ft_threads_init(void)
 {
-	ft_have_rseq = __rseq_size > 0;
+	ft_cpu_offset = cpu_offset();
 	if (pthread_key_create(&exit_key, thread_exit) ||
 	    pthread_atfork(NULL, NULL, after_fork_child))
 		return -1;

@@ -63,8 +63,6 @@ _Static_assert(offsetof(struct ft_graph_config, trace) == FT_GRAPH_TRACE &&
 	       offsetof(struct ft_graph_config, args) + sizeof(int) == FT_GRAPH_SETTINGS + 24 &&
 	       sizeof(struct ft_graph_config) == FT_GRAPH_SETTINGS + 24,
 	       "asm_offsets.h describes the graph settings");
-_Static_assert(offsetof(struct rseq, cpu_id) == FT_RSEQ_CPU_ID,
-	       "asm_offsets.h describes the rseq area");
 #endif
 
 /* With graph filters on: may this call be graph-traced, and how?  The

@@ -177,14 +177,10 @@ ftrace_caller:
 	jae	.Lentry_idle
 	GRAPH_FAST_ROOM .Lentry_idle
 
-	/* Still on the context's CPU (ev_cpu): rseq's cpu_id, or ~0. */
-	movl	$-1, %eax
-	cmpl	$0, ft_have_rseq(%rip)
-	je	2f
-	movq	__rseq_offset@GOTPCREL(%rip), %rdx
-	movq	(%rdx), %rdx
-	movl	%fs:FT_RSEQ_CPU_ID(%rdx), %eax
-2:	cmpl	FT_CTX_CPU(%rdi), %eax
+	/* Still on the context's CPU (ev_cpu): ft_cpu()'s one load. */
+	movq	ft_cpu_offset(%rip), %rax
+	movl	%fs:(%rax), %eax
+	cmpl	FT_CTX_CPU(%rdi), %eax
 	jne	.Lentry_idle
 
 	/* %esi: the record of the site returning to 40(%rsp), found in the
