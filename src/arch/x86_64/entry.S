@@ -217,8 +217,20 @@ ftrace_caller:
 	movl	%esi, FT_FRAME_ID(%rcx)
 	movl	$FT_FRAME_TRACED, FT_FRAME_FLAGS(%rcx)
 
-	/* %r11: 0 if the function's return sites are on, else the address
-	 * its return slot takes once the frame is pushed. */
+	GRAPH_FAST_CLOCK
+	cmpq	$FT_ENTRY_MAX_DELTA, %rdx
+	ja	.Lentry_idle
+	movq	%rax, FT_FRAME_TIME(%rcx)
+
+	/* The entry word: delta << (FT_ENTRY_ID_BITS + 1) | id << 1.  From
+	 * here on, nothing goes to the C path: %r11 is free. */
+	shll	$FT_ENTRY_ID_BITS + 1, %edx
+	leal	(%rdx,%rsi,2), %edx
+	GRAPH_FAST_COMMIT
+	incl	FT_CTX_DEPTH(%rdi)
+
+	/* The frame is pushed: its return slot takes return_to_handler,
+	 * unless the function's return sites are on. */
 	leal	-1(%rsi), %eax
 	movl	%eax, %edx
 	shrl	$FT_REC_BLOCK_SHIFT, %eax
@@ -227,33 +239,17 @@ ftrace_caller:
 	andl	$(1 << FT_REC_BLOCK_SHIFT) - 1, %edx
 	imull	$FT_REC_SIZE, %edx, %edx
 	testl	$FT_REC_FL_RETURNS, FT_REC_FLAGS(%r11,%rdx)
-	movl	$0, %r11d
 	jnz	5f
-	leaq	return_to_handler(%rip), %r11
+	leaq	return_to_handler(%rip), %rax
+	movq	FT_FRAME_RETP(%rcx), %rdx
+	movq	%rax, (%rdx)
 5:
-	GRAPH_FAST_CLOCK
-	cmpq	$FT_ENTRY_MAX_DELTA, %rdx
-	ja	.Lentry_late
-	movq	%rax, FT_FRAME_TIME(%rcx)
-
-	/* The entry word: delta << (FT_ENTRY_ID_BITS + 1) | id << 1. */
-	shll	$FT_ENTRY_ID_BITS + 1, %edx
-	leal	(%rdx,%rsi,2), %edx
-	GRAPH_FAST_COMMIT
-	incl	FT_CTX_DEPTH(%rdi)
-	testq	%r11, %r11
-	jz	6f
-	movq	FT_FRAME_RETP(%rcx), %rax
-	movq	%r11, (%rax)
-6:
 	movl	$0, FT_CTX_BUSY(%rdi)
 	.cfi_remember_state
 	RESTORE_FIVE
 	ret
 	.cfi_restore_state
 
-.Lentry_late:
-	movq	FT_FRAME_RETP(%rcx), %r11	/* the C path wants it */
 .Lentry_idle:
 	movl	$0, FT_CTX_BUSY(%rdi)
 .Lentry_slow:
