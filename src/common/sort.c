@@ -56,10 +56,12 @@ static void merge_forward(const struct runs *r, char *buf, size_t lo, size_t mid
 	while (i < nl && j < hi) {
 		const char *left = buf + i * r->size;
 
-		if (r->cmp(at(r, j), left) < 0)
+		if (r->cmp(at(r, j), left) < 0) {
 			memcpy(at(r, out++), at(r, j++), r->size);
-		else
-			memcpy(at(r, out++), left, r->size), i++;
+		} else {
+			memcpy(at(r, out++), left, r->size);
+			i++;
+		}
 	}
 	memcpy(at(r, out), buf + i * r->size, (nl - i) * r->size);
 }
@@ -73,10 +75,12 @@ static void merge_backward(const struct runs *r, char *buf, size_t lo, size_t mi
 	while (i > lo && j > 0) {
 		const char *right = buf + (j - 1) * r->size;
 
-		if (r->cmp(right, at(r, i - 1)) < 0)
+		if (r->cmp(right, at(r, i - 1)) < 0) {
 			memcpy(at(r, --out), at(r, --i), r->size);
-		else
-			memcpy(at(r, --out), right, r->size), j--;
+		} else {
+			memcpy(at(r, --out), right, r->size);
+			j--;
+		}
 	}
 	memcpy(at(r, lo), buf, j * r->size);
 }
