@@ -12,7 +12,9 @@ export TMPDIR=$PWD/tmp
 t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
 ./spin 4 >want.txt
 
-# many.c: N functions, each called every 20 ms for SECONDS, and a sum.
+# many.c: N functions, each called every 20 ms for SECONDS, and a sum;
+# then it waits for the file DONE, so that a loaded machine, which makes
+# the requests and stops below take longer, does not see it end first.
 awk -v n=5000 'BEGIN {
 	print "#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>"
 	for (i = 0; i < n; i++)
@@ -23,9 +25,10 @@ awk -v n=5000 'BEGIN {
 	print "};\nint main(int argc, char **argv)\n{\n\tunsigned sum = 0;"
 	print "\tfor (int r = 0; r < atoi(argv[1]) * 50; r++, usleep(20000))"
 	printf "\t\tfor (int i = 0; i < %d; i++)\n\t\t\tsum = table[i](sum);\n", n
+	print "\twhile (access(argv[2], F_OK))\n\t\tusleep(20000);"
 	print "\tprintf(\"%u\\n\", sum);\n\treturn 0;\n}" }' >many.c
 t_build gcc-patchable -O0 many many.c
-./many 16 >many.want &
+./many 16 many.c >many.want &
 want_many=$!
 
 sock=/tmp/fntrace-$(id -u)
@@ -83,7 +86,7 @@ untraced "two writers" want.txt w.out w.err $pid
 
 # --- 2. Clients that die or say nothing, on the program with 5000
 # functions, traced.
-"$FNTRACE" run -- ./many 16 >m.out 2>m.err &
+"$FNTRACE" run -- ./many 16 many.done >m.out 2>m.err &
 pid=$!
 wait_sock $pid
 # raw MODE REQUEST: a client of our own that misbehaves.
@@ -195,6 +198,7 @@ echo "note: $inside of 12 stops caught a request being served; $gaveup clients g
 t_eq "stopped during large updates: every one all or nothing" "" "${bad# }"
 t_ok "stopped during large updates: 2500 functions enabled" test "$(enabled)" -eq 2500
 ctl $pid current_tracer nop
+: >many.done
 untraced "dying clients, stops" many.want m.out m.err $pid
 wait $want_many
 
