@@ -51,6 +51,14 @@ env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$tmp" -j"$(nproc 2>/dev/null
 	die "make failed (see $tmp/make.out)"
 [ -x "$tmp/minigzip" ] && [ -x "$tmp/example" ] || die "no example or minigzip after make"
 echo "$stamp" >"$tmp/stamp"
-rm -rf "$out"
-mv "$tmp" "$out"
+# Another run of this script (a second suite on the same tree) may have
+# put its build in place meanwhile, and be using it: that one stays, and
+# this one goes.
+if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ]; then
+	rm -rf "$tmp"
+else
+	rm -rf "$out"
+	mv -T "$tmp" "$out" 2>/dev/null || rm -rf "$tmp"
+fi
+[ -f "$out/stamp" ] || die "no build in $out"
 echo "$out"
