@@ -42,6 +42,10 @@ int cli_parse_tid(const char *text, uint32_t *tid);
 int cli_parse_size(const char *text, uint64_t *bytes);
 /* The directory fntrace itself was run from. */
 const char *cli_self_dir(void);
+/* A new private directory $TMPDIR/NAME.XXXXXX (else in /tmp), as a user
+ * expects of temporary files, its path in dir; -1 after one line if
+ * none could be made. */
+int cli_make_temp_dir(char *dir, size_t size, const char *name);
 /* The program to trace, as target.c sees it. */
 struct arch_desc;
 struct cli_target {

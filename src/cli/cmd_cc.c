@@ -365,13 +365,10 @@ static char *temp_object(const char *dir, int k, const char *src)
 static int compile_and_link(const struct cmd *cc, const struct cmd *flags,
 			    const struct cc_args *a)
 {
-	const char *tmpdir = getenv("TMPDIR");
 	char dir[4096], **objs = calloc(a->nsrc, sizeof(*objs));
 	int ret = 0, k = 0;
 
-	snprintf(dir, sizeof(dir), "%s/fntrace-cc.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!objs || !mkdtemp(dir)) {
-		cli_error("cc: cannot make a temporary directory: %s", strerror(errno));
+	if (!objs || cli_make_temp_dir(dir, sizeof(dir), "fntrace-cc")) {
 		free(objs);
 		return 1;
 	}

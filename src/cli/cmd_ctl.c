@@ -148,25 +148,24 @@ static int read_section(struct stream_dir *d, struct ctl_conn *c)
 	return -1;
 }
 
-/* In $TMPDIR, as a user expects of temporary files; else /tmp. */
-static int make_stream_dir(struct stream_dir *d)
-{
-	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-
-	snprintf(d->dir, sizeof(d->dir), "%s/fntrace-ctl.XXXXXX", tmp);
-	d->trace_fd = -1;
-	if (!mkdtemp(d->dir) || start_trace_file(d)) {
-		cli_error("cannot make a temporary directory in %s", tmp);
-		return -1;
-	}
-	return 0;
-}
-
 static void remove_stream_dir(struct stream_dir *d)
 {
 	if (d->trace_fd >= 0)
 		close(d->trace_fd);
 	datadir_remove(d->dir);
+}
+
+static int make_stream_dir(struct stream_dir *d)
+{
+	d->trace_fd = -1;
+	if (cli_make_temp_dir(d->dir, sizeof(d->dir), "fntrace-ctl"))
+		return -1;
+	if (start_trace_file(d)) {
+		cli_error("cannot make a trace file in %s: %s", d->dir, strerror(errno));
+		remove_stream_dir(d);
+		return -1;
+	}
+	return 0;
 }
 
 static int show_trace(struct ctl_conn *c)

@@ -8,6 +8,7 @@
 #include "record.h"
 #include "../trace/report.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -47,13 +48,11 @@ static int refused(const struct record_options *o)
 
 static int record_and_report(struct record_options *o, char **argv)
 {
-	char tmp[] = "/tmp/fntrace-live.XXXXXX", data[64];
+	char tmp[PATH_MAX], data[PATH_MAX + 8];
 	int status;
 
-	if (!mkdtemp(tmp)) {
-		cli_error("cannot create a temporary directory in /tmp");
+	if (cli_make_temp_dir(tmp, sizeof(tmp), "fntrace-live"))
 		return -1;
-	}
 	/* Whatever happens to the output (a reader like head that stops,
 	 * Ctrl-C while printing), the temporary directory goes away. */
 	signal(SIGPIPE, SIG_IGN);

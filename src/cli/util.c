@@ -142,6 +142,19 @@ const char *cli_self_dir(void)
 	return dir;
 }
 
+int cli_make_temp_dir(char *dir, size_t size, const char *name)
+{
+	const char *tmp = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	int n = snprintf(dir, size, "%s/%s.XXXXXX", tmp, name);
+
+	if (n < 0 || (size_t)n >= size || !mkdtemp(dir)) {
+		cli_error("cannot make a temporary directory in %s: %s", tmp,
+			  n < 0 || (size_t)n >= size ? "name too long" : strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static volatile sig_atomic_t interrupted;
 
 static void on_interrupt(int sig)

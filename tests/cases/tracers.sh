@@ -66,14 +66,17 @@ t_ok "stat: kernel-style header" grep -q '^  Function  *Hit  *Time  *Avg  *s^2' 
 
 # live: record and print in one go, keeping nothing, even when its
 # reader stops early.
-before=$(ls -d /tmp/fntrace-live.* 2>/dev/null | wc -l)
-"$FNTRACE" live -- ./prog | head -n 2 >/dev/null
-t_eq "live: nothing left behind by a reader that stops early" "$before" "$(ls -d /tmp/fntrace-live.* 2>/dev/null | wc -l)"
-"$FNTRACE" live -- ./prog >live.txt 2>&1
+# Its temporary directory goes in $TMPDIR: one of this case's own.
+mkdir live-tmp
+TMPDIR=$PWD/live-tmp "$FNTRACE" live -- ./prog | head -n 2 >/dev/null
+t_eq "live: nothing left behind by a reader that stops early" "" "$(ls live-tmp)"
+TMPDIR=$PWD/live-tmp "$FNTRACE" live -- ./prog >live.txt 2>&1
 t_eq "live: exit status" 0 "$?"
 t_graph_calls live.txt >got.txt
 t_same "live: the graph" "$top/tests/progs/graph.expected" got.txt
-t_eq "live: nothing left behind" "$before" "$(ls -d /tmp/fntrace-live.* 2>/dev/null | wc -l)"
+t_eq "live: nothing left behind" "" "$(ls live-tmp)"
+TMPDIR=$PWD/no-such-dir "$FNTRACE" live -- ./prog >live.out 2>live.err
+t_eq "live: no temporary directory: status 1, one line" "1 1" "$? $(wc -l <live.err)"
 
 # A program compiled and linked in one step with -pg (gprof start-up).
 t_build gcc-pg-linked -O2 gprof "$top/tests/progs/graph.c"
