@@ -59,7 +59,13 @@ t_running() {
 }
 
 # Build flavours: how a program can be compiled for tracing, per
-# architecture (tests/arch/<arch>.sh).
+# architecture (tests/arch/<arch>.sh).  Each file says only what its
+# architecture has: what another said before in this shell (the host's,
+# in each of cross.sh's runs) is forgotten first, or x86_64's return-site
+# flags would ask i386 for a flavour it does not have.
+for v in $(set | sed -n 's/^\(ARCH_[A-Za-z0-9_]*\)=.*/\1/p'); do
+	unset "$v"
+done
 . "$top/tests/arch/${T_ARCH:-x86_64}.sh"
 FLAVORS=$ARCH_FLAVORS
 # A cross-built program run directly (untraced) finds its libraries where
