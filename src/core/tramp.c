@@ -72,14 +72,15 @@ static uintptr_t slot_addr(const struct tramp_page *p, unsigned i)
 /* An existing slot that already jumps to target, within reach. */
 static uintptr_t find_slot(uintptr_t lo, uintptr_t hi, uintptr_t target)
 {
+	uint8_t want[TRAMP_MAX];
+
+	arch_tramp_write(want, target);
 	for (unsigned p = 0; p < nr_pages; p++) {
 		if (!reaches(lo, hi, pages[p].addr))
 			continue;
 		for (unsigned i = 0; i < pages[p].used; i++) {
 			uintptr_t at = slot_addr(&pages[p], i);
-			uint8_t want[TRAMP_MAX];
 
-			arch_tramp_write(want, target);
 			if (__builtin_memcmp((void *)at, want, arch_tramp_size()) == 0)
 				return at;
 		}

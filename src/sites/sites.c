@@ -37,14 +37,16 @@ static int u64_push(struct u64_list *l, uint64_t x)
 int is_mcount_name(const char *name)
 {
 	static const char *const names[] = { "mcount", "_mcount", "__fentry__" };
-	size_t len;
 
-	if (name[0] != 'm' && name[0] != '_')
-		return 0;	/* most names, asked of every symbol */
-	len = strcspn(name, "@");
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i]) == len && !strncmp(name, names[i], len))
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t len = strlen(names[i]);
+
+		/* The first letter turns most names away: this is asked of
+		 * every symbol.  A version ("@GLIBC_2.2.5") may follow. */
+		if (name[0] == names[i][0] && !strncmp(name, names[i], len) &&
+		    (name[len] == '\0' || name[len] == '@'))
 			return 1;
+	}
 	return 0;
 }
 
