@@ -8,6 +8,7 @@
 #include "breakpoint.h"
 #include "ftrace.h"
 #include "modload.h"
+#include "../common/bulk.h"
 
 #include <elf.h>
 #include <stdlib.h>
@@ -92,7 +93,7 @@ static int add_record(struct ft_module *mod, unsigned mod_idx, const struct site
 int ftrace_load_sites(struct ft_module *mod, unsigned idx, const struct elf_file *f,
 		      const struct image_sites *sites)
 {
-	struct text_patch *patches = malloc((sites->nr ? sites->nr : 1) * sizeof(*patches));
+	struct text_patch *patches = bulk_alloc((sites->nr ? sites->nr : 1) * sizeof(*patches));
 	unsigned n = 0, bad = 0, unsafe = 0, had = mod->nr_recs;
 	int traps_blocked = mod->load_mode == 2;
 	struct names nm;
@@ -128,7 +129,7 @@ int ftrace_load_sites(struct ft_module *mod, unsigned idx, const struct elf_file
 		free(nm.copy);
 	if (!ret)
 		ret = text_patch_batch(patches, n);
-	free(patches);
+	bulk_free(patches);
 	return ret;
 }
 

@@ -18,7 +18,7 @@
  * so no event reaches a callback whose ops is gone.
  */
 #include "args.h"
-#include "bulk.h"
+#include "../common/bulk.h"
 #include "ftrace.h"
 #include "tracers.h"
 #include "tracing.h"
@@ -271,7 +271,7 @@ static int replace_code_pinned(void)
 {
 	uint32_t n = 0, nr = ftrace_rec_count() + ftrace_returns_count();
 	size_t size = (nr ? nr : 1) * sizeof(struct text_patch);
-	struct text_patch *v = ft_bulk_map(size, 0);
+	struct text_patch *v = bulk_map(size, 0);
 	unsigned nops = count_ops();
 	uint8_t **bits = new_bitmaps(nops);
 	int ret = -1;
@@ -285,7 +285,7 @@ static int replace_code_pinned(void)
 		bits = NULL;
 	}
 	drop_bitmaps(bits, nops);
-	ft_bulk_unmap(v, size);
+	bulk_unmap(v, size);
 	return ret;
 }
 

@@ -14,7 +14,7 @@
  * loop ran a 32-bit process out of address space.
  */
 #include "asm_offsets.h"
-#include "bulk.h"
+#include "../common/bulk.h"
 #include "ftrace.h"
 #include "events.h"
 #include "sync.h"
@@ -110,7 +110,7 @@ void ftrace_rec_reserve(uint32_t n)
 	/* Blocks are mapped in order: past the first missing one, none is. */
 	while (from <= to && ftrace_rec_blocks[from])
 		from++;
-	if (from > to || !(p = ft_bulk_map((size_t)(to - from + 1) * bytes, 1)))
+	if (from > to || !(p = bulk_map((size_t)(to - from + 1) * bytes, 1)))
 		return;
 	for (uint32_t b = from; b <= to; b++)
 		ftrace_rec_blocks[b] = (struct ftrace_rec *)(p + (size_t)(b - from) * bytes);
@@ -191,7 +191,7 @@ static void reap_hashes(void)
 		return;
 	}
 	for (size_t i = 0; i < nr_retired; i++)
-		ft_bulk_unmap(retired[i], retired[i]->size);
+		bulk_unmap(retired[i], retired[i]->size);
 	nr_retired = 0;
 	reap_at = REAP_BATCH;
 }
@@ -216,7 +216,7 @@ int ftrace_rec_hash_rebuild(void)
 	while ((1ull << bits) < 2ull * nr_recs + 2)
 		bits++;
 	size = sizeof(*h) + (sizeof(struct rec_slot) << bits);
-	h = ft_bulk_map(size, 1);
+	h = bulk_map(size, 1);
 	if (!h)
 		return -1;
 	h->size = size;

@@ -24,6 +24,7 @@
  * the file has it keeps the hijack for all its functions.
  */
 #include "ftrace.h"
+#include "../common/bulk.h"
 #include "../common/sort.h"
 #include "../sites/sites.h"
 
@@ -104,7 +105,7 @@ void ftrace_returns_read(struct ft_module *mod, const struct elf_file *f)
 	table = sites_table_mapped(f, elf_find_section(f, "__return_loc"), &map, &n);
 	if (!table)
 		return;
-	mod->returns = malloc(n * sizeof(*mod->returns));
+	mod->returns = bulk_alloc(n * sizeof(*mod->returns));
 	if (mod->returns)
 		mod->nr_returns = read_table(mod, f, table, n);
 	sort_array(mod->returns, mod->nr_returns, sizeof(*mod->returns), by_address);
@@ -115,7 +116,7 @@ void ftrace_returns_read(struct ft_module *mod, const struct elf_file *f)
 
 void ftrace_returns_free(struct ft_module *mod)
 {
-	free(mod->returns);
+	bulk_free(mod->returns);
 	mod->returns = NULL;
 	mod->nr_returns = 0;
 	mod->returns_on = 0;

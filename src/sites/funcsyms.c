@@ -4,6 +4,7 @@
  */
 #include "funcsyms.h"
 #include "sites.h"
+#include "../common/bulk.h"
 
 #include <elf.h>
 #include <stdlib.h>
@@ -51,7 +52,7 @@ static int sort_by_addr(struct funcs *fs)
 
 	if (fs->nr < 2)
 		return 0;
-	tmp = malloc(fs->nr * sizeof(*tmp));
+	tmp = bulk_alloc(fs->nr * sizeof(*tmp));
 	if (!tmp)
 		return -1;
 	dst = tmp;
@@ -62,9 +63,11 @@ static int sort_by_addr(struct funcs *fs)
 			src = dst;
 			dst = t;
 		}
-	if (src != fs->v)
-		memcpy(fs->v, src, fs->nr * sizeof(*tmp));
-	free(tmp);
+	if (src != fs->v) {
+		tmp = fs->v;
+		fs->v = src;
+	}
+	bulk_free(tmp);
 	return 0;
 }
 
@@ -81,7 +84,7 @@ static int add_funcs_from(const struct elf_file *f, int symtab, struct funcs *ou
 
 	if (n == 0)
 		return 0;
-	v = realloc(out->v, (out->nr + n) * sizeof(*v));
+	v = bulk_realloc(out->v, (out->nr + n) * sizeof(*v));
 	if (!v)
 		return -1;
 	out->v = v;
@@ -154,4 +157,11 @@ const struct func_sym *func_at(const struct funcs *fs, uint64_t addr, unsigned *
 		       (lo < fs->nr ? fs->v[lo].addr : s->addr + 1);
 
 	return addr < end ? s : NULL;
+}
+
+void funcs_free(struct funcs *fs)
+{
+	bulk_free(fs->v);
+	fs->v = NULL;
+	fs->nr = 0;
 }

@@ -28,6 +28,7 @@ struct funcs {
  * among aliases the global name, then the weak, then a local one.  -1 if
  * out of memory.  Names point into f. */
 int collect_funcs(const struct elf_file *f, struct funcs *out);
+void funcs_free(struct funcs *fs);
 
 /* The function containing addr, or NULL.  *hint (0 at first) is where
  * the last search ended: addresses asked in order cost no search. */

@@ -10,6 +10,7 @@
  */
 #include "sites.h"
 #include "../common/array.h"
+#include "../common/bulk.h"
 #include "../common/sort.h"
 #include "funcsyms.h"
 #include "sitefile.h"
@@ -215,8 +216,9 @@ static int read_table(const struct elf_file *f, const struct arch_desc *arch,
 
 	/* Sized once: a table of 100 000 entries grew by doubling, each
 	 * copy and each new page paid for. */
-	if (n > UINT_MAX || reserve_array((void **)&out->v, &out->cap, n ? n : 1, sizeof(*out->v)))
+	if (n > UINT_MAX || !(out->v = bulk_alloc((n ? n : 1) * sizeof(*out->v))))
 		return -1;
+	out->cap = n;
 	for (uint64_t i = 0; i < n; i++)
 		out->v[out->nr++] = elf_word(f, data + i * w);
 	fix.values = out->v;
@@ -228,9 +230,28 @@ static int read_table(const struct elf_file *f, const struct arch_desc *arch,
 
 /* ---- putting it together ---- */
 
+/* Room for need sites in out->v, a bulk array (bulk.h): as many as
+ * asked at first, then twice as many each time. */
+static int sites_room(struct image_sites *out, size_t *cap, size_t need)
+{
+	size_t n = *cap ? *cap * 2 : need < 16 ? 16 : need;
+	struct site *v;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	v = bulk_realloc(out->v, n * sizeof(*v));
+	if (!v)
+		return -1;
+	out->v = v;
+	*cap = n;
+	return 0;
+}
+
 static int site_push(struct image_sites *out, const struct site *s, size_t *cap)
 {
-	if (grow_array((void **)&out->v, cap, out->nr + 1, sizeof(*out->v)))
+	if (sites_room(out, cap, out->nr + 1))
 		return -1;
 	out->v[out->nr++] = *s;
 	return 0;
@@ -243,7 +264,7 @@ static int sites_from_table(const struct elf_file *f, const struct funcs *fs,
 	unsigned hint = 0;
 
 	/* At most a site per entry: sized once, as the table was. */
-	if (reserve_array((void **)&out->v, &cap, n ? n : 1, sizeof(*out->v)))
+	if (sites_room(out, &cap, n))
 		return -1;
 	for (unsigned i = 0; i < n; i++) {
 		const struct func_sym *fn = func_at(fs, addrs[i], &hint);
@@ -301,7 +322,7 @@ static int scan_heads(const struct elf_file *f, struct image_sites *out)
 			ret = sites_from_scan(f, &fs, &t, out);
 	}
 out:
-	free(fs.v);
+	funcs_free(&fs);
 	free(sc.slots.v);
 	free(defs.v);
 	return ret;
@@ -390,8 +411,8 @@ static int from_table(const struct elf_file *f, int sec, const struct sites_mapp
 		ret = collect_funcs(f, &fs);
 	if (!ret)
 		ret = sites_from_table(f, &fs, addrs.v, addrs.nr, out);
-	free(fs.v);
-	free(addrs.v);
+	funcs_free(&fs);
+	bulk_free(addrs.v);
 	return ret;
 }
 
@@ -468,7 +489,7 @@ int sites_from_addrs(const struct elf_file *f, const uint64_t *addrs, unsigned n
 	if (start(f, out, err, errlen))
 		return -1;
 	failed = collect_funcs(f, &fs) || sites_from_table(f, &fs, addrs, n, out);
-	free(fs.v);
+	funcs_free(&fs);
 	return finish(failed, out, err, errlen);
 }
 
@@ -518,7 +539,7 @@ int sites_quick_any(const struct elf_file *f)
 
 void sites_free(struct image_sites *s)
 {
-	free(s->v);
+	bulk_free(s->v);
 	free(s->text);
 	memset(s, 0, sizeof(*s));
 }
