@@ -119,6 +119,8 @@ static size_t func_line(char *line, size_t size, uint32_t id, unsigned long func
 	return head + len + 1;
 }
 
+#define NAME_AHEAD 64
+
 /* One module's lines, each handed to emit. */
 static void module_lines(unsigned idx, void (*emit)(void *, const char *, size_t), void *arg)
 {
@@ -133,6 +135,10 @@ static void module_lines(unsigned idx, void (*emit)(void *, const char *, size_t
 	for (uint32_t i = 0; i < mod->nr_recs; i++) {
 		const struct ftrace_rec *rec = ftrace_rec_get(mod->first_id + i);
 
+		/* The names lie in the symbol table's order, not the records':
+		 * each was a cache miss, waited for alone. */
+		if (i + NAME_AHEAD < mod->nr_recs)
+			__builtin_prefetch(ftrace_rec_get(mod->first_id + i + NAME_AHEAD)->name);
 		emit(arg, line, func_line(line, sizeof(line), mod->first_id + i,
 					  (unsigned long)rec->func, idx, rec->name));
 	}
