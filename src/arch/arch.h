@@ -101,6 +101,8 @@ struct recordmcount_desc {
 	unsigned word_size;		/* 4 or 8: the only ELF class accepted */
 	int rela;			/* 1: SHT_RELA, addends in the entries */
 	uint32_t rel_word;		/* absolute word: one __mcount_loc entry */
+	uint32_t rel_pc32;		/* 32-bit PC-relative: __fntrace_funcs'
+					 * sites (src/sites/functable.h); 0: none */
 	uint32_t rel_none;		/* R_*_NONE */
 	/* Relocations that let the linker delete bytes of a section (riscv
 	 * relaxation): a site after one may move, see docs/recordmcount.md. */

@@ -73,7 +73,7 @@ static void list_sites(const char *path, const struct elf_file *f,
 
 		printf("%s%s%s+0x%llx %s\n", o->many ? path : "", o->many ? ": " : "",
 		       elf_section_name(f, site->sec), (unsigned long long)site->off,
-		       rmc_func_at(fs, site->sec, site->off));
+		       rmc_func_at(fs, site->sec, site->off, NULL));
 	}
 }
 

@@ -60,7 +60,8 @@ struct rmc_funcs *rmc_funcs_new(const struct elf_file *f, unsigned symtab)
 	return fs;
 }
 
-const char *rmc_func_at(const struct rmc_funcs *fs, unsigned sec, uint64_t off)
+const char *rmc_func_at(const struct rmc_funcs *fs, unsigned sec, uint64_t off,
+			uint64_t *start)
 {
 	unsigned lo = 0, hi = fs->nr;
 	const struct rmc_func *fn;
@@ -79,6 +80,8 @@ const char *rmc_func_at(const struct rmc_funcs *fs, unsigned sec, uint64_t off)
 	fn = &fs->v[lo - 1];
 	if (fn->sec != sec || (fn->size && off - fn->value >= fn->size))
 		return "?";
+	if (start)
+		*start = fn->value;
 	return fn->name;
 }
 

@@ -79,10 +79,12 @@ int rmc_check_image(const struct elf_file *f, const struct arch_desc **arch,
 int rmc_find_image(const struct elf_file *f, const struct arch_desc *arch,
 		   struct rmc_sites *out, char *err, size_t errlen);
 
-/* The name of the function holding offset off of section sec, or "?". */
+/* The name of the function holding offset off of section sec, its start
+ * in *start (if not NULL); or "?", *start untouched. */
 struct rmc_funcs;
 struct rmc_funcs *rmc_funcs_new(const struct elf_file *f, unsigned symtab);
-const char *rmc_func_at(const struct rmc_funcs *fs, unsigned sec, uint64_t off);
+const char *rmc_func_at(const struct rmc_funcs *fs, unsigned sec, uint64_t off,
+			uint64_t *start);
 void rmc_funcs_free(struct rmc_funcs *fs);
 
 /* A new file image. */
@@ -90,6 +92,7 @@ struct rmc_output {
 	uint8_t *data;
 	size_t size;
 	unsigned tables;	/* __mcount_loc sections added */
+	int functable;		/* with a __fntrace_funcs piece each */
 };
 
 int rmc_build(const struct elf_file *f, const struct rmc_sites *s, int nop,

@@ -9,9 +9,13 @@
  *     __mcount_loc         one word per site        "WAL", sh_link = text
  *     .rela__mcount_loc    one absolute relocation  sh_link = .symtab,
  *     (or .rel__mcount_loc)  per word                sh_info = __mcount_loc
+ *     __fntrace_funcs      the sites' functions     "AL", sh_link = text
+ *                          (src/sites/functable.h)
+ *     .rela__fntrace_funcs one PC-relative          sh_link = .symtab,
+ *     (or .rel...)           relocation per site     sh_info = __fntrace_funcs
  *   copies of the section groups that hold such a text section, with the
- *     two new sections added, so COMDAT copies are dropped together
- *   a copy of the section-name string table with the two new names
+ *     new sections added, so COMDAT copies are dropped together
+ *   a copy of the section-name string table with the new names
  *   the section header table: the old headers (the name table and the
  *     groups pointing at their copies) and the new ones
  *
@@ -20,8 +24,12 @@
  * Writable, so a PIE or shared object gets RELATIVE relocations rather
  * than DT_TEXTREL; link-order, so --gc-sections drops an entry with its
  * function, as it does gcc's __patchable_function_entries.
+ * __fntrace_funcs needs no load-time relocation at all, but only an arch
+ * with a 32-bit PC-relative one and tables based on local symbols get it
+ * (plan_functable).
  */
 #include "rmc.h"
+#include "../sites/functable.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -35,6 +43,9 @@ struct table {
 	unsigned sym;		/* the symbol its entries are relative to */
 	uint64_t sym_value;
 	uint64_t loc_off, rel_off;	/* where the contents go */
+	uint64_t ft_off, ftrel_off;	/* and those of its __fntrace_funcs */
+	uint32_t ft_size;
+	int rank;		/* its base symbol's (base_rank) */
 	int grouped;		/* the text is in a section group: so are they */
 };
 
@@ -46,10 +57,14 @@ struct plan {
 	uint64_t *group_off;	/* per section: where a grown group goes */
 	uint64_t str_off, str_size, shoff, size;
 	unsigned shnum, symtab;
+	unsigned per;		/* sections a table adds: 2, or 4 with its piece */
+	struct rmc_funcs *fs;	/* the functions, for the pieces */
 	const char *rel_name;	/* ".rela__mcount_loc" or ".rel__mcount_loc" */
+	const char *ft_rel_name;	/* the same for __fntrace_funcs */
 };
 
-/* The new names share one string: "__mcount_loc" is its tail. */
+/* The new names share one string each: "__mcount_loc" is the tail of
+ * ".rela__mcount_loc". */
 #define LOC_NAME "__mcount_loc"
 
 
@@ -89,6 +104,7 @@ static int choose_bases(const struct elf_file *f, unsigned symtab, struct plan *
 		if (t < 0 || rank < 0 || rank >= best[t])
 			continue;
 		best[t] = rank;
+		p->t[t].rank = rank;
 		p->t[t].sym = i;
 		p->t[t].sym_value = s.value;
 	}
@@ -131,7 +147,7 @@ static void plan_groups(const struct elf_file *f, struct plan *p)
 			uint32_t m = elf_u32(f, f->data + s->offset + off);
 
 			if (m < f->shnum && p->table_of[m] >= 0) {
-				p->group_add[g] += 2;
+				p->group_add[g] += p->per;
 				p->t[p->table_of[m]].grouped = 1;
 			}
 		}
@@ -154,6 +170,12 @@ static void plan_layout(const struct elf_file *f, int rela, struct plan *p)
 		at += (uint64_t)p->t[i].nr * w;
 		p->t[i].rel_off = at = align_up(at, w);
 		at += (uint64_t)p->t[i].nr * elf_rel_size(f, rela);
+		if (p->per == 2)
+			continue;
+		p->t[i].ft_off = at = align_up(at, 4);
+		at += p->t[i].ft_size;
+		p->t[i].ftrel_off = at = align_up(at, w);
+		at += (uint64_t)p->t[i].nr * elf_rel_size(f, rela);
 	}
 	for (unsigned g = 1; g < f->shnum; g++) {
 		if (!p->group_add[g])
@@ -163,10 +185,57 @@ static void plan_layout(const struct elf_file *f, int rela, struct plan *p)
 	}
 	p->str_off = at;
 	p->rel_name = rela ? ".rela" LOC_NAME : ".rel" LOC_NAME;
+	p->ft_rel_name = rela ? ".rela" FUNCTABLE_NAME : ".rel" FUNCTABLE_NAME;
 	p->str_size = str->size + strlen(p->rel_name) + 1;
-	p->shnum = f->shnum + 2 * p->nt;
+	if (p->per == 4)
+		p->str_size += strlen(p->ft_rel_name) + 1;
+	p->shnum = f->shnum + p->per * p->nt;
 	p->shoff = align_up(at + p->str_size, w);
 	p->size = p->shoff + (uint64_t)p->shnum * elf_shdr_size(f);
+}
+
+/* A table's piece: its entries, and the name of each site's function. */
+static uint32_t piece_size(const struct rmc_sites *s, const struct plan *p,
+			   const struct table *t)
+{
+	uint64_t size = FUNCTABLE_HEAD + (uint64_t)t->nr * FUNCTABLE_ENTRY;
+
+	for (unsigned i = 0; i < t->nr; i++) {
+		const struct rmc_site *site = &s->v[t->first + i];
+		uint64_t start = UINT64_MAX;
+		const char *name = rmc_func_at(p->fs, site->sec, site->off, &start);
+
+		if (start != UINT64_MAX)
+			size += strlen(name) + 1;
+	}
+	return size > UINT32_MAX - 3 ? 0 : (uint32_t)align_up(size, 4);
+}
+
+/*
+ * A __fntrace_funcs piece for every table, when the arch has a 32-bit
+ * PC-relative relocation and every base symbol is local: the link then
+ * resolves each entry within the image.  (Against a symbol a shared
+ * object exports, ld refuses such a relocation.)  Otherwise the object
+ * has __mcount_loc alone, and an image it is linked into is read from
+ * that, as any other.
+ */
+static int plan_functable(const struct elf_file *f, const struct rmc_sites *s,
+			  struct plan *p)
+{
+	p->per = 2;
+	if (!s->arch->rmc->rel_pc32)
+		return 0;
+	for (unsigned i = 0; i < p->nt; i++)
+		if (p->t[i].rank > 2)
+			return 0;
+	p->fs = rmc_funcs_new(f, s->symtab);
+	if (!p->fs)
+		return -1;
+	for (unsigned i = 0; i < p->nt; i++)
+		if (!(p->t[i].ft_size = piece_size(s, p, &p->t[i])))
+			return 0;
+	p->per = 4;
+	return 0;
 }
 
 static int plan(const struct elf_file *f, const struct rmc_sites *s, struct plan *p,
@@ -185,6 +254,10 @@ static int plan(const struct elf_file *f, const struct rmc_sites *s, struct plan
 			 elf_section_name(f, p->t[i].text));
 		return -1;
 	}
+	if (plan_functable(f, s, p)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	plan_groups(f, p);
 	plan_layout(f, s->arch->rmc->rela, p);
 	if (p->shnum >= SHN_LORESERVE || (!f->is64 && p->size > UINT32_MAX) ||
@@ -196,6 +269,47 @@ static int plan(const struct elf_file *f, const struct rmc_sites *s, struct plan
 }
 
 /* ---- writing ---- */
+
+/* The piece before its names: "FNT1", its entries, its size. */
+static void write_piece_head(const struct elf_file *f, const struct table *t, uint8_t *piece)
+{
+	elf_put_u32(f, piece, FUNCTABLE_MAGIC);
+	elf_put_u32(f, piece + 4, t->nr);
+	elf_put_u32(f, piece + 8, t->ft_size);
+}
+
+/* Each entry's site is a PC-relative relocation against the table's
+ * base, as its __mcount_loc word is an absolute one. */
+static void write_piece(const struct elf_file *f, const struct rmc_sites *s,
+			const struct plan *p, const struct table *t, uint8_t *out)
+{
+	const struct recordmcount_desc *d = s->arch->rmc;
+	uint8_t *piece = out + t->ft_off;
+	uint32_t name_at = FUNCTABLE_HEAD + t->nr * FUNCTABLE_ENTRY;
+
+	write_piece_head(f, t, piece);
+	for (unsigned i = 0; i < t->nr; i++) {
+		const struct rmc_site *site = &s->v[t->first + i];
+		uint32_t at = FUNCTABLE_HEAD + i * FUNCTABLE_ENTRY;
+		uint64_t addend = site->off - t->sym_value, start = UINT64_MAX;
+		struct elf_rel r = { .offset = at, .type = d->rel_pc32,
+				     .sym = t->sym, .addend = (int64_t)addend };
+		const char *name = rmc_func_at(p->fs, site->sec, site->off, &start);
+		size_t len = strlen(name) + 1;
+
+		elf_put_u32(f, piece + at, d->rela ? 0 : (uint32_t)addend);
+		elf_rel_encode(f, &r, d->rela, out + t->ftrel_off +
+			       (uint64_t)i * elf_rel_size(f, d->rela));
+		if (start == UINT64_MAX) {
+			elf_put_u32(f, piece + at + 8, FUNCTABLE_NO_FUNC);
+			continue;
+		}
+		elf_put_u32(f, piece + at + 4, name_at);
+		elf_put_u32(f, piece + at + 8, (uint32_t)(site->off - start));
+		memcpy(piece + name_at, name, len);
+		name_at += len;
+	}
+}
 
 static void write_table(const struct elf_file *f, const struct rmc_sites *s,
 			const struct table *t, uint8_t *out)
@@ -263,9 +377,8 @@ static void write_groups(const struct elf_file *f, const struct plan *p, uint8_t
 
 			if (t < 0)
 				continue;
-			elf_put_u32(f, q, f->shnum + 2 * t);
-			elf_put_u32(f, q + 4, f->shnum + 2 * t + 1);
-			q += 8;
+			for (unsigned k = 0; k < p->per; k++, q += 4)
+				elf_put_u32(f, q, f->shnum + p->per * t + k);
 		}
 	}
 }
@@ -286,14 +399,39 @@ static void writable_return_table(const struct elf_file *f, uint8_t *sh)
 	elf_section_encode(f, &s, sh + (uint64_t)sec * elf_shdr_size(f));
 }
 
+/* The headers of table i's sections: __mcount_loc and its relocations,
+ * then, with per 4, its piece and theirs. */
+static void write_table_headers(const struct elf_file *f, const struct plan *p, int rela,
+				unsigned i, uint8_t *sh)
+{
+	const struct table *t = &p->t[i];
+	unsigned w = elf_word_size(f), rsz = elf_rel_size(f, rela), idx = f->shnum + p->per * i;
+	uint64_t group = t->grouped ? SHF_GROUP : 0;
+	uint32_t rel_at = f->sections[f->shstrndx].size;
+	uint32_t ftrel_at = rel_at + strlen(p->rel_name) + 1;
+	struct elf_section v[4] = {
+		{ rel_at + strlen(p->rel_name) - strlen(LOC_NAME), SHT_PROGBITS,
+		  SHF_ALLOC | SHF_WRITE | SHF_LINK_ORDER | group, 0, t->loc_off,
+		  (uint64_t)t->nr * w, t->text, 0, w, 0 },
+		{ rel_at, rela ? SHT_RELA : SHT_REL, SHF_INFO_LINK | group, 0, t->rel_off,
+		  (uint64_t)t->nr * rsz, p->symtab, idx, w, rsz },
+		{ ftrel_at + strlen(p->ft_rel_name) - strlen(FUNCTABLE_NAME), SHT_PROGBITS,
+		  SHF_ALLOC | SHF_LINK_ORDER | group, 0, t->ft_off, t->ft_size, t->text, 0, 4, 0 },
+		{ ftrel_at, rela ? SHT_RELA : SHT_REL, SHF_INFO_LINK | group, 0, t->ftrel_off,
+		  (uint64_t)t->nr * rsz, p->symtab, idx + 2, w, rsz },
+	};
+
+	for (unsigned k = 0; k < p->per; k++)
+		elf_section_encode(f, &v[k], sh + (uint64_t)(idx + k) * elf_shdr_size(f));
+}
+
 /* Section headers: the old table verbatim, then what moved, then the new. */
 static void write_headers(const struct elf_file *f, const struct plan *p, int rela,
 			  uint8_t *out)
 {
-	unsigned ssz = elf_shdr_size(f), w = elf_word_size(f);
+	unsigned ssz = elf_shdr_size(f);
 	uint8_t *sh = out + p->shoff;
 	struct elf_section s = f->sections[f->shstrndx];
-	uint32_t rel_at = s.size, loc_at = s.size + strlen(p->rel_name) - strlen(LOC_NAME);
 
 	memcpy(sh, f->data + f->shoff, (uint64_t)f->shnum * ssz);
 	writable_return_table(f, sh);
@@ -308,21 +446,8 @@ static void write_headers(const struct elf_file *f, const struct plan *p, int re
 		s.size += 4ull * p->group_add[g];
 		elf_section_encode(f, &s, sh + (uint64_t)g * ssz);
 	}
-	for (unsigned i = 0; i < p->nt; i++) {
-		const struct table *t = &p->t[i];
-		unsigned idx = f->shnum + 2 * i;
-		uint64_t group = t->grouped ? SHF_GROUP : 0;
-		struct elf_section loc = { loc_at, SHT_PROGBITS,
-			SHF_ALLOC | SHF_WRITE | SHF_LINK_ORDER | group, 0, t->loc_off,
-			(uint64_t)t->nr * w, t->text, 0, w, 0 };
-		struct elf_section rel = { rel_at, rela ? SHT_RELA : SHT_REL,
-			SHF_INFO_LINK | group, 0, t->rel_off,
-			(uint64_t)t->nr * elf_rel_size(f, rela), p->symtab, idx, w,
-			elf_rel_size(f, rela) };
-
-		elf_section_encode(f, &loc, sh + (uint64_t)idx * ssz);
-		elf_section_encode(f, &rel, sh + (uint64_t)(idx + 1) * ssz);
-	}
+	for (unsigned i = 0; i < p->nt; i++)
+		write_table_headers(f, p, rela, i, sh);
 }
 
 static void write_all(const struct elf_file *f, const struct rmc_sites *s, int nop,
@@ -332,13 +457,19 @@ static void write_all(const struct elf_file *f, const struct rmc_sites *s, int n
 	const struct elf_section *str = &f->sections[f->shstrndx];
 
 	memcpy(out, f->data, f->size);
-	for (unsigned i = 0; i < p->nt; i++)
+	for (unsigned i = 0; i < p->nt; i++) {
 		write_table(f, s, &p->t[i], out);
+		if (p->per == 4)
+			write_piece(f, s, p, &p->t[i], out);
+	}
 	for (unsigned i = 0; nop && i < s->nr; i++)
 		nop_site(f, d, &s->v[i], out);
 	write_groups(f, p, out);
 	memcpy(out + p->str_off, f->data + str->offset, str->size);
-	memcpy(out + p->str_off + str->size, p->rel_name, p->str_size - str->size);
+	memcpy(out + p->str_off + str->size, p->rel_name, strlen(p->rel_name) + 1);
+	if (p->per == 4)
+		memcpy(out + p->str_off + str->size + strlen(p->rel_name) + 1, p->ft_rel_name,
+		       strlen(p->ft_rel_name) + 1);
 	write_headers(f, p, d->rela, out);
 	elf_header_set_sections(f, out, p->shoff, p->shnum, f->shstrndx);
 }
@@ -349,6 +480,7 @@ static void plan_free(struct plan *p)
 	free(p->table_of);
 	free(p->group_add);
 	free(p->group_off);
+	rmc_funcs_free(p->fs);
 }
 
 int rmc_build(const struct elf_file *f, const struct rmc_sites *s, int nop,
@@ -368,6 +500,7 @@ int rmc_build(const struct elf_file *f, const struct rmc_sites *s, int nop,
 	write_all(f, s, nop, &p, out->data);
 	out->size = p.size;
 	out->tables = p.nt;
+	out->functable = p.per == 4;
 	ret = 0;
 done:
 	plan_free(&p);

@@ -3,7 +3,8 @@
  * Call-site discovery for one image: its side file, written from the
  * final link by recordmcount --image (right even where per-object tables
  * are not, after riscv relaxation); then in the kernel's order of
- * preference a table the toolchain wrote (__mcount_loc,
+ * preference a table the toolchain wrote (__mcount_loc, read through
+ * the __fntrace_funcs beside it when fntrace cc made the whole image,
  * __patchable_function_entries), and only for a plain -pg build without
  * one, a search of each function's head for its call to mcount.  Whatever
  * names a site, the arch's check_site() must agree with the image's bytes.
@@ -13,6 +14,7 @@
 #include "../common/bulk.h"
 #include "../common/sort.h"
 #include "funcsyms.h"
+#include "functable.h"
 #include "sitefile.h"
 
 #include <elf.h>
@@ -428,12 +430,16 @@ static int discover(const struct elf_file *f, const struct sites_mapping *map,
 	if (side)
 		return side < 0 ? -1 : 0;
 	for (unsigned i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
-		int sec = elf_find_section(f, tables[i].name);
+		int sec = elf_find_section(f, tables[i].name), ft;
 
-		if (sec > 0) {
-			out->source = tables[i].src;
-			return from_table(f, sec, map, out);
-		}
+		if (sec <= 0)
+			continue;
+		/* fntrace cc's own list of the same sites, read in place */
+		ft = tables[i].src == SOURCE_MCOUNT_LOC ? functable_sites(f, sec, out) : 0;
+		if (ft)
+			return ft < 0 ? -1 : 0;
+		out->source = tables[i].src;
+		return from_table(f, sec, map, out);
 	}
 	return scan_heads(f, out);
 }
@@ -549,6 +555,8 @@ const char *sites_source_name(enum sites_source source)
 	switch (source) {
 	case SOURCE_SIDEFILE:
 		return "side file";
+	case SOURCE_FUNCTABLE:
+		return FUNCTABLE_NAME;
 	case SOURCE_MCOUNT_LOC:
 		return "__mcount_loc";
 	case SOURCE_PATCHABLE:

@@ -13,6 +13,7 @@
 enum sites_source {
 	SOURCE_NONE,		/* the image has no call sites */
 	SOURCE_SIDEFILE,	/* its side file (sitefile.h): recordmcount --image */
+	SOURCE_FUNCTABLE,	/* __fntrace_funcs (functable.h): fntrace cc */
 	SOURCE_MCOUNT_LOC,	/* __mcount_loc: gcc -mrecord-mcount, recordmcount */
 	SOURCE_PATCHABLE,	/* __patchable_function_entries */
 	SOURCE_SCAN,		/* decoded from each function's head (-pg) */

@@ -8,9 +8,11 @@
  * again; with --nop, none.  The last input byte chooses --nop.
  */
 #include "../../src/recordmcount/rmc.h"
+#include "../../src/sites/functable.h"
 #include "../../src/sites/sites.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void must(int cond)
 {
@@ -41,7 +43,7 @@ static void list_all(const struct elf_file *f, const struct rmc_sites *s)
 	volatile const char *sink;
 
 	for (unsigned i = 0; fs && i < s->nr; i++)
-		sink = rmc_func_at(fs, s->v[i].sec, s->v[i].off);
+		sink = rmc_func_at(fs, s->v[i].sec, s->v[i].off, NULL);
 	(void)sink;
 	rmc_funcs_free(fs);
 }
@@ -70,6 +72,11 @@ static void image(const struct elf_file *f)
 		rmc_sites_free(&s);
 	}
 	if (!sites_scan(f, &sites, err, sizeof(err)))
+		sites_free(&sites);
+	memset(&sites, 0, sizeof(sites));
+	sites.arch = arch;
+	if (elf_find_section(f, "__mcount_loc") > 0 &&
+	    functable_sites(f, elf_find_section(f, "__mcount_loc"), &sites) > 0)
 		sites_free(&sites);
 }
 

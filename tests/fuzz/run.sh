@@ -35,6 +35,16 @@ image_seed x86_64-image gcc
 image_seed i386-image i686-linux-gnu-gcc
 image_seed aarch64-image aarch64-linux-gnu-gcc
 image_seed riscv64-image riscv64-linux-gnu-gcc
+# Images linked from recordmcount's objects: __fntrace_funcs read in place.
+functable_seed() {	# functable_seed NAME CC
+	command -v "$2" >/dev/null 2>&1 || return 0
+	"$2" -O2 -pg -fPIC -c -o "$seeds/$1.o" "$top/tests/progs/rmc_lib.c" 2>/dev/null &&
+		"$top/build/fntrace-recordmcount" --nop "$seeds/$1.o" 2>/dev/null &&
+		"$2" -shared -nostdlib -Wl,-z,noseparate-code,-z,max-page-size=4096 \
+			-o "$seeds/$1.so" "$seeds/$1.o" 2>/dev/null || true
+}
+functable_seed x86_64-functable gcc
+functable_seed aarch64-functable aarch64-linux-gnu-gcc
 cp "$seeds"/*.o "$seeds"/*.so "$top"/tests/fuzz/regressions/*.bin "$corpus"/ 2>/dev/null || true
 
 cd "$out"

@@ -28,6 +28,7 @@ static const struct recordmcount_desc aarch64_rmc = {
 	.word_size = 8,
 	.rela = 1,
 	.rel_word = R_AARCH64_ABS64,
+	.rel_pc32 = R_AARCH64_PREL32,
 	.rel_none = R_AARCH64_NONE,
 };
 

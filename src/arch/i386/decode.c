@@ -45,6 +45,7 @@ static const struct recordmcount_desc i386_rmc = {
 	.word_size = 4,
 	.rela = 0,
 	.rel_word = R_386_32,
+	.rel_pc32 = R_386_PC32,
 	.rel_none = R_386_NONE,
 	.image_forms = i386_image_forms,
 	.nr_image_forms = sizeof(i386_image_forms) / sizeof(i386_image_forms[0]),

@@ -82,12 +82,18 @@ static const struct mcount_call_form mips_forms[] = {
 	  { ALL, ALL, ALL }, { 0, 0, 0 }, 0, 0 },
 };
 
+/* Not in every <elf.h>: binutils' number. */
+#ifndef R_MIPS_PC32
+#define R_MIPS_PC32 248
+#endif
+
 static const struct recordmcount_desc mips_rmc = {
 	.forms = mips_forms,
 	.nr_forms = sizeof(mips_forms) / sizeof(mips_forms[0]),
 	.word_size = 4,
 	.rela = 0,
 	.rel_word = R_MIPS_32,
+	.rel_pc32 = R_MIPS_PC32,
 	.rel_none = R_MIPS_NONE,
 };
 

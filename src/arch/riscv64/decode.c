@@ -50,6 +50,7 @@ static const struct recordmcount_desc riscv64_rmc = {
 	.word_size = 8,
 	.rela = 1,
 	.rel_word = R_RISCV_64,
+	.rel_pc32 = R_RISCV_32_PCREL,
 	.rel_none = R_RISCV_NONE,
 	.relax_types = riscv64_relax,
 	.nr_relax_types = sizeof(riscv64_relax) / sizeof(riscv64_relax[0]),

@@ -139,6 +139,7 @@ static const struct recordmcount_desc x86_64_rmc = {
 	.word_size = 8,
 	.rela = 1,
 	.rel_word = R_X86_64_64,
+	.rel_pc32 = R_X86_64_PC32,
 	.rel_none = R_X86_64_NONE,
 	.image_forms = x86_64_image_forms,
 	.nr_image_forms = sizeof(x86_64_image_forms) / sizeof(x86_64_image_forms[0]),
