@@ -54,7 +54,7 @@ static void copy_names(struct names *nm, const struct image_sites *sites)
 	if (!lo)
 		return;
 	span = hi - lo + strlen(hi) + 1;
-	if (span <= 64 * (size_t)sites->nr + 4096 && (nm->copy = malloc(span)))
+	if (span <= 64 * (size_t)sites->nr + 4096 && (nm->copy = bulk_alloc(span)))
 		memcpy(nm->copy, lo, span);
 }
 
@@ -89,21 +89,39 @@ static int add_record(struct ft_module *mod, unsigned mod_idx, const struct site
 	return 0;
 }
 
+/* The sites a load makes nops, those that are not yet: a module fntrace
+ * cc built has none, and allocates nothing for them. */
+struct batch {
+	struct text_patch *v;
+	unsigned n;
+};
+
+/* p, unless it changes nothing; room for every site left at the first. */
+static int batch_add(struct batch *b, const struct text_patch *p, unsigned left)
+{
+	if (!memcmp(p->old, p->new, p->len))
+		return 0;
+	if (!b->v && !(b->v = bulk_alloc(left * sizeof(*b->v))))
+		return -1;
+	b->v[b->n++] = *p;
+	return 0;
+}
+
 /* Make records for every site, and every site a nop. */
 int ftrace_load_sites(struct ft_module *mod, unsigned idx, const struct elf_file *f,
 		      const struct image_sites *sites)
 {
-	struct text_patch *patches = bulk_alloc((sites->nr ? sites->nr : 1) * sizeof(*patches));
-	unsigned n = 0, bad = 0, unsafe = 0, had = mod->nr_recs;
+	unsigned bad = 0, unsafe = 0, had = mod->nr_recs;
 	int traps_blocked = mod->load_mode == 2;
+	struct batch b = { NULL, 0 };
 	struct names nm;
 	int ret = 0;
 
-	if (!patches)
-		return -1;
 	copy_names(&nm, sites);
 	ftrace_rec_reserve(sites->nr);
 	for (unsigned i = 0; i < sites->nr && !ret; i++) {
+		struct text_patch p;
+
 		if (!site_in_memory(f, mod, &sites->v[i])) {
 			bad++;
 			continue;
@@ -116,9 +134,8 @@ int ftrace_load_sites(struct ft_module *mod, unsigned idx, const struct elf_file
 			unsafe++;
 			continue;
 		}
-		ret = add_record(mod, idx, &sites->v[i], name_of(&nm, sites->v[i].name),
-				 &patches[n]);
-		n += !ret && memcmp(patches[n].old, patches[n].new, patches[n].len);
+		ret = add_record(mod, idx, &sites->v[i], name_of(&nm, sites->v[i].name), &p) ||
+		      batch_add(&b, &p, sites->nr - i);
 	}
 	if (bad)
 		ft_warn("%s: %u call sites differ from the file, left alone", mod->path, bad);
@@ -126,10 +143,10 @@ int ftrace_load_sites(struct ft_module *mod, unsigned idx, const struct elf_file
 		ft_warn("%s: %u call sites cannot be changed safely while its threads run; "
 			"trace it from its start (fntrace run) to have them", mod->path, unsafe);
 	if (mod->nr_recs == had)
-		free(nm.copy);
+		bulk_free(nm.copy);
 	if (!ret)
-		ret = text_patch_batch(patches, n);
-	bulk_free(patches);
+		ret = text_patch_batch(b.v, b.n);
+	bulk_free(b.v);
 	return ret;
 }
 
