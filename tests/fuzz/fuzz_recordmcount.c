@@ -12,7 +12,6 @@
 #include "../../src/sites/sites.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 static void must(int cond)
 {
@@ -48,8 +47,19 @@ static void list_all(const struct elf_file *f, const struct rmc_sites *s)
 	rmc_funcs_free(fs);
 }
 
+/* The __fntrace_funcs pieces of a linked image, as the runtime reads them. */
+static void functable(const struct elf_file *f, const struct arch_desc *arch)
+{
+	struct image_sites sites = { .arch = arch };
+	int loc = elf_find_section(f, "__mcount_loc");
+
+	if (loc > 0 && functable_sites(f, loc, &sites) > 0)
+		sites_free(&sites);
+}
+
 /* A linked image: the final-image mode's checks and finder, the checks
- * of what it finds, and the search of every function's head.  (Not
+ * of what it finds, the search of every function's head and its
+ * __fntrace_funcs.  (Not
  * sites_discover(): it would read side files from the cache.) */
 static void image(const struct elf_file *f)
 {
@@ -73,11 +83,7 @@ static void image(const struct elf_file *f)
 	}
 	if (!sites_scan(f, &sites, err, sizeof(err)))
 		sites_free(&sites);
-	memset(&sites, 0, sizeof(sites));
-	sites.arch = arch;
-	if (elf_find_section(f, "__mcount_loc") > 0 &&
-	    functable_sites(f, elf_find_section(f, "__mcount_loc"), &sites) > 0)
-		sites_free(&sites);
+	functable(f, arch);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
