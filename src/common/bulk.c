@@ -5,9 +5,10 @@
  * (megabytes each for 100 000 functions).  Page by page, each first touch
  * is a fault, and under a hypervisor a fault costs more than the page's
  * use: on a 2-core VM, 4 KB pages came in at 360 us a megabyte, huge
- * pages at 46.  So a mapping of a quarter of a huge page or more is made of whole
- * huge pages (transparent huge pages, "madvise" mode): clearing the whole
- * of a last one barely used is still cheaper than faulting its part in.
+ * pages at 46.  So a mapping of a quarter of a huge page or more is made
+ * of whole huge pages (transparent huge pages, "madvise" mode): clearing
+ * the whole of a last one barely used is still cheaper than faulting its
+ * part in.
  * Those filled whole are faulted in by one call.
  */
 #include "bulk.h"

@@ -92,7 +92,6 @@ struct rmc_output {
 	uint8_t *data;
 	size_t size;
 	unsigned tables;	/* __mcount_loc sections added */
-	int functable;		/* with a __fntrace_funcs piece each */
 };
 
 int rmc_build(const struct elf_file *f, const struct rmc_sites *s, int nop,

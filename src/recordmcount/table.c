@@ -45,7 +45,7 @@ struct table {
 	uint64_t loc_off, rel_off;	/* where the contents go */
 	uint64_t ft_off, ftrel_off;	/* and those of its __fntrace_funcs */
 	uint32_t ft_size;
-	int rank;		/* its base symbol's (base_rank) */
+	int rank;		/* its base symbol's (base_rank), the best yet */
 	int grouped;		/* the text is in a section group: so are they */
 };
 
@@ -85,14 +85,10 @@ static int base_rank(const struct elf_sym *s)
 }
 
 /* One pass over the symbols: the best base of every table. */
-static int choose_bases(const struct elf_file *f, unsigned symtab, struct plan *p)
+static void choose_bases(const struct elf_file *f, unsigned symtab, struct plan *p)
 {
-	int *best = malloc((p->nt + 1) * sizeof(*best));
-
-	if (!best)
-		return -1;
 	for (unsigned i = 0; i < p->nt; i++)
-		best[i] = 99;
+		p->t[i].rank = 99;
 	for (unsigned i = 1; i < elf_sym_count(f, symtab); i++) {
 		struct elf_sym s;
 		int rank, t;
@@ -101,15 +97,12 @@ static int choose_bases(const struct elf_file *f, unsigned symtab, struct plan *
 			continue;
 		t = p->table_of[s.shndx];
 		rank = base_rank(&s);
-		if (t < 0 || rank < 0 || rank >= best[t])
+		if (t < 0 || rank < 0 || rank >= p->t[t].rank)
 			continue;
-		best[t] = rank;
 		p->t[t].rank = rank;
 		p->t[t].sym = i;
 		p->t[t].sym_value = s.value;
 	}
-	free(best);
-	return 0;
 }
 
 /* ---- planning ---- */
@@ -242,10 +235,11 @@ static int plan(const struct elf_file *f, const struct rmc_sites *s, struct plan
 		char *err, size_t errlen)
 {
 	p->symtab = s->symtab;
-	if (plan_tables(f, s, p) || choose_bases(f, s->symtab, p)) {
+	if (plan_tables(f, s, p)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	choose_bases(f, s->symtab, p);
 	for (unsigned i = 0; i < p->nt; i++) {
 		if (p->t[i].sym)
 			continue;
@@ -500,7 +494,6 @@ int rmc_build(const struct elf_file *f, const struct rmc_sites *s, int nop,
 	write_all(f, s, nop, &p, out->data);
 	out->size = p.size;
 	out->tables = p.nt;
-	out->functable = p.per == 4;
 	ret = 0;
 done:
 	plan_free(&p);

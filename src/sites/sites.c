@@ -206,28 +206,28 @@ static int relocated_as_file(const struct elf_file *f, int sec, const struct sit
 	return 1;
 }
 
-/* The addresses a table section lists, relocated as the loader would. */
-static int read_table(const struct elf_file *f, const struct arch_desc *arch,
-		      int sec, const struct sites_mapping *map, struct u64_list *out)
+/* The addresses a table section lists, relocated as the loader would:
+ * a bulk array (bulk.h) of *n, or NULL if out of memory. */
+static uint64_t *read_table(const struct elf_file *f, const struct arch_desc *arch,
+			    int sec, const struct sites_mapping *map, unsigned *n)
 {
 	const struct elf_section *s = &f->sections[sec];
 	const uint8_t *data = elf_section_data(f, sec);
 	unsigned w = elf_word_size(f);
 	struct table_fix fix = { arch, s->addr, s->addr + s->size, NULL };
-	uint64_t n = data ? s->size / w : 0;
+	uint64_t nr = data ? s->size / w : 0, *v;
 
 	/* Sized once: a table of 100 000 entries grew by doubling, each
 	 * copy and each new page paid for. */
-	if (n > UINT_MAX || !(out->v = bulk_alloc((n ? n : 1) * sizeof(*out->v))))
-		return -1;
-	out->cap = n;
-	for (uint64_t i = 0; i < n; i++)
-		out->v[out->nr++] = elf_word(f, data + i * w);
-	fix.values = out->v;
-	if (f->type == ET_DYN && out->nr &&
-	    !(map && relocated_as_file(f, sec, map, out->v, out->nr)))
+	if (nr > UINT_MAX || !(v = bulk_alloc((nr ? nr : 1) * sizeof(*v))))
+		return NULL;
+	for (uint64_t i = 0; i < nr; i++)
+		v[i] = elf_word(f, data + i * w);
+	*n = (unsigned)nr;
+	fix.values = v;
+	if (f->type == ET_DYN && nr && !(map && relocated_as_file(f, sec, map, v, *n)))
 		for_each_dynrel(f, fix_entry, &fix);
-	return 0;
+	return v;
 }
 
 /* ---- putting it together ---- */
@@ -405,16 +405,15 @@ static void sort_unique(struct image_sites *out)
 static int from_table(const struct elf_file *f, int sec, const struct sites_mapping *map,
 		      struct image_sites *out)
 {
-	struct u64_list addrs = { 0 };
 	struct funcs fs = { 0 };
-	int ret = read_table(f, out->arch, sec, map, &addrs);
+	unsigned n = 0;
+	uint64_t *addrs = read_table(f, out->arch, sec, map, &n);
+	int ret = addrs ? collect_funcs(f, &fs) : -1;
 
 	if (!ret)
-		ret = collect_funcs(f, &fs);
-	if (!ret)
-		ret = sites_from_table(f, &fs, addrs.v, addrs.nr, out);
+		ret = sites_from_table(f, &fs, addrs, n, out);
 	funcs_free(&fs);
-	bulk_free(addrs.v);
+	bulk_free(addrs);
 	return ret;
 }
 
