@@ -17,8 +17,16 @@
  * little after, so that a gap still open at the end counts), and the same
  * for a quiet window as long, for scale.  FNTRACE_PATCH=stop makes the
  * runtime stop the workers instead (the baseline).
+ *
+ * Each line also counts the first worker's context switches during the
+ * switches' windows: those it asked for (slept, say on a lock) and those
+ * it did not (preempted).  A wall-time gap far longer than the CPU-time
+ * one, in a window where this kernel never switched the worker out, was
+ * time the worker's virtual CPU did not run at all: the hypervisor's.
  */
 #include <dlfcn.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -38,6 +46,7 @@ static atomic_int measuring, done;
 static _Atomic uint64_t worst_wall;	/* ticks */
 static _Atomic uint64_t worst_cpu;	/* ns */
 static double ticks_per_us;
+static _Atomic pid_t first_worker;
 
 static void note_gap(_Atomic uint64_t *worst, uint64_t gap)
 {
@@ -59,6 +68,9 @@ static void *worker(void *arg)
 {
 	unsigned sum = (unsigned)(uintptr_t)arg, stride = bench_nr_funcs / 8;
 	uint64_t prev = __rdtsc(), prev_cpu = cpu_ns();
+	pid_t none = 0;
+
+	atomic_compare_exchange_strong(&first_worker, &none, (pid_t)syscall(SYS_gettid));
 
 	while (!atomic_load_explicit(&done, memory_order_relaxed)) {
 		uint64_t now, now_cpu;
@@ -97,10 +109,29 @@ static void calibrate(void)
 
 struct stall {
 	double wall_us, cpu_us;
+	long slept, preempted;	/* the first worker's context switches */
 };
 
-static void window_open(void)
+/* The first worker's context switches so far, from /proc: slept, preempted. */
+static void worker_switches(long *slept, long *preempted)
 {
+	char path[64], line[128];
+	FILE *f;
+
+	*slept = *preempted = 0;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)atomic_load(&first_worker));
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", slept) != 1)
+			sscanf(line, "nonvoluntary_ctxt_switches: %ld", preempted);
+	fclose(f);
+}
+
+static void window_open(struct stall *s)
+{
+	worker_switches(&s->slept, &s->preempted);
 	atomic_store(&worst_wall, 0);
 	atomic_store(&worst_cpu, 0);
 	atomic_store(&measuring, 1);
@@ -109,11 +140,15 @@ static void window_open(void)
 /* Keep measuring a little, so that a gap still open counts; then close. */
 static void window_close(struct stall *s)
 {
+	long slept = s->slept, preempted = s->preempted;
 	double t0 = now_us();
 
 	while (now_us() - t0 < SETTLE_US)
 		;
 	atomic_store(&measuring, 0);
+	worker_switches(&s->slept, &s->preempted);
+	s->slept -= slept;
+	s->preempted -= preempted;
 	s->wall_us = atomic_load(&worst_wall) / ticks_per_us;
 	s->cpu_us = atomic_load(&worst_cpu) / 1000.0;
 }
@@ -124,7 +159,7 @@ static double timed_switch(ctl_write_fn ctl, const char *tracer, struct stall *s
 	char err[256];
 	double t0;
 
-	window_open();
+	window_open(s);
 	t0 = now_us();
 	if (ctl("current_tracer", tracer, 0, err, sizeof(err))) {
 		fprintf(stderr, "livepatch: %s\n", err);
@@ -140,7 +175,7 @@ static void quiet_stall(double us, struct stall *s)
 {
 	double t0 = now_us();
 
-	window_open();
+	window_open(s);
 	while (now_us() - t0 < us)
 		;
 	window_close(s);
@@ -164,6 +199,8 @@ int main(int argc, char **argv)
 	calibrate();
 	for (int i = 0; i < workers; i++)
 		pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)i);
+	while (!atomic_load(&first_worker))
+		;
 	printf("functions %u workers %d\n", bench_nr_funcs, workers);
 	for (int r = 0; r < rounds; r++) {
 		struct stall s_on, s_off, q;
@@ -172,9 +209,10 @@ int main(int argc, char **argv)
 
 		quiet_stall(worse(on, off), &q);
 		printf("round %d enable_ms %.3f disable_ms %.3f stall_wall_us %.1f stall_cpu_us %.1f "
-		       "quiet_wall_us %.1f quiet_cpu_us %.1f\n", r, on / 1000, off / 1000,
-		       worse(s_on.wall_us, s_off.wall_us), worse(s_on.cpu_us, s_off.cpu_us),
-		       q.wall_us, q.cpu_us);
+		       "quiet_wall_us %.1f quiet_cpu_us %.1f worker_slept %ld worker_preempted %ld\n",
+		       r, on / 1000, off / 1000, worse(s_on.wall_us, s_off.wall_us),
+		       worse(s_on.cpu_us, s_off.cpu_us), q.wall_us, q.cpu_us,
+		       s_on.slept + s_off.slept, s_on.preempted + s_off.preempted);
 	}
 	atomic_store(&done, 1);
 	for (int i = 0; i < workers; i++)

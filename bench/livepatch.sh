@@ -13,7 +13,10 @@
 # traps, handlers, being parked) and in wall time, which also holds
 # whatever the scheduler did meanwhile; the same is measured over a quiet
 # window of the same length, for scale.  Each target is judged in both
-# clocks, live against stopped in the same clock.
+# clocks, live against stopped in the same clock.  The worst wall-time
+# stall is then explained: in a round where this kernel never switched
+# the worker out, wall time its CPU clock did not count went to the
+# hypervisor, which did not run the virtual CPU (steal time).
 set -eu
 export LC_ALL=C
 
@@ -113,6 +116,25 @@ verdicts() {
 	for clock in wall cpu; do
 		stall_verdicts "$clock"
 	done
+	explain_worst_wall
+}
+
+# Which round of which size had the worst live wall-time stall, what the
+# worker's CPU clock counted of it, and how often the worker was switched
+# out in that round (slept or preempted).
+explain_worst_wall() {
+	local n
+	for n in $SIZES; do
+		awk -v n="$n" '{ for (i = 1; i < NF; i++) v[$i] = $(i + 1)
+			print v["stall_wall_us"], v["stall_cpu_us"], v["worker_slept"],
+				v["worker_preempted"], n }' "$OUT/live-$n-live.txt"
+	done | sort -g | tail -1 | awk '{
+		printf "  worst wall-time stall: %s us (%s sites), %s us of it in the" \
+			" worker'"'"'s CPU clock; in that round it slept %s times and was" \
+			" preempted %s times\n", $1, $5, $2, $3, $4
+		if ($3 + $4 == 0 && $1 - $2 > 100)
+			printf "  (never switched out: the other %.0f us, the hypervisor did" \
+				" not run its virtual CPU)\n", $1 - $2 }'
 }
 
 larger() { awk -v a="$1" -v b="$2" 'BEGIN { print (b > a ? b : a) }'; }
