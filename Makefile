@@ -82,6 +82,16 @@ DEPS    := $(CLI_OBJ:.o=.d) $(RT_OBJ:.o=.d) $(BUILD)/cli/src/recordmcount/tool.d
 
 all: $(BUILD)/fntrace $(BUILD)/libfntrace.so $(BUILD)/fntrace-recordmcount
 
+# An object depends on the compiler and flags it was built with: each
+# build directory keeps them in a file, rewritten only when they change,
+# so that a changed flag (RT_LTO, SANITIZE) rebuilds what it touches.
+flags_file = $(shell mkdir -p $(dir $(1)) && \
+	{ echo '$(2)' | cmp -s - $(1) || echo '$(2)' >$(1); })
+$(call flags_file,$(BUILD)/cli/flags,$(CC) $(ALL_CFLAGS))
+$(call flags_file,$(BUILD)/rt/flags,$(CC) $(RT_CFLAGS) $(RT_LDFLAGS))
+$(CLI_OBJ) $(RMC_OBJ): $(BUILD)/cli/flags
+$(RT_OBJ) $(BUILD)/libfntrace.so: $(BUILD)/rt/flags
+
 # libdw (elfutils): source lines from DWARF, report --srcline.
 CLI_LIBS := -ldw -lm
 
