@@ -119,8 +119,9 @@ verdicts() {
 	explain_worst_wall
 }
 
-# Which round of which size had the worst live wall-time stall, what the
-# worker's CPU clock counted of it, and how often the worker was switched
+# Which round of which size had the worst live wall-time stall, that
+# round's worst gap in the worker's CPU clock (no less than what the clock
+# counted of the wall-time one), and how often the worker was switched
 # out in that round (slept or preempted).
 explain_worst_wall() {
 	local n
@@ -129,11 +130,11 @@ explain_worst_wall() {
 			print v["stall_wall_us"], v["stall_cpu_us"], v["worker_slept"],
 				v["worker_preempted"], n }' "$OUT/live-$n-live.txt"
 	done | sort -g | tail -1 | awk '{
-		printf "  worst wall-time stall: %s us (%s sites), %s us of it in the" \
-			" worker'"'"'s CPU clock; in that round it slept %s times and was" \
+		printf "  worst wall-time stall: %s us (%s sites); in that round the worst" \
+			" CPU-time gap was %s us, and the worker slept %s times and was" \
 			" preempted %s times\n", $1, $5, $2, $3, $4
 		if ($3 + $4 == 0 && $1 - $2 > 100)
-			printf "  (never switched out: the other %.0f us, the hypervisor did" \
+			printf "  (never switched out: for at least %.0f us the hypervisor did" \
 				" not run its virtual CPU)\n", $1 - $2 }'
 }
 
