@@ -25,14 +25,14 @@
  * time the worker's virtual CPU did not run at all: the hypervisor's.
  */
 #include <dlfcn.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 #include <x86intrin.h>
 
 extern unsigned (*const bench_funcs[])(unsigned);
