@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,24 @@ static int parse_args(int argc, char **argv, struct export_options *o, uint32_t 
 	return 0;
 }
 
+/* -o FILE in the recording it reads (fntrace.data/trace.dat) would
+ * replace what it is reading: refused, whatever the spelling. */
+static int output_in_input(const struct export_options *o)
+{
+	char *out = o->output ? strdup(o->output) : NULL;
+	char *out_dir = out ? realpath(dirname(out), NULL) : NULL;
+	char *in_dir = out_dir ? realpath(o->input, NULL) : NULL;
+	int inside = in_dir && !strcmp(out_dir, in_dir);
+
+	if (inside)
+		cli_error("-o %s: inside the recording %s, which it would overwrite",
+			  o->output, o->input);
+	free(out);
+	free(out_dir);
+	free(in_dir);
+	return inside;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	struct export_options o = { .input = "fntrace.data" };
@@ -94,7 +113,7 @@ int cmd_export(int argc, char **argv)
 	o.tids = tids;
 	switch (parse_args(argc, argv, &o, tids)) {
 	case 0:
-		status = export_run(&o);
+		status = output_in_input(&o) ? 2 : export_run(&o);
 		break;
 	case 1:
 		print_usage(stdout);

@@ -104,18 +104,23 @@ static int open_trace(struct datadir *d)
 int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info)
 {
 	struct ft_file_header h = { .version = FT_VERSION, .word_order = 0x01020304 };
-	char cwd[2048];
+	char cwd[2048], name[4096];
 
-	if (dir[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+	if (datadir_name(dir, name, sizeof(name)) ||
+	    (name[0] != '/' && !getcwd(cwd, sizeof(cwd))))
 		return -1;
+	dir = name;
 	d->info = info;
 	info->started = time(NULL);
 	ft_clock_pair(&info->clock.ticks[0], &info->clock.ns[0]);
 	info->clock.ticks[1] = info->clock.ticks[0];
 	info->clock.ns[1] = info->clock.ns[0];
 	snprintf(d->final, sizeof(d->final), "%s", dir);
-	snprintf(d->tmp, sizeof(d->tmp), "%s%s%s.tmp-%d", dir[0] == '/' ? "" : cwd,
-		 dir[0] == '/' ? "" : "/", dir, (int)getpid());
+	if ((size_t)snprintf(d->tmp, sizeof(d->tmp), "%s%s%s.tmp-%d", dir[0] == '/' ? "" : cwd,
+			     dir[0] == '/' ? "" : "/", dir, (int)getpid()) >= sizeof(d->tmp)) {
+		cli_error("%s: a name too long", dir);
+		return -1;
+	}
 	if (mkdir(d->tmp, 0755)) {
 		cli_error("cannot create %s: %s", d->tmp, strerror(errno));
 		return -1;
@@ -190,23 +195,6 @@ void datadir_abandon(struct datadir *d)
 	datadir_remove(d->tmp);
 }
 
-/* DIR becomes DIR.old, DIR.tmp-PID becomes DIR. */
-static int move_into_place(const struct datadir *d)
-{
-	char old[4200];
-
-	snprintf(old, sizeof(old), "%s.old", d->final);
-	if (access(d->final, F_OK) == 0 && (datadir_remove(old) || rename(d->final, old))) {
-		cli_error("cannot move the old %s aside: %s", d->final, strerror(errno));
-		return -1;
-	}
-	if (rename(d->tmp, d->final)) {
-		cli_error("cannot rename %s to %s: %s", d->tmp, d->final, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 int datadir_seal(struct datadir *d)
 {
 	if (removed(d)) {
@@ -228,5 +216,9 @@ int datadir_seal(struct datadir *d)
 			d->error = err;
 		return -1;
 	}
-	return move_into_place(d);
+	if (datadir_place(d->tmp, d->final)) {
+		d->unplaced = 1;
+		return -1;
+	}
+	return 0;
 }

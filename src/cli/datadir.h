@@ -28,6 +28,7 @@ struct datadir {
 	mode_t mode;		/* trace.dat's, info's too */
 	uint64_t size;		/* of trace.dat: its header and whole chunks */
 	int error;		/* errno of the first failed write; 0: none */
+	int unplaced;		/* sealed, but not renamed into place */
 	struct datadir_info *info;	/* what info says, kept up to date
 					 * by the recorder */
 };
@@ -78,6 +79,15 @@ const char *datadir_ending(const struct datadir *d, char *buf, size_t len);
 /* info's text (the caller frees it), or NULL. */
 char *datadir_info_text(const struct datadir *d, const struct datadir_info *info,
 			int sealed);
+/* DIR without its trailing slashes, into buf; -1 (said) for a name no
+ * directory can have ("", "/"). */
+int datadir_name(const char *dir, char *buf, size_t len);
+/* Whether a recording can go to DIR, said if not: DIR and DIR.old must
+ * not exist, or be recordings of fntrace's (which alone are replaced). */
+int datadir_check_output(const char *dir);
+/* TMP becomes DIR, the previous DIR (a recording) DIR.old; -1, said, if
+ * TMP could not be placed, and then TMP is left where it is. */
+int datadir_place(const char *tmp, const char *final);
 /* Remove the temporary directory after a failure. */
 void datadir_abandon(struct datadir *d);
 /* Remove a directory of plain files. */

@@ -282,6 +282,8 @@ int record_attach(const struct record_options *o)
 	};
 	char ending[256], *specs = NULL;
 
+	if (datadir_check_output(o->output))
+		return -1;
 	a.shm = map_buffer(o->pid);
 	if (!a.shm || datadir_create(&a.dir, o->output, &a.info))
 		return -1;

@@ -270,7 +270,8 @@ static void say_result(const struct recorder *r, const struct record_options *o,
 }
 
 /* Once the program runs, its exit status is passed on whatever happens
- * to the recording. */
+ * to the recording; but a recording that could not be put in place
+ * makes a clean exit a failure (an exit status of 1). */
 static int record_program(struct recorder *r, const struct record_options *o,
 			  const char *path, const char *lib)
 {
@@ -287,6 +288,8 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	clock_end(&r->info.clock);
 	describe_exit(r->status, r->info.exit, sizeof(r->info.exit));
 	say_result(r, o, datadir_seal(&r->dir) == 0);
+	if (r->dir.unplaced && record_exit_code(r->status) == 0)
+		return 1 << 8;
 	return r->status;
 }
 
@@ -331,7 +334,8 @@ int record_run(const struct record_options *o)
 	struct cli_target target;
 	int ret = -1;
 
-	if (check_program(path, o->argv[0]) || cli_target_of(path, &target) ||
+	if (datadir_check_output(o->output) ||
+	    check_program(path, o->argv[0]) || cli_target_of(path, &target) ||
 	    cli_target_check_args(&target, o->args) ||
 	    (o->auto_args && !cli_target_auto_args_arch(&target)) ||
 	    cli_target_prepare(&target, path) || !(lib = cli_find_runtime(&target)))
