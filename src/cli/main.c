@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +40,20 @@ static void usage(FILE *out)
 	fprintf(out, "\n'fntrace COMMAND --help' describes one command.\n");
 }
 
+/*
+ * Every command's standard output, checked once at the end: a report
+ * into a full disk or /dev/full must not end as if all was written.  A
+ * reader that went away (EPIPE: `| head`) is the user's choice, not news.
+ */
+static int output_written(int status)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	if (errno != EPIPE)
+		cli_error("cannot write the output: %s", strerror(errno ? errno : EIO));
+	return status ? status : 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -52,7 +67,7 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+			return output_written(commands[i].run(argc - 1, argv + 1));
 	cli_error("'%s' is not a command; see 'fntrace --help'", argv[1]);
 	return 2;
 }
