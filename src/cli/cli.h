@@ -25,6 +25,9 @@ int cmd_cxx(int argc, char **argv);
 
 /* One line on stderr, prefixed with "fntrace: ". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* argv as one line a shell reads back into the same words (quote.c);
+ * malloc'd, NULL if out of memory. */
+char *cli_command_line(char *const *argv, size_t argc);
 /* The value after "key:" in /proc/PID/status, or in a thread's
  * (/proc/PID/task/TID/status; tid 0: the process's), blanks skipped: 0,
  * or -1 if there is none. */

@@ -27,7 +27,8 @@ int cmd_run(int argc, char **argv)
 	struct cli_target target;
 	char *lib, *path, *preload;
 
-	if (cli_wants_help(argc, argv)) {
+	/* Only before PROG: `run ./prog -h` runs prog -h. */
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		fputs(usage, stdout);
 		return 0;
 	}

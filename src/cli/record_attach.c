@@ -246,21 +246,45 @@ static int save_funcs(const struct attached *a)
 }
 
 /* The process's command line, spaces between its arguments. */
-static void command_of(pid_t pid, char *buf, size_t len)
+/* /proc/PID/cmdline whole (its size reads as 0), its length in *len. */
+static char *read_cmdline(pid_t pid, size_t *len)
 {
-	char path[64];
-	FILE *f;
-	size_t n;
+	char path[64], *buf = NULL;
+	size_t cap = 0;
+	ssize_t n = 1;
+	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	f = fopen(path, "re");
-	n = f ? fread(buf, 1, len - 1, f) : 0;
-	if (f)
-		fclose(f);
-	buf[n] = '\0';
-	for (size_t i = 0; n && i < n - 1; i++)
-		if (!buf[i])
-			buf[i] = ' ';
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	for (*len = 0; fd >= 0 && n > 0; *len += n) {
+		if (grow_array((void **)&buf, &cap, *len + 4096, 1))
+			break;
+		n = read(fd, buf + *len, cap - *len);
+		n = n < 0 ? 0 : n;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (buf)
+		buf[*len] = '\0';	/* after an argument the process cut short */
+	return buf;
+}
+
+/* The process's command line, quoted as a recording's is ("" if it has
+ * none: a zombie); NULL if out of memory. */
+static char *command_of(pid_t pid)
+{
+	size_t len, argc = 0;
+	char *text = read_cmdline(pid, &len), **argv, *command;
+
+	for (size_t i = 0; i < len; i++)
+		argc += !text[i] || i == len - 1;
+	argv = calloc(argc + 1, sizeof(*argv));
+	for (size_t i = 0, a = 0; argv && a < argc; i += strlen(text + i) + 1)
+		argv[a++] = text + i;
+	command = argv ? cli_command_line(argv, argc) : NULL;
+	free(argv);
+	free(text);
+	return command;
 }
 
 static int finish(struct attached *a)
@@ -273,6 +297,38 @@ static int finish(struct attached *a)
 	return save_funcs(a) || datadir_seal(&a->dir) ? -1 : 0;
 }
 
+static int record_attached(struct attached *a)
+{
+	const struct record_options *o = a->o;
+	char ending[256], *specs = NULL;
+
+	a->shm = map_buffer(o->pid);
+	if (!a->shm || datadir_create(&a->dir, o->output, &a->info))
+		return -1;
+	a->drainer = (struct drainer){ .shm = a->shm, .dir = &a->dir };
+	a->own_pid = ctl_own_pid(o->pid);
+	if (keep_funcs(a) || keep_specs(a, &specs) || configure(o->pid, o, specs)) {
+		datadir_abandon(&a->dir);
+		free(specs);
+		return -1;
+	}
+	free(specs);
+	record_loop(a);
+	if (stop(a) || finish(a)) {
+		datadir_abandon(&a->dir);
+		drain_free(&a->drainer);
+		return -1;
+	}
+	if (a->dir.error)
+		fprintf(stderr, "fntrace: recording stopped, %s: what fit is in %s; "
+			"%llu events dropped\n", datadir_ending(&a->dir, ending, sizeof(ending)),
+			o->output, (unsigned long long)a->info.dropped);
+	else
+		drain_say_summary(&a->drainer, o->output);
+	drain_free(&a->drainer);
+	return 0;
+}
+
 int record_attach(const struct record_options *o)
 {
 	struct attached a = {
@@ -280,37 +336,12 @@ int record_attach(const struct record_options *o)
 		.info = { .tracer = o->tracer, .pid = o->pid, .retval = o->retval,
 			  .filter = o->filter, .notrace = o->notrace, .depth = o->depth },
 	};
-	char ending[256], *specs = NULL;
+	int ret;
 
-	if (datadir_check_output(o->output))
+	if (datadir_check_output(o->output) || !(a.info.command = command_of(o->pid)))
 		return -1;
-	a.shm = map_buffer(o->pid);
-	if (!a.shm || datadir_create(&a.dir, o->output, &a.info))
-		return -1;
-	a.drainer = (struct drainer){ .shm = a.shm, .dir = &a.dir };
-	command_of(o->pid, a.info.command, sizeof(a.info.command));
-	a.own_pid = ctl_own_pid(o->pid);
-	if (keep_funcs(&a) || keep_specs(&a, &specs) || configure(o->pid, o, specs)) {
-		datadir_abandon(&a.dir);
-		free(a.funcs);
-		free(specs);
-		return -1;
-	}
-	free(specs);
-	record_loop(&a);
-	if (stop(&a) || finish(&a)) {
-		datadir_abandon(&a.dir);
-		drain_free(&a.drainer);
-		free(a.funcs);
-		return -1;
-	}
-	if (a.dir.error)
-		fprintf(stderr, "fntrace: recording stopped, %s: what fit is in %s; "
-			"%llu events dropped\n", datadir_ending(&a.dir, ending, sizeof(ending)),
-			o->output, (unsigned long long)a.info.dropped);
-	else
-		drain_say_summary(&a.drainer, o->output);
-	drain_free(&a.drainer);
+	ret = record_attached(&a);
+	free(a.info.command);
 	free(a.funcs);
-	return 0;
+	return ret;
 }

@@ -186,18 +186,19 @@ static void describe_exit(int status, char *buf, size_t len)
 			 WCOREDUMP(status) ? " (core dumped)" : "");
 }
 
-static void describe_run(struct datadir_info *info, const struct record_options *o)
+static int describe_run(struct datadir_info *info, const struct record_options *o)
 {
-	size_t n = 0;
+	size_t argc = 0;
 
-	for (char **a = o->argv; *a && n < sizeof(info->command) - 1; a++)
-		n += snprintf(info->command + n, sizeof(info->command) - n, "%s%s",
-			      n ? " " : "", *a);
+	while (o->argv[argc])
+		argc++;
+	info->command = cli_command_line(o->argv, argc);
 	info->tracer = o->tracer;
 	info->retval = o->retval;
 	info->filter = o->filter;
 	info->notrace = o->notrace;
 	info->depth = o->depth;
+	return info->command ? 0 : -1;
 }
 
 /*
@@ -340,7 +341,8 @@ int record_run(const struct record_options *o)
 	    (o->auto_args && !cli_target_auto_args_arch(&target)) ||
 	    cli_target_prepare(&target, path) || !(lib = cli_find_runtime(&target)))
 		goto out;
-	describe_run(&r.info, o);
+	if (describe_run(&r.info, o))
+		goto out;
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a failed write */
 	if (shm_create(&r, o->buffer_kb, target.big_endian) ||
 	    datadir_create(&r.dir, o->output, &r.info))
@@ -355,6 +357,7 @@ int record_run(const struct record_options *o)
 		datadir_abandon(&r.dir);
 	drain_free(&r.drainer);
 out:
+	free(r.info.command);
 	free(path);
 	free(lib);
 	return ret;
