@@ -37,7 +37,7 @@ static const char usage[] =
 	"                         describes (build it with -g), typed from it\n"
 	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
 	"  -p, --pid=PID          record a running process\n"
-	"  -d, --duration=SECS    with -p: stop after SECS seconds\n"
+	"  -d, --duration=SECS    with -p: stop after SECS seconds (0.5: half a second)\n"
 	"  -o, --output=DIR       data directory (default fntrace.data; an old\n"
 	"                         one is kept as DIR.old)\n"
 	"  -h, --help             this text\n\n"
@@ -117,6 +117,30 @@ static int parse_uint(const char *s, const char *what, unsigned *out)
 	return 0;
 }
 
+/* -b KB: the shared memory holds at least a chunk per CPU (shm.c makes
+ * four at the least); 0 is a mistake, not a request for the default. */
+static int check_buffer_size(unsigned kb)
+{
+	if (kb)
+		return 0;
+	cli_error("bad buffer size: 0 (KB, e.g. 16384)");
+	return -1;
+}
+
+/* -d SECS: seconds, fractions too (0.5); at least a microsecond. */
+static int parse_seconds(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (!*s || *end || !(v >= 1e-6 && v <= 1e9)) {
+		cli_error("bad duration: '%s' (seconds, e.g. 2 or 0.5)", s);
+		return -1;
+	}
+	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}
+
 static int parse_option(int c, struct record_options *o)
 {
 	switch (c) {
@@ -134,7 +158,8 @@ static int parse_option(int c, struct record_options *o)
 	case 'D':
 		return parse_uint(optarg, "depth", &o->depth);
 	case 'b':
-		return parse_uint(optarg, "buffer size", &o->buffer_kb);
+		return parse_uint(optarg, "buffer size", &o->buffer_kb) ||
+		       check_buffer_size(o->buffer_kb);
 	case 'r':
 		o->retval = 1;
 		return 0;
@@ -151,7 +176,7 @@ static int parse_option(int c, struct record_options *o)
 	case 'p':
 		return parse_uint(optarg, "pid", (unsigned *)&o->pid);
 	case 'd':
-		return parse_uint(optarg, "duration", &o->duration);
+		return parse_seconds(optarg, &o->duration_ns);
 	}
 	return -1;
 }

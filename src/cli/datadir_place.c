@@ -48,6 +48,7 @@ static int only_plain_files(int dir_fd)
 			close(fd);
 		return 0;
 	}
+	rewinddir(d);	/* the offset is shared with dir_fd's */
 	while (plain && (e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 			plain = !fstatat(dir_fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
@@ -140,6 +141,7 @@ static int remove_recording(const char *path)
 		errno = ENOTEMPTY;
 		return -1;
 	}
+	rewinddir(d);	/* open_recording() read it to the end */
 	while ((e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 			unlinkat(fd, e->d_name, 0);

@@ -7,6 +7,8 @@
 #ifndef FNTRACE_RECORD_H
 #define FNTRACE_RECORD_H
 
+#include <stdint.h>
+
 struct record_options {
 	const char *tracer;		/* "function" or "function_graph" */
 	char *filter;			/* filter expressions, one per line */
@@ -21,7 +23,7 @@ struct record_options {
 	int transient;			/* live: output goes once reported, so
 					 * the summary line names no directory */
 	int pid;			/* -p: a running process instead */
-	unsigned duration;		/* -d: seconds to record it; 0: until Ctrl-C */
+	uint64_t duration_ns;		/* -d: how long to record it; 0: until Ctrl-C */
 };
 
 /* Parse record options up to the program; returns the index of the

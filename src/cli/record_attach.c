@@ -135,23 +135,34 @@ static int gone(pid_t pid)
 	return kill(pid, 0) && errno == ESRCH;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Until -d's time is up (to the millisecond), Ctrl-C, or the process
+ * is gone. */
 static void record_loop(struct attached *a)
 {
-	struct timespec start, now;
+	uint64_t end = a->o->duration_ns ? now_ns() + a->o->duration_ns : UINT64_MAX, now;
+	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
 	cli_catch_interrupt();
 	while (!cli_interrupted() && !gone(a->o->pid)) {
 		uint32_t seen = atomic_load(&a->shm->published);
 
 		drain(&a->drainer, DRAIN_FULL);
 		drain_keep_info(&a->drainer);
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - a->funcs_read.tv_sec >= FUNCS_EVERY && !gone(a->o->pid))
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - a->funcs_read.tv_sec >= FUNCS_EVERY && !gone(a->o->pid))
 			keep_funcs(a);
-		if (a->o->duration && now.tv_sec - start.tv_sec >= (time_t)a->o->duration)
+		now = now_ns();
+		if (now >= end)
 			return;
-		drain_wait(&a->drainer, seen, 100);
+		drain_wait(&a->drainer, seen, end - now < 100000000 ? (end - now + 999999) / 1000000 : 100);
 	}
 }
 

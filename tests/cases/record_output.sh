@@ -56,6 +56,11 @@ t_ok "out/: the recording in out, the previous one in out.old" \
 t_eq "out/: nothing left inside out but the recording" "" "$(ls -A out | grep -v -e '^funcs-' -e '^info$' -e '^trace.dat$')"
 "$FNTRACE" report -i out >/dev/null
 t_eq "out/: the report reads it" 0 "$?"
+old_pid=$(ls out | sed -n 's/^funcs-//p')
+"$FNTRACE" record -o out -- ./prog >/dev/null 2>&1
+t_eq "a third recording: exit status" 0 "$?"
+t_ok "a third recording: the second is out.old now" test -f "out.old/funcs-$old_pid"
+t_eq "a third recording: nothing left behind" "" "$(ls -d out.tmp* 2>/dev/null)"
 
 # export refuses to write into the recording it reads.
 cp out/trace.dat before.dat
