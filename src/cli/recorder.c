@@ -55,6 +55,50 @@ static void on_sigchld(int sig)
 	child_done = 1;
 }
 
+/*
+ * SIGTERM, SIGHUP and SIGINT sent to the recorder are meant for the
+ * program (timeout, a closing terminal, a service manager, kill): the
+ * recorder does not die of them with the recording unsealed and the
+ * program orphaned, but passes them on, records until the program ends
+ * and seals.  A Ctrl-C from the terminal reached the whole process group,
+ * the program too: it is not sent again.  Once the program has ended,
+ * any of them ends the wait for what it left running.
+ */
+static volatile sig_atomic_t to_pass_on, stop_asked;
+
+static void on_stop_signal(int sig, siginfo_t *si, void *uc)
+{
+	if (!(sig == SIGINT && si->si_code == SI_KERNEL))
+		to_pass_on = sig;
+	stop_asked = 1;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_stop_signal, .sa_flags = SA_SIGINFO };
+
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+/* Outside the handler, so that a signal sent to the process group and
+ * already pending in the program is not sent twice. */
+static void pass_on_signal(const struct recorder *r)
+{
+	int sig = to_pass_on;
+	char pending[32];
+	unsigned long long mask = 0;
+
+	if (!sig || r->exited)
+		return;
+	to_pass_on = 0;
+	if (cli_proc_status(r->pid, 0, "ShdPnd", pending, sizeof(pending)) == 0)
+		mask = strtoull(pending, NULL, 16);
+	if (!(mask & (1ULL << (sig - 1))))
+		kill(r->pid, sig);
+}
+
 /* The buffers, in the program's byte order (see trace_format.h). */
 static int shm_create(struct recorder *r, unsigned buffer_kb, int big_endian)
 {
@@ -91,13 +135,11 @@ static int descendants_gone(void)
 /* Once the program has ended: is there anything left to wait for? */
 static int recording_done(struct recorder *r, const char *name)
 {
-	if (descendants_gone() || cli_interrupted())
+	if (descendants_gone() || stop_asked)
 		return 1;
-	if (!r->exited++) {
+	if (!r->exited++)
 		fprintf(stderr, "fntrace: %s ended; recording the processes it left running "
 			"until they end (Ctrl-C to stop)\n", name);
-		cli_catch_interrupt();
-	}
 	return 0;
 }
 
@@ -108,6 +150,7 @@ static void drain_until_exit(struct recorder *r, const char *name)
 
 		drain(&r->drainer, DRAIN_FULL);
 		drain_keep_info(&r->drainer);
+		pass_on_signal(r);
 		if ((r->exited || child_exited(r)) && recording_done(r, name)) {
 			drain(&r->drainer, DRAIN_DEAD);
 			r->info.unsaid = drain_lost_unsaid(&r->drainer);
@@ -279,7 +322,7 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	struct sigaction sa = { .sa_handler = on_sigchld };
 
 	sigaction(SIGCHLD, &sa, NULL);
-	signal(SIGINT, SIG_IGN);
+	catch_stop_signals();
 	signal(SIGQUIT, SIG_IGN);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (spawn(r, o, path, lib))
