@@ -23,6 +23,7 @@
 #include "../common/clock_pair.h"
 #include "../common/shm.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -265,6 +266,10 @@ static void clock_end(struct clock_sync *c)
 	}
 }
 
+/* 1: PROG has call sites; 0: it may be a launcher (env, sh -c, nice,
+ * strace -f ...) of a program that has: it runs, and what it starts is
+ * traced, the runtime following every exec; -1 (said): no such program,
+ * or not one fntrace can run. */
 static int check_program(const char *path, const char *name)
 {
 	int n;
@@ -274,10 +279,40 @@ static int check_program(const char *path, const char *name)
 		return -1;
 	}
 	n = probe_traceable(path);
-	if (n == 0)
-		cli_error("%s has no call sites: compile it with -pg, -pg -mfentry or "
-			  "-fpatchable-function-entry=5 (and link without -pg)", path);
-	return n > 0 ? 0 : -1;
+	return n < 0 ? -1 : n > 0;
+}
+
+static int file_has_func(const char *dir, const char *name)
+{
+	char path[4400], *line = NULL;
+	size_t cap = 0;
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "re");
+	while (f && !found && getline(&line, &cap, f) > 0)
+		found = !strncmp(line, "func ", 5);
+	if (f)
+		fclose(f);
+	free(line);
+	return found;
+}
+
+/* Whether any process of the recording had a function to trace: a
+ * "func" line in one of its funcs files. */
+static int traced_any(const char *dir)
+{
+	DIR *dh = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+
+	while (dh && !found && (e = readdir(dh)))
+		if (!strncmp(e->d_name, "funcs-", 6))
+			found = file_has_func(dir, e->d_name);
+	if (dh)
+		closedir(dh);
+	return found;
 }
 
 /* Where what a recording that stopped early stored is now. */
@@ -313,9 +348,15 @@ static void say_result(const struct recorder *r, const struct record_options *o,
 		(unsigned long long)r->info.dropped, lost);
 }
 
+/* A recording that failed turns the program's clean exit into 1. */
+static int failed(int status)
+{
+	return record_exit_code(status) ? status : 1 << 8;
+}
+
 /* Once the program runs, its exit status is passed on whatever happens
- * to the recording; but a recording that could not be put in place
- * makes a clean exit a failure (an exit status of 1). */
+ * to the recording; but a recording that could not be put in place, or
+ * where nothing was traced, makes a clean exit a failure. */
 static int record_program(struct recorder *r, const struct record_options *o,
 			  const char *path, const char *lib)
 {
@@ -331,10 +372,15 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	drain_until_exit(r, o->argv[0]);
 	clock_end(&r->info.clock);
 	describe_exit(r->status, r->info.exit, sizeof(r->info.exit));
+	if (!r->dir.error && !traced_any(r->dir.tmp)) {
+		datadir_abandon(&r->dir);	/* the previous recording stays */
+		cli_error("no traced program ran: %s, and what it started, had no call sites "
+			  "(compile with -pg, -pg -mfentry or -fpatchable-function-entry=5, "
+			  "and link without -pg)", o->argv[0]);
+		return failed(r->status);
+	}
 	say_result(r, o, datadir_seal(&r->dir) == 0);
-	if (r->dir.unplaced && record_exit_code(r->status) == 0)
-		return 1 << 8;
-	return r->status;
+	return r->dir.unplaced ? failed(r->status) : r->status;
 }
 
 /* -A/-R's specs and those --auto-args finds in the program's DWARF, into
@@ -379,7 +425,7 @@ int record_run(const struct record_options *o)
 	int ret = -1;
 
 	if (datadir_check_output(o->output) ||
-	    check_program(path, o->argv[0]) || cli_target_of(path, &target) ||
+	    check_program(path, o->argv[0]) < 0 || cli_target_of(path, &target) ||
 	    cli_target_check_args(&target, o->args) ||
 	    (o->auto_args && !cli_target_auto_args_arch(&target)) ||
 	    cli_target_prepare(&target, path) || !(lib = cli_find_runtime(&target)))

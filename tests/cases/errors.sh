@@ -21,7 +21,7 @@ expect_error "record: no such tracer" 2 "no such tracer: 'nop'" "$FNTRACE" recor
 expect_error "record: bad depth" 2 "bad depth" "$FNTRACE" record -D x -- ./prog
 expect_error "record: no program" 2 "no program to run" "$FNTRACE" record
 expect_error "record: missing program" 1 "no-such-prog: no such program" "$FNTRACE" record -- ./no-such-prog
-expect_error "record: program without call sites" 1 "no call sites: compile it with -pg" "$FNTRACE" record -- ./plain
+expect_error "record: program without call sites" 1 "no traced program ran: ./plain, and what it started, had no call sites" "$FNTRACE" record -- ./plain
 t_eq "record: nothing written after errors" "" "$(ls -d fntrace.data* 2>/dev/null)"
 
 expect_error "report: missing data dir" 1 "fntrace: " "$FNTRACE" report -i nodata
