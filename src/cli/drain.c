@@ -111,8 +111,9 @@ static void drain_chunk(struct drainer *d, unsigned i, uint32_t state, enum drai
 					      : ft_chunk_filled(d->shm, c);
 
 	end = end > room ? room : end;
-	take_piece(d, c, end);
-	if (state == FT_CHUNK_FILLING && what == DRAIN_LIVE) {
+	if (what != DRAIN_DISCARD)
+		take_piece(d, c, end);
+	if (state == FT_CHUNK_FILLING && (what == DRAIN_LIVE || what == DRAIN_DISCARD)) {
 		c->consumed = ft_shm_u32(d->shm, end);
 		return;
 	}

@@ -41,6 +41,8 @@ enum drain_what {
 	DRAIN_DEAD,		/* everything: the process is gone */
 	DRAIN_LIVE,		/* everything, but chunks threads still fill
 				 * stay theirs: only their events are taken */
+	DRAIN_DISCARD,		/* as DRAIN_LIVE, the events thrown away:
+				 * what was there before a recording began */
 };
 
 void drain(struct drainer *d, enum drain_what what);

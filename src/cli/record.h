@@ -8,6 +8,7 @@
 #define FNTRACE_RECORD_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 struct record_options {
 	const char *tracer;		/* "function" or "function_graph" */
@@ -39,5 +40,15 @@ int record_attach(const struct record_options *o);
 void record_options_free(struct record_options *o);
 /* The status fntrace itself should exit with for a wait() status. */
 int record_exit_code(int wait_status);
+
+/* The settings record -p changes, as the process had them
+ * (record_settings.c): read before, written back after. */
+#define NR_KEPT_SETTINGS 7
+struct record_settings {
+	char *value[NR_KEPT_SETTINGS];
+};
+int record_settings_save(pid_t pid, struct record_settings *s);
+int record_settings_restore(pid_t pid, const struct record_settings *s);
+void record_settings_free(struct record_settings *s);
 
 #endif

@@ -40,6 +40,8 @@ struct attached {
 	struct timespec funcs_read;
 	uint32_t own_pid;		/* its pid in its own namespace, which
 					 * /proc no longer tells once it ended */
+	struct record_settings saved;	/* the process's, put back at the end */
+	int detached;			/* its endpoint closed while recorded */
 };
 
 static struct ft_shm *map_buffer(pid_t pid)
@@ -64,15 +66,24 @@ static struct ft_shm *map_buffer(pid_t pid)
 	return shm == MAP_FAILED ? NULL : shm;
 }
 
-/* The recording's settings, then the tracer: a new tracer starts with an
- * empty buffer. */
-static int configure(pid_t pid, const struct record_options *o, const char *specs)
+/*
+ * The recording's settings, then the tracer.  What the buffer held from
+ * before (the user's own tracing, read with ctl trace) is not of this
+ * recording: with the tracer off, it is thrown away.
+ */
+static int configure(struct attached *a, const char *specs)
 {
+	const struct record_options *o = a->o;
+	struct timespec settle = { 0, 10 * 1000 * 1000 };
+	pid_t pid = o->pid;
 	char depth[16];
 
+	if (ctl_set(pid, "current_tracer", "nop"))
+		return -1;
+	nanosleep(&settle, NULL);	/* an event begun before is finished now */
+	drain(&a->drainer, DRAIN_DISCARD);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
-	return ctl_set(pid, "current_tracer", "nop") ||
-	       ctl_set(pid, "set_ftrace_filter", o->filter ? o->filter : "") ||
+	return ctl_set(pid, "set_ftrace_filter", o->filter ? o->filter : "") ||
 	       ctl_set(pid, "set_ftrace_notrace", o->notrace ? o->notrace : "") ||
 	       ctl_set(pid, "max_graph_depth", depth) ||
 	       ctl_set(pid, "options/funcgraph-retval", o->retval ? "1" : "0") ||
@@ -130,9 +141,23 @@ static int keep_funcs(struct attached *a)
 	return 0;
 }
 
+/* Ended: no such process, or one nobody has reaped yet (a zombie). */
 static int gone(pid_t pid)
 {
-	return kill(pid, 0) && errno == ESRCH;
+	char state[32];
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return 1;
+	return cli_proc_status(pid, 0, "State", state, sizeof(state)) == 0 && state[0] == 'Z';
+}
+
+/* Gone, or detached (`fntrace detach`): either way its buffer holds the
+ * last of what it wrote, and nobody is left to answer a request. */
+static int over(struct attached *a)
+{
+	if (!a->detached && !gone(a->o->pid) && !ctl_endpoint_exists(a->o->pid))
+		a->detached = 1;
+	return a->detached || gone(a->o->pid);
 }
 
 static uint64_t now_ns(void)
@@ -151,13 +176,13 @@ static void record_loop(struct attached *a)
 	struct timespec t;
 
 	cli_catch_interrupt();
-	while (!cli_interrupted() && !gone(a->o->pid)) {
+	while (!cli_interrupted() && !over(a)) {
 		uint32_t seen = atomic_load(&a->shm->published);
 
 		drain(&a->drainer, DRAIN_FULL);
 		drain_keep_info(&a->drainer);
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (t.tv_sec - a->funcs_read.tv_sec >= FUNCS_EVERY && !gone(a->o->pid))
+		if (t.tv_sec - a->funcs_read.tv_sec >= FUNCS_EVERY && !over(a))
 			keep_funcs(a);
 		now = now_ns();
 		if (now >= end)
@@ -166,21 +191,21 @@ static void record_loop(struct attached *a)
 	}
 }
 
-/* Nothing more written, everything written taken, the tracer off. */
+/* Nothing more written, everything written taken, the settings the
+ * process had back. */
 static int stop(struct attached *a)
 {
 	pid_t pid = a->o->pid;
 	struct timespec settle = { 0, 10 * 1000 * 1000 };
 
-	if (gone(pid)) {
+	if (over(a) || ctl_set(pid, "tracing_on", "0")) {
+		/* what it wrote before it went is in the buffer still */
 		drain(&a->drainer, DRAIN_DEAD);
-		return 0;
+		return over(a) ? 0 : -1;
 	}
-	if (ctl_set(pid, "tracing_on", "0"))
-		return -1;
 	nanosleep(&settle, NULL);	/* an event begun before is finished now */
 	drain(&a->drainer, DRAIN_LIVE);
-	return ctl_set(pid, "current_tracer", "nop") || ctl_set(pid, "tracing_on", "1") ||
+	return ctl_set(pid, "current_tracer", "nop") || record_settings_restore(pid, &a->saved) ||
 	       ctl_set(pid, "options/overwrite", "1");
 }
 
@@ -256,7 +281,6 @@ static int save_funcs(const struct attached *a)
 	return ret ? -1 : 0;
 }
 
-/* The process's command line, spaces between its arguments. */
 /* /proc/PID/cmdline whole (its size reads as 0), its length in *len. */
 static char *read_cmdline(pid_t pid, size_t *len)
 {
@@ -302,6 +326,8 @@ static int finish(struct attached *a)
 {
 	if (gone(a->o->pid))
 		snprintf(a->info.exit, sizeof(a->info.exit), "gone while recorded");
+	else if (a->detached)
+		snprintf(a->info.exit, sizeof(a->info.exit), "detached while recorded");
 	else if (keep_funcs(a))
 		return -1;
 	ft_clock_pair(&a->info.clock.ticks[1], &a->info.clock.ns[1]);
@@ -318,7 +344,8 @@ static int record_attached(struct attached *a)
 		return -1;
 	a->drainer = (struct drainer){ .shm = a->shm, .dir = &a->dir };
 	a->own_pid = ctl_own_pid(o->pid);
-	if (keep_funcs(a) || keep_specs(a, &specs) || configure(o->pid, o, specs)) {
+	if (keep_funcs(a) || keep_specs(a, &specs) || record_settings_save(o->pid, &a->saved) ||
+	    configure(a, specs)) {
 		datadir_abandon(&a->dir);
 		free(specs);
 		return -1;
@@ -349,9 +376,15 @@ int record_attach(const struct record_options *o)
 	};
 	int ret;
 
+	if (gone(o->pid)) {
+		cli_error(kill(o->pid, 0) ? "no process %d" :
+			  "process %d has ended (not yet reaped): nothing to record", (int)o->pid);
+		return -1;
+	}
 	if (datadir_check_output(o->output) || !(a.info.command = command_of(o->pid)))
 		return -1;
 	ret = record_attached(&a);
+	record_settings_free(&a.saved);
 	free(a.info.command);
 	free(a.funcs);
 	return ret;

@@ -50,6 +50,9 @@ struct ctl_file {
 };
 
 const struct ctl_file *ctl_file_find(const char *name);
+/* A consuming reader (trace_pipe, record -p's buffer_fd) while a
+ * recorder drains the buffer: -1, the refusal written to o. */
+int ft_ctl_busy(struct ctl_out *o);
 
 /* After the current request is answered, close the endpoint (detach). */
 void ft_control_stop_after_request(void);

@@ -17,7 +17,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/socket.h>
 
 /* The value without surrounding white space, in a copy. */
 static char *trimmed(const char *value)
@@ -280,11 +282,55 @@ static int write_profile_enabled(const char *value, int append, int arg, char *e
 	return ret;
 }
 
+/*
+ * One consuming reader at a time: two recorders draining one buffer would
+ * each hold part of the trace and neither would know.  The buffer is
+ * drained while overwrite is off (a recorder's: record -p's, named here
+ * by its pid, or the fntrace record that started the process, pid 0);
+ * a recorder that died without putting overwrite back is gone for good.
+ */
+static pid_t recorder_pid;
+
+static int drained_by_other(pid_t asking)
+{
+	struct ft_shm *shm = ft_buffer_shm();
+
+	if (!shm || (atomic_load(&shm->flags) & FT_SHM_OVERWRITE))
+		return 0;
+	if (recorder_pid && recorder_pid != asking && kill(recorder_pid, 0) && errno == ESRCH)
+		return 0;
+	return recorder_pid != asking || !asking;
+}
+
+static pid_t peer_of(int fd)
+{
+	struct ucred cred = { 0 };
+	socklen_t len = sizeof(cred);
+
+	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) ? 0 : cred.pid;
+}
+
+/* Refused, said in the answer, while another recorder drains. */
+int ft_ctl_busy(struct ctl_out *o)
+{
+	if (!drained_by_other(peer_of(o->fd)))
+		return 0;
+	if (recorder_pid)
+		ctl_printf(o, "error %d recorded by fntrace record -p (pid %d): one reader at a time\n",
+			   EBUSY, (int)recorder_pid);
+	else
+		ctl_printf(o, "error %d recorded by the fntrace record that started it: "
+			   "one reader at a time\n", EBUSY);
+	return -1;
+}
+
 /* For a recorder attaching (record -p): the buffer's fd, passed along the
  * answer; from now on a full buffer drops new events, it no longer
  * overwrites, since the recorder drains it. */
 static int read_buffer_fd(struct ctl_out *o, int arg)
 {
+	if (ft_ctl_busy(o))
+		return -1;
 	ftrace_lock();
 	if (ft_buffer_create()) {
 		ftrace_unlock();
@@ -293,6 +339,7 @@ static int read_buffer_fd(struct ctl_out *o, int arg)
 	}
 	atomic_fetch_and(&ft_buffer_shm()->flags, ~FT_SHM_OVERWRITE);
 	ftrace_unlock();
+	recorder_pid = peer_of(o->fd);
 	o->send_fd = ft_buffer_fd();
 	ctl_printf(o, "ok\n");
 	return 0;

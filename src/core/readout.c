@@ -240,6 +240,8 @@ int ft_readout_pipe(struct ctl_out *o, int arg)
 	struct timespec tick = { 0, 200 * 1000 * 1000 };
 	struct sent s = { .o = o };
 
+	if (ft_ctl_busy(o))
+		return -1;
 	ctl_printf(o, "ok\n");
 	send_preamble(&s);
 	while (!o->failed && !ctl_peer_gone(o->fd)) {

@@ -31,4 +31,79 @@ done
 "$FNTRACE" record -b 0 -o bad -- ./spin 1 2>err.txt
 t_eq "-b 0: refused" 2 "$?"
 t_eq "-b 0: nothing written" "" "$(ls -d bad* 2>/dev/null)"
+
+# The settings a user made with ctl are theirs again afterwards, and what
+# their tracer wrote before is not in the recording.
+"$FNTRACE" ctl "$pid" set_ftrace_filter 'mi*'
+"$FNTRACE" ctl "$pid" max_graph_depth 3
+"$FNTRACE" ctl "$pid" current_tracer function
+sleep 0.5
+"$FNTRACE" record -p "$pid" -d 0.3 -o s.data 2>/dev/null
+t_eq "settings: the tracer put back" function "$("$FNTRACE" ctl "$pid" current_tracer)"
+t_eq "settings: the filter put back" mid "$("$FNTRACE" ctl "$pid" set_ftrace_filter)"
+t_eq "settings: the depth put back" 3 "$("$FNTRACE" ctl "$pid" max_graph_depth)"
+"$FNTRACE" report -i s.data --stat --csv >s.csv
+mids=$(awk -F, '$1 == "mid" { print $2 }' s.csv)
+leaves=$(awk -F, '$1 == "leaf" { print $2 }' s.csv)
+t_ok "before the start: none of the function tracer's events ($mids calls of mid in 0.3 s)" \
+	test "${mids:-0}" -gt 0 -a "${mids:-0}" -le 20
+t_eq "before the start: every mid with its leaf, as function_graph records" "$mids" "$leaves"
+"$FNTRACE" ctl "$pid" current_tracer nop
+"$FNTRACE" ctl "$pid" set_ftrace_filter ''
+"$FNTRACE" ctl "$pid" max_graph_depth 0
+
+# One recorder at a time: a second is refused, naming the first; so is a
+# trace_pipe reader.  A recorder killed leaves the buffer to the next.
+"$FNTRACE" record -p "$pid" -d 3 -o first 2>first.err &
+first=$!
+for i in $(seq 50); do [ -d first.tmp-$first ] && break; sleep 0.1; done
+sleep 0.3
+"$FNTRACE" record -p "$pid" -d 1 -o second 2>err.txt
+t_eq "two recorders: the second refused" 1 "$?"
+t_ok "two recorders: ... naming the first" grep -q "record -p (pid $first)" err.txt
+t_eq "two recorders: ... in one line" 1 "$(wc -l <err.txt)"
+"$FNTRACE" ctl "$pid" trace_pipe >/dev/null 2>err.txt
+t_ok "a trace_pipe reader while recorded: refused" grep -q "one reader at a time" err.txt
+wait "$first"
+t_eq "two recorders: the first ends well" 0 "$?"
+"$FNTRACE" record -p "$pid" -o killed 2>/dev/null &
+killed=$!
+sleep 0.5
+kill -9 "$killed"; wait "$killed" 2>/dev/null
+"$FNTRACE" record -p "$pid" -d 0.2 -o after 2>/dev/null
+t_eq "a recorder killed: the next one records" 0 "$?"
 kill "$pid"; wait
+
+# A process that ended but is not reaped (a zombie), and no process.
+# (the parent becomes sleep, which never reaps it)
+sh -c './spin 0 >/dev/null & echo $! >zombie.pid; exec sleep 3' &
+parent=$!
+for i in $(seq 50); do [ -s zombie.pid ] && break; sleep 0.1; done
+zombie=$(cat zombie.pid)
+for i in $(seq 50); do grep -q '^State:.*Z' "/proc/$zombie/status" 2>/dev/null && break; sleep 0.1; done
+"$FNTRACE" record -p "$zombie" -d 1 -o z 2>err.txt
+t_eq "a zombie: refused" 1 "$?"
+t_ok "a zombie: said so in one line" test "$(wc -l <err.txt)" -eq 1 -a -n "$(grep 'has ended' err.txt)"
+kill "$parent"; wait "$parent" 2>/dev/null
+./spin 0 >/dev/null &
+ended=$!
+wait "$ended"
+"$FNTRACE" record -p "$ended" -d 1 -o z 2>err.txt
+t_eq "no such process: refused" 1 "$?"
+t_ok "no such process: said" grep -q "no process $ended" err.txt
+
+# Detached while recorded: what was recorded is kept.
+./spin 20 >/dev/null &
+plain=$!
+t_running "$plain" ./spin
+"$FNTRACE" attach "$plain" 2>/dev/null
+"$FNTRACE" record -p "$plain" -o det 2>det.err &
+rec=$!
+sleep 1
+"$FNTRACE" detach "$plain" 2>/dev/null
+wait "$rec"
+t_eq "detached while recorded: exit status" 0 "$?"
+t_ok "detached while recorded: the recording kept" test -f det/trace.dat
+t_ok "detached while recorded: info says so" grep -q "^exit: detached while recorded" det/info
+t_ok "detached while recorded: calls in it" test "$("$FNTRACE" report -i det --stat --csv | grep -c '^mid,')" -eq 1
+kill "$plain"; wait
