@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char usage[] =
@@ -120,7 +121,8 @@ static int stream_start(struct stream_dir *d, const char *line)
 	return 0;
 }
 
-/* One section of the stream; 1 after "end", -1 if malformed. */
+/* One section of the stream; 1 after "end", 2 after "sync" (trace_pipe:
+ * what came so far is whole), -1 if malformed. */
 static int read_section(struct stream_dir *d, struct ctl_conn *c)
 {
 	char line[256], name[64];
@@ -131,6 +133,8 @@ static int read_section(struct stream_dir *d, struct ctl_conn *c)
 		return -1;
 	if (!strcmp(line, "end"))
 		return 1;
+	if (!strcmp(line, "sync"))
+		return 2;
 	if (!strncmp(line, "fntrace-stream ", 15))
 		return stream_start(d, line);
 	if (sscanf(line, "info %zu", &len) == 1)
@@ -188,16 +192,40 @@ static int show_trace(struct ctl_conn *c)
 	return ret;
 }
 
+static uint64_t ms_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Print what came since the last part. */
+static int print_part(struct stream_dir *d, struct report_options *o)
+{
+	int ret;
+
+	fflush(stdout);
+	ret = report_run(d->dir, stdout, o) || start_trace_file(d);
+	o->no_header = 1;
+	return ret;
+}
+
 /*
- * trace_pipe: events are printed in batches, each as soon as the stream
- * pauses; the graph's open frames carry over from one batch to the next.
+ * trace_pipe: events are printed in parts, each as soon as the stream
+ * pauses or, while it flows on, every PART_MS at a point where what came
+ * is whole; the graph's open frames carry over from one part to the next.
+ * Ctrl-C (or SIGTERM) ends it at once, in the middle of a part too.
  */
+#define PART_MS 100
+
 static int show_pipe(struct ctl_conn *c)
 {
 	struct report_carry carry = { 0 };
-	struct report_options o = { .live = 1, .carry = &carry };
+	struct report_options o = { .live = 1, .carry = &carry, .stopped = cli_interrupted };
 	struct stream_dir d;
 	int ret = 0, pending = 0;
+	uint64_t part_start = 0;
 
 	/* Ctrl-C ends the stream: caught before there is a directory to
 	 * remove, so that it never stays behind. */
@@ -205,15 +233,15 @@ static int show_pipe(struct ctl_conn *c)
 	if (make_stream_dir(&d))
 		return 1;
 	while (!ret && !cli_interrupted()) {
-		int ready = ctl_wait(c, pending ? 100 : 1000);
+		int ready = ctl_wait(c, pending ? PART_MS : 1000), got = 0;
 
-		if (ready > 0) {
-			ret = read_section(&d, c) < 0;
-			pending = 1;
-		} else if (pending) {
-			fflush(stdout);
-			ret = report_run(d.dir, stdout, &o) || start_trace_file(&d);
-			o.no_header = 1;
+		if (ready > 0 && (got = read_section(&d, c)) < 0)
+			ret = 1;
+		if (ready > 0 && !pending)
+			part_start = ms_now();
+		pending |= ready > 0;
+		if (pending && (ready == 0 || (got == 2 && ms_now() - part_start >= PART_MS))) {
+			ret = print_part(&d, &o);
 			pending = 0;
 		} else if (ready < 0) {
 			break;

@@ -250,6 +250,7 @@ int ft_readout_pipe(struct ctl_out *o, int arg)
 
 		read_all(&s, 1, 1);
 		send_funcs(&s);
+		ctl_printf(o, "sync\n");	/* a whole part: the reader may print it */
 		if (ctl_flush(o))
 			break;
 		if (shm)

@@ -146,6 +146,7 @@ int merge_init(struct report_merge *m, struct report *r)
 	m->heap = calloc(n, sizeof(*m->heap));
 	m->nr_heap = 0;
 	m->last = -1;
+	m->stopped = r->opt->stopped;
 	if (!m->cursors || !m->heap) {
 		free(m->cursors);
 		free(m->heap);
@@ -173,7 +174,7 @@ int merge_next(struct report_merge *m, struct tr_event *ev)
 	if (m->last >= 0)
 		merge_offer(m, m->last);
 	m->last = -1;
-	if (m->nr_heap == 0)
+	if (m->nr_heap == 0 || (m->stopped && m->stopped()))
 		return -1;
 	m->last = heap_pop(m);
 	sel_cursor_next(&m->cursors[m->last], ev);

@@ -57,6 +57,8 @@ struct report_options {
 				 * the first part, no line on how it ended */
 	int no_header;		/* a continuation: no "# tracer" header */
 	struct report_carry *carry;	/* trace_pipe: see below */
+	int (*stopped)(void);	/* if set and true, the trace ends here
+				 * (Ctrl-C while a large part prints) */
 
 	/* What is shown: as if recorded with the same -F, -N and -D. */
 	const struct filter *filter;	/* NULL or empty: every function */

@@ -41,6 +41,7 @@ struct report_merge {
 	unsigned *heap;			/* thread indices, earliest first */
 	unsigned nr_heap;
 	int last;			/* returned last, not in the heap */
+	int (*stopped)(void);		/* the report's: ends the merge early */
 };
 
 int merge_init(struct report_merge *m, struct report *r);
