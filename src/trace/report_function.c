@@ -86,12 +86,12 @@ static int print_header(struct report *r)
 		return -1;
 	/* #P is the machine's CPU count when the recorder noted it. */
 	cpus = r->td.info.nr_cpus ? r->td.info.nr_cpus : n.nr_cpus;
-	fprintf(r->out, "# tracer: function\n#\n"
+	fprintf(r->out, "# tracer: %s\n#\n"
 		"# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64 "   #P:%u\n"
 		"#\n"
 		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
 		"#              | |         |   |||||     |         |\n",
-		n.entries, n.entries + n.lost, cpus);
+		r->td.info.nop ? "nop" : "function", n.entries, n.entries + n.lost, cpus);
 	return 0;
 }
 

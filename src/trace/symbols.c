@@ -148,8 +148,23 @@ const char *sym_lookup(struct sym_table *t, uint64_t addr)
 	return s->name;
 }
 
-/* The name of addr's function (demangled into buf if it is C++), or the
- * address in hex. */
+/* An address no symbol covers (libc's, stripped of its local symbols):
+ * its module's file name and its address there, as objdump shows it;
+ * hex alone outside every module. */
+static const char *module_offset(struct sym_table *t, uint64_t addr, char *buf, size_t len)
+{
+	struct sym_module *m = module_of(t, addr);
+	const char *path = m ? m->mod->path : NULL, *slash = path ? strrchr(path, '/') : NULL;
+
+	if (path)
+		snprintf(buf, len, "%s+0x%" PRIx64, slash ? slash + 1 : path, addr - m->mod->bias);
+	else
+		snprintf(buf, len, "0x%" PRIx64, addr);
+	return buf;
+}
+
+/* The name of addr's function (demangled into buf if it is C++), or
+ * where it is (module_offset). */
 const char *sym_name(struct sym_table *t, uint64_t addr, char *buf, size_t len)
 {
 	const char *name = sym_lookup(t, addr);
@@ -162,6 +177,5 @@ const char *sym_name(struct sym_table *t, uint64_t addr, char *buf, size_t len)
 		free(plain);
 		return buf;
 	}
-	snprintf(buf, len, "0x%" PRIx64, addr);
-	return buf;
+	return module_offset(t, addr, buf, len);
 }

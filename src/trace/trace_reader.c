@@ -150,6 +150,9 @@ static int parse_clock(struct tr_info *info, char *v)
 
 static int parse_tracer(struct tr_info *info, const char *v)
 {
+	info->nop = !strcmp(v, "nop");
+	if (info->nop)
+		v = "function";
 	if (strcmp(v, "function_graph") && strcmp(v, "function"))
 		return -1;
 	return set_string(&info->tracer, v);

@@ -27,6 +27,8 @@
 struct tr_info {
 	char *command;
 	char *tracer;		/* "function_graph" (the default) or "function" */
+	int nop;		/* a live process's trace under the nop tracer:
+				 * read as "function" (it holds markers only) */
 	uint32_t pid;		/* the traced process */
 	char *options;		/* comma-separated, "" if none */
 	char *filter;		/* filter expressions, one per line; "" if none */
