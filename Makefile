@@ -192,6 +192,22 @@ $(FUZZ_TRACE_BIN): $(FUZZ_TRACE_SRC) $(wildcard src/trace/*.h src/common/*.h src
 		-std=gnu11 -D_GNU_SOURCE -Isrc -Isrc/arch/$(ARCH) $(WARN) -o $@ $(FUZZ_TRACE_SRC) \
 		$(CLI_LIBS)
 
+# ---- fuzzing the data directory's text files (info, funcs, args, enums) ----
+FUZZ_DATADIR_BIN := $(BUILD)/fuzz/fuzz_datadir
+
+$(FUZZ_DATADIR_BIN): tests/fuzz/fuzz_datadir.c $(filter-out tests/fuzz/fuzz_trace.c,$(FUZZ_TRACE_SRC)) \
+			$(wildcard src/trace/*.h src/common/*.h src/elf/*.h src/arch/*.h src/arch/*/*.h)
+	@mkdir -p $(dir $@)
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-std=gnu11 -D_GNU_SOURCE -Isrc -Isrc/arch/$(ARCH) $(WARN) -o $@ \
+		tests/fuzz/fuzz_datadir.c $(filter-out tests/fuzz/fuzz_trace.c,$(FUZZ_TRACE_SRC)) \
+		$(CLI_LIBS)
+
+fuzz-datadir: deps-check $(FUZZ_DATADIR_BIN)
+	@mkdir -p $(BUILD)/fuzz/datadir-corpus
+	$(FUZZ_DATADIR_BIN) -max_total_time=$(FUZZ_TIME) $(BUILD)/fuzz/datadir-corpus \
+		tests/fuzz/datadir-seeds
+
 fuzz-trace: deps-check all $(FUZZ_TRACE_BIN)
 	tests/fuzz/run_trace.sh $(FUZZ_TRACE_BIN) $(abspath $(BUILD))/fuzz $(FUZZ_TIME)
 
@@ -208,4 +224,4 @@ install: all
 clean:
 	rm -rf $(BUILD) build-sanitize
 
-.PHONY: all runtime runtimes demo check check-sanitize unit stress bench fuzz fuzz-trace install clean
+.PHONY: all runtime runtimes demo check check-sanitize unit stress bench fuzz fuzz-trace fuzz-datadir install clean

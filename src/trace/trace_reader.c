@@ -357,6 +357,8 @@ static const struct tr_process *find_process(const struct trace_data *td,
 {
 	struct tr_process key = { .pid = pid, .image = image };
 
+	if (!td->nr_procs)	/* no funcs file at all: bsearch takes no NULL */
+		return NULL;
 	return bsearch(&key, td->procs, td->nr_procs, sizeof(key), tr_compare_procs);
 }
 

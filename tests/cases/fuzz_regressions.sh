@@ -19,3 +19,13 @@ for input in "$top"/tests/fuzz/trace-regressions/*.dat; do
 	"$BUILD/fuzz/fuzz_trace" "$input" >run.log 2>&1
 	t_eq "trace fuzz regression $name: runs clean" 0 "$?"
 done
+
+# The data directory's text files (tests/fuzz/fuzz_datadir.c): its seeds
+# and the inputs it once found failing.
+make -s -C "$top" BUILD="$BUILD" "$BUILD/fuzz/fuzz_datadir" >build.log 2>&1 ||
+	{ t_fail "fuzz regressions: build the data directory fuzz target" "$(tail -n 2 build.log)"; return 0; }
+for input in "$top"/tests/fuzz/datadir-seeds/* "$top"/tests/fuzz/datadir-regressions/*.bin; do
+	name=$(basename "$input")
+	"$BUILD/fuzz/fuzz_datadir" "$input" >run.log 2>&1
+	t_eq "data directory fuzz input $name: runs clean" 0 "$?"
+done
