@@ -12,6 +12,8 @@
  *               are not in the graph
  *   deep N      a recursion N deep, on a thread of its own whose stack
  *               has room for it, whatever `ulimit -s` says
+ *   deep-exit N the same, but the deepest call ends the program (exit):
+ *               none of the frames returns
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -27,6 +29,7 @@
 static long calls;
 static ucontext_t main_ctx, co_ctx;
 static long turns;
+static int exit_at_bottom;
 
 KEEP long leaf(long x)
 {
@@ -64,6 +67,10 @@ KEEP long descend(long n)
 	long r;
 
 	calls++;
+	if (n == 0 && exit_at_bottom) {
+		printf("calls %ld\n", calls);
+		exit(0);
+	}
 	r = n > 0 ? descend(n - 1) + 1 : 0;
 	sink = r;
 	return r;
@@ -97,7 +104,8 @@ int main(int argc, char **argv)
 	long n = argc > 2 ? atol(argv[2]) : 1000;
 
 	calls++;
-	if (argc > 1 && !strcmp(argv[1], "deep"))
+	exit_at_bottom = argc > 1 && !strcmp(argv[1], "deep-exit");
+	if (argc > 1 && (!strcmp(argv[1], "deep") || exit_at_bottom))
 		run_deep(n);
 	else
 		run_context(n);
