@@ -263,6 +263,17 @@ static void command_of(pid_t pid, char *buf, size_t len)
 			buf[i] = ' ';
 }
 
+/* A process with nothing to trace gets no recording, and one line. */
+static int has_call_sites(pid_t pid)
+{
+	int n = ctl_has_call_sites(pid);
+
+	if (n == 0)
+		cli_error("process %d has no call sites: nothing to record (compile it with "
+			  "-pg, -pg -mfentry or -fpatchable-function-entry=5)", (int)pid);
+	return n > 0;
+}
+
 static int finish(struct attached *a)
 {
 	if (gone(a->o->pid))
@@ -283,7 +294,7 @@ int record_attach(const struct record_options *o)
 	char ending[256], *specs = NULL;
 
 	a.shm = map_buffer(o->pid);
-	if (!a.shm || datadir_create(&a.dir, o->output, &a.info))
+	if (!a.shm || !has_call_sites(o->pid) || datadir_create(&a.dir, o->output, &a.info))
 		return -1;
 	a.drainer = (struct drainer){ .shm = a.shm, .dir = &a.dir };
 	command_of(o->pid, a.info.command, sizeof(a.info.command));
