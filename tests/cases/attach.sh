@@ -58,7 +58,7 @@ done
 # process may still load a module that has some); record -p has nothing
 # to record, says so and fails, leaving no directory.
 t_build plain -O2 nosites "$top/tests/progs/spin.c"
-./nosites 3 >/dev/null &
+./nosites 60 >/dev/null &
 pid=$!
 t_running $pid nosites
 "$FNTRACE" attach $pid 2>err.txt
@@ -71,8 +71,8 @@ t_ok "record -p, no call sites: ... saying why" \
 	grep -q "^fntrace: process $pid has no call sites: nothing to record" err.txt
 t_ok "record -p, no call sites: no directory left" sh -c "! ls -d nosites.data* 2>/dev/null"
 "$FNTRACE" detach $pid 2>/dev/null
-wait $pid
-t_eq "attach, no call sites: the process ends normally" 0 "$?"
+t_ok "attach, no call sites: the process runs on" kill $pid
+wait $pid 2>/dev/null
 
 # Attached to a C++ program, the program's calls to the unwinder's entry
 # points go through the runtime's wrappers (their GOT slots are pointed at
