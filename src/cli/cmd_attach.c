@@ -256,6 +256,17 @@ static int parse_attach_args(int argc, char **argv, pid_t *pid, unsigned *timeou
 	return 1;
 }
 
+/* Attached, and whether there is anything to trace: a module with call
+ * sites that the process loads later is traced too. */
+static void say_attached(pid_t pid)
+{
+	if (ctl_has_call_sites(pid) == 0)
+		fprintf(stderr, "fntrace: attached to process %d, which has no call sites: "
+			"nothing to trace until it loads a module that has some\n", (int)pid);
+	else
+		fprintf(stderr, "fntrace: attached to process %d\n", (int)pid);
+}
+
 int cmd_attach(int argc, char **argv)
 {
 	struct cli_target host = { .host = 1 };
@@ -295,7 +306,7 @@ int cmd_attach(int argc, char **argv)
 		detach_reblock_traps(pid, traps);
 	free(lib);
 	if (ret == 0)
-		fprintf(stderr, "fntrace: attached to process %d\n", (int)pid);
+		say_attached(pid);
 	return ret ? 1 : 0;
 }
 

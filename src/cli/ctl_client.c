@@ -289,6 +289,25 @@ void ctl_close(struct ctl_conn *c)
 	free(c);
 }
 
+int ctl_has_call_sites(pid_t pid)
+{
+	static const char file[] = "available_filter_functions";
+	int status, ret;
+	char line[256];
+	struct ctl_conn *c = ctl_request(pid, "read", file, NULL, NULL, &status);
+
+	if (!c)
+		return -1;
+	/* The first line is enough: the rest of the list is left unread. */
+	ret = ctl_read_line(c, line, sizeof(line)) == 0;
+	if (!ret && c->err) {
+		ctl_say_broken(c, file);
+		ret = -1;
+	}
+	ctl_close(c);
+	return ret;
+}
+
 int ctl_set(pid_t pid, const char *file, const char *value)
 {
 	int status;

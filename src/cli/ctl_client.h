@@ -37,6 +37,9 @@ void ctl_say_broken(const struct ctl_conn *c, const char *file);
 /* How long to wait to connect, to send, and for each part of an answer;
  * 5000 unless fntrace ctl --timeout says otherwise. */
 extern int ctl_timeout_ms;
+/* Has the process call sites to trace (available_filter_functions
+ * names a function)?  1, 0, or -1 after one line saying why not known. */
+int ctl_has_call_sites(pid_t pid);
 /* A write whose answer has no content: 0, or the status above. */
 int ctl_set(pid_t pid, const char *file, const char *value);
 

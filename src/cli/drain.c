@@ -174,13 +174,14 @@ void drain_say_summary(const struct drainer *d, const char *where)
 {
 	const struct datadir_info *i = d->dir->info;
 	double seconds = (i->clock.ns[1] - i->clock.ns[0]) / 1e9;
-	char size[32];
+	char size[32], missed[160];
 
 	fprintf(stderr, "fntrace: recorded %llu calls, %llu events (%s) in %u thread%s "
-		"over %.3f s, %llu lost%s%s\n",
+		"over %.3f s, %llu lost%s%s%s\n",
 		(unsigned long long)d->written.calls, (unsigned long long)d->written.events,
 		tr_format_bytes(size, sizeof(size), d->dir->size), d->nr_threads,
 		d->nr_threads == 1 ? "" : "s", seconds,
-		(unsigned long long)(d->written.lost + i->unsaid), where ? " -> " : "",
+		(unsigned long long)(d->written.lost + i->unsaid),
+		tr_format_missed(missed, sizeof(missed), &d->written), where ? " -> " : "",
 		where ? where : "");
 }

@@ -52,8 +52,8 @@ void drain_wait(struct drainer *d, uint32_t seen, unsigned timeout_ms);
  * then once a second), so a recorder killed leaves a recent clock sample. */
 void drain_keep_info(struct drainer *d);
 /* The line a recording that stored everything ends with, on stderr:
- * calls, events, trace.dat's bytes, threads, how long, events lost, and
- * where (if not NULL). */
+ * calls, events, trace.dat's bytes, threads, how long, events lost, calls
+ * the graph could not follow (if any), and where (if not NULL). */
 void drain_say_summary(const struct drainer *d, const char *where);
 void drain_free(struct drainer *d);
 

@@ -322,6 +322,17 @@ static char *command_of(pid_t pid)
 	return command;
 }
 
+/* A process with nothing to trace gets no recording, and one line. */
+static int has_call_sites(pid_t pid)
+{
+	int n = ctl_has_call_sites(pid);
+
+	if (n == 0)
+		cli_error("process %d has no call sites: nothing to record (compile it with "
+			  "-pg, -pg -mfentry or -fpatchable-function-entry=5)", (int)pid);
+	return n > 0;
+}
+
 static int finish(struct attached *a)
 {
 	if (gone(a->o->pid))
@@ -334,19 +345,30 @@ static int finish(struct attached *a)
 	return save_funcs(a) || datadir_seal(&a->dir) ? -1 : 0;
 }
 
+/* A recording that did not start gives the buffer back: it overwrites
+ * again, and another reader may have it. */
+static void release_buffer(pid_t pid)
+{
+	ctl_set(pid, "options/overwrite", "1");
+}
+
 static int record_attached(struct attached *a)
 {
 	const struct record_options *o = a->o;
 	char ending[256], *specs = NULL;
 
-	a->shm = map_buffer(o->pid);
-	if (!a->shm || datadir_create(&a->dir, o->output, &a->info))
+	if (!has_call_sites(o->pid) || !(a->shm = map_buffer(o->pid)))
 		return -1;
+	if (datadir_create(&a->dir, o->output, &a->info)) {
+		release_buffer(o->pid);
+		return -1;
+	}
 	a->drainer = (struct drainer){ .shm = a->shm, .dir = &a->dir };
 	a->own_pid = ctl_own_pid(o->pid);
 	if (keep_funcs(a) || keep_specs(a, &specs) || record_settings_save(o->pid, &a->saved) ||
 	    configure(a, specs)) {
 		datadir_abandon(&a->dir);
+		release_buffer(o->pid);
 		free(specs);
 		return -1;
 	}

@@ -332,7 +332,7 @@ static void say_result(const struct recorder *r, const struct record_options *o,
 {
 	const struct datadir *d = &r->dir;
 	uint64_t lost_total = r->drainer.written.lost + r->info.unsaid;
-	char lost[64] = "", ending[256], kept[4200];
+	char lost[64] = "", missed[160], ending[256], kept[4200];
 
 	if (!d->error) {
 		if (sealed)
@@ -343,9 +343,10 @@ static void say_result(const struct recorder *r, const struct record_options *o,
 		snprintf(lost, sizeof(lost), "; %llu events lost (buffers full)",
 			 (unsigned long long)lost_total);
 	where_kept(d, sealed, kept, sizeof(kept));
-	fprintf(stderr, "fntrace: recording stopped, %s: %s; %llu events dropped%s\n",
+	fprintf(stderr, "fntrace: recording stopped, %s: %s; %llu events dropped%s%s\n",
 		datadir_ending(d, ending, sizeof(ending)), kept,
-		(unsigned long long)r->info.dropped, lost);
+		(unsigned long long)r->info.dropped, lost,
+		tr_format_missed(missed, sizeof(missed), &r->drainer.written));
 }
 
 /* A recording that failed turns the program's clean exit into 1. */

@@ -187,10 +187,27 @@ enum ft_long_type {
 	FT_LONG_MARKER = 8,	/* +n: payload = text length in bytes; the text
 				 * follows, NUL-padded to whole words */
 	FT_LONG_OVERRUN = 9,	/* +2: calls so far (lo, hi) that the shadow
-				 * stack had no room for; payload 0 */
+				 * stack had no room for; payload 0.  No
+				 * longer written (FT_LONG_MISSED says it),
+				 * still read */
 	FT_LONG_ARGS = 10,	/* +n: values of a call (below); payload
 				 * [15:0] n, [16] FT_ARGS_OF_RETURN */
+	FT_LONG_MISSED = 11,	/* +2: that many more calls (lo, hi) the
+				 * graph tracer saw but could not follow;
+				 * payload: why (enum ft_missed_why).  A
+				 * reader adds them up, as it does LOST's */
 	FT_LONG_TYPES
+};
+
+/* Why FT_LONG_MISSED's calls are not in the graph. */
+enum ft_missed_why {
+	FT_MISSED_OVERRUN,	/* the shadow stack had no room for their
+				 * frames: the kernel's overrun */
+	FT_MISSED_SUSPENDED,	/* the thread switched stacks (swapcontext):
+				 * graph tracing suspended for it */
+	FT_MISSED_STOPPED,	/* the shadow stack fell out of step: graph
+				 * tracing stopped */
+	FT_MISSED_KINDS
 };
 
 /* Extra words after a long event's first word; -1: see the payload. */
@@ -205,6 +222,7 @@ static const int8_t FT_LONG_WORDS[FT_LONG_TYPES] = {
 	[FT_LONG_MARKER] = -1,
 	[FT_LONG_OVERRUN] = 2,
 	[FT_LONG_ARGS] = -1,
+	[FT_LONG_MISSED] = 2,
 };
 
 /*

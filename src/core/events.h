@@ -51,7 +51,7 @@ struct ft_context {
 	uint32_t cpu;
 	uintptr_t busy_sp;	/* the stack where the tracer runs, while busy */
 	uint64_t overruns;	/* calls too deep for the shadow stack */
-	uint64_t overruns_written;	/* as last written into the trace */
+	uint64_t overruns_written;	/* as far as the trace says them */
 	uint32_t graph_functions;	/* set_graph_function frames on the stack */
 	uint32_t notrace_frames;	/* set_graph_notrace frames on the stack */
 	uint32_t graph_off;	/* the thread's own: graph tracing suspended
@@ -62,6 +62,9 @@ struct ft_context {
 	uint64_t seq;		/* chunks taken so far */
 	uint64_t lost;		/* events dropped since the last chunk */
 	struct ft_thread *thread;
+	uint64_t off_calls;	/* calls while graph tracing was suspended
+				 * or stopped for the thread */
+	uint64_t off_calls_written;	/* as far as the trace says them */
 };
 
 /* Each context's shadow stack follows it, so that the hooks find it
@@ -225,14 +228,16 @@ static ft_inline void ev_unwind(struct ft_context *c, uint64_t now)
 					  ev_delta(c, now, FT_LONG_MAX_PAYLOAD)), 0);
 }
 
-static ft_inline void ev_overrun(struct ft_context *c)
+/* A note of n more calls the graph could not follow, and why; 0 if
+ * there was no room to say it. */
+static inline int ev_missed(struct ft_context *c, enum ft_missed_why why, uint64_t n)
 {
 	if (!ev_room(c))
-		return;
-	c->pos[1] = (uint32_t)c->overruns;
-	c->pos[2] = (uint32_t)(c->overruns >> 32);
-	ev_commit(c, ft_long_word(FT_LONG_OVERRUN, 0), 2);
-	c->overruns_written = c->overruns;
+		return 0;
+	c->pos[1] = (uint32_t)n;
+	c->pos[2] = (uint32_t)(n >> 32);
+	ev_commit(c, ft_long_word(FT_LONG_MISSED, why), 2);
+	return 1;
 }
 
 static ft_inline void ev_func(struct ft_context *c, uint32_t id, uintptr_t parent,

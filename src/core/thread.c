@@ -89,6 +89,7 @@ static void thread_exit(void *arg)
 	struct ft_thread *t = arg;
 
 	graph_unwind_below(t, UINTPTR_MAX);
+	graph_say_missed(t);
 	t->own.busy = t->signal.busy = 1;
 	ft_buffer_release(t);
 	/* Unlinked with both contexts busy: no hook of a signal handler
@@ -277,6 +278,7 @@ static void after_fork_child(void)
 	if (t) {
 		t->prev = t->next = NULL;
 		ft_buffer_forget(t);
+		graph_forget_missed(t);
 		t->pid = getpid();
 		t->tid = syscall(SYS_gettid);
 	}

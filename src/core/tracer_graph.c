@@ -119,6 +119,49 @@ static ft_inline uint32_t write_entry(struct ft_context *c, uint32_t id, uint32_
 	return FRAME_TRACED | (ft_args_entry(c, id, rec_flags, now, regs) ? FRAME_RETURN_ARGS : 0);
 }
 
+/*
+ * Calls the graph cannot follow are counted, as the kernel counts its
+ * overruns, and said in the trace (FT_LONG_MISSED): the first at once, so
+ * that no trace with calls missing says none, then one note every
+ * SAY_MISSED_EVERY calls, and the rest wherever the context can say it:
+ * when a frame pops (room again), when the thread ends, execs or the
+ * process exits (graph_say_missed).
+ */
+#define SAY_MISSED_EVERY 4096
+
+static void say_missed(struct ft_context *c, enum ft_missed_why why, uint64_t total,
+		       uint64_t *written)
+{
+	if (total != *written && ev_missed(c, why, total - *written))
+		*written = total;
+}
+
+/* Why the calls of a thread whose graph is off are not followed. */
+static enum ft_missed_why graph_off_why(const struct ft_thread *t)
+{
+	return t->own.graph_off ? FT_MISSED_SUSPENDED : FT_MISSED_STOPPED;
+}
+
+static void count_missed(struct ft_context *c, enum ft_missed_why why, uint64_t *total,
+			 uint64_t *written)
+{
+	if ((++*total & (SAY_MISSED_EVERY - 1)) == 1)
+		say_missed(c, why, *total, written);
+}
+
+/* A call that would have been traced, but the shadow stack is full or
+ * the thread's graph is off. */
+static ft_cold void graph_missed(const struct ft_thread *t, struct ft_context *c,
+				 uint32_t flags)
+{
+	if (!ft_graph.trace || !ft_tracing_on || (flags & FRAME_NOTRACE))
+		return;
+	if (ft_graph_broken | t->own.graph_off)
+		count_missed(c, graph_off_why(t), &c->off_calls, &c->off_calls_written);
+	else
+		count_missed(c, FT_MISSED_OVERRUN, &c->overruns, &c->overruns_written);
+}
+
 static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 				   uintptr_t self_ret, uintptr_t *retp, const uintptr_t *regs)
 {
@@ -127,17 +170,14 @@ static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 
 	if (unlikely(!id))
 		return;
-	if (unlikely(c->depth >= c->max_depth)) {
-		/* The first of a run of calls with no room is said at once;
-		 * the run's total, when room comes back (pop_frame). */
-		if (c->overruns++ == c->overruns_written && ft_graph.trace)
-			ev_overrun(c);
-		return;
-	}
 	/* Read once: an update may rewrite the word meanwhile. */
 	rec_flags = ftrace_rec_get(id)->flags;
 	if (too_deep(t, c) || (unlikely(ft_graph.filters) && !graph_filter(t, rec_flags, &flags)))
 		return;
+	if (unlikely(ft_graph_broken | t->own.graph_off | (c->depth >= c->max_depth))) {
+		graph_missed(t, c, flags);
+		return;
+	}
 	now = arch_clock();
 	/* The event before the push: a LOST note it brings must carry the
 	 * depth before this frame. */
@@ -166,7 +206,7 @@ void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp, const uintptr_t 
 {
 	struct ft_thread *t = ft_thread_get();
 
-	if (unlikely(!t) || unlikely(ft_graph_broken | t->own.graph_off))
+	if (unlikely(!t))
 		return;
 	if (unlikely(t->own.busy)) {
 		nested_entry(t, self_ret, retp, regs);
@@ -236,7 +276,7 @@ static ft_inline void pop_frame(struct ft_context *c, uint64_t now, uintptr_t re
 	c->notrace_frames -= !!(f->flags & FRAME_NOTRACE);
 	c->depth--;
 	if (unlikely(c->overruns != c->overruns_written) && !quiet && ft_graph.trace)
-		ev_overrun(c);
+		say_missed(c, FT_MISSED_OVERRUN, c->overruns, &c->overruns_written);
 }
 
 /* No frame for this slot: the shadow stack is not what the real stack
@@ -493,4 +533,47 @@ void graph_close_all(struct ft_thread *t)
 {
 	graph_unhijack(t);
 	graph_unwind_below(t, UINTPTR_MAX);
+	graph_say_missed(t);
+}
+
+static void say_all_missed(const struct ft_thread *t, struct ft_context *c)
+{
+	say_missed(c, FT_MISSED_OVERRUN, c->overruns, &c->overruns_written);
+	say_missed(c, graph_off_why(t), c->off_calls, &c->off_calls_written);
+}
+
+/* Not while a hook runs in the thread: its context is halfway through an
+ * event.  Both guards go up meanwhile, so that a signal's hooks keep off
+ * (counted lost, and said as the signal context's guard goes down). */
+void graph_say_missed(struct ft_thread *t)
+{
+	if (t->own.busy || t->signal.busy)
+		return;
+	ft_busy_enter(t);
+	t->signal.busy = 1;
+	say_all_missed(t, &t->own);
+	say_all_missed(t, &t->signal);
+	ft_signal_leave(t);
+	ft_busy_leave(t);
+}
+
+/* A forked child's copies of its parent's counts are the parent's to say. */
+void graph_forget_missed(struct ft_thread *t)
+{
+	struct ft_context *c[] = { &t->own, &t->signal };
+
+	for (unsigned i = 0; i < 2; i++) {
+		c[i]->overruns_written = c[i]->overruns;
+		c[i]->off_calls_written = c[i]->off_calls;
+	}
+}
+
+/* The exiting thread says what it missed.  Other threads still running
+ * have said the first of each kind, and a note every SAY_MISSED_EVERY. */
+__attribute__((destructor)) static void say_missed_at_exit(void)
+{
+	struct ft_thread *t = ft_current;
+
+	if (t)
+		graph_say_missed(t);
 }

@@ -27,6 +27,12 @@ void graph_unhijack(struct ft_thread *t);
 void graph_rehijack(struct ft_thread *t);
 void graph_suspend(struct ft_thread *t);
 void graph_close_all(struct ft_thread *t);
+/* The calls the graph could not follow (the shadow stack full, graph
+ * tracing suspended) that the trace does not say yet, said: the thread
+ * ends, execs, or its process exits. */
+void graph_say_missed(struct ft_thread *t);
+/* In a forked child: the counts it copied are its parent's. */
+void graph_forget_missed(struct ft_thread *t);
 /* The real return address of t's frame whose return slot is slot, or 0. */
 uintptr_t graph_real_return(const struct ft_thread *t, uintptr_t *slot);
 /* Can the graph hooks follow this process's unwinding (unwind.c)? */

@@ -24,12 +24,17 @@ static void count_long(const uint32_t *w, struct tr_counts *c)
 	case FT_LONG_LOST:
 		c->lost += u64_at(w + 1);
 		break;
+	case FT_LONG_MISSED:
+		if ((w[0] >> 8) < FT_MISSED_KINDS)
+			c->missed[w[0] >> 8] += u64_at(w + 1);
+		break;
 	case FT_LONG_EXIT_RET:
 	case FT_LONG_UNWIND:
 	case FT_LONG_MARKER:
 		c->events++;
 		break;
-	default:	/* TIME, CPU, OVERRUN; ARGS, part of its call */
+	default:	/* TIME, CPU, OVERRUN (an older runtime's running
+			 * total, for the report); ARGS, part of its call */
 		break;
 	}
 }
@@ -87,6 +92,64 @@ void tr_counts_add(struct tr_counts *sum, const struct tr_counts *c)
 	sum->events += c->events;
 	sum->calls += c->calls;
 	sum->lost += c->lost;
+	for (unsigned i = 0; i < FT_MISSED_KINDS; i++)
+		sum->missed[i] += c->missed[i];
+}
+
+uint64_t tr_counts_missed(const struct tr_counts *c)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < FT_MISSED_KINDS; i++)
+		n += c->missed[i];
+	return n;
+}
+
+const char *tr_missed_why(enum ft_missed_why why)
+{
+	static const char *const text[FT_MISSED_KINDS] = {
+		[FT_MISSED_OVERRUN] = "shadow stack overruns",
+		[FT_MISSED_SUSPENDED] = "graph suspended after swapcontext",
+		[FT_MISSED_STOPPED] = "graph stopped, shadow stack out of step",
+	};
+
+	return why < FT_MISSED_KINDS ? text[why] : "?";
+}
+
+static unsigned missed_kinds(const struct tr_counts *c)
+{
+	unsigned kinds = 0;
+
+	for (unsigned i = 0; i < FT_MISSED_KINDS; i++)
+		kinds += c->missed[i] != 0;
+	return kinds;
+}
+
+/* One why: named; several: each after its count.  Cut at len. */
+const char *tr_format_missed(char *buf, size_t len, const struct tr_counts *c)
+{
+	unsigned kinds = missed_kinds(c);
+	const char *sep = "";
+	size_t n;
+
+	buf[0] = '\0';
+	if (!kinds)
+		return buf;
+	n = snprintf(buf, len, ", %llu calls not graphed (",
+		     (unsigned long long)tr_counts_missed(c));
+	for (unsigned i = 0; i < FT_MISSED_KINDS && n < len; i++) {
+		if (!c->missed[i])
+			continue;
+		if (kinds > 1)
+			n += snprintf(buf + n, len - n, "%s%llu ", sep,
+				      (unsigned long long)c->missed[i]);
+		if (n < len)
+			n += snprintf(buf + n, len - n, "%s", tr_missed_why(i));
+		sep = ", ";
+	}
+	if (n < len)
+		snprintf(buf + n, len - n, ")");
+	return buf;
 }
 
 const char *tr_format_bytes(char *buf, size_t len, uint64_t bytes)

@@ -9,6 +9,8 @@
  *   calls   entries in a function_graph trace, hits in a function trace:
  *           what `report --stat` counts as hits
  *   lost    events the runtime dropped, as its LOST records say
+ *   missed  calls the graph tracer saw but could not follow, by why
+ *           (its MISSED records: the shadow stack full, swapcontext)
  */
 #ifndef FNTRACE_COUNTS_H
 #define FNTRACE_COUNTS_H
@@ -16,14 +18,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/trace_format.h"
+
 struct tr_counts {
 	uint64_t events, calls, lost;
+	uint64_t missed[FT_MISSED_KINDS];
 };
 
 /* Adds what the words of one chunk say, up to the first word that does
  * not start an event (a chunk cut short ends in zeroes). */
 void tr_count_chunk(const uint32_t *words, uint32_t nr_words, struct tr_counts *c);
 void tr_counts_add(struct tr_counts *sum, const struct tr_counts *c);
+uint64_t tr_counts_missed(const struct tr_counts *c);
+
+/* Why calls were missed, as the report and info title them: "shadow
+ * stack overruns", "graph suspended after swapcontext"... */
+const char *tr_missed_why(enum ft_missed_why why);
+/* ", N calls not graphed (why)" for the line a recording ends with;
+ * "" if none were missed. */
+const char *tr_format_missed(char *buf, size_t len, const struct tr_counts *c);
 
 /* "812 bytes", "98.7 KB", "1.2 GB" (powers of 1024). */
 const char *tr_format_bytes(char *buf, size_t len, uint64_t bytes);

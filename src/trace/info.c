@@ -151,6 +151,26 @@ static void print_run(const struct info *in)
 
 /* ---- what was stored, and what is missing ---- */
 
+/* Calls the graph tracer saw but could not follow, if any: why, or the
+ * total and a line per reason. */
+static void print_missed(const struct info *in)
+{
+	uint64_t total = tr_counts_missed(&in->total);
+	const char *name = "not graphed";
+
+	for (unsigned i = 0; total && i < FT_MISSED_KINDS; i++) {
+		if (in->total.missed[i] == total) {
+			field(in, name, "%" PRIu64 " calls (%s)", total, tr_missed_why(i));
+			return;
+		}
+	}
+	if (total)
+		field(in, name, "%" PRIu64 " calls", total);
+	for (unsigned i = 0; i < FT_MISSED_KINDS; i++)
+		if (in->total.missed[i])
+			field(in, "", "%" PRIu64 " %s", in->total.missed[i], tr_missed_why(i));
+}
+
 static void print_storage(const struct info *in)
 {
 	const struct trace_data *td = &in->td;
@@ -174,6 +194,7 @@ static void print_storage(const struct info *in)
 	if (i->unsaid)
 		field(in, "", "%" PRIu64 " of them in threads that ended before they could "
 		      "say so", i->unsaid);
+	print_missed(in);
 	if (i->ending)
 		field(in, "recording ended", "%s", i->ending);
 	if (i->dropped)

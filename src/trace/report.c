@@ -5,6 +5,7 @@
  * program ended).  Also the pieces every view uses: the time-ordered
  * merge of threads and the kernel's duration format.
  */
+#include "counts.h"
 #include "report_int.h"
 #include "srcline.h"
 #include "trace_reader.h"
@@ -210,32 +211,42 @@ static int select_threads(struct report *r)
 
 /* ---- what happened besides the trace ---- */
 
-static uint64_t lost_of(const struct report_thread *t)
+static uint64_t lost_of(const struct report_thread *t, unsigned why)
 {
 	return t->lost;
 }
 
-/* Calls too deep for the shadow stack: not in the graph, but counted. */
-static uint64_t overruns_of(const struct report_thread *t)
+/* Calls the graph could not follow: not in the graph, but counted. */
+static uint64_t missed_of(const struct report_thread *t, unsigned why)
 {
-	return t->th->overruns;
+	return t->th->missed[why];
 }
 
 /* A count's total under its title, then each thread that has some. */
 static void print_per_thread(const struct report *r, const char *title, const char *tail,
-			     uint64_t (*count)(const struct report_thread *))
+			     uint64_t (*count)(const struct report_thread *, unsigned),
+			     unsigned why)
 {
 	uint64_t total = 0;
 
 	for (unsigned i = 0; i < r->nr_threads; i++)
-		total += count(&r->threads[i]);
+		total += count(&r->threads[i], why);
 	if (!total)
 		return;
 	fprintf(r->out, "# %s: %" PRIu64 "%s\n", title, total, tail);
 	for (unsigned i = 0; i < r->nr_threads; i++)
-		if (count(&r->threads[i]))
+		if (count(&r->threads[i], why))
 			fprintf(r->out, "#   %s-%u: %" PRIu64 "\n", r->threads[i].th->comm,
-				r->threads[i].th->tid, count(&r->threads[i]));
+				r->threads[i].th->tid, count(&r->threads[i], why));
+}
+
+/* The kernel's words for the first: calls too deep for the shadow stack. */
+static void print_missed(const struct report *r)
+{
+	print_per_thread(r, tr_missed_why(FT_MISSED_OVERRUN), " calls too deep to graph",
+			 missed_of, FT_MISSED_OVERRUN);
+	for (unsigned why = FT_MISSED_OVERRUN + 1; why < FT_MISSED_KINDS; why++)
+		print_per_thread(r, tr_missed_why(why), " calls not graphed", missed_of, why);
 }
 
 /* Programs a process ran (exec) that fntrace could not trace. */
@@ -356,9 +367,8 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 	if (err)
 		tr_error("out of memory");
 	if (!err && !r.opt->csv) {
-		print_per_thread(&r, "lost events", "", lost_of);
-		print_per_thread(&r, "shadow stack overruns", " calls too deep to graph",
-				 overruns_of);
+		print_per_thread(&r, "lost events", "", lost_of, 0);
+		print_missed(&r);
 		print_untraced(&r);
 		print_ending(&r);
 		if (!r.opt->live)

@@ -146,18 +146,30 @@ static void decode_short(struct tr_cursor *c, struct tr_stream *s, uint32_t w,
 	}
 }
 
-/* A running total per stream: the thread's is the sum of the highest
- * each stream has said. */
-static void note_overruns(struct tr_cursor *c, struct tr_stream *s, uint64_t total)
+/* The thread's count is its streams' sums, as far as read: the highest
+ * seen, since a thread may be read again from its start. */
+static void note_missed(struct tr_cursor *c, struct tr_stream *s, unsigned why, uint64_t n)
 {
-	if (total <= s->overruns)
+	struct tr_thread *th = &c->td->threads[c->th - c->td->threads];
+	uint64_t sum;
+
+	if (why >= FT_MISSED_KINDS)
 		return;
-	s->overruns = total;
-	c->td->threads[c->th - c->td->threads].overruns = c->own.overruns + c->signal.overruns;
+	s->missed[why] += n;
+	sum = c->own.missed[why] + c->signal.missed[why];
+	if (sum > th->missed[why])
+		th->missed[why] = sum;
 }
 
-/* Fills ev from a long event; returns 0 for TIME, CPU and OVERRUN, which
- * only change the cursor's state. */
+/* An older runtime's OVERRUN: the stream's running total so far. */
+static void note_overruns(struct tr_cursor *c, struct tr_stream *s, uint64_t total)
+{
+	if (total > s->missed[FT_MISSED_OVERRUN])
+		note_missed(c, s, FT_MISSED_OVERRUN, total - s->missed[FT_MISSED_OVERRUN]);
+}
+
+/* Fills ev from a long event; returns 0 for TIME, CPU, OVERRUN and
+ * MISSED, which only change the cursor's state. */
 static int fill_long(struct tr_cursor *c, struct tr_stream *s, unsigned type,
 		     uint32_t payload, const uint32_t *x, struct tr_event *ev)
 {
@@ -193,6 +205,9 @@ static int fill_long(struct tr_cursor *c, struct tr_stream *s, unsigned type,
 		return 1;
 	case FT_LONG_OVERRUN:
 		note_overruns(c, s, u64_at(x));
+		return 0;
+	case FT_LONG_MISSED:
+		note_missed(c, s, payload, u64_at(x));
 		return 0;
 	case FT_LONG_ARGS:
 		/* A call's own ARGS were taken with its entry: one here

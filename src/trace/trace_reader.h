@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/trace_format.h"
+
 #define TR_NO_CPU	0xffffffffu	/* a CPU nobody recorded */
 
 /* The info file.  Strings are never NULL but for exit (absent: the
@@ -96,8 +98,10 @@ struct tr_thread {
 	unsigned nr_chunks;
 	unsigned nr_own_chunks;		/* context 0's */
 	const char *comm;		/* its name in its last chunk */
-	uint64_t overruns;		/* calls the shadow stack had no room for,
-					 * as far as a cursor has read */
+	uint64_t missed[FT_MISSED_KINDS];	/* calls the graph tracer could
+					 * not follow (the shadow stack full,
+					 * swapcontext), by why, as far as a
+					 * cursor has read */
 };
 
 struct trace_data {
@@ -199,7 +203,7 @@ struct tr_stream {
 	uint64_t ticks;			/* time of the last event */
 	uint32_t cpu;
 	uint32_t depth;			/* of its graph, at the events taken */
-	uint64_t overruns;		/* the highest running total read */
+	uint64_t missed[FT_MISSED_KINDS];	/* its MISSED notes added up */
 	struct tr_args_copy *args;	/* per depth */
 	size_t nr_args;
 	const uint32_t *ret_args;	/* an ARGS of a return, in words: for */

@@ -54,6 +54,26 @@ for cmd in attach detach; do
 	t_ok "$cmd --help" sh -c "'$FNTRACE' $cmd --help | grep -q '^usage: fntrace $cmd'"
 done
 
+# A process with no call sites: attach says so in its one line (the
+# process may still load a module that has some); record -p has nothing
+# to record, says so and fails, leaving no directory.
+t_build plain -O2 nosites "$top/tests/progs/spin.c"
+./nosites 60 >/dev/null &
+pid=$!
+t_running $pid nosites
+"$FNTRACE" attach $pid 2>err.txt
+t_eq "attach, no call sites: succeeds, in one line" "0 1" "$? $(wc -l <err.txt)"
+t_ok "attach, no call sites: ... saying there is nothing to trace" \
+	grep -q "^fntrace: attached to process $pid, which has no call sites: nothing to trace" err.txt
+"$FNTRACE" record -p $pid -d 1 -o nosites.data 2>err.txt
+t_eq "record -p, no call sites: fails, in one line" "1 1" "$? $(wc -l <err.txt)"
+t_ok "record -p, no call sites: ... saying why" \
+	grep -q "^fntrace: process $pid has no call sites: nothing to record" err.txt
+t_ok "record -p, no call sites: no directory left" sh -c "! ls -d nosites.data* 2>/dev/null"
+"$FNTRACE" detach $pid 2>/dev/null
+t_ok "attach, no call sites: the process runs on" kill $pid
+wait $pid 2>/dev/null
+
 # Attached to a C++ program, the program's calls to the unwinder's entry
 # points go through the runtime's wrappers (their GOT slots are pointed at
 # them), as if it had been preloaded: function_graph and the profiler

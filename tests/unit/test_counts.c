@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tr_count_chunk: what counts as an event, a call and a loss, from a
- * chunk's words alone; and the byte sizes the summary line prints.
+ * tr_count_chunk: what counts as an event, a call, a loss and a call
+ * not graphed, from a chunk's words alone; and the byte sizes and calls
+ * not graphed the summary line prints.
  */
 #include "unit.h"
 #include "../../src/common/trace_format.h"
@@ -28,6 +29,45 @@ static void test_short_runs(void)
 	CHECK("short runs: every entry a call", c.calls == 19 + 1 + 6);
 	CHECK("short runs: every event", c.events == 37 + 1 + 11);
 	CHECK("short runs: nothing lost", c.lost == 0);
+}
+
+/* MISSED notes add up by why; a why no reader knows is left out; the
+ * summary line names one why, or gives each its count. */
+static void test_missed(void)
+{
+	uint32_t w[16];
+	unsigned n = 0;
+	struct tr_counts c = { 0 };
+	char buf[160];
+
+	w[n++] = ft_long_word(FT_LONG_MISSED, FT_MISSED_OVERRUN);
+	w[n++] = 1;
+	w[n++] = 0;
+	w[n++] = ft_long_word(FT_LONG_MISSED, FT_MISSED_OVERRUN);
+	w[n++] = 4096;
+	w[n++] = 1;					/* 2^32 more */
+	w[n++] = ft_long_word(FT_LONG_MISSED, FT_MISSED_KINDS);	/* unknown */
+	w[n++] = 7;
+	w[n++] = 0;
+	w[n++] = ft_entry_word(3, 1);
+	tr_count_chunk(w, n, &c);
+	CHECK("missed: overruns added up",
+	      c.missed[FT_MISSED_OVERRUN] == 4097 + (1ull << 32));
+	CHECK("missed: an unknown why left out", tr_counts_missed(&c) == 4097 + (1ull << 32));
+	CHECK("missed: not events, nor calls, nor lost",
+	      c.events == 1 && c.calls == 1 && c.lost == 0);
+	memset(&c, 0, sizeof(c));
+	CHECK("missed: none, nothing said", !strcmp(tr_format_missed(buf, sizeof(buf), &c), ""));
+	c.missed[FT_MISSED_SUSPENDED] = 900;
+	CHECK("missed: one why, named",
+	      !strcmp(tr_format_missed(buf, sizeof(buf), &c),
+		      ", 900 calls not graphed (graph suspended after swapcontext)"));
+	c.missed[FT_MISSED_OVERRUN] = 100;
+	CHECK("missed: several, each counted",
+	      !strcmp(tr_format_missed(buf, sizeof(buf), &c),
+		      ", 1000 calls not graphed (100 shadow stack overruns, "
+		      "900 graph suspended after swapcontext)"));
+	CHECK("missed: cut to the buffer", strlen(tr_format_missed(buf, 20, &c)) == 19);
 }
 
 int main(void)
@@ -75,6 +115,7 @@ int main(void)
 	CHECK("an event cut by the chunk's end is not counted", c.calls == 1 && c.events == 1);
 
 	test_short_runs();
+	test_missed();
 	CHECK("bytes", !strcmp(tr_format_bytes(buf, sizeof(buf), 812), "812 bytes"));
 	CHECK("one byte", !strcmp(tr_format_bytes(buf, sizeof(buf), 1), "1 byte"));
 	CHECK("KB", !strcmp(tr_format_bytes(buf, sizeof(buf), 101068), "98.7 KB"));
