@@ -90,11 +90,25 @@ static int fail(char *err, size_t len, const char *why, const char *expr)
 	return -1;
 }
 
+/* The ':' before a command ("func:mod:M"), not one of C++'s "::"
+ * ("Gen::next", "ns::f:mod:M"); NULL if there is none. */
+static char *command_colon(char *text)
+{
+	for (char *p = strchr(text, ':'); p; p = strchr(p + 1, ':')) {
+		if (p[1] == ':') {
+			p++;
+			continue;
+		}
+		return p;
+	}
+	return NULL;
+}
+
 /* Split "func:mod:MODULE" and check both halves. */
 static int split_module(char *text, char **module, const char *expr,
 			char *err, size_t errlen)
 {
-	char *colon = strchr(text, ':');
+	char *colon = command_colon(text);
 
 	*module = NULL;
 	if (!colon)

@@ -63,6 +63,10 @@ static void test_remove_and_modules(void)
 	CHECK("filter: :mod: by stem", selects("*:mod:libcalc", "parse_sum", "libcalc.so.1") == 1);
 	CHECK("filter: :mod: other module", selects("*:mod:libcalc", "parse_sum", "demo") == 0);
 	CHECK("filter: comma list", selects("a,b", "b", NULL) == 1);
+	CHECK("filter: a C++ name's :: is no command", selects("Gen::next", "Gen::next", NULL) == 1);
+	CHECK("filter: a C++ glob's ::", selects("ns::*::get", "ns::Cls::get", NULL) == 1);
+	CHECK("filter: :mod: after a C++ name", selects("Gen::*:mod:libgen", "Gen::next", "libgen.so") == 1 &&
+						selects("Gen::*:mod:libgen", "Gen::next", "demo") == 0);
 }
 
 static void test_errors(void)
@@ -71,6 +75,7 @@ static void test_errors(void)
 	CHECK("filter: bad glob rejected", rejects("foo[bar"));
 	CHECK("filter: unknown command rejected", rejects("foo:traceon:1"));
 	CHECK("filter: empty module rejected", rejects("foo:mod:"));
+	CHECK("filter: unknown command after a C++ name rejected", rejects("Gen::next:bogus:1"));
 }
 
 int main(void)
