@@ -76,12 +76,12 @@ static int module_matches(const char *glob, const char *module)
 	return glob_match(glob, stem);
 }
 
-static int expr_matches(const struct filter_expr *e, const char *func,
+static int expr_matches(const struct filter_expr *e, const char *func, const char *plain,
 			const char *module)
 {
 	if (e->module && (!module || !module_matches(e->module, module)))
 		return 0;
-	return match_one(e, func);
+	return match_one(e, func) || (plain && match_one(e, plain));
 }
 
 static int fail(char *err, size_t len, const char *why, const char *expr)
@@ -199,22 +199,34 @@ void filter_free(struct filter *f)
 
 /* Only removals ("!foo") start from every function, which is what their
  * author means; the kernel would leave its empty hash, i.e. all, alone. */
-int filter_selects(const struct filter *f, const char *func, const char *module)
+int filter_selects_as(const struct filter *f, const char *func, const char *plain,
+		      const char *module)
 {
 	int in = f->nr_add == 0;
 
 	for (unsigned i = 0; i < f->nr; i++)
-		if (expr_matches(&f->v[i], func, module))
+		if (expr_matches(&f->v[i], func, plain, module))
 			in = !f->v[i].remove;
 	return in;
 }
 
-int filter_matches_any(const struct filter *f, const char *func, const char *module)
+int filter_matches_any_as(const struct filter *f, const char *func, const char *plain,
+			  const char *module)
 {
 	int in = 0;
 
 	for (unsigned i = 0; i < f->nr; i++)
-		if (expr_matches(&f->v[i], func, module))
+		if (expr_matches(&f->v[i], func, plain, module))
 			in = !f->v[i].remove;
 	return in;
+}
+
+int filter_selects(const struct filter *f, const char *func, const char *module)
+{
+	return filter_selects_as(f, func, NULL, module);
+}
+
+int filter_matches_any(const struct filter *f, const char *func, const char *module)
+{
+	return filter_matches_any_as(f, func, NULL, module);
 }

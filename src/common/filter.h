@@ -51,6 +51,13 @@ void filter_free(struct filter *f);
 int filter_selects(const struct filter *f, const char *func, const char *module);
 /* Does any expression of the filter match it (for notrace lists)? */
 int filter_matches_any(const struct filter *f, const char *func, const char *module);
+/* The same for a function known by two names, its symbol and, for C++,
+ * the name people write (cxx_name.h; NULL if none): an expression
+ * matches if it matches either. */
+int filter_selects_as(const struct filter *f, const char *func, const char *plain,
+		      const char *module);
+int filter_matches_any_as(const struct filter *f, const char *func, const char *plain,
+			  const char *module);
 
 /* A full shell-style glob: '*', '?', '[...]' with ranges and '!', '\'. */
 int glob_match(const char *pattern, const char *str);

@@ -165,7 +165,7 @@ static void print_filter(struct ctl_out *o, enum ft_filter_file which)
 		const struct ftrace_rec *rec = ftrace_rec_get(id);
 
 		if (!(rec->flags & FTRACE_FL_DISABLED) &&
-		    ft_filter_selects(which, rec->name, module_name(rec))) {
+		    ft_filter_selects(which, rec, module_name(rec))) {
 			print_function(o, rec);
 			ctl_printf(o, "\n");
 		}

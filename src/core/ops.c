@@ -20,6 +20,7 @@
 #include "args.h"
 #include "../common/bulk.h"
 #include "ftrace.h"
+#include "plain_names.h"
 #include "tracers.h"
 #include "tracing.h"
 #include "../common/array.h"
@@ -72,8 +73,10 @@ static int ops_wants(const struct ftrace_ops *ops, const struct ftrace_rec *rec)
 {
 	const char *mod = ftrace_module_get(rec->module)->name;
 
-	return (!ops->filter || filter_selects(ops->filter, rec->name, mod)) &&
-	       !(ops->notrace && filter_matches_any(ops->notrace, rec->name, mod));
+	return (!ops->filter ||
+		filter_selects_as(ops->filter, rec->name, ft_plain_name(ops->filter, rec), mod)) &&
+	       !(ops->notrace && filter_matches_any_as(ops->notrace, rec->name,
+						       ft_plain_name(ops->notrace, rec), mod));
 }
 
 /* The per-record flags every update recomputes: who wants it, and what
@@ -91,9 +94,9 @@ static uint32_t rec_state(const struct ftrace_rec *rec, uint8_t **bits, unsigned
 			if (i < nops && bits[i])
 				bits[i][id >> 3] |= 1 << (id & 7);
 		}
-	if (ft_filter_selects(FT_GRAPH_FUNCTION, rec->name, mod))
+	if (ft_filter_selects(FT_GRAPH_FUNCTION, rec, mod))
 		flags |= FTRACE_FL_GRAPH_FUNC;
-	if (ft_filter_selects(FT_GRAPH_NOTRACE, rec->name, mod))
+	if (ft_filter_selects(FT_GRAPH_NOTRACE, rec, mod))
 		flags |= FTRACE_FL_GRAPH_NOTRACE;
 	return flags | ft_args_rec_flags(rec, mod);
 }

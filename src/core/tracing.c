@@ -8,6 +8,7 @@
 #include "buffer.h"
 #include "events.h"
 #include "ftrace.h"
+#include "plain_names.h"
 #include "profile.h"
 #include "tracers.h"
 
@@ -98,13 +99,15 @@ const struct filter *ft_filter_get(enum ft_filter_file which)
 	return &filters[which];
 }
 
-int ft_filter_selects(enum ft_filter_file which, const char *func, const char *module)
+int ft_filter_selects(enum ft_filter_file which, const struct ftrace_rec *rec,
+		      const char *module)
 {
 	const struct filter *f = &filters[which];
+	const char *plain = ft_plain_name(f, rec);
 
 	if (which == FT_FILTER)
-		return filter_selects(f, func, module);
-	return filter_matches_any(f, func, module);
+		return filter_selects_as(f, rec->name, plain, module);
+	return filter_matches_any_as(f, rec->name, plain, module);
 }
 
 /* Does the expression name something: a loaded function, or a module
@@ -119,7 +122,8 @@ static int matches_something(const struct filter_expr *e)
 		const struct ftrace_rec *rec = ftrace_rec_get(id);
 
 		if (!(rec->flags & FTRACE_FL_DISABLED) &&
-		    filter_matches_any(&one, rec->name, ftrace_module_get(rec->module)->name))
+		    filter_matches_any_as(&one, rec->name, ft_plain_name(&one, rec),
+					  ftrace_module_get(rec->module)->name))
 			return 1;
 	}
 	return 0;
@@ -169,6 +173,7 @@ static int filter_write(enum ft_filter_file which, const char *text, int append,
 {
 	struct filter next = { 0 }, old = filters[which];
 
+	ft_plain_names_prepare();
 	if ((append && copy_filter(&next, &filters[which])) ||
 	    parse_into(&next, text, lenient, err, errlen)) {
 		filter_free(&next);

@@ -12,6 +12,8 @@
 
 #include "../common/filter.h"
 
+struct ftrace_rec;
+
 enum ft_filter_file {
 	FT_FILTER,		/* set_ftrace_filter */
 	FT_NOTRACE,		/* set_ftrace_notrace */
@@ -39,7 +41,8 @@ int ft_filter_write(enum ft_filter_file which, const char *text, int append,
 int ft_filter_preset(enum ft_filter_file which, const char *text, char *err, size_t errlen);
 const struct filter *ft_filter_get(enum ft_filter_file which);
 /* Does the filter file select this function (graph files: "match")? */
-int ft_filter_selects(enum ft_filter_file which, const char *func, const char *module);
+int ft_filter_selects(enum ft_filter_file which, const struct ftrace_rec *rec,
+		      const char *module);
 
 /* function_profile_enabled */
 int ft_profile_set(int on, char *err, size_t errlen);

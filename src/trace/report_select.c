@@ -128,9 +128,11 @@ static int decide(const struct selection *s, const struct tr_thread *th, uint32_
 	char buf[REPORT_NAME_LEN];
 	const char *name = report_func_name(th, id, buf, sizeof(buf));
 	const char *module = module_of(th->proc, id);
+	/* the symbol too, for a C++ function: -F takes either name */
+	const char *symbol = id < th->proc->nr_funcs ? th->proc->funcs[id].symbol : NULL;
 
-	return (!o->filter || filter_selects(o->filter, name, module)) &&
-	       !(o->notrace && filter_matches_any(o->notrace, name, module));
+	return (!o->filter || filter_selects_as(o->filter, name, symbol, module)) &&
+	       !(o->notrace && filter_matches_any_as(o->notrace, name, symbol, module));
 }
 
 /* Names are matched once per process and function id. */

@@ -48,9 +48,13 @@ static int parse_func(struct tr_process *p, size_t *cap, char *s)
 	if (grow_array((void **)&p->funcs, cap, (size_t)id + 1, sizeof(fn)))
 		return -1;
 	fn.name = demangle(s);
-	if (!fn.name)
+	fn.symbol = fn.name && strcmp(fn.name, s) ? strdup(s) : NULL;
+	if (!fn.name || (strcmp(fn.name, s) && !fn.symbol)) {
+		free(fn.name);
 		return -1;
+	}
 	free(p->funcs[id].name);
+	free(p->funcs[id].symbol);
 	p->funcs[id] = fn;
 	if (id >= p->nr_funcs)
 		p->nr_funcs = id + 1;
@@ -174,8 +178,10 @@ void tr_free_process(struct tr_process *p)
 {
 	for (unsigned i = 0; i < p->nr_modules; i++)
 		free(p->modules[i].path);
-	for (unsigned i = 0; i < p->nr_funcs; i++)
+	for (unsigned i = 0; i < p->nr_funcs; i++) {
 		free(p->funcs[i].name);
+		free(p->funcs[i].symbol);
+	}
 	free(p->modules);
 	free(p->funcs);
 	free(p->notraced);

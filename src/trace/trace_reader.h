@@ -65,6 +65,8 @@ struct tr_func {
 	uint64_t addr;
 	unsigned module;	/* a tr_module idx */
 	char *name;		/* NULL: the file never defined this id */
+	char *symbol;		/* a C++ function's symbol (name is it
+				 * demangled); NULL for a C one */
 };
 
 struct tr_process {

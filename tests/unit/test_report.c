@@ -283,7 +283,7 @@ static void test_function_tracer(void)
 		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
 		"#              | |         |   |||||     |         |\n"
 		"            demo-40      [002] .....  17284.993652: main\n"
-		" a-long-thread-n-41      [000] .....  17284.993652: worker <-0x401234\n"
+		" a-long-thread-n-41      [000] .....  17284.993652: worker <-lib.so+0x401234\n"
 		" CPU:0 [LOST 3 EVENTS]\n"
 		" a-long-thread-n-41      [000] .....  17284.993652: tracing_mark_write: mark\n"
 		"            demo-40      [002] .....  17284.993653: helper <-report_run\n"
