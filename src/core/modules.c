@@ -71,6 +71,20 @@ static void mapped_ranges(const struct dl_phdr_info *info, struct mapped *m)
 	}
 }
 
+/*
+ * The program's own path, which the loader leaves empty.  Read once: a
+ * chroot or pivot_root may take /proc/self/exe away, and the program
+ * does not change but by an exec, which starts another runtime.
+ */
+static const char *program_path(void)
+{
+	static char path[sizeof(((struct mapped *)0)->path)];
+
+	if (!path[0] && readlink("/proc/self/exe", path, sizeof(path) - 1) < 0)
+		path[0] = '\0';
+	return path;
+}
+
 static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct scan *sc = arg;
@@ -86,8 +100,8 @@ static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 	mapped_ranges(info, m);
 	if (info->dlpi_name && info->dlpi_name[0])
 		strncpy(m->path, info->dlpi_name, sizeof(m->path) - 1);
-	else if (sc->nr == 1 && readlink("/proc/self/exe", m->path, sizeof(m->path) - 1) < 0)
-		m->path[0] = '\0';
+	else if (sc->nr == 1)
+		strcpy(m->path, program_path());
 	return 0;
 }
 
