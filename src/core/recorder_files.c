@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Files of the data directory that the recorder makes for us.  A process
+ * that changed who it is (setuid, setgid) or where its root is (chroot,
+ * pivot_root) since the recording started may no longer create
+ * funcs-PID there, nor even find the directory; the recorder, which made
+ * it, still can.  It hands every process of the recording one end of a
+ * packet socket pair (FNTRACE_FILES_FD, inherited across fork and exec
+ * like the shared memory's fd; src/cli/file_service.c serves it).  A
+ * request is one packet, "funcs PID", carrying one end of a fresh socket
+ * pair of ours: the answer comes back on it alone, so processes asking at
+ * once never take each other's.  It is "ok IMAGE" with the new file's fd,
+ * or "error ERRNO".
+ *
+ * The recorder's end is anonymous: only the processes it started, and
+ * what they started, hold it.  No directory stays open in the program,
+ * which a chroot meant to confine it would otherwise have a way out of.
+ */
+#include "recorder_files.h"
+#include "buffer.h"
+#include "ftrace.h"
+#include "../common/fdpass.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* The recorder drains between answers: a busy one answers late, and one
+ * that is stopped not at all, which must not stop us for long. */
+#define ANSWER_TIMEOUT_MS 2000
+
+static int service_fd = -1;
+
+void ft_recorder_files_init(const char *fd)
+{
+	char *end;
+	long n = fd ? strtol(fd, &end, 10) : -1;
+
+	service_fd = fd && *fd && !*end && n >= 0 && n < (1 << 30) ? (int)n : -1;
+}
+
+/* The answer's text and fd; -1 if none came in time. */
+static int read_answer(int sock, char *text, size_t size, int *fd)
+{
+	struct pollfd p = { .fd = sock, .events = POLLIN };
+
+	*fd = -1;
+	while (poll(&p, 1, ANSWER_TIMEOUT_MS) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (!(p.revents & POLLIN))
+		return -1;
+	return fdpass_recv(sock, text, size, fd, MSG_DONTWAIT) > 0 ? 0 : -1;
+}
+
+/* One request and its answer: 0, or -1 if none came. */
+static int ask(const char *request, char *answer, size_t size, int *fd)
+{
+	int pair[2], ret = -1;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair))
+		return -1;
+	if (fdpass_send(service_fd, request, pair[1], MSG_DONTWAIT) == 0) {
+		close(pair[1]);
+		pair[1] = -1;
+		ft_buffer_wake_recorder();
+		ret = read_answer(pair[0], answer, size, fd);
+	}
+	close(pair[0]);
+	if (pair[1] >= 0)
+		close(pair[1]);
+	return ret;
+}
+
+int ft_recorder_make_funcs(uint32_t pid, uint32_t *image)
+{
+	char request[32], answer[32];
+	unsigned got;
+	int fd, err;
+
+	if (service_fd < 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	snprintf(request, sizeof(request), "funcs %u", (unsigned)pid);
+	if (ask(request, answer, sizeof(answer), &fd))
+		return -1;
+	if (fd >= 0 && sscanf(answer, "ok %u", &got) == 1) {
+		*image = got;
+		return fd;
+	}
+	if (fd >= 0)
+		close(fd);
+	errno = sscanf(answer, "error %d", &err) == 1 && err > 0 ? err : EIO;
+	return -1;
+}
