@@ -1,7 +1,10 @@
 # A program that changes its user (setuid to nobody) or its root (chroot,
 # pivot_root) and then forks or execs: under record, the new processes'
 # functions are still named (the recorder makes their funcs files for
-# them), and report, info and export read the recording.
+# them), and report, info and export read the recording.  Under run, ctl
+# still reaches the endpoint it bound before the change, as root and as
+# the user that started the program; another user is still refused, the
+# program's new user too.
 
 . "$top/tests/robust_lib.sh"
 
@@ -54,3 +57,74 @@ printf 'child_work() {\n  leaf();\n  leaf();\n} /* child_work */\nspin();\n' >wa
 t_same "exec: the exec'd program's child, named" want.txt exec.child
 t_eq "exec: report says nothing on stderr" "" "$(cat exec.report.err)"
 t_eq "exec: no side file lines on the program's stderr" "" "$(grep 'side file' exec.err)"
+
+# Under run, started by a user that is not root (1000, with the
+# capabilities to change its user or root), so that its owner, root,
+# the new user and another user are four.
+as_owner="setpriv --reuid=1000 --regid=1000 --clear-groups"
+as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+as_other="setpriv --reuid=1001 --regid=1001 --clear-groups"
+
+# started CHANGE CAPS ARGS...: ./privs CHANGE ARGS... under fntrace run as
+# the owner with CAPS; $pid once the change is made.
+started() {
+	local change=$1 caps=$2 i; shift 2
+	rm -f run.out
+	$as_owner --inh-caps="$caps" --ambient-caps="$caps" \
+		"$FNTRACE" run -- ./privs "$change" "$@" >run.out 2>run.err &
+	runner=$!
+	for i in $(seq 100); do grep -q changed run.out 2>/dev/null && break; sleep 0.05; done
+	pid=$(sed -n 's/.* runs as pid \([0-9]*\)$/\1/p' run.err)
+}
+
+# controlled NAME: ctl works on $pid as root and as its owner, and refuses
+# nobody and another user.
+controlled() {
+	local name=$1
+	t_eq "$name: root reads current_tracer" nop "$("$FNTRACE" ctl "$pid" current_tracer 2>&1)"
+	t_ok "$name: the owner switches the tracer on" \
+		$as_owner "$FNTRACE" ctl "$pid" current_tracer function_graph
+	sleep 0.3
+	$as_owner "$FNTRACE" ctl "$pid" trace >"$name.trace" 2>&1
+	t_ok "$name: the owner reads the trace, named" grep -q 'mid() {' "$name.trace"
+	"$FNTRACE" ctl "$pid" trace >"$name.root.trace" 2>&1
+	t_ok "$name: root reads it too" grep -q 'leaf();' "$name.root.trace"
+	$as_other "$FNTRACE" ctl "$pid" current_tracer >/dev/null 2>"$name.other"
+	t_eq "$name: another user is refused" 2 "$?"
+	t_ok "$name: ... and told so" grep -q "not allowed to control process $pid" "$name.other"
+	$as_nobody "$FNTRACE" ctl "$pid" current_tracer >/dev/null 2>"$name.nobody"
+	t_eq "$name: nobody is refused" 2 "$?"
+	"$FNTRACE" ctl "$pid" current_tracer nop
+}
+
+if $as_owner --inh-caps=+setuid --ambient-caps=+setuid true 2>/dev/null; then
+	started setuid +setuid,+setgid spin 20
+	t_eq "run, setuid: the program is nobody now" 65534 \
+		"$(awk '/^Uid:/ { print $3 }' "/proc/$pid/status")"
+	controlled "run, setuid"
+	kill "$pid"; wait "$runner" 2>/dev/null || :
+
+	started chroot:"$PWD/newroot" +sys_chroot spin 20
+	t_ok "run, chroot: the program's root is another" \
+		test "$(readlink "/proc/$pid/root")" = "$PWD/newroot"
+	controlled "run, chroot"
+	kill "$pid"; wait "$runner" 2>/dev/null || :
+
+	# A child forked after the change cannot bind in its owner's
+	# directory: it does in its new user's, which that user may enter,
+	# but the endpoint is still only the owner's and root's.
+	started setuid +setuid,+setgid fork 20
+	for i in $(seq 100); do grep -q '^child ' run.out && break; sleep 0.05; done
+	child=$(sed -n 's/^child //p' run.out)
+	for i in $(seq 100); do [ -S "/tmp/fntrace-65534/$child" ] && break; sleep 0.05; done
+	t_eq "run, fork after setuid: root reaches the child" nop \
+		"$("$FNTRACE" ctl "$child" current_tracer 2>&1)"
+	$as_nobody "$FNTRACE" ctl "$child" current_tracer >/dev/null 2>fork.nobody
+	t_eq "run, fork after setuid: the new user, who may reach it, is refused" 2 "$?"
+	t_ok "run, fork after setuid: ... by the process, once connected" \
+		grep -Eq "process $child: (Connection reset by peer|Broken pipe|closed the connection)" \
+		fork.nobody
+	kill "$child" "$pid"; wait "$runner" 2>/dev/null || :
+else
+	t_fail "run: privileges" "setpriv cannot start a program as 1000 with capabilities"
+fi
