@@ -161,6 +161,41 @@ static void file_identity(const char *path, uint64_t id[4])
 	}
 }
 
+/* The module's file: the one kept since it was deferred, or opened now. */
+static int open_file(struct ft_module *mod, struct elf_file *f)
+{
+	if (mod->kept) {
+		*f = *mod->kept;
+		free(mod->kept);
+		mod->kept = NULL;
+		return 0;
+	}
+	if (elf_open_path(f, mod->path) == 0)
+		return 0;
+	ft_debug("%s", f->err);
+	return -1;
+}
+
+/* A deferred module keeps its file mapped (address space, not
+ * descriptors): the program may chroot or pivot_root before its sites
+ * are wanted, and its path then names nothing. */
+static int keep_file(struct ft_module *mod, const struct elf_file *f)
+{
+	mod->kept = malloc(sizeof(*mod->kept));
+	if (mod->kept)
+		*mod->kept = *f;
+	return mod->kept ? 0 : -1;
+}
+
+static void drop_kept_file(struct ft_module *mod)
+{
+	if (!mod->kept)
+		return;
+	elf_close(mod->kept);
+	free(mod->kept);
+	mod->kept = NULL;
+}
+
 /* Read the module's sites and make its records; or, when defer allows
  * and its sites are nops already, leave that for when they are wanted. */
 static int read_module(struct ft_module *mod, int defer)
@@ -171,13 +206,13 @@ static int read_module(struct ft_module *mod, int defer)
 	char err[256];
 	int ret = 0;
 
-	if (elf_open_path(&f, mod->path)) {
-		ft_debug("%s", f.err);
+	if (open_file(mod, &f))
 		goto out;
-	}
 	mod->deferred = defer && ftrace_nops_already(mod, &f);
 	if (mod->deferred) {
 		ft_debug("%s: nops already, call sites read when wanted", mod->path);
+		if (keep_file(mod, &f) == 0)
+			goto out;
 	} else if (sites_discover_mapped(&f, &map, &sites, err, sizeof(err)) == 0) {
 		if (sites.warning[0])
 			ft_warn("%s: %s", mod->path, sites.warning);
@@ -320,6 +355,7 @@ static int load_or_revive(const struct mapped *m)
 static void unload_module(struct ft_module *mod)
 {
 	mod->gone = 1;
+	drop_kept_file(mod);
 	for (uint32_t i = 0; i < mod->nr_recs; i++) {
 		struct ftrace_rec *rec = ftrace_rec_get(mod->first_id + i);
 

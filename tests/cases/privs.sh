@@ -4,15 +4,19 @@
 # them), and report, info and export read the recording.  Under run, ctl
 # still reaches the endpoint it bound before the change, as root and as
 # the user that started the program; another user is still refused, the
-# program's new user too.
+# program's new user too; and call sites left unread at load are still
+# read when first wanted, after the change of root.
 
 . "$top/tests/robust_lib.sh"
 
 r_build privs privs
+# Built with its sites nops already, its call sites are read only when
+# first wanted: after the change of root, under run.
+r_build privs privs_nop gcc-nop
 # The programs run as nobody must reach ./privs: the test's own
 # directory is private to root.
 chmod o+x "$TMP"
-mkdir -p newroot
+mkdir -p newroot/old
 
 # privs_recorded NAME: the recording of ./privs CHANGE fork under NAME:
 # the child's calls are named under the child's pid, and every reader
@@ -65,13 +69,13 @@ as_owner="setpriv --reuid=1000 --regid=1000 --clear-groups"
 as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
 as_other="setpriv --reuid=1001 --regid=1001 --clear-groups"
 
-# started CHANGE CAPS ARGS...: ./privs CHANGE ARGS... under fntrace run as
-# the owner with CAPS; $pid once the change is made.
+# started PROG CHANGE CAPS ARGS...: ./PROG CHANGE ARGS... under fntrace
+# run as the owner with CAPS; $pid once the change is made.
 started() {
-	local change=$1 caps=$2 i; shift 2
+	local prog=$1 change=$2 caps=$3 i; shift 3
 	rm -f run.out
 	$as_owner --inh-caps="$caps" --ambient-caps="$caps" \
-		"$FNTRACE" run -- ./privs "$change" "$@" >run.out 2>run.err &
+		"$FNTRACE" run -- "./$prog" "$change" "$@" >run.out 2>run.err &
 	runner=$!
 	for i in $(seq 100); do grep -q changed run.out 2>/dev/null && break; sleep 0.05; done
 	pid=$(sed -n 's/.* runs as pid \([0-9]*\)$/\1/p' run.err)
@@ -98,22 +102,32 @@ controlled() {
 }
 
 if $as_owner --inh-caps=+setuid --ambient-caps=+setuid true 2>/dev/null; then
-	started setuid +setuid,+setgid spin 20
+	started privs setuid +setuid,+setgid spin 20
 	t_eq "run, setuid: the program is nobody now" 65534 \
 		"$(awk '/^Uid:/ { print $3 }' "/proc/$pid/status")"
 	controlled "run, setuid"
 	kill "$pid"; wait "$runner" 2>/dev/null || :
 
-	started chroot:"$PWD/newroot" +sys_chroot spin 20
+	started privs_nop chroot:"$PWD/newroot" +sys_chroot spin 20
 	t_ok "run, chroot: the program's root is another" \
 		test "$(readlink "/proc/$pid/root")" = "$PWD/newroot"
 	controlled "run, chroot"
 	kill "$pid"; wait "$runner" 2>/dev/null || :
 
+	if unshare --mount true 2>/dev/null; then
+		started privs_nop pivot:"$PWD/newroot" +sys_admin spin 20
+		t_ok "run, pivot_root: the program is in a mount namespace of its own" \
+			test "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink /proc/self/ns/mnt)"
+		controlled "run, pivot_root"
+		kill "$pid"; wait "$runner" 2>/dev/null || :
+	else
+		t_skip "run, pivot_root" "no mount namespace may be made here"
+	fi
+
 	# A child forked after the change cannot bind in its owner's
 	# directory: it does in its new user's, which that user may enter,
 	# but the endpoint is still only the owner's and root's.
-	started setuid +setuid,+setgid fork 20
+	started privs setuid +setuid,+setgid fork 20
 	for i in $(seq 100); do grep -q '^child ' run.out && break; sleep 0.05; done
 	child=$(sed -n 's/^child //p' run.out)
 	for i in $(seq 100); do [ -S "/tmp/fntrace-65534/$child" ] && break; sleep 0.05; done
