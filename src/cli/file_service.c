@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The recorder's side of the file service (src/core/recorder_files.c
- * says why and how).  A request names what to make, never where: the
- * answer is always a new funcs-PID[.IMAGE] in the data directory, made
- * as the recorder's user, so a process of the recording can add files of
- * that one form and no other.
+ * says why and how).  A request names what it wants, never where: the
+ * answer is a new funcs-PID[.IMAGE] in the data directory, made as the
+ * recorder's user, or the args file to read, so a process of the
+ * recording can add files of that one form, read that one file, and do
+ * nothing else there.
  */
 #include "file_service.h"
 #include "datadir.h"
@@ -14,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -71,18 +73,29 @@ static void answer(int sock, const char *text, int fd)
 		return;
 }
 
+/* The args file (-A), to read. */
+static int open_args(const struct datadir *d)
+{
+	char path[4200];
+
+	snprintf(path, sizeof(path), "%s/args", d->tmp);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
 static void serve_one(const struct datadir *d, const char *request, int sock)
 {
 	char text[32];
-	unsigned pid, image;
+	unsigned pid, image = 0;
 	int n = 0, fd;
 
-	if (sscanf(request, "funcs %u%n", &pid, &n) != 1 || request[n] || !pid) {
-		snprintf(text, sizeof(text), "error %d", EINVAL);
-		answer(sock, text, -1);
-		return;
+	if (!strcmp(request, "args")) {
+		fd = open_args(d);
+	} else if (sscanf(request, "funcs %u%n", &pid, &n) == 1 && !request[n] && pid) {
+		fd = make_funcs(d, pid, &image);
+	} else {
+		errno = EINVAL;
+		fd = -1;
 	}
-	fd = make_funcs(d, pid, &image);
 	if (fd < 0)
 		snprintf(text, sizeof(text), "error %d", errno ? errno : EIO);
 	else

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Files of the data directory that the recorder makes for us.  A process
+ * Files of the data directory that the recorder opens for us.  A process
  * that changed who it is (setuid, setgid) or where its root is (chroot,
  * pivot_root) since the recording started may no longer create
  * funcs-PID there, nor even find the directory; the recorder, which made
  * it, still can.  It hands every process of the recording one end of a
  * packet socket pair (FNTRACE_FILES_FD, inherited across fork and exec
  * like the shared memory's fd; src/cli/file_service.c serves it).  A
- * request is one packet, "funcs PID", carrying one end of a fresh socket
- * pair of ours: the answer comes back on it alone, so processes asking at
- * once never take each other's.  It is "ok IMAGE" with the new file's fd,
- * or "error ERRNO".
+ * request is one packet carrying one end of a fresh socket pair of ours:
+ * the answer comes back on it alone, so processes asking at once never
+ * take each other's.  "funcs PID" asks for a new funcs-PID[.IMAGE],
+ * answered "ok IMAGE" with its fd; "args" for the args file (-A), which an
+ * exec'd program reads at its start, answered "ok 0" with an fd to read
+ * it from.  A failure is "error ERRNO".
  *
  * The recorder's end is anonymous: only the processes it started, and
  * what they started, hold it.  No directory stays open in the program,
@@ -20,6 +22,7 @@
 #include "buffer.h"
 #include "ftrace.h"
 #include "../common/fdpass.h"
+#include "../common/fileio.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -75,25 +78,47 @@ static int ask(const char *request, char *answer, size_t size, int *fd)
 	return ret;
 }
 
-int ft_recorder_make_funcs(uint32_t pid, uint32_t *image)
+/* The fd the answer to request carries, and its number in *number; or
+ * -1 with errno set. */
+static int ask_for_fd(const char *request, unsigned *number)
 {
-	char request[32], answer[32];
-	unsigned got;
+	char answer[32];
 	int fd, err;
 
 	if (service_fd < 0) {
 		errno = ENOENT;
 		return -1;
 	}
-	snprintf(request, sizeof(request), "funcs %u", (unsigned)pid);
 	if (ask(request, answer, sizeof(answer), &fd))
 		return -1;
-	if (fd >= 0 && sscanf(answer, "ok %u", &got) == 1) {
-		*image = got;
+	if (fd >= 0 && sscanf(answer, "ok %u", number) == 1)
 		return fd;
-	}
 	if (fd >= 0)
 		close(fd);
 	errno = sscanf(answer, "error %d", &err) == 1 && err > 0 ? err : EIO;
 	return -1;
+}
+
+int ft_recorder_make_funcs(uint32_t pid, uint32_t *image)
+{
+	char request[32];
+	unsigned got;
+	int fd;
+
+	snprintf(request, sizeof(request), "funcs %u", (unsigned)pid);
+	fd = ask_for_fd(request, &got);
+	if (fd >= 0)
+		*image = got;
+	return fd;
+}
+
+char *ft_recorder_read_args(void)
+{
+	unsigned unused;
+	int fd = ask_for_fd("args", &unused);
+	char *text = fd >= 0 ? read_text_fd(fd) : NULL;
+
+	if (fd >= 0)
+		close(fd);
+	return text;
 }

@@ -138,6 +138,10 @@ static int env_args(void)
 	char err[256], *text = path ? read_text_file(path) : NULL;
 	int ret = 0;
 
+	/* A program exec'd after a chroot does not see the directory. */
+	if (path && !text)
+		text = ft_recorder_read_args();
+
 	if (path && !text) {
 		ft_warn("FNTRACE_ARGS_FILE: cannot read %s", path);
 		return -1;

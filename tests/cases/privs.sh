@@ -62,6 +62,21 @@ t_same "exec: the exec'd program's child, named" want.txt exec.child
 t_eq "exec: report says nothing on stderr" "" "$(cat exec.report.err)"
 t_eq "exec: no side file lines on the program's stderr" "" "$(grep 'side file' exec.err)"
 
+# A recorder whose umask keeps the data directory its own: the exec'd
+# program may not even read its argument specs there.
+rm -rf args.data
+(umask 077; "$FNTRACE" record -A 'leaf@arg1' -o args.data -- \
+	./privs setuid exec "$PWD/privs" none fork >args.out 2>args.err)
+t_eq "exec, private directory: exit status" 0 "$?"
+t_eq "exec, private directory: the directory is the recorder's alone" 700 \
+	"$(stat -c %a args.data)"
+pid=$(sed -n 's/^child //p' args.out)
+r_graph args.data "$pid" >args.child
+printf 'child_work() {\n  leaf(1);\n  leaf(2);\n} /* child_work */\nspin();\n' >want.txt
+t_same "exec, private directory: the exec'd program's child, with its arguments" \
+	want.txt args.child
+t_eq "exec, private directory: the program says nothing" "" "$(grep -v '^fntrace: recorded' args.err)"
+
 # Under run, started by a user that is not root (1000, with the
 # capabilities to change its user or root), so that its owner, root,
 # the new user and another user are four.
