@@ -42,7 +42,8 @@ struct recorder {
 	int shm_fd;
 	struct datadir dir;
 	struct drainer drainer;
-	struct file_service files;	/* funcs files for those who cannot */
+	struct file_service files;	/* files for the processes that can no
+					 * longer open them */
 	struct datadir_info info;
 	pid_t pid;
 	int status;
@@ -140,7 +141,8 @@ static int child_env(const struct record_options *o, const struct recorder *r,
 	snprintf(depth, sizeof(depth), "%u", o->depth);
 	return set_env("LD_PRELOAD", preload) || set_env("FNTRACE_SHM_FD", fd) ||
 	       set_env("FNTRACE_DIR", r->dir.tmp) ||
-	       set_env("FNTRACE_FILES_FD", r->files.theirs >= 0 ? files_fd : NULL) || set_env("FNTRACE_TRACER", o->tracer) ||
+	       set_env("FNTRACE_FILES_FD", r->files.theirs >= 0 ? files_fd : NULL) ||
+	       set_env("FNTRACE_TRACER", o->tracer) ||
 	       set_env("FNTRACE_FILTER", o->filter) || set_env("FNTRACE_NOTRACE", o->notrace) ||
 	       set_env("FNTRACE_DEPTH", o->depth ? depth : NULL) ||
 	       set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL) ||
@@ -357,7 +359,8 @@ int record_run(const struct record_options *o)
 	r.drainer = (struct drainer){ .shm = r.shm, .dir = &r.dir };
 	/* Without it the recording goes on: said, once. */
 	if (file_service_open(&r.files))
-		cli_error("cannot make the file service (%s): a process that changes its user or root will not name its functions", strerror(errno));
+		cli_error("cannot make the file service (%s): a process that changes its "
+			  "user or root will not name its functions", strerror(errno));
 	ret = record_program(&r, o, path, lib);
 	file_service_close(&r.files);
 	if (ret < 0)
