@@ -92,7 +92,7 @@ started() {
 	$as_owner --inh-caps="$caps" --ambient-caps="$caps" \
 		"$FNTRACE" run -- "./$prog" "$change" "$@" >run.out 2>run.err &
 	runner=$!
-	for i in $(seq 100); do grep -q changed run.out 2>/dev/null && break; sleep 0.05; done
+	for i in $(seq 400); do grep -q changed run.out 2>/dev/null && break; sleep 0.05; done
 	pid=$(sed -n 's/.* runs as pid \([0-9]*\)$/\1/p' run.err)
 }
 
@@ -103,8 +103,12 @@ controlled() {
 	t_eq "$name: root reads current_tracer" nop "$("$FNTRACE" ctl "$pid" current_tracer 2>&1)"
 	t_ok "$name: the owner switches the tracer on" \
 		$as_owner "$FNTRACE" ctl "$pid" current_tracer function_graph
-	sleep 0.3
-	$as_owner "$FNTRACE" ctl "$pid" trace >"$name.trace" 2>&1
+	# The program calls mid() every millisecond, when it gets to run.
+	for i in $(seq 200); do
+		$as_owner "$FNTRACE" ctl "$pid" trace >"$name.trace" 2>&1
+		grep -q 'mid() {' "$name.trace" && break
+		sleep 0.1
+	done
 	t_ok "$name: the owner reads the trace, named" grep -q 'mid() {' "$name.trace"
 	"$FNTRACE" ctl "$pid" trace >"$name.root.trace" 2>&1
 	t_ok "$name: root reads it too" grep -q 'leaf();' "$name.root.trace"
@@ -117,20 +121,20 @@ controlled() {
 }
 
 if $as_owner --inh-caps=+setuid --ambient-caps=+setuid true 2>/dev/null; then
-	started privs setuid +setuid,+setgid spin 20
+	started privs setuid +setuid,+setgid spin 60
 	t_eq "run, setuid: the program is nobody now" 65534 \
 		"$(awk '/^Uid:/ { print $3 }' "/proc/$pid/status")"
 	controlled "run, setuid"
 	kill "$pid"; wait "$runner" 2>/dev/null || :
 
-	started privs_nop chroot:"$PWD/newroot" +sys_chroot spin 20
+	started privs_nop chroot:"$PWD/newroot" +sys_chroot spin 60
 	t_ok "run, chroot: the program's root is another" \
 		test "$(readlink "/proc/$pid/root")" = "$PWD/newroot"
 	controlled "run, chroot"
 	kill "$pid"; wait "$runner" 2>/dev/null || :
 
 	if unshare --mount true 2>/dev/null; then
-		started privs_nop pivot:"$PWD/newroot" +sys_admin spin 20
+		started privs_nop pivot:"$PWD/newroot" +sys_admin spin 60
 		t_ok "run, pivot_root: the program is in a mount namespace of its own" \
 			test "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink /proc/self/ns/mnt)"
 		controlled "run, pivot_root"
@@ -142,10 +146,10 @@ if $as_owner --inh-caps=+setuid --ambient-caps=+setuid true 2>/dev/null; then
 	# A child forked after the change cannot bind in its owner's
 	# directory: it does in its new user's, which that user may enter,
 	# but the endpoint is still only the owner's and root's.
-	started privs setuid +setuid,+setgid fork 20
-	for i in $(seq 100); do grep -q '^child ' run.out && break; sleep 0.05; done
+	started privs setuid +setuid,+setgid fork 60
+	for i in $(seq 400); do grep -q '^child ' run.out && break; sleep 0.05; done
 	child=$(sed -n 's/^child //p' run.out)
-	for i in $(seq 100); do [ -S "/tmp/fntrace-65534/$child" ] && break; sleep 0.05; done
+	for i in $(seq 400); do [ -S "/tmp/fntrace-65534/$child" ] && break; sleep 0.05; done
 	t_eq "run, fork after setuid: root reaches the child" nop \
 		"$("$FNTRACE" ctl "$child" current_tracer 2>&1)"
 	$as_nobody "$FNTRACE" ctl "$child" current_tracer >/dev/null 2>fork.nobody
