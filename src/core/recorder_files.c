@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The recorder drains between answers: a busy one answers late, and one
@@ -36,13 +37,44 @@
 #define ANSWER_TIMEOUT_MS 2000
 
 static int service_fd = -1;
+static dev_t service_dev;
+static ino_t service_ino;
+
+/* Is fd still the socket it was at the start?  The program may have
+ * closed it (daemons close what they do not know) and opened something
+ * else under its number: nothing of ours may go there. */
+static int still_ours(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == service_dev &&
+	       st.st_ino == service_ino;
+}
+
+/* A packet socket of the Unix domain, as the recorder's end is. */
+static int looks_like_service(int fd)
+{
+	int type = 0, domain = 0;
+	socklen_t len = sizeof(int), dlen = sizeof(int);
+
+	return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 &&
+	       getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &dlen) == 0 &&
+	       type == SOCK_SEQPACKET && domain == AF_UNIX;
+}
 
 void ft_recorder_files_init(const char *fd)
 {
+	struct stat st;
 	char *end;
 	long n = fd ? strtol(fd, &end, 10) : -1;
 
-	service_fd = fd && *fd && !*end && n >= 0 && n < (1 << 30) ? (int)n : -1;
+	service_fd = -1;
+	if (!fd || !*fd || *end || n < 0 || n >= (1 << 30) || fstat((int)n, &st) ||
+	    !looks_like_service((int)n))
+		return;
+	service_fd = (int)n;
+	service_dev = st.st_dev;
+	service_ino = st.st_ino;
 }
 
 /* The answer's text and fd; -1 if none came in time. */
@@ -85,7 +117,8 @@ static int ask_for_fd(const char *request, unsigned *number)
 	char answer[32];
 	int fd, err;
 
-	if (service_fd < 0) {
+	if (service_fd < 0 || !still_ours(service_fd)) {
+		service_fd = -1;
 		errno = ENOENT;
 		return -1;
 	}

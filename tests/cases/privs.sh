@@ -48,6 +48,14 @@ else
 	t_skip "pivot_root" "no mount namespace may be made here"
 fi
 
+# A program that put a socket of its own where the recorder's file
+# service was: the runtime sends it nothing, and the child goes without
+# names rather than anywhere else.
+r_record squat ./privs squat+setuid fork
+t_eq "squatted service fd: exit status" 0 "$(cat squat.rc)"
+t_eq "squatted service fd: nothing reached the program's socket" "stray packets 0" \
+	"$(grep '^stray' squat.out)"
+
 # exec after the change: the new program's runtime cannot make its table
 # either, nor can its child's.
 r_record exec ./privs setuid exec "$PWD/privs" none fork

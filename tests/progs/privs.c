@@ -10,6 +10,9 @@
  *
  * CHANGE is one of
  *   setuid      become nobody (65534): groups, gid, then uid
+ *   squat+setuid  first put a socket of its own under the number of the
+ *               recorder's file service fd, then become nobody; fork
+ *               then says "stray packets N", what reached that socket
  *   chroot:DIR  chroot into DIR
  *   pivot:DIR   pivot_root into DIR, in a mount namespace of its own
  *   none        stay as it is
@@ -24,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -78,10 +82,45 @@ static int into_pivot(const char *dir)
 	return umount2("/old", MNT_DETACH);
 }
 
+/*
+ * A program that closes what it does not know and opens its own under
+ * the same number: the recorder's file service fd (FNTRACE_FILES_FD)
+ * becomes one end of a socket pair of ours, whose other end is kept to
+ * count what arrives there (nothing may).
+ */
+static int squatted = -1;
+
+static int squat_service_fd(void)
+{
+	const char *env = getenv("FNTRACE_FILES_FD");
+	int pair[2];
+
+	if (!env || socketpair(AF_UNIX, SOCK_SEQPACKET, 0, pair))
+		return -1;
+	if (dup2(pair[0], atoi(env)) < 0)
+		return -1;
+	close(pair[0]);
+	squatted = pair[1];
+	return 0;
+}
+
+static void say_stray_packets(void)
+{
+	char buf[256];
+	int n = 0;
+
+	while (squatted >= 0 && recv(squatted, buf, sizeof(buf), MSG_DONTWAIT) >= 0)
+		n++;
+	if (squatted >= 0)
+		printf("stray packets %d\n", n);
+}
+
 static int change(const char *how)
 {
 	if (!strcmp(how, "setuid"))
 		return become_nobody();
+	if (!strcmp(how, "squat+setuid"))
+		return squat_service_fd() || become_nobody() ? -1 : 0;
 	if (!strncmp(how, "chroot:", 7))
 		return into_chroot(how + 7);
 	if (!strncmp(how, "pivot:", 6))
@@ -120,6 +159,7 @@ KEEP int split(double seconds)
 	fflush(stdout);
 	if (waitpid(pid, &status, 0) != pid)
 		return -1;
+	say_stray_packets();
 	printf("status %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	return 0;
 }
