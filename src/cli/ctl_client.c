@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Connecting to a traced process's control endpoint: /tmp/fntrace-UID/PID,
- * UID being the process's owner.
+ * UID being the user the process had when it bound it.
  */
 #include "ctl_client.h"
 #include "cli.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -55,34 +58,121 @@ long ctl_own_pid(pid_t pid)
 	return own > 0 ? own : pid;
 }
 
-/* The endpoint is in the process's own /tmp: reached through its root
- * where that is not ours (a container, a chroot). */
-static void endpoint_path(pid_t pid, unsigned uid, char *buf, size_t len)
+/*
+ * Looking for a process's endpoint, /tmp/fntrace-UID/PID as it named it
+ * when it bound it.  Since then it may have changed its user (setuid:
+ * its /proc files are root's once it is no longer dumpable) or its root
+ * (chroot, pivot_root: the socket stays in the root it had).  So every
+ * place it may be is tried, the likeliest first: in the process's root
+ * (a container's /tmp) and in ours, in the directory of the process's
+ * owner and of our user, and, for root, of every user.  The process at
+ * the other end must be pid itself (SO_PEERCRED): the same name in
+ * another root may be another process's.
+ */
+struct search {
+	pid_t pid;
+	long own_pid;		/* the endpoint's name */
+	int fd;			/* connected to pid; -1 until found */
+	int denied, timed_out;
+};
+
+static int peer_is(int fd, pid_t pid)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && cred.pid == pid;
+}
+
+static void try_endpoint(struct search *s, const char *root, unsigned uid)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd, err;
+
+	if (s->fd >= 0 || (size_t)snprintf(addr.sun_path, sizeof(addr.sun_path),
+					   "%s/tmp/fntrace-%u/%ld", root, uid, s->own_pid) >=
+			      sizeof(addr.sun_path))
+		return;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	set_timeouts(fd);
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0 && peer_is(fd, s->pid)) {
+		s->fd = fd;
+		return;
+	}
+	err = errno;
+	s->denied |= err == EACCES || err == EPERM;
+	s->timed_out |= timed_out(err);
+	close(fd);
+}
+
+/* Root may enter every user's directory: each is tried. */
+static void try_every_user(struct search *s, const char *root)
+{
+	char tmp[64];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(tmp, sizeof(tmp), "%s/tmp", root);
+	if (!(d = opendir(tmp)))
+		return;
+	while (s->fd < 0 && (e = readdir(d))) {
+		char *end;
+		unsigned long uid;
+
+		if (strncmp(e->d_name, "fntrace-", 8) || !isdigit((unsigned char)e->d_name[8]))
+			continue;
+		uid = strtoul(e->d_name + 8, &end, 10);
+		if (!*end && uid <= UINT_MAX)
+			try_endpoint(s, root, (unsigned)uid);
+	}
+	closedir(d);
+}
+
+static void search_in(struct search *s, const char *root, unsigned owner)
+{
+	try_endpoint(s, root, owner);
+	if (geteuid() != owner)
+		try_endpoint(s, root, geteuid());
+	if (geteuid() == 0)
+		try_every_user(s, root);
+}
+
+/* Connected to pid's endpoint (s->fd), or why not (s->denied...). */
+static void search_endpoint(struct search *s, unsigned owner)
 {
 	char root[64];
 
-	attach_root(pid, root, sizeof(root));
-	snprintf(buf, len, "%s/tmp/fntrace-%u/%ld", root, uid, ctl_own_pid(pid));
+	s->own_pid = ctl_own_pid(s->pid);
+	s->fd = -1;
+	attach_root(s->pid, root, sizeof(root));
+	search_in(s, root, owner);
+	if (root[0])
+		search_in(s, "", owner);
 }
 
 int ctl_endpoint_exists(pid_t pid)
 {
-	char proc[32], path[256];
+	struct search s = { .pid = pid };
+	char proc[32];
 	struct stat st;
 
 	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
 	if (stat(proc, &st))
 		return 0;
-	endpoint_path(pid, (unsigned)st.st_uid, path, sizeof(path));
-	return access(path, F_OK) == 0;
+	search_endpoint(&s, (unsigned)st.st_uid);
+	if (s.fd < 0)
+		return 0;
+	close(s.fd);
+	return 1;
 }
 
 static int connect_to(pid_t pid, int *status)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct search s = { .pid = pid };
 	char proc[32];
 	struct stat st;
-	int fd;
 
 	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
 	if (pid <= 0 || stat(proc, &st)) {
@@ -90,21 +180,16 @@ static int connect_to(pid_t pid, int *status)
 		*status = 2;
 		return -1;
 	}
-	endpoint_path(pid, (unsigned)st.st_uid, addr.sun_path, sizeof(addr.sun_path));
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd >= 0)
-		set_timeouts(fd);
-	if (fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0)
-		return fd;
-	if (timed_out(errno))
+	search_endpoint(&s, (unsigned)st.st_uid);
+	if (s.fd >= 0)
+		return s.fd;
+	if (s.timed_out)
 		say_no_answer(pid);
-	else if (errno == EACCES || errno == EPERM)
+	else if (s.denied)
 		cli_error("not allowed to control process %d", (int)pid);
 	else
 		cli_error("process %d has no fntrace control endpoint (start it with "
 			  "'fntrace run', or use 'fntrace attach %d')", (int)pid, (int)pid);
-	if (fd >= 0)
-		close(fd);
 	*status = 2;
 	return -1;
 }

@@ -17,6 +17,7 @@
 #include "../arch/arch.h"
 #include "datadir.h"
 #include "drain.h"
+#include "file_service.h"
 #include "probe.h"
 #include "auto_args.h"
 #include "record.h"
@@ -42,6 +43,8 @@ struct recorder {
 	int shm_fd;
 	struct datadir dir;
 	struct drainer drainer;
+	struct file_service files;	/* files for the processes that can no
+					 * longer open them */
 	struct datadir_info info;
 	pid_t pid;
 	int status;
@@ -150,6 +153,7 @@ static void drain_until_exit(struct recorder *r, const char *name)
 		uint32_t seen = atomic_load(&r->shm->published);
 
 		drain(&r->drainer, DRAIN_FULL);
+		file_service_serve(&r->files, &r->dir);
 		drain_keep_info(&r->drainer);
 		pass_on_signal(r);
 		if ((r->exited || child_exited(r)) && recording_done(r, name)) {
@@ -172,14 +176,17 @@ static int child_env(const struct record_options *o, const struct recorder *r,
 		     const char *lib)
 {
 	const char *old = getenv("LD_PRELOAD");
-	char fd[16], depth[16], *preload;
+	char fd[16], files_fd[16], depth[16], *preload;
 
 	if (asprintf(&preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "") < 0)
 		return -1;
 	snprintf(fd, sizeof(fd), "%d", r->shm_fd);
+	snprintf(files_fd, sizeof(files_fd), "%d", r->files.theirs);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
 	return set_env("LD_PRELOAD", preload) || set_env("FNTRACE_SHM_FD", fd) ||
-	       set_env("FNTRACE_DIR", r->dir.tmp) || set_env("FNTRACE_TRACER", o->tracer) ||
+	       set_env("FNTRACE_DIR", r->dir.tmp) ||
+	       set_env("FNTRACE_FILES_FD", r->files.theirs >= 0 ? files_fd : NULL) ||
+	       set_env("FNTRACE_TRACER", o->tracer) ||
 	       set_env("FNTRACE_FILTER", o->filter) || set_env("FNTRACE_NOTRACE", o->notrace) ||
 	       set_env("FNTRACE_DEPTH", o->depth ? depth : NULL) ||
 	       set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL) ||
@@ -199,8 +206,11 @@ static int spawn(struct recorder *r, const struct record_options *o,
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGXFSZ, SIG_DFL);
-		/* The buffers' fd is for the runtime to find, across exec. */
-		if (fcntl(r->shm_fd, F_SETFD, 0) == 0 && child_env(o, r, lib) == 0)
+		/* The buffers' fd, and the file service's, are for the
+		 * runtime to find, across exec. */
+		if (fcntl(r->shm_fd, F_SETFD, 0) == 0 &&
+		    (r->files.theirs < 0 || fcntl(r->files.theirs, F_SETFD, 0) == 0) &&
+		    child_env(o, r, lib) == 0)
 			execv(path, o->argv);
 		err = 1;
 		if (write(ready[1], &err, 1) < 0)
@@ -208,6 +218,7 @@ static int spawn(struct recorder *r, const struct record_options *o,
 		_exit(127);
 	}
 	close(ready[1]);
+	file_service_started(&r->files);
 	if (r->pid > 0 && read(ready[0], &err, 1) == 1)
 		err = 1;
 	close(ready[0]);
@@ -420,7 +431,7 @@ static int write_specs(struct recorder *r, const struct record_options *o,
 
 int record_run(const struct record_options *o)
 {
-	struct recorder r = { .shm_fd = -1, .dir.trace_fd = -1 };
+	struct recorder r = { .shm_fd = -1, .dir.trace_fd = -1, .files = { -1, -1 } };
 	char *path = cli_find_program(o->argv[0]), *lib = NULL;
 	struct cli_target target;
 	int ret = -1;
@@ -442,7 +453,12 @@ int record_run(const struct record_options *o)
 		goto out;
 	}
 	r.drainer = (struct drainer){ .shm = r.shm, .dir = &r.dir };
+	/* Without it the recording goes on: said, once. */
+	if (file_service_open(&r.files))
+		cli_error("cannot make the file service (%s): a process that changes its "
+			  "user or root will not name its functions", strerror(errno));
 	ret = record_program(&r, o, path, lib);
+	file_service_close(&r.files);
 	if (ret < 0)
 		datadir_abandon(&r.dir);
 	drain_free(&r.drainer);

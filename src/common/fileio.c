@@ -39,19 +39,25 @@ int read_all(int fd, void *buf, size_t len)
 	return transfer(fd, buf, len, 0);
 }
 
-char *read_text_file(const char *path)
+char *read_text_fd(int fd)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	char *text = NULL;
 
-	if (fd >= 0 && fstat(fd, &st) == 0 && (text = malloc(st.st_size + 1)) &&
-	    read_all(fd, text, st.st_size) == 0)
+	if (fstat(fd, &st) == 0 && (text = malloc(st.st_size + 1)) &&
+	    read_all(fd, text, st.st_size) == 0) {
 		text[st.st_size] = '\0';
-	else {
-		free(text);
-		text = NULL;
+		return text;
 	}
+	free(text);
+	return NULL;
+}
+
+char *read_text_file(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *text = fd >= 0 ? read_text_fd(fd) : NULL;
+
 	if (fd >= 0)
 		close(fd);
 	return text;

@@ -18,6 +18,8 @@ int read_all(int fd, void *buf, size_t len);
 /* A regular file's whole content, NUL-terminated (malloc'd); NULL if it
  * cannot be read. */
 char *read_text_file(const char *path);
+/* The same, of a file opened for it (read from its start). */
+char *read_text_fd(int fd);
 /* path's content becomes data, with permissions mode, in one step: a
  * reader sees the old file or the new one, never half of one.  On
  * failure path is as it was and nothing else is left behind. */

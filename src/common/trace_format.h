@@ -117,7 +117,8 @@ struct ft_shm {
 	uint32_t nr_chunks;
 	uint32_t chunk_size;		/* bytes, header included */
 	uint32_t chunks_offset;		/* from the start of the region */
-	_Atomic uint32_t published;	/* futex word: +1 on every FULL chunk */
+	_Atomic uint32_t published;	/* futex word: +1 on every FULL chunk,
+					 * and every request for a file */
 	_Atomic uint32_t hint;		/* where a chunk search starts */
 	_Atomic uint32_t flags;		/* FT_SHM_* */
 	uint32_t word_order;		/* FT_WORD_ORDER in the memory's order */

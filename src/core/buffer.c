@@ -190,6 +190,15 @@ static int chunk_take(struct ft_context *c)
 	return 1;
 }
 
+/* The word moves too: a recorder about to wait for it does not. */
+void ft_buffer_wake_recorder(void)
+{
+	if (!shm)
+		return;
+	atomic_fetch_add_explicit(&shm->published, 1, memory_order_release);
+	syscall(SYS_futex, &shm->published, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
 static void chunk_publish(struct ft_context *c)
 {
 	struct ft_chunk *k = c->chunk;
@@ -198,8 +207,7 @@ static void chunk_publish(struct ft_context *c)
 	k->used = (uint32_t)((char *)c->pos - (char *)(k + 1));
 	k->order = atomic_fetch_add(&shm->order, 1) + 1;
 	atomic_store_explicit(&shm->state[i], FT_CHUNK_FULL, memory_order_release);
-	atomic_fetch_add_explicit(&shm->published, 1, memory_order_release);
-	syscall(SYS_futex, &shm->published, FUTEX_WAKE, 1, NULL, NULL, 0);
+	ft_buffer_wake_recorder();
 	note_clock();
 	c->chunk = NULL;
 	c->pos = c->end = NULL;

@@ -27,6 +27,9 @@ int ft_buffer_fd(void);
 int ft_buffer_reserve(struct ft_context *c, unsigned words);
 /* n more events c lost: said in its chunk now, or in its next chunk. */
 void ft_buffer_add_lost(struct ft_context *c, uint64_t n);
+/* Wake the recorder, which waits for a chunk (or a request for a file,
+ * recorder_files.c). */
+void ft_buffer_wake_recorder(void);
 /* Hand the thread's chunks to the recorder (thread exit, flush). */
 void ft_buffer_release(struct ft_thread *t);
 /* In a forked child: the parent's chunks are not ours to write. */

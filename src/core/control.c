@@ -126,7 +126,14 @@ static void remove_socket(void)
 		unlink(sock_path);
 }
 
-/* The same user, or root. */
+/*
+ * The user the endpoint is for: ours when it was first opened.  A
+ * program that gives up its user since (setuid to nobody) stays its
+ * starter's to control, and does not become the new user's.
+ */
+static uid_t owner_uid;
+
+/* The owner, or root. */
 static int peer_allowed(int fd)
 {
 	struct ucred cred;
@@ -134,7 +141,7 @@ static int peer_allowed(int fd)
 
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
 		return 0;
-	return cred.uid == 0 || cred.uid == geteuid();
+	return cred.uid == 0 || cred.uid == owner_uid;
 }
 
 /* The whole request, up to the client's shutdown; NUL-terminated.  NULL
@@ -274,15 +281,16 @@ static void *control_thread(void *arg)
 	return NULL;
 }
 
-/* /tmp/fntrace-UID, a directory only we may enter; refuse one that is not. */
-static int socket_dir(char *dir, size_t len)
+/* /tmp/fntrace-UID, a directory only uid may enter; refuse one that is
+ * not. */
+static int socket_dir(char *dir, size_t len, uid_t uid)
 {
 	struct stat st;
 
-	snprintf(dir, len, "/tmp/fntrace-%u", (unsigned)geteuid());
+	snprintf(dir, len, "/tmp/fntrace-%u", (unsigned)uid);
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		return -1;
-	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != uid ||
 	    (st.st_mode & 0077)) {
 		ft_warn("control: %s is not a private directory of ours", dir);
 		return -1;
@@ -331,27 +339,49 @@ static void remove_stale_sockets(const char *dir)
 	closedir(d);
 }
 
-static int open_socket(void)
+/* Listening in uid's directory; -1 (errno set) if it cannot. */
+static int open_socket_as(uid_t uid)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	char dir[64];
-	int fd;
+	int fd, err;
 
-	if (socket_dir(dir, sizeof(dir)))
+	if (socket_dir(dir, sizeof(dir), uid))
 		return -1;
 	remove_stale_sockets(dir);
 	snprintf(sock_path, sizeof(sock_path), "%s/%d", dir, (int)getpid());
 	strcpy(addr.sun_path, sock_path);
 	unlink(sock_path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
-	    chmod(sock_path, 0600) || listen(fd, 16)) {
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0 &&
+	    chmod(sock_path, 0600) == 0 && listen(fd, 16) == 0)
+		return fd;
+	err = errno;
+	if (fd >= 0)
+		close(fd);
+	errno = err;
+	return -1;
+}
+
+/*
+ * In the owner's directory, where fntrace ctl looks first.  A child
+ * forked after its program gave up the owner's user may not write there:
+ * its own user's directory then, where root finds it.
+ */
+static int open_socket(void)
+{
+	int fd;
+
+	sock_path[0] = '\0';
+	fd = open_socket_as(owner_uid);
+	if (fd < 0 && geteuid() != owner_uid)
+		fd = open_socket_as(geteuid());
+	if (fd >= 0)
+		return fd;
+	if (sock_path[0])
 		ft_warn("control: cannot listen on %s: %s", sock_path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return fd;
+	sock_path[0] = '\0';
+	return -1;
 }
 
 static pthread_t thread;
@@ -400,6 +430,8 @@ int ft_control_start(void)
 
 	if (listen_fd >= 0)
 		return 0;
+	if (!once)
+		owner_uid = geteuid();
 	listen_fd = open_socket();
 	if (listen_fd < 0)
 		return -1;

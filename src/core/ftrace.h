@@ -61,6 +61,8 @@ struct return_site {
 	uint8_t kind;
 };
 
+struct elf_file;
+
 /* Any ELF object mapped into the process. */
 struct ft_module {
 	char *path;
@@ -72,6 +74,8 @@ struct ft_module {
 	int gone;
 	int load_mode;			/* how it was loaded: live, traps blocked */
 	int deferred;			/* sites nops already, not read yet */
+	struct elf_file *kept;		/* deferred: its file, as mapped then,
+					 * for a chroot since may hide it */
 	struct return_site *returns;	/* its return sites (returns.c) */
 	uint32_t nr_returns;
 	int returns_on;			/* they call ftrace_return_caller */

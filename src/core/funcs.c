@@ -8,6 +8,7 @@
  */
 #include "funcs.h"
 #include "ftrace.h"
+#include "recorder_files.h"
 #include "../common/fileio.h"
 #include "../common/trace_format.h"
 
@@ -46,7 +47,9 @@ uint32_t ft_image;
 /*
  * funcs-PID, or after an exec (the pid stays, the program is another one,
  * with ids of its own) the first funcs-PID.N that does not exist yet; N
- * is the image number every chunk carries.
+ * is the image number every chunk carries.  A process that may no longer
+ * create it, or no longer sees the directory (it changed its user or its
+ * root since the recording started), has the recorder make it.
  */
 static int open_for_pid(void)
 {
@@ -58,6 +61,8 @@ static int open_for_pid(void)
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
+	if (fd < 0 && errno != EEXIST)
+		fd = ft_recorder_make_funcs(getpid(), &ft_image);
 	return fd < 0 ? -1 : 0;
 }
 

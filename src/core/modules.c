@@ -71,6 +71,20 @@ static void mapped_ranges(const struct dl_phdr_info *info, struct mapped *m)
 	}
 }
 
+/*
+ * The program's own path, which the loader leaves empty.  Read once: a
+ * chroot or pivot_root may take /proc/self/exe away, and the program
+ * does not change but by an exec, which starts another runtime.
+ */
+static const char *program_path(void)
+{
+	static char path[sizeof(((struct mapped *)0)->path)];
+
+	if (!path[0] && readlink("/proc/self/exe", path, sizeof(path) - 1) < 0)
+		path[0] = '\0';
+	return path;
+}
+
 static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct scan *sc = arg;
@@ -86,8 +100,8 @@ static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 	mapped_ranges(info, m);
 	if (info->dlpi_name && info->dlpi_name[0])
 		strncpy(m->path, info->dlpi_name, sizeof(m->path) - 1);
-	else if (sc->nr == 1 && readlink("/proc/self/exe", m->path, sizeof(m->path) - 1) < 0)
-		m->path[0] = '\0';
+	else if (sc->nr == 1)
+		strcpy(m->path, program_path());
 	return 0;
 }
 
@@ -147,6 +161,41 @@ static void file_identity(const char *path, uint64_t id[4])
 	}
 }
 
+/* The module's file: the one kept since it was deferred, or opened now. */
+static int open_file(struct ft_module *mod, struct elf_file *f)
+{
+	if (mod->kept) {
+		*f = *mod->kept;
+		free(mod->kept);
+		mod->kept = NULL;
+		return 0;
+	}
+	if (elf_open_path(f, mod->path) == 0)
+		return 0;
+	ft_debug("%s", f->err);
+	return -1;
+}
+
+/* A deferred module keeps its file mapped (address space, not
+ * descriptors): the program may chroot or pivot_root before its sites
+ * are wanted, and its path then names nothing. */
+static int keep_file(struct ft_module *mod, const struct elf_file *f)
+{
+	mod->kept = malloc(sizeof(*mod->kept));
+	if (mod->kept)
+		*mod->kept = *f;
+	return mod->kept ? 0 : -1;
+}
+
+static void drop_kept_file(struct ft_module *mod)
+{
+	if (!mod->kept)
+		return;
+	elf_close(mod->kept);
+	free(mod->kept);
+	mod->kept = NULL;
+}
+
 /* Read the module's sites and make its records; or, when defer allows
  * and its sites are nops already, leave that for when they are wanted. */
 static int read_module(struct ft_module *mod, int defer)
@@ -157,13 +206,13 @@ static int read_module(struct ft_module *mod, int defer)
 	char err[256];
 	int ret = 0;
 
-	if (elf_open_path(&f, mod->path)) {
-		ft_debug("%s", f.err);
+	if (open_file(mod, &f))
 		goto out;
-	}
 	mod->deferred = defer && ftrace_nops_already(mod, &f);
 	if (mod->deferred) {
 		ft_debug("%s: nops already, call sites read when wanted", mod->path);
+		if (keep_file(mod, &f) == 0)
+			goto out;
 	} else if (sites_discover_mapped(&f, &map, &sites, err, sizeof(err)) == 0) {
 		if (sites.warning[0])
 			ft_warn("%s: %s", mod->path, sites.warning);
@@ -306,6 +355,7 @@ static int load_or_revive(const struct mapped *m)
 static void unload_module(struct ft_module *mod)
 {
 	mod->gone = 1;
+	drop_kept_file(mod);
 	for (uint32_t i = 0; i < mod->nr_recs; i++) {
 		struct ftrace_rec *rec = ftrace_rec_get(mod->first_id + i);
 

@@ -10,6 +10,7 @@
  * The recorder's requests come in the environment:
  *   FNTRACE_SHM_FD    the shared-memory fd (none: do not trace)
  *   FNTRACE_DIR       the data directory, for funcs-<pid>
+ *   FNTRACE_FILES_FD  the recorder's end for the files we cannot make
  *   FNTRACE_TRACER    function | function_graph
  *   FNTRACE_FILTER, FNTRACE_NOTRACE   filter expressions, one per line
  *   FNTRACE_DEPTH     max_graph_depth
@@ -23,6 +24,7 @@
 #include "buffer.h"
 #include "control.h"
 #include "readout.h"
+#include "recorder_files.h"
 #include "events.h"
 #include "ftrace.h"
 #include "funcs.h"
@@ -136,6 +138,10 @@ static int env_args(void)
 	char err[256], *text = path ? read_text_file(path) : NULL;
 	int ret = 0;
 
+	/* A program exec'd after a chroot does not see the directory. */
+	if (path && !text)
+		text = ft_recorder_read_args();
+
 	if (path && !text) {
 		ft_warn("FNTRACE_ARGS_FILE: cannot read %s", path);
 		return -1;
@@ -189,6 +195,7 @@ static int attach_recorder(void)
 
 	if (!fd)
 		return 0;
+	ft_recorder_files_init(getenv("FNTRACE_FILES_FD"));
 	if (ft_buffer_attach(atoi(fd)) || ft_funcs_open(getenv("FNTRACE_DIR"))) {
 		ft_warn("cannot reach the recorder: not tracing");
 		return -1;

@@ -64,7 +64,16 @@ static int fail(char *err, size_t errlen, const char *what, unsigned line)
 	return -1;
 }
 
-/* The whole file, NUL-terminated; 0 if it does not exist. */
+/* Whether a failed open means there is no side file for us.  One we
+ * may not open is another user's cache: a process that changed its user
+ * (setuid) keeps the HOME it was started with, and would otherwise say so
+ * for every module it reads. */
+static int not_ours(int err)
+{
+	return err == ENOENT || err == ENOTDIR || err == EACCES;
+}
+
+/* The whole file, NUL-terminated; 0 if there is none for us. */
 static int slurp(const char *path, char **text, size_t *size, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -72,8 +81,7 @@ static int slurp(const char *path, char **text, size_t *size, char *err, size_t 
 	struct stat st;
 
 	if (fd < 0)
-		return errno == ENOENT || errno == ENOTDIR ? 0 :
-		       fail(err, errlen, strerror(errno), 0);
+		return not_ours(errno) ? 0 : fail(err, errlen, strerror(errno), 0);
 	*text = NULL;
 	if (fstat(fd, &st))
 		why = strerror(errno);

@@ -43,8 +43,8 @@ struct sitefile {
 char *sitefile_path(const char *build_id);
 
 /* 1 and *out filled if path is a well-formed side file for this arch and
- * build-id; 0 if there is no such file; -1 with a message in err if it is
- * malformed, unreadable or for another image. */
+ * build-id; 0 if there is no such file, or none we may open; -1 with a
+ * message in err if it is malformed, unreadable or for another image. */
 int sitefile_read(const char *path, const char *arch, const char *build_id,
 		  struct sitefile *out, char *err, size_t errlen);
 void sitefile_free(struct sitefile *sf);
