@@ -51,4 +51,8 @@ int record_settings_save(pid_t pid, struct record_settings *s);
 int record_settings_restore(pid_t pid, const struct record_settings *s);
 void record_settings_free(struct record_settings *s);
 
+/* After a recording in DIR: each -F, -N, -A or -R name that matched no
+ * function of any process recorded, said in one line (record_names.c). */
+void record_say_unmatched(const char *dir, const struct record_options *o);
+
 #endif

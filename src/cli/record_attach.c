@@ -368,6 +368,8 @@ static int record_attached(struct attached *a)
 	if (keep_funcs(a) || keep_specs(a, &specs) || record_settings_save(o->pid, &a->saved) ||
 	    configure(a, specs)) {
 		datadir_abandon(&a->dir);
+		if (a->saved.value[0])	/* configure may have changed some */
+			record_settings_restore(o->pid, &a->saved);
 		release_buffer(o->pid);
 		free(specs);
 		return -1;
@@ -385,6 +387,7 @@ static int record_attached(struct attached *a)
 			o->output, (unsigned long long)a->info.dropped);
 	else
 		drain_say_summary(&a->drainer, o->output);
+	record_say_unmatched(a->dir.final, o);
 	drain_free(&a->drainer);
 	return 0;
 }

@@ -392,6 +392,7 @@ static int record_program(struct recorder *r, const struct record_options *o,
 		return failed(r->status);
 	}
 	say_result(r, o, datadir_seal(&r->dir) == 0);
+	record_say_unmatched(r->dir.unplaced ? r->dir.tmp : r->dir.final, o);
 	return r->dir.unplaced ? failed(r->status) : r->status;
 }
 
