@@ -248,6 +248,10 @@ static int write_buffer_size(const char *value, int append, int arg, char *err, 
 
 	if (parse_number(value, 1u << 22, &kb, err, errlen))
 		return -1;
+	if (kb == 0) {
+		snprintf(err, errlen, "a buffer of 0 KB holds nothing");
+		return -1;
+	}
 	if (ft_buffer_set_size(kb)) {
 		snprintf(err, errlen, "the buffer exists already: size it before the first tracer starts");
 		return -1;

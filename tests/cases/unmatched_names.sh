@@ -29,4 +29,7 @@ t_eq "record -p: ... the process's tracer as it was" function "$("$FNTRACE" ctl 
 t_eq "record -p: an -A name that matches nothing said" 1 "$(grep -c "'nosuch_either@arg1' matched no function" err.txt)"
 "$FNTRACE" ctl "$pid" set_ftrace_filter nosuch 2>err.txt
 t_eq "ctl set_ftrace_filter nosuch: refused" 1 "$?"
+"$FNTRACE" ctl "$pid" buffer_size_kb 0 2>err.txt
+t_eq "ctl buffer_size_kb 0: refused" 1 "$?"
+t_ok "ctl buffer_size_kb 0: said" grep -q "0 KB" err.txt
 kill "$pid"; wait
