@@ -43,13 +43,19 @@ int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	if (cli_target_of(path, &target) || cli_target_prepare(&target, path) ||
-	    !(lib = cli_find_runtime(&target)))
+	    !(lib = cli_find_runtime(&target))) {
+		free(path);
 		return 1;
-	if (asprintf(&preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "") < 0 ||
-	    setenv("LD_PRELOAD", preload, 1) || setenv("FNTRACE_CONTROL", "1", 1))
-		return 1;
-	fprintf(stderr, "fntrace: %s runs as pid %d\n", path, (int)getpid());
-	execv(path, argv + optind);
+	}
+	if (asprintf(&preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "") < 0)
+		preload = NULL;
+	free(lib);
+	if (preload && !setenv("LD_PRELOAD", preload, 1) && !setenv("FNTRACE_CONTROL", "1", 1)) {
+		fprintf(stderr, "fntrace: %s runs as pid %d\n", path, (int)getpid());
+		execv(path, argv + optind);
+	}
 	cli_error("cannot run %s", path);
+	free(preload);
+	free(path);
 	return 1;
 }
