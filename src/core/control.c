@@ -6,6 +6,7 @@
  * markers written through it.
  */
 #include "control.h"
+#include "fds.h"
 #include "ftrace.h"
 #include "sync.h"
 #include "../common/array.h"
@@ -38,8 +39,11 @@
 #define REQUEST_TIMEOUT_MS 1000
 #define ANSWER_TIMEOUT_MS 5000
 
-static int listen_fd = -1;
 static char sock_path[108];
+/* The endpoint's socket, to tell it from whatever the program may have
+ * put at its number with a call no wrapper sees. */
+static dev_t sock_dev;
+static ino_t sock_ino;
 static int stop_requested;
 
 void ft_control_stop_after_request(void)
@@ -49,7 +53,7 @@ void ft_control_stop_after_request(void)
 
 int ft_control_running(void)
 {
-	return listen_fd >= 0;
+	return ft_fd(FT_FD_CONTROL) >= 0;
 }
 
 void ctl_write(struct ctl_out *o, const void *data, size_t len)
@@ -242,6 +246,57 @@ static void serve(int fd)
 /* The signal the control thread must answer (sync.c), 0 if none. */
 static int sync_signal;
 
+static int open_socket(void);
+
+/* Is the endpoint's number still its socket?  A raw close_range() may
+ * have closed it, and the program put a socket of its own there. */
+static int socket_is_ours(int fd)
+{
+	struct stat st;
+
+	return fd >= 0 && !fstat(fd, &st) && S_ISSOCK(st.st_mode) &&
+	       st.st_dev == sock_dev && st.st_ino == sock_ino;
+}
+
+/* A new endpoint in place of one lost: if the old one's number is the
+ * program's now, it is left alone. */
+static int reopen_socket(int old)
+{
+	if (socket_is_ours(old))
+		ft_fd_release(FT_FD_CONTROL);
+	else
+		ft_fd_forget(FT_FD_CONTROL);
+	remove_socket();
+	return open_socket() < 0 ? -1 : 0;
+}
+
+/* The next client, on the endpoint's own socket; -1 if the endpoint is
+ * lost for good. */
+static int next_client(void)
+{
+	for (;;) {
+		int listen_fd = ft_fd(FT_FD_CONTROL), fd;
+
+		if (!socket_is_ours(listen_fd)) {
+			if (reopen_socket(listen_fd))
+				return -1;
+			continue;
+		}
+		fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE))
+			fd = ft_fd_accept_beyond_limit(listen_fd);
+		if (fd >= 0)
+			return ft_fd_adopt(FT_FD_CLIENT, fd, NULL);
+		if (errno == EBADF || errno == ENOTSOCK || errno == EINVAL) {
+			if (reopen_socket(listen_fd))
+				return -1;
+		} else if (errno != EINTR && errno != ECONNABORTED) {
+			ft_warn("control: accept: %s; control stopped", strerror(errno));
+			return -1;
+		}
+	}
+}
+
 static void *control_thread(void *arg)
 {
 	sigset_t sync;
@@ -254,22 +309,17 @@ static void *control_thread(void *arg)
 	pthread_sigmask(SIG_UNBLOCK, &sync, NULL);
 	prctl(PR_SET_NAME, "fntrace-ctl");
 	for (;;) {
-		int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		int fd = next_client();
 
-		if (fd < 0) {
-			if (errno == EINTR || errno == ECONNABORTED)
-				continue;
-			ft_warn("control: accept: %s; control stopped", strerror(errno));
+		if (fd < 0)
 			return NULL;
-		}
 		if (peer_allowed(fd))
 			serve(fd);
-		close(fd);
+		ft_fd_release(FT_FD_CLIENT);
 		if (stop_requested)
 			break;
 	}
-	close(listen_fd);
-	listen_fd = -1;
+	ft_fd_release(FT_FD_CONTROL);
 	remove_socket();
 	return NULL;
 }
@@ -331,9 +381,11 @@ static void remove_stale_sockets(const char *dir)
 	closedir(d);
 }
 
+/* The endpoint's socket, taken into its slot; -1 if none. */
 static int open_socket(void)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct stat st;
 	char dir[64];
 	int fd;
 
@@ -345,13 +397,15 @@ static int open_socket(void)
 	unlink(sock_path);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
-	    chmod(sock_path, 0600) || listen(fd, 16)) {
+	    chmod(sock_path, 0600) || listen(fd, 16) || fstat(fd, &st)) {
 		ft_warn("control: cannot listen on %s: %s", sock_path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
-	return fd;
+	sock_dev = st.st_dev;
+	sock_ino = st.st_ino;
+	return ft_fd_adopt(FT_FD_CONTROL, fd, NULL);
 }
 
 static pthread_t thread;
@@ -386,10 +440,10 @@ static int start_thread(void)
 static void control_after_fork(void)
 {
 	thread_made = 0;	/* the parent's, not here */
-	if (listen_fd < 0)
+	ft_fd_release(FT_FD_CLIENT);	/* forked while serving one */
+	if (ft_fd(FT_FD_CONTROL) < 0)
 		return;
-	close(listen_fd);
-	listen_fd = -1;
+	ft_fd_release(FT_FD_CONTROL);
 	sock_path[0] = '\0';
 	ft_control_start();
 }
@@ -398,14 +452,12 @@ int ft_control_start(void)
 {
 	static int once;
 
-	if (listen_fd >= 0)
+	if (ft_fd(FT_FD_CONTROL) >= 0)
 		return 0;
-	listen_fd = open_socket();
-	if (listen_fd < 0)
+	if (open_socket() < 0)
 		return -1;
 	if (start_thread()) {
-		close(listen_fd);
-		listen_fd = -1;
+		ft_fd_release(FT_FD_CONTROL);
 		remove_socket();
 		return -1;
 	}
@@ -454,6 +506,7 @@ FT_EXPORT int fntrace_attach_init(const char *unblocked)
 {
 	int interposed;
 
+	ft_messages_attached();
 	free(traps_unblocked);
 	traps_unblocked = unblocked ? strdup(unblocked) : NULL;
 	ftrace_lock();

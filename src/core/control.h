@@ -50,6 +50,8 @@ struct ctl_file {
 };
 
 const struct ctl_file *ctl_file_find(const char *name);
+/* The file `messages`: what the runtime said since it was last read. */
+int ft_messages_read(struct ctl_out *o, int arg);
 
 /* After the current request is answered, close the endpoint (detach). */
 void ft_control_stop_after_request(void);

@@ -379,6 +379,7 @@ static const struct ctl_file files[] = {
 	{ "funcs", ft_readout_funcs, NULL, 0 },
 	{ "detach", NULL, write_detach, 0 },
 	{ "traps_unblocked", read_traps_unblocked, NULL, 0 },
+	{ "messages", ft_messages_read, NULL, 0 },
 };
 
 const struct ctl_file *ctl_file_find(const char *name)

@@ -6,6 +6,7 @@
  * No stdio: after a fork() in a threaded program, its locks may be held
  * by a thread that no longer exists.
  */
+#include "fds.h"
 #include "funcs.h"
 #include "ftrace.h"
 #include "../common/fileio.h"
@@ -20,7 +21,6 @@
 #include <unistd.h>
 
 static char dir_path[PATH_MAX];
-static int fd = -1;
 
 /* A module's lines go out in writes of up to OUT_SIZE bytes, never held
  * whole: 100 000 functions are 4 MB, and touching that much memory cost
@@ -36,8 +36,8 @@ struct out {
  * before are still good, and the recording goes on. */
 static void flush(struct out *o)
 {
-	if (fd >= 0 && o->len)
-		write_all(fd, o->buf, o->len);
+	if (ft_fd(FT_FD_FUNCS) >= 0 && o->len)
+		write_all(ft_fd(FT_FD_FUNCS), o->buf, o->len);
 	o->len = 0;
 }
 
@@ -51,6 +51,7 @@ uint32_t ft_image;
 static int open_for_pid(void)
 {
 	char path[PATH_MAX + 48];
+	int fd = -1;
 
 	for (ft_image = 0; ft_image < 1000; ft_image++) {
 		ft_funcs_path(path, sizeof(path), dir_path, getpid(), ft_image);
@@ -58,7 +59,7 @@ static int open_for_pid(void)
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
-	return fd < 0 ? -1 : 0;
+	return ft_fd_adopt(FT_FD_FUNCS, fd, NULL) < 0 ? -1 : 0;
 }
 
 /* The program itself has no call sites (an exec'd one, say): say so. */
@@ -67,9 +68,9 @@ void ft_funcs_note_untraced(const char *path)
 	char line[PATH_MAX + 16];
 	int n = snprintf(line, sizeof(line), "notraced %s\n", path);
 
-	if (fd < 0 || n <= 0 || (size_t)n >= sizeof(line))
+	if (ft_fd(FT_FD_FUNCS) < 0 || n <= 0 || (size_t)n >= sizeof(line))
 		return;
-	write_all(fd, line, n);
+	write_all(ft_fd(FT_FD_FUNCS), line, n);
 }
 
 int ft_funcs_open(const char *dir)
@@ -150,8 +151,8 @@ static void to_file(void *arg, const char *line, size_t len)
 	struct out *o = arg;
 
 	if (!o->buf) {
-		if (fd >= 0)
-			write_all(fd, line, len);
+		if (ft_fd(FT_FD_FUNCS) >= 0)
+			write_all(ft_fd(FT_FD_FUNCS), line, len);
 		return;
 	}
 	if (o->len + len > OUT_SIZE)
@@ -165,7 +166,7 @@ void ft_funcs_write_module(unsigned idx)
 	struct out o = { NULL, 0 };
 
 	/* A module not read yet is written when it is. */
-	if (fd < 0 || !ftrace_module_get(idx) || ftrace_module_get(idx)->deferred)
+	if (ft_fd(FT_FD_FUNCS) < 0 || !ftrace_module_get(idx) || ftrace_module_get(idx)->deferred)
 		return;
 	o.buf = malloc(OUT_SIZE);
 	module_lines(idx, to_file, &o);
@@ -222,7 +223,7 @@ int ft_funcs_emit_for(uint32_t pid, uint32_t image,
 {
 	int ours = pid == (uint32_t)getpid() && image == ft_image;
 
-	if (!ours && fd >= 0)
+	if (!ours && ft_fd(FT_FD_FUNCS) >= 0)
 		return emit_file(pid, image, emit, arg);
 	if (!ours && image != ft_image)
 		return -1;
@@ -232,9 +233,9 @@ int ft_funcs_emit_for(uint32_t pid, uint32_t image,
 
 void ft_funcs_reopen_after_fork(void)
 {
-	if (fd < 0)
+	if (ft_fd(FT_FD_FUNCS) < 0)
 		return;
-	close(fd);
+	ft_fd_release(FT_FD_FUNCS);
 	if (open_for_pid())
 		return;
 	for (unsigned i = 0; i < ftrace_module_count(); i++)

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The runtime's own descriptors, out of the program's way.
+ *
+ * A service starts by closing every descriptor it did not open (a loop of
+ * close(), close_range(), closefrom()) and puts its own over numbers it
+ * thinks free (dup2).  The runtime's descriptors must survive that, and
+ * the program must not see them: its first open() returns 3, as without
+ * the runtime, and a number it never opened gives EBADF.  So:
+ *
+ *  - each descriptor is moved to a number past the program's soft limit
+ *    (the limit raised for the one fcntl(F_DUPFD) where the hard limit
+ *    leaves room, then put back): there the kernel keeps the program's
+ *    dup2() and F_DUPFD off it, and no open() of the program takes it.
+ *    Where the hard limit leaves no room, the last FD_ROOM numbers below
+ *    the limit, which a program rarely reaches;
+ *  - close(), close_range() and closefrom() are wrapped: they close the
+ *    program's descriptors and pass ours by;
+ *  - dup2() and dup3() onto one of ours (possible where the program has
+ *    raised its limit past it) move ours away first.
+ *
+ * The raw system calls (syscall(SYS_close_range, ...)) pass no wrapper:
+ * the control thread checks its socket is still its own before each
+ * accept(), and opens a new endpoint if not (control.c).
+ */
+#include "fds.h"
+#include "ftrace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* How many numbers the runtime's descriptors may take. */
+#define FD_ROOM 16
+/* Past this, the kernel's table for the process would cost more than the
+ * numbers are worth (8 bytes each): stay below it, inside the limit. */
+#define FD_HIGHEST 4096
+
+static _Atomic int slots[FT_NR_FD_SLOTS] = { [0 ... FT_NR_FD_SLOTS - 1] = -1 };
+/* The variable that tells an exec'd image a slot's number, or NULL: the
+ * descriptor does not survive exec. */
+static const char *exec_names[FT_NR_FD_SLOTS];
+
+static int raw_close(int fd)
+{
+	return syscall(SYS_close, fd);
+}
+
+static int raw_dup_from(int fd, int lowest, int keep_on_exec)
+{
+	return syscall(SYS_fcntl, fd, keep_on_exec ? F_DUPFD : F_DUPFD_CLOEXEC, lowest);
+}
+
+/* Where the runtime's descriptors go: from the soft limit (*raise: the
+ * limit must be raised to reach it), or FD_ROOM below it. */
+static int high_base(const struct rlimit *lim, int *raise)
+{
+	rlim_t cur = lim->rlim_cur;
+
+	*raise = cur + FD_ROOM <= FD_HIGHEST &&
+		 (lim->rlim_max == RLIM_INFINITY || lim->rlim_max >= cur + FD_ROOM);
+	if (*raise)
+		return (int)cur;
+	if (cur > FD_HIGHEST)
+		return FD_HIGHEST - FD_ROOM;
+	return cur > 4 * FD_ROOM ? (int)(cur - FD_ROOM) : -1;
+}
+
+/* A copy of fd from the high base up; -1 if none. */
+static int dup_high(int fd, int keep_on_exec)
+{
+	struct rlimit lim, wide;
+	int raise, base, copy = -1;
+
+	if (getrlimit(RLIMIT_NOFILE, &lim) || (base = high_base(&lim, &raise)) < 0)
+		return -1;
+	if (!raise)
+		return fd >= base ? -1 : raw_dup_from(fd, base, keep_on_exec);
+	wide = (struct rlimit){ lim.rlim_cur + FD_ROOM, lim.rlim_max };
+	if (setrlimit(RLIMIT_NOFILE, &wide))
+		return -1;
+	copy = raw_dup_from(fd, base, keep_on_exec);
+	setrlimit(RLIMIT_NOFILE, &lim);
+	return copy;
+}
+
+static void tell_exec(enum ft_fd_slot slot, int fd)
+{
+	char num[16];
+
+	if (!exec_names[slot])
+		return;
+	snprintf(num, sizeof(num), "%d", fd);
+	setenv(exec_names[slot], num, 1);
+}
+
+/* fd, moved up if it is in the program's way. */
+static int move_up(int fd, int keep_on_exec)
+{
+	struct rlimit lim;
+	int copy;
+
+	if (!getrlimit(RLIMIT_NOFILE, &lim) && (rlim_t)fd >= lim.rlim_cur) {
+		syscall(SYS_fcntl, fd, F_SETFD, keep_on_exec ? 0 : FD_CLOEXEC);
+		return fd;	/* past the limit already: out of reach */
+	}
+	copy = dup_high(fd, keep_on_exec);
+	if (copy < 0)
+		return fd;
+	raw_close(fd);
+	return copy;
+}
+
+int ft_fd_adopt(enum ft_fd_slot slot, int fd, const char *exec_name)
+{
+	if (fd < 0 || syscall(SYS_fcntl, fd, F_GETFD) < 0)
+		return -1;
+	exec_names[slot] = exec_name;
+	fd = move_up(fd, exec_name != NULL);
+	atomic_store(&slots[slot], fd);
+	tell_exec(slot, fd);
+	return fd;
+}
+
+int ft_fd(enum ft_fd_slot slot)
+{
+	return atomic_load(&slots[slot]);
+}
+
+void ft_fd_release(enum ft_fd_slot slot)
+{
+	int fd = atomic_exchange(&slots[slot], -1);
+
+	if (fd >= 0)
+		raw_close(fd);
+}
+
+void ft_fd_forget(enum ft_fd_slot slot)
+{
+	atomic_store(&slots[slot], -1);
+}
+
+static int slot_of(int fd)
+{
+	for (int i = 0; fd >= 0 && i < FT_NR_FD_SLOTS; i++)
+		if (atomic_load(&slots[i]) == fd)
+			return i;
+	return -1;
+}
+
+int ft_fd_is_ours(int fd)
+{
+	return slot_of(fd) >= 0;
+}
+
+/*
+ * At the limit, accept() fails before it looks for a client.  Wait for
+ * one, then raise the limit by one for the call: the connection takes a
+ * number past the program's, which it never sees.  A program whose hard
+ * limit is its soft one cannot be served until it closes something: its
+ * client is tried again every 100 ms (EINTR), not in a busy loop.
+ */
+int ft_fd_accept_beyond_limit(int listen_fd)
+{
+	struct pollfd p = { .fd = listen_fd, .events = POLLIN };
+	struct rlimit lim, wide;
+	int fd;
+
+	if (poll(&p, 1, -1) < 0)
+		return -1;
+	if (getrlimit(RLIMIT_NOFILE, &lim) ||
+	    (lim.rlim_max != RLIM_INFINITY && lim.rlim_cur >= lim.rlim_max) ||
+	    (wide = (struct rlimit){ lim.rlim_cur + 1, lim.rlim_max },
+	     setrlimit(RLIMIT_NOFILE, &wide))) {
+		usleep(100 * 1000);
+		errno = EINTR;
+		return -1;
+	}
+	fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	setrlimit(RLIMIT_NOFILE, &lim);
+	return fd;
+}
+
+/* ---- the program's calls ---- */
+
+/* One of ours, moved away from a number the program is taking over. */
+static void move_away(int fd)
+{
+	int slot = slot_of(fd), copy;
+
+	if (slot < 0)
+		return;
+	copy = dup_high(fd, exec_names[slot] != NULL);
+	if (copy < 0)
+		copy = raw_dup_from(fd, fd + 1, exec_names[slot] != NULL);
+	if (copy >= 0 && atomic_compare_exchange_strong(&slots[slot], &fd, copy)) {
+		tell_exec(slot, copy);
+		raw_close(fd);
+	} else if (copy >= 0) {
+		raw_close(copy);
+	}
+}
+
+typedef int (*close_fn)(int);
+typedef int (*close_range_fn)(unsigned, unsigned, int);
+typedef int (*dup2_fn)(int, int);
+typedef int (*dup3_fn)(int, int, int);
+
+static close_fn real_close;
+static close_range_fn real_close_range;
+
+/* Found before any update asks for them: a first dlsym() must not happen
+ * inside dl_iterate_phdr(), where the runtime closes module files. */
+__attribute__((constructor(102))) static void find_real_closers(void)
+{
+	real_close = (close_fn)ft_real("close");
+	real_close_range = (close_range_fn)ft_real("close_range");
+}
+
+FT_EXPORT int close(int fd)
+{
+	if (ft_fd_is_ours(fd)) {
+		errno = EBADF;
+		return -1;
+	}
+	return real_close ? real_close(fd) : raw_close(fd);
+}
+
+static int close_span(unsigned first, unsigned last, int flags)
+{
+	if (real_close_range)
+		return real_close_range(first, last, flags);
+	return syscall(SYS_close_range, first, last, flags);
+}
+
+/* Ours between first and last, in order. */
+static int ours_between(unsigned first, unsigned last, unsigned out[FT_NR_FD_SLOTS])
+{
+	int n = 0;
+
+	for (int i = 0; i < FT_NR_FD_SLOTS; i++) {
+		int fd = atomic_load(&slots[i]), at = n;
+
+		if (fd < 0 || (unsigned)fd < first || (unsigned)fd > last)
+			continue;
+		while (at > 0 && out[at - 1] > (unsigned)fd) {
+			out[at] = out[at - 1];
+			at--;
+		}
+		out[at] = fd;
+		n++;
+	}
+	return n;
+}
+
+/* The span's descriptors but ours, closed (or marked close-on-exec) in
+ * the pieces between them; the table unshared once, if asked. */
+FT_EXPORT int close_range(unsigned first, unsigned last, int flags)
+{
+	unsigned ours[FT_NR_FD_SLOTS], from = first;
+	int n = first <= last ? ours_between(first, last, ours) : 0, ret = 0;
+
+	if (!n)
+		return close_span(first, last, flags);
+	if (flags & CLOSE_RANGE_UNSHARE) {
+		if (unshare(CLONE_FILES))
+			return -1;
+		flags &= ~CLOSE_RANGE_UNSHARE;
+	}
+	for (int i = 0; i <= n; i++) {
+		unsigned to = i < n ? ours[i] - 1 : last;
+
+		if (from <= to && (i == n || ours[i] > 0))
+			ret |= close_span(from, to, flags);
+		if (i < n)
+			from = ours[i] + 1;
+	}
+	return ret ? -1 : 0;
+}
+
+FT_EXPORT void closefrom(int lowest)
+{
+	close_range(lowest < 0 ? 0 : lowest, ~0U, 0);
+}
+
+FT_EXPORT int dup2(int old, int new)
+{
+	REAL(dup2_fn, "dup2");
+	if (ft_fd_is_ours(old)) {
+		errno = EBADF;
+		return -1;
+	}
+	if (old != new)
+		move_away(new);
+	return real(old, new);
+}
+
+FT_EXPORT int dup3(int old, int new, int flags)
+{
+	REAL(dup3_fn, "dup3");
+	if (ft_fd_is_ours(old)) {
+		errno = EBADF;
+		return -1;
+	}
+	if (old != new)
+		move_away(new);
+	return real(old, new, flags);
+}
