@@ -92,13 +92,20 @@ unsigned ft_buffer_size_kb(void)
 	return own_size_kb;
 }
 
+static int create_shm(void *unused)
+{
+	int fd;
+
+	return ft_shm_create(own_size_kb, FT_SHM_OVERWRITE, 0, &fd, &shm) ? -1 : fd;
+}
+
 int ft_buffer_create(void)
 {
 	int fd;
 
 	if (shm)
 		return 0;
-	if (ft_shm_create(own_size_kb, FT_SHM_OVERWRITE, 0, &fd, &shm)) {
+	if ((fd = ft_fd_make(create_shm, NULL)) < 0) {
 		ft_warn("cannot create the trace buffer");
 		return -1;
 	}

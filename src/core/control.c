@@ -270,6 +270,32 @@ static int reopen_socket(int old)
 	return open_socket() < 0 ? -1 : 0;
 }
 
+static int accept_once(void *listen_fd)
+{
+	return accept4(*(int *)listen_fd, NULL, NULL, SOCK_CLOEXEC);
+}
+
+/*
+ * Until a client waits, the thread sleeps in poll(), not in accept():
+ * a blocked accept() holds the number its connection will get, the
+ * lowest free one, and the program's next open() would skip it.  The
+ * socket is non-blocking, so a client gone meanwhile costs no sleep in
+ * accept() either.  Returns the client's descriptor or -1 with errno.
+ */
+static int wait_client(int listen_fd)
+{
+	struct pollfd p = { .fd = listen_fd, .events = POLLIN };
+
+	if (poll(&p, 1, -1) < 0)
+		return -1;
+	if (!socket_is_ours(listen_fd)) {
+		errno = EBADF;
+		return -1;
+	}
+	/* At the limit, past it: the program never sees the number. */
+	return ft_fd_make(accept_once, &listen_fd);
+}
+
 /* The next client, on the endpoint's own socket; -1 if the endpoint is
  * lost for good. */
 static int next_client(void)
@@ -282,15 +308,14 @@ static int next_client(void)
 				return -1;
 			continue;
 		}
-		fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0 && (errno == EMFILE || errno == ENFILE))
-			fd = ft_fd_accept_beyond_limit(listen_fd);
+		fd = wait_client(listen_fd);
 		if (fd >= 0)
 			return ft_fd_adopt(FT_FD_CLIENT, fd, NULL);
-		if (errno == EBADF || errno == ENOTSOCK || errno == EINVAL) {
-			if (reopen_socket(listen_fd))
-				return -1;
-		} else if (errno != EINTR && errno != ECONNABORTED) {
+		if (errno == EMFILE || errno == ENFILE) {
+			/* The client waits; it is tried again, not in a loop. */
+			usleep(100 * 1000);
+		} else if (errno != EBADF && errno != ENOTSOCK && errno != EINVAL &&
+			   errno != EAGAIN && errno != EINTR && errno != ECONNABORTED) {
 			ft_warn("control: accept: %s; control stopped", strerror(errno));
 			return -1;
 		}
@@ -381,6 +406,11 @@ static void remove_stale_sockets(const char *dir)
 	closedir(d);
 }
 
+static int new_socket(void *unused)
+{
+	return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+}
+
 /* The endpoint's socket, taken into its slot; -1 if none. */
 static int open_socket(void)
 {
@@ -395,7 +425,7 @@ static int open_socket(void)
 	snprintf(sock_path, sizeof(sock_path), "%s/%d", dir, (int)getpid());
 	strcpy(addr.sun_path, sock_path);
 	unlink(sock_path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = ft_fd_make(new_socket, NULL);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
 	    chmod(sock_path, 0600) || listen(fd, 16) || fstat(fd, &st)) {
 		ft_warn("control: cannot listen on %s: %s", sock_path, strerror(errno));

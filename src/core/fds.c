@@ -28,7 +28,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -162,29 +161,27 @@ int ft_fd_is_ours(int fd)
 }
 
 /*
- * At the limit, accept() fails before it looks for a client.  Wait for
- * one, then raise the limit by one for the call: the connection takes a
- * number past the program's, which it never sees.  A program whose hard
- * limit is its soft one cannot be served until it closes something: its
- * client is tried again every 100 ms (EINTR), not in a busy loop.
+ * At the limit, a call that makes a descriptor fails (EMFILE) where the
+ * runtime needs one: a control client, the buffer record -p asks for, a
+ * funcs file after a fork.  It is made again with the limit raised for
+ * the one call: the descriptor takes a number past the program's, which
+ * it never sees.  Not where the hard limit is the soft one.
  */
-int ft_fd_accept_beyond_limit(int listen_fd)
+int ft_fd_make(int (*make)(void *arg), void *arg)
 {
-	struct pollfd p = { .fd = listen_fd, .events = POLLIN };
 	struct rlimit lim, wide;
-	int fd;
+	int fd = make(arg);
 
-	if (poll(&p, 1, -1) < 0)
-		return -1;
-	if (getrlimit(RLIMIT_NOFILE, &lim) ||
-	    (lim.rlim_max != RLIM_INFINITY && lim.rlim_cur >= lim.rlim_max) ||
-	    (wide = (struct rlimit){ lim.rlim_cur + 1, lim.rlim_max },
-	     setrlimit(RLIMIT_NOFILE, &wide))) {
-		usleep(100 * 1000);
-		errno = EINTR;
+	if (fd >= 0 || errno != EMFILE || getrlimit(RLIMIT_NOFILE, &lim))
+		return fd;
+	wide = (struct rlimit){ lim.rlim_cur + FD_ROOM, lim.rlim_max };
+	if (lim.rlim_max != RLIM_INFINITY && wide.rlim_cur > lim.rlim_max)
+		wide.rlim_cur = lim.rlim_max;
+	if (wide.rlim_cur <= lim.rlim_cur || setrlimit(RLIMIT_NOFILE, &wide)) {
+		errno = EMFILE;
 		return -1;
 	}
-	fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	fd = make(arg);
 	setrlimit(RLIMIT_NOFILE, &lim);
 	return fd;
 }
@@ -263,7 +260,7 @@ static int ours_between(unsigned first, unsigned last, unsigned out[FT_NR_FD_SLO
 
 /* The span's descriptors but ours, closed (or marked close-on-exec) in
  * the pieces between them; the table unshared once, if asked. */
-FT_EXPORT int close_range(unsigned first, unsigned last, int flags)
+static int close_range_but_ours(unsigned first, unsigned last, int flags)
 {
 	unsigned ours[FT_NR_FD_SLOTS], from = first;
 	int n = first <= last ? ours_between(first, last, ours) : 0, ret = 0;
@@ -286,9 +283,15 @@ FT_EXPORT int close_range(unsigned first, unsigned last, int flags)
 	return ret ? -1 : 0;
 }
 
+FT_EXPORT int close_range(unsigned first, unsigned last, int flags)
+{
+	return close_range_but_ours(first, last, flags);
+}
+
+/* Not through close_range(): attached, our own call would bind to libc's. */
 FT_EXPORT void closefrom(int lowest)
 {
-	close_range(lowest < 0 ? 0 : lowest, ~0U, 0);
+	close_range_but_ours(lowest < 0 ? 0 : lowest, ~0U, 0);
 }
 
 FT_EXPORT int dup2(int old, int new)

@@ -34,8 +34,9 @@ void ft_fd_forget(enum ft_fd_slot slot);
 /* Is fd one of the runtime's? */
 int ft_fd_is_ours(int fd);
 
-/* accept4() that still gets a descriptor when the program has used all it
- * may: the limit is raised for the one call where the hard limit allows. */
-int ft_fd_accept_beyond_limit(int listen_fd);
+/* make(arg), which returns a new descriptor or -1: if the program has
+ * used every descriptor it may, again with the limit raised for the call
+ * (where the hard limit allows), so that the runtime still gets one. */
+int ft_fd_make(int (*make)(void *arg), void *arg);
 
 #endif

@@ -48,6 +48,11 @@ uint32_t ft_image;
  * with ids of its own) the first funcs-PID.N that does not exist yet; N
  * is the image number every chunk carries.
  */
+static int create(void *path)
+{
+	return open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+}
+
 static int open_for_pid(void)
 {
 	char path[PATH_MAX + 48];
@@ -55,7 +60,7 @@ static int open_for_pid(void)
 
 	for (ft_image = 0; ft_image < 1000; ft_image++) {
 		ft_funcs_path(path, sizeof(path), dir_path, getpid(), ft_image);
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+		fd = ft_fd_make(create, path);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}

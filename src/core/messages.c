@@ -20,7 +20,6 @@
 #include "control.h"
 #include "fds.h"
 #include "ftrace.h"
-#include "../common/fileio.h"
 
 #include <fcntl.h>
 #include <stdarg.h>
@@ -83,24 +82,32 @@ void ft_debug(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A small file of /proc, whose size stat() does not give. */
+static int read_proc(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, len - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n > 0 ? 0 : -1;
+}
+
 /* Is fntrace attach loading us?  It runs the dlopen() under ptrace: the
  * process's tracer is an fntrace. */
 static int loaded_by_attach(void)
 {
-	char *status = read_text_file("/proc/self/status"), *line, path[64], *comm = NULL;
-	long tracer = 0;
+	char status[4096], path[64], comm[32];
+	const char *line;
+	long tracer;
 
-	line = status ? strstr(status, "\nTracerPid:") : NULL;
-	if (line)
-		tracer = strtol(line + strlen("\nTracerPid:"), NULL, 10);
-	free(status);
-	if (tracer > 0) {
-		snprintf(path, sizeof(path), "/proc/%ld/comm", tracer);
-		comm = read_text_file(path);
-	}
-	tracer = comm && !strcmp(comm, "fntrace\n");
-	free(comm);
-	return tracer;
+	if (read_proc("/proc/self/status", status, sizeof(status)) ||
+	    !(line = strstr(status, "\nTracerPid:")))
+		return 0;
+	tracer = strtol(line + strlen("\nTracerPid:"), NULL, 10);
+	snprintf(path, sizeof(path), "/proc/%ld/comm", tracer);
+	return tracer > 0 && !read_proc(path, comm, sizeof(comm)) && !strcmp(comm, "fntrace\n");
 }
 
 /* At start-up, before anything is said. */
