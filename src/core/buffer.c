@@ -101,15 +101,12 @@ static int create_shm(void *unused)
 
 int ft_buffer_create(void)
 {
-	int fd;
-
 	if (shm)
 		return 0;
-	if ((fd = ft_fd_make(create_shm, NULL)) < 0) {
+	if (ft_fd_open(FT_FD_BUFFER, create_shm, NULL, NULL) < 0) {
 		ft_warn("cannot create the trace buffer");
 		return -1;
 	}
-	ft_fd_adopt(FT_FD_BUFFER, fd, NULL);
 	note_clock();
 	return 0;
 }

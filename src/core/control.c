@@ -280,7 +280,8 @@ static int accept_once(void *listen_fd)
  * a blocked accept() holds the number its connection will get, the
  * lowest free one, and the program's next open() would skip it.  The
  * socket is non-blocking, so a client gone meanwhile costs no sleep in
- * accept() either.  Returns the client's descriptor or -1 with errno.
+ * accept() either.  Returns the client's descriptor, taken into its slot,
+ * or -1 with errno.
  */
 static int wait_client(int listen_fd)
 {
@@ -293,7 +294,7 @@ static int wait_client(int listen_fd)
 		return -1;
 	}
 	/* At the limit, past it: the program never sees the number. */
-	return ft_fd_make(accept_once, &listen_fd);
+	return ft_fd_open(FT_FD_CLIENT, accept_once, &listen_fd, NULL);
 }
 
 /* The next client, on the endpoint's own socket; -1 if the endpoint is
@@ -310,7 +311,7 @@ static int next_client(void)
 		}
 		fd = wait_client(listen_fd);
 		if (fd >= 0)
-			return ft_fd_adopt(FT_FD_CLIENT, fd, NULL);
+			return fd;
 		if (errno == EMFILE || errno == ENFILE) {
 			/* The client waits; it is tried again, not in a loop. */
 			usleep(100 * 1000);
@@ -425,17 +426,16 @@ static int open_socket(void)
 	snprintf(sock_path, sizeof(sock_path), "%s/%d", dir, (int)getpid());
 	strcpy(addr.sun_path, sock_path);
 	unlink(sock_path);
-	fd = ft_fd_make(new_socket, NULL);
+	fd = ft_fd_open(FT_FD_CONTROL, new_socket, NULL, NULL);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
 	    chmod(sock_path, 0600) || listen(fd, 16) || fstat(fd, &st)) {
 		ft_warn("control: cannot listen on %s: %s", sock_path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		ft_fd_release(FT_FD_CONTROL);
 		return -1;
 	}
 	sock_dev = st.st_dev;
 	sock_ino = st.st_ino;
-	return ft_fd_adopt(FT_FD_CONTROL, fd, NULL);
+	return fd;
 }
 
 static pthread_t thread;

@@ -28,6 +28,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -101,31 +102,118 @@ static void tell_exec(enum ft_fd_slot slot, int fd)
 	setenv(exec_names[slot], num, 1);
 }
 
-/* fd, moved up if it is in the program's way. */
-static int move_up(int fd, int keep_on_exec)
+/*
+ * The runtime takes, moves and closes its descriptors while no program
+ * call that closes or replaces descriptors is inside its wrapper, and
+ * the other way round: else a wrapper that found a number not ours
+ * could close it the moment the runtime made it its own, or the runtime
+ * close a number the program had just taken.  The runtime's side is a
+ * few system calls that never wait, so a wrapper waits for it as long as
+ * it takes.  The runtime waits for the wrappers inside only so long
+ * (RUNTIME_PATIENCE yields), since one may be blocked in a slow close(),
+ * or interrupted by a signal handler whose own close() waits for us.
+ */
+#define RUNTIME_PATIENCE 100000
+
+static _Atomic int in_wrappers, runtime_busy;
+/* This thread is the runtime, between runtime_enter and _leave: its own
+ * calls (a close() on a failure path) do not wait for it. */
+static __thread int holding;
+
+static void program_enter(void)
 {
+	for (;;) {
+		atomic_fetch_add(&in_wrappers, 1);
+		if (holding || !atomic_load(&runtime_busy))
+			return;
+		atomic_fetch_sub(&in_wrappers, 1);
+		while (atomic_load(&runtime_busy))
+			sched_yield();
+	}
+}
+
+static void program_leave(void)
+{
+	atomic_fetch_sub(&in_wrappers, 1);
+}
+
+static void runtime_enter(void)
+{
+	int idle = 0;
+
+	while (!atomic_compare_exchange_strong(&runtime_busy, &idle, 1)) {
+		idle = 0;
+		sched_yield();
+	}
+	for (int spins = 0; atomic_load(&in_wrappers) && spins < RUNTIME_PATIENCE; spins++)
+		sched_yield();
+	holding = 1;
+}
+
+static void runtime_leave(void)
+{
+	holding = 0;
+	atomic_store(&runtime_busy, 0);
+}
+
+/* A child has one thread: none of the parent's is inside either side. */
+static void gate_after_fork(void)
+{
+	atomic_store(&in_wrappers, 0);
+	atomic_store(&runtime_busy, 0);
+	holding = 0;
+}
+
+/* The slot's fd, moved up if it is in the program's way. */
+static void move_up(enum ft_fd_slot slot, int fd)
+{
+	int keep_on_exec = exec_names[slot] != NULL, copy;
 	struct rlimit lim;
-	int copy;
 
 	if (!getrlimit(RLIMIT_NOFILE, &lim) && (rlim_t)fd >= lim.rlim_cur) {
 		syscall(SYS_fcntl, fd, F_SETFD, keep_on_exec ? 0 : FD_CLOEXEC);
-		return fd;	/* past the limit already: out of reach */
+		return;		/* past the limit already: out of reach */
 	}
 	copy = dup_high(fd, keep_on_exec);
 	if (copy < 0)
-		return fd;
+		return;
+	atomic_store(&slots[slot], copy);
 	raw_close(fd);
-	return copy;
 }
 
-int ft_fd_adopt(enum ft_fd_slot slot, int fd, const char *exec_name)
+/* fd into the slot, and up; under runtime_enter(). */
+static int take(enum ft_fd_slot slot, int fd, const char *exec_name)
 {
 	if (fd < 0 || syscall(SYS_fcntl, fd, F_GETFD) < 0)
 		return -1;
 	exec_names[slot] = exec_name;
-	fd = move_up(fd, exec_name != NULL);
 	atomic_store(&slots[slot], fd);
+	move_up(slot, fd);
+	fd = atomic_load(&slots[slot]);
 	tell_exec(slot, fd);
+	return fd;
+}
+
+int ft_fd_adopt(enum ft_fd_slot slot, int fd, const char *exec_name)
+{
+	runtime_enter();
+	fd = take(slot, fd, exec_name);
+	runtime_leave();
+	return fd;
+}
+
+static int make_past_limit(int (*make)(void *arg), void *arg);
+
+/* Made and taken while no program call can close or replace it: a thread
+ * that puts /dev/null over every low number in a loop would otherwise
+ * take an accepted connection's number before it moved up. */
+int ft_fd_open(enum ft_fd_slot slot, int (*make)(void *arg), void *arg, const char *exec_name)
+{
+	int fd;
+
+	runtime_enter();
+	fd = take(slot, make_past_limit(make, arg), exec_name);
+	runtime_leave();
 	return fd;
 }
 
@@ -136,10 +224,13 @@ int ft_fd(enum ft_fd_slot slot)
 
 void ft_fd_release(enum ft_fd_slot slot)
 {
-	int fd = atomic_exchange(&slots[slot], -1);
+	int fd;
 
+	runtime_enter();
+	fd = atomic_exchange(&slots[slot], -1);
 	if (fd >= 0)
 		raw_close(fd);
+	runtime_leave();
 }
 
 void ft_fd_forget(enum ft_fd_slot slot)
@@ -167,7 +258,7 @@ int ft_fd_is_ours(int fd)
  * the one call: the descriptor takes a number past the program's, which
  * it never sees.  Not where the hard limit is the soft one.
  */
-int ft_fd_make(int (*make)(void *arg), void *arg)
+static int make_past_limit(int (*make)(void *arg), void *arg)
 {
 	struct rlimit lim, wide;
 	int fd = make(arg);
@@ -213,22 +304,34 @@ typedef int (*dup3_fn)(int, int, int);
 
 static close_fn real_close;
 static close_range_fn real_close_range;
+static dup2_fn real_dup2;
+static dup3_fn real_dup3;
 
 /* Found before any update asks for them: a first dlsym() must not happen
- * inside dl_iterate_phdr(), where the runtime closes module files. */
+ * inside dl_iterate_phdr(), where the runtime closes module files, nor in
+ * a signal handler's close(). */
 __attribute__((constructor(102))) static void find_real_closers(void)
 {
 	real_close = (close_fn)ft_real("close");
 	real_close_range = (close_range_fn)ft_real("close_range");
+	real_dup2 = (dup2_fn)ft_real("dup2");
+	real_dup3 = (dup3_fn)ft_real("dup3");
+	pthread_atfork(NULL, NULL, gate_after_fork);
 }
 
 FT_EXPORT int close(int fd)
 {
+	int ret;
+
+	program_enter();
 	if (ft_fd_is_ours(fd)) {
 		errno = EBADF;
-		return -1;
+		ret = -1;
+	} else {
+		ret = real_close ? real_close(fd) : raw_close(fd);
 	}
-	return real_close ? real_close(fd) : raw_close(fd);
+	program_leave();
+	return ret;
 }
 
 static int close_span(unsigned first, unsigned last, int flags)
@@ -285,35 +388,55 @@ static int close_range_but_ours(unsigned first, unsigned last, int flags)
 
 FT_EXPORT int close_range(unsigned first, unsigned last, int flags)
 {
-	return close_range_but_ours(first, last, flags);
+	int ret;
+
+	program_enter();
+	ret = close_range_but_ours(first, last, flags);
+	program_leave();
+	return ret;
 }
 
 /* Not through close_range(): attached, our own call would bind to libc's. */
 FT_EXPORT void closefrom(int lowest)
 {
+	program_enter();
 	close_range_but_ours(lowest < 0 ? 0 : lowest, ~0U, 0);
+	program_leave();
+}
+
+/* May old go onto new?  Only a descriptor of the program's, and ours at
+ * new moved away first, since the call closes what new was (not when
+ * the call would fail: ours would move for nothing). */
+static int may_dup_onto(int old, int new)
+{
+	if (ft_fd_is_ours(old) || syscall(SYS_fcntl, old, F_GETFD) < 0) {
+		errno = EBADF;
+		return 0;
+	}
+	if (old != new)
+		move_away(new);
+	return 1;
 }
 
 FT_EXPORT int dup2(int old, int new)
 {
-	REAL(dup2_fn, "dup2");
-	if (ft_fd_is_ours(old)) {
-		errno = EBADF;
-		return -1;
-	}
-	if (old != new)
-		move_away(new);
-	return real(old, new);
+	int ret = -1;
+
+	program_enter();
+	if (may_dup_onto(old, new))
+		ret = real_dup2 ? real_dup2(old, new) :
+		      old == new ? new : syscall(SYS_dup3, old, new, 0);
+	program_leave();
+	return ret;
 }
 
 FT_EXPORT int dup3(int old, int new, int flags)
 {
-	REAL(dup3_fn, "dup3");
-	if (ft_fd_is_ours(old)) {
-		errno = EBADF;
-		return -1;
-	}
-	if (old != new)
-		move_away(new);
-	return real(old, new, flags);
+	int ret = -1;
+
+	program_enter();
+	if (may_dup_onto(old, new))
+		ret = real_dup3 ? real_dup3(old, new, flags) : syscall(SYS_dup3, old, new, flags);
+	program_leave();
+	return ret;
 }

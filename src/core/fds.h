@@ -25,6 +25,12 @@ enum ft_fd_slot {
  * buffer: FNTRACE_SHM_FD), kept up to date; NULL: close-on-exec.  Returns
  * its number now (fd itself if it could not move), or -1 if not open. */
 int ft_fd_adopt(enum ft_fd_slot slot, int fd, const char *exec_name);
+/* make(arg), which returns a new descriptor or -1 with errno, taken into
+ * the slot as ft_fd_adopt() does, while no call of the program's can
+ * close or replace it; if the program has used every descriptor it may,
+ * made with the limit raised for the call (where the hard limit allows),
+ * past the program's numbers. */
+int ft_fd_open(enum ft_fd_slot slot, int (*make)(void *arg), void *arg, const char *exec_name);
 /* The slot's descriptor, or -1. */
 int ft_fd(enum ft_fd_slot slot);
 /* Close the slot's descriptor, if any. */
@@ -33,10 +39,5 @@ void ft_fd_release(enum ft_fd_slot slot);
 void ft_fd_forget(enum ft_fd_slot slot);
 /* Is fd one of the runtime's? */
 int ft_fd_is_ours(int fd);
-
-/* make(arg), which returns a new descriptor or -1: if the program has
- * used every descriptor it may, again with the limit raised for the call
- * (where the hard limit allows), so that the runtime still gets one. */
-int ft_fd_make(int (*make)(void *arg), void *arg);
 
 #endif

@@ -60,11 +60,11 @@ static int open_for_pid(void)
 
 	for (ft_image = 0; ft_image < 1000; ft_image++) {
 		ft_funcs_path(path, sizeof(path), dir_path, getpid(), ft_image);
-		fd = ft_fd_make(create, path);
+		fd = ft_fd_open(FT_FD_FUNCS, create, path, NULL);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
-	return ft_fd_adopt(FT_FD_FUNCS, fd, NULL) < 0 ? -1 : 0;
+	return fd < 0 ? -1 : 0;
 }
 
 /* The program itself has no call sites (an exec'd one, say): say so. */

@@ -110,14 +110,19 @@ static int loaded_by_attach(void)
 	return tracer > 0 && !read_proc(path, comm, sizeof(comm)) && !strcmp(comm, "fntrace\n");
 }
 
+/* From 3 up: a closed 0 or 1 must not get it for a moment. */
+static int copy_stderr(void *unused)
+{
+	return fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+}
+
 /* At start-up, before anything is said. */
 void ft_messages_start(void)
 {
 	debug = getenv("FNTRACE_DEBUG") != NULL;
 	if (loaded_by_attach())
 		return;
-	/* From 3 up: a closed 0 or 1 must not get it for a moment. */
-	ft_fd_adopt(FT_FD_MESSAGES, fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3), NULL);
+	ft_fd_open(FT_FD_MESSAGES, copy_stderr, NULL, NULL);
 }
 
 /* fntrace attach: from now on, the attaching user reads the messages. */
