@@ -80,7 +80,7 @@ d_leaf() {
 # and attach; the program must not tell the difference, and every request
 # and every call must get through.
 d_check() {
-	local mode how want
+	local mode how
 	for mode in "$@"; do
 		d_drive plain $mode
 		t_eq "${D_TAG:-}$mode: untraced, exit status" 7 "$(cat plain-$mode.rc)"
