@@ -116,9 +116,10 @@ struct ft_shm *ft_buffer_shm(void)
 	return shm;
 }
 
+/* -1 if a raw close_range() took it: never another file in its place. */
 int ft_buffer_fd(void)
 {
-	return ft_fd(FT_FD_BUFFER);
+	return ft_fd_checked(FT_FD_BUFFER);
 }
 
 static void chunk_own(struct ft_context *c, unsigned i)

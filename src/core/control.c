@@ -40,10 +40,6 @@
 #define ANSWER_TIMEOUT_MS 5000
 
 static char sock_path[108];
-/* The endpoint's socket, to tell it from whatever the program may have
- * put at its number with a call no wrapper sees. */
-static dev_t sock_dev;
-static ino_t sock_ino;
 static int stop_requested;
 
 void ft_control_stop_after_request(void)
@@ -248,24 +244,10 @@ static int sync_signal;
 
 static int open_socket(void);
 
-/* Is the endpoint's number still its socket?  A raw close_range() may
- * have closed it, and the program put a socket of its own there. */
-static int socket_is_ours(int fd)
+/* A new endpoint in place of one lost. */
+static int reopen_socket(void)
 {
-	struct stat st;
-
-	return fd >= 0 && !fstat(fd, &st) && S_ISSOCK(st.st_mode) &&
-	       st.st_dev == sock_dev && st.st_ino == sock_ino;
-}
-
-/* A new endpoint in place of one lost: if the old one's number is the
- * program's now, it is left alone. */
-static int reopen_socket(int old)
-{
-	if (socket_is_ours(old))
-		ft_fd_release(FT_FD_CONTROL);
-	else
-		ft_fd_forget(FT_FD_CONTROL);
+	ft_fd_release(FT_FD_CONTROL);
 	remove_socket();
 	return open_socket() < 0 ? -1 : 0;
 }
@@ -289,7 +271,7 @@ static int wait_client(int listen_fd)
 
 	if (poll(&p, 1, -1) < 0)
 		return -1;
-	if (!socket_is_ours(listen_fd)) {
+	if (ft_fd_checked(FT_FD_CONTROL) != listen_fd) {
 		errno = EBADF;
 		return -1;
 	}
@@ -302,10 +284,12 @@ static int wait_client(int listen_fd)
 static int next_client(void)
 {
 	for (;;) {
-		int listen_fd = ft_fd(FT_FD_CONTROL), fd;
+		/* A raw close_range() passes our wrappers: the number may
+		 * be closed, or the program's own socket, since. */
+		int listen_fd = ft_fd_checked(FT_FD_CONTROL), fd;
 
-		if (!socket_is_ours(listen_fd)) {
-			if (reopen_socket(listen_fd))
+		if (listen_fd < 0) {
+			if (reopen_socket())
 				return -1;
 			continue;
 		}
@@ -315,8 +299,11 @@ static int next_client(void)
 		if (errno == EMFILE || errno == ENFILE) {
 			/* The client waits; it is tried again, not in a loop. */
 			usleep(100 * 1000);
-		} else if (errno != EBADF && errno != ENOTSOCK && errno != EINVAL &&
-			   errno != EAGAIN && errno != EINTR && errno != ECONNABORTED) {
+		} else if (errno == EINVAL || errno == ENOTSOCK) {
+			if (reopen_socket())	/* ours, but no longer listening */
+				return -1;
+		} else if (errno != EBADF && errno != EAGAIN && errno != EINTR &&
+			   errno != ECONNABORTED) {
 			ft_warn("control: accept: %s; control stopped", strerror(errno));
 			return -1;
 		}
@@ -416,7 +403,6 @@ static int new_socket(void *unused)
 static int open_socket(void)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	struct stat st;
 	char dir[64];
 	int fd;
 
@@ -428,13 +414,11 @@ static int open_socket(void)
 	unlink(sock_path);
 	fd = ft_fd_open(FT_FD_CONTROL, new_socket, NULL, NULL);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
-	    chmod(sock_path, 0600) || listen(fd, 16) || fstat(fd, &st)) {
+	    chmod(sock_path, 0600) || listen(fd, 16)) {
 		ft_warn("control: cannot listen on %s: %s", sock_path, strerror(errno));
 		ft_fd_release(FT_FD_CONTROL);
 		return -1;
 	}
-	sock_dev = st.st_dev;
-	sock_ino = st.st_ino;
 	return fd;
 }
 

@@ -294,6 +294,10 @@ static int read_buffer_fd(struct ctl_out *o, int arg)
 	atomic_fetch_and(&ft_buffer_shm()->flags, ~FT_SHM_OVERWRITE);
 	ftrace_unlock();
 	o->send_fd = ft_buffer_fd();
+	if (o->send_fd < 0) {
+		ctl_printf(o, "error %d the trace buffer's descriptor was closed\n", EBADF);
+		return -1;
+	}
 	ctl_printf(o, "ok\n");
 	return 0;
 }

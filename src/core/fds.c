@@ -20,8 +20,9 @@
  *    raised its limit past it) move ours away first.
  *
  * The raw system calls (syscall(SYS_close_range, ...)) pass no wrapper:
- * the control thread checks its socket is still its own before each
- * accept(), and opens a new endpoint if not (control.c).
+ * ft_fd_checked() tells whether a slot's number is still the file it
+ * took, before the control thread's accept(), a message, or the buffer
+ * passed to a recorder.
  */
 #include "fds.h"
 #include "ftrace.h"
@@ -35,6 +36,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -45,6 +47,9 @@
 #define FD_HIGHEST 4096
 
 static _Atomic int slots[FT_NR_FD_SLOTS] = { [0 ... FT_NR_FD_SLOTS - 1] = -1 };
+/* What each slot's descriptor is: a raw close_range() passes no wrapper,
+ * and the program may have put its own file at the number since. */
+static struct { dev_t dev; ino_t ino; } files[FT_NR_FD_SLOTS];
 /* The variable that tells an exec'd image a slot's number, or NULL: the
  * descriptor does not survive exec. */
 static const char *exec_names[FT_NR_FD_SLOTS];
@@ -184,8 +189,12 @@ static void move_up(enum ft_fd_slot slot, int fd)
 /* fd into the slot, and up; under runtime_enter(). */
 static int take(enum ft_fd_slot slot, int fd, const char *exec_name)
 {
-	if (fd < 0 || syscall(SYS_fcntl, fd, F_GETFD) < 0)
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st))
 		return -1;
+	files[slot].dev = st.st_dev;
+	files[slot].ino = st.st_ino;
 	exec_names[slot] = exec_name;
 	atomic_store(&slots[slot], fd);
 	move_up(slot, fd);
@@ -236,6 +245,18 @@ void ft_fd_release(enum ft_fd_slot slot)
 void ft_fd_forget(enum ft_fd_slot slot)
 {
 	atomic_store(&slots[slot], -1);
+}
+
+int ft_fd_checked(enum ft_fd_slot slot)
+{
+	int fd = ft_fd(slot);
+	struct stat st;
+
+	if (fd < 0 || (!fstat(fd, &st) && st.st_dev == files[slot].dev &&
+		       st.st_ino == files[slot].ino))
+		return fd;
+	atomic_compare_exchange_strong(&slots[slot], &fd, -1);
+	return -1;
 }
 
 static int slot_of(int fd)

@@ -37,6 +37,10 @@ int ft_fd(enum ft_fd_slot slot);
 void ft_fd_release(enum ft_fd_slot slot);
 /* Forget the slot without closing: its descriptor is gone already. */
 void ft_fd_forget(enum ft_fd_slot slot);
+/* The slot's descriptor if it is still the file the slot took, else -1,
+ * the slot forgotten (a raw close_range() closed it; the number may be
+ * the program's now). */
+int ft_fd_checked(enum ft_fd_slot slot);
 /* Is fd one of the runtime's? */
 int ft_fd_is_ours(int fd);
 

@@ -32,12 +32,21 @@ struct out {
 	size_t len;
 };
 
-/* A failed write loses what it held, and only that: the ids written
- * before are still good, and the recording goes on. */
+/* Lines to the file, if its descriptor is still the file (a raw
+ * close_range() passes our wrappers).  A failed write loses what it
+ * held, and only that: the ids written before are still good, and the
+ * recording goes on. */
+static void write_lines(const char *lines, size_t len)
+{
+	int fd = ft_fd_checked(FT_FD_FUNCS);
+
+	if (fd >= 0 && len)
+		write_all(fd, lines, len);
+}
+
 static void flush(struct out *o)
 {
-	if (ft_fd(FT_FD_FUNCS) >= 0 && o->len)
-		write_all(ft_fd(FT_FD_FUNCS), o->buf, o->len);
+	write_lines(o->buf, o->len);
 	o->len = 0;
 }
 
@@ -73,9 +82,8 @@ void ft_funcs_note_untraced(const char *path)
 	char line[PATH_MAX + 16];
 	int n = snprintf(line, sizeof(line), "notraced %s\n", path);
 
-	if (ft_fd(FT_FD_FUNCS) < 0 || n <= 0 || (size_t)n >= sizeof(line))
-		return;
-	write_all(ft_fd(FT_FD_FUNCS), line, n);
+	if (n > 0 && (size_t)n < sizeof(line))
+		write_lines(line, n);
 }
 
 int ft_funcs_open(const char *dir)
@@ -156,8 +164,7 @@ static void to_file(void *arg, const char *line, size_t len)
 	struct out *o = arg;
 
 	if (!o->buf) {
-		if (ft_fd(FT_FD_FUNCS) >= 0)
-			write_all(ft_fd(FT_FD_FUNCS), line, len);
+		write_lines(line, len);
 		return;
 	}
 	if (o->len + len > OUT_SIZE)

@@ -57,7 +57,7 @@ static void say(const char *fmt, va_list ap)
 		n = sizeof(buf) - 2;
 	buf[n++] = '\n';
 	keep(buf, n);
-	fd = ft_fd(FT_FD_MESSAGES);
+	fd = ft_fd_checked(FT_FD_MESSAGES);
 	if (fd >= 0 && write(fd, buf, n) < 0)
 		return;
 }

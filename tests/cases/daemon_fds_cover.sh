@@ -1,6 +1,7 @@
 # A service's start, continued (daemon_fds.sh has the closing): it puts
-# /dev/null over numbers it did not open (dup2, dup3), listens where the
-# runtime's socket was, uses every descriptor its limit allows; and the
+# /dev/null over numbers it did not open (dup2, dup3, F_DUPFD), listens
+# where the runtime's socket was (after close_range, and after the raw
+# system call), uses every descriptor its limit allows; and the
 # runtime's messages never land in a file it put over its stderr.  With
 # the runtime's descriptors below the limit (a hard limit with no room
 # above: they are the last numbers below it) and above it.
@@ -8,6 +9,18 @@
 
 t_build gcc-nop -O2 daemon_fds "$top/tests/progs/daemon_fds.c"
 d_check dup2 listen limit
+
+# The raw system call close_range passes every wrapper, and the program
+# listens on the number of the runtime's socket: the control thread never
+# takes a client of the program's, and a recording goes on.
+d_drive plain raw
+for how in run record attach; do
+	d_drive $how raw
+	t_same "raw, $how: the program's output as untraced" plain-raw.prog $how-raw.prog
+	t_eq "raw, $how: exit status as untraced" 7 "$(cat $how-raw.rc)"
+	t_eq "raw, $how: every client reached the program" 5 "$(grep -c reached $how-raw.clients)"
+done
+t_eq "raw, record: every call of leaf recorded" 1000 "$(d_leaf record-raw)"
 
 # Room above the soft limit: the runtime's descriptors past it, where the
 # program's dup2() cannot reach them.

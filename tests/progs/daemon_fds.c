@@ -15,7 +15,9 @@
  * (close_range), cloexec (close_range with CLOSE_RANGE_CLOEXEC, then
  * exec), closefrom, dup2 (/dev/null dup2'ed and dup3'ed over 3..19 and
  * every number it did not open), listen (its listening socket dup2'ed onto
- * the first number it did not open), limit (RLIMIT_NOFILE lowered to 64,
+ * the first number it did not open that is a socket: the control
+ * endpoint's), raw (the same after the raw system call close_range,
+ * which no wrapper sees), limit (RLIMIT_NOFILE lowered to 64,
  * every descriptor taken until EMFILE), stderr (a file DIR/data dup2'ed
  * over descriptor 2), race (a thread closes everything in a loop until
  * DIR/go).
@@ -34,6 +36,8 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -42,7 +46,7 @@
 #define MAX_FOREIGN 64
 
 static const char *dir;
-static int foreign[MAX_FOREIGN], nr_foreign;
+static int foreign[MAX_FOREIGN], nr_foreign, foreign_socket = -1;
 static volatile int sink;
 
 __attribute__((noinline)) void leaf(int i)
@@ -80,8 +84,13 @@ static void find_foreign(void)
 	while (d && (e = readdir(d))) {
 		int fd = atoi(e->d_name);
 
-		if (fd >= 3 && fd != dirfd(d) && nr_foreign < MAX_FOREIGN)
-			foreign[nr_foreign++] = fd;
+		struct stat st;
+
+		if (fd < 3 || fd == dirfd(d) || nr_foreign == MAX_FOREIGN)
+			continue;
+		foreign[nr_foreign++] = fd;
+		if (foreign_socket < 0 && !fstat(fd, &st) && S_ISSOCK(st.st_mode))
+			foreign_socket = fd;
 	}
 	if (d)
 		closedir(d);
@@ -120,6 +129,8 @@ static void cover_foreign(void)
 		dup2(null, foreign[i]);
 	for (int i = 0; i < nr_foreign; i++)
 		dup3(null, foreign[i], O_CLOEXEC);
+	for (int i = 0; i < nr_foreign; i++)
+		fcntl(null, F_DUPFD, foreign[i]);
 	close_range(3, ~0U, 0);
 }
 
@@ -134,10 +145,10 @@ static int listen_socket(void)
 		perror("listen");
 		exit(1);
 	}
-	/* Where the runtime's descriptor was, if the program may go there. */
-	if (nr_foreign && dup2(fd, foreign[0]) == foreign[0]) {
+	/* Where the runtime's socket was, if the program may go there. */
+	if (foreign_socket >= 0 && dup2(fd, foreign_socket) == foreign_socket) {
 		close(fd);
-		fd = foreign[0];
+		fd = foreign_socket;
 	}
 	return fd;
 }
@@ -272,7 +283,9 @@ int main(int argc, char **argv)
 	close_as(argv[1], &racer);
 	if (!strcmp(argv[1], "listen") || !strcmp(argv[1], "limit"))
 		close_range(3, ~0U, 0);
-	if (!strcmp(argv[1], "listen"))
+	if (!strcmp(argv[1], "raw"))
+		syscall(SYS_close_range, 3, ~0U, 0);
+	if (!strcmp(argv[1], "listen") || !strcmp(argv[1], "raw"))
 		listening = listen_socket();
 	if (!strcmp(argv[1], "limit"))
 		fill_limit();
