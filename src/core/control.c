@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -244,10 +245,16 @@ static int sync_signal;
 
 static int open_socket(void);
 
+static void close_endpoint(void)
+{
+	ft_fd_release(FT_FD_CONTROL);
+	ft_fd_release(FT_FD_POLL);
+}
+
 /* A new endpoint in place of one lost. */
 static int reopen_socket(void)
 {
-	ft_fd_release(FT_FD_CONTROL);
+	close_endpoint();
 	remove_socket();
 	return open_socket() < 0 ? -1 : 0;
 }
@@ -258,20 +265,27 @@ static int accept_once(void *listen_fd)
 }
 
 /*
- * Until a client waits, the thread sleeps in poll(), not in accept():
- * a blocked accept() holds the number its connection will get, the
- * lowest free one, and the program's next open() would skip it.  The
+ * Until a client waits, the thread sleeps in epoll_wait(), not in
+ * accept(): a blocked accept() holds the number its connection will get,
+ * the lowest free one, and the program's next open() would skip it.  Not
+ * in poll() either, which watches a number: once a dup2() of the
+ * program's moved our socket away from it, poll() slept on the program's
+ * file, while epoll watches our socket wherever its number goes.  The
  * socket is non-blocking, so a client gone meanwhile costs no sleep in
  * accept() either.  Returns the client's descriptor, taken into its slot,
  * or -1 with errno.
  */
-static int wait_client(int listen_fd)
+static int wait_client(void)
 {
-	struct pollfd p = { .fd = listen_fd, .events = POLLIN };
+	struct epoll_event ev;
+	int listen_fd;
 
-	if (poll(&p, 1, -1) < 0)
-		return -1;
-	if (ft_fd_checked(FT_FD_CONTROL) != listen_fd) {
+	/* Interrupted (a debugger attaching): asleep again, at once. */
+	while (epoll_wait(ft_fd(FT_FD_POLL), &ev, 1, -1) < 0)
+		if (errno != EINTR)
+			return -1;
+	listen_fd = ft_fd_checked(FT_FD_CONTROL);
+	if (listen_fd < 0) {
 		errno = EBADF;
 		return -1;
 	}
@@ -284,16 +298,16 @@ static int wait_client(int listen_fd)
 static int next_client(void)
 {
 	for (;;) {
-		/* A raw close_range() passes our wrappers: the number may
-		 * be closed, or the program's own socket, since. */
-		int listen_fd = ft_fd_checked(FT_FD_CONTROL), fd;
+		int fd;
 
-		if (listen_fd < 0) {
+		/* A raw close_range() passes our wrappers: the numbers may
+		 * be closed, or the program's own files, since. */
+		if (ft_fd_checked(FT_FD_CONTROL) < 0 || ft_fd_checked(FT_FD_POLL) < 0) {
 			if (reopen_socket())
 				return -1;
 			continue;
 		}
-		fd = wait_client(listen_fd);
+		fd = wait_client();
 		if (fd >= 0)
 			return fd;
 		if (errno == EMFILE || errno == ENFILE) {
@@ -332,7 +346,7 @@ static void *control_thread(void *arg)
 		if (stop_requested)
 			break;
 	}
-	ft_fd_release(FT_FD_CONTROL);
+	close_endpoint();
 	remove_socket();
 	return NULL;
 }
@@ -399,6 +413,20 @@ static int new_socket(void *unused)
 	return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 }
 
+static int new_epoll(void *unused)
+{
+	return epoll_create1(EPOLL_CLOEXEC);
+}
+
+/* What the control thread sleeps in: the socket's readiness. */
+static int open_waiter(int listen_fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int fd = ft_fd_open(FT_FD_POLL, new_epoll, NULL, NULL);
+
+	return fd < 0 ? -1 : epoll_ctl(fd, EPOLL_CTL_ADD, listen_fd, &ev);
+}
+
 /* The endpoint's socket, taken into its slot; -1 if none. */
 static int open_socket(void)
 {
@@ -414,9 +442,9 @@ static int open_socket(void)
 	unlink(sock_path);
 	fd = ft_fd_open(FT_FD_CONTROL, new_socket, NULL, NULL);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&addr, sizeof(addr)) ||
-	    chmod(sock_path, 0600) || listen(fd, 16)) {
+	    chmod(sock_path, 0600) || listen(fd, 16) || open_waiter(fd)) {
 		ft_warn("control: cannot listen on %s: %s", sock_path, strerror(errno));
-		ft_fd_release(FT_FD_CONTROL);
+		close_endpoint();
 		return -1;
 	}
 	return fd;
@@ -457,7 +485,7 @@ static void control_after_fork(void)
 	ft_fd_release(FT_FD_CLIENT);	/* forked while serving one */
 	if (ft_fd(FT_FD_CONTROL) < 0)
 		return;
-	ft_fd_release(FT_FD_CONTROL);
+	close_endpoint();
 	sock_path[0] = '\0';
 	ft_control_start();
 }
@@ -471,7 +499,7 @@ int ft_control_start(void)
 	if (open_socket() < 0)
 		return -1;
 	if (start_thread()) {
-		ft_fd_release(FT_FD_CONTROL);
+		close_endpoint();
 		remove_socket();
 		return -1;
 	}
