@@ -201,6 +201,21 @@ int cli_ptrace_stop(pid_t tid)
 	return -1;
 }
 
+/* What the runtime said as it started, for the user who attached: the
+ * target's stderr is not theirs, and the runtime writes nothing there. */
+static void print_runtime_messages(pid_t pid)
+{
+	int status;
+	struct ctl_conn *c = ctl_request(pid, "read", "messages", NULL, NULL, &status);
+	char line[1024];
+
+	if (!c)
+		return;
+	while (ctl_read_line(c, line, sizeof(line)) >= 0)
+		fprintf(stderr, "%s\n", line);
+	ctl_close(c);
+}
+
 static int seize(pid_t pid)
 {
 	int sig = cli_ptrace_stop(pid);
@@ -305,8 +320,10 @@ int cmd_attach(int argc, char **argv)
 	if (ret)
 		detach_reblock_traps(pid, traps);
 	free(lib);
-	if (ret == 0)
+	if (ret == 0) {
+		print_runtime_messages(pid);
 		say_attached(pid);
+	}
 	return ret ? 1 : 0;
 }
 

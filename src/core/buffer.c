@@ -10,6 +10,7 @@
  */
 #include "buffer.h"
 #include "events.h"
+#include "fds.h"
 #include "funcs.h"
 #include "../common/clock_pair.h"
 #include "../common/shm.h"
@@ -22,7 +23,6 @@
 #include <unistd.h>
 
 static struct ft_shm *shm;
-static int shm_fd = -1;
 static unsigned own_size_kb = 16384;	/* buffer_size_kb */
 
 /* The buffer's clock samples (ft_shm_clock): the first one ever, and this
@@ -73,7 +73,8 @@ int ft_buffer_attach(int fd)
 	if (p == MAP_FAILED)
 		return -1;
 	shm = p;
-	shm_fd = fd;
+	/* Kept for the images the program execs, wherever it moves to. */
+	ft_fd_adopt(FT_FD_BUFFER, fd, "FNTRACE_SHM_FD");
 	note_clock();
 	return 0;
 }
@@ -91,11 +92,18 @@ unsigned ft_buffer_size_kb(void)
 	return own_size_kb;
 }
 
+static int create_shm(void *unused)
+{
+	int fd;
+
+	return ft_shm_create(own_size_kb, FT_SHM_OVERWRITE, 0, &fd, &shm) ? -1 : fd;
+}
+
 int ft_buffer_create(void)
 {
 	if (shm)
 		return 0;
-	if (ft_shm_create(own_size_kb, FT_SHM_OVERWRITE, 0, &shm_fd, &shm)) {
+	if (ft_fd_open(FT_FD_BUFFER, create_shm, NULL, NULL) < 0) {
 		ft_warn("cannot create the trace buffer");
 		return -1;
 	}
@@ -108,9 +116,10 @@ struct ft_shm *ft_buffer_shm(void)
 	return shm;
 }
 
+/* -1 if a raw close_range() took it: never another file in its place. */
 int ft_buffer_fd(void)
 {
-	return shm_fd;
+	return ft_fd_checked(FT_FD_BUFFER);
 }
 
 static void chunk_own(struct ft_context *c, unsigned i)

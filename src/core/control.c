@@ -6,6 +6,7 @@
  * markers written through it.
  */
 #include "control.h"
+#include "fds.h"
 #include "ftrace.h"
 #include "sync.h"
 #include "../common/array.h"
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -38,7 +40,6 @@
 #define REQUEST_TIMEOUT_MS 1000
 #define ANSWER_TIMEOUT_MS 5000
 
-static int listen_fd = -1;
 static char sock_path[108];
 static int stop_requested;
 
@@ -49,7 +50,7 @@ void ft_control_stop_after_request(void)
 
 int ft_control_running(void)
 {
-	return listen_fd >= 0;
+	return ft_fd(FT_FD_CONTROL) >= 0;
 }
 
 void ctl_write(struct ctl_out *o, const void *data, size_t len)
@@ -249,6 +250,87 @@ static void serve(int fd)
 /* The signal the control thread must answer (sync.c), 0 if none. */
 static int sync_signal;
 
+static int open_socket(void);
+
+static void close_endpoint(void)
+{
+	ft_fd_release(FT_FD_CONTROL);
+	ft_fd_release(FT_FD_POLL);
+}
+
+/* A new endpoint in place of one lost. */
+static int reopen_socket(void)
+{
+	close_endpoint();
+	remove_socket();
+	return open_socket() < 0 ? -1 : 0;
+}
+
+static int accept_once(void *listen_fd)
+{
+	return accept4(*(int *)listen_fd, NULL, NULL, SOCK_CLOEXEC);
+}
+
+/*
+ * Until a client waits, the thread sleeps in epoll_wait(), not in
+ * accept(): a blocked accept() holds the number its connection will get,
+ * the lowest free one, and the program's next open() would skip it.  Not
+ * in poll() either, which watches a number: once a dup2() of the
+ * program's moved our socket away from it, poll() slept on the program's
+ * file, while epoll watches our socket wherever its number goes.  The
+ * socket is non-blocking, so a client gone meanwhile costs no sleep in
+ * accept() either.  Returns the client's descriptor, taken into its slot,
+ * or -1 with errno.
+ */
+static int wait_client(void)
+{
+	struct epoll_event ev;
+	int listen_fd;
+
+	/* Interrupted (a debugger attaching): asleep again, at once. */
+	while (epoll_wait(ft_fd(FT_FD_POLL), &ev, 1, -1) < 0)
+		if (errno != EINTR)
+			return -1;
+	listen_fd = ft_fd_checked(FT_FD_CONTROL);
+	if (listen_fd < 0) {
+		errno = EBADF;
+		return -1;
+	}
+	/* At the limit, past it: the program never sees the number. */
+	return ft_fd_open(FT_FD_CLIENT, accept_once, &listen_fd, NULL);
+}
+
+/* The next client, on the endpoint's own socket; -1 if the endpoint is
+ * lost for good. */
+static int next_client(void)
+{
+	for (;;) {
+		int fd;
+
+		/* A raw close_range() passes our wrappers: the numbers may
+		 * be closed, or the program's own files, since. */
+		if (ft_fd_checked(FT_FD_CONTROL) < 0 || ft_fd_checked(FT_FD_POLL) < 0) {
+			if (reopen_socket())
+				return -1;
+			continue;
+		}
+		fd = wait_client();
+		if (fd >= 0)
+			return fd;
+		if (errno == EMFILE || errno == ENFILE) {
+			/* The client waits; it is tried again, not in a loop. */
+			usleep(100 * 1000);
+		} else if (errno == EINVAL || errno == ENOTSOCK) {
+			if (reopen_socket())	/* ours, but no longer listening */
+				return -1;
+		} else if (errno != EBADF && errno != EAGAIN && errno != EINTR &&
+			   errno != ECONNABORTED) {
+			ft_warn("control: accept: %s; control stopped", strerror(errno));
+			return -1;
+		}
+	}
+}
+
 static void *control_thread(void *arg)
 {
 	sigset_t sync;
@@ -261,22 +343,17 @@ static void *control_thread(void *arg)
 	pthread_sigmask(SIG_UNBLOCK, &sync, NULL);
 	prctl(PR_SET_NAME, "fntrace-ctl");
 	for (;;) {
-		int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		int fd = next_client();
 
-		if (fd < 0) {
-			if (errno == EINTR || errno == ECONNABORTED)
-				continue;
-			ft_warn("control: accept: %s; control stopped", strerror(errno));
+		if (fd < 0)
 			return NULL;
-		}
 		if (peer_allowed(fd))
 			serve(fd);
-		close(fd);
+		ft_fd_release(FT_FD_CLIENT);
 		if (stop_requested)
 			break;
 	}
-	close(listen_fd);
-	listen_fd = -1;
+	close_endpoint();
 	remove_socket();
 	return NULL;
 }
@@ -339,7 +416,27 @@ static void remove_stale_sockets(const char *dir)
 	closedir(d);
 }
 
-/* Listening in uid's directory; -1 (errno set) if it cannot. */
+static int new_socket(void *unused)
+{
+	return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+}
+
+static int new_epoll(void *unused)
+{
+	return epoll_create1(EPOLL_CLOEXEC);
+}
+
+/* What the control thread sleeps in: the socket's readiness. */
+static int open_waiter(int listen_fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int fd = ft_fd_open(FT_FD_POLL, new_epoll, NULL, NULL);
+
+	return fd < 0 ? -1 : epoll_ctl(fd, EPOLL_CTL_ADD, listen_fd, &ev);
+}
+
+/* Listening in uid's directory, the socket taken into its slot; -1
+ * (errno set) if it cannot. */
 static int open_socket_as(uid_t uid)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -352,13 +449,12 @@ static int open_socket_as(uid_t uid)
 	snprintf(sock_path, sizeof(sock_path), "%s/%d", dir, (int)getpid());
 	strcpy(addr.sun_path, sock_path);
 	unlink(sock_path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = ft_fd_open(FT_FD_CONTROL, new_socket, NULL, NULL);
 	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0 &&
-	    chmod(sock_path, 0600) == 0 && listen(fd, 16) == 0)
+	    chmod(sock_path, 0600) == 0 && listen(fd, 16) == 0 && open_waiter(fd) == 0)
 		return fd;
 	err = errno;
-	if (fd >= 0)
-		close(fd);
+	close_endpoint();
 	errno = err;
 	return -1;
 }
@@ -416,10 +512,10 @@ static int start_thread(void)
 static void control_after_fork(void)
 {
 	thread_made = 0;	/* the parent's, not here */
-	if (listen_fd < 0)
+	ft_fd_release(FT_FD_CLIENT);	/* forked while serving one */
+	if (ft_fd(FT_FD_CONTROL) < 0)
 		return;
-	close(listen_fd);
-	listen_fd = -1;
+	close_endpoint();
 	sock_path[0] = '\0';
 	ft_control_start();
 }
@@ -428,16 +524,14 @@ int ft_control_start(void)
 {
 	static int once;
 
-	if (listen_fd >= 0)
+	if (ft_fd(FT_FD_CONTROL) >= 0)
 		return 0;
 	if (!once)
 		owner_uid = geteuid();
-	listen_fd = open_socket();
-	if (listen_fd < 0)
+	if (open_socket() < 0)
 		return -1;
 	if (start_thread()) {
-		close(listen_fd);
-		listen_fd = -1;
+		close_endpoint();
 		remove_socket();
 		return -1;
 	}
@@ -486,6 +580,7 @@ FT_EXPORT int fntrace_attach_init(const char *unblocked)
 {
 	int interposed;
 
+	ft_messages_attached();
 	free(traps_unblocked);
 	traps_unblocked = unblocked ? strdup(unblocked) : NULL;
 	ftrace_lock();

@@ -53,6 +53,8 @@ const struct ctl_file *ctl_file_find(const char *name);
 /* A consuming reader (trace_pipe, record -p's buffer_fd) while a
  * recorder drains the buffer: -1, the refusal written to o. */
 int ft_ctl_busy(struct ctl_out *o);
+/* The file `messages`: what the runtime said since it was last read. */
+int ft_messages_read(struct ctl_out *o, int arg);
 
 /* After the current request is answered, close the endpoint (detach). */
 void ft_control_stop_after_request(void);

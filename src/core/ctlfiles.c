@@ -345,6 +345,10 @@ static int read_buffer_fd(struct ctl_out *o, int arg)
 	ftrace_unlock();
 	recorder_pid = peer_of(o->fd);
 	o->send_fd = ft_buffer_fd();
+	if (o->send_fd < 0) {
+		ctl_printf(o, "error %d the trace buffer's descriptor was closed\n", EBADF);
+		return -1;
+	}
 	ctl_printf(o, "ok\n");
 	return 0;
 }
@@ -430,6 +434,7 @@ static const struct ctl_file files[] = {
 	{ "funcs", ft_readout_funcs, NULL, 0 },
 	{ "detach", NULL, write_detach, 0 },
 	{ "traps_unblocked", read_traps_unblocked, NULL, 0 },
+	{ "messages", ft_messages_read, NULL, 0 },
 };
 
 const struct ctl_file *ctl_file_find(const char *name)

@@ -211,8 +211,10 @@ int ft_interposed(void);
 void ftrace_lock(void);
 void ftrace_unlock(void);
 
-/* ---- messages (runtime.c) ---- */
+/* ---- messages (messages.c): to the user, never the program's streams ---- */
 void ft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ft_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ft_messages_start(void);
+void ft_messages_attached(void);
 
 #endif

@@ -6,6 +6,7 @@
  * No stdio: after a fork() in a threaded program, its locks may be held
  * by a thread that no longer exists.
  */
+#include "fds.h"
 #include "funcs.h"
 #include "ftrace.h"
 #include "recorder_files.h"
@@ -21,7 +22,6 @@
 #include <unistd.h>
 
 static char dir_path[PATH_MAX];
-static int fd = -1;
 
 /* A module's lines go out in writes of up to OUT_SIZE bytes, never held
  * whole: 100 000 functions are 4 MB, and touching that much memory cost
@@ -33,12 +33,21 @@ struct out {
 	size_t len;
 };
 
-/* A failed write loses what it held, and only that: the ids written
- * before are still good, and the recording goes on. */
+/* Lines to the file, if its descriptor is still the file (a raw
+ * close_range() passes our wrappers).  A failed write loses what it
+ * held, and only that: the ids written before are still good, and the
+ * recording goes on. */
+static void write_lines(const char *lines, size_t len)
+{
+	int fd = ft_fd_checked(FT_FD_FUNCS);
+
+	if (fd >= 0 && len)
+		write_all(fd, lines, len);
+}
+
 static void flush(struct out *o)
 {
-	if (fd >= 0 && o->len)
-		write_all(fd, o->buf, o->len);
+	write_lines(o->buf, o->len);
 	o->len = 0;
 }
 
@@ -51,18 +60,29 @@ uint32_t ft_image;
  * create it, or no longer sees the directory (it changed its user or its
  * root since the recording started), has the recorder make it.
  */
+static int create(void *path)
+{
+	return open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+}
+
+static int from_recorder(void *unused)
+{
+	return ft_recorder_make_funcs(getpid(), &ft_image);
+}
+
 static int open_for_pid(void)
 {
 	char path[PATH_MAX + 48];
+	int fd = -1;
 
 	for (ft_image = 0; ft_image < 1000; ft_image++) {
 		ft_funcs_path(path, sizeof(path), dir_path, getpid(), ft_image);
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+		fd = ft_fd_open(FT_FD_FUNCS, create, path, NULL);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
 	if (fd < 0 && errno != EEXIST)
-		fd = ft_recorder_make_funcs(getpid(), &ft_image);
+		fd = ft_fd_open(FT_FD_FUNCS, from_recorder, NULL, NULL);
 	return fd < 0 ? -1 : 0;
 }
 
@@ -72,9 +92,8 @@ void ft_funcs_note_untraced(const char *path)
 	char line[PATH_MAX + 16];
 	int n = snprintf(line, sizeof(line), "notraced %s\n", path);
 
-	if (fd < 0 || n <= 0 || (size_t)n >= sizeof(line))
-		return;
-	write_all(fd, line, n);
+	if (n > 0 && (size_t)n < sizeof(line))
+		write_lines(line, n);
 }
 
 int ft_funcs_open(const char *dir)
@@ -155,8 +174,7 @@ static void to_file(void *arg, const char *line, size_t len)
 	struct out *o = arg;
 
 	if (!o->buf) {
-		if (fd >= 0)
-			write_all(fd, line, len);
+		write_lines(line, len);
 		return;
 	}
 	if (o->len + len > OUT_SIZE)
@@ -170,7 +188,7 @@ void ft_funcs_write_module(unsigned idx)
 	struct out o = { NULL, 0 };
 
 	/* A module not read yet is written when it is. */
-	if (fd < 0 || !ftrace_module_get(idx) || ftrace_module_get(idx)->deferred)
+	if (ft_fd(FT_FD_FUNCS) < 0 || !ftrace_module_get(idx) || ftrace_module_get(idx)->deferred)
 		return;
 	o.buf = malloc(OUT_SIZE);
 	module_lines(idx, to_file, &o);
@@ -227,7 +245,7 @@ int ft_funcs_emit_for(uint32_t pid, uint32_t image,
 {
 	int ours = pid == (uint32_t)getpid() && image == ft_image;
 
-	if (!ours && fd >= 0)
+	if (!ours && ft_fd(FT_FD_FUNCS) >= 0)
 		return emit_file(pid, image, emit, arg);
 	if (!ours && image != ft_image)
 		return -1;
@@ -237,9 +255,9 @@ int ft_funcs_emit_for(uint32_t pid, uint32_t image,
 
 void ft_funcs_reopen_after_fork(void)
 {
-	if (fd < 0)
+	if (ft_fd(FT_FD_FUNCS) < 0)
 		return;
-	close(fd);
+	ft_fd_release(FT_FD_FUNCS);
 	if (open_for_pid())
 		return;
 	for (unsigned i = 0; i < ftrace_module_count(); i++)

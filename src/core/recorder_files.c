@@ -20,6 +20,7 @@
  */
 #include "recorder_files.h"
 #include "buffer.h"
+#include "fds.h"
 #include "ftrace.h"
 #include "../common/fdpass.h"
 #include "../common/fileio.h"
@@ -36,20 +37,6 @@
  * that is stopped not at all, which must not stop us for long. */
 #define ANSWER_TIMEOUT_MS 2000
 
-static int service_fd = -1;
-static dev_t service_dev;
-static ino_t service_ino;
-
-/* Is fd still the socket it was at the start?  The program may have
- * closed it (daemons close what they do not know) and opened something
- * else under its number: nothing of ours may go there. */
-static int still_ours(int fd)
-{
-	struct stat st;
-
-	return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == service_dev &&
-	       st.st_ino == service_ino;
-}
 
 /* A packet socket of the Unix domain, as the recorder's end is. */
 static int looks_like_service(int fd)
@@ -62,19 +49,18 @@ static int looks_like_service(int fd)
 	       type == SOCK_SEQPACKET && domain == AF_UNIX;
 }
 
+/* The recorder's end goes into its slot (fds.c), out of the program's
+ * way, and is found there again by an exec'd image. */
 void ft_recorder_files_init(const char *fd)
 {
 	struct stat st;
 	char *end;
 	long n = fd ? strtol(fd, &end, 10) : -1;
 
-	service_fd = -1;
 	if (!fd || !*fd || *end || n < 0 || n >= (1 << 30) || fstat((int)n, &st) ||
 	    !looks_like_service((int)n))
 		return;
-	service_fd = (int)n;
-	service_dev = st.st_dev;
-	service_ino = st.st_ino;
+	ft_fd_adopt(FT_FD_FILES, (int)n, "FNTRACE_FILES_FD");
 }
 
 /* The answer's text and fd; -1 if none came in time. */
@@ -92,13 +78,13 @@ static int read_answer(int sock, char *text, size_t size, int *fd)
 }
 
 /* One request and its answer: 0, or -1 if none came. */
-static int ask(const char *request, char *answer, size_t size, int *fd)
+static int ask(int service, const char *request, char *answer, size_t size, int *fd)
 {
 	int pair[2], ret = -1;
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair))
 		return -1;
-	if (fdpass_send(service_fd, request, pair[1], MSG_DONTWAIT) == 0) {
+	if (fdpass_send(service, request, pair[1], MSG_DONTWAIT) == 0) {
 		close(pair[1]);
 		pair[1] = -1;
 		ft_buffer_wake_recorder();
@@ -115,14 +101,14 @@ static int ask(const char *request, char *answer, size_t size, int *fd)
 static int ask_for_fd(const char *request, unsigned *number)
 {
 	char answer[32];
-	int fd, err;
+	int service = ft_fd_checked(FT_FD_FILES), fd, err;
 
-	if (service_fd < 0 || !still_ours(service_fd)) {
-		service_fd = -1;
+	/* gone, or its number is the program's now (a raw close_range) */
+	if (service < 0) {
 		errno = ENOENT;
 		return -1;
 	}
-	if (ask(request, answer, sizeof(answer), &fd))
+	if (ask(service, request, answer, sizeof(answer), &fd))
 		return -1;
 	if (fd >= 0 && sscanf(answer, "ok %u", number) == 1)
 		return fd;

@@ -17,7 +17,7 @@
  *   FNTRACE_OPTIONS   comma-separated: funcgraph-retval
  *   FNTRACE_ARGS      argument specs (set_ftrace_args), one per line
  *   FNTRACE_ARGS_FILE a file of them: the recorder's, in its data directory
- *   FNTRACE_DEBUG     say what is found and done, on stderr
+ *   FNTRACE_DEBUG     say what is found and done (messages.c)
  */
 #include "args.h"
 #include "breakpoint.h"
@@ -38,7 +38,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +45,6 @@
 
 static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int forks_waiting;
-static int debug;
 
 /* A fork waiting for the lock goes first: a thread that switches tracers
  * in a loop takes the lock again the moment it lets it go, and glibc's
@@ -84,39 +82,6 @@ static void fork_child(void)
 {
 	ft_tasks_after_fork();
 	ftrace_unlock();
-}
-
-static void say(const char *fmt, va_list ap)
-{
-	char buf[512];
-	int n = snprintf(buf, sizeof(buf), "fntrace: ");
-
-	n += vsnprintf(buf + n, sizeof(buf) - n - 1, fmt, ap);
-	if (n > (int)sizeof(buf) - 2)
-		n = sizeof(buf) - 2;
-	buf[n++] = '\n';
-	if (write(STDERR_FILENO, buf, n) < 0)
-		return;
-}
-
-void ft_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	say(fmt, ap);
-	va_end(ap);
-}
-
-void ft_debug(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!debug)
-		return;
-	va_start(ap, fmt);
-	say(fmt, ap);
-	va_end(ap);
 }
 
 static int env_filter(enum ft_filter_file which, const char *name)
@@ -207,7 +172,7 @@ __attribute__((constructor)) static void fntrace_init(void)
 {
 	int recording;
 
-	debug = getenv("FNTRACE_DEBUG") != NULL;
+	ft_messages_start();
 	if (ft_threads_init())
 		return;
 	ftrace_bp_init();
