@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lifetime.c's linked library: its constructor and destructor each call a function. */
+#include <string.h>
+#include <unistd.h>
+
+static void stage(const char *name)
+{
+	if (write(STDOUT_FILENO, name, strlen(name)) < 0 || write(STDOUT_FILENO, "\n", 1) < 0)
+		_exit(3);
+}
+
+__attribute__((noinline)) void in_lib_ctor(void) { stage("in_lib_ctor"); }
+__attribute__((noinline)) void in_lib_work(void) { stage("in_lib_work"); }
+__attribute__((noinline)) void in_lib_dtor(void) { stage("in_lib_dtor"); }
+
+void lib_work(void)
+{
+	in_lib_work();
+}
+
+__attribute__((constructor)) static void lib_ctor(void) { in_lib_ctor(); }
+__attribute__((destructor)) static void lib_dtor(void) { in_lib_dtor(); }
