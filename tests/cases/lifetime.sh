@@ -72,3 +72,32 @@ for flavor in cc gcc-pg gcc-fentry clang-patchable; do
 	check_life "$flavor" function_graph
 	check_life "$flavor" function
 done
+
+# fntrace run, and a recorder attached while main waits: everything after
+# it, up to the last destructor, is in the recording.  (But for the
+# dlopen()ed library's names: record -p reads the function table every
+# 2 s, and a library opened and closed between two reads is not in it;
+# its calls are there, named by their ids.)
+dir=$PWD/cc
+mkdir -p sync
+"$FNTRACE" run -- "$dir/lifetime" "$dir/liblifetime_dl.so" "$PWD/sync" >run.out 2>run.err &
+pid=$!
+for i in $(seq 300); do [ -e sync/ready ] && [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+"$FNTRACE" record -p $pid -o live.data >live.log 2>&1 &
+rec=$!
+for i in $(seq 300); do
+	[ "$("$FNTRACE" ctl $pid current_tracer 2>/dev/null)" = function_graph ] && break
+	sleep 0.1
+done
+touch sync/go
+wait $pid
+t_eq "lifetime: run: the program ran to its end" 0 "$?"
+wait $rec
+t_eq "lifetime: run: record -p ends with it" 0 "$?"
+"$FNTRACE" report -i live.data >live.txt 2>/dev/null
+stages_of live.txt >live.traced
+t_ok "lifetime: run: ... the dlopen()ed library's six calls, by id" \
+	test "$(grep -c '<id [0-9]*>()' live.txt)" -ge 6
+sed '1,/^in_main$/d; /^in_dl_/d' run.out >live.want
+t_same "lifetime: run: from the switch on, every stage's call traced, to the last destructor" \
+	live.want live.traced

@@ -6,9 +6,12 @@
  * before main and one in main, a destructor, a linked library's
  * constructor and destructor (lifetime_lib.c) and a dlopen()ed one's
  * (lifetime_dl.c, argv[1]), opened and closed.  The trace must show the
- * same calls in the same order.
+ * same calls in the same order.  With a directory argv[2], main makes
+ * DIR/ready and waits (30 s at most) for DIR/go before it goes on: a
+ * tracer may be switched on meanwhile.
  */
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,6 +43,20 @@ __attribute__((constructor)) static void ctor(void)
 	atexit(atexit_early);
 }
 
+static void wait_for_go(const char *dir)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/ready", dir);
+	f = fopen(path, "w");
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path), "%s/go", dir);
+	for (int i = 0; i < 3000 && access(path, F_OK); i++)
+		usleep(10000);
+}
+
 int main(int argc, char **argv)
 {
 	void (*work)(void);
@@ -47,6 +64,8 @@ int main(int argc, char **argv)
 
 	in_main();
 	atexit(atexit_main);
+	if (argc > 2)
+		wait_for_go(argv[2]);
 	lib_work();
 	h = argc > 1 ? dlopen(argv[1], RTLD_NOW) : NULL;
 	if (!h)
