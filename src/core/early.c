@@ -59,7 +59,7 @@ uintptr_t ft_mcount_early(uintptr_t ret)
 	if (!ft_runtime_started())
 		ft_runtime_start();
 	else if (own_dlopens && !ftrace_rec_lookup_outside(ret))
-		ft_modules_changed();
+		ft_module_arrived(ret);
 	inside = 0;
 	return ft_runtime_started() ? resume_at(ret) : ret;
 }

@@ -215,8 +215,9 @@ void ftrace_unlock(void);
 void ft_runtime_start(void);
 int ft_runtime_started(void);
 void ft_early_started(void);
-/* A module loaded or unloaded: read it, patch it as the ops want. */
-void ft_modules_changed(void);
+/* A module may have come, addr in it: read it, patch it as the ops
+ * want, unless it is known already. */
+void ft_module_arrived(uintptr_t addr);
 /* Around the real dlopen: its constructors' calls to mcount read it. */
 void ft_early_dlopen_enter(void);
 void ft_early_dlopen_leave(void);

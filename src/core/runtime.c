@@ -262,7 +262,7 @@ static void update_modules(void)
 		ft_warn("cannot patch a newly loaded module");
 }
 
-void ft_modules_changed(void)
+static void modules_changed(void)
 {
 	ftrace_lock();
 	update_modules();
@@ -280,7 +280,7 @@ FT_EXPORT void *dlopen(const char *file, int mode)
 	handle = real(file, mode);
 	ft_early_dlopen_leave();
 	if (handle)
-		ft_modules_changed();
+		modules_changed();
 	return handle;
 }
 
@@ -292,7 +292,7 @@ FT_EXPORT int dlclose(void *handle)
 	if (!real)
 		real = ft_real("dlclose");
 	ret = real(handle);
-	ft_modules_changed();
+	modules_changed();
 	return ret;
 }
 
@@ -321,6 +321,17 @@ static int module_known(uintptr_t addr)
 	return 0;
 }
 
+/* A module may have come that no update has read yet, addr in it: read
+ * it, unless it is known (a site of it still calls mcount because its
+ * bytes were not what the file said). */
+void ft_module_arrived(uintptr_t addr)
+{
+	ftrace_lock();
+	if (!module_known(addr))
+		update_modules();
+	ftrace_unlock();
+}
+
 /*
  * The first initialiser of a library fntrace cc linked (self is in it):
  * the library is read before its constructors run, at start-up (linked
@@ -328,12 +339,8 @@ static int module_known(uintptr_t addr)
  */
 FT_EXPORT void fntrace_module_init(const void *self)
 {
-	if (!ft_runtime_started()) {
+	if (!ft_runtime_started())
 		ft_runtime_start();
-		return;
-	}
-	ftrace_lock();
-	if (!module_known((uintptr_t)self))
-		update_modules();
-	ftrace_unlock();
+	else
+		ft_module_arrived((uintptr_t)self);
 }
