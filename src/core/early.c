@@ -15,8 +15,9 @@
 
 #include <stdatomic.h>
 
-/* Read by every arch's mcount: not zero while the runtime has not
- * started, and while some thread is inside dlopen(). */
+/* Read by the mcount of x86_64 and aarch64 (the others' only return):
+ * not zero while the runtime has not started, and while some thread is
+ * inside dlopen(). */
 _Atomic int ft_mcount_slow = 1;
 
 static __thread unsigned own_dlopens;	/* this thread's, nested */

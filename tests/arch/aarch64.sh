@@ -4,6 +4,8 @@
 # lacks (gcc rejects -mfentry, -mrecord-mcount and -mnop-mcount here).
 ARCH_TRIPLE=aarch64-linux-gnu
 ARCH_FLAVORS="gcc-pg gcc-patchable clang-pg clang-patchable"
+# Its _mcount starts the runtime when a site calls it first (src/core/early.c).
+ARCH_EARLY_MCOUNT=1
 # A patchable entry whose one changed instruction is changed live.
 ARCH_PATCHABLE_LIVE=clang-patchable
 # Cross-built programs run under qemu-user, which has no rseq: no CPU column.

@@ -66,7 +66,7 @@ for flavor in cc gcc-pg gcc-fentry ${ARCH_PATCHABLE_LIVE:-}; do
 	case $flavor in
 	cc) ;;
 	"${ARCH_PATCHABLE_LIVE:-}") linker="env FNTRACE_CC=$(t_cc gcc) $FNTRACE cc" ;;
-	# -pg: where the arch's mcount starts the runtime (x86_64's).
+	# -pg: where the arch's mcount starts the runtime (ARCH_EARLY_MCOUNT).
 	*) [ -n "${ARCH_EARLY_MCOUNT:-}" ] || continue ;;
 	esac
 	case " $FLAVORS cc " in *" $flavor "*) ;; *) continue ;; esac
