@@ -9,7 +9,9 @@
  * here while ft_mcount_slow says it may be useful: the runtime starts
  * (or reads the new module) right away, and the site is run again, now
  * that it calls the tracer.  Sites that are nops already (fntrace cc)
- * call nothing and cannot be caught this way.
+ * call nothing and cannot be caught this way: what fntrace cc links
+ * calls the runtime itself first (fntrace_preinit, fntrace_module_init
+ * in runtime.c).
  */
 #include "ftrace.h"
 
