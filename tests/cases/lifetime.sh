@@ -50,6 +50,8 @@ check_life() {
 	"$FNTRACE" record -t "$tracer" -o "$flavor-$tracer.data" -- \
 		"$dir/lifetime" "$dir/liblifetime_dl.so" >"$flavor-$tracer.out" 2>"$flavor-$tracer.err"
 	t_eq "lifetime: $flavor $tracer: the program ran to its end" 0 "$?"
+	t_same "lifetime: $flavor $tracer: its output as untraced (float arguments kept)" \
+		"$flavor.want" "$flavor-$tracer.out"
 	"$FNTRACE" report -i "$flavor-$tracer.data" >"$flavor-$tracer.txt" 2>/dev/null
 	stages_of "$flavor-$tracer.txt" >"$flavor-$tracer.traced"
 	t_same "lifetime: $flavor $tracer: every stage's call traced, in order" \

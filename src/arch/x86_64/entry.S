@@ -490,8 +490,11 @@ ftrace_stub:
  * ft_mcount_slow says so, and on where it says: past the site, or back
  * to it once it calls the tracer.  That path runs libc, which may use
  * any vector register: all of them are kept, by XSAVE (FXSAVE where the
- * system has none), as every caller-saved general register is.
+ * system has none), as every caller-saved general register is.  AMX's
+ * tiles are left out: no call keeps them, and a process that did not ask
+ * for them would fault on their restore.
  */
+#define XSAVE_FEATURES	0xfff9ffff	/* all but XTILECFG (17), XTILEDATA (18) */
 	.p2align 4
 	.globl	mcount
 	.type	mcount, @function
@@ -542,13 +545,13 @@ mcount_early:
 2:	movq	%rax, 504(%rsp,%rcx,8)
 	decl	%ecx
 	jnz	2b
-	movl	$-1, %eax
+	movl	$XSAVE_FEATURES, %eax
 	movl	$-1, %edx
 	xsave	(%rsp)
 	movq	8(%rbp), %rdi
 	call	ft_mcount_early
 	movq	%rax, 8(%rbp)
-	movl	$-1, %eax
+	movl	$XSAVE_FEATURES, %eax
 	movl	$-1, %edx
 	xrstor	(%rsp)
 	jmp	3f
