@@ -16,6 +16,7 @@
 #include "ftrace.h"
 
 #include <stdatomic.h>
+#include <unistd.h>
 
 /* Read by the mcount of x86_64 and aarch64 (the others' only return):
  * not zero while the runtime has not started, and while some thread is
@@ -52,10 +53,29 @@ static uintptr_t resume_at(uintptr_t ret)
 	return rec && (rec->flags & FTRACE_FL_ENABLED) ? rec->ip : ret;
 }
 
+/*
+ * A -pg ifunc resolver calls mcount while the loader relocates: maybe
+ * before our own relocation (our GOT, TLS offsets and libc calls not yet
+ * usable), or before libc's.  Nothing may run then.  A pointer to itself
+ * holds its own address only once we are relocated, and libc sets
+ * environ in its initialiser, which comes after every relocation (or
+ * fntrace_preinit does, from the program's .preinit_array, as late).
+ */
+static const void *const self_pointer = &self_pointer;
+
+static int loader_done(void)
+{
+	const void *const volatile *p = &self_pointer;
+
+	return *p == (const void *)&self_pointer && environ;
+}
+
 /* ret: the return address of a site that called mcount.  The address to
  * go on at. */
 uintptr_t ft_mcount_early(uintptr_t ret)
 {
+	if (!loader_done())
+		return ret;
 	if (inside)
 		return ret;
 	inside = 1;
