@@ -62,6 +62,8 @@ enum cc_link_kind cc_link_kind(const struct cc_args *a);
 char *cc_startup_object(const struct cmd *cc, const struct cc_args *a, const char *dir);
 
 int cc_args_parse(struct cc_args *a, int argc, char **argv);
+/* Is opt one of the arguments, as it is? */
+int cc_has_arg(const struct cc_args *a, const char *opt);
 /* argv with every readable @FILE replaced by its words: a new vector of
  * new strings, ended by NULL, for cc_free_words(). */
 int cc_expand_response_files(int argc, char **argv, int *out_argc, char ***out_argv);

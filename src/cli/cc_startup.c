@@ -43,19 +43,12 @@ static const char library_source[] =
 	"__attribute__((section(\".init_array.00000\"), used))\n"
 	"static void (*fntrace_cc_init_entry)(void) = fntrace_cc_init;\n";
 
-static int has(const struct cc_args *a, const char *opt)
-{
-	for (int i = 0; i < a->argc; i++)
-		if (!strcmp(a->argv[i], opt))
-			return 1;
-	return 0;
-}
-
 enum cc_link_kind cc_link_kind(const struct cc_args *a)
 {
-	if (has(a, "-r") || has(a, "-Wl,-r"))
+	if (cc_has_arg(a, "-r") || cc_has_arg(a, "-Wl,-r"))
 		return CC_LINKS_OBJECT;
-	if (has(a, "-shared") || has(a, "-Wl,-shared") || has(a, "-Wl,--shared"))
+	if (cc_has_arg(a, "-shared") || cc_has_arg(a, "-Wl,-shared") ||
+	    cc_has_arg(a, "-Wl,--shared"))
 		return CC_LINKS_LIBRARY;
 	return CC_LINKS_PROGRAM;
 }

@@ -150,14 +150,6 @@ static int target_triple(const struct cmd *cc, char *buf, size_t len)
 	return 0;
 }
 
-static int has_arg(const struct cc_args *a, const char *opt)
-{
-	for (int i = 0; i < a->argc; i++)
-		if (!strcmp(a->argv[i], opt))
-			return 1;
-	return 0;
-}
-
 static int has_arg_prefix(const struct cc_args *a, const char *prefix)
 {
 	for (int i = 0; i < a->argc; i++)
@@ -206,7 +198,7 @@ static int instrument(const struct cmd *cc, const struct cc_args *a, struct cmd 
 		return -1;
 	}
 	ret |= cmd_push(out, "-pg");
-	if (!strncmp(triple, "x86_64", 6) && !has_arg(a, "-m32") && !has_arg(a, "-mx32")) {
+	if (!strncmp(triple, "x86_64", 6) && !cc_has_arg(a, "-m32") && !cc_has_arg(a, "-mx32")) {
 		ret |= cmd_push(out, "-mfentry");
 		if (takes_return_sites(cc))
 			ret |= cmd_push(out, RETURN_SITES_FLAG) | cmd_push(out, RECORD_RETURN_FLAG);
@@ -346,7 +338,7 @@ static int dependency_options(struct cmd *c, const struct cc_args *a, const char
 {
 	const char *stem = a->out ? a->out : base_name(src);
 
-	if (!has_arg(a, "-MD") && !has_arg(a, "-MMD"))
+	if (!cc_has_arg(a, "-MD") && !cc_has_arg(a, "-MMD"))
 		return 0;
 	if (!has_arg_prefix(a, "-MT") && !has_arg_prefix(a, "-MQ") &&
 	    (!(names[0] = a->out ? strdup(a->out) : default_object(src)) ||
