@@ -46,8 +46,24 @@ struct cmd {
 };
 
 int cmd_push(struct cmd *c, const char *s);	/* cmd_cc.c */
+/* Run the command and wait: its exit status (127: not started). */
+int cc_run(const struct cmd *c);
+
+/* What the link makes (cc_startup.c). */
+enum cc_link_kind {
+	CC_LINKS_PROGRAM,
+	CC_LINKS_LIBRARY,	/* -shared */
+	CC_LINKS_OBJECT,	/* -r */
+};
+enum cc_link_kind cc_link_kind(const struct cc_args *a);
+/* The object that starts fntrace's runtime, or shows it the library,
+ * before the link's constructors, compiled into dir for its target: its
+ * path (malloc'd), or NULL. */
+char *cc_startup_object(const struct cmd *cc, const struct cc_args *a, const char *dir);
 
 int cc_args_parse(struct cc_args *a, int argc, char **argv);
+/* Is opt one of the arguments, as it is? */
+int cc_has_arg(const struct cc_args *a, const char *opt);
 /* argv with every readable @FILE replaced by its words: a new vector of
  * new strings, ended by NULL, for cc_free_words(). */
 int cc_expand_response_files(int argc, char **argv, int *out_argc, char ***out_argv);

@@ -129,6 +129,14 @@ int cc_args_parse(struct cc_args *a, int argc, char **argv)
 	return 0;
 }
 
+int cc_has_arg(const struct cc_args *a, const char *opt)
+{
+	for (int i = 0; i < a->argc; i++)
+		if (!strcmp(a->argv[i], opt))
+			return 1;
+	return 0;
+}
+
 void cc_args_free(struct cc_args *a)
 {
 	free(a->role);

@@ -98,7 +98,7 @@ static int run(char **argv, posix_spawn_file_actions_t *fa)
 	return record_exit_code(status);
 }
 
-static int run_cmd(const struct cmd *c)
+int cc_run(const struct cmd *c)
 {
 	return c->v ? run(c->v, NULL) : 1;
 }
@@ -150,14 +150,6 @@ static int target_triple(const struct cmd *cc, char *buf, size_t len)
 	return 0;
 }
 
-static int has_arg(const struct cc_args *a, const char *opt)
-{
-	for (int i = 0; i < a->argc; i++)
-		if (!strcmp(a->argv[i], opt))
-			return 1;
-	return 0;
-}
-
 static int has_arg_prefix(const struct cc_args *a, const char *prefix)
 {
 	for (int i = 0; i < a->argc; i++)
@@ -206,7 +198,7 @@ static int instrument(const struct cmd *cc, const struct cc_args *a, struct cmd 
 		return -1;
 	}
 	ret |= cmd_push(out, "-pg");
-	if (!strncmp(triple, "x86_64", 6) && !has_arg(a, "-m32") && !has_arg(a, "-mx32")) {
+	if (!strncmp(triple, "x86_64", 6) && !cc_has_arg(a, "-m32") && !cc_has_arg(a, "-mx32")) {
 		ret |= cmd_push(out, "-mfentry");
 		if (takes_return_sites(cc))
 			ret |= cmd_push(out, RETURN_SITES_FLAG) | cmd_push(out, RECORD_RETURN_FLAG);
@@ -279,7 +271,7 @@ static int run_all(const struct cmd *cc, const struct cmd *flags, const struct c
 
 	for (int i = 0; i < a->argc && !ret; i++)
 		ret = cmd_push(&c, a->argv[i]);
-	ret = ret ? 1 : run_cmd(&c);
+	ret = ret ? 1 : cc_run(&c);
 	free(c.v);
 	return ret;
 }
@@ -292,19 +284,46 @@ static int compile_only(const struct cmd *cc, const struct cmd *flags,
 	return ret ? ret : record_outputs(a);
 }
 
-/* The link: every argument but -pg, each source replaced by its object. */
-static int link_objects(const struct cmd *cc, const struct cc_args *a, char **objs)
+/* The link: every argument but -pg, each source replaced by its object;
+ * a program or a library gets the object that starts the runtime (or
+ * shows it the library) before its constructors, made in dir
+ * (cc_startup.c). */
+static int link_objects(const struct cmd *cc, const struct cc_args *a, char **objs,
+			const char *dir)
 {
+	char *startup = NULL;
 	struct cmd c;
 	int ret = start_cmd(&c, cc, NULL);
 
+	if (!ret && dir && cc_link_kind(a) != CC_LINKS_OBJECT) {
+		startup = cc_startup_object(cc, a, dir);
+		if (!startup)
+			cli_error("cc: cannot compile the object that starts fntrace's runtime");
+		ret = !startup || cmd_push(&c, startup);
+	}
 	for (int i = 0, k = 0; i < a->argc && !ret; i++) {
 		if (a->role[i] == CC_PG)
 			continue;
 		ret = cmd_push(&c, a->role[i] == CC_SRC && objs ? objs[k++] : a->argv[i]);
 	}
-	ret = ret ? 1 : run_cmd(&c);
+	ret = ret ? 1 : cc_run(&c);
 	free(c.v);
+	free(startup);
+	return ret;
+}
+
+/* Objects only: the link, with a directory for the start-up object. */
+static int link_only(const struct cmd *cc, const struct cc_args *a)
+{
+	char dir[4096];
+	int ret;
+
+	if (cc_link_kind(a) == CC_LINKS_OBJECT)
+		return link_objects(cc, a, NULL, NULL);
+	if (cli_make_temp_dir(dir, sizeof(dir), "fntrace-cc"))
+		return 1;
+	ret = link_objects(cc, a, NULL, dir);
+	datadir_remove(dir);
 	return ret;
 }
 
@@ -319,7 +338,7 @@ static int dependency_options(struct cmd *c, const struct cc_args *a, const char
 {
 	const char *stem = a->out ? a->out : base_name(src);
 
-	if (!has_arg(a, "-MD") && !has_arg(a, "-MMD"))
+	if (!cc_has_arg(a, "-MD") && !cc_has_arg(a, "-MMD"))
 		return 0;
 	if (!has_arg_prefix(a, "-MT") && !has_arg_prefix(a, "-MQ") &&
 	    (!(names[0] = a->out ? strdup(a->out) : default_object(src)) ||
@@ -344,7 +363,7 @@ static int compile_one(const struct cmd *cc, const struct cmd *flags,
 			ret = cmd_push(&c, a->argv[i]);
 	ret = ret || dependency_options(&c, a, src, names);
 	ret = ret || cmd_push(&c, "-c") || cmd_push(&c, src) || cmd_push(&c, "-o") || cmd_push(&c, obj);
-	ret = ret ? 1 : run_cmd(&c);
+	ret = ret ? 1 : cc_run(&c);
 	free(c.v);
 	free(names[0]);
 	free(names[1]);
@@ -380,7 +399,7 @@ static int compile_and_link(const struct cmd *cc, const struct cmd *flags,
 		k++;
 	}
 	if (!ret)
-		ret = link_objects(cc, a, objs);
+		ret = link_objects(cc, a, objs, dir);
 	while (k--)
 		free(objs[k]);
 	free(objs);
@@ -396,7 +415,7 @@ static int dispatch(const struct cmd *cc, const struct cc_args *a)
 	if (a->mode == CC_UNTOUCHED)
 		return run_all(cc, NULL, a);
 	if (a->mode == CC_LINK_ONLY)
-		return link_objects(cc, a, NULL);	/* drops only -pg */
+		return link_only(cc, a);	/* drops only -pg */
 	if (instrument(cc, a, &flags))
 		ret = 1;
 	else if (a->mode == CC_COMPILE)

@@ -201,6 +201,8 @@ const void *ftrace_transparent_fde(void *buf, size_t size, uintptr_t pc, uintptr
 /* ---- the one lock of the control path ---- */
 /* The definition of name a wrapper of ours stands in front of. */
 void *ft_real(const char *name);
+/* Where libfntrace.so lies, before anything asks ft_real(). */
+void ft_interpose_find_self(void);
 /* fntrace attach: the program's calls to the wrapped functions, through
  * every module's GOT, pointed at ours (interpose.c); back on detach. */
 int ft_interpose_start(void);
@@ -210,6 +212,21 @@ int ft_interposed(void);
 
 void ftrace_lock(void);
 void ftrace_unlock(void);
+
+/* ---- start-up (runtime.c, early.c) ---- */
+/* Start the runtime, once: from its constructor, or from the first call
+ * to mcount if a constructor that ran before ours made one. */
+void ft_runtime_start(void);
+int ft_runtime_started(void);
+void ft_early_started(void);
+/* A module may have come, addr in it: read it, patch it as the ops
+ * want, unless it is known already. */
+void ft_module_arrived(uintptr_t addr);
+/* Around the real dlopen: its constructors' calls to mcount read it. */
+void ft_early_dlopen_enter(void);
+void ft_early_dlopen_leave(void);
+/* A site's call to mcount while ft_mcount_slow is up: where to go on. */
+uintptr_t ft_mcount_early(uintptr_t ret);
 
 /* ---- messages (messages.c): to the user, never the program's streams ---- */
 void ft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

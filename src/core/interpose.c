@@ -306,12 +306,13 @@ static int find_ours(void)
 }
 
 /* Where libfntrace.so lies (its ELF header: the first page it maps),
- * found before anything asks ft_real(). */
-__attribute__((constructor(101))) static void find_self(void)
+ * found before anything asks ft_real(): at start-up, which may come
+ * before our constructors (early.c). */
+__attribute__((constructor(101))) void ft_interpose_find_self(void)
 {
 	Dl_info info;
 
-	if (dladdr((void *)find_self, &info))
+	if (!own_base && dladdr((void *)ft_interpose_find_self, &info))
 		own_base = (uintptr_t)info.dli_fbase;
 }
 

@@ -168,11 +168,12 @@ static int attach_recorder(void)
 	return 1;
 }
 
-__attribute__((constructor)) static void fntrace_init(void)
+static void start(void)
 {
 	int recording;
 
 	ft_messages_start();
+	ft_interpose_find_self();
 	if (ft_threads_init())
 		return;
 	ftrace_bp_init();
@@ -200,16 +201,43 @@ __attribute__((constructor)) static void fntrace_init(void)
 		ft_control_start();
 }
 
+static _Atomic int started;
+
+int ft_runtime_started(void)
+{
+	return atomic_load(&started);
+}
+
+/* Our constructor, or a call to mcount that comes before it (early.c):
+ * whichever is first starts the runtime, once. */
+void ft_runtime_start(void)
+{
+	if (atomic_exchange(&started, 1))
+		return;
+	start();
+	ft_early_started();
+}
+
+__attribute__((constructor)) static void fntrace_init(void)
+{
+	ft_runtime_start();
+}
+
 /* A module loaded or unloaded: its sites become nops, and what the ops
  * want of them is patched in, before the program can call into it.  (A
  * module unloaded meanwhile cannot hurt an update in another thread: every
  * update brings the module list up to date itself, see
  * ftrace_modules_pinned.) */
+static void update_modules(void)
+{
+	if (!ftrace_killed() && ftrace_update())
+		ft_warn("cannot patch a newly loaded module");
+}
+
 static void modules_changed(void)
 {
 	ftrace_lock();
-	if (!ftrace_killed() && ftrace_update())
-		ft_warn("cannot patch a newly loaded module");
+	update_modules();
 	ftrace_unlock();
 }
 
@@ -220,7 +248,9 @@ FT_EXPORT void *dlopen(const char *file, int mode)
 
 	if (!real)
 		real = ft_real("dlopen");
+	ft_early_dlopen_enter();
 	handle = real(file, mode);
+	ft_early_dlopen_leave();
 	if (handle)
 		modules_changed();
 	return handle;
@@ -236,4 +266,53 @@ FT_EXPORT int dlclose(void *handle)
 	ret = real(handle);
 	modules_changed();
 	return ret;
+}
+
+/*
+ * The start of a program fntrace cc linked: its .preinit_array calls
+ * this, if the runtime is loaded, before every library's constructor,
+ * libc's too.  libc has not set environ yet: the loader's envp stands in
+ * (libc's constructor sets the same).
+ */
+FT_EXPORT void fntrace_preinit(int argc, char **argv, char **envp)
+{
+	if (!environ)
+		environ = envp;
+	ft_runtime_start();
+}
+
+/* Is addr in a module the runtime knows?  Under ftrace_lock. */
+static int module_known(uintptr_t addr)
+{
+	for (unsigned i = 0; i < ftrace_module_count(); i++) {
+		struct ft_module *m = ftrace_module_get(i);
+
+		if (!m->gone && addr >= m->start && addr < m->end)
+			return 1;
+	}
+	return 0;
+}
+
+/* A module may have come that no update has read yet, addr in it: read
+ * it, unless it is known (a site of it still calls mcount because its
+ * bytes were not what the file said). */
+void ft_module_arrived(uintptr_t addr)
+{
+	ftrace_lock();
+	if (!module_known(addr))
+		update_modules();
+	ftrace_unlock();
+}
+
+/*
+ * The first initialiser of a library fntrace cc linked (self is in it):
+ * the library is read before its constructors run, at start-up (linked
+ * to a program that fntrace cc did not link) or inside dlopen().
+ */
+FT_EXPORT void fntrace_module_init(const void *self)
+{
+	if (!ft_runtime_started())
+		ft_runtime_start();
+	else
+		ft_module_arrived((uintptr_t)self);
 }

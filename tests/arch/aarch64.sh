@@ -4,6 +4,10 @@
 # lacks (gcc rejects -mfentry, -mrecord-mcount and -mnop-mcount here).
 ARCH_TRIPLE=aarch64-linux-gnu
 ARCH_FLAVORS="gcc-pg gcc-patchable clang-pg clang-patchable"
+# Its _mcount starts the runtime when a site calls it first (src/core/early.c).
+ARCH_EARLY_MCOUNT=1
+# A patchable entry whose one changed instruction is changed live.
+ARCH_PATCHABLE_LIVE=clang-patchable
 # Cross-built programs run under qemu-user, which has no rseq: no CPU column.
 [ "$(uname -m)" = aarch64 ] || ARCH_EMULATED=1
 
@@ -39,4 +43,4 @@ ARCH_FAR_RELOADS=0
 # recorder was killed; not looked into).
 ARCH_CASES="matrix functable tracers shlib threads list crash errors profile_dlopen robust_threads
 	robust_process robust_signals robust_jumps robust_dlopen robust_live robust_batch_fork
-	robust_torture real_compare far_lib real_zlib live_stress durations"
+	robust_torture real_compare far_lib real_zlib live_stress durations lifetime"

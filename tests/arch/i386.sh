@@ -58,7 +58,7 @@ ARCH_FLAVORS="gcc-pg gcc-pg-nopie gcc-fentry gcc-nop gcc-patchable clang-pg clan
 ARCH_CASES="matrix functable tracers robust_threads robust_process robust_signals robust_jumps
 	robust_dlopen robust_live robust_depth robust_batch_fork shlib threads
 	signal_nesting live_stress load_nops profile_dlopen crash control
-	record_faults errors list lost ctl_faults robust_torture far_lib real_zlib durations"
+	record_faults errors list lost ctl_faults robust_torture far_lib real_zlib durations lifetime"
 
 arch_flavor() {
 	link=

@@ -9,6 +9,8 @@
 #   gcc-patchable-rv64g  two 4-byte nops (no compressed code): changed live too
 ARCH_TRIPLE=riscv64-linux-gnu
 ARCH_FLAVORS="gcc-pg gcc-pg-norelax clang-pg gcc-patchable gcc-patchable-rv64g"
+# A patchable entry changed live (tests/cases/lifetime.sh).
+ARCH_PATCHABLE_LIVE=gcc-patchable-rv64g
 # Cross-built programs run under qemu-user, which has no rseq: no CPU column.
 [ "$(uname -m)" = riscv64 ] || ARCH_EMULATED=1
 
@@ -43,4 +45,4 @@ ARCH_FAR_RELOADS=0
 # qemu on a loaded machine: flaky).
 ARCH_CASES="matrix functable robust_threads robust_process robust_signals robust_jumps robust_dlopen
 shlib tracers threads robust_live robust_batch_fork robust_torture profile_dlopen crash
-far_lib real_zlib live_stress durations"
+far_lib real_zlib live_stress durations lifetime"

@@ -25,5 +25,9 @@ arch_flavor() {
 	*) return 1 ;;
 	esac
 }
+# Its mcount starts the runtime when a site calls it first (src/core/early.c).
+ARCH_EARLY_MCOUNT=1
+# A patchable entry of one instruction: changed live (tests/cases/lifetime.sh).
+ARCH_PATCHABLE_LIVE=clang-patchable
 ARCH_FAR_MB=4096	# beyond the +-2 GB of call rel32
 ARCH_FAR_RELOADS=70	# far_lib: more places than trampoline pages kept

@@ -229,24 +229,110 @@ arch_fp_retval:
 	.size	arch_fp_retval, . - arch_fp_retval
 
 /*
- * ftrace_stub, and the _mcount of -pg programs.  The runtime turns every
- * call to _mcount into a nop at load; a call that runs before that (a
- * constructor that ran before ours) just returns.
+ * ftrace_stub: a call to nothing.
  */
 	.p2align 4
 	.globl	ftrace_stub
 	.hidden	ftrace_stub
 	.type	ftrace_stub, %function
+ftrace_stub:
+	ret
+	.size	ftrace_stub, . - ftrace_stub
+
+/*
+ * The _mcount of -pg programs.  The runtime turns every call to _mcount
+ * into a nop or a call of its own as it reads a module; a call that
+ * comes before (a constructor that ran before ours, or one of a module
+ * dlopen() is loading) goes to ft_mcount_early while ft_mcount_slow
+ * says so, and on where it says: past the site, or back to it once it
+ * calls the tracer (through x30 and ret, which no BTI landing pad
+ * guards).  That path runs libc: every caller-saved register is kept,
+ * the vector registers whole.
+ */
+#define EARLY_FRAME	672	/* x29, x30, x0-x17, q0-q31 */
+
+	.p2align 4
 	.globl	mcount
 	.type	mcount, %function
 	.globl	_mcount
 	.type	_mcount, %function
-ftrace_stub:
 mcount:
 _mcount:
+	adrp	x16, ft_mcount_slow
+	ldr	w16, [x16, #:lo12:ft_mcount_slow]
+	cbnz	w16, mcount_early
 	ret
-	.size	ftrace_stub, . - ftrace_stub
 	.size	mcount, . - mcount
 	.size	_mcount, . - _mcount
+
+	.p2align 4
+	.type	mcount_early, %function
+mcount_early:
+	.cfi_startproc
+	sub	sp, sp, #EARLY_FRAME
+	.cfi_def_cfa_offset EARLY_FRAME
+	stp	x29, x30, [sp]
+	.cfi_offset 29, -EARLY_FRAME
+	.cfi_offset 30, -EARLY_FRAME + 8
+	mov	x29, sp
+	stp	x0, x1, [sp, #16]
+	stp	x2, x3, [sp, #32]
+	stp	x4, x5, [sp, #48]
+	stp	x6, x7, [sp, #64]
+	stp	x8, x9, [sp, #80]
+	stp	x10, x11, [sp, #96]
+	stp	x12, x13, [sp, #112]
+	stp	x14, x15, [sp, #128]
+	stp	x16, x17, [sp, #144]
+	stp	q0, q1, [sp, #160]
+	stp	q2, q3, [sp, #192]
+	stp	q4, q5, [sp, #224]
+	stp	q6, q7, [sp, #256]
+	stp	q8, q9, [sp, #288]
+	stp	q10, q11, [sp, #320]
+	stp	q12, q13, [sp, #352]
+	stp	q14, q15, [sp, #384]
+	stp	q16, q17, [sp, #416]
+	stp	q18, q19, [sp, #448]
+	stp	q20, q21, [sp, #480]
+	stp	q22, q23, [sp, #512]
+	stp	q24, q25, [sp, #544]
+	stp	q26, q27, [sp, #576]
+	stp	q28, q29, [sp, #608]
+	stp	q30, q31, [sp, #640]
+	mov	x0, x30
+	bl	ft_mcount_early
+	mov	x30, x0
+	ldp	q0, q1, [sp, #160]
+	ldp	q2, q3, [sp, #192]
+	ldp	q4, q5, [sp, #224]
+	ldp	q6, q7, [sp, #256]
+	ldp	q8, q9, [sp, #288]
+	ldp	q10, q11, [sp, #320]
+	ldp	q12, q13, [sp, #352]
+	ldp	q14, q15, [sp, #384]
+	ldp	q16, q17, [sp, #416]
+	ldp	q18, q19, [sp, #448]
+	ldp	q20, q21, [sp, #480]
+	ldp	q22, q23, [sp, #512]
+	ldp	q24, q25, [sp, #544]
+	ldp	q26, q27, [sp, #576]
+	ldp	q28, q29, [sp, #608]
+	ldp	q30, q31, [sp, #640]
+	ldp	x0, x1, [sp, #16]
+	ldp	x2, x3, [sp, #32]
+	ldp	x4, x5, [sp, #48]
+	ldp	x6, x7, [sp, #64]
+	ldp	x8, x9, [sp, #80]
+	ldp	x10, x11, [sp, #96]
+	ldp	x12, x13, [sp, #112]
+	ldp	x14, x15, [sp, #128]
+	ldp	x16, x17, [sp, #144]
+	ldr	x29, [sp]
+	add	sp, sp, #EARLY_FRAME
+	.cfi_def_cfa_offset 0
+	ret
+	.cfi_endproc
+	.size	mcount_early, . - mcount_early
 
 	.section .note.GNU-stack, "", %progbits

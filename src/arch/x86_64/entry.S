@@ -472,28 +472,111 @@ arch_fp_retval:
 	.size	arch_fp_retval, . - arch_fp_retval
 
 /*
- * ftrace_stub, and the mcount of -pg / -mfentry programs.  The runtime
- * turns every call to mcount into a nop at load; a call that runs before
- * that (a constructor that ran before ours) just returns.
+ * ftrace_stub: a call to nothing.
  */
 	.p2align 4
 	.globl	ftrace_stub
 	.hidden	ftrace_stub
 	.type	ftrace_stub, @function
+ftrace_stub:
+	ret
+	.size	ftrace_stub, . - ftrace_stub
+
+/*
+ * The mcount of -pg / -mfentry programs.  The runtime turns every call to
+ * mcount into a nop or a call of its own as it reads a module; a call
+ * that comes before (a constructor that ran before ours, or one of a
+ * module dlopen() is loading) goes to ft_mcount_early while
+ * ft_mcount_slow says so, and on where it says: past the site, or back
+ * to it once it calls the tracer.  That path runs libc, which may use
+ * any vector register: all of them are kept, by XSAVE (FXSAVE where the
+ * system has none), as every caller-saved general register is.  AMX's
+ * tiles are left out: no call keeps them, and a process that did not ask
+ * for them would fault on their restore.
+ */
+#define XSAVE_FEATURES	0xfff9ffff	/* all but XTILECFG (17), XTILEDATA (18) */
+	.p2align 4
 	.globl	mcount
 	.type	mcount, @function
 	.globl	_mcount
 	.type	_mcount, @function
 	.globl	__fentry__
 	.type	__fentry__, @function
-ftrace_stub:
 mcount:
 _mcount:
 __fentry__:
+	cmpl	$0, ft_mcount_slow(%rip)
+	jne	mcount_early
 	ret
-	.size	ftrace_stub, . - ftrace_stub
 	.size	mcount, . - mcount
 	.size	_mcount, . - _mcount
 	.size	__fentry__, . - __fentry__
+
+	.p2align 4
+	.type	mcount_early, @function
+mcount_early:
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbp, -16
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	pushq	%rax
+	pushq	%rcx
+	pushq	%rdx
+	pushq	%rsi
+	pushq	%rdi
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	movl	$1, %eax
+	cpuid
+	btl	$27, %ecx		/* OSXSAVE */
+	jnc	1f
+	movl	$0xd, %eax
+	xorl	%ecx, %ecx
+	cpuid				/* %ebx: the XSAVE area's size */
+	subq	%rbx, %rsp
+	andq	$-64, %rsp
+	xorl	%eax, %eax		/* XRSTOR wants the header clear */
+	movl	$8, %ecx
+2:	movq	%rax, 504(%rsp,%rcx,8)
+	decl	%ecx
+	jnz	2b
+	movl	$XSAVE_FEATURES, %eax
+	movl	$-1, %edx
+	xsave	(%rsp)
+	movq	8(%rbp), %rdi
+	call	ft_mcount_early
+	movq	%rax, 8(%rbp)
+	movl	$XSAVE_FEATURES, %eax
+	movl	$-1, %edx
+	xrstor	(%rsp)
+	jmp	3f
+1:	subq	$512, %rsp
+	andq	$-16, %rsp
+	fxsave	(%rsp)
+	movq	8(%rbp), %rdi
+	call	ft_mcount_early
+	movq	%rax, 8(%rbp)
+	fxrstor	(%rsp)
+3:	leaq	-80(%rbp), %rsp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rdi
+	popq	%rsi
+	popq	%rdx
+	popq	%rcx
+	popq	%rax
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+	ret
+	.cfi_endproc
+	.size	mcount_early, . - mcount_early
 
 	.section .note.GNU-stack, "", @progbits
