@@ -266,10 +266,11 @@ static void print_duration(double us)
 	printf("    %-14s", num);
 }
 
-/* trace_stat/function, as the kernel prints it: by total time. */
+/* trace_stat/function, as the kernel prints it: by total time.  The
+ * process sends each function's hits, total time and s^2 (ns^2). */
 struct stat_row {
 	char name[256];
-	unsigned long long hits, time_ns, sq_us2;
+	unsigned long long hits, time_ns, var_ns2;
 };
 
 static int by_time(const void *a, const void *b)
@@ -282,12 +283,11 @@ static int by_time(const void *a, const void *b)
 static void print_stat_row(const struct stat_row *r)
 {
 	double n = r->hits, sum = r->time_ns / 1000.0;
-	double s2 = n > 1 ? (n * r->sq_us2 - sum * sum) / (n * (n - 1)) : 0;
 
 	printf("  %-30.30s  %10llu", r->name, r->hits);
 	print_duration(sum);
 	print_duration(sum / n);
-	print_duration(s2 > 0 ? s2 : 0);
+	print_duration(r->var_ns2 / 1e6);
 	printf("\n");
 }
 
@@ -304,7 +304,7 @@ static int show_profile(struct ctl_conn *c)
 			break;
 		rows = r;
 		if (sscanf(line, "%255[^\t]\t%llu\t%llu\t%llu", rows[n].name, &rows[n].hits,
-			   &rows[n].time_ns, &rows[n].sq_us2) == 4)
+			   &rows[n].time_ns, &rows[n].var_ns2) == 4)
 			n++;
 	}
 	sort_array(rows, n, sizeof(*rows), by_time);

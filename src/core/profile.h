@@ -14,7 +14,8 @@
 struct ft_profile_stat {
 	uint64_t hits;
 	uint64_t time;		/* ns */
-	uint64_t time_sq;	/* sum of (ns / 64)^2, for s^2 */
+	uint64_t time_sq;	/* sum of (ticks / 64)^2, for s^2 */
+	uint64_t time_scaled;	/* sum of ticks / 64: the same values */
 };
 
 /* Start (zeroing the counts) or stop, with these filters. */
@@ -27,5 +28,7 @@ void ft_profile_add(uint32_t id, uint64_t ticks);
 const struct ft_profile_stat *ft_profile_get(uint32_t id);
 /* Clock ticks per microsecond as measured, for converting. */
 uint64_t ft_profile_ticks_to_ns(uint64_t ticks);
+/* The sample variance (s^2) of a function's times, in ns^2. */
+uint64_t ft_profile_variance_ns2(const struct ft_profile_stat *s);
 
 #endif

@@ -271,16 +271,6 @@ int ft_readout_funcs(struct ctl_out *o, int arg)
 	return 0;
 }
 
-/* Sum of squares, kept in (ticks / 64)^2, in microseconds squared. */
-static uint64_t square_us(const struct ft_profile_stat *s)
-{
-	uint64_t ns_per_64_ticks = ft_profile_ticks_to_ns(64 * 1024) / 1024;
-
-	/* Saturating at each step saturates the same as at the end: the
-	 * first step overflows only if the second would. */
-	return mul_div_u64(mul_div_u64(s->time_sq, ns_per_64_ticks, 1000), ns_per_64_ticks, 1000);
-}
-
 int ft_readout_profile(struct ctl_out *o, int arg)
 {
 	ctl_printf(o, "ok\n");
@@ -292,7 +282,7 @@ int ft_readout_profile(struct ctl_out *o, int arg)
 			ctl_printf(o, "%s\t%llu\t%llu\t%llu\n", ftrace_rec_get(id)->name,
 				   (unsigned long long)s->hits,
 				   (unsigned long long)ft_profile_ticks_to_ns(s->time),
-				   (unsigned long long)square_us(s));
+				   (unsigned long long)ft_profile_variance_ns2(s));
 	}
 	ftrace_unlock();
 	return 0;

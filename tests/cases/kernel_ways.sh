@@ -28,3 +28,28 @@ if echo "$caller" | grep -q '^libc'; then
 	prev=$(objdump -d --start-address=$((off - 8)) --stop-address=$off "$libc" | tail -1)
 	t_ok "function tracer: libc's address follows a call ($prev)" sh -c "echo '$prev' | grep -q call"
 fi
+
+# trace_stat/function's s^2 is the variance of the calls' times, as the
+# report's is: calls of 20 and 22 ms in turn vary by about 1 ms^2
+# (10^6 us^2) and some scheduling noise; it read 0 while the runtime
+# squared truncated times against a sum of exact ones.
+cat >var.c <<'C'
+#include <stdlib.h>
+#include <unistd.h>
+__attribute__((noinline)) void nap(int i) { usleep(i % 2 ? 22000 : 20000); }
+int main(int argc, char **argv) { for (int i = 0; i < atoi(argv[1]); i++) nap(i); return 0; }
+C
+t_build gcc-pg -O2 var var.c
+"$FNTRACE" run -- ./var 100 >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+"$FNTRACE" ctl "$pid" function_profile_enabled 1
+sleep 1
+s2=$("$FNTRACE" ctl "$pid" trace_stat/function | awk '$1 == "nap" { printf "%d", $7 }')
+kill "$pid"; wait
+"$FNTRACE" record -o v.data -- ./var 40 >/dev/null 2>&1
+rs2=$("$FNTRACE" report -i v.data --stat | awk '$1 == "nap" { printf "%d", $7 }')
+t_ok "trace_stat s^2 of calls 2 ms apart: about 10^6 us^2 ($s2; report --stat: $rs2)" \
+	test "${s2:-0}" -gt 500000 -a "${s2:-0}" -lt 50000000
+t_ok "trace_stat s^2 and report --stat's agree within 4x" \
+	test "${s2:-0}" -gt 0 -a "${rs2:-0}" -gt 0 -a $((s2 * 4)) -gt "${rs2:-0}" -a $((rs2 * 4)) -gt "${s2:-0}"
