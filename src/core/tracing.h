@@ -22,6 +22,10 @@ enum ft_filter_file {
 
 extern int ft_tracing_on;	/* tracing_on: events are written */
 
+/* Why an update failed, for the user, after what: tracing went off for
+ * good, or a thread could not be synced and nothing changed. */
+void ft_update_failed(char *err, size_t errlen, const char *what);
+
 /* current_tracer: "nop", "function" or "function_graph". */
 int ft_tracer_set(const char *name, char *err, size_t errlen);
 const char *ft_tracer_name(void);
