@@ -251,7 +251,9 @@ int ftrace_sync_init(void)
 }
 
 /* Signal every other thread; their ids go to tids, their count is
- * returned. */
+ * returned.  A thread whose queue is full (it has blocked our signals
+ * for long, past the wrappers) is counted too: it cannot answer, and
+ * the sync must not pass it by. */
 static unsigned signal_others(pid_t *tids)
 {
 	pid_t self = syscall(SYS_gettid);
@@ -263,7 +265,7 @@ static unsigned signal_others(pid_t *tids)
 		pid_t tid = atoi(e->d_name);
 
 		if (tid > 0 && tid != self && !ft_task_foreign(tid) &&
-		    send_sync(tid, sync_signal) == 0)
+		    (send_sync(tid, sync_signal) == 0 || errno == EAGAIN))
 			tids[sent++] = tid;
 	}
 	if (d)
