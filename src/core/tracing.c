@@ -65,7 +65,7 @@ void ft_update_failed(char *err, size_t errlen, const char *what)
 		snprintf(err, errlen, "%s: tracing is off: %s", what,
 			 ftrace_kill_reason()[0] ? ftrace_kill_reason() : "an internal fault");
 	else
-		snprintf(err, errlen, "%s, nothing changed: %s", what, ftrace_sync_failure());
+		snprintf(err, errlen, "%s: %s", what, ftrace_sync_failure());
 }
 
 /* current_tracer's ops, for tracer t. */
@@ -78,8 +78,8 @@ static void use_tracer(const struct tracer *t)
 }
 
 /* The switch from old to t: the old tracer's ops out, t's in.  If t's
- * cannot come in, the old one's goes back (that update may fail too:
- * then no tracer is on, and current_tracer says nop). */
+ * cannot come in, the old one's goes back: -1.  That update may fail too:
+ * then no tracer is on, current_tracer says nop, and -2. */
 static int switch_tracer(const struct tracer *old, const struct tracer *t)
 {
 	if (old != &tracers[0] && unregister_ftrace_ops(&trace_ops))
@@ -88,15 +88,16 @@ static int switch_tracer(const struct tracer *old, const struct tracer *t)
 	if (t == &tracers[0] || register_ftrace_ops(&trace_ops) == 0)
 		return 0;
 	use_tracer(old);
-	if (old != &tracers[0] && register_ftrace_ops(&trace_ops))
-		use_tracer(&tracers[0]);
-	return -1;
+	if (old == &tracers[0] || register_ftrace_ops(&trace_ops) == 0)
+		return -1;
+	use_tracer(&tracers[0]);
+	return -2;
 }
 
 int ft_tracer_set(const char *name, char *err, size_t errlen)
 {
-	const struct tracer *t = NULL;
-	char what[64];
+	const struct tracer *t = NULL, *old;
+	char what[96];
 
 	for (unsigned i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++)
 		if (!strcmp(tracers[i].name, name))
@@ -114,9 +115,17 @@ int ft_tracer_set(const char *name, char *err, size_t errlen)
 	}
 	if (t != &tracers[0] && get_ready(err, errlen))
 		return -1;
-	if (switch_tracer(current, t) == 0)
+	old = current;
+	switch (switch_tracer(old, t)) {
+	case 0:
 		return 0;
-	snprintf(what, sizeof(what), "cannot switch to %s", name);
+	case -1:
+		snprintf(what, sizeof(what), "cannot switch to %s, nothing changed", name);
+		break;
+	default:
+		snprintf(what, sizeof(what), "cannot switch to %s nor back to %s, the tracer is nop",
+			 name, old->name);
+	}
 	ft_update_failed(err, errlen, what);
 	return -1;
 }
@@ -208,7 +217,7 @@ static int filter_write(enum ft_filter_file which, const char *text, int append,
 		filters[which] = old;
 		graph_filters_changed();
 		filter_free(&next);
-		ft_update_failed(err, errlen, "cannot patch");
+		ft_update_failed(err, errlen, "cannot patch, nothing changed");
 		return -1;
 	}
 	filter_free(&old);
@@ -238,7 +247,8 @@ int ft_profile_set(int on, char *err, size_t errlen)
 	ft_graph.profile = on;
 	if (ft_profile_start_stop(on, &filters[FT_FILTER], &filters[FT_NOTRACE])) {
 		ft_graph.profile = !on;
-		ft_update_failed(err, errlen, on ? "cannot start the profiler" : "cannot stop the profiler");
+		ft_update_failed(err, errlen, on ? "cannot start the profiler, nothing changed" :
+				 "cannot stop the profiler, nothing changed");
 		return -1;
 	}
 	return 0;

@@ -22,8 +22,9 @@ enum ft_filter_file {
 
 extern int ft_tracing_on;	/* tracing_on: events are written */
 
-/* Why an update failed, for the user, after what: tracing went off for
- * good, or a thread could not be synced and nothing changed. */
+/* Why an update failed, for the user, after what was not done: tracing
+ * went off for good, or a thread could not be synced (the update was
+ * undone). */
 void ft_update_failed(char *err, size_t errlen, const char *what);
 
 /* current_tracer: "nop", "function" or "function_graph". */
