@@ -10,10 +10,12 @@
  *                made while it runs
  *
  * So the wrappers of sigprocmask(), pthread_sigmask(),
- * pthread_attr_setsigmask_np() and of a handler's sa_mask take both out of
- * every set that would block them (xz's threads block every signal; a
- * thread created while its creator blocks everything inherits the mask
- * as the kernel has it, without them).  The program reads back what it
+ * pthread_attr_setsigmask_np(), sigsuspend() and of a handler's sa_mask
+ * take both out of every set that would block them, and those of
+ * signalfd() and the sigwait() family out of every set that would take
+ * them (xz's threads block every signal; a thread created while its
+ * creator blocks everything inherits the mask as the kernel has it,
+ * without them).  The program reads back what it
  * asked: a thread remembers whether it blocked each of the two, and until
  * it says, one reads as blocked where its neighbour (the signal numbered
  * one below) is, as sets that block one block the other, and as a thread
@@ -27,6 +29,8 @@
 #include "sync.h"
 
 #include <pthread.h>
+#include <sys/signalfd.h>
+#include <time.h>
 
 enum { KEPT = 2 };
 
@@ -144,4 +148,55 @@ FT_EXPORT int pthread_attr_setsigmask_np(pthread_attr_t *attr, const sigset_t *s
 
 	REAL(attr_fn, "pthread_attr_setsigmask_np");
 	return real(attr, without_kept(SIG_SETMASK, set, &copy));
+}
+
+/*
+ * A thread that waits for signals, through a signalfd or sigwait, takes
+ * any pending signal of its set, blocked or not: the sync signal too, which
+ * would never reach our handler.  Nor may sigsuspend() block it for the
+ * wait.
+ */
+FT_EXPORT int signalfd(int fd, const sigset_t *mask, int flags)
+{
+	typedef int (*signalfd_fn)(int, const sigset_t *, int);
+	sigset_t copy;
+
+	REAL(signalfd_fn, "signalfd");
+	return real(fd, without_kept(SIG_SETMASK, mask, &copy), flags);
+}
+
+FT_EXPORT int sigwait(const sigset_t *set, int *sig)
+{
+	typedef int (*sigwait_fn)(const sigset_t *, int *);
+	sigset_t copy;
+
+	REAL(sigwait_fn, "sigwait");
+	return real(without_kept(SIG_SETMASK, set, &copy), sig);
+}
+
+FT_EXPORT int sigwaitinfo(const sigset_t *set, siginfo_t *info)
+{
+	typedef int (*sigwaitinfo_fn)(const sigset_t *, siginfo_t *);
+	sigset_t copy;
+
+	REAL(sigwaitinfo_fn, "sigwaitinfo");
+	return real(without_kept(SIG_SETMASK, set, &copy), info);
+}
+
+FT_EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
+{
+	typedef int (*sigtimedwait_fn)(const sigset_t *, siginfo_t *, const struct timespec *);
+	sigset_t copy;
+
+	REAL(sigtimedwait_fn, "sigtimedwait");
+	return real(without_kept(SIG_SETMASK, set, &copy), info, timeout);
+}
+
+FT_EXPORT int sigsuspend(const sigset_t *mask)
+{
+	typedef int (*sigsuspend_fn)(const sigset_t *);
+	sigset_t copy;
+
+	REAL(sigsuspend_fn, "sigsuspend");
+	return real(without_kept(SIG_SETMASK, mask, &copy));
 }

@@ -6,6 +6,9 @@
  *   blocker   sigfillset() and pthread_sigmask(SIG_BLOCK) itself
  *   inherits  created while its creator blocks everything
  *   attr      created with everything blocked in its attributes
+ *   signalfd  blocks everything, and pauses in poll() on a signalfd of
+ *             every signal, reading any that comes
+ *   sigwait   blocks everything, and pauses in sigtimedwait() for any
  *   main      blocks everything too, and reads stdin
  *
  * With "raw" as its argument one more thread blocks everything with the
@@ -13,19 +16,24 @@
  * seen a byte on its pipe (the second line of input): a thread no
  * wrapper can keep a signal free in.  Each thread prints the signals it
  * reads back as not blocked (none, natively) and whether its results
- * were right; the program exits 0 if all were.
+ * were right, the waiters how many signals they took (none: nobody sends
+ * the program one); the program exits 0 if all were right.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "robust.h"
+
+#define RAW 5	/* the raw thread's place among the threads */
 
 static volatile int stop;
 static int raw_pipe[2];
@@ -88,6 +96,37 @@ KEEP void *loop(void *name)
 	return wrong ? NULL : name;
 }
 
+/* The signals a waiter took. */
+static long taken[2];
+
+/* A few calls, then a millisecond's wait for any signal: in poll() on a
+ * signalfd of them all (waiter 0), or in sigtimedwait() (waiter 1). */
+KEEP void *waiter(void *name)
+{
+	struct timespec ms = { 0, 1000000 };
+	int which = !strcmp(name, "sigwait"), fd;
+	struct signalfd_siginfo si;
+	long wrong = 0;
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	fd = signalfd(-1, &all, SFD_NONBLOCK);
+	while (!stop) {
+		struct pollfd p = { fd, POLLIN, 0 };
+
+		for (long i = 0; i < 10; i++)
+			wrong += work(i) != 3 * i + 4;
+		if (which)
+			taken[1] += sigtimedwait(&all, NULL, &ms) > 0;
+		else if (poll(&p, 1, 1) == 1)
+			taken[0] += read(fd, &si, sizeof(si)) == sizeof(si);
+	}
+	printf("%s: signals taken: %ld; results right: %s\n", (char *)name, taken[which],
+	       wrong ? "no" : "yes");
+	return wrong ? NULL : name;
+}
+
 KEEP void *blocker(void *name)
 {
 	sigset_t all;
@@ -139,7 +178,9 @@ static int start_all(pthread_t *t, int raw)
 	if (start(&t[2], &attr, loop, "attr"))
 		return -1;
 	pthread_attr_destroy(&attr);
-	if (raw && (pipe(raw_pipe) || start(&t[3], NULL, raw_blocker, "raw")))
+	if (start(&t[3], NULL, waiter, "signalfd") || start(&t[4], NULL, waiter, "sigwait"))
+		return -1;
+	if (raw && (pipe(raw_pipe) || start(&t[RAW], NULL, raw_blocker, "raw")))
 		return -1;
 	return 0;
 }
@@ -149,7 +190,7 @@ int main(int argc, char **argv)
 	int raw = argc > 1 && !strcmp(argv[1], "raw"), ok = 1;
 	void *right = (void *)1;
 	char open[256];
-	pthread_t t[4];
+	pthread_t t[RAW + 1];
 	sigset_t all;
 	char c;
 
@@ -161,13 +202,13 @@ int main(int argc, char **argv)
 	/* First line: the raw thread ends; end of input: every thread. */
 	while (read(0, &c, 1) == 1)
 		if (raw && c == '\n' && raw_pipe[1] >= 0) {
-			if (write(raw_pipe[1], "x", 1) != 1 || pthread_join(t[3], &right))
+			if (write(raw_pipe[1], "x", 1) != 1 || pthread_join(t[RAW], &right))
 				return 1;
 			ok &= right != NULL;
 			raw_pipe[1] = -1;
 		}
 	stop = 1;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < RAW; i++) {
 		pthread_join(t[i], &right);
 		ok &= right != NULL;
 	}
