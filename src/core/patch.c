@@ -19,7 +19,10 @@
  *   sync every thread
  *   retire the batch
  *
- * Three syncs per batch, whatever its size.  No thread is ever stopped.
+ * Three syncs per batch, whatever its size (under an emulator, a fourth
+ * before the first breakpoint).  No thread is ever stopped.  A sync that
+ * fails undoes the batch while it can (undo_traps), and the caller hears
+ * TEXT_PATCH_UNDONE: text as it was.
  */
 #include "breakpoint.h"
 #include "../common/sort.h"
