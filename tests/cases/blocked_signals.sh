@@ -3,8 +3,9 @@
 # synced by a signal (qemu-user; FNTRACE_NO_MEMBARRIER natively) the
 # runtime keeps that signal deliverable whatever the program blocks, so
 # every switch is made and the workers' calls are traced, as where
-# membarrier syncs them; the program reads back the masks it set, and its
-# output and status are its own.  A thread that blocks everything with the
+# membarrier syncs them; the program reads back the masks it set, its own
+# real-time signals reach its handlers, and its output and status are its
+# own.  A thread that blocks everything with the
 # system call itself cannot be reached by any signal: a switch that needs
 # it fails, says why, and changes nothing; once that thread is gone the
 # next one works.
@@ -39,8 +40,8 @@ finish() {
 	t_eq "$1: nothing said" "" "$(grep -v 'runs as pid' "$1.err")"
 }
 
-# traced TRACER: ctl trace shows work() in the three workers (main only
-# reads), polled: the workers may not have run yet.
+# traced TRACER: ctl trace shows work() in three workers at least (main
+# only reads), polled: the workers may not have run yet.
 traced() {
 	local i n
 	"$FNTRACE" ctl $pid trace ''

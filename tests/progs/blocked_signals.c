@@ -9,7 +9,8 @@
  *   signalfd  blocks everything, and pauses in poll() on a signalfd of
  *             every signal, reading any that comes
  *   sigwait   blocks everything, and pauses in sigtimedwait() for any
- *   main      blocks everything too, and reads stdin
+ *   main      first sends itself every real-time signal it can handle,
+ *             then blocks everything too, and reads stdin
  *
  * With "raw" as its argument one more thread blocks everything with the
  * system call itself, past any wrapper, and ends on its own once it has
@@ -153,6 +154,29 @@ KEEP void *raw_blocker(void *name)
 	return wrong ? NULL : name;
 }
 
+static volatile sig_atomic_t delivered;
+
+static void count_own(int sig)
+{
+	delivered++;
+}
+
+/* The program's own real-time signals, the one the runtime syncs threads
+ * with among them: each it can handle reaches its handler, once. */
+static void own_signals(void)
+{
+	struct sigaction sa = { .sa_handler = count_own };
+	int handled = 0;
+
+	sigemptyset(&sa.sa_mask);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		if (sigaction(sig, &sa, NULL) == 0) {
+			handled++;
+			raise(sig);
+		}
+	printf("main: own signals delivered: %s\n", delivered == handled ? "all" : "not all");
+}
+
 static int start(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), char *name)
 {
 	if (pthread_create(t, attr, fn, name) == 0)
@@ -195,6 +219,7 @@ int main(int argc, char **argv)
 	char c;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	own_signals();
 	if (start_all(t, raw))
 		return 1;
 	sigfillset(&all);
