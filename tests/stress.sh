@@ -5,7 +5,7 @@
 # tests/run.sh CASE; it passes if every check in it passed.
 # ARCH:CASE runs CASE with T_ARCH=ARCH (its programs built for ARCH, under
 # qemu-user); by default every other architecture with a runtime runs the
-# live stress and torture cases so.
+# live stress, torture and blocked-signal cases so.
 # Ends with one line: "N passed, N failed".
 # Usage: tests/stress.sh [[ARCH:]CASE...]   (STRESS_REPS, default 20)
 set -u
@@ -18,7 +18,7 @@ for entry in "$top"/src/arch/*/entry.S; do
 	arch=$(basename "$(dirname "$entry")")
 	[ $# -eq 0 ] && [ "$arch" != "$(uname -m)" ] || continue
 	skip=$(arch_left_out "$arch")
-	for name in live_stress robust_torture; do
+	for name in live_stress robust_torture blocked_signals; do
 		case " $skip " in
 		*" $name "*) echo "stress: $arch:$name left out: $(arch_left_out_why "$arch" "$name")" ;;
 		*) cross="$cross $arch:$name" ;;
@@ -26,7 +26,7 @@ for entry in "$top"/src/arch/*/entry.S; do
 	done
 done
 cases=${*:-"robust_live robust_returns live_stress robust_torture robust_batch_fork attach attach_robust real_pbzip2 threads lost robust_dlopen
-	robust_signals signal_nesting ctl_faults record_faults control args_stress daemon_fds_race$cross"}
+	robust_signals signal_nesting ctl_faults record_faults control args_stress daemon_fds_race blocked_signals$cross"}
 log=$(mktemp /tmp/fntrace-stress.XXXXXX)
 trap 'rm -f "$log"' EXIT
 export TORTURE_ROUNDS=${TORTURE_ROUNDS:-10000}

@@ -23,6 +23,7 @@
 #include "events.h"
 #include "ftrace.h"
 #include "tracers.h"
+#include "tracing.h"
 #include "../common/argspec.h"
 #include "../common/hash.h"
 
@@ -177,7 +178,7 @@ int ft_args_write(const char *text, int append, char *err, size_t errlen)
 		ft_graph.args = nr_old > 0;
 		free_specs(next, nr_next);
 		index_names();
-		snprintf(err, errlen, "cannot patch: tracing is off");
+		ft_update_failed(err, errlen, "cannot patch, nothing changed");
 		return -1;
 	}
 	free_specs(old, nr_old);

@@ -11,6 +11,7 @@
  * stays first, like the kernel's int3 handler.
  */
 #include "breakpoint.h"
+#include "sigmask.h"
 #include "sync.h"
 #include "tasks.h"
 
@@ -167,25 +168,15 @@ void ftrace_bp_retire(void)
 		sched_yield();
 }
 
-/* ---- the program's view of SIGTRAP ---- */
-
-/* A handler may block every signal while it runs, but SIGTRAP: a traced
- * function it calls may meet one of our breakpoints. */
-static const struct sigaction *trap_deliverable(const struct sigaction *act,
-						struct sigaction *copy)
-{
-	if (!act || !sigismember(&act->sa_mask, SIGTRAP))
-		return act;
-	*copy = *act;
-	sigdelset(&copy->sa_mask, SIGTRAP);
-	return copy;
-}
+/* ---- the program's SIGTRAP handler ---- */
 
 FT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	struct sigaction copy;
 
-	act = trap_deliverable(act, &copy);
+	act = ft_handler_mask_free(act, &copy);
+	if (ftrace_sync_sigaction(sig, act, old) == 0)
+		return 0;
 	if (sig != SIGTRAP || !installed)
 		return real_sigaction()(sig, act, old);
 	if (old)
@@ -203,40 +194,6 @@ FT_EXPORT sighandler_t signal(int sig, sighandler_t handler)
 	if (sigaction(sig, &act, &old))
 		return SIG_ERR;
 	return old.sa_handler;
-}
-
-/*
- * SIGTRAP must reach our handler: a thread that blocks it and runs into
- * one of our breakpoints is killed by the kernel, whatever the handler.
- * So the program may block every signal but that one (xz's threads block
- * them all).  Threads that blocked it before the runtime came (attach)
- * are found by ftrace_traps_blocked(), and the patcher avoids traps then.
- */
-typedef int (*sigmask_fn)(int, const sigset_t *, sigset_t *);
-
-static const sigset_t *without_trap(int how, const sigset_t *set, sigset_t *copy)
-{
-	if (!set || how == SIG_UNBLOCK)
-		return set;
-	*copy = *set;
-	sigdelset(copy, SIGTRAP);
-	return copy;
-}
-
-FT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
-{
-	sigset_t copy;
-
-	REAL(sigmask_fn, "sigprocmask");
-	return real(how, without_trap(how, set, &copy), old);
-}
-
-FT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
-{
-	sigset_t copy;
-
-	REAL(sigmask_fn, "pthread_sigmask");
-	return real(how, without_trap(how, set, &copy), old);
 }
 
 /*

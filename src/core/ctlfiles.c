@@ -103,9 +103,11 @@ static int write_tracer(const char *value, int append, int arg, char *err, size_
 	return ret;
 }
 
+/* Tracing switched off for good (an internal fault) reads 0, and cannot
+ * be switched on again. */
 static int read_tracing_on(struct ctl_out *o, int arg)
 {
-	ctl_printf(o, "ok\n%d\n", ft_tracing_on);
+	ctl_printf(o, "ok\n%d\n", ft_tracing_on && !ftrace_killed());
 	return 0;
 }
 
@@ -115,6 +117,10 @@ static int write_tracing_on(const char *value, int append, int arg, char *err, s
 
 	if (parse_number(value, 1, &on, err, errlen))
 		return -1;
+	if (on && ftrace_killed()) {
+		ft_update_failed(err, errlen, "cannot switch tracing on");
+		return -1;
+	}
 	ft_tracing_on = on;
 	return 0;
 }

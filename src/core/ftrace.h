@@ -115,8 +115,12 @@ struct text_patch {
 };
 
 /* Verify every site's old bytes, then write all new bytes.  -1, with
- * nothing written, if any site is not what the caller expected. */
+ * nothing written, if any site is not what the caller expected;
+ * TEXT_PATCH_UNDONE if a thread could not be synced and every site was
+ * put back as it was (ftrace_sync_failure() says why): the same batch
+ * may be tried again. */
 int text_patch_batch(struct text_patch *v, unsigned n);
+#define TEXT_PATCH_UNDONE 1
 /* From now on other threads may run: patch with the breakpoint protocol. */
 void ftrace_patch_go_live(void);
 int ftrace_patch_is_live(void);
@@ -185,6 +189,8 @@ int unregister_ftrace_ops(struct ftrace_ops *ops);
 int ftrace_update(void);
 /* After an internal fault: every site back to a nop, tracing off for good. */
 void ftrace_kill(const char *why);
+/* Why tracing was switched off for good ("" while it was not). */
+const char *ftrace_kill_reason(void);
 /* Every site back to the bytes the compiler left; nothing patched again
  * until ftrace_reattach() makes them nops once more (fntrace attach). */
 int ftrace_detach(void);

@@ -40,7 +40,8 @@ static const char *const wrapped[] = {
 	"_Unwind_RaiseException", "_Unwind_Resume_or_Rethrow", "__cxa_begin_catch",
 	"_Unwind_Find_FDE", "backtrace", "pthread_exit", "swapcontext", "setcontext",
 	"execve", "execvpe", "execv", "execvp", "execl", "execlp", "execle",
-	"sigaction", "signal", "sigprocmask", "pthread_sigmask", "dlopen", "dlclose",
+	"sigaction", "signal", "sigprocmask", "pthread_sigmask", "pthread_attr_setsigmask_np",
+	"sigsuspend", "signalfd", "sigwait", "sigwaitinfo", "sigtimedwait", "dlopen", "dlclose",
 	"close", "close_range", "closefrom", "dup2", "dup3",
 };
 #define NR_WRAPPED (sizeof(wrapped) / sizeof(wrapped[0]))

@@ -8,6 +8,7 @@
 #include "breakpoint.h"
 #include "ftrace.h"
 #include "modload.h"
+#include "sync.h"
 #include "../common/bulk.h"
 
 #include <elf.h>
@@ -107,6 +108,17 @@ static int batch_add(struct batch *b, const struct text_patch *p, unsigned left)
 	return 0;
 }
 
+/* The batch that makes the new records' sites nops was undone (a thread
+ * could not be synced): they keep the compiler's calls to mcount (the
+ * runtime's stub returns), and their records are never patched. */
+static int leave_alone(struct ft_module *mod, unsigned had)
+{
+	for (uint32_t i = had; i < mod->nr_recs; i++)
+		ftrace_rec_get(mod->first_id + i)->flags |= FTRACE_FL_DISABLED;
+	ft_warn("%s: its call sites are left alone: %s", mod->path, ftrace_sync_failure());
+	return 0;
+}
+
 /* Make records for every site, and every site a nop. */
 int ftrace_load_sites(struct ft_module *mod, unsigned idx, const struct elf_file *f,
 		      const struct image_sites *sites)
@@ -146,6 +158,8 @@ int ftrace_load_sites(struct ft_module *mod, unsigned idx, const struct elf_file
 		bulk_free(nm.copy);
 	if (!ret)
 		ret = text_patch_batch(b.v, b.n);
+	if (ret == TEXT_PATCH_UNDONE)
+		ret = leave_alone(mod, had);
 	bulk_free(b.v);
 	return ret;
 }

@@ -26,6 +26,7 @@
 #include "../common/array.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -302,6 +303,7 @@ static int replace_code(void)
 static int patch_caller_site(char *site, uintptr_t *current, uintptr_t target)
 {
 	struct text_patch p = { .addr = (uintptr_t)site, .len = ftrace_call_len };
+	int ret;
 
 	if (*current == target)
 		return 0;
@@ -313,10 +315,10 @@ static int patch_caller_site(char *site, uintptr_t *current, uintptr_t target)
 		arch_make_call(p.addr, NULL, p.len, target, p.new);
 	else
 		arch_make_nop(NULL, p.len, p.new);
-	if (text_patch_batch(&p, 1))
-		return -1;
-	*current = target;
-	return 0;
+	ret = text_patch_batch(&p, 1);
+	if (ret == 0)
+		*current = target;
+	return ret;
 }
 
 /* ftrace_update_ftrace_func(): what ftrace_call should call now. */
@@ -342,19 +344,27 @@ static uintptr_t wanted_graph(void)
 	return 0;
 }
 
+/*
+ * A batch undone (a thread could not be synced) leaves every site and
+ * callback as its record says, and the update may be made again: it is
+ * said, not fatal.  Anything else is a fault, and tracing goes off.
+ */
 int ftrace_update(void)
 {
+	int ret;
+
 	if (killed)
 		return -1;
 	/* Sites first, then the callbacks: a site switched on early only
 	 * reaches the list function or a nop. */
-	if (replace_code() ||
-	    patch_caller_site(ftrace_call, &call_target, wanted_callback()) ||
-	    patch_caller_site(ftrace_graph_call, &graph_target, wanted_graph())) {
+	ret = replace_code();
+	if (!ret)
+		ret = patch_caller_site(ftrace_call, &call_target, wanted_callback());
+	if (!ret)
+		ret = patch_caller_site(ftrace_graph_call, &graph_target, wanted_graph());
+	if (ret && ret != TEXT_PATCH_UNDONE)
 		ftrace_kill("a patch failed");
-		return -1;
-	}
-	return 0;
+	return ret ? -1 : 0;
 }
 
 /* Before the set of callbacks changes, ftrace_call asks every ops. */
@@ -365,6 +375,17 @@ static int through_list(void)
 	return patch_caller_site(ftrace_call, &call_target, (uintptr_t)ftrace_ops_list_func);
 }
 
+static void remove_ops(struct ftrace_ops *ops)
+{
+	for (struct ftrace_ops *_Atomic *p = &ops_list; *p; p = &(*p)->next)
+		if (*p == ops) {
+			atomic_store(p, atomic_load(&ops->next));
+			return;
+		}
+}
+
+/* An update that fails leaves the ops out (the sites it had enabled, if
+ * any, reach no callback of it) and the next update tries again. */
 int register_ftrace_ops(struct ftrace_ops *ops)
 {
 	ftrace_modules_want_records();
@@ -372,9 +393,14 @@ int register_ftrace_ops(struct ftrace_ops *ops)
 		return -1;
 	atomic_store(&ops->next, atomic_load(&ops_list));
 	atomic_store(&ops_list, ops);
-	return ftrace_update();
+	if (ftrace_update() == 0)
+		return 0;
+	remove_ops(ops);
+	retire_bitmap(atomic_exchange(&ops->wants, NULL));
+	return -1;
 }
 
+/* An update that fails leaves the ops in, as if it had not been asked. */
 int unregister_ftrace_ops(struct ftrace_ops *ops)
 {
 	for (struct ftrace_ops *_Atomic *p = &ops_list; *p; p = &(*p)->next)
@@ -382,8 +408,11 @@ int unregister_ftrace_ops(struct ftrace_ops *ops)
 			if (ops->func && through_list())
 				return -1;
 			atomic_store(p, atomic_load(&ops->next));
-			if (ftrace_update())
+			if (ftrace_update()) {
+				atomic_store(&ops->next, atomic_load(&ops_list));
+				atomic_store(&ops_list, ops);
 				return -1;
+			}
 			retire_bitmap(atomic_exchange(&ops->wants, NULL));
 			reap_bitmaps();
 			return 0;
@@ -463,6 +492,13 @@ int ftrace_reattach(void)
 	return 0;
 }
 
+static char kill_reason[160];
+
+const char *ftrace_kill_reason(void)
+{
+	return kill_reason;
+}
+
 /* Every site we enabled back to a nop, and the callbacks off, as far as
  * that still works; then no more patching at all. */
 void ftrace_kill(const char *why)
@@ -470,6 +506,7 @@ void ftrace_kill(const char *why)
 	if (killed)
 		return;
 	ft_warn("tracing switched off: %s", why);
+	snprintf(kill_reason, sizeof(kill_reason), "%s", why);
 	killed = 1;
 	replace_code();
 	patch_caller_site(ftrace_call, &call_target, 0);

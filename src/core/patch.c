@@ -19,7 +19,10 @@
  *   sync every thread
  *   retire the batch
  *
- * Three syncs per batch, whatever its size.  No thread is ever stopped.
+ * Three syncs per batch, whatever its size (under an emulator, a fourth
+ * before the first breakpoint).  No thread is ever stopped.  A sync that
+ * fails undoes the batch while it can (undo_traps), and the caller hears
+ * TEXT_PATCH_UNDONE: text as it was.
  */
 #include "breakpoint.h"
 #include "../common/sort.h"
@@ -192,14 +195,17 @@ static void store_text(uintptr_t at, const uint8_t *src, unsigned n)
 	}
 }
 
-/* Bytes [from, to) of every site's new instruction. */
-static void write_part(const struct text_patch *v, unsigned n, unsigned from, unsigned to)
+/* Bytes [from, to) of every site's new instruction (its old one if
+ * back). */
+static void write_part(const struct text_patch *v, unsigned n, unsigned from, unsigned to,
+		       int back)
 {
 	for (unsigned i = 0; i < n; i++) {
 		unsigned end = to < v[i].len ? to : v[i].len;
 
 		if (from < end)
-			store_text(v[i].addr + from, v[i].new + from, end - from);
+			store_text(v[i].addr + from, (back ? v[i].old : v[i].new) + from,
+				   end - from);
 	}
 	for_each_run(v, n, flush, 0);
 }
@@ -224,6 +230,42 @@ static struct bp_site *batch_of(const struct text_patch *v, unsigned n)
 	return b;
 }
 
+/*
+ * A sync fails when a thread did not answer (it blocks the sync signal
+ * with the system call): that thread may not see what was written since
+ * the last sync.  Until the tails are written it sees the old
+ * instruction or its breakpoint, which the handler makes the old or the
+ * new, so the step is undone: old tails (no thread runs a tail behind a
+ * breakpoint every thread saw), a sync for the others, then old first
+ * bytes, each one store; a trap that meets an old byte runs it again, so
+ * no sync is owed after them.  Once every tail is written and seen, the
+ * first bytes finish the change: a thread that still sees a breakpoint is
+ * emulated or runs the new instruction, so the last sync may fail and the
+ * batch still stands.
+ */
+static int undo_traps(const struct text_patch *v, unsigned n, int tails_written)
+{
+	unsigned bp = arch_breakpoint_len;
+
+	if (tails_written) {
+		write_part(v, n, bp, ARCH_MAX_INSN, 1);
+		ftrace_sync_cores();
+	}
+	write_part(v, n, 0, bp, 1);
+	return TEXT_PATCH_UNDONE;
+}
+
+/*
+ * Under an emulator the threads' masks cannot be read (ftrace_traps_blocked):
+ * a thread that blocks SIGTRAP with the system call, past the wrappers,
+ * would die on a breakpoint.  Such a thread blocks everything, the sync
+ * signal too: a sync before any breakpoint is written finds it.
+ */
+static int everyone_takes_traps(void)
+{
+	return !ftrace_cpu_emulated() || ftrace_sync_cores() == 0;
+}
+
 /* The breakpoint protocol, for sites longer than the trap instruction;
  * a site no longer than it is one store, made by the last step. */
 static int write_with_traps(const struct text_patch *v, unsigned n)
@@ -234,42 +276,91 @@ static int write_with_traps(const struct text_patch *v, unsigned n)
 
 	if (!b || ftrace_bp_install() || ftrace_sync_init())
 		goto out;
+	if (!everyone_takes_traps()) {
+		ret = TEXT_PATCH_UNDONE;
+		goto out;
+	}
 	ftrace_bp_publish(b, n);
 	write_breakpoints(v, n);
-	ret = ftrace_sync_cores();
-	write_part(v, n, bp, ARCH_MAX_INSN);
-	ret |= ftrace_sync_cores();
-	write_part(v, n, 0, bp);
-	ret |= ftrace_sync_cores();
+	if (ftrace_sync_cores()) {
+		ret = undo_traps(v, n, 0);
+	} else {
+		write_part(v, n, bp, ARCH_MAX_INSN, 0);
+		if (ftrace_sync_cores()) {
+			ret = undo_traps(v, n, 1);
+		} else {
+			write_part(v, n, 0, bp, 0);
+			ftrace_sync_cores();
+			ret = 0;
+		}
+	}
 	ftrace_bp_retire();
 out:
 	free(b);
 	return ret;
 }
 
+/* Each site that can be written by one atomic store (and, if live_only,
+ * that threads can run through) is; the others go to rest, counted. */
+static unsigned poke_what_can_be(const struct text_patch *v, unsigned n,
+				 struct text_patch *rest, int live_only)
+{
+	unsigned nr = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if ((live_only && !arch_can_poke_live(v[i].addr, v[i].old, v[i].new, v[i].len)) ||
+		    arch_poke_atomic(v[i].addr, v[i].new, v[i].len))
+			rest[nr++] = v[i];
+	return nr;
+}
+
+/* The rest could not be made: every site that holds its new bytes gets
+ * its old ones back, one atomic store as it got them (a thread runs the
+ * new instruction or the old, no sync owed), so that the batch is undone
+ * whole. */
+static int unpoke(const struct text_patch *v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!memcmp((const void *)v[i].addr, v[i].new, v[i].len))
+			arch_poke_atomic(v[i].addr, v[i].old, v[i].len);
+	return TEXT_PATCH_UNDONE;
+}
+
+/* The sites the stores could not make, by the breakpoint protocol; all
+ * undone if it is. */
+static int write_rest(const struct text_patch *v, unsigned n, const struct text_patch *rest,
+		      unsigned nr)
+{
+	if (write_with_traps(rest, nr) == TEXT_PATCH_UNDONE)
+		return unpoke(v, n);
+	return 0;
+}
+
 /*
  * A thread blocks SIGTRAP (it did before the runtime was attached, or
  * glibc does for a moment): a trap would kill it.  Sites that fit one
  * atomic store are written so; the others (the runtime left them alone at
- * attach, so they are rare) still need the protocol.
+ * attach, so they are rare) still need the protocol.  A thread runs the
+ * old instruction or the new: if the sync fails, the stores stand, unless
+ * the rest cannot be made.
  */
 static int write_without_traps(const struct text_patch *v, unsigned n)
 {
 	struct text_patch *rest = calloc(n, sizeof(*rest));
-	unsigned nr = 0;
+	unsigned nr;
 	int ret = -1;
 
 	if (ftrace_sync_init() || !rest)
 		goto out;
-	for (unsigned i = 0; i < n; i++)
-		if (arch_poke_atomic(v[i].addr, v[i].new, v[i].len))
-			rest[nr++] = v[i];
-	ret = ftrace_sync_cores();
+	nr = poke_what_can_be(v, n, rest, 0);
+	ret = 0;
+	if (ftrace_sync_cores() && nr)
+		ret = unpoke(v, n);
 	/* Most often a moment inside glibc (pthread_create() blocks every
 	 * signal while it makes a thread), where no traced code runs. */
-	if (!ret && nr) {
+	else if (nr) {
 		ft_debug("%u sites need a breakpoint while a thread blocks SIGTRAP", nr);
-		ret = write_with_traps(rest, nr);
+		ret = write_rest(v, n, rest, nr);
 	}
 out:
 	free(rest);
@@ -280,21 +371,23 @@ out:
  * While threads run: a change the architecture lets them run through
  * (aarch64's NOP <-> BL) is one store, the others take the breakpoint
  * protocol, whose syncs then cover the stores too; with none left, one
- * sync does.
+ * sync does, and if it fails the stores stand all the same (a thread
+ * runs the old instruction or the new).
  */
 static int write_live(const struct text_patch *v, unsigned n)
 {
 	struct text_patch *rest = calloc(n, sizeof(*rest));
-	unsigned nr = 0;
+	unsigned nr;
 	int ret = -1;
 
 	if (!rest || ftrace_sync_init())
 		goto out;
-	for (unsigned i = 0; i < n; i++)
-		if (!arch_can_poke_live(v[i].addr, v[i].old, v[i].new, v[i].len) ||
-		    arch_poke_atomic(v[i].addr, v[i].new, v[i].len))
-			rest[nr++] = v[i];
-	ret = nr ? write_with_traps(rest, nr) : ftrace_sync_cores();
+	nr = poke_what_can_be(v, n, rest, 1);
+	ret = 0;
+	if (nr)
+		ret = write_rest(v, n, rest, nr);
+	else
+		ftrace_sync_cores();
 out:
 	free(rest);
 	return ret;
@@ -302,7 +395,7 @@ out:
 
 static int write_quiet(const struct text_patch *v, unsigned n)
 {
-	write_part(v, n, 0, ARCH_MAX_INSN);
+	write_part(v, n, 0, ARCH_MAX_INSN, 0);
 	return 0;
 }
 
@@ -311,8 +404,8 @@ static int write_quiet(const struct text_patch *v, unsigned n)
 static int write_stopped(const struct text_patch *v, unsigned n)
 {
 	if (ftrace_stop_others())
-		return -1;
-	write_part(v, n, 0, ARCH_MAX_INSN);
+		return TEXT_PATCH_UNDONE;
+	write_part(v, n, 0, ARCH_MAX_INSN, 0);
 	ftrace_release_others();
 	return 0;
 }

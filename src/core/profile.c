@@ -69,8 +69,10 @@ int ft_profile_start_stop(int on, const struct filter *filter, const struct filt
 	if (on == running)
 		return 0;
 	if (!on) {
+		if (unregister_ftrace_ops(&profile_ops))
+			return -1;
 		running = 0;
-		return unregister_ftrace_ops(&profile_ops);
+		return 0;
 	}
 	if (cover_records(1))
 		return -1;

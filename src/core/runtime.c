@@ -179,6 +179,7 @@ static void start(void)
 	ftrace_bp_init();
 	pthread_atfork(fork_prepare, fork_done, fork_child);
 	ft_readout_clock_start();
+	ftrace_sync_init();
 	ftrace_sync_after_exec();
 	ftrace_lock();
 	/* Loaded into a running process (fntrace attach), other threads

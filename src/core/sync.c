@@ -10,10 +10,17 @@
  * translated blocks, ftrace_cpu_emulated()), every other thread is sent a
  * signal and each acknowledges from its handler: entering and leaving the
  * kernel serialises the core, and an emulator delivers a signal only
- * between two translated blocks, looking the code up again.  A thread
- * that blocks the signal cannot acknowledge; after a second of waiting (of
- * the waiting thread's own time: a stopped process waits for nothing) the
- * sync gives up and says so.
+ * between two translated blocks, looking the code up again.
+ *
+ * The signal is the program's too: it may install a handler for that
+ * number, or send it.  Ours carry a cookie (sigqueue's value, from this
+ * process); any other is the program's and goes to what the program asked
+ * for (sigaction() keeps ours first, as for SIGTRAP).  The program may
+ * block it, alone or with every other (sigmask.c keeps it deliverable); a
+ * thread that blocks it past the wrappers (the system call itself) cannot
+ * acknowledge: after a second of waiting (of the waiting thread's own
+ * time: a stopped process waits for nothing) the sync gives up and says
+ * why (ftrace_sync_failure), and the patcher undoes the step.
  */
 #include "sync.h"
 #include "ftrace.h"
@@ -25,7 +32,9 @@
 #include <linux/membarrier.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,15 +43,61 @@ static int use_membarrier;
 static int sync_signal;
 static _Atomic unsigned acks, left;
 static _Atomic int parked;	/* threads hold in the handler while set */
+static struct sigaction program_action;	/* what the program asked for */
+static char failure[200];	/* why the last sync failed */
 
 #define MAX_SIGNALLED 4096
 
 static pid_t answered[MAX_SIGNALLED];	/* who acknowledged, in order */
 
-static void on_sync_signal(int sig)
-{
-	unsigned i = atomic_fetch_add(&acks, 1);
+typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 
+static sigaction_fn real_sigaction(void)
+{
+	static sigaction_fn fn;
+
+	if (!fn)
+		fn = (sigaction_fn)ft_real("sigaction");
+	return fn;
+}
+
+/* The value our signals carry: an address no one else sends. */
+static void *cookie(void)
+{
+	return (void *)&acks;
+}
+
+static int is_ours(const siginfo_t *si)
+{
+	return si->si_code == SI_QUEUE && si->si_pid == getpid() &&
+	       si->si_value.sival_ptr == cookie();
+}
+
+/* Another's signal of that number: the program's disposition, as if we
+ * were not here. */
+static void pass_on(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction act = program_action;
+
+	if (act.sa_flags & SA_SIGINFO) {
+		act.sa_sigaction(sig, si, uc);
+	} else if (act.sa_handler == SIG_DFL) {
+		real_sigaction()(sig, &act, NULL);
+		syscall(SYS_rt_tgsigqueueinfo, getpid(), syscall(SYS_gettid), sig, si);
+	} else if (act.sa_handler != SIG_IGN) {
+		act.sa_handler(sig);
+	}
+}
+
+static void on_sync_signal(int sig, siginfo_t *si, void *uc)
+{
+	unsigned i;
+
+	if (!is_ours(si)) {
+		pass_on(sig, si, uc);
+		return;
+	}
+	i = atomic_fetch_add(&acks, 1);
 	if (i < MAX_SIGNALLED)
 		answered[i] = syscall(SYS_gettid);
 	while (atomic_load(&parked))
@@ -55,26 +110,68 @@ static int membarrier(int cmd)
 	return syscall(SYS_membarrier, cmd, 0, 0);
 }
 
+/* One of our signals to thread tid: sigqueue's, with the cookie. */
+static int send_sync(pid_t tid, int sig)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	si.si_signo = sig;
+	si.si_code = SI_QUEUE;
+	si.si_pid = getpid();
+	si.si_uid = getuid();
+	si.si_value.sival_ptr = cookie();
+	return syscall(SYS_rt_tgsigqueueinfo, getpid(), tid, sig, &si);
+}
+
 /*
  * A real-time signal programs are unlikely to use: the highest that can
- * be sent.  Under qemu-user the last ones are the emulator's own, and
- * tgkill() refuses them: each candidate is tried on this thread, whose
- * handler just counts an answer (reset before every sync).
+ * be sent and that the program has left alone.  Under qemu-user the last
+ * ones are the emulator's own, and refused: each candidate is tried on
+ * this thread, whose handler just counts an answer (reset before every
+ * sync).
  */
 static int install_sync_signal(void)
 {
-	struct sigaction sa = { .sa_handler = on_sync_signal, .sa_flags = SA_RESTART }, old;
+	struct sigaction sa = { .sa_sigaction = on_sync_signal,
+				.sa_flags = SA_RESTART | SA_SIGINFO }, old;
 	pid_t self = syscall(SYS_gettid);
 
+	if (!real_sigaction())
+		return -1;
+	sigemptyset(&sa.sa_mask);
 	for (int sig = SIGRTMAX; !sync_signal && sig >= SIGRTMIN; sig--) {
-		if (sigaction(sig, &sa, &old))
-			return -1;
-		if (syscall(SYS_tgkill, getpid(), self, sig) == 0)
+		if (real_sigaction()(sig, NULL, &old) || old.sa_handler != SIG_DFL ||
+		    real_sigaction()(sig, &sa, &old))
+			continue;
+		program_action = old;
+		if (send_sync(self, sig) == 0)
 			sync_signal = sig;
 		else
-			sigaction(sig, &old, NULL);
+			real_sigaction()(sig, &old, NULL);
 	}
 	return sync_signal ? 0 : -1;
+}
+
+int ftrace_sync_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	if (!sync_signal || sig != sync_signal)
+		return 1;
+	if (old)
+		*old = program_action;
+	if (act)
+		program_action = *act;
+	return 0;
+}
+
+int ftrace_sync_signal_kept(void)
+{
+	return use_membarrier ? 0 : sync_signal;
+}
+
+const char *ftrace_sync_failure(void)
+{
+	return failure[0] ? failure : "a thread sync failed";
 }
 
 int ftrace_sync_signal(void)
@@ -154,10 +251,12 @@ int ftrace_sync_init(void)
 }
 
 /* Signal every other thread; their ids go to tids, their count is
- * returned. */
+ * returned.  A thread whose queue is full (it has blocked our signals
+ * for long, past the wrappers) is counted too: it cannot answer, and
+ * the sync must not pass it by. */
 static unsigned signal_others(pid_t *tids)
 {
-	pid_t self = syscall(SYS_gettid), pid = getpid();
+	pid_t self = syscall(SYS_gettid);
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
 	unsigned sent = 0;
@@ -166,7 +265,7 @@ static unsigned signal_others(pid_t *tids)
 		pid_t tid = atoi(e->d_name);
 
 		if (tid > 0 && tid != self && !ft_task_foreign(tid) &&
-		    syscall(SYS_tgkill, pid, tid, sync_signal) == 0)
+		    (send_sync(tid, sync_signal) == 0 || errno == EAGAIN))
 			tids[sent++] = tid;
 	}
 	if (d)
@@ -182,15 +281,41 @@ static int has_answered(pid_t tid, unsigned n)
 	return 0;
 }
 
+static int silent(pid_t tid, unsigned n)
+{
+	return !has_answered(tid, n) && syscall(SYS_tgkill, getpid(), tid, 0) == 0;
+}
+
 /* Has every signalled thread answered, or ended (and so never will)? */
 static int all_accounted(const pid_t *tids, unsigned sent)
 {
 	unsigned n = atomic_load(&acks);
 
 	for (unsigned i = 0; i < sent; i++)
-		if (!has_answered(tids[i], n) && syscall(SYS_tgkill, getpid(), tids[i], 0) == 0)
+		if (silent(tids[i], n))
 			return 0;
 	return 1;
+}
+
+/* Why the sync gave up: which threads kept silent, the first few named. */
+static void say_who(const pid_t *tids, unsigned sent)
+{
+	unsigned n = atomic_load(&acks), nr = 0;
+	char who[64] = "";
+	size_t len = 0;
+
+	for (unsigned i = 0; i < sent; i++) {
+		if (!silent(tids[i], n))
+			continue;
+		if (nr++ < 4 && len < sizeof(who))
+			len += snprintf(who + len, sizeof(who) - len, "%s%d", nr > 1 ? " " : "",
+					(int)tids[i]);
+	}
+	snprintf(failure, sizeof(failure),
+		 "%u of %u threads (%s%s) did not answer the thread sync's signal %d within a "
+		 "second: a thread that blocks it with the system call itself never does",
+		 nr, sent, who, nr > 4 ? " ..." : "", sync_signal);
+	ft_debug("thread sync: %s", failure);
 }
 
 /*
@@ -207,7 +332,9 @@ static uint64_t elapsed_ns(const struct timespec *since)
 }
 
 /* Answers come within microseconds: yield, do not sleep (a sleep lasts a
- * timer tick, milliseconds, on many machines). */
+ * timer tick, milliseconds, on many machines).  A thread's late answer
+ * to an earlier sync may count among the answers: they are checked by
+ * name before the sync ends. */
 static int sync_by_signals(void)
 {
 	static pid_t tids[MAX_SIGNALLED];
@@ -216,24 +343,24 @@ static int sync_by_signals(void)
 
 	atomic_store(&acks, 0);
 	atomic_store(&left, 0);
-	sent = signal_others(tids);
-	if (!sync_signal)
+	if (!sync_signal) {
+		snprintf(failure, sizeof(failure), "no signal can sync the threads");
 		return -1;
+	}
+	sent = signal_others(tids);
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
-	while (atomic_load(&acks) < sent) {
-		/* Now and then, count threads that ended meanwhile as answered;
-		 * one that blocks the signal never answers: give up after a
-		 * second. */
-		if (++spins % 64 == 0 && all_accounted(tids, sent))
-			break;
+	for (;;) {
+		/* Threads that ended meanwhile count as answered, now and then
+		 * and once all seem to have answered. */
+		if ((atomic_load(&acks) >= sent || ++spins % 64 == 0) &&
+		    all_accounted(tids, sent))
+			return 0;
 		if (elapsed_ns(&start) > 1000000000ull) {
-			ft_warn("thread sync: %u of %u threads did not answer",
-				sent - atomic_load(&acks), sent);
+			say_who(tids, sent);
 			return -1;
 		}
 		sched_yield();
 	}
-	return 0;
 }
 
 int ftrace_stop_others(void)
@@ -260,7 +387,10 @@ void ftrace_release_others(void)
 
 int ftrace_sync_cores(void)
 {
-	if (use_membarrier)
-		return membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE);
-	return sync_by_signals();
+	if (!use_membarrier)
+		return sync_by_signals();
+	if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE) == 0)
+		return 0;
+	snprintf(failure, sizeof(failure), "membarrier: %s", strerror(errno));
+	return -1;
 }

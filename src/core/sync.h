@@ -12,8 +12,18 @@
  * may know (arch_cpu_emulated); fntrace says so for the programs it starts
  * under qemu (FNTRACE_EMULATED). */
 int ftrace_cpu_emulated(void);
-/* Ready the mechanism (registers with membarrier); 0 on success. */
+/* Ready the mechanism (registers with membarrier, or chooses the signal);
+ * 0 on success.  Called at start-up, before the program's threads can
+ * block the signal. */
 int ftrace_sync_init(void);
+/* The signal the wrappers keep deliverable in every thread (sigmask.c):
+ * the sync signal where threads are synced by it, else 0. */
+int ftrace_sync_signal_kept(void);
+/* The program's sigaction() of the sync signal, recorded to be chained
+ * behind ours: 0, or 1 if sig is not the sync signal. */
+int ftrace_sync_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+/* Why the last failed sync failed, in words for the user. */
+const char *ftrace_sync_failure(void);
 /* The signal that syncs threads where membarrier does not, its handler
  * installed: a thread that blocks every signal unblocks this one to take
  * part.  0 if no signal can be sent. */

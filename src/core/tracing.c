@@ -10,6 +10,7 @@
 #include "ftrace.h"
 #include "plain_names.h"
 #include "profile.h"
+#include "sync.h"
 #include "tracers.h"
 
 #include <stdio.h>
@@ -59,9 +60,45 @@ static int get_ready(char *err, size_t errlen)
 	return 0;
 }
 
+void ft_update_failed(char *err, size_t errlen, const char *what)
+{
+	if (ftrace_killed())
+		snprintf(err, errlen, "%s: tracing is off: %s", what,
+			 ftrace_kill_reason()[0] ? ftrace_kill_reason() : "an internal fault");
+	else
+		snprintf(err, errlen, "%s: %s", what, ftrace_sync_failure());
+}
+
+/* current_tracer's ops, for tracer t. */
+static void use_tracer(const struct tracer *t)
+{
+	current = t;
+	trace_ops.func = t->func;
+	trace_ops.flags = t->flags;
+	ft_graph.trace = t->flags & FTRACE_OPS_FL_GRAPH;
+}
+
+/* The switch from old to t: the old tracer's ops out, t's in.  If t's
+ * cannot come in, the old one's goes back: -1.  That update may fail too:
+ * then no tracer is on, current_tracer says nop, and -2. */
+static int switch_tracer(const struct tracer *old, const struct tracer *t)
+{
+	if (old != &tracers[0] && unregister_ftrace_ops(&trace_ops))
+		return -1;
+	use_tracer(t);
+	if (t == &tracers[0] || register_ftrace_ops(&trace_ops) == 0)
+		return 0;
+	use_tracer(old);
+	if (old == &tracers[0] || register_ftrace_ops(&trace_ops) == 0)
+		return -1;
+	use_tracer(&tracers[0]);
+	return -2;
+}
+
 int ft_tracer_set(const char *name, char *err, size_t errlen)
 {
-	const struct tracer *t = NULL, *old = current;
+	const struct tracer *t = NULL, *old;
+	char what[96];
 
 	for (unsigned i = 0; i < sizeof(tracers) / sizeof(tracers[0]); i++)
 		if (!strcmp(tracers[i].name, name))
@@ -79,18 +116,18 @@ int ft_tracer_set(const char *name, char *err, size_t errlen)
 	}
 	if (t != &tracers[0] && get_ready(err, errlen))
 		return -1;
-	if (current != &tracers[0] && unregister_ftrace_ops(&trace_ops))
-		goto failed;
-	current = t;
-	trace_ops.func = t->func;
-	trace_ops.flags = t->flags;
-	ft_graph.trace = t->flags & FTRACE_OPS_FL_GRAPH;
-	if (t != &tracers[0] && register_ftrace_ops(&trace_ops))
-		goto failed;
-	return 0;
-failed:
-	current = old;
-	snprintf(err, errlen, "cannot switch to %s: tracing is off", name);
+	old = current;
+	switch (switch_tracer(old, t)) {
+	case 0:
+		return 0;
+	case -1:
+		snprintf(what, sizeof(what), "cannot switch to %s, nothing changed", name);
+		break;
+	default:
+		snprintf(what, sizeof(what), "cannot switch to %s nor back to %s, the tracer is nop",
+			 name, old->name);
+	}
+	ft_update_failed(err, errlen, what);
 	return -1;
 }
 
@@ -185,7 +222,7 @@ static int filter_write(enum ft_filter_file which, const char *text, int append,
 		filters[which] = old;
 		graph_filters_changed();
 		filter_free(&next);
-		snprintf(err, errlen, "cannot patch: tracing is off");
+		ft_update_failed(err, errlen, "cannot patch, nothing changed");
 		return -1;
 	}
 	filter_free(&old);
@@ -214,8 +251,9 @@ int ft_profile_set(int on, char *err, size_t errlen)
 		return -1;
 	ft_graph.profile = on;
 	if (ft_profile_start_stop(on, &filters[FT_FILTER], &filters[FT_NOTRACE])) {
-		ft_graph.profile = 0;
-		snprintf(err, errlen, "cannot %s the profiler", on ? "start" : "stop");
+		ft_graph.profile = !on;
+		ft_update_failed(err, errlen, on ? "cannot start the profiler, nothing changed" :
+				 "cannot stop the profiler, nothing changed");
 		return -1;
 	}
 	return 0;

@@ -24,6 +24,11 @@ enum ft_filter_file {
 
 extern int ft_tracing_on;	/* tracing_on: events are written */
 
+/* Why an update failed, for the user, after what was not done: tracing
+ * went off for good, or a thread could not be synced (the update was
+ * undone). */
+void ft_update_failed(char *err, size_t errlen, const char *what);
+
 /* current_tracer: "nop", "function" or "function_graph". */
 int ft_tracer_set(const char *name, char *err, size_t errlen);
 const char *ft_tracer_name(void);

@@ -27,6 +27,9 @@ arch_flavor() {
 }
 
 ARCH_FAR_MB=256	# beyond the +-128 MB of bl
+# Every site changes by one store (NOP <-> BL) that threads may run
+# through: a live patch needs no breakpoint (blocked_signals).
+ARCH_POKES_LIVE=1
 # far_lib's reopening far apart: off, as qemu-aarch64 may place the library
 # in a gap the fills leave, with no page free within bl's reach (the torture
 # case at make stress's 10 000 rounds covers the reclaim here).
@@ -43,4 +46,4 @@ ARCH_FAR_RELOADS=0
 # recorder was killed; not looked into).
 ARCH_CASES="matrix functable tracers shlib threads list crash errors profile_dlopen robust_threads
 	robust_process robust_signals robust_jumps robust_dlopen robust_live robust_batch_fork
-	robust_torture real_compare far_lib real_zlib live_stress durations lifetime"
+	robust_torture real_compare far_lib real_zlib live_stress durations lifetime blocked_signals tracing_off"

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Two signals must reach the runtime's handlers in every thread, however
+ * the program blocks signals:
+ *
+ *   SIGTRAP      a thread that blocks it and runs into one of our
+ *                breakpoints is killed by the kernel, whatever the handler
+ *   the sync     where threads are synced by a signal (sync.c), a thread
+ *   signal       that blocks it never answers, and no live patch can be
+ *                made while it runs
+ *
+ * So the wrappers of sigprocmask(), pthread_sigmask(),
+ * pthread_attr_setsigmask_np(), sigsuspend() and of a handler's sa_mask
+ * take both out of every set that would block them, and those of
+ * signalfd() and the sigwait() family out of every set that would take
+ * them (xz's threads block every signal; a thread created while its
+ * creator blocks everything inherits the mask as the kernel has it,
+ * without them).  The program reads back what it
+ * asked: a thread remembers whether it blocked each of the two, and until
+ * it says, one reads as blocked where its neighbour (the signal numbered
+ * one below) is, as sets that block one block the other, and as a thread
+ * inherits its creator's mask.  Threads that blocked them before the
+ * runtime came (attach) are found by ftrace_traps_blocked(), and the
+ * patcher avoids traps then; one that blocks the sync signal with the
+ * system call makes a sync fail, and the patch is undone (patch.c).
+ */
+#include "sigmask.h"
+#include "ftrace.h"
+#include "sync.h"
+
+#include <pthread.h>
+#include <sys/signalfd.h>
+#include <time.h>
+
+enum { KEPT = 2 };
+
+/* Per kept signal: has this thread said whether it blocks it, and what. */
+static __thread unsigned char said[KEPT], blocks[KEPT];
+
+static void kept_signals(int sig[KEPT])
+{
+	sig[0] = SIGTRAP;
+	sig[1] = ftrace_sync_signal_kept();
+}
+
+static int neighbour(int sig)
+{
+	return sig == SIGRTMIN ? sig + 1 : sig - 1;
+}
+
+static void remove_kept(sigset_t *set)
+{
+	int sig[KEPT];
+
+	kept_signals(sig);
+	for (int i = 0; i < KEPT; i++)
+		if (sig[i])
+			sigdelset(set, sig[i]);
+}
+
+const struct sigaction *ft_handler_mask_free(const struct sigaction *act,
+					     struct sigaction *copy)
+{
+	if (!act)
+		return act;
+	*copy = *act;
+	remove_kept(&copy->sa_mask);
+	return copy;
+}
+
+static const sigset_t *without_kept(int how, const sigset_t *set, sigset_t *copy)
+{
+	if (!set || how == SIG_UNBLOCK)
+		return set;
+	*copy = *set;
+	remove_kept(copy);
+	return copy;
+}
+
+/* What the thread now says of signal i, given what it read before. */
+static void remember(int i, int sig, int how, const sigset_t *set, int was)
+{
+	int now = was;
+
+	if (!set)
+		return;
+	if (how == SIG_SETMASK)
+		now = sigismember(set, sig) == 1;
+	else if (sigismember(set, sig) == 1)
+		now = how == SIG_BLOCK;
+	said[i] = 1;
+	blocks[i] = now;
+}
+
+/* The mask the kernel had (prev) becomes the one the program set. */
+static void program_view(int how, const sigset_t *set, sigset_t *prev)
+{
+	int sig[KEPT];
+
+	kept_signals(sig);
+	for (int i = 0; i < KEPT; i++) {
+		int was;
+
+		if (!sig[i])
+			continue;
+		was = said[i] ? blocks[i] : sigismember(prev, neighbour(sig[i])) == 1;
+		remember(i, sig[i], how, set, was);
+		if (was)
+			sigaddset(prev, sig[i]);
+	}
+}
+
+typedef int (*sigmask_fn)(int, const sigset_t *, sigset_t *);
+
+/* Both wrappers: the real call's result (-1 and errno, or an error
+ * number), the program's view in old. */
+static int set_mask(sigmask_fn real, int how, const sigset_t *set, sigset_t *old)
+{
+	sigset_t copy, prev;
+	int ret = real(how, without_kept(how, set, &copy), &prev);
+
+	if (ret)
+		return ret;
+	program_view(how, set, &prev);
+	if (old)
+		*old = prev;
+	return 0;
+}
+
+FT_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	REAL(sigmask_fn, "sigprocmask");
+	return set_mask(real, how, set, old);
+}
+
+FT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	REAL(sigmask_fn, "pthread_sigmask");
+	return set_mask(real, how, set, old);
+}
+
+/* A thread created with a mask of its own: glibc sets it with the system
+ * call, past the wrappers. */
+FT_EXPORT int pthread_attr_setsigmask_np(pthread_attr_t *attr, const sigset_t *set)
+{
+	typedef int (*attr_fn)(pthread_attr_t *, const sigset_t *);
+	sigset_t copy;
+
+	REAL(attr_fn, "pthread_attr_setsigmask_np");
+	return real(attr, without_kept(SIG_SETMASK, set, &copy));
+}
+
+/*
+ * A thread that waits for signals, through a signalfd or sigwait, takes
+ * any pending signal of its set, blocked or not: the sync signal too, which
+ * would never reach our handler.  Nor may sigsuspend() block it for the
+ * wait.
+ */
+FT_EXPORT int signalfd(int fd, const sigset_t *mask, int flags)
+{
+	typedef int (*signalfd_fn)(int, const sigset_t *, int);
+	sigset_t copy;
+
+	REAL(signalfd_fn, "signalfd");
+	return real(fd, without_kept(SIG_SETMASK, mask, &copy), flags);
+}
+
+FT_EXPORT int sigwait(const sigset_t *set, int *sig)
+{
+	typedef int (*sigwait_fn)(const sigset_t *, int *);
+	sigset_t copy;
+
+	REAL(sigwait_fn, "sigwait");
+	return real(without_kept(SIG_SETMASK, set, &copy), sig);
+}
+
+FT_EXPORT int sigwaitinfo(const sigset_t *set, siginfo_t *info)
+{
+	typedef int (*sigwaitinfo_fn)(const sigset_t *, siginfo_t *);
+	sigset_t copy;
+
+	REAL(sigwaitinfo_fn, "sigwaitinfo");
+	return real(without_kept(SIG_SETMASK, set, &copy), info);
+}
+
+FT_EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
+{
+	typedef int (*sigtimedwait_fn)(const sigset_t *, siginfo_t *, const struct timespec *);
+	sigset_t copy;
+
+	REAL(sigtimedwait_fn, "sigtimedwait");
+	return real(without_kept(SIG_SETMASK, set, &copy), info, timeout);
+}
+
+FT_EXPORT int sigsuspend(const sigset_t *mask)
+{
+	typedef int (*sigsuspend_fn)(const sigset_t *);
+	sigset_t copy;
+
+	REAL(sigsuspend_fn, "sigsuspend");
+	return real(without_kept(SIG_SETMASK, mask, &copy));
+}

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Threads that block every signal, each calling a small call tree in a
+ * loop until its input ends:
+ *
+ *   blocker   sigfillset() and pthread_sigmask(SIG_BLOCK) itself
+ *   inherits  created while its creator blocks everything
+ *   attr      created with everything blocked in its attributes
+ *   signalfd  blocks everything, and pauses in poll() on a signalfd of
+ *             every signal, reading any that comes
+ *   sigwait   blocks everything, and pauses in sigtimedwait() for any
+ *   main      first sends itself every real-time signal it can handle,
+ *             then blocks everything too, and reads stdin
+ *
+ * With "raw" as its argument one more thread blocks everything with the
+ * system call itself, past any wrapper, and ends on its own once it has
+ * seen a byte on its pipe (the second line of input): a thread no
+ * wrapper can keep a signal free in.  Each thread prints the signals it
+ * reads back as not blocked (none, natively) and whether its results
+ * were right, the waiters how many signals they took (none: nobody sends
+ * the program one); the program exits 0 if all were right.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "robust.h"
+
+#define RAW 5	/* the raw thread's place among the threads */
+
+static volatile int stop;
+static int raw_pipe[2];
+
+KEEP long leaf(long x)
+{
+	sink = x;
+	return x + 1;
+}
+
+KEEP long work(long x)
+{
+	long r = leaf(x) * 2 + leaf(x + 1);
+
+	sink = r;
+	return r;
+}
+
+/* A few calls, then a millisecond's pause (which a signal may cut
+ * short): a trace a few seconds long stays small.  How many were wrong. */
+static long burst(void)
+{
+	struct timespec ms = { 0, 1000000 };
+	long wrong = 0;
+
+	for (long i = 0; i < 10; i++)
+		wrong += work(i) != 3 * i + 4;
+	nanosleep(&ms, NULL);
+	return wrong;
+}
+
+/* The signals this thread reads back as not blocked, as a list: none
+ * natively; under qemu-user, those the emulator keeps for itself. */
+static void unblocked(char *list, size_t size)
+{
+	sigset_t now;
+	size_t len = 0;
+
+	list[0] = 0;
+	pthread_sigmask(SIG_BLOCK, NULL, &now);
+	for (int sig = 1; sig <= SIGRTMAX; sig++) {
+		/* (glibc keeps 32 and 33, below SIGRTMIN, for itself.) */
+		if (sig == SIGKILL || sig == SIGSTOP || (sig >= 32 && sig < SIGRTMIN))
+			continue;
+		if (!sigismember(&now, sig) && len < size)
+			len += snprintf(list + len, size - len, " %d", sig);
+	}
+}
+
+KEEP void *loop(void *name)
+{
+	char open[256];
+	long wrong = 0;
+
+	unblocked(open, sizeof(open));
+	while (!stop)
+		wrong += burst();
+	printf("%s: not blocked:%s; results right: %s\n", (char *)name, open,
+	       wrong ? "no" : "yes");
+	return wrong ? NULL : name;
+}
+
+/* The signals a waiter took. */
+static long taken[2];
+
+/* A few calls, then a millisecond's wait for any signal: in poll() on a
+ * signalfd of them all (waiter 0), or in sigtimedwait() (waiter 1). */
+KEEP void *waiter(void *name)
+{
+	struct timespec ms = { 0, 1000000 };
+	int which = !strcmp(name, "sigwait"), fd;
+	struct signalfd_siginfo si;
+	long wrong = 0;
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	fd = signalfd(-1, &all, SFD_NONBLOCK);
+	while (!stop) {
+		struct pollfd p = { fd, POLLIN, 0 };
+
+		for (long i = 0; i < 10; i++)
+			wrong += work(i) != 3 * i + 4;
+		if (which)
+			taken[1] += sigtimedwait(&all, NULL, &ms) > 0;
+		else if (poll(&p, 1, 1) == 1)
+			taken[0] += read(fd, &si, sizeof(si)) == sizeof(si);
+	}
+	printf("%s: signals taken: %ld; results right: %s\n", (char *)name, taken[which],
+	       wrong ? "no" : "yes");
+	return wrong ? NULL : name;
+}
+
+KEEP void *blocker(void *name)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	return loop(name);
+}
+
+/* Blocks everything with the system call, and ends when told. */
+KEEP void *raw_blocker(void *name)
+{
+	sigset_t all;
+	long wrong = 0;
+	char c;
+
+	sigfillset(&all);
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, NULL, _NSIG / 8);
+	printf("%s: blocking\n", (char *)name);
+	fcntl(raw_pipe[0], F_SETFL, O_NONBLOCK);
+	while (read(raw_pipe[0], &c, 1) < 0)
+		wrong += burst();
+	printf("%s: results right: %s\n", (char *)name, wrong ? "no" : "yes");
+	return wrong ? NULL : name;
+}
+
+static volatile sig_atomic_t delivered;
+
+static void count_own(int sig)
+{
+	delivered++;
+}
+
+/* The program's own real-time signals, the one the runtime syncs threads
+ * with among them: each it can handle reaches its handler, once. */
+static void own_signals(void)
+{
+	struct sigaction sa = { .sa_handler = count_own };
+	int handled = 0;
+
+	sigemptyset(&sa.sa_mask);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		if (sigaction(sig, &sa, NULL) == 0) {
+			handled++;
+			raise(sig);
+		}
+	printf("main: own signals delivered: %s\n", delivered == handled ? "all" : "not all");
+}
+
+static int start(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), char *name)
+{
+	if (pthread_create(t, attr, fn, name) == 0)
+		return 0;
+	fprintf(stderr, "cannot start %s\n", name);
+	return -1;
+}
+
+static int start_all(pthread_t *t, int raw)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+
+	sigfillset(&all);
+	if (start(&t[0], NULL, blocker, "blocker"))
+		return -1;
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (start(&t[1], NULL, loop, "inherits"))
+		return -1;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_init(&attr);
+	pthread_attr_setsigmask_np(&attr, &all);
+	if (start(&t[2], &attr, loop, "attr"))
+		return -1;
+	pthread_attr_destroy(&attr);
+	if (start(&t[3], NULL, waiter, "signalfd") || start(&t[4], NULL, waiter, "sigwait"))
+		return -1;
+	if (raw && (pipe(raw_pipe) || start(&t[RAW], NULL, raw_blocker, "raw")))
+		return -1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int raw = argc > 1 && !strcmp(argv[1], "raw"), ok = 1;
+	void *right = (void *)1;
+	char open[256];
+	pthread_t t[RAW + 1];
+	sigset_t all;
+	char c;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	own_signals();
+	if (start_all(t, raw))
+		return 1;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	/* First line: the raw thread ends; end of input: every thread. */
+	while (read(0, &c, 1) == 1)
+		if (raw && c == '\n' && raw_pipe[1] >= 0) {
+			if (write(raw_pipe[1], "x", 1) != 1 || pthread_join(t[RAW], &right))
+				return 1;
+			ok &= right != NULL;
+			raw_pipe[1] = -1;
+		}
+	stop = 1;
+	for (int i = 0; i < RAW; i++) {
+		pthread_join(t[i], &right);
+		ok &= right != NULL;
+	}
+	unblocked(open, sizeof(open));
+	printf("main: not blocked:%s\n", open);
+	return ok ? 0 : 1;
+}
