@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The program's own protections of its text.  A batch must read a site's
+ * old bytes and write its new ones; the page's protection is the
+ * program's: r-x as the loader left it, rwx from a hot-patcher that
+ * writes its own code, --x (execute-only) where the program asked for it.
+ * So before a batch each page's protection is read from /proc/self/maps,
+ * read and write are added for the batch, and afterwards each page gets
+ * back exactly what it had: a page the program made rwx stays writable
+ * throughout (it needs no change at all), an execute-only page is
+ * readable only while the batch verifies it.
+ *
+ * Another thread of the program may call mprotect() on the same pages
+ * meanwhile: its protection would be read before it changed and the
+ * batch would put back the old one, or take write away under the batch.
+ * So mprotect() is wrapped, and a call made while a window is open waits
+ * until it closes (a batch lasts milliseconds); the window waits for the
+ * calls already inside to return before it reads the protections.  A
+ * signal handler of the patching thread could not wait for its own
+ * thread: that thread takes no asynchronous signal while the window is
+ * open.  What the wrapper does not see (a raw system call, the loader's
+ * own mprotect of a module it is loading) is not ordered with a batch.
+ */
+#include "textprot.h"
+#include "ftrace.h"
+#include "sync.h"
+#include "../common/array.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* A piece of a batch's text, and the protection the program gave it. */
+struct span {
+	uintptr_t lo, hi;
+	int prot;
+};
+
+static pthread_mutex_t window_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic pid_t window_owner;	/* the patching thread, 0 if none */
+static _Atomic unsigned calls_inside;	/* mprotect() wrappers let through */
+
+static struct span *spans;
+static size_t nr_spans, cap_spans;
+static FILE *maps;
+static char *line;
+static size_t line_cap;
+static struct span mapping;		/* the maps line read last */
+static sigset_t saved_mask;
+
+static pid_t own_tid(void)
+{
+	return (pid_t)syscall(SYS_gettid);
+}
+
+/* Not through our wrapper: this thread holds the window. */
+static int set_protection(uintptr_t lo, uintptr_t hi, int prot)
+{
+	return (int)syscall(SYS_mprotect, lo, hi - lo, prot);
+}
+
+/* Every asynchronous signal held back; a fault or our trap still comes. */
+static void hold_signals(void)
+{
+	static const int kept[] = { SIGTRAP, SIGSEGV, SIGBUS, SIGILL, SIGFPE };
+	sigset_t held;
+
+	sigfillset(&held);
+	for (unsigned i = 0; i < sizeof(kept) / sizeof(kept[0]); i++)
+		sigdelset(&held, kept[i]);
+	ftrace_thread_mask(SIG_BLOCK, &held, &saved_mask);
+}
+
+/* The next line of maps: its range and protection; 0 at the end. */
+static int next_mapping(void)
+{
+	unsigned long lo, hi;
+	char perms[8];
+
+	while (getline(&line, &line_cap, maps) > 0)
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3) {
+			mapping.lo = lo;
+			mapping.hi = hi;
+			mapping.prot = (perms[0] == 'r' ? PROT_READ : 0) |
+				       (perms[1] == 'w' ? PROT_WRITE : 0) |
+				       (perms[2] == 'x' ? PROT_EXEC : 0);
+			return 1;
+		}
+	return 0;
+}
+
+int text_window_open(void)
+{
+	pthread_mutex_lock(&window_lock);
+	atomic_store(&window_owner, own_tid());
+	while (atomic_load(&calls_inside))
+		sched_yield();
+	hold_signals();
+	nr_spans = 0;
+	mapping.lo = mapping.hi = 0;
+	maps = fopen("/proc/self/maps", "re");
+	if (maps)
+		return 0;
+	ft_warn("cannot read /proc/self/maps: not patching");
+	text_window_close();
+	return -1;
+}
+
+static int keep_span(uintptr_t lo, uintptr_t hi, int prot)
+{
+	if (grow_array((void **)&spans, &cap_spans, nr_spans + 1, sizeof(*spans)))
+		return -1;
+	spans[nr_spans++] = (struct span){ lo, hi, prot };
+	return 0;
+}
+
+/* One piece of a mapping: kept, and made readable and writable. */
+static int open_piece(uintptr_t lo, uintptr_t hi, int prot)
+{
+	int want = prot | PROT_READ | PROT_WRITE;
+
+	if (want == prot)
+		return 0;
+	if (keep_span(lo, hi, prot) || set_protection(lo, hi, want)) {
+		ft_warn("cannot change the protection of text at %#lx", (unsigned long)lo);
+		return -1;
+	}
+	return 0;
+}
+
+int text_window_add(uintptr_t lo, uintptr_t hi)
+{
+	uintptr_t ps = (uintptr_t)sysconf(_SC_PAGESIZE), at;
+
+	lo &= ~(ps - 1);
+	hi = (hi + ps - 1) & ~(ps - 1);
+	for (at = lo; at < hi;) {
+		if (mapping.hi <= at && !next_mapping())
+			break;
+		if (mapping.hi <= at)
+			continue;
+		if (mapping.lo > at)
+			break;
+		uintptr_t end = mapping.hi < hi ? mapping.hi : hi;
+
+		if (open_piece(at, end, mapping.prot))
+			return -1;
+		at = end;
+	}
+	if (at >= hi)
+		return 0;
+	ft_warn("text at %#lx is not mapped: not patching", (unsigned long)at);
+	return -1;
+}
+
+void text_window_close(void)
+{
+	for (size_t i = 0; i < nr_spans; i++)
+		if (set_protection(spans[i].lo, spans[i].hi, spans[i].prot))
+			ft_warn("cannot give text at %#lx its protection back",
+				(unsigned long)spans[i].lo);
+	nr_spans = 0;
+	if (maps)
+		fclose(maps);
+	maps = NULL;
+	ftrace_thread_mask(SIG_SETMASK, &saved_mask, NULL);
+	atomic_store(&window_owner, 0);
+	pthread_mutex_unlock(&window_lock);
+}
+
+/*
+ * The program's mprotect: straight through while no batch is open (one
+ * load more), else after the batch.  The count comes first, so that a
+ * window that opens meanwhile either is seen here or waits for this call.
+ */
+typedef int (*mprotect_fn)(void *, size_t, int);
+
+FT_EXPORT int mprotect(void *addr, size_t len, int prot)
+{
+	REAL(mprotect_fn, "mprotect");
+	pid_t owner;
+	int ret;
+
+	atomic_fetch_add(&calls_inside, 1);
+	owner = atomic_load(&window_owner);
+	if (!owner || owner == own_tid()) {
+		ret = real(addr, len, prot);
+		atomic_fetch_sub(&calls_inside, 1);
+		return ret;
+	}
+	atomic_fetch_sub(&calls_inside, 1);
+	pthread_mutex_lock(&window_lock);
+	ret = real(addr, len, prot);
+	pthread_mutex_unlock(&window_lock);
+	return ret;
+}

@@ -1,0 +1,34 @@
+# The program's own memory is the program's: the protections it set on
+# its code pages are what it finds after live switches (a page it made
+# rwx and writes into stays writable throughout, an execute-only page
+# stays execute-only), and the runtime's own memory does not make a
+# limit the program sets on its address space bite earlier.
+
+. "$top/tests/robust_lib.sh"
+
+r_build own_text own_text
+
+# toggle PID: once its endpoint is up, switch tracers five rounds (each
+# switch made is a line of switches.txt), then let the program end.
+toggle() {
+	for i in $(seq 50); do [ -S /tmp/fntrace-$(id -u)/$1 ] && break; sleep 0.1; done
+	for i in 1 2 3 4 5; do
+		for tracer in function_graph nop function nop; do
+			"$FNTRACE" ctl "$1" current_tracer $tracer 2>/dev/null || break
+			echo $tracer >>switches.txt
+		done
+	done
+	touch stop
+}
+
+./own_text 200 / >want.txt 2>want.err
+t_eq "own text untraced: exit 0" 0 "$?"
+"$FNTRACE" run -- ./own_text 200 stop >out.txt 2>run.err &
+pid=$!
+toggle $pid
+wait $pid
+t_eq "own text switched live: exit 0" 0 "$?"
+t_ok "own text switched live: tracers were switched meanwhile" \
+	test "$(grep -c function switches.txt)" -eq 10
+t_same "own text switched live: the same protections afterwards" want.txt out.txt
+t_eq "own text switched live: the runtime says nothing" "" "$(grep -v 'runs as pid' run.err)"
