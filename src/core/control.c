@@ -7,6 +7,7 @@
  */
 #include "control.h"
 #include "ftrace.h"
+#include "seccomp.h"
 #include "sync.h"
 #include "../common/array.h"
 
@@ -262,6 +263,14 @@ static void *control_thread(void *arg)
 			ft_warn("control: accept: %s; control stopped", strerror(errno));
 			return NULL;
 		}
+		/* Serving allocates (glibc's malloc may call mprotect) and
+		 * patches: not under a filter that came since.  Nor does the
+		 * thread end (glibc frees its stack with madvise): it goes on
+		 * taking connections and closing them. */
+		if (!ft_seccomp_may_serve("control requests are refused")) {
+			close(fd);
+			continue;
+		}
 		if (peer_allowed(fd))
 			serve(fd);
 		close(fd);
@@ -400,6 +409,8 @@ int ft_control_start(void)
 
 	if (listen_fd >= 0)
 		return 0;
+	if (!ft_seccomp_may_serve("no control endpoint"))
+		return -1;
 	listen_fd = open_socket();
 	if (listen_fd < 0)
 		return -1;

@@ -20,6 +20,7 @@
 #include "args.h"
 #include "../common/bulk.h"
 #include "ftrace.h"
+#include "seccomp.h"
 #include "tracers.h"
 #include "tracing.h"
 #include "../common/array.h"
@@ -341,7 +342,8 @@ static uintptr_t wanted_graph(void)
 
 int ftrace_update(void)
 {
-	if (killed)
+	/* A thread that may not patch changes nothing, and kills nothing. */
+	if (killed || !ft_seccomp_may_patch())
 		return -1;
 	/* Sites first, then the callbacks: a site switched on early only
 	 * reaches the list function or a nop. */

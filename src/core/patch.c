@@ -25,6 +25,7 @@
 #include "breakpoint.h"
 #include "../common/sort.h"
 #include "ftrace.h"
+#include "seccomp.h"
 #include "sync.h"
 #include "textprot.h"
 
@@ -338,6 +339,8 @@ int text_patch_batch(struct text_patch *v, unsigned n)
 
 	if (n == 0)
 		return 0;
+	if (!ft_seccomp_may_patch())
+		return -1;
 	if (!in_address_order(v, n))
 		sort_array(v, n, sizeof(*v), by_address);
 	if (text_window_open())

@@ -27,6 +27,7 @@
 #include "ftrace.h"
 #include "funcs.h"
 #include "tracers.h"
+#include "seccomp.h"
 #include "tasks.h"
 #include "sync.h"
 #include "tracing.h"
@@ -207,6 +208,7 @@ __attribute__((constructor)) static void fntrace_init(void)
 	pthread_atfork(fork_prepare, fork_done, fork_child);
 	ft_readout_clock_start();
 	ftrace_sync_after_exec();
+	ft_seccomp_scan();
 	ftrace_lock();
 	/* Loaded into a running process (fntrace attach), other threads
 	 * may be running code this start-up patches. */
@@ -236,7 +238,7 @@ __attribute__((constructor)) static void fntrace_init(void)
 static void modules_changed(void)
 {
 	ftrace_lock();
-	if (!ftrace_killed() && ftrace_update())
+	if (!ftrace_killed() && ft_seccomp_may_patch() && ftrace_update())
 		ft_warn("cannot patch a newly loaded module");
 	ftrace_unlock();
 }

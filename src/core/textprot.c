@@ -59,7 +59,7 @@ static pid_t own_tid(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
-/* Not through our wrapper: this thread holds the window. */
+/* Not through our wrapper (below), which waits for an open window. */
 static int set_protection(uintptr_t lo, uintptr_t hi, int prot)
 {
 	return (int)syscall(SYS_mprotect, lo, hi - lo, prot);
@@ -178,25 +178,25 @@ void text_window_close(void)
  * The program's mprotect: straight through while no batch is open (one
  * load more), else after the batch.  The count comes first, so that a
  * window that opens meanwhile either is seen here or waits for this call.
+ * The runtime's own calls come here too, some while an update holds the
+ * loader's lock, where a first dlsym() for the real one could wait for
+ * it: the system call is made directly.
  */
-typedef int (*mprotect_fn)(void *, size_t, int);
-
 FT_EXPORT int mprotect(void *addr, size_t len, int prot)
 {
-	REAL(mprotect_fn, "mprotect");
 	pid_t owner;
 	int ret;
 
 	atomic_fetch_add(&calls_inside, 1);
 	owner = atomic_load(&window_owner);
 	if (!owner || owner == own_tid()) {
-		ret = real(addr, len, prot);
+		ret = set_protection((uintptr_t)addr, (uintptr_t)addr + len, prot);
 		atomic_fetch_sub(&calls_inside, 1);
 		return ret;
 	}
 	atomic_fetch_sub(&calls_inside, 1);
 	pthread_mutex_lock(&window_lock);
-	ret = real(addr, len, prot);
+	ret = set_protection((uintptr_t)addr, (uintptr_t)addr + len, prot);
 	pthread_mutex_unlock(&window_lock);
 	return ret;
 }
