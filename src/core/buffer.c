@@ -11,6 +11,7 @@
 #include "buffer.h"
 #include "events.h"
 #include "funcs.h"
+#include "limits.h"
 #include "../common/clock_pair.h"
 #include "../common/shm.h"
 
@@ -95,6 +96,7 @@ int ft_buffer_create(void)
 {
 	if (shm)
 		return 0;
+	ft_limits_grow((size_t)own_size_kb << 10);
 	if (ft_shm_create(own_size_kb, FT_SHM_OVERWRITE, 0, &shm_fd, &shm)) {
 		ft_warn("cannot create the trace buffer");
 		return -1;

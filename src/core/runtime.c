@@ -26,6 +26,7 @@
 #include "events.h"
 #include "ftrace.h"
 #include "funcs.h"
+#include "limits.h"
 #include "tracers.h"
 #include "seccomp.h"
 #include "tasks.h"
@@ -202,8 +203,11 @@ __attribute__((constructor)) static void fntrace_init(void)
 	int recording;
 
 	debug = getenv("FNTRACE_DEBUG") != NULL;
-	if (ft_threads_init())
+	ft_limits_startup_begin();
+	if (ft_threads_init()) {
+		ft_limits_startup_end();
 		return;
+	}
 	ftrace_bp_init();
 	pthread_atfork(fork_prepare, fork_done, fork_child);
 	ft_readout_clock_start();
@@ -228,6 +232,7 @@ __attribute__((constructor)) static void fntrace_init(void)
 	ftrace_unlock();
 	if (getenv("FNTRACE_CONTROL") && !strcmp(getenv("FNTRACE_CONTROL"), "1"))
 		ft_control_start();
+	ft_limits_startup_end();
 }
 
 /* A module loaded or unloaded: its sites become nops, and what the ops

@@ -24,31 +24,19 @@
  */
 #include "seccomp.h"
 #include "ftrace.h"
+#include "procstatus.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <linux/seccomp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 int ft_seccomp_seen;
-
-/* Up to len bytes of a /proc file, whose size stat does not tell. */
-static ssize_t read_all_of(int fd, char *buf, size_t len)
-{
-	size_t got = 0;
-	ssize_t n;
-
-	while (got < len && (n = read(fd, buf + got, len - got)) > 0)
-		got += n;
-	return (ssize_t)got;
-}
 
 static int strict_seen;
 /* Bumped whenever a filter is seen: a thread found under none need not
@@ -56,25 +44,12 @@ static int strict_seen;
 static _Atomic unsigned generation = 1;
 static __thread unsigned clear_at;
 
-/*
- * The Seccomp: field of a status file: 0 none, 1 strict, 2 filter.  Read
- * without malloc: in a thread of its own (the control thread) glibc's
- * first malloc makes an arena with mprotect, which a filter may kill.
- */
+/* The Seccomp: field of a status file: 0 none, 1 strict, 2 filter. */
 static int mode_in(const char *path)
 {
-	char text[4096];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read_all_of(fd, text, sizeof(text) - 1);
-	const char *field;
+	long mode = ft_status_field(path, "Seccomp");
 
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return 0;
-	text[n] = '\0';
-	field = strstr(text, "\nSeccomp:");
-	return field ? atoi(field + strlen("\nSeccomp:")) : 0;
+	return mode > 0 ? (int)mode : 0;
 }
 
 static void note_filter(void)
@@ -103,7 +78,8 @@ void ft_seccomp_scan(void)
 		closedir(d);
 }
 
-/* This thread's mode; a filter found is noted. */
+/* This thread's mode; a filter found is noted.  No malloc (procstatus.c):
+ * the control thread asks before it knows whether it may. */
 static int own_mode(void)
 {
 	unsigned now = atomic_load(&generation);
