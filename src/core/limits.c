@@ -173,50 +173,63 @@ static int set_limit(pid_t pid, int resource, const struct rlimit64 *asked,
 	return limit_call(pid, resource, &r, old);
 }
 
-/* The ABI's struct rlimit to and from the kernel's: the same on 64-bit
- * machines; 32-bit words, and their own infinity, on i386. */
-static uint64_t widen(rlim_t v)
+/*
+ * The wrappers, by their symbols: the plain ones take a limit of machine
+ * words (32 bits, with their own infinity, on i386; the 64-bit form
+ * elsewhere), the *64 ones the kernel's.  Named by asm labels, since a
+ * 32-bit build's headers turn setrlimit into setrlimit64.
+ */
+struct word_rlimit {
+	unsigned long cur, max;
+};
+
+static uint64_t widen(unsigned long v)
 {
-	return v == RLIM_INFINITY ? RLIM64_INFINITY : v;
+	return v == ~0UL ? RLIM64_INFINITY : v;
 }
 
-static rlim_t narrow(uint64_t v)
+static unsigned long narrow(uint64_t v)
 {
-	return v >= (uint64_t)RLIM_INFINITY ? RLIM_INFINITY : (rlim_t)v;
+	return v >= (uint64_t)~0UL ? ~0UL : (unsigned long)v;
 }
 
-static int set_limit_abi(pid_t pid, int resource, const struct rlimit *asked,
-			 struct rlimit *old)
+static int set_word_limit(pid_t pid, int resource, const struct word_rlimit *asked,
+			  struct word_rlimit *old)
 {
 	struct rlimit64 in, out;
 	int ret;
 
 	if (asked)
-		in = (struct rlimit64){ widen(asked->rlim_cur), widen(asked->rlim_max) };
+		in = (struct rlimit64){ widen(asked->cur), widen(asked->max) };
 	ret = set_limit(pid, resource, asked ? &in : NULL, old ? &out : NULL);
 	if (ret == 0 && old)
-		*old = (struct rlimit){ narrow(out.rlim_cur), narrow(out.rlim_max) };
+		*old = (struct word_rlimit){ narrow(out.rlim_cur), narrow(out.rlim_max) };
 	return ret;
 }
 
-FT_EXPORT int setrlimit(__rlimit_resource_t resource, const struct rlimit *r)
+FT_EXPORT int ft_setrlimit(int resource, const struct word_rlimit *r) __asm__("setrlimit");
+FT_EXPORT int ft_setrlimit64(int resource, const struct rlimit64 *r) __asm__("setrlimit64");
+FT_EXPORT int ft_prlimit(pid_t pid, int resource, const struct word_rlimit *r,
+			 struct word_rlimit *old) __asm__("prlimit");
+FT_EXPORT int ft_prlimit64(pid_t pid, int resource, const struct rlimit64 *r,
+			   struct rlimit64 *old) __asm__("prlimit64");
+
+int ft_setrlimit(int resource, const struct word_rlimit *r)
 {
-	return set_limit_abi(0, resource, r, NULL);
+	return set_word_limit(0, resource, r, NULL);
 }
 
-FT_EXPORT int setrlimit64(__rlimit_resource_t resource, const struct rlimit64 *r)
+int ft_setrlimit64(int resource, const struct rlimit64 *r)
 {
 	return set_limit(0, resource, r, NULL);
 }
 
-FT_EXPORT int prlimit(pid_t pid, __rlimit_resource_t resource, const struct rlimit *r,
-		      struct rlimit *old)
+int ft_prlimit(pid_t pid, int resource, const struct word_rlimit *r, struct word_rlimit *old)
 {
-	return set_limit_abi(pid, resource, r, old);
+	return set_word_limit(pid, resource, r, old);
 }
 
-FT_EXPORT int prlimit64(pid_t pid, __rlimit_resource_t resource, const struct rlimit64 *r,
-			struct rlimit64 *old)
+int ft_prlimit64(pid_t pid, int resource, const struct rlimit64 *r, struct rlimit64 *old)
 {
 	return set_limit(pid, resource, r, old);
 }

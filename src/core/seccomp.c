@@ -70,7 +70,7 @@ void ft_seccomp_scan(void)
 
 	while (d && (e = readdir(d)))
 		if (e->d_name[0] != '.') {
-			snprintf(path, sizeof(path), "/proc/self/task/%s/status", e->d_name);
+			snprintf(path, sizeof(path), "/proc/self/task/%d/status", atoi(e->d_name));
 			if (mode_in(path))
 				note_filter();
 		}
