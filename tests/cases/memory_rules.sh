@@ -29,7 +29,7 @@ toggle $pid
 wait $pid
 t_eq "own text switched live: exit 0" 0 "$?"
 t_ok "own text switched live: tracers were switched meanwhile" \
-	test "$(grep -c function switches.txt)" -eq 10
+	test "$(cat switches.txt 2>/dev/null | grep -c function)" -eq 10
 t_same "own text switched live: the same protections afterwards" want.txt out.txt
 t_eq "own text switched live: the runtime says nothing" "" "$(grep -v 'runs as pid' run.err)"
 

@@ -4,7 +4,10 @@
  * and hardened programs do (tests/cases/memory_rules.sh): one page of
  * text it makes rwx and writes into (a byte of an untraced function,
  * written back as it is, so the code stays the same), then calls; one
- * page of traced functions it makes execute-only.  It goes round until
+ * page of traced functions it makes execute-only; a second thread sets
+ * both protections again and again meanwhile, as a program whose threads
+ * share the hot-patching would (a batch that read a page's protection
+ * before such a call and wrote after it would fault).  It goes round until
  * it has made ROUNDS rounds and STOPFILE exists (the test switches
  * tracers meanwhile, then makes it), and then checks, in /proc/self/maps,
  * that both pages have the protection it gave them (while a batch patches
@@ -15,6 +18,8 @@
  */
 #include "robust.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +54,25 @@ __attribute__((section(".text.own_xo"))) KEEP int beside_execute_only(int x)
 {
 	sink = x;
 	return execute_only(x) + 3;
+}
+
+static _Atomic int stopping;
+
+struct pages {
+	uintptr_t rwx, xo;
+};
+
+/* The program's own mprotect calls, racing with the runtime's batches. */
+static void *protector(void *arg)
+{
+	const struct pages *p = arg;
+	long ps = sysconf(_SC_PAGESIZE);
+
+	while (!atomic_load(&stopping)) {
+		mprotect((void *)p->rwx, ps, PROT_READ | PROT_WRITE | PROT_EXEC);
+		mprotect((void *)p->xo, ps, PROT_EXEC);
+	}
+	return NULL;
 }
 
 static uintptr_t page_of(const void *p)
@@ -112,10 +136,18 @@ int main(int argc, char **argv)
 	if (protection(rwx, rwx_prot) || protection(xo, xo_prot))
 		return 2;
 	printf("rwx page: %s\nexecute-only page: %s\n", rwx_prot, xo_prot);
+	fflush(stdout);
+	struct pages pages = { rwx, xo };
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, protector, &pages))
+		return 2;
 	for (i = 0; i < rounds || access(stop, F_OK); i++) {
 		sink = write_own_code();
 		nap_ms();
 	}
+	atomic_store(&stopping, 1);
+	pthread_join(t, NULL);
 	bad = check(rwx, rwx_prot, "rwx") + check(xo, xo_prot, "execute-only");
 	printf("%s\n", bad ? "protection changed" : "protections kept");
 	return bad;
