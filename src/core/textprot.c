@@ -20,6 +20,10 @@
  * thread: that thread takes no asynchronous signal while the window is
  * open.  What the wrapper does not see (a raw system call, the loader's
  * own mprotect of a module it is loading) is not ordered with a batch.
+ * The wait has a price: a batch allocates, so a program whose allocator
+ * calls mprotect() through the PLT while holding its own lock could wait
+ * for a batch that waits for that lock (glibc's malloc calls mprotect
+ * inside libc, never through the wrapper).
  */
 #include "textprot.h"
 #include "ftrace.h"
