@@ -52,3 +52,12 @@ t_eq "the same filter on every thread: not killed" 0 "$(cat tsync.rc)"
 t_ok "... the switch refused" test "$(cat tsync.ctl.rc)" -ne 0
 t_ok "... one line says why" grep -q 'seccomp filter covers the control thread .*: control requests are refused' tsync.err
 t_eq "... and only once" 1 "$(grep -c 'covers the control thread' tsync.err)"
+
+# Strict mode: read, write and exit alone.  A hook handing a full chunk
+# over (a futex) would be killed: tracing goes off before it is entered.
+./sf strict 100000 >want.txt
+"$FNTRACE" record -o strict.data -- ./sf strict 100000 >out.txt 2>err.txt
+t_eq "strict mode, a chunk's worth of calls after it: not killed" 0 "$?"
+t_same "... its output" want.txt out.txt
+t_ok "... one line says tracing went off first" \
+	grep -q 'tracing switched off: seccomp strict mode allows the runtime no system call' err.txt

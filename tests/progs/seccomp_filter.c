@@ -16,6 +16,9 @@
  *                                STOP exists
  *   seccomp_filter tsync STOP    the same filter for every thread:
  *                                seccomp(2) with TSYNC
+ *   seccomp_filter strict N      strict mode (read, write and exit
+ *                                alone), then greet("after") N times,
+ *                                "done" written and the thread's exit
  */
 #include "robust.h"
 
@@ -78,16 +81,36 @@ static void nap_ms(void)
 	nanosleep(&ms, NULL);
 }
 
+/* Under strict mode: no stdio (its buffer may want memory), no
+ * exit_group. */
+static int strict_rounds(int n)
+{
+	static const char done[] = "done\n";
+
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT))
+		return 2;
+	for (int i = 0; i < n; i++)
+		greet("after");
+	if (write(1, done, sizeof(done) - 1) < 0)
+		return 1;
+	syscall(SYS_exit, 0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int readv = argc > 2 && !strcmp(argv[1], "readv");
 	int n = readv ? atoi(argv[2]) : 0;
 
 	if (argc < 3 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
-		fprintf(stderr, "usage: seccomp_filter readv N | thread|tsync STOPFILE\n");
+		fprintf(stderr, "usage: seccomp_filter readv|strict N | thread|tsync STOPFILE\n");
 		return 2;
 	}
 	greet("before");
+	if (!strcmp(argv[1], "strict")) {
+		fflush(stdout);
+		return strict_rounds(atoi(argv[2]));
+	}
 	if (install(argv[1])) {
 		perror("seccomp_filter: filter");
 		return 2;
