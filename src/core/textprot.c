@@ -30,12 +30,14 @@
 #include "sync.h"
 #include "../common/array.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -52,10 +54,14 @@ static _Atomic unsigned calls_inside;	/* mprotect() wrappers let through */
 
 static struct span *spans;
 static size_t nr_spans, cap_spans;
-static FILE *maps;
-static char *line;
-static size_t line_cap;
 static struct span mapping;		/* the maps line read last */
+
+/* /proc/self/maps, read through a buffer of our own: no stdio, no
+ * malloc for its lines (a line is at most a path and 100 bytes more). */
+static int maps_fd = -1;
+static char maps_buf[8192];
+static size_t maps_len, maps_pos;
+static int dropping;			/* the rest of a line too long */
 static sigset_t saved_mask;
 
 static pid_t own_tid(void)
@@ -81,13 +87,45 @@ static void hold_signals(void)
 	ftrace_thread_mask(SIG_BLOCK, &held, &saved_mask);
 }
 
+/* The next whole line of maps, NUL-terminated; NULL at the end.  A line
+ * longer than the buffer (no path is) is dropped, to its end. */
+static char *next_line(void)
+{
+	char *line, *end;
+	ssize_t n;
+
+	for (;;) {
+		line = maps_buf + maps_pos;
+		end = memchr(line, '\n', maps_len - maps_pos);
+		if (end) {
+			*end = '\0';
+			maps_pos = end + 1 - maps_buf;
+			if (!dropping)
+				return line;
+			dropping = 0;
+			continue;
+		}
+		memmove(maps_buf, line, maps_len - maps_pos);
+		maps_len -= maps_pos;
+		maps_pos = 0;
+		if (maps_len == sizeof(maps_buf)) {
+			maps_len = 0;
+			dropping = 1;
+		}
+		n = read(maps_fd, maps_buf + maps_len, sizeof(maps_buf) - maps_len);
+		if (n <= 0)
+			return NULL;
+		maps_len += n;
+	}
+}
+
 /* The next line of maps: its range and protection; 0 at the end. */
 static int next_mapping(void)
 {
 	unsigned long lo, hi;
-	char perms[8];
+	char perms[8], *line;
 
-	while (getline(&line, &line_cap, maps) > 0)
+	while ((line = next_line()))
 		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) == 3) {
 			mapping.lo = lo;
 			mapping.hi = hi;
@@ -108,8 +146,10 @@ int text_window_open(void)
 	hold_signals();
 	nr_spans = 0;
 	mapping.lo = mapping.hi = 0;
-	maps = fopen("/proc/self/maps", "re");
-	if (maps)
+	maps_len = maps_pos = 0;
+	dropping = 0;
+	maps_fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (maps_fd >= 0)
 		return 0;
 	ft_warn("cannot read /proc/self/maps: not patching");
 	text_window_close();
@@ -170,9 +210,9 @@ void text_window_close(void)
 			ft_warn("cannot give text at %#lx its protection back",
 				(unsigned long)spans[i].lo);
 	nr_spans = 0;
-	if (maps)
-		fclose(maps);
-	maps = NULL;
+	if (maps_fd >= 0)
+		close(maps_fd);
+	maps_fd = -1;
 	ftrace_thread_mask(SIG_SETMASK, &saved_mask, NULL);
 	atomic_store(&window_owner, 0);
 	pthread_mutex_unlock(&window_lock);
