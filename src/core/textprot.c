@@ -119,6 +119,17 @@ static char *next_line(void)
 	}
 }
 
+/*
+ * Under qemu-user, maps is the emulator's account of the guest's pages,
+ * and for an i386 guest it leaves out x on text that runs: taken at its
+ * word, a batch put back r-- and the next call faulted.  A page with
+ * call sites is code that runs, so there it keeps exec.
+ */
+static int exec_unseen(void)
+{
+	return ftrace_cpu_emulated() ? PROT_EXEC : 0;
+}
+
 /* The next line of maps: its range and protection; 0 at the end. */
 static int next_mapping(void)
 {
@@ -131,7 +142,7 @@ static int next_mapping(void)
 			mapping.hi = hi;
 			mapping.prot = (perms[0] == 'r' ? PROT_READ : 0) |
 				       (perms[1] == 'w' ? PROT_WRITE : 0) |
-				       (perms[2] == 'x' ? PROT_EXEC : 0);
+				       (perms[2] == 'x' ? PROT_EXEC : exec_unseen());
 			return 1;
 		}
 	return 0;
