@@ -22,6 +22,7 @@
 #include "control.h"
 #include "events.h"
 #include "ftrace.h"
+#include "seccomp.h"
 #include "tracers.h"
 #include "tracing.h"
 #include "../common/argspec.h"
@@ -306,9 +307,12 @@ static long read_memory(uintptr_t p, char *buf, size_t len)
 	struct iovec local = { buf, len };
 	struct iovec remote[2] = { { (void *)p, first }, { (void *)boundary, len - first } };
 	int saved = errno;
-	long n = syscall(SYS_process_vm_readv, syscall(SYS_getpid), &local, 1UL, remote,
-			 first < len ? 2UL : 1UL, 0UL);
+	long n;
 
+	if (__atomic_load_n(&ft_seccomp_seen, __ATOMIC_RELAXED))
+		return -1;
+	n = syscall(SYS_process_vm_readv, syscall(SYS_getpid), &local, 1UL, remote,
+		    first < len ? 2UL : 1UL, 0UL);
 	if (n < 0 && errno == ENOSYS)
 		n = ft_args_read_emulated(p, buf, len);
 	errno = saved;

@@ -12,6 +12,7 @@
 #include "events.h"
 #include "fds.h"
 #include "funcs.h"
+#include "limits.h"
 #include "../common/clock_pair.h"
 #include "../common/shm.h"
 
@@ -103,6 +104,7 @@ int ft_buffer_create(void)
 {
 	if (shm)
 		return 0;
+	ft_limits_grow((size_t)own_size_kb << 10);
 	if (ft_fd_open(FT_FD_BUFFER, create_shm, NULL, NULL) < 0) {
 		ft_warn("cannot create the trace buffer");
 		return -1;

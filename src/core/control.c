@@ -8,6 +8,7 @@
 #include "control.h"
 #include "fds.h"
 #include "ftrace.h"
+#include "seccomp.h"
 #include "sync.h"
 #include "../common/array.h"
 
@@ -347,6 +348,14 @@ static void *control_thread(void *arg)
 
 		if (fd < 0)
 			return NULL;
+		/* Serving allocates (glibc's malloc may call mprotect) and
+		 * patches: not under a filter that came since.  Nor does the
+		 * thread end (glibc frees its stack with madvise): it goes on
+		 * taking connections and closing them. */
+		if (!ft_seccomp_may_serve("control requests are refused")) {
+			ft_fd_release(FT_FD_CLIENT);
+			continue;
+		}
 		if (peer_allowed(fd))
 			serve(fd);
 		ft_fd_release(FT_FD_CLIENT);
@@ -528,6 +537,8 @@ int ft_control_start(void)
 		return 0;
 	if (!once)
 		owner_uid = geteuid();
+	if (!ft_seccomp_may_serve("no control endpoint"))
+		return -1;
 	if (open_socket() < 0)
 		return -1;
 	if (start_thread()) {

@@ -19,6 +19,7 @@ enum ft_fd_slot {
 	FT_FD_FUNCS,		/* funcs-PID in the recorder's directory */
 	FT_FD_MESSAGES,		/* the stderr the runtime started with */
 	FT_FD_FILES,		/* the recorder's file service (recorder_files.c) */
+	FT_FD_MAPS,		/* /proc/self/maps, for the text's protections */
 	FT_NR_FD_SLOTS
 };
 

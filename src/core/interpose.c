@@ -43,6 +43,7 @@ static const char *const wrapped[] = {
 	"sigaction", "signal", "sigprocmask", "pthread_sigmask", "pthread_attr_setsigmask_np",
 	"sigsuspend", "signalfd", "sigwait", "sigwaitinfo", "sigtimedwait", "dlopen", "dlclose",
 	"close", "close_range", "closefrom", "dup2", "dup3",
+	"mprotect", "prctl", "setrlimit", "setrlimit64", "prlimit", "prlimit64",
 };
 #define NR_WRAPPED (sizeof(wrapped) / sizeof(wrapped[0]))
 

@@ -21,6 +21,7 @@
 #include "../common/bulk.h"
 #include "ftrace.h"
 #include "plain_names.h"
+#include "seccomp.h"
 #include "tracers.h"
 #include "tracing.h"
 #include "../common/array.h"
@@ -353,7 +354,8 @@ int ftrace_update(void)
 {
 	int ret;
 
-	if (killed)
+	/* A thread that may not patch changes nothing, and kills nothing. */
+	if (killed || !ft_seccomp_may_patch())
 		return -1;
 	/* Sites first, then the callbacks: a site switched on early only
 	 * reaches the list function or a nop. */

@@ -3,7 +3,8 @@
  * Writing into text.  Two passes, as the kernel's ftrace_replace_code():
  * first every site's current bytes are compared with what the caller
  * believes is there, and only if all match is anything written.  Text is
- * writable only while it is being written.
+ * writable only while it is being written, and gets back the protection
+ * the program had set (textprot.c).
  *
  * Before main() the process runs one thread and sites are simply written.
  * After that other threads may be running the very bytes being changed,
@@ -27,7 +28,9 @@
 #include "breakpoint.h"
 #include "../common/sort.h"
 #include "ftrace.h"
+#include "seccomp.h"
 #include "sync.h"
+#include "textprot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,18 +105,6 @@ static int for_each_run(const struct text_patch *v, unsigned n,
 	return 0;
 }
 
-static int set_prot(uintptr_t lo, uintptr_t hi, int prot)
-{
-	uintptr_t ps = page_size();
-
-	lo &= ~(ps - 1);
-	hi = (hi + ps - 1) & ~(ps - 1);
-	if (mprotect((void *)lo, hi - lo, prot) == 0)
-		return 0;
-	ft_warn("cannot change the protection of text at %#lx", (unsigned long)lo);
-	return -1;
-}
-
 /*
  * A text page is the file's until it is first written: then a
  * copy-on-write fault copies it, and flushes its TLB entry, one page at a
@@ -135,11 +126,12 @@ static int populate(uintptr_t lo, uintptr_t hi, int unused)
 	return 0;
 }
 
-/* Writable, and its pages copied already: one pass over the batch. */
+/* Readable and writable, and its pages copied already: one pass over
+ * the batch. */
 static int make_writable(uintptr_t lo, uintptr_t hi, int unused)
 {
 	(void)unused;
-	if (set_prot(lo, hi, PROT_READ | PROT_WRITE | PROT_EXEC))
+	if (text_window_add(lo, hi))
 		return -1;
 	return populate(lo, hi, 0);
 }
@@ -419,27 +411,35 @@ static int stop_the_world(void)
 	return mode;
 }
 
+static int write_batch(const struct text_patch *v, unsigned n)
+{
+	if (verify_all(v, n))
+		return -1;
+	if (!live)
+		return write_quiet(v, n);
+	if (stop_the_world())
+		return write_stopped(v, n);
+	if (ftrace_traps_blocked())
+		return write_without_traps(v, n);
+	return write_live(v, n);
+}
+
+/* The old bytes are read once the pages are readable: a page the program
+ * made execute-only is readable only inside the window. */
 int text_patch_batch(struct text_patch *v, unsigned n)
 {
-	int ret;
+	int ret = -1;
 
 	if (n == 0)
 		return 0;
-	if (verify_all(v, n))
+	if (!ft_seccomp_may_patch())
 		return -1;
 	if (!in_address_order(v, n))
 		sort_array(v, n, sizeof(*v), by_address);
-	if (for_each_run(v, n, make_writable, 0))
+	if (text_window_open())
 		return -1;
-	if (!live)
-		ret = write_quiet(v, n);
-	else if (stop_the_world())
-		ret = write_stopped(v, n);
-	else if (ftrace_traps_blocked())
-		ret = write_without_traps(v, n);
-	else
-		ret = write_live(v, n);
-	if (for_each_run(v, n, set_prot, PROT_READ | PROT_EXEC))
-		return -1;
+	if (for_each_run(v, n, make_writable, 0) == 0)
+		ret = write_batch(v, n);
+	text_window_close();
 	return ret;
 }

@@ -28,8 +28,11 @@
 #include "events.h"
 #include "ftrace.h"
 #include "funcs.h"
+#include "limits.h"
+#include "seccomp.h"
 #include "tracers.h"
 #include "tasks.h"
+#include "textprot.h"
 #include "sync.h"
 #include "tracing.h"
 #include "../common/fileio.h"
@@ -174,13 +177,18 @@ static void start(void)
 
 	ft_messages_start();
 	ft_interpose_find_self();
-	if (ft_threads_init())
+	ft_limits_startup_begin();
+	if (ft_threads_init()) {
+		ft_limits_startup_end();
 		return;
+	}
 	ftrace_bp_init();
 	pthread_atfork(fork_prepare, fork_done, fork_child);
 	ft_readout_clock_start();
 	ftrace_sync_init();
 	ftrace_sync_after_exec();
+	ft_seccomp_scan();
+	text_window_prepare();
 	ftrace_lock();
 	/* Loaded into a running process (fntrace attach), other threads
 	 * may be running code this start-up patches. */
@@ -200,6 +208,7 @@ static void start(void)
 	ftrace_unlock();
 	if (getenv("FNTRACE_CONTROL") && !strcmp(getenv("FNTRACE_CONTROL"), "1"))
 		ft_control_start();
+	ft_limits_startup_end();
 }
 
 static _Atomic int started;
@@ -231,7 +240,7 @@ __attribute__((constructor)) static void fntrace_init(void)
  * ftrace_modules_pinned.) */
 static void update_modules(void)
 {
-	if (!ftrace_killed() && ftrace_update())
+	if (!ftrace_killed() && ft_seccomp_may_patch() && ftrace_update())
 		ft_warn("cannot patch a newly loaded module");
 }
 

@@ -14,6 +14,7 @@
 #include "buffer.h"
 #include "events.h"
 #include "funcs.h"
+#include "limits.h"
 #include "sync.h"
 #include "tasks.h"
 #include "tracers.h"
@@ -146,6 +147,7 @@ void ft_threads_prepare(void)
 	n -= have;
 	n = n > MAX_PREPARED ? MAX_PREPARED : n;
 	/* The pool's own page, then the slots, each on a page boundary. */
+	ft_limits_grow(4096 + (size_t)n * STATE_SIZE);
 	fresh = mmap(NULL, 4096 + (size_t)n * STATE_SIZE, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (fresh == MAP_FAILED)

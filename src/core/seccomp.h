@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a seccomp filter leaves the runtime free to do.  A filter may kill
+ * the process on any system call, and its rules cannot be read from
+ * inside: where one is in place, the runtime keeps to the calls every
+ * program makes and does without the others, saying so once.
+ */
+#ifndef FNTRACE_SECCOMP_H
+#define FNTRACE_SECCOMP_H
+
+/* Set once a filter is seen on any thread: string arguments are then
+ * recorded as pointers, not read with process_vm_readv.  Read by the
+ * capturing path, which may call nothing. */
+extern int ft_seccomp_seen;
+
+/* At start-up, and at each control request: look at every thread's
+ * status for a filter installed since (one the wrapper did not see). */
+void ft_seccomp_scan(void);
+/* May this thread change text now?  Patching calls mprotect, madvise and
+ * membarrier, any of which a filter on this thread may forbid: not under
+ * a filter, nor ever after strict mode.  Says why once. */
+int ft_seccomp_may_patch(void);
+/* May this thread serve the control endpoint (socket, accept, malloc,
+ * patching)?  Looks at every thread first (ft_seccomp_scan); if not,
+ * says so, and what follows. */
+int ft_seccomp_may_serve(const char *otherwise);
+
+#endif
