@@ -411,7 +411,7 @@ int ft_control_start(void)
 	}
 	if (!once++) {
 		atexit(remove_socket);
-		pthread_atfork(NULL, NULL, control_after_fork);
+		ft_atfork(NULL, NULL, control_after_fork);
 	}
 	return 0;
 }

@@ -207,6 +207,10 @@ int ft_interposed(void);
 void ftrace_lock(void);
 void ftrace_unlock(void);
 
+/* pthread_atfork() for the runtime's own handlers, which clone.c runs
+ * around a clone() child without CLONE_VM too: fork in all but name. */
+int ft_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void));
+
 /* ---- messages (runtime.c) ---- */
 void ft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ft_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -41,6 +41,7 @@ static const char *const wrapped[] = {
 	"_Unwind_Find_FDE", "backtrace", "pthread_exit", "swapcontext", "setcontext",
 	"execve", "execvpe", "execv", "execvp", "execl", "execlp", "execle",
 	"sigaction", "signal", "sigprocmask", "pthread_sigmask", "dlopen", "dlclose",
+	"clone", "vfork",
 };
 #define NR_WRAPPED (sizeof(wrapped) / sizeof(wrapped[0]))
 

@@ -204,7 +204,7 @@ __attribute__((constructor)) static void fntrace_init(void)
 	if (ft_threads_init())
 		return;
 	ftrace_bp_init();
-	pthread_atfork(fork_prepare, fork_done, fork_child);
+	ft_atfork(fork_prepare, fork_done, fork_child);
 	ft_readout_clock_start();
 	ftrace_sync_after_exec();
 	ftrace_lock();

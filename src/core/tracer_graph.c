@@ -20,6 +20,7 @@
 #include "events.h"
 #include "profile.h"
 #include "readout.h"
+#include "shared_tls.h"
 #include "tracers.h"
 #include "tracing.h"
 
@@ -166,7 +167,11 @@ void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp, const uintptr_t 
 {
 	struct ft_thread *t = ft_thread_get();
 
-	if (unlikely(!t) || unlikely(ft_graph_broken | t->own.graph_off))
+	if (unlikely(!t)) {
+		ft_tls_untraced(ft_graph.trace ? 2 : 0);
+		return;
+	}
+	if (unlikely(ft_graph_broken | t->own.graph_off))
 		return;
 	if (unlikely(t->own.busy)) {
 		nested_entry(t, self_ret, retp, regs);
@@ -493,4 +498,16 @@ void graph_close_all(struct ft_thread *t)
 {
 	graph_unhijack(t);
 	graph_unwind_below(t, UINTPTR_MAX);
+}
+
+static void forget(struct ft_context *c)
+{
+	c->depth = 0;
+	c->graph_functions = c->notrace_frames = 0;
+}
+
+void graph_forget_all(struct ft_thread *t)
+{
+	forget(&t->own);
+	forget(&t->signal);
 }

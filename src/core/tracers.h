@@ -27,6 +27,9 @@ void graph_unhijack(struct ft_thread *t);
 void graph_rehijack(struct ft_thread *t);
 void graph_suspend(struct ft_thread *t);
 void graph_close_all(struct ft_thread *t);
+/* Frames copied from another thread's stack, which never return here:
+ * dropped without a word (a clone() child's copy of its creator). */
+void graph_forget_all(struct ft_thread *t);
 /* The real return address of t's frame whose return slot is slot, or 0. */
 uintptr_t graph_real_return(const struct ft_thread *t, uintptr_t *slot);
 /* Can the graph hooks follow this process's unwinding (unwind.c)? */
