@@ -5,7 +5,9 @@
  * function and argument kept at the top of the stack the program gave:
  *
  *   no CLONE_VM       a process, as fork makes: the runtime's fork
- *                     handlers run around it (glibc's clone() runs none)
+ *                     handlers run around it (glibc's clone() runs none),
+ *                     but start no thread: its process ends when the
+ *                     child's one thread does (no control endpoint)
  *   CLONE_VM          the child runs on its creator's thread-local
  *                     storage: neither is traced while both may run
  *                     (shared_tls.c), until the child's function returns
@@ -73,8 +75,17 @@ static void fork_parent(void)
 			handlers[i].parent();
 }
 
+/* Set in the child only: the memory is its own. */
+static int by_clone;
+
+int ft_forked_by_clone(void)
+{
+	return by_clone;
+}
+
 static void fork_child(void)
 {
+	by_clone = 1;
 	for (unsigned i = 0; i < nr_handlers; i++)
 		if (handlers[i].child)
 			handlers[i].child();

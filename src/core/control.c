@@ -391,7 +391,8 @@ static void control_after_fork(void)
 	close(listen_fd);
 	listen_fd = -1;
 	sock_path[0] = '\0';
-	ft_control_start();
+	if (!ft_forked_by_clone())
+		ft_control_start();
 }
 
 int ft_control_start(void)

@@ -210,6 +210,9 @@ void ftrace_unlock(void);
 /* pthread_atfork() for the runtime's own handlers, which clone.c runs
  * around a clone() child without CLONE_VM too: fork in all but name. */
 int ft_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void));
+/* In a child handler: is this a clone() child, whose process ends when
+ * its one thread does?  Then it must make no thread of its own. */
+int ft_forked_by_clone(void);
 
 /* ---- messages (runtime.c) ---- */
 void ft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -5,7 +5,8 @@
  * CLONE_SETTLS), calls count() a known number of times while main()
  * goes on calling it too, and ends by returning.  Then a clone() child
  * without CLONE_VM (a process, as fork makes) and one with CLONE_VFORK.
- * Prints the totals: the same traced or not.
+ * Prints the totals: the same traced or not.  argv[1]: rounds of
+ * threads.
  */
 #define _GNU_SOURCE
 #include <linux/futex.h>
@@ -87,9 +88,12 @@ KEEP int process(int flags, long arg)
 	return WEXITSTATUS(status);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	int fail = threads();
+	int rounds = argc > 1 ? atoi(argv[1]) : 1, fail = 0;
+
+	for (int i = 0; i < rounds; i++)
+		fail |= threads();
 
 	printf("threads %ld\n", atomic_load(&total));
 	printf("process %d\n", process(0, 1));
