@@ -76,14 +76,15 @@ for i in 1 2 3; do
 done
 t_eq "clone threads, switched live: output and status as untraced" "" "${bad# }"
 
-# vfork(): the child's two calls, then an exec; the parent's after.
+# vfork(): the child's two calls, then an exec (of the program itself,
+# which ends at once); the parent's after.
 r_build robust_vfork vf
 ./vf >want.out
 r_record vf ./vf
 t_eq "vfork: exit status" 0 "$(cat vf.rc)"
 t_same "vfork: output as untraced" want.out vf.out
 t_eq "vfork: nothing said" "" "$(grep -v '^fntrace: recorded' vf.err)"
-grep 'main() {' vf.txt >main.txt
+grep 'spawn() {' vf.txt >main.txt
 r_graph vf.data "$(r_tids main.txt)" >got.txt
 cat >want.txt <<'W'
 main() {
@@ -102,8 +103,13 @@ t_eq "vfork: both children traced, apart" 2 "$(echo "$tids" | wc -w)"
 printf 'child_work() {\n  in_child();\n  in_child();\n} /* child_work */\n' >want.txt
 bad=""
 for tid in $tids; do
-	r_graph vf.data "$tid" >got.txt
+	r_graph vf.data "$tid" | head -n 4 >got.txt
 	cmp -s want.txt got.txt || bad="$bad $tid"
 	[ -e "vf.data/funcs-$tid" ] || bad="$bad no-table-$tid"
 done
 t_eq "vfork: each child's calls are its own, under its own pid" "" "${bad# }"
+execd=0
+for tid in $tids; do
+	[ "$(r_graph vf.data "$tid" | sed -n 5p)" = "main();" ] && execd=$((execd + 1))
+done
+t_eq "vfork: the exec'd image traced after its child's calls" 1 "$execd"
