@@ -134,7 +134,7 @@ void ft_tls_foreign(void)
 void ft_tls_share_after_fork(void)
 {
 	atomic_store(&share.sharers, 0);
-	atomic_store(&share.untraced, 0);
+	atomic_exchange(&share.untraced, 0);	/* i386 has no 8-byte store */
 	if (share.active)
 		ft_tls_share_over();
 }
