@@ -204,6 +204,8 @@ static int tls_block_ours(const void *tls)
 	       sizeof(mark) && mark == FT_TLS_MARK;
 }
 
+static _Atomic int foreign_said;
+
 /* Any other block: no hook may read it, so no hook may run. */
 static int clone_foreign(const struct clone_call *c, int (*fn)(void *), void *stack, void *arg)
 {
@@ -216,6 +218,8 @@ static int clone_foreign(const struct clone_call *c, int (*fn)(void *), void *st
 		ftrace_unlock();
 		return c->real(fn, stack, c->flags, arg, c->ptid, c->tls, c->ctid);
 	}
+	if (!atomic_exchange(&foreign_said, 1))
+		ft_warn("clone() with CLONE_SETTLS: the child's calls are not traced (counted lost)");
 	c->start->process = !(c->flags & CLONE_VM);
 	if (!c->start->process)
 		return call_real(c, start_foreign);
