@@ -182,14 +182,15 @@ static int clone_vfork(const struct clone_call *c, int (*fn)(void *), void *stac
 }
 
 /* A TLS block of the program's that holds our variables: this thread
- * never has a state, whatever its copy of ft_current says. */
+ * never has a state, whatever its copy of ft_current says (marked after
+ * the fork handlers, which end any sharing of the storage). */
 static int start_foreign(void *p)
 {
 	struct clone_start *s = p;
 
-	ft_tls_foreign();
 	if (s->process)
 		fork_child();
+	ft_tls_foreign();
 	return s->fn(s->arg);
 }
 
