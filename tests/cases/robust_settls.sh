@@ -1,4 +1,5 @@
-# x86_64: a thread made with clone(CLONE_SETTLS) and a TLS block of the
+# x86_64 (the program copies its TLS layout; no other arch lists this
+# case): a thread made with clone(CLONE_SETTLS) and a TLS block of the
 # program's.  A copy of its creator's block holds the runtime's variables
 # (ft_current too, the creator's state): the child is marked never to be
 # traced, said in one line, its calls counted lost, while its creator is
@@ -8,7 +9,7 @@
 
 . "$top/tests/robust_lib.sh"
 
-r_build robust_clone_tls ctls
+r_build robust_settls ctls
 ./ctls >want.out
 FOREIGN_LINE="fntrace: clone() with CLONE_SETTLS: the child's calls are not traced (counted lost)"
 
