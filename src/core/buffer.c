@@ -256,13 +256,8 @@ int ft_buffer_refill(struct ft_context *c)
  * then (or, if none is free, in the next one c gets). */
 void ft_buffer_add_lost(struct ft_context *c, uint64_t n)
 {
-	count_lost(n);
-	ft_buffer_say_lost(c, n);
-}
-
-void ft_buffer_say_lost(struct ft_context *c, uint64_t n)
-{
 	c->lost += n;
+	count_lost(n);
 	c->last = arch_clock();
 	if (c->end - c->pos >= FT_MAX_EVENT_WORDS) {
 		ev_time(c, c->last);

@@ -27,10 +27,9 @@ int ft_buffer_fd(void);
 int ft_buffer_reserve(struct ft_context *c, unsigned words);
 /* n more events c lost: said in its chunk now, or in its next chunk. */
 void ft_buffer_add_lost(struct ft_context *c, uint64_t n);
-/* n events lost by a thread with no context to say so in (shared_tls.c):
- * counted in the shared total now, said by ft_buffer_say_lost later. */
+/* n events lost by threads with no context to say so in (shared_tls.c):
+ * counted in the shared total only. */
 void ft_buffer_count_lost(uint64_t n);
-void ft_buffer_say_lost(struct ft_context *c, uint64_t n);
 /* Hand the thread's chunks to the recorder (thread exit, flush). */
 void ft_buffer_release(struct ft_thread *t);
 /* In a forked child: the parent's chunks are not ours to write. */

@@ -188,10 +188,14 @@ static int start_foreign(void *p)
 {
 	struct clone_start *s = p;
 
+	int ret;
+
 	if (s->process)
 		fork_child();
 	ft_tls_foreign();
-	return s->fn(s->arg);
+	ret = s->fn(s->arg);
+	ft_tls_foreign_end();
+	return ret;
 }
 
 /* Does the child's TLS block hold our variables where this thread's

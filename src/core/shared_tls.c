@@ -19,7 +19,9 @@
  *
  * Hooks find no state while ft_current is NULL, and make none while
  * `share` says the storage is shared: `share` is thread-local itself, so
- * every thread on this storage reads the same one.  A child that ends
+ * every thread on this storage reads the same one.  Their events are
+ * counted there and added to the recording's total when the storage's
+ * thread runs alone again, or when the program ends.  A child that ends
  * otherwise (its own exit system call) leaves its creator untraced for
  * good, said and counted; so does a child made by a raw clone system
  * call, which no wrapper sees.
@@ -37,7 +39,10 @@
 
 struct tls_share {
 	_Atomic unsigned sharers;	/* children running on this storage */
-	_Atomic uint64_t untraced;	/* events not written meanwhile */
+	/* Events not written meanwhile.  32 bits: mips has no 64-bit
+	 * atomics but libatomic's, whose locks are glibc mutexes, which
+	 * threads on one storage (one tid in it) cannot share. */
+	_Atomic uint32_t untraced;
 	int active;			/* ft_current is put aside */
 	struct ft_thread *owner;	/* what it was */
 };
@@ -103,8 +108,10 @@ int ft_tls_share_over(void)
 	lost = atomic_exchange(&share.untraced, 0);
 	if (t && lost && !t->own.busy) {
 		t->own.busy = 1;
-		ft_buffer_say_lost(&t->own, lost);
+		ft_buffer_add_lost(&t->own, lost);
 		t->own.busy = 0;
+	} else if (lost) {
+		ft_buffer_count_lost(lost);
 	}
 	return 1;
 }
@@ -113,10 +120,8 @@ int ft_tls_share_over(void)
  * events it would have written are lost. */
 void ft_tls_untraced(unsigned events)
 {
-	if (share.active && ft_tracing_on && events) {
+	if (share.active && ft_tracing_on && events)
 		atomic_fetch_add_explicit(&share.untraced, events, memory_order_relaxed);
-		ft_buffer_count_lost(events);
-	}
 }
 
 /* The storage of a thread whose TLS block the runtime did not set up,
@@ -134,7 +139,27 @@ void ft_tls_foreign(void)
 void ft_tls_share_after_fork(void)
 {
 	atomic_store(&share.sharers, 0);
-	atomic_exchange(&share.untraced, 0);	/* i386 has no 8-byte store */
+	atomic_store(&share.untraced, 0);
 	if (share.active)
 		ft_tls_share_over();
+}
+
+/* A thread on a storage of its own (ft_tls_foreign) ends: what it did
+ * not trace counts in the total. */
+void ft_tls_foreign_end(void)
+{
+	uint64_t lost = atomic_exchange(&share.untraced, 0);
+
+	if (lost)
+		ft_buffer_count_lost(lost);
+}
+
+/* The program ends while its storage is shared: what it did not trace
+ * still counts in the total the recorder reports. */
+__attribute__((destructor)) static void count_at_exit(void)
+{
+	uint64_t lost = atomic_exchange(&share.untraced, 0);
+
+	if (lost)
+		ft_buffer_count_lost(lost);
 }

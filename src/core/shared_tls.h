@@ -17,6 +17,8 @@ int ft_tls_share_over(void);
 void ft_tls_untraced(unsigned events);
 /* In a child whose TLS block is a copy the program made: never traced. */
 void ft_tls_foreign(void);
+/* Such a thread's function has returned: its count goes to the total. */
+void ft_tls_foreign_end(void);
 void ft_tls_share_after_fork(void);
 
 #endif
