@@ -338,6 +338,11 @@ uintptr_t *arch_return_slot(uintptr_t cfa);
 #define ARCH_GRAPH_FAST_PATHS 0
 #endif
 
+/* The thread pointer a clone() child with CLONE_SETTLS starts with, from
+ * clone()'s tls argument (i386: a struct user_desc; elsewhere the pointer
+ * itself, the default). */
+uintptr_t arch_clone_thread_pointer(const void *tls);
+
 /* The stack pointer a jmp_buf returns to (glibc keeps it mangled). */
 uintptr_t arch_jmpbuf_sp(const void *env);
 /* The stack pointer of the caller of the function calling this. */

@@ -49,3 +49,9 @@ __attribute__((weak)) uint64_t arch_fp_retval(void)
 {
 	return 0;
 }
+
+/* clone()'s tls argument is the thread pointer itself. */
+__attribute__((weak)) uintptr_t arch_clone_thread_pointer(const void *tls)
+{
+	return (uintptr_t)tls;
+}

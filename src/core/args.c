@@ -300,7 +300,7 @@ static const struct args_entry *entry_of(uint32_t id)
 /* Up to len bytes at p, without faulting: a read that meets an unreadable
  * page gives the bytes before it (the kernel splits no iovec, so the
  * range is cut at the page boundary).  Bytes read, or -1. */
-static long read_memory(uintptr_t p, char *buf, size_t len)
+long ft_args_read(uintptr_t p, char *buf, size_t len)
 {
 	uintptr_t boundary = (p | 4095) + 1;
 	size_t first = boundary - p < len ? boundary - p : len;
@@ -338,7 +338,7 @@ static unsigned put_value(uint32_t *w, const struct arg_item *it, uint64_t v)
 static unsigned put_string(uint32_t *w, const struct arg_item *it, uintptr_t p)
 {
 	char *text = (char *)(w + 1);
-	long got = p ? read_memory(p, text, FT_ARG_STRING_MAX) : -1;
+	long got = p ? ft_args_read(p, text, FT_ARG_STRING_MAX) : -1;
 	unsigned len = 0;
 
 	if (got <= 0) {
@@ -373,8 +373,8 @@ static void read_fp(const struct args_entry *e, int of_return, struct values_at 
 {
 	if (!of_return && e->fp_args)
 		arch_fp_args(at->fp);
-	if (of_return && e->fp_return)
-		at->fp_ret = arch_fp_retval();
+	/* 0 otherwise: no item reads it then, but gcc cannot tell */
+	at->fp_ret = of_return && e->fp_return ? arch_fp_retval() : 0;
 }
 
 /* The items of e for the entry (of_return 0) or the return, as words

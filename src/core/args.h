@@ -32,6 +32,9 @@ uint32_t ft_args_rec_flags(const struct ftrace_rec *rec, const char *module);
 int ft_args_entry(struct ft_context *c, uint32_t id, uint32_t flags, uint64_t now,
 		  const uintptr_t *regs);
 void ft_args_exit(struct ft_context *c, uint32_t id, uint64_t now, uintptr_t retval);
+/* Up to len bytes at p without faulting: the bytes before the first
+ * unreadable page; -1 if none.  Also for clone.c's look at a TLS block. */
+long ft_args_read(uintptr_t p, char *buf, size_t len);
 /* Up to len bytes at p, as process_vm_readv would read them, where it
  * says ENOSYS (qemu-user: args_emulated.c); -1 if none, or not emulated. */
 long ft_args_read_emulated(uintptr_t p, char *buf, size_t len);

@@ -256,6 +256,11 @@ static void count_lost(uint64_t n)
 		atomic_fetch_add_explicit(&shm->lost, n, memory_order_relaxed);
 }
 
+void ft_buffer_count_lost(uint64_t n)
+{
+	count_lost(n);
+}
+
 int ft_buffer_refill(struct ft_context *c)
 {
 	if (chunk_next(c))

@@ -30,6 +30,9 @@ void ft_buffer_add_lost(struct ft_context *c, uint64_t n);
 /* Wake the recorder, which waits for a chunk (or a request for a file,
  * recorder_files.c). */
 void ft_buffer_wake_recorder(void);
+/* n events lost by threads with no context to say so in (shared_tls.c):
+ * counted in the shared total only. */
+void ft_buffer_count_lost(uint64_t n);
 /* Hand the thread's chunks to the recorder (thread exit, flush). */
 void ft_buffer_release(struct ft_thread *t);
 /* In a forked child: the parent's chunks are not ours to write. */

@@ -526,7 +526,8 @@ static void control_after_fork(void)
 		return;
 	close_endpoint();
 	sock_path[0] = '\0';
-	ft_control_start();
+	if (!ft_forked_by_clone())
+		ft_control_start();
 }
 
 int ft_control_start(void)
@@ -548,7 +549,7 @@ int ft_control_start(void)
 	}
 	if (!once++) {
 		atexit(remove_socket);
-		pthread_atfork(NULL, NULL, control_after_fork);
+		ft_atfork(NULL, NULL, control_after_fork);
 	}
 	return 0;
 }

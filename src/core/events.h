@@ -96,12 +96,22 @@ extern __thread struct ft_thread *ft_current;
  * of ~0 of each thread's own.  Set once, before any thread state. */
 extern long ft_cpu_offset;
 
+/* A thread-local word of the runtime's TLS image, and where it lies from
+ * the thread pointer: a TLS block the program made for a clone() child
+ * has it there only if it copied a thread's (clone.c). */
+#define FT_TLS_MARK 0x66747473u
+long ft_tls_mark_offset(void);
+
 int ft_threads_init(void);
 /* A tracer starts: state ready for the threads there are (thread.c). */
 void ft_threads_prepare(void);
 /* How many threads the process has now. */
 unsigned ft_count_threads(void);
 struct ft_thread *ft_thread_create(void);
+/* The state of a thread that ended unseen (a vfork() child), released. */
+void ft_thread_release(struct ft_thread *t);
+/* t is the thread's state again. */
+void ft_thread_adopt(struct ft_thread *t);
 /* Has every other thread been outside the tracers since the caller's
  * sync?  Waits a little for those inside one; 0 if one stays. */
 int ft_threads_quiescent(void);

@@ -234,6 +234,13 @@ void ft_early_dlopen_leave(void);
 /* A site's call to mcount while ft_mcount_slow is up: where to go on. */
 uintptr_t ft_mcount_early(uintptr_t ret);
 
+/* pthread_atfork() for the runtime's own handlers, which clone.c runs
+ * around a clone() child without CLONE_VM too: fork in all but name. */
+int ft_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void));
+/* In a child handler: is this a clone() child, whose process ends when
+ * its one thread does?  Then it must make no thread of its own. */
+int ft_forked_by_clone(void);
+
 /* ---- messages (messages.c): to the user, never the program's streams ---- */
 void ft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ft_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

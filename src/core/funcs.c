@@ -264,3 +264,28 @@ void ft_funcs_reopen_after_fork(void)
 		if (!ftrace_module_get(i)->gone)
 			ft_funcs_write_module(i);
 }
+
+static void write_line(void *arg, const char *line, size_t len)
+{
+	write_all(*(const int *)arg, line, len);
+}
+
+/* A vfork() child's calls are its own: its table, ours as it is now,
+ * under its pid, written before it may exec into an image of its own.
+ * The variables here are its parent's, in the memory they share. */
+void ft_funcs_write_for_child(void)
+{
+	char path[PATH_MAX + 48];
+	int out;
+
+	/* Not recording.  (A plain descriptor, not a slot's: the slots are
+	 * the parent's, in the memory the child shares until it execs.) */
+	if (ft_fd(FT_FD_FUNCS) < 0)
+		return;
+	ft_funcs_path(path, sizeof(path), dir_path, getpid(), ft_image);
+	out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+	if (out < 0)
+		return;
+	ft_funcs_emit(write_line, &out);
+	close(out);
+}

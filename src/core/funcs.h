@@ -19,6 +19,8 @@ int ft_funcs_open(const char *dir);
 void ft_funcs_write_module(unsigned idx);
 /* In a forked child: a table of its own, with everything known so far. */
 void ft_funcs_reopen_after_fork(void);
+/* In a vfork() child: a table of its own, its parent's as it is now. */
+void ft_funcs_write_for_child(void);
 
 /* The program has no call sites: the report will say it was not traced. */
 void ft_funcs_note_untraced(const char *path);

@@ -44,6 +44,7 @@ static const char *const wrapped[] = {
 	"sigsuspend", "signalfd", "sigwait", "sigwaitinfo", "sigtimedwait", "dlopen", "dlclose",
 	"close", "close_range", "closefrom", "dup2", "dup3",
 	"mprotect", "prctl", "setrlimit", "setrlimit64", "prlimit", "prlimit64",
+	"clone", "vfork",
 };
 #define NR_WRAPPED (sizeof(wrapped) / sizeof(wrapped[0]))
 

@@ -183,7 +183,7 @@ static void start(void)
 		return;
 	}
 	ftrace_bp_init();
-	pthread_atfork(fork_prepare, fork_done, fork_child);
+	ft_atfork(fork_prepare, fork_done, fork_child);
 	ft_readout_clock_start();
 	ftrace_sync_init();
 	ftrace_sync_after_exec();

@@ -15,9 +15,11 @@
 #include "events.h"
 #include "funcs.h"
 #include "limits.h"
+#include "shared_tls.h"
 #include "sync.h"
 #include "tasks.h"
 #include "tracers.h"
+#include "vfork.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -34,6 +36,9 @@
 __thread struct ft_thread *ft_current;
 long ft_cpu_offset;
 static __thread const uint32_t no_cpu = ~0u;
+/* Only the runtime's TLS image has it, where this variable lies: a block
+ * with it is a copy of a thread's (clone.c). */
+static __thread const uint32_t tls_mark = FT_TLS_MARK;
 
 static pthread_key_t exit_key;
 static int ready;
@@ -99,6 +104,23 @@ static void thread_exit(void *arg)
 	ft_current = NULL;
 	atomic_fetch_sub(&nr_states, 1);
 	munmap(t, STATE_SIZE);
+}
+
+/* The state of a thread that has ended elsewhere: a vfork() child's,
+ * released by its parent once it runs again. */
+void ft_thread_release(struct ft_thread *t)
+{
+	struct ft_thread *current = ft_current;
+
+	thread_exit(t);
+	ft_current = current;
+}
+
+/* The thread's state is t again (its vfork() child had one of its own). */
+void ft_thread_adopt(struct ft_thread *t)
+{
+	ft_current = t;
+	pthread_setspecific(exit_key, t);
 }
 
 static struct ft_thread *state_from_pool(void)
@@ -171,7 +193,12 @@ struct ft_thread *ft_thread_create(void)
 	static __thread int creating;
 	struct ft_thread *t;
 
-	if (!ready || creating || !ft_buffer_attached())
+	if (!ready || creating)
+		return NULL;
+	/* Threads on one storage (shared_tls.c) make no state of theirs. */
+	if (unlikely(ft_tls_shared()) && (!ft_tls_share_over() || ft_current))
+		return ft_current;
+	if (!ft_buffer_attached() || !ft_vfork_may_create())
 		return NULL;
 	creating = 1;
 	t = new_state();
@@ -187,6 +214,7 @@ struct ft_thread *ft_thread_create(void)
 	registry_add(t);
 	pthread_setspecific(exit_key, t);
 	ft_current = t;
+	ft_vfork_created();
 	creating = 0;
 	return t;
 }
@@ -272,7 +300,10 @@ int ft_threads_quiescent(void)
 /* The child of a fork has only the forking thread, and its own pid. */
 static void after_fork_child(void)
 {
-	struct ft_thread *t = ft_current;
+	struct ft_thread *t;
+
+	ft_tls_share_after_fork();
+	t = ft_current;
 
 	atomic_store(&nr_states, t != NULL);
 	registry_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
@@ -285,6 +316,11 @@ static void after_fork_child(void)
 		t->tid = syscall(SYS_gettid);
 	}
 	ft_funcs_reopen_after_fork();
+}
+
+long ft_tls_mark_offset(void)
+{
+	return (const char *)&tls_mark - (const char *)__builtin_thread_pointer();
 }
 
 /* The offset is the same in every thread: the runtime's thread-locals
@@ -302,7 +338,7 @@ int ft_threads_init(void)
 {
 	ft_cpu_offset = cpu_offset();
 	if (pthread_key_create(&exit_key, thread_exit) ||
-	    pthread_atfork(NULL, NULL, after_fork_child))
+	    ft_atfork(NULL, NULL, after_fork_child))
 		return -1;
 	ready = 1;
 	return 0;

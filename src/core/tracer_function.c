@@ -5,6 +5,7 @@
  * the tracer is written in the thread's signal context (events.h).
  */
 #include "events.h"
+#include "shared_tls.h"
 #include "tracers.h"
 #include "tracing.h"
 
@@ -34,7 +35,11 @@ void function_trace_call(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *ret
 {
 	struct ft_thread *t = ft_thread_get();
 
-	if (unlikely(!t) || !ft_tracing_on)
+	if (unlikely(!t)) {
+		ft_tls_untraced(1);
+		return;
+	}
+	if (!ft_tracing_on)
 		return;
 	if (unlikely(t->own.busy)) {
 		nested_call(t, self_ret, parent_ip, retp);

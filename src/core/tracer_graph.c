@@ -20,6 +20,7 @@
 #include "events.h"
 #include "profile.h"
 #include "readout.h"
+#include "shared_tls.h"
 #include "tracers.h"
 #include "tracing.h"
 
@@ -206,8 +207,10 @@ void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp, const uintptr_t 
 {
 	struct ft_thread *t = ft_thread_get();
 
-	if (unlikely(!t))
+	if (unlikely(!t)) {
+		ft_tls_untraced(ft_graph.trace ? 2 : 0);
 		return;
+	}
 	if (unlikely(t->own.busy)) {
 		nested_entry(t, self_ret, retp, regs);
 		return;
@@ -576,4 +579,16 @@ __attribute__((destructor)) static void say_missed_at_exit(void)
 
 	if (t)
 		graph_say_missed(t);
+}
+
+static void forget(struct ft_context *c)
+{
+	c->depth = 0;
+	c->graph_functions = c->notrace_frames = 0;
+}
+
+void graph_forget_all(struct ft_thread *t)
+{
+	forget(&t->own);
+	forget(&t->signal);
 }

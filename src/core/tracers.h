@@ -33,6 +33,9 @@ void graph_close_all(struct ft_thread *t);
 void graph_say_missed(struct ft_thread *t);
 /* In a forked child: the counts it copied are its parent's. */
 void graph_forget_missed(struct ft_thread *t);
+/* Frames copied from another thread's stack, which never return here:
+ * dropped without a word (a clone() child's copy of its creator). */
+void graph_forget_all(struct ft_thread *t);
 /* The real return address of t's frame whose return slot is slot, or 0. */
 uintptr_t graph_real_return(const struct ft_thread *t, uintptr_t *slot);
 /* Can the graph hooks follow this process's unwinding (unwind.c)? */

@@ -45,5 +45,5 @@ ARCH_FAR_RELOADS=0
 # reap, cross-built by t_build, reports nothing of the program whose
 # recorder was killed; not looked into).
 ARCH_CASES="matrix functable tracers shlib threads list crash errors profile_dlopen robust_threads
-	robust_process robust_signals robust_jumps robust_dlopen robust_live robust_batch_fork
+	robust_process robust_clone robust_signals robust_jumps robust_dlopen robust_live robust_batch_fork
 	robust_torture real_compare far_lib real_zlib live_stress durations lifetime blocked_signals tracing_off"
