@@ -127,9 +127,10 @@ static int send_sync(pid_t tid, int sig)
 /*
  * A real-time signal programs are unlikely to use: the highest that can
  * be sent and that the program has left alone.  Under qemu-user the last
- * ones are the emulator's own, and refused: each candidate is tried on
- * this thread, whose handler just counts an answer (reset before every
- * sync).
+ * ones are the emulator's own, and refused: there each candidate is tried
+ * on this thread, whose handler just counts an answer (reset before every
+ * sync).  Natively every one can be sent, and none is sent to try: a
+ * program run under gdb would stop on it (fntrace record -- gdb ...).
  */
 static int install_sync_signal(void)
 {
@@ -145,7 +146,7 @@ static int install_sync_signal(void)
 		    real_sigaction()(sig, &sa, &old))
 			continue;
 		program_action = old;
-		if (send_sync(self, sig) == 0)
+		if (!ftrace_cpu_emulated() || send_sync(self, sig) == 0)
 			sync_signal = sig;
 		else
 			real_sigaction()(sig, &old, NULL);

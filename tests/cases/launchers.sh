@@ -1,6 +1,6 @@
 # A traced program started through launchers that were never built for
 # tracing (env, sh -c, nice, taskset, time, setarch, stdbuf, strace -f,
-# make): recorded as when started directly.  A run in which no traced
+# make, gdb --args): recorded as when started directly.  A run in which no traced
 # program ran says so in one line, exits non-zero, and leaves the
 # previous recording in place.
 
@@ -32,6 +32,16 @@ launched "strace -f" strace -f -o /dev/null ./prog
 printf 'all:\n\t@./prog\n' >Makefile.t
 launched "make" make -s -f Makefile.t
 launched "a chain of them" env nice sh -c 'exec stdbuf -o0 ./prog'
+# gdb prints lines of its own around the program's: the program's alone
+# are compared.  (The runtime sends itself no signal at start, on which
+# gdb would stop the program.)
+cat >gdb_quiet.sh <<'SH'
+#!/bin/sh
+gdb -q --batch -ex 'set print inferior-events off' -ex run --args "$@" 2>/dev/null |
+	grep -v -e '^\[' -e '^Using host libthread_db'
+SH
+chmod +x gdb_quiet.sh
+command -v gdb >/dev/null && launched "gdb --args" ./gdb_quiet.sh ./prog
 
 # Nothing traced: said, non-zero, the previous recording kept.
 cat >plain.c <<'C'
