@@ -31,16 +31,6 @@ static _Atomic unsigned published;	/* batches published so far */
 static int installed;
 static struct sigaction chained;	/* what the program asked for */
 
-typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
-
-static sigaction_fn real_sigaction(void)
-{
-	static sigaction_fn fn;
-
-	if (!fn)
-		fn = (sigaction_fn)ft_real("sigaction");
-	return fn;
-}
 
 /* Sequentially consistent throughout: a handler announces itself (inside)
  * before it reads the batch, and retire clears the batch before it reads
@@ -71,7 +61,7 @@ static void chain(int sig, siginfo_t *si, void *uc)
 	if (chained.sa_flags & SA_SIGINFO) {
 		chained.sa_sigaction(sig, si, uc);
 	} else if (chained.sa_handler == SIG_DFL) {
-		real_sigaction()(SIGTRAP, &dfl, NULL);
+		ft_real_sigaction()(SIGTRAP, &dfl, NULL);
 		raise(SIGTRAP);
 	} else if (chained.sa_handler != SIG_IGN) {
 		chained.sa_handler(sig);
@@ -135,7 +125,7 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 
 void ftrace_bp_init(void)
 {
-	real_sigaction();
+	ft_real_sigaction();
 }
 
 int ftrace_bp_install(void)
@@ -144,7 +134,7 @@ int ftrace_bp_install(void)
 
 	if (installed)
 		return 0;
-	if (!real_sigaction() || real_sigaction()(SIGTRAP, &sa, &chained))
+	if (!ft_real_sigaction() || ft_real_sigaction()(SIGTRAP, &sa, &chained))
 		return -1;
 	installed = 1;
 	return 0;
@@ -178,7 +168,7 @@ FT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *
 	if (ftrace_sync_sigaction(sig, act, old) == 0)
 		return 0;
 	if (sig != SIGTRAP || !installed)
-		return real_sigaction()(sig, act, old);
+		return ft_real_sigaction()(sig, act, old);
 	if (old)
 		*old = chained;
 	if (act)

@@ -207,6 +207,10 @@ const void *ftrace_transparent_fde(void *buf, size_t size, uintptr_t pc, uintptr
 /* ---- the one lock of the control path ---- */
 /* The definition of name a wrapper of ours stands in front of. */
 void *ft_real(const char *name);
+/* libc's sigaction, past the runtime's wrapper (NULL if not found). */
+struct sigaction;
+typedef int (*ft_sigaction_fn)(int, const struct sigaction *, struct sigaction *);
+ft_sigaction_fn ft_real_sigaction(void);
 /* Where libfntrace.so lies, before anything asks ft_real(). */
 void ft_interpose_find_self(void);
 /* fntrace attach: the program's calls to the wrapped functions, through

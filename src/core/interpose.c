@@ -72,6 +72,15 @@ static int is_own(const void *addr)
 	return own_base && dladdr(addr, &info) && (uintptr_t)info.dli_fbase == own_base;
 }
 
+ft_sigaction_fn ft_real_sigaction(void)
+{
+	static ft_sigaction_fn fn;
+
+	if (!fn)
+		fn = (ft_sigaction_fn)ft_real("sigaction");
+	return fn;
+}
+
 /* The real name: the next definition after ours (preloaded), or the one
  * the program's lookups find (attached: ours are local and come last). */
 void *ft_real(const char *name)

@@ -50,16 +50,6 @@ static char failure[200];	/* why the last sync failed */
 
 static pid_t answered[MAX_SIGNALLED];	/* who acknowledged, in order */
 
-typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
-
-static sigaction_fn real_sigaction(void)
-{
-	static sigaction_fn fn;
-
-	if (!fn)
-		fn = (sigaction_fn)ft_real("sigaction");
-	return fn;
-}
 
 /* The value our signals carry: an address no one else sends. */
 static void *cookie(void)
@@ -82,7 +72,7 @@ static void pass_on(int sig, siginfo_t *si, void *uc)
 	if (act.sa_flags & SA_SIGINFO) {
 		act.sa_sigaction(sig, si, uc);
 	} else if (act.sa_handler == SIG_DFL) {
-		real_sigaction()(sig, &act, NULL);
+		ft_real_sigaction()(sig, &act, NULL);
 		syscall(SYS_rt_tgsigqueueinfo, getpid(), syscall(SYS_gettid), sig, si);
 	} else if (act.sa_handler != SIG_IGN) {
 		act.sa_handler(sig);
@@ -138,18 +128,18 @@ static int install_sync_signal(void)
 				.sa_flags = SA_RESTART | SA_SIGINFO }, old;
 	pid_t self = syscall(SYS_gettid);
 
-	if (!real_sigaction())
+	if (!ft_real_sigaction())
 		return -1;
 	sigemptyset(&sa.sa_mask);
 	for (int sig = SIGRTMAX; !sync_signal && sig >= SIGRTMIN; sig--) {
-		if (real_sigaction()(sig, NULL, &old) || old.sa_handler != SIG_DFL ||
-		    real_sigaction()(sig, &sa, &old))
+		if (ft_real_sigaction()(sig, NULL, &old) || old.sa_handler != SIG_DFL ||
+		    ft_real_sigaction()(sig, &sa, &old))
 			continue;
 		program_action = old;
 		if (!ftrace_cpu_emulated() || send_sync(self, sig) == 0)
 			sync_signal = sig;
 		else
-			real_sigaction()(sig, &old, NULL);
+			ft_real_sigaction()(sig, &old, NULL);
 	}
 	return sync_signal ? 0 : -1;
 }
