@@ -160,14 +160,17 @@ static int open_maps(void *unused)
 /*
  * /proc/self/maps, opened once per process and read again from its start
  * for each batch: a program at its descriptor limit, or in a chroot with
- * no /proc, can still be patched.  A forked child's copy reads its
- * parent's maps ("self" is resolved at open): it opens its own.
+ * no /proc, can still be patched (natively).  A forked child's copy
+ * reads its parent's maps ("self" is resolved at open): it opens its own.
  */
 static int maps_descriptor(void)
 {
 	int fd = ft_fd_checked(FT_FD_MAPS);
 
-	if (fd >= 0 && maps_pid == getpid())
+	/* qemu-user writes its account of the guest's maps into a file at
+	 * open: read again, one opened before shows none of the modules
+	 * loaded since. */
+	if (fd >= 0 && maps_pid == getpid() && !ftrace_cpu_emulated())
 		return lseek(fd, 0, SEEK_SET) == 0 ? fd : -1;
 	if (fd >= 0)
 		ft_fd_release(FT_FD_MAPS);
