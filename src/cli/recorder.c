@@ -311,18 +311,20 @@ static int file_has_func(const char *dir, const char *name)
 }
 
 /* Whether any process of the recording had a function to trace: a
- * "func" line in one of its funcs files. */
+ * "func" line in one of its funcs files; yes if the directory is gone,
+ * which is another story, told by datadir_seal(). */
 static int traced_any(const char *dir)
 {
 	DIR *dh = opendir(dir);
 	struct dirent *e;
 	int found = 0;
 
-	while (dh && !found && (e = readdir(dh)))
+	if (!dh)	/* removed under us: sealing says so */
+		return 1;
+	while (!found && (e = readdir(dh)))
 		if (!strncmp(e->d_name, "funcs-", 6))
 			found = file_has_func(dir, e->d_name);
-	if (dh)
-		closedir(dh);
+	closedir(dh);
 	return found;
 }
 
