@@ -18,8 +18,9 @@
  * for (sigaction() keeps ours first, as for SIGTRAP).  The program may
  * block it, alone or with every other (sigmask.c keeps it deliverable); a
  * thread that blocks it past the wrappers (the system call itself) cannot
- * acknowledge: after a second of waiting (of the waiting thread's own
- * time: a stopped process waits for nothing) the sync gives up and says
+ * acknowledge: after a second of waiting (four under an emulator; of the
+ * waiting thread's own time: a stopped process waits for nothing) the
+ * sync gives up and says
  * why (ftrace_sync_failure), and the patcher undoes the step.
  */
 #include "sync.h"
@@ -288,6 +289,19 @@ static int all_accounted(const pid_t *tids, unsigned sent)
 	return 1;
 }
 
+/*
+ * How long a sync waits, in seconds of the waiting thread's own time.
+ * Natively an answer takes microseconds.  qemu-user delivers a signal
+ * only between two translated blocks of the thread's, and a host busy
+ * with other emulators (two of make check's cross jobs) may not run that
+ * thread for long: a second there made torture_dl's switches fail now and
+ * then under make check, while no thread blocked the signal.
+ */
+static unsigned sync_patience_s(void)
+{
+	return ftrace_cpu_emulated() ? 4 : 1;
+}
+
 /* Why the sync gave up: which threads kept silent, the first few named. */
 static void say_who(const pid_t *tids, unsigned sent)
 {
@@ -303,9 +317,9 @@ static void say_who(const pid_t *tids, unsigned sent)
 					(int)tids[i]);
 	}
 	snprintf(failure, sizeof(failure),
-		 "%u of %u threads (%s%s) did not answer the thread sync's signal %d within a "
-		 "second: a thread that blocks it with the system call itself never does",
-		 nr, sent, who, nr > 4 ? " ..." : "", sync_signal);
+		 "%u of %u threads (%s%s) did not answer the thread sync's signal %d within "
+		 "%u s: a thread that blocks it with the system call itself never does",
+		 nr, sent, who, nr > 4 ? " ..." : "", sync_signal, sync_patience_s());
 	ft_debug("thread sync: %s", failure);
 }
 
@@ -346,7 +360,7 @@ static int sync_by_signals(void)
 		if ((atomic_load(&acks) >= sent || ++spins % 64 == 0) &&
 		    all_accounted(tids, sent))
 			return 0;
-		if (elapsed_ns(&start) > 1000000000ull) {
+		if (elapsed_ns(&start) > sync_patience_s() * 1000000000ull) {
 			say_who(tids, sent);
 			return -1;
 		}
