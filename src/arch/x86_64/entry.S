@@ -43,6 +43,43 @@
  * left the context as it found it.
  */
 
+/*
+ * A frame on %rbp and every caller-saved general register under it (72
+ * bytes), for the paths that call C from a place where the compiler
+ * expects nothing clobbered: a return site, and mcount before the
+ * runtime has started.  FRAME_RESTORE_CALLER expects %rsp back at them.
+ */
+.macro FRAME_SAVE_CALLER
+	pushq	%rbp
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbp, -16
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	pushq	%rax
+	pushq	%rcx
+	pushq	%rdx
+	pushq	%rsi
+	pushq	%rdi
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+.endm
+
+.macro FRAME_RESTORE_CALLER
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rdi
+	popq	%rsi
+	popq	%rdx
+	popq	%rcx
+	popq	%rax
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+.endm
+
 /* To \slow unless the settings allow the fast paths.  Clobbers %rax. */
 .macro GRAPH_FAST_ALLOWED slow
 	cmpl	$0, ft_graph+FT_GRAPH_TRACE(%rip)
@@ -403,37 +440,14 @@ return_to_handler:
 5:	movl	$0, FT_CTX_BUSY(%rdi)
 6:	RESTORE_FIVE
 .endif
-	pushq	%rbp
-	.cfi_def_cfa_offset 16
-	.cfi_offset %rbp, -16
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	pushq	%rax
-	pushq	%rcx
-	pushq	%rdx
-	pushq	%rsi
-	pushq	%rdi
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
+	FRAME_SAVE_CALLER
 	andq	$-16, %rsp
 	movq	%rax, %rdi			/* the return value */
 	leaq	16(%rbp), %rsi			/* the function's return slot */
 	movl	$\tail, %edx
 	call	ftrace_return_site
 	leaq	-72(%rbp), %rsp
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rdi
-	popq	%rsi
-	popq	%rdx
-	popq	%rcx
-	popq	%rax
-	popq	%rbp
-	.cfi_def_cfa %rsp, 8
+	FRAME_RESTORE_CALLER
 	ret
 	.cfi_endproc
 	.size	\name, . - \name
@@ -516,20 +530,7 @@ __fentry__:
 	.type	mcount_early, @function
 mcount_early:
 	.cfi_startproc
-	pushq	%rbp
-	.cfi_def_cfa_offset 16
-	.cfi_offset %rbp, -16
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	pushq	%rax
-	pushq	%rcx
-	pushq	%rdx
-	pushq	%rsi
-	pushq	%rdi
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
+	FRAME_SAVE_CALLER
 	pushq	%rbx
 	movl	$1, %eax
 	cpuid
@@ -564,17 +565,7 @@ mcount_early:
 	fxrstor	(%rsp)
 3:	leaq	-80(%rbp), %rsp
 	popq	%rbx
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rdi
-	popq	%rsi
-	popq	%rdx
-	popq	%rcx
-	popq	%rax
-	popq	%rbp
-	.cfi_def_cfa %rsp, 8
+	FRAME_RESTORE_CALLER
 	ret
 	.cfi_endproc
 	.size	mcount_early, . - mcount_early
