@@ -9,11 +9,9 @@
  */
 #include "cli.h"
 #include "record.h"
-#include "../common/array.h"
 #include "../common/filter.h"
-#include "../trace/demangle.h"
+#include "../trace/trace_reader.h"
 
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,99 +78,58 @@ static void add_specs(struct givens *g, const char *specs)
 	free(copy);
 }
 
-static void match_function(struct givens *g, const char *symbol, const char *module)
+static void match_function(struct givens *g, const char *symbol, const char *plain,
+			   const char *module)
 {
-	char *plain = NULL;
+	for (unsigned i = 0; i < g->nr; i++)
+		if (!g->v[i].matched)
+			g->v[i].matched = filter_matches_any_as(&g->v[i].f, symbol, plain, module);
+}
 
-	for (unsigned i = 0; i < g->nr; i++) {
-		if (g->v[i].matched)
-			continue;
-		if (!plain && !strncmp(symbol, "_Z", 2))
-			plain = demangle(symbol);
-		g->v[i].matched = filter_matches_any_as(&g->v[i].f, symbol, plain, module);
+/* The file name of module idx of p, as :mod: matches it. */
+static const char *module_file(const struct tr_process *p, unsigned idx)
+{
+	for (unsigned i = 0; i < p->nr_modules; i++)
+		if (p->modules[i].idx == idx) {
+			const char *slash = strrchr(p->modules[i].path, '/');
+
+			return slash ? slash + 1 : p->modules[i].path;
+		}
+	return "";
+}
+
+/* Every function of p, by its symbol and, for C++, its plain name (the
+ * reader keeps both). */
+static void match_process(struct givens *g, const struct tr_process *p)
+{
+	for (uint32_t id = 1; id < p->nr_funcs; id++) {
+		const struct tr_func *f = &p->funcs[id];
+
+		if (f->name)
+			match_function(g, f->symbol ? f->symbol : f->name,
+				       f->symbol ? f->name : NULL, module_file(p, f->module));
 	}
-	free(plain);
-}
-
-/* The file name of a "module IDX BIAS START END PATH" line's path. */
-static const char *module_name(char *line)
-{
-	char *path = line, *slash;
-
-	for (int field = 0; field < 5 && path; field++)
-		path = strchr(path + 1, ' ');
-	if (!path)
-		return "";
-	path[strcspn(path, "\n")] = '\0';
-	slash = strrchr(++path, '/');
-	return slash ? slash + 1 : path;
-}
-
-/* A funcs file's modules, by index. */
-struct modules {
-	char **name;
-	size_t cap;
-};
-
-static void note_module(struct modules *m, unsigned idx, char *line)
-{
-	size_t old = m->cap;
-
-	if (idx >= 1u << 16 || grow_array((void **)&m->name, &m->cap, idx + 1, sizeof(char *)))
-		return;
-	memset(m->name + old, 0, (m->cap - old) * sizeof(char *));
-	free(m->name[idx]);
-	m->name[idx] = strdup(module_name(line));
-}
-
-static const char *module_of(const struct modules *m, unsigned idx)
-{
-	return idx < m->cap && m->name[idx] ? m->name[idx] : "";
-}
-
-/* "func ID ADDR MODIDX NAME" lines against every given name. */
-static void match_file(struct givens *g, const char *dir, const char *name)
-{
-	char path[4400], *line = NULL, fname[4096];
-	struct modules m = { 0 };
-	size_t cap = 0;
-	unsigned idx;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (!(f = fopen(path, "re")))
-		return;
-	while (getline(&line, &cap, f) > 0) {
-		if (sscanf(line, "module %u", &idx) == 1)
-			note_module(&m, idx, line);
-		else if (sscanf(line, "func %*u %*s %u %4095s", &idx, fname) == 2)
-			match_function(g, fname, module_of(&m, idx));
-	}
-	for (size_t i = 0; i < m.cap; i++)
-		free(m.name[i]);
-	free(m.name);
-	free(line);
-	fclose(f);
 }
 
 void record_say_unmatched(const char *dir, const struct record_options *o)
 {
 	struct givens g = { 0 };
-	DIR *d = opendir(dir);
-	struct dirent *e;
+	struct trace_data td;
 
 	add_list(&g, "-F", o->filter);
 	add_list(&g, "-N", o->notrace);
 	add_specs(&g, o->args);
-	while (d && g.nr && (e = readdir(d)))
-		if (!strncmp(e->d_name, "funcs-", 6))
-			match_file(&g, dir, e->d_name);
-	if (d)
-		closedir(d);
+	/* A recording the reader cannot open tells nothing of its names. */
+	if (g.nr && tr_open(&td, dir) == 0) {
+		for (unsigned i = 0; i < td.nr_procs; i++)
+			match_process(&g, &td.procs[i]);
+		for (unsigned i = 0; i < g.nr; i++)
+			if (!g.v[i].matched)
+				cli_error("%s '%s' matched no function of the program",
+					  g.v[i].option, g.v[i].text);
+		tr_close(&td);
+	}
 	for (unsigned i = 0; i < g.nr; i++) {
-		if (!g.v[i].matched)
-			cli_error("%s '%s' matched no function of the program", g.v[i].option,
-				  g.v[i].text);
 		filter_free(&g.v[i].f);
 		free(g.v[i].text);
 	}
