@@ -336,6 +336,27 @@ static uint64_t elapsed_ns(const struct timespec *since)
 	return (now.tv_sec - since->tv_sec) * 1000000000ull + now.tv_nsec - since->tv_nsec;
 }
 
+/*
+ * qemu-user (7.2) now and then leaves a signal undelivered: one that
+ * comes while the thread still runs the handler of the sync before keeps
+ * pending there after the handler returns, until another signal comes;
+ * the thread then waits in a system call (for ftrace_lock, say, which
+ * this sync's caller holds) and never answers.  Under an emulator the
+ * silent are sent the signal again, every tenth of a second: one more
+ * answer is harmless (answers are checked by name), and natively no
+ * signal is lost.
+ */
+#define RESEND_NS 100000000ull
+
+static void resend_to_silent(const pid_t *tids, unsigned sent)
+{
+	unsigned n = atomic_load(&acks);
+
+	for (unsigned i = 0; i < sent; i++)
+		if (silent(tids[i], n))
+			send_sync(tids[i], sync_signal);
+}
+
 /* Answers come within microseconds: yield, do not sleep (a sleep lasts a
  * timer tick, milliseconds, on many machines).  A thread's late answer
  * to an earlier sync may count among the answers: they are checked by
@@ -345,6 +366,7 @@ static int sync_by_signals(void)
 	static pid_t tids[MAX_SIGNALLED];
 	struct timespec start;
 	unsigned sent, spins = 0;
+	uint64_t next_resend = RESEND_NS;
 
 	atomic_store(&acks, 0);
 	atomic_store(&left, 0);
@@ -360,9 +382,15 @@ static int sync_by_signals(void)
 		if ((atomic_load(&acks) >= sent || ++spins % 64 == 0) &&
 		    all_accounted(tids, sent))
 			return 0;
-		if (elapsed_ns(&start) > sync_patience_s() * 1000000000ull) {
+		uint64_t waited = elapsed_ns(&start);
+
+		if (waited > sync_patience_s() * 1000000000ull) {
 			say_who(tids, sent);
 			return -1;
+		}
+		if (ftrace_cpu_emulated() && waited > next_resend) {
+			resend_to_silent(tids, sent);
+			next_resend = waited + RESEND_NS;
 		}
 		sched_yield();
 	}
