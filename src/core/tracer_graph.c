@@ -15,10 +15,9 @@
  * names; set_graph_notrace hides everything below the functions it names
  * (their frames are kept, untraced, to know when they end).
  *
- * The profiler times every call its filter lets through: those settings
- * and max_graph_depth shape the graph only, as in the kernel.  A call the
- * graph does not take gets a frame of the profiler's alone, which the
- * graph's depth and filters leave out.
+ * They and max_graph_depth shape the graph only, as in the kernel: a call
+ * the graph does not take gets, for the profiler, a frame of its own,
+ * which the graph's depth and filters leave out.
  */
 #include "args.h"
 #include "asm_offsets.h"
@@ -95,14 +94,6 @@ static int too_deep(const struct ft_thread *t, const struct ft_context *c)
 {
 	return ft_graph.max_depth &&
 	       ft_graph_depth(c) + (c->number ? ft_graph_depth(&t->own) : 0) >= ft_graph.max_depth;
-}
-
-/* Does the graph take this call (max_graph_depth, set_graph_function,
- * set_graph_notrace), and as what (flags)? */
-static ft_inline int graph_takes(const struct ft_thread *t, const struct ft_context *c,
-				 uint32_t rec_flags, uint32_t *flags)
-{
-	return !too_deep(t, c) && (likely(!ft_graph.filters) || graph_filter(t, rec_flags, flags));
 }
 
 static ft_inline void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t id,
@@ -189,7 +180,7 @@ static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 		return;
 	/* Read once: an update may rewrite the word meanwhile. */
 	rec_flags = ftrace_rec_get(id)->flags;
-	if (!graph_takes(t, c, rec_flags, &flags)) {
+	if (too_deep(t, c) || (unlikely(ft_graph.filters) && !graph_filter(t, rec_flags, &flags))) {
 		if (!ft_graph.profile)
 			return;
 		flags = FRAME_PROFILE_ONLY;
