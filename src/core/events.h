@@ -17,8 +17,9 @@
 
 #define FT_SHADOW_DEPTH 1024
 #define FT_SIGNAL_DEPTH 128	/* frames of handlers that interrupted the tracer */
+_Static_assert(FT_SHADOW_DEPTH <= UINT16_MAX, "a context counts its frames in 16 bits");
 
-/* A graph-traced call whose return address we took. */
+/* A call whose return address we took, for the graph or the profiler. */
 struct shadow_frame {
 	uintptr_t ret;		/* the real return address */
 	uintptr_t *retp;	/* the stack slot it came from */
@@ -52,8 +53,11 @@ struct ft_context {
 	uintptr_t busy_sp;	/* the stack where the tracer runs, while busy */
 	uint64_t overruns;	/* calls too deep for the shadow stack */
 	uint64_t overruns_written;	/* as far as the trace says them */
-	uint32_t graph_functions;	/* set_graph_function frames on the stack */
-	uint32_t notrace_frames;	/* set_graph_notrace frames on the stack */
+	/* Frames on the stack of each kind (at most FT_SHADOW_DEPTH). */
+	uint16_t graph_functions;	/* set_graph_function functions' */
+	uint16_t notrace_frames;	/* set_graph_notrace functions' */
+	uint16_t profile_frames;	/* the profiler's alone: the graph's
+					 * depth leaves them out */
 	uint32_t graph_off;	/* the thread's own: graph tracing suspended
 				 * (swapcontext); here, on a line the hooks
 				 * read anyway */
@@ -88,6 +92,13 @@ _Static_assert(offsetof(struct ft_thread, stack) ==
 static inline struct shadow_frame *ft_stack(const struct ft_context *c)
 {
 	return (struct shadow_frame *)(c + 1);
+}
+
+/* The frames function_graph took, of those on c's stack: what
+ * max_graph_depth limits, and the nesting the trace has open. */
+static inline uint32_t ft_graph_depth(const struct ft_context *c)
+{
+	return c->depth - c->profile_frames;
 }
 
 extern __thread struct ft_thread *ft_current;

@@ -2,7 +2,8 @@
 /*
  * The function profiler (function_profile_enabled, trace_stat/function):
  * hits and time per function, kept in the process, timed through the
- * graph hooks as the kernel's profiler is.
+ * graph hooks as the kernel's profiler is, but not limited by the graph's
+ * own settings (tracer_graph.c).
  */
 #ifndef FNTRACE_PROFILE_H
 #define FNTRACE_PROFILE_H

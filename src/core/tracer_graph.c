@@ -14,6 +14,10 @@
  * set_graph_function limits tracing to calls made inside the functions it
  * names; set_graph_notrace hides everything below the functions it names
  * (their frames are kept, untraced, to know when they end).
+ *
+ * They and max_graph_depth shape the graph only, as in the kernel: a call
+ * the graph does not take gets, for the profiler, a frame of its own,
+ * which the graph's depth and filters leave out.
  */
 #include "args.h"
 #include "asm_offsets.h"
@@ -32,6 +36,7 @@
 #define FRAME_RESTORED	0x8	/* its slot holds the real return address again
 				 * (while the program's unwinder walks) */
 #define FRAME_RETURN_ARGS 0x10	/* set_ftrace_args wants its return value */
+#define FRAME_PROFILE_ONLY 0x20	/* the graph did not take it: timed only */
 
 /* Both read by the fast paths in assembly too (asm_offsets.h). */
 struct ft_graph_config ft_graph;
@@ -88,7 +93,7 @@ static int graph_filter(const struct ft_thread *t, uint32_t rec_flags, uint32_t 
 static int too_deep(const struct ft_thread *t, const struct ft_context *c)
 {
 	return ft_graph.max_depth &&
-	       c->depth + (c->number ? t->own.depth : 0) >= ft_graph.max_depth;
+	       ft_graph_depth(c) + (c->number ? ft_graph_depth(&t->own) : 0) >= ft_graph.max_depth;
 }
 
 static ft_inline void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t id,
@@ -103,6 +108,7 @@ static ft_inline void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t
 	frame->time = now;
 	c->graph_functions += !!(flags & FRAME_FUNCTION);
 	c->notrace_frames += !!(flags & FRAME_NOTRACE);
+	c->profile_frames += !!(flags & FRAME_PROFILE_ONLY);
 	c->depth++;
 	/* A function whose return sites are on returns through them. */
 	if (!(rec_flags & FTRACE_FL_RETURNS))
@@ -151,11 +157,12 @@ static void count_missed(struct ft_context *c, enum ft_missed_why why, uint64_t 
 }
 
 /* A call that would have been traced, but the shadow stack is full or
- * the thread's graph is off. */
+ * the thread's graph is off.  (The profiler misses it too, unsaid, as the
+ * kernel's does at an overrun.) */
 static ft_cold void graph_missed(const struct ft_thread *t, struct ft_context *c,
 				 uint32_t flags)
 {
-	if (!ft_graph.trace || !ft_tracing_on || (flags & FRAME_NOTRACE))
+	if (!ft_graph.trace || !ft_tracing_on || (flags & (FRAME_NOTRACE | FRAME_PROFILE_ONLY)))
 		return;
 	if (ft_graph_broken | t->own.graph_off)
 		count_missed(c, graph_off_why(t), &c->off_calls, &c->off_calls_written);
@@ -173,8 +180,11 @@ static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 		return;
 	/* Read once: an update may rewrite the word meanwhile. */
 	rec_flags = ftrace_rec_get(id)->flags;
-	if (too_deep(t, c) || (unlikely(ft_graph.filters) && !graph_filter(t, rec_flags, &flags)))
-		return;
+	if (too_deep(t, c) || (unlikely(ft_graph.filters) && !graph_filter(t, rec_flags, &flags))) {
+		if (!ft_graph.profile)
+			return;
+		flags = FRAME_PROFILE_ONLY;
+	}
 	if (unlikely(ft_graph_broken | t->own.graph_off | (c->depth >= c->max_depth))) {
 		graph_missed(t, c, flags);
 		return;
@@ -182,7 +192,7 @@ static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 	now = arch_clock();
 	/* The event before the push: a LOST note it brings must carry the
 	 * depth before this frame. */
-	if (ft_graph.trace && ft_tracing_on && !(flags & FRAME_NOTRACE))
+	if (ft_graph.trace && ft_tracing_on && !(flags & (FRAME_NOTRACE | FRAME_PROFILE_ONLY)))
 		flags |= write_entry(c, id, rec_flags, now, regs);
 	push_frame(c, retp, id, flags, rec_flags, now);
 }
@@ -277,6 +287,7 @@ static ft_inline void pop_frame(struct ft_context *c, uint64_t now, uintptr_t re
 		ft_profile_add(f->id, now - f->time);
 	c->graph_functions -= !!(f->flags & FRAME_FUNCTION);
 	c->notrace_frames -= !!(f->flags & FRAME_NOTRACE);
+	c->profile_frames -= !!(f->flags & FRAME_PROFILE_ONLY);
 	c->depth--;
 	if (unlikely(c->overruns != c->overruns_written) && !quiet && ft_graph.trace)
 		say_missed(c, FT_MISSED_OVERRUN, c->overruns, &c->overruns_written);
@@ -584,7 +595,7 @@ __attribute__((destructor)) static void say_missed_at_exit(void)
 static void forget(struct ft_context *c)
 {
 	c->depth = 0;
-	c->graph_functions = c->notrace_frames = 0;
+	c->graph_functions = c->notrace_frames = c->profile_frames = 0;
 }
 
 void graph_forget_all(struct ft_thread *t)
