@@ -9,6 +9,7 @@
 #include "../trace/report.h"
 
 #include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -60,7 +61,9 @@ static int record_and_report(struct record_options *o, char **argv)
 	o->output = data;
 	o->argv = argv;
 	status = record_run(o);
-	if (status >= 0 && report_run(data, stdout, NULL))
+	/* No recording (nothing was traced, said): the program's status
+	 * stands, as record passes it on. */
+	if (status >= 0 && access(data, F_OK) == 0 && report_run(data, stdout, NULL))
 		status = -1;
 	if (datadir_remove(data) || datadir_remove(tmp))
 		cli_error("could not remove %s", tmp);

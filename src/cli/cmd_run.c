@@ -35,7 +35,8 @@ int cmd_run(int argc, char **argv)
 	}
 	/* A program whose name starts with '-' comes after "--". */
 	if (argc > 1 && argv[1][0] == '-' && strcmp(argv[1], "--"))
-		return cli_usage_error("unknown option '%s'", argv[1]);
+		return cli_usage_error("unknown option '%.*s'", (int)strcspn(argv[1], "="),
+				       argv[1]);
 	optind = 1 + (argc > 1 && !strcmp(argv[1], "--"));
 	if (optind >= argc)
 		return cli_usage_error("no program to run");

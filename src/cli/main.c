@@ -71,6 +71,7 @@ int main(int argc, char **argv)
 		return output_written(commands[i].run(argc - 1, argv + 1));
 	}
 	if (argv[1][0] == '-')
-		return cli_usage_error("unknown option '%s'", argv[1]);
+		return cli_usage_error("unknown option '%.*s'", (int)strcspn(argv[1], "="),
+				       argv[1]);
 	return cli_usage_error("'%s' is not a command", argv[1]);
 }
