@@ -40,6 +40,24 @@ static void print_usage(void)
 
 enum { OPT_SPLIT = 256, OPT_SRCLINE, OPT_TID };
 
+/* No operand, a --format, options that go together: 0, or -1 after a
+ * usage error. */
+static int operands_checked(int argc, char **argv, const struct export_options *o)
+{
+	char why[256];
+
+	if (optind != argc)
+		cli_usage_error("unexpected argument '%s' (the recording goes with -i)",
+				argv[optind]);
+	else if (!o->format)
+		cli_usage_error("no --format given");
+	else if (export_check_options(o, why, sizeof(why)))
+		cli_usage_error("%s", why);
+	else
+		return 0;
+	return -1;
+}
+
 /* 0: run; 1: --help wanted; -1 after a usage error. */
 static int parse_args(int argc, char **argv, struct export_options *o, uint32_t *tids)
 {
@@ -74,12 +92,7 @@ static int parse_args(int argc, char **argv, struct export_options *o, uint32_t 
 		else if (c != OPT_SPLIT && c != OPT_TID)
 			return -1;
 	}
-	if (optind != argc)
-		cli_usage_error("unexpected argument '%s' (the recording goes with -i)",
-				argv[optind]);
-	else if (!o->format)
-		cli_usage_error("no --format given");
-	return optind != argc || !o->format ? -1 : 0;
+	return operands_checked(argc, argv, o);
 }
 
 /* -o FILE in the recording it reads (fntrace.data/trace.dat) would
