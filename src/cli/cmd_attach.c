@@ -245,15 +245,20 @@ static int pid_operand(int argc, char **argv, pid_t *pid)
 static int parse_pid_args(int argc, char **argv, const char *usage, pid_t *pid,
 			  unsigned *timeout)
 {
-	static const struct option opts[] = {
+	static const struct option attach_opts[] = {
 		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	static const struct option detach_opts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int c;
 
 	optind = 1;
-	while ((c = cli_getopt(argc, argv, timeout ? "t:h" : "h", opts + !timeout)) != -1) {
+	while ((c = timeout ? cli_getopt(argc, argv, "t:h", attach_opts)
+			    : cli_getopt(argc, argv, "h", detach_opts)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
 			return 0;
