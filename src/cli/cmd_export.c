@@ -105,8 +105,8 @@ static int output_in_input(const struct export_options *o)
 	int inside = in_dir && !strcmp(out_dir, in_dir);
 
 	if (inside)
-		cli_error("-o %s: inside the recording %s, which it would overwrite",
-			  o->output, o->input);
+		cli_usage_error("-o %s: inside the recording %s, which it would overwrite",
+				o->output, o->input);
 	free(out);
 	free(out_dir);
 	free(in_dir);
