@@ -20,7 +20,7 @@ done
 "$FNTRACE" --help >help.out 2>help.err
 t_eq "fntrace --help: status 0, nothing on stderr" "0 0" "$? $(wc -c <help.err)"
 t_ok "fntrace --help: the exit status table" grep -q "^  2   a usage error" help.out
-for cmd in run record live attach detach ctl report info list export cc; do
+for cmd in run record live attach detach ctl report info list export cc c++ recordmcount; do
 	t_ok "$cmd --help: says its exit status" sh -c "'$FNTRACE' $cmd --help | grep -q '^exit status: '"
 done
 
