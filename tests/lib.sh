@@ -39,6 +39,29 @@ t_same() {
 	else t_fail "$1" "differs:"; head -n 40 "$TMP/t_same.diff"; fi
 }
 
+# t_error NAME STATUS PATTERN CMD...: CMD fails with STATUS and says why
+# in a first line on stderr matching PATTERN (grep); after a usage error
+# (status 2) only the hint "Try 'fntrace ... --help'." follows, and
+# nothing is on stdout (nothing was done); after any other failure the
+# line is all fntrace says (a program it ran may have printed).
+t_error() {
+	local name=$1 want=$2 pattern=$3 rc lines=1; shift 3
+	"$@" >"$TMP/t_error.out" 2>"$TMP/t_error.err"
+	rc=$?
+	[ "$want" -eq 2 ] && lines=2
+	if [ "$rc" -ne "$want" ]; then
+		t_fail "$name" "exit $rc, not $want: $(head -n 2 "$TMP/t_error.err" | tr '\n' ' ')"
+	elif [ $lines = 2 ] && [ -s "$TMP/t_error.out" ]; then
+		t_fail "$name" "stdout: $(head -n 2 "$TMP/t_error.out" | tr '\n' ' ')"
+	elif [ "$(wc -l <"$TMP/t_error.err")" -ne $lines ] ||
+	     ! head -n 1 "$TMP/t_error.err" | grep -q -- "$pattern" ||
+	     { [ $lines = 2 ] && ! sed -n 2p "$TMP/t_error.err" | grep -q "^Try 'fntrace.* --help'\.\$"; }; then
+		t_fail "$name" "stderr: $(head -n 3 "$TMP/t_error.err" | tr '\n' ' ')"
+	else
+		t_pass "$name"
+	fi
+}
+
 # t_running PID FILE: wait (up to 10 s) until process PID runs FILE: its
 # exec is done (FILE is mapped, natively or by qemu-user) and, FILE having
 # a PT_INTERP, its loader is mapped too.  A process just started with '&'

@@ -46,7 +46,8 @@ struct cmd {
 };
 
 int cmd_push(struct cmd *c, const char *s);	/* cmd_cc.c */
-/* Run the command and wait: its exit status (127: not started). */
+/* Run the command and wait: its exit status (CLI_EXIT_FAILED after one
+ * line if it could not be started). */
 int cc_run(const struct cmd *c);
 
 /* What the link makes (cc_startup.c). */

@@ -15,6 +15,7 @@
  *    of its .init_array, before the library's own constructors.
  */
 #include "cc.h"
+#include "exit_status.h"
 #include "../common/fileio.h"
 
 #include <stdio.h>
@@ -81,7 +82,7 @@ static int compile(const struct cmd *cc, const struct cc_args *a, const char *sr
 	ret = ret || cmd_push(&c, "-O2") || cmd_push(&c, "-fPIC") || cmd_push(&c, "-w") ||
 	      cmd_push(&c, "-c") || cmd_push(&c, "-x") || cmd_push(&c, "c") ||
 	      cmd_push(&c, src) || cmd_push(&c, "-o") || cmd_push(&c, obj);
-	ret = ret ? 1 : cc_run(&c);
+	ret = ret ? CLI_EXIT_FAILED : cc_run(&c);
 	free(c.v);
 	return ret;
 }

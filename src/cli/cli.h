@@ -5,8 +5,11 @@
 #ifndef FNTRACE_CLI_H
 #define FNTRACE_CLI_H
 
+#include "exit_status.h"
+
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 int cmd_list(int argc, char **argv);
@@ -25,6 +28,17 @@ int cmd_cxx(int argc, char **argv);
 
 /* One line on stderr, prefixed with "fntrace: ". */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* usage.c: the command usage errors name (main sets it). */
+void cli_set_command(const char *name);
+/* A usage error: "fntrace CMD: " and the line, then the hint "Try
+ * 'fntrace CMD --help'."; returns CLI_EXIT_USAGE. */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* getopt_long() in order ("+"), with a missing value told from an unknown
+ * option: the option, -1 at the end, or '?' after a usage error. */
+struct option;
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *opts);
+/* The exit status table, as 'fntrace --help' prints it. */
+void cli_print_exit_table(FILE *out);
 /* argv as one line a shell reads back into the same words (quote.c);
  * malloc'd, NULL if out of memory. */
 char *cli_command_line(char *const *argv, size_t argc);
@@ -34,8 +48,9 @@ char *cli_command_line(char *const *argv, size_t argc);
 int cli_proc_status(pid_t pid, pid_t tid, const char *key, char *value, size_t len);
 /* The path of an executable named as a shell would find it, or NULL. */
 char *cli_find_program(const char *name);
-/* Does help appear among the first arguments (before "--")? */
-int cli_wants_help(int argc, char **argv);
+/* The value parsers below say a bad value as a usage error. */
+/* A process id (positive); -1 after one line if not. */
+int cli_parse_pid(const char *text, pid_t *pid);
 /* A --timeout's whole seconds, 1 to 3600; -1 after one line if not. */
 int cli_parse_seconds(const char *text, unsigned *seconds);
 /* A thread id (positive); -1 after one line if not. */

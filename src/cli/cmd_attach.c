@@ -40,13 +40,15 @@ static const char attach_usage[] =
 	"stopped for the moment the runtime takes to load; the others run on.\n\n"
 	"  -t, --timeout SECONDS   give up if loading takes longer (default 10):\n"
 	"                          a thread may hold a lock the loader needs\n"
-	"  -h, --help              this text\n";
+	"  -h, --help              this text\n\n"
+	CLI_EXIT_HELP;
 
 static const char detach_usage[] =
 	"usage: fntrace detach PID\n\n"
 	"Switch tracing off in PID, put every call site back as the compiler\n"
 	"left it and close the control endpoint.  The process runs on.\n\n"
-	"  -h, --help   this text\n";
+	"  -h, --help   this text\n\n"
+	CLI_EXIT_HELP;
 
 /* Where we open the file a maps line names: the kernel writes the path
  * as our root sees it when it can (a chroot), else as the process's own
@@ -226,49 +228,45 @@ static int seize(pid_t pid)
 	return sig;
 }
 
-static int parse_pid_arg(int argc, char **argv, const char *usage, pid_t *pid)
+/* The one operand left, a pid: 0, or -1 after a usage error. */
+static int pid_operand(int argc, char **argv, pid_t *pid)
 {
-	char *end;
-
-	if (cli_wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return 0;
-	}
-	if (argc != 2 || (*pid = strtol(argv[1], &end, 10)) <= 0 || *end) {
-		fputs(usage, stderr);
-		return -1;
-	}
-	return 1;
+	if (optind == argc - 1)
+		return cli_parse_pid(argv[optind], pid);
+	if (optind >= argc)
+		cli_usage_error("no process id given");
+	else
+		cli_usage_error("one process id only: '%s' is one too many", argv[optind + 1]);
+	return -1;
 }
 
-/* attach's arguments: 1 and *pid, *timeout set; 0 for --help; -1. */
-static int parse_attach_args(int argc, char **argv, pid_t *pid, unsigned *timeout)
+/* attach's and detach's arguments (detach has no --timeout): 1 and *pid
+ * (*timeout) set; 0 after --help; -1 after a usage error. */
+static int parse_pid_args(int argc, char **argv, const char *usage, pid_t *pid,
+			  unsigned *timeout)
 {
-	static const struct option opts[] = {
+	static const struct option attach_opts[] = {
 		{ "timeout", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	char *end;
+	static const struct option detach_opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+t:h", opts, NULL)) != -1) {
+	while ((c = timeout ? cli_getopt(argc, argv, "t:h", attach_opts)
+			    : cli_getopt(argc, argv, "h", detach_opts)) != -1) {
 		if (c == 'h') {
-			fputs(attach_usage, stdout);
+			fputs(usage, stdout);
 			return 0;
 		}
-		if (c == 't' && cli_parse_seconds(optarg, timeout) == 0)
-			continue;
-		if (c != 't')
-			fputs(attach_usage, stderr);
-		return -1;
+		if (c != 't' || cli_parse_seconds(optarg, timeout))
+			return -1;
 	}
-	if (optind != argc - 1 || (*pid = strtol(argv[optind], &end, 10)) <= 0 || *end) {
-		fputs(attach_usage, stderr);
-		return -1;
-	}
-	return 1;
+	return pid_operand(argc, argv, pid) ? -1 : 1;
 }
 
 /* Attached, and whether there is anything to trace: a module with call
@@ -288,22 +286,22 @@ int cmd_attach(int argc, char **argv)
 	char *lib, path[4096], inside[4096], traps[1024];
 	unsigned timeout = 10;
 	pid_t pid;
-	int n = parse_attach_args(argc, argv, &pid, &timeout), ret, loaded, sig;
+	int n = parse_pid_args(argc, argv, attach_usage, &pid, &timeout), ret, loaded, sig;
 
 	if (n <= 0)
-		return n ? 2 : 0;
+		return n ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	if (attach_check(pid) || !(lib = cli_find_runtime(&host)))
-		return 1;
+		return CLI_EXIT_FAILED;
 	/* Loaded before and detached since: only started again. */
 	loaded = mapped_bias(pid, "/libfntrace.so", path, sizeof(path), NULL) != 0;
 	if (loaded && ctl_endpoint_exists(pid)) {
 		cli_error("process %d has the runtime already: use 'fntrace ctl'", (int)pid);
 		free(lib);
-		return 1;
+		return CLI_EXIT_FAILED;
 	}
 	if ((sig = seize(pid)) < 0) {
 		free(lib);
-		return 1;
+		return CLI_EXIT_FAILED;
 	}
 	if (attach_unblock_traps(pid, traps, sizeof(traps)))
 		traps[0] = '\0';
@@ -324,17 +322,17 @@ int cmd_attach(int argc, char **argv)
 		print_runtime_messages(pid);
 		say_attached(pid);
 	}
-	return ret ? 1 : 0;
+	return ret ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }
 
 int cmd_detach(int argc, char **argv)
 {
 	char traps[1024];
 	pid_t pid;
-	int n = parse_pid_arg(argc, argv, detach_usage, &pid), status;
+	int n = parse_pid_args(argc, argv, detach_usage, &pid, NULL), status;
 
 	if (n <= 0)
-		return n ? 2 : 0;
+		return n ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	status = detach_traps_list(pid, traps, sizeof(traps));
 	if (status)
 		return status;
@@ -343,5 +341,5 @@ int cmd_detach(int argc, char **argv)
 		return status;
 	detach_reblock_traps(pid, traps);
 	fprintf(stderr, "fntrace: detached from process %d\n", (int)pid);
-	return 0;
+	return CLI_EXIT_OK;
 }

@@ -55,7 +55,9 @@ static const char help[] =
 	"split into a compile per source and the link; links never get -pg (it\n"
 	"would pull in gprof's start-up code).  -E, -S, -M, -MM, -fsyntax-only,\n"
 	"-x without -c -o, and commands without input files run as they are.  The\n"
-	"words of @FILE arguments are read and passed on as arguments.\n";
+	"words of @FILE arguments are read and passed on as arguments.\n\n"
+	"exit status: the compiler's (128+N if signal N killed it); fntrace's\n"
+	"own failure 1, said in a line (see 'fntrace --help')\n";
 
 int cmd_push(struct cmd *c, const char *s)
 {
@@ -82,7 +84,7 @@ static int compiler_words(struct cmd *c, char **copy, const char *variable,
 }
 
 /* Run argv and wait: its exit status, 128 + the signal that killed it,
- * or 127 if it could not be started. */
+ * or -1 after one line if it could not be started. */
 static int run(char **argv, posix_spawn_file_actions_t *fa)
 {
 	pid_t pid;
@@ -90,17 +92,22 @@ static int run(char **argv, posix_spawn_file_actions_t *fa)
 
 	if (err) {
 		cli_error("cannot run %s: %s", argv[0], strerror(err));
-		return 127;
+		return -1;
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 127;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			cli_error("cannot wait for %s: %s", argv[0], strerror(errno));
+			return -1;
+		}
+	}
 	return record_exit_code(status);
 }
 
 int cc_run(const struct cmd *c)
 {
-	return c->v ? run(c->v, NULL) : 1;
+	int status = c->v ? run(c->v, NULL) : -1;
+
+	return status < 0 ? CLI_EXIT_FAILED : status;
 }
 
 static int append(struct cmd *c, const struct cmd *more)
@@ -119,7 +126,7 @@ static int start_cmd(struct cmd *c, const struct cmd *cc, const struct cmd *flag
 }
 
 /* The first line "$CC -dumpmachine" prints, the target triple, into buf:
- * 0, or the compiler's exit status (127: it could not be started). */
+ * 0, the compiler's exit status, or -1 if it could not be started (said). */
 static int target_triple(const struct cmd *cc, char *buf, size_t len)
 {
 	posix_spawn_file_actions_t fa;
@@ -144,7 +151,7 @@ static int target_triple(const struct cmd *cc, char *buf, size_t len)
 	if (status)
 		return status;
 	if (n <= 0)
-		return 1;
+		return CLI_EXIT_FAILED;
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
@@ -193,7 +200,7 @@ static int instrument(const struct cmd *cc, const struct cc_args *a, struct cmd 
 	memset(out, 0, sizeof(*out));
 	ret = target_triple(cc, triple, sizeof(triple));
 	if (ret) {
-		if (ret != 127)		/* not started: run() said so */
+		if (ret > 0)		/* else not started: run() said so */
 			cli_error("cc: '%s -dumpmachine' does not say the target", cc->v[0]);
 		return -1;
 	}
@@ -256,7 +263,7 @@ static int record_outputs(const struct cc_args *a)
 		if (!obj || record(obj)) {
 			if (obj)
 				unlink(obj);
-			ret = 1;
+			ret = CLI_EXIT_FAILED;
 		}
 		free(obj);
 	}
@@ -271,7 +278,7 @@ static int run_all(const struct cmd *cc, const struct cmd *flags, const struct c
 
 	for (int i = 0; i < a->argc && !ret; i++)
 		ret = cmd_push(&c, a->argv[i]);
-	ret = ret ? 1 : cc_run(&c);
+	ret = ret ? CLI_EXIT_FAILED : cc_run(&c);
 	free(c.v);
 	return ret;
 }
@@ -306,7 +313,7 @@ static int link_objects(const struct cmd *cc, const struct cc_args *a, char **ob
 			continue;
 		ret = cmd_push(&c, a->role[i] == CC_SRC && objs ? objs[k++] : a->argv[i]);
 	}
-	ret = ret ? 1 : cc_run(&c);
+	ret = ret ? CLI_EXIT_FAILED : cc_run(&c);
 	free(c.v);
 	free(startup);
 	return ret;
@@ -321,7 +328,7 @@ static int link_only(const struct cmd *cc, const struct cc_args *a)
 	if (cc_link_kind(a) == CC_LINKS_OBJECT)
 		return link_objects(cc, a, NULL, NULL);
 	if (cli_make_temp_dir(dir, sizeof(dir), "fntrace-cc"))
-		return 1;
+		return CLI_EXIT_FAILED;
 	ret = link_objects(cc, a, NULL, dir);
 	datadir_remove(dir);
 	return ret;
@@ -363,7 +370,7 @@ static int compile_one(const struct cmd *cc, const struct cmd *flags,
 			ret = cmd_push(&c, a->argv[i]);
 	ret = ret || dependency_options(&c, a, src, names);
 	ret = ret || cmd_push(&c, "-c") || cmd_push(&c, src) || cmd_push(&c, "-o") || cmd_push(&c, obj);
-	ret = ret ? 1 : cc_run(&c);
+	ret = ret ? CLI_EXIT_FAILED : cc_run(&c);
 	free(c.v);
 	free(names[0]);
 	free(names[1]);
@@ -389,13 +396,13 @@ static int compile_and_link(const struct cmd *cc, const struct cmd *flags,
 
 	if (!objs || cli_make_temp_dir(dir, sizeof(dir), "fntrace-cc")) {
 		free(objs);
-		return 1;
+		return CLI_EXIT_FAILED;
 	}
 	for (int i = 0; i < a->argc && !ret; i++) {
 		if (a->role[i] != CC_SRC)
 			continue;
 		objs[k] = temp_object(dir, k, a->argv[i]);
-		ret = objs[k] ? compile_one(cc, flags, a, a->argv[i], objs[k]) : 1;
+		ret = objs[k] ? compile_one(cc, flags, a, a->argv[i], objs[k]) : CLI_EXIT_FAILED;
 		k++;
 	}
 	if (!ret)
@@ -417,7 +424,7 @@ static int dispatch(const struct cmd *cc, const struct cc_args *a)
 	if (a->mode == CC_LINK_ONLY)
 		return link_only(cc, a);	/* drops only -pg */
 	if (instrument(cc, a, &flags))
-		ret = 1;
+		ret = CLI_EXIT_FAILED;
 	else if (a->mode == CC_COMPILE)
 		ret = compile_only(cc, &flags, a);
 	else
@@ -431,11 +438,11 @@ static int compile(int argc, char **argv, const char *variable, const char *fall
 	struct cc_args a;
 	struct cmd cc = { 0 };
 	char *words = NULL, **args = NULL;
-	int nargs, ret = 1;
+	int nargs, ret = CLI_EXIT_FAILED;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		fputs(help, stdout);
-		return 0;
+		return CLI_EXIT_OK;
 	}
 	if (compiler_words(&cc, &words, variable, fallback) ||
 	    cc_expand_response_files(argc - 1, argv + 1, &nargs, &args) ||

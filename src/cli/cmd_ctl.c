@@ -48,7 +48,8 @@ static const char usage[] =
 	"                          (a stopped one) within SECONDS (default 5)\n"
 	"  -h, --help              this text\n\n"
 	"example: fntrace ctl 4242 set_ftrace_filter 'parse_*'\n"
-	"         fntrace ctl 4242 current_tracer function_graph\n";
+	"         fntrace ctl 4242 current_tracer function_graph\n\n"
+	CLI_EXIT_HELP;
 
 /* A data directory being filled from a trace stream. */
 struct stream_dir {
@@ -340,32 +341,27 @@ static int copy_out(struct ctl_conn *c, const char *file)
 	return c->err ? 1 : 0;
 }
 
-static int parse_pid(const char *s, pid_t *pid)
+/* --auto-args: the specs of pid's program, for set_ftrace_args; NULL
+ * after one line. */
+static char *auto_value(pid_t pid)
 {
-	char *end;
-	long v = strtol(s, &end, 10);
+	char *enums, *specs = auto_args_of_process(pid, &enums);
 
-	if (!*s || *end || v <= 0 || v > 1 << 30) {
-		cli_error("not a process id: '%s'", s);
-		return -1;
-	}
-	*pid = v;
-	return 0;
-}
-
-/* --auto-args: the specs of pid's program, for set_ftrace_args alone;
- * NULL after one line. */
-static char *auto_value(pid_t pid, const char *file)
-{
-	char *enums, *specs;
-
-	if (strcmp(file, "set_ftrace_args")) {
-		cli_error("--auto-args writes set_ftrace_args, not %s", file);
-		return NULL;
-	}
-	specs = auto_args_of_process(pid, &enums);
 	free(enums);
 	return specs;
+}
+
+/* PID FILE [VALUE] (--auto-args: no VALUE): 0, or 1 after a usage error. */
+static int operands_wrong(int n, int autoargs)
+{
+	if (n == 0)
+		cli_usage_error("no process id given");
+	else if (n == 1)
+		cli_usage_error("no control file given (current_tracer, trace, ...)");
+	else if (n > 3 - autoargs)
+		cli_usage_error(autoargs ? "--auto-args writes set_ftrace_args: no VALUE"
+					 : "one value only (quote a value with blanks)");
+	return n < 2 || n > 3 - autoargs;
 }
 
 int cmd_ctl(int argc, char **argv)
@@ -384,30 +380,25 @@ int cmd_ctl(int argc, char **argv)
 	char *value = NULL;
 	pid_t pid;
 
-	while ((c = getopt_long(argc, argv, "+at:h", opts, NULL)) != -1) {
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, "at:h", opts)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
-			return 0;
+			return CLI_EXIT_OK;
 		}
-		if (c == 't' && cli_parse_seconds(optarg, &seconds))
-			return 2;
-		if (c != 'a' && c != 't' && c != 'A') {
-			fputs(usage, stderr);
-			return 2;
-		}
+		if (c == '?' || (c == 't' && cli_parse_seconds(optarg, &seconds)))
+			return CLI_EXIT_USAGE;
 		append |= c == 'a';
 		autoargs |= c == 'A';
 	}
 	ctl_timeout_ms = seconds * 1000;
-	if (argc - optind < 2 || argc - optind > 3 - autoargs) {
-		fputs(usage, stderr);
-		return 2;
-	}
-	if (parse_pid(argv[optind], &pid))
-		return 2;
+	if (operands_wrong(argc - optind, autoargs) || cli_parse_pid(argv[optind], &pid))
+		return CLI_EXIT_USAGE;
 	file = argv[optind + 1];
-	if (autoargs && !(value = auto_value(pid, file)))
-		return 1;
+	if (autoargs && strcmp(file, "set_ftrace_args"))
+		return cli_usage_error("--auto-args writes set_ftrace_args, not %s", file);
+	if (autoargs && !(value = auto_value(pid)))
+		return CLI_EXIT_FAILED;
 	if (argc - optind == 3)
 		value = argv[optind + 2];
 	conn = ctl_request(pid, value ? (append ? "append" : "write") : "read",
@@ -427,5 +418,5 @@ int cmd_ctl(int argc, char **argv)
 	else
 		ret = copy_out(conn, file);
 	ctl_close(conn);
-	return ret;
+	return ret ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }

@@ -27,19 +27,38 @@ static const char usage_tail[] =
 	"      --srcline        add each function's file:line from DWARF\n"
 	"      --tid TID        only thread TID; may be given more than once\n"
 	"  -h, --help           this text\n\n"
-	"example: fntrace export --format chrome -o trace.json\n";
+	"example: fntrace export --format chrome -o trace.json\n\n"
+	CLI_EXIT_HELP;
 
-static void print_usage(FILE *out)
+static void print_usage(void)
 {
-	fputs(usage_head, out);
+	fputs(usage_head, stdout);
 	for (const struct export_format *f = export_formats; f->name; f++)
-		fprintf(out, "                         %-9s %s\n", f->name, f->what);
-	fputs(usage_tail, out);
+		printf("                         %-9s %s\n", f->name, f->what);
+	fputs(usage_tail, stdout);
 }
 
 enum { OPT_SPLIT = 256, OPT_SRCLINE, OPT_TID };
 
-/* 0: run; 1: --help wanted; 2: a usage error; 3: one already said. */
+/* No operand, a --format, options that go together: 0, or -1 after a
+ * usage error. */
+static int operands_checked(int argc, char **argv, const struct export_options *o)
+{
+	char why[256];
+
+	if (optind != argc)
+		cli_usage_error("unexpected argument '%s' (the recording goes with -i)",
+				argv[optind]);
+	else if (!o->format)
+		cli_usage_error("no --format given");
+	else if (export_check_options(o, why, sizeof(why)))
+		cli_usage_error("%s", why);
+	else
+		return 0;
+	return -1;
+}
+
+/* 0: run; 1: --help wanted; -1 after a usage error. */
 static int parse_args(int argc, char **argv, struct export_options *o, uint32_t *tids)
 {
 	static const struct option opts[] = {
@@ -55,7 +74,7 @@ static int parse_args(int argc, char **argv, struct export_options *o, uint32_t 
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+i:o:f:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "i:o:f:h", opts)) != -1) {
 		if (c == 'h')
 			return 1;
 		if (c == 'i')
@@ -65,21 +84,15 @@ static int parse_args(int argc, char **argv, struct export_options *o, uint32_t 
 		else if (c == 'f')
 			o->format = optarg;
 		else if (c == OPT_SPLIT && cli_parse_size(optarg, &o->split_bytes))
-			return 3;
+			return -1;
 		else if (c == OPT_SRCLINE)
 			o->srcline = 1;
 		else if (c == OPT_TID && cli_parse_tid(optarg, &tids[o->nr_tids++]))
-			return 3;
+			return -1;
 		else if (c != OPT_SPLIT && c != OPT_TID)
-			return 2;
+			return -1;
 	}
-	if (optind != argc)
-		return 2;
-	if (!o->format) {
-		cli_error("export wants --format (see 'fntrace export --help')");
-		return 3;
-	}
-	return 0;
+	return operands_checked(argc, argv, o);
 }
 
 /* -o FILE in the recording it reads (fntrace.data/trace.dat) would
@@ -92,8 +105,8 @@ static int output_in_input(const struct export_options *o)
 	int inside = in_dir && !strcmp(out_dir, in_dir);
 
 	if (inside)
-		cli_error("-o %s: inside the recording %s, which it would overwrite",
-			  o->output, o->input);
+		cli_usage_error("-o %s: inside the recording %s, which it would overwrite",
+				o->output, o->input);
 	free(out);
 	free(out_dir);
 	free(in_dir);
@@ -104,23 +117,21 @@ int cmd_export(int argc, char **argv)
 {
 	struct export_options o = { .input = "fntrace.data" };
 	uint32_t *tids = calloc(argc, sizeof(*tids));
-	int status = 2;
+	int status = CLI_EXIT_USAGE;
 
 	if (!tids) {
 		cli_error("out of memory");
-		return 1;
+		return CLI_EXIT_FAILED;
 	}
 	o.tids = tids;
 	switch (parse_args(argc, argv, &o, tids)) {
 	case 0:
-		status = output_in_input(&o) ? 2 : export_run(&o);
+		if (!output_in_input(&o))
+			status = export_run(&o) ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 		break;
 	case 1:
-		print_usage(stdout);
-		status = 0;
-		break;
-	case 2:
-		print_usage(stderr);
+		print_usage();
+		status = CLI_EXIT_OK;
 		break;
 	}
 	free(tids);

@@ -17,7 +17,8 @@ static const char usage[] =
 	"Calls are function entries in a function_graph trace and hits in a\n"
 	"function trace: the Hit column of 'fntrace report --stat'.\n\n"
 	"  -i, --input DIR   the data directory (default: fntrace.data)\n"
-	"  -h, --help        this text\n";
+	"  -h, --help        this text\n\n"
+	CLI_EXIT_HELP;
 
 int cmd_info(int argc, char **argv)
 {
@@ -30,20 +31,17 @@ int cmd_info(int argc, char **argv)
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+i:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "i:h", opts)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
-			return 0;
+			return CLI_EXIT_OK;
 		}
-		if (c != 'i') {
-			fputs(usage, stderr);
-			return 2;
-		}
+		if (c != 'i')
+			return CLI_EXIT_USAGE;
 		dir = optarg;
 	}
-	if (optind != argc) {
-		fputs(usage, stderr);
-		return 2;
-	}
-	return info_run(dir, stdout);
+	if (optind != argc)
+		return cli_usage_error("unexpected argument '%s' (the recording goes with -i)",
+				       argv[optind]);
+	return info_run(dir, stdout) ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 }

@@ -17,7 +17,8 @@ static const char usage[] =
 	"List the traceable functions of PROG (an executable or a shared\n"
 	"object), one per line: the functions whose call sites fntrace found.\n\n"
 	"  -a, --address   also print each call site: address, length, kind\n"
-	"  -h, --help      this text\n";
+	"  -h, --help      this text\n\n"
+	CLI_EXIT_HELP;
 
 static void print_sites(const struct image_sites *s, int address)
 {
@@ -45,35 +46,34 @@ int cmd_list(int argc, char **argv)
 	char err[256], *path;
 	int c, address = 0, found;
 
-	while ((c = getopt_long(argc, argv, "+ah", opts, NULL)) != -1) {
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, "ah", opts)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
-			return 0;
+			return CLI_EXIT_OK;
 		}
-		if (c != 'a') {
-			fputs(usage, stderr);
-			return 2;
-		}
+		if (c != 'a')
+			return CLI_EXIT_USAGE;
 		address = 1;
 	}
-	if (optind + 1 != argc) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	if (optind == argc)
+		return cli_usage_error("no program given");
+	if (optind + 1 != argc)
+		return cli_usage_error("one program only: '%s' is one too many", argv[optind + 1]);
 	/* A file named here is inspected, even without a '/'. */
 	path = access(argv[optind], R_OK) == 0 ? strdup(argv[optind])
 					     : cli_find_program(argv[optind]);
 	if (!path) {
 		cli_error("%s: no such program", argv[optind]);
-		return 1;
+		return CLI_EXIT_FAILED;
 	}
 	if (elf_open_path(&f, path)) {
 		cli_error("%s", f.err);
-		return 1;
+		return CLI_EXIT_FAILED;
 	}
 	if (sites_discover(&f, &sites, err, sizeof(err))) {
 		cli_error("%s: %s", path, err);
-		return 1;
+		return CLI_EXIT_FAILED;
 	}
 	if (sites.warning[0])
 		cli_error("%s: %s", path, sites.warning);
@@ -85,5 +85,5 @@ int cmd_list(int argc, char **argv)
 	sites_free(&sites);
 	elf_close(&f);
 	free(path);
-	return found ? 0 : 1;
+	return found ? CLI_EXIT_OK : CLI_EXIT_FAILED;
 }

@@ -9,6 +9,7 @@
 #include "../trace/report.h"
 
 #include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -30,19 +31,18 @@ static const char usage[] =
 	"                         arguments and return value, typed from DWARF\n"
 	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
 	"  -h, --help             this text\n\n"
-	"example: fntrace live -D 3 -- ./prog input\n";
+	"example: fntrace live -D 3 -- ./prog input\n\n"
+	CLI_EXIT_HELP_PROGRAM;
 
-/* What live refuses that record accepts; 0 if nothing. */
+/* What live refuses that record accepts: a usage error, said. */
 static int refused(const struct record_options *o)
 {
-	if (o->pid) {
-		cli_error("live runs a program: use 'fntrace record -p PID' for a running one");
-		return 2;
-	}
-	if (o->output) {
-		cli_error("live keeps nothing: use 'fntrace record -o DIR' to keep a trace");
-		return 2;
-	}
+	if (o->pid)
+		return cli_usage_error("runs a program: use 'fntrace record -p PID' "
+				       "for a running one");
+	if (o->output)
+		return cli_usage_error("keeps nothing: use 'fntrace record -o DIR' "
+				       "to keep a trace");
 	return 0;
 }
 
@@ -61,7 +61,9 @@ static int record_and_report(struct record_options *o, char **argv)
 	o->output = data;
 	o->argv = argv;
 	status = record_run(o);
-	if (status >= 0 && report_run(data, stdout, NULL))
+	/* No recording (nothing was traced, said): the program's status
+	 * stands, as record passes it on. */
+	if (status >= 0 && access(data, F_OK) == 0 && report_run(data, stdout, NULL))
 		status = -1;
 	if (datadir_remove(data) || datadir_remove(tmp))
 		cli_error("could not remove %s", tmp);
@@ -79,9 +81,9 @@ int cmd_live(int argc, char **argv)
 
 	if (first <= 0 || (status = refused(&o))) {
 		record_options_free(&o);
-		return first == 0 ? 0 : first < 0 ? 2 : status;
+		return first == 0 ? CLI_EXIT_OK : first < 0 ? CLI_EXIT_USAGE : status;
 	}
 	status = record_and_report(&o, argv + first);
 	record_options_free(&o);
-	return status < 0 ? 1 : record_exit_code(status);
+	return status < 0 ? CLI_EXIT_FAILED : record_exit_code(status);
 }

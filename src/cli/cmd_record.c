@@ -54,7 +54,9 @@ static const char usage[] =
 	"of each, and a -pg function gives its return value only).\n\n"
 	"example: fntrace record -F 'parse_*' -o parse.data -- ./prog input\n"
 	"         fntrace record -A 'parse_expr@arg1/s,arg2' -R 'parse_expr@retval'\n"
-	"                -- ./prog input\n";
+	"                -- ./prog input\n\n"
+	CLI_EXIT_HELP_PROGRAM
+	"with -p: 0 done, 1 failed, 2 usage error\n";
 
 static int append_line(char **list, const char *expr)
 {
@@ -76,7 +78,7 @@ static int check_filter(char **list, const char *expr)
 
 	filter_free(&f);
 	if (ret) {
-		cli_error("bad filter: %s", err);
+		cli_usage_error("bad filter: %s", err);
 		return -1;
 	}
 	return append_line(list, expr);
@@ -90,13 +92,13 @@ static int check_args(char **list, const char *spec, int of_return)
 	int wrong;
 
 	if (argspec_parse(&s, spec, err, sizeof(err))) {
-		cli_error("%s", err);
+		cli_usage_error("%s", err);
 		return -1;
 	}
 	wrong = of_return ? s.nr_args > 0 : s.nr_args < s.nr_items;
 	argspec_free(&s);
 	if (wrong) {
-		cli_error(of_return ? "-R '%s': only retval[/TYPE] (arguments go with -A)"
+		cli_usage_error(of_return ? "-R '%s': only retval[/TYPE] (arguments go with -A)"
 				    : "-A '%s': only argN and fargN (the return value goes with -R)",
 			  spec);
 		return -1;
@@ -110,7 +112,7 @@ static int parse_uint(const char *s, const char *what, unsigned *out)
 	unsigned long v = strtoul(s, &end, 10);
 
 	if (!*s || *end || v > 1u << 30) {
-		cli_error("bad %s: '%s'", what, s);
+		cli_usage_error("bad %s: '%s'", what, s);
 		return -1;
 	}
 	*out = v;
@@ -123,7 +125,7 @@ static int check_buffer_size(unsigned kb)
 {
 	if (kb)
 		return 0;
-	cli_error("bad buffer size: 0 (KB, e.g. 16384)");
+	cli_usage_error("bad buffer size: 0 (KB, e.g. 16384)");
 	return -1;
 }
 
@@ -134,7 +136,7 @@ static int parse_seconds(const char *s, uint64_t *ns)
 	double v = strtod(s, &end);
 
 	if (!*s || *end || !(v >= 1e-6 && v <= 1e9)) {
-		cli_error("bad duration: '%s' (seconds, e.g. 2 or 0.5)", s);
+		cli_usage_error("bad duration: '%s' (seconds, e.g. 2 or 0.5)", s);
 		return -1;
 	}
 	*ns = (uint64_t)(v * 1e9 + 0.5);
@@ -146,7 +148,7 @@ static int parse_option(int c, struct record_options *o)
 	switch (c) {
 	case 't':
 		if (strcmp(optarg, "function") && strcmp(optarg, "function_graph")) {
-			cli_error("no such tracer: '%s' (function, function_graph)", optarg);
+			cli_usage_error("no such tracer: '%s' (function, function_graph)", optarg);
 			return -1;
 		}
 		o->tracer = optarg;
@@ -174,7 +176,7 @@ static int parse_option(int c, struct record_options *o)
 		o->output = optarg;
 		return 0;
 	case 'p':
-		return parse_uint(optarg, "pid", (unsigned *)&o->pid);
+		return cli_parse_pid(optarg, &o->pid);
 	case 'd':
 		return parse_seconds(optarg, &o->duration_ns);
 	}
@@ -202,27 +204,24 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+t:F:N:D:rA:R:ab:o:p:d:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "t:F:N:D:rA:R:ab:o:p:d:h", opts)) != -1) {
 		if (c == 'h') {
 			fputs(text, stdout);
 			return 0;
 		}
-		if (c == '?' || parse_option(c, o)) {
-			if (c == '?')
-				fputs(text, stderr);
+		if (c == '?' || parse_option(c, o))
 			return -1;
-		}
 	}
 	if (o->pid && optind < argc) {
-		cli_error("-p records a running process: no program to run too");
+		cli_usage_error("-p records a running process: no program to run too");
 		return -1;
 	}
 	if (!o->pid && optind >= argc) {
-		cli_error("no program to run; see 'fntrace %s --help'", argv[0]);
+		cli_usage_error("no program to run");
 		return -1;
 	}
 	if ((o->args || o->auto_args) && strcmp(o->tracer, "function_graph")) {
-		cli_error("-A, -R and --auto-args need the function_graph tracer");
+		cli_usage_error("-A, -R and --auto-args need the function_graph tracer");
 		return -1;
 	}
 	return optind;
@@ -247,15 +246,15 @@ int cmd_record(int argc, char **argv)
 
 	if (first <= 0) {
 		record_options_free(&o);
-		return first == 0 ? 0 : 2;
+		return first == 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	}
 	if (o.pid) {
-		status = record_attach(&o) ? 1 : 0;
+		status = record_attach(&o) ? CLI_EXIT_FAILED : CLI_EXIT_OK;
 		record_options_free(&o);
 		return status;
 	}
 	o.argv = argv + first;
 	status = record_run(&o);
 	record_options_free(&o);
-	return status < 0 ? 1 : record_exit_code(status);
+	return status < 0 ? CLI_EXIT_FAILED : record_exit_code(status);
 }

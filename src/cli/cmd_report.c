@@ -61,7 +61,8 @@ static const char usage[] =
 	"                    duration, tail (the name after '}') and retval (if\n"
 	"                    recorded with -r) are on by default, abstime (a\n"
 	"                    leading timestamp) off\n"
-	"  -h, --help        this text\n";
+	"  -h, --help        this text\n\n"
+	CLI_EXIT_HELP;
 
 enum { OPT_STAT = 256, OPT_CSV, OPT_TID, OPT_MIN_DURATION, OPT_TIME_RANGE, OPT_SORT, OPT_SRCLINE };
 
@@ -92,7 +93,7 @@ static int add_filter(struct filter *f, const char *expr)
 
 	if (!filter_add(f, expr, err, sizeof(err)))
 		return 0;
-	cli_error("bad filter: %s", err);
+	cli_usage_error("bad filter: %s", err);
 	return -1;
 }
 
@@ -135,11 +136,11 @@ static int parse_value(int c, struct report_args *a)
 	default:
 		return -1;
 	}
-	cli_error("bad %s: '%s'", what, optarg);
+	cli_usage_error("bad %s: '%s'", what, optarg);
 	return -1;
 }
 
-/* 0: run; 1: --help was printed; 2: a usage error; 3: a bad value, said. */
+/* 0: run; 1: --help wanted; -1 after a usage error. */
 static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	static const struct option opts[] = {
@@ -161,7 +162,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	int c;
 
 	optind = 0;	/* a full getopt reset: live may have parsed before us */
-	while ((c = getopt_long(argc, argv, "+i:hF:N:D:O:", opts, NULL)) != -1) {
+	while ((c = cli_getopt(argc, argv, "i:hF:N:D:O:", opts)) != -1) {
 		if (c == 'h')
 			return 1;
 		if (c == 'i')
@@ -174,12 +175,13 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 			a->o.nr_tids++;
 		else if (c == OPT_SRCLINE)
 			a->o.srcline = 1;
-		else if (c == '?' || c == OPT_TID)
-			return 2;
-		else if (parse_value(c, a))
-			return 3;
+		else if (c == '?' || c == OPT_TID || parse_value(c, a))
+			return -1;
 	}
-	return optind == argc ? 0 : 2;
+	if (optind == argc)
+		return 0;
+	cli_usage_error("unexpected argument '%s' (the recording goes with -i)", argv[optind]);
+	return -1;
 }
 
 int cmd_report(int argc, char **argv)
@@ -190,22 +192,18 @@ int cmd_report(int argc, char **argv)
 	a.tids = calloc(argc, sizeof(*a.tids));
 	if (!a.tids) {
 		cli_error("out of memory");
-		return 1;
+		return CLI_EXIT_FAILED;
 	}
 	a.o.tids = a.tids;
 	a.o.filter = &a.filter;
 	a.o.notrace = &a.notrace;
 	ret = parse_args(argc, argv, &a);
-	if (ret == 1) {
+	if (ret > 0)
 		fputs(usage, stdout);
-		ret = 0;
-	} else if (ret == 2) {
-		fputs(usage, stderr);
-	} else if (ret == 3) {
-		ret = 2;
-	} else {
-		ret = report_run(a.dir, stdout, &a.o);
-	}
+	if (ret == 0)
+		ret = report_run(a.dir, stdout, &a.o) ? CLI_EXIT_FAILED : CLI_EXIT_OK;
+	else
+		ret = ret > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	filter_free(&a.filter);
 	filter_free(&a.notrace);
 	free(a.tids);

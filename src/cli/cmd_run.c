@@ -19,7 +19,8 @@ static const char usage[] =
 	"until 'fntrace ctl PID ...' or 'fntrace record -p PID' turns tracing on.\n\n"
 	"  -h, --help   this text\n\n"
 	"example: fntrace run -- xz -T2 -k big.tar &\n"
-	"         fntrace ctl $! current_tracer function\n";
+	"         fntrace ctl $! current_tracer function\n\n"
+	CLI_EXIT_HELP_PROGRAM;
 
 int cmd_run(int argc, char **argv)
 {
@@ -30,22 +31,24 @@ int cmd_run(int argc, char **argv)
 	/* Only before PROG: `run ./prog -h` runs prog -h. */
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		fputs(usage, stdout);
-		return 0;
+		return CLI_EXIT_OK;
 	}
+	/* A program whose name starts with '-' comes after "--". */
+	if (argc > 1 && argv[1][0] == '-' && strcmp(argv[1], "--"))
+		return cli_usage_error("unknown option '%.*s'", (int)strcspn(argv[1], "="),
+				       argv[1]);
 	optind = 1 + (argc > 1 && !strcmp(argv[1], "--"));
-	if (optind >= argc) {
-		cli_error("no program to run; see 'fntrace run --help'");
-		return 2;
-	}
+	if (optind >= argc)
+		return cli_usage_error("no program to run");
 	path = cli_find_program(argv[optind]);
 	if (!path) {
 		cli_error("%s: no such program", argv[optind]);
-		return 1;
+		return CLI_EXIT_FAILED;
 	}
 	if (cli_target_of(path, &target) || cli_target_prepare(&target, path) ||
 	    !(lib = cli_find_runtime(&target))) {
 		free(path);
-		return 1;
+		return CLI_EXIT_FAILED;
 	}
 	if (asprintf(&preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "") < 0)
 		preload = NULL;
@@ -57,5 +60,5 @@ int cmd_run(int argc, char **argv)
 	cli_error("cannot run %s", path);
 	free(preload);
 	free(path);
-	return 1;
+	return CLI_EXIT_FAILED;
 }

@@ -168,7 +168,7 @@ int ctl_endpoint_exists(pid_t pid)
 	return 1;
 }
 
-static int connect_to(pid_t pid, int *status)
+static int connect_to(pid_t pid)
 {
 	struct search s = { .pid = pid };
 	char proc[32];
@@ -177,7 +177,6 @@ static int connect_to(pid_t pid, int *status)
 	snprintf(proc, sizeof(proc), "/proc/%d", (int)pid);
 	if (pid <= 0 || stat(proc, &st)) {
 		cli_error("no process %d", (int)pid);
-		*status = 2;
 		return -1;
 	}
 	search_endpoint(&s, (unsigned)st.st_uid);
@@ -190,7 +189,6 @@ static int connect_to(pid_t pid, int *status)
 	else
 		cli_error("process %d has no fntrace control endpoint (start it with "
 			  "'fntrace run', or use 'fntrace attach %d')", (int)pid, (int)pid);
-	*status = 2;
 	return -1;
 }
 
@@ -304,7 +302,7 @@ int ctl_wait(struct ctl_conn *c, int timeout_ms)
 	return n > 0 ? 1 : 0;
 }
 
-/* "ok", or "error ERRNO MESSAGE" said in one line. */
+/* "ok" (CLI_EXIT_OK), or "error ERRNO MESSAGE" said in one line. */
 static int read_status(struct ctl_conn *c, const char *file, pid_t pid)
 {
 	char line[512];
@@ -312,15 +310,15 @@ static int read_status(struct ctl_conn *c, const char *file, pid_t pid)
 
 	if (ctl_read_line(c, line, sizeof(line))) {
 		ctl_say_broken(c, file);
-		return 2;
+		return CLI_EXIT_FAILED;
 	}
 	if (!strcmp(line, "ok"))
-		return 0;
+		return CLI_EXIT_OK;
 	if (sscanf(line, "error %d %n", &err, &used) == 1)
 		cli_error("%s: %s", file, line + used);
 	else
 		cli_error("%s: malformed answer from process %d", file, (int)pid);
-	return 1;
+	return CLI_EXIT_FAILED;
 }
 
 struct ctl_conn *ctl_request(pid_t pid, const char *op, const char *file,
@@ -332,8 +330,8 @@ struct ctl_conn *ctl_request(pid_t pid, const char *op, const char *file,
 
 	if (fd)
 		*fd = -1;
-	*status = 2;
-	if (!c || (c->fd = connect_to(pid, status)) < 0) {
+	*status = CLI_EXIT_FAILED;
+	if (!c || (c->fd = connect_to(pid)) < 0) {
 		free(c);
 		return NULL;
 	}

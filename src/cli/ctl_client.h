@@ -19,8 +19,8 @@ struct ctl_conn {
 
 /* Send one request and read the answer's status line.  Returns the
  * connection, positioned at the answer's content, or NULL after one line
- * saying why; *status is then 1 if the process refused, 2 if there is no
- * such process or endpoint.  fd, if not NULL, receives an fd sent along
+ * saying why; *status is then CLI_EXIT_FAILED (exit_status.h), whether
+ * the process refused or there is no such process or endpoint.  fd, if not NULL, receives an fd sent along
  * the answer (or -1). */
 /* pid as the process itself sees it, in its own PID namespace (the last
  * number of NSpid in its status): the name of its endpoint, and the pid

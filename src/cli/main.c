@@ -29,15 +29,16 @@ static const struct command {
 	{ "c++", cmd_cxx, "the same for C++: make CXX=\"fntrace c++\"" },
 };
 
-static void usage(FILE *out)
+static void usage(void)
 {
-	fprintf(out, "usage: fntrace COMMAND [ARGS]\n\n"
-		     "Dynamic function tracing for user-space programs: the kernel's\n"
-		     "ftrace, for programs compiled with -pg, -pg -mfentry or\n"
-		     "-fpatchable-function-entry=5.\n\ncommands:\n");
+	printf("usage: fntrace COMMAND [ARGS]\n\n"
+	       "Dynamic function tracing for user-space programs: the kernel's\n"
+	       "ftrace, for programs compiled with -pg, -pg -mfentry or\n"
+	       "-fpatchable-function-entry=5.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-13s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n'fntrace COMMAND --help' describes one command.\n");
+		printf("  %-13s %s\n", commands[i].name, commands[i].summary);
+	printf("\n'fntrace COMMAND --help' describes one command.\n\n");
+	cli_print_exit_table(stdout);
 }
 
 /*
@@ -51,23 +52,26 @@ static int output_written(int status)
 		return status;
 	if (errno != EPIPE)
 		cli_error("cannot write the output: %s", strerror(errno ? errno : EIO));
-	return status ? status : 1;
+	return status ? status : CLI_EXIT_FAILED;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		usage(stderr);
-		return 2;
-	}
+	if (argc < 2)
+		return cli_usage_error("no command given");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return 0;
+		usage();
+		return output_written(CLI_EXIT_OK);
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return output_written(commands[i].run(argc - 1, argv + 1));
-	cli_error("'%s' is not a command; see 'fntrace --help'", argv[1]);
-	return 2;
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		cli_set_command(commands[i].name);
+		return output_written(commands[i].run(argc - 1, argv + 1));
+	}
+	if (argv[1][0] == '-')
+		return cli_usage_error("unknown option '%.*s'", (int)strcspn(argv[1], "="),
+				       argv[1]);
+	return cli_usage_error("'%s' is not a command", argv[1]);
 }

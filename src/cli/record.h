@@ -23,7 +23,7 @@ struct record_options {
 	char **argv;			/* the program and its arguments */
 	int transient;			/* live: output goes once reported, so
 					 * the summary line names no directory */
-	int pid;			/* -p: a running process instead */
+	pid_t pid;			/* -p: a running process instead */
 	uint64_t duration_ns;		/* -d: how long to record it; 0: until Ctrl-C */
 };
 

@@ -476,5 +476,5 @@ int record_exit_code(int status)
 {
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	return CLI_EXIT_SIGNAL_BASE + WTERMSIG(status);
 }

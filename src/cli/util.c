@@ -68,13 +68,28 @@ int cli_proc_status(pid_t pid, pid_t tid, const char *key, char *value, size_t l
 	return found;
 }
 
+int cli_parse_pid(const char *text, pid_t *pid)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v <= 0 || v > 1 << 30) {
+		cli_usage_error("not a process id: '%s'", text);
+		return -1;
+	}
+	*pid = v;
+	return 0;
+}
+
 int cli_parse_seconds(const char *text, unsigned *seconds)
 {
 	char *end;
 	unsigned long n = strtoul(text, &end, 10);
 
 	if (*text < '0' || *text > '9' || *end || n < 1 || n > 3600) {
-		cli_error("--timeout wants whole seconds from 1 to 3600: '%s'", text);
+		cli_usage_error("--timeout wants whole seconds from 1 to 3600: '%s'", text);
 		return -1;
 	}
 	*seconds = n;
@@ -89,7 +104,7 @@ int cli_parse_tid(const char *text, uint32_t *tid)
 	errno = 0;
 	v = strtoul(text, &end, 10);
 	if (errno || end == text || *end || v == 0 || v > UINT32_MAX || *text == '-') {
-		cli_error("a thread id is a positive number: '%s'", text);
+		cli_usage_error("a thread id is a positive number: '%s'", text);
 		return -1;
 	}
 	*tid = v;
@@ -112,18 +127,10 @@ int cli_parse_size(const char *text, uint64_t *bytes)
 	else if (*end)
 		v = 0;
 	if (errno || end == text || *text == '-' || v == 0 || v >= UINT64_MAX / 1024) {
-		cli_error("a size is a positive number of bytes, with k, M or G: '%s'", text);
+		cli_usage_error("a size is a positive number of bytes, with k, M or G: '%s'", text);
 		return -1;
 	}
 	*bytes = v;
-	return 0;
-}
-
-int cli_wants_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
 	return 0;
 }
 

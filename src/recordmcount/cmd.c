@@ -10,9 +10,11 @@
  * linked images instead and writes their side files (image.c).
  */
 #include "rmc.h"
+#include "../cli/exit_status.h"
 #include "../common/fileio.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +27,9 @@ struct opts {
 	int many;		/* more than one file: --list prefixes lines */
 };
 
-static void usage(FILE *out)
+static void usage(void)
 {
-	fprintf(out,
+	printf(
 		"usage: " PROG " [--nop] [--list] FILE.o...\n"
 		"       " PROG " --image [--list] EXE_OR_SO...\n"
 		"       (or: fntrace recordmcount ...)\n\n"
@@ -44,13 +46,28 @@ static void usage(FILE *out)
 		"           print each site as ADDRESS FUNCTION instead\n"
 		"  --help   this text\n\n"
 		"Supported: x86_64, i386, aarch64, riscv64, mips o32 (either endian).\n"
-		"A file that already has __mcount_loc is left as it is.\n");
+		"A file that already has __mcount_loc is left as it is.\n\n"
+		CLI_EXIT_HELP);
+}
+
+/* What was wrong in one line, and where to read more; the usage error's
+ * status. */
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, PROG ": ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\nTry '" PROG " --help'.\n");
+	va_end(ap);
+	return CLI_EXIT_USAGE;
 }
 
 int rmc_file_error(const char *path, const char *msg)
 {
 	fprintf(stderr, PROG ": %s: %s\n", path, msg);
-	return 1;
+	return CLI_EXIT_FAILED;
 }
 
 /* The object rewritten in one step, keeping its permissions: a reader
@@ -160,12 +177,15 @@ static int parse(int argc, char **argv, struct opts *o, int *first)
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
 			return 1;
 		else {
-			fprintf(stderr, PROG ": unknown option '%s'\n", argv[i]);
+			usage_error("unknown option '%s'", argv[i]);
 			return -1;
 		}
 	}
 	*first = i;
-	return i < argc ? 0 : -1;
+	if (i < argc)
+		return 0;
+	usage_error("no file given");
+	return -1;
 }
 
 int cmd_recordmcount(int argc, char **argv)
@@ -173,15 +193,13 @@ int cmd_recordmcount(int argc, char **argv)
 	struct opts o = { 0 };
 	int first, ret = 0, r = parse(argc, argv, &o, &first);
 
-	if (r) {
-		usage(r > 0 ? stdout : stderr);
-		return r > 0 ? 0 : 2;
-	}
-	if (o.nop && (o.list || o.image)) {
-		fprintf(stderr, PROG ": --nop applies to objects, and cannot be used with %s\n",
-			o.list ? "--list" : "--image");
-		return 2;
-	}
+	if (r > 0)
+		usage();
+	if (r)
+		return r > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (o.nop && (o.list || o.image))
+		return usage_error("--nop applies to objects, and cannot be used with %s",
+				   o.list ? "--list" : "--image");
 	o.many = argc - first > 1;
 	for (int i = first; i < argc; i++)
 		ret |= o.image ? rmc_image(argv[i], o.list, o.many) : process(argv[i], &o);

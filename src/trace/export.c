@@ -190,31 +190,34 @@ static int export_open(struct export *ex, const struct export_options *o)
 	return 0;
 }
 
-/* Options that make no sense together: 0, or -1 after one line. */
-static int check_options(const struct export_options *o, const struct export_format *fmt)
+int export_check_options(const struct export_options *o, char *why, size_t len)
 {
-	if (!fmt) {
-		tr_error("unknown export format '%s' (see 'fntrace export --help')", o->format);
-		return -1;
-	}
-	if (o->split_bytes && !fmt->splits) {
-		tr_error("--format %s writes one file: it takes no --split", fmt->name);
-		return -1;
-	}
-	if (o->split_bytes && (!o->output || !strcmp(o->output, "-") || is_special(o->output))) {
-		tr_error("--split wants -o FILE: the pieces are FILE, FILE.1, FILE.2 ...");
-		return -1;
-	}
-	return 0;
+	const struct export_format *fmt = format_named(o->format);
+
+	if (!fmt)
+		snprintf(why, len, "unknown export format '%s'", o->format);
+	else if (o->split_bytes && !fmt->splits)
+		snprintf(why, len, "--format %s writes one file: it takes no --split", fmt->name);
+	else if (o->split_bytes && (!o->output || !strcmp(o->output, "-") ||
+				    is_special(o->output)))
+		snprintf(why, len, "--split wants -o FILE: the pieces are FILE, FILE.1, FILE.2 ...");
+	else
+		return 0;
+	return -1;
 }
 
 int export_run(const struct export_options *o)
 {
 	const struct export_format *fmt = format_named(o->format);
 	struct export ex;
+	char why[256];
 	int err;
 
-	if (check_options(o, fmt) || export_open(&ex, o))
+	if (export_check_options(o, why, sizeof(why))) {
+		tr_error("%s", why);
+		return 1;
+	}
+	if (export_open(&ex, o))
 		return 1;
 	err = export_file_open(&ex.out, o->output);
 	if (!err) {

@@ -82,6 +82,9 @@ void export_file_abort(struct export_file *ef);
  * OUTPUT.1, OUTPUT.2 ...; 0, or -1 after one line on stderr. */
 int export_next_piece(struct export *ex);
 
+/* Options that make no sense together (an unknown format, --split where
+ * it cannot be): 0, or -1 and why, for the command line to say. */
+int export_check_options(const struct export_options *o, char *why, size_t len);
 /* Runs the export o asks for: 0, or 1 after one line on stderr. */
 int export_run(const struct export_options *o);
 

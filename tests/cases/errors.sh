@@ -3,31 +3,19 @@
 t_build gcc-pg -O2 prog "$top/tests/progs/graph.c"
 t_build plain -O2 plain "$top/tests/progs/graph.c"
 
-# expect_error NAME STATUS PATTERN CMD...: fails with STATUS, one line matching PATTERN
-expect_error() {
-	name=$1 want=$2 pattern=$3; shift 3
-	"$@" >out.txt 2>err.txt
-	rc=$?
-	if [ "$rc" -ne "$want" ]; then t_fail "$name" "exit $rc, not $want"; return; fi
-	if [ "$(wc -l <err.txt)" -ne 1 ] || ! grep -q "$pattern" err.txt; then
-		t_fail "$name" "stderr: $(cat err.txt)"; return
-	fi
-	t_pass "$name"
-}
-
-expect_error "record: bad filter" 2 "bad filter: bad glob" "$FNTRACE" record -F 'foo[' -- ./prog
-expect_error "record: unknown filter command" 2 "unknown filter command" "$FNTRACE" record -F 'foo:bar:x' -- ./prog
-expect_error "record: no such tracer" 2 "no such tracer: 'nop'" "$FNTRACE" record -t nop -- ./prog
-expect_error "record: bad depth" 2 "bad depth" "$FNTRACE" record -D x -- ./prog
-expect_error "record: no program" 2 "no program to run" "$FNTRACE" record
-expect_error "record: missing program" 1 "no-such-prog: no such program" "$FNTRACE" record -- ./no-such-prog
-expect_error "record: program without call sites" 1 "no traced program ran: ./plain, and what it started, had no call sites" "$FNTRACE" record -- ./plain
+t_error "record: bad filter" 2 "bad filter: bad glob" "$FNTRACE" record -F 'foo[' -- ./prog
+t_error "record: unknown filter command" 2 "unknown filter command" "$FNTRACE" record -F 'foo:bar:x' -- ./prog
+t_error "record: no such tracer" 2 "no such tracer: 'nop'" "$FNTRACE" record -t nop -- ./prog
+t_error "record: bad depth" 2 "bad depth" "$FNTRACE" record -D x -- ./prog
+t_error "record: no program" 2 "no program to run" "$FNTRACE" record
+t_error "record: missing program" 1 "no-such-prog: no such program" "$FNTRACE" record -- ./no-such-prog
+t_error "record: program without call sites" 1 "no traced program ran: ./plain, and what it started, had no call sites" "$FNTRACE" record -- ./plain
 t_eq "record: nothing written after errors" "" "$(ls -d fntrace.data* 2>/dev/null)"
 
-expect_error "report: missing data dir" 1 "fntrace: " "$FNTRACE" report -i nodata
+t_error "report: missing data dir" 1 "fntrace: " "$FNTRACE" report -i nodata
 mkdir broken && echo 'fntrace-data: 1' >broken/info
-expect_error "report: data dir without trace" 1 "fntrace: " "$FNTRACE" report -i broken
-expect_error "unknown command" 2 "not a command" "$FNTRACE" frobnicate
+t_error "report: data dir without trace" 1 "fntrace: " "$FNTRACE" report -i broken
+t_error "unknown command" 2 "^fntrace: 'frobnicate' is not a command$" "$FNTRACE" frobnicate
 
 for cmd in record report live list; do
 	t_ok "$cmd --help" sh -c "'$FNTRACE' $cmd --help | grep -q '^usage: fntrace $cmd'"

@@ -252,8 +252,10 @@ expect_fail() {
 }
 mkdir errs && cd errs || exit 1
 expect_fail "error: no data directory" nodata "$FNTRACE" export -i ../nodata --format chrome -o x.json
-expect_fail "error: unknown format" "unknown export format" "$FNTRACE" export -i ../r.data --format nosuch -o x.json
-expect_fail "error: --split without -o" "--split wants -o" "$FNTRACE" export -i ../r.data --format chrome --split 1M
+t_error "error: unknown format, a usage error" 2 "^fntrace export: unknown export format 'nosuch'" \
+	"$FNTRACE" export -i ../r.data --format nosuch -o x.json
+t_error "error: --split without -o, a usage error" 2 "^fntrace export: --split wants -o" \
+	"$FNTRACE" export -i ../r.data --format chrome --split 1M
 expect_fail "error: --split smaller than the track names" "too small" "$FNTRACE" export -i ../r.data --format chrome --split 100 -o x.json
 expect_fail "error: -o in a missing directory" "cannot write nodir/x.json" "$FNTRACE" export -i ../r.data --format chrome -o nodir/x.json
 # A write that fails halfway (a file size limit, its signal ignored).
