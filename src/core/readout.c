@@ -234,30 +234,52 @@ int ft_readout_clear(const char *value, int append, int arg, char *err, size_t e
 	return 0;
 }
 
-/* New events as they come; the reader's end of the socket closing ends it. */
-int ft_readout_pipe(struct ctl_out *o, int arg)
+static uint32_t published(void)
+{
+	struct ft_shm *shm = ft_buffer_shm();
+
+	return shm ? atomic_load(&shm->published) : 0;
+}
+
+/* Up to a tick for events published since `seen`; then the clients
+ * waiting are served. */
+static void wait_events(uint32_t seen)
 {
 	struct timespec tick = { 0, 200 * 1000 * 1000 };
+	struct ft_shm *shm = ft_buffer_shm();
+
+	if (shm)
+		syscall(SYS_futex, &shm->published, FUTEX_WAIT, seen, &tick, NULL, 0);
+	else
+		nanosleep(&tick, NULL);
+	ft_control_serve_waiting();
+}
+
+/*
+ * New events as they come, until the reader's end of the socket closes
+ * or the endpoint does (detach).  The stream never blocks the endpoint:
+ * others are served between its passes, and while the reader is slow.
+ */
+int ft_readout_pipe(struct ctl_out *o, int arg)
+{
 	struct sent s = { .o = o };
 
-	if (ft_ctl_busy(o))
+	if (ft_ctl_pipe_claim(o))
 		return -1;
+	o->streaming = 1;
 	ctl_printf(o, "ok\n");
 	send_preamble(&s);
-	while (!o->failed && !ctl_peer_gone(o->fd)) {
-		struct ft_shm *shm = ft_buffer_shm();
-		uint32_t seen = shm ? atomic_load(&shm->published) : 0;
+	while (!o->failed && !ctl_peer_gone(o->fd) && !ft_control_stopping()) {
+		uint32_t seen = published();
 
 		read_all(&s, 1, 1);
 		send_funcs(&s);
 		ctl_printf(o, "sync\n");	/* a whole part: the reader may print it */
 		if (ctl_flush(o))
 			break;
-		if (shm)
-			syscall(SYS_futex, &shm->published, FUTEX_WAIT, seen, &tick, NULL, 0);
-		else
-			nanosleep(&tick, NULL);
+		wait_events(seen);
 	}
+	ft_ctl_pipe_release();
 	free(s.procs);
 	return 0;
 }
