@@ -34,13 +34,14 @@
 #define BACKLOG 16
 
 /*
- * While one client is served nobody else can be (but a streaming
- * reader's, which others are served around), so none may keep the
+ * While one client is served nobody else can be, so none may keep the
  * thread: a client sends its whole request as soon as it is connected,
  * and one that has not within REQUEST_TIMEOUT_MS (stopped, or not an
  * fntrace client) is dropped, as is one that takes nothing of its
  * answer for ANSWER_TIMEOUT_MS.  fntrace ctl waits 5 s for its answer:
- * longer than a silent peer ahead of it can hold the thread.
+ * longer than a silent peer ahead of it can hold the thread.  A
+ * streaming reader (trace_pipe) is the exception: the others are served
+ * around it (ctl_out.c), so it may take its time.
  */
 #define REQUEST_TIMEOUT_MS 1000
 #define ANSWER_TIMEOUT_MS 5000

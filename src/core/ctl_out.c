@@ -16,12 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 
-/* How long a streaming reader may take nothing before it is dropped:
- * a stopped reader would otherwise hold its buffer for ever.  As long
- * as any other answer has to be taken. */
-#define STALL_LIMIT_MS 5000
 /* Each wait for a slow reader, before the endpoint's slot is read again
  * (a dup2() of the program's may move it meanwhile). */
 #define WAIT_SLICE_MS 200
@@ -83,25 +78,17 @@ static ssize_t send_some(struct ctl_out *o, size_t done)
 		    MSG_NOSIGNAL | (o->streaming ? MSG_DONTWAIT : 0));
 }
 
-static long ms_since(const struct timespec *start)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
-}
-
 /*
  * A streaming reader that takes nothing for now: the other clients are
- * served meanwhile.  0 once it can take more; -1 when it is gone, has
- * taken nothing for STALL_LIMIT_MS, or the endpoint is closing.
+ * served meanwhile.  0 once it can take more; -1 when it is gone or the
+ * endpoint is closing.  A reader slow for however long (a pager, a
+ * formatting that falls behind) is not dropped: as with the kernel's
+ * trace_pipe, it keeps the stream while it is there, and holds up
+ * nobody else.
  */
 static int wait_for_reader(struct ctl_out *o)
 {
-	struct timespec start;
-
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	while (!ft_control_stopping() && ms_since(&start) < STALL_LIMIT_MS) {
+	while (!ft_control_stopping()) {
 		int ready = ft_control_wait_serving(o->fd, POLLOUT, WAIT_SLICE_MS);
 
 		if (ready < 0 || (ready & (POLLHUP | POLLERR | POLLNVAL)))
