@@ -19,9 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <poll.h>
 #include <stdio.h>
-#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -215,22 +213,6 @@ static int print_part(struct stream_dir *d, struct report_options *o)
 }
 
 /*
- * Interrupted, trace_pipe ends at once: what stdio still holds for an
- * output that takes nothing now (a stopped pager, a full pipe) is
- * dropped rather than waited for, and the write the signal cut short is
- * no error to report.
- */
-static void drop_untaken_output(void)
-{
-	struct pollfd p = { .fd = fileno(stdout), .events = POLLOUT };
-
-	if (ferror(stdout) || poll(&p, 1, 0) != 1 || !(p.revents & POLLOUT)) {
-		__fpurge(stdout);
-		clearerr(stdout);
-	}
-}
-
-/*
  * trace_pipe: events are printed in parts, each as soon as the stream
  * pauses or, while it flows on, every PART_MS at a point where what came
  * is whole; the graph's open frames carry over from one part to the next.
@@ -270,7 +252,7 @@ static int show_pipe(struct ctl_conn *c)
 	remove_stream_dir(&d);
 	report_carry_free(&carry);
 	if (cli_interrupted())
-		drop_untaken_output();
+		cli_drop_untaken_output();
 	if (ret && !cli_interrupted()) {
 		ctl_say_broken(c, "trace_pipe");
 		return 1;
