@@ -293,12 +293,12 @@ static int write_profile_enabled(const char *value, int append, int arg, char *e
 }
 
 /*
- * One consuming reader at a time, as the kernel's trace_pipe: two readers
- * draining one buffer would each hold part of the trace and neither
- * would know.  The buffer is
- * drained while overwrite is off (a recorder's: record -p's, named here
- * by its pid, or the fntrace record that started the process, pid 0);
- * a recorder that died without putting overwrite back is gone for good.
+ * One consuming reader at a time, as the kernel's trace_pipe has: two
+ * readers draining one buffer would each hold part of the trace and
+ * neither would know.  The buffer is drained while overwrite is off (a
+ * recorder's: record -p's, named here by its pid, or the fntrace record
+ * that started the process, pid 0); a recorder that died without putting
+ * overwrite back is gone for good.
  */
 static pid_t recorder_pid;
 

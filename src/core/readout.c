@@ -150,21 +150,76 @@ static void send_preamble(struct sent *s)
 	send_funcs(s);
 }
 
-/* Events [from, to) of c, as a chunk of their own. */
+/* The head of events [from, from + len) of c, a chunk of their own. */
+static struct ft_chunk piece_head(const struct ft_chunk *c, uint32_t from, uint32_t len)
+{
+	struct ft_chunk head = *c;
+
+	ft_chunk_state_at(ft_buffer_shm(), c, from, &head.start_time, &head.cpu);
+	head.used = len;
+	head.consumed = 0;
+	return head;
+}
+
+static void send_events(struct sent *s, const struct ft_chunk *head, const void *events)
+{
+	note_process(s, head);
+	ctl_printf(s->o, "chunk %zu\n", sizeof(*head) + head->used);
+	ctl_write(s->o, head, sizeof(*head));
+	ctl_write(s->o, events, head->used);
+}
+
+/* Events [from, to) of a chunk nobody writes to meanwhile (READING). */
 static void send_piece(struct sent *s, const struct ft_chunk *c, uint32_t from, uint32_t to)
 {
-	struct ctl_out *o = s->o;
-	struct ft_chunk head = *c;
+	struct ft_chunk head;
 
 	if (to <= from)
 		return;
-	note_process(s, c);
-	ft_chunk_state_at(ft_buffer_shm(), c, from, &head.start_time, &head.cpu);
-	head.used = to - from;
-	head.consumed = 0;
-	ctl_printf(o, "chunk %zu\n", sizeof(head) + head.used);
-	ctl_write(o, &head, sizeof(head));
-	ctl_write(o, (const char *)(c + 1) + from, head.used);
+	head = piece_head(c, from, to - from);
+	send_events(s, &head, (const char *)(c + 1) + from);
+}
+
+/* Which use of a chunk this is: published, its order changes; taken
+ * again for new events, its seq. */
+struct chunk_use {
+	uint64_t order, seq;
+};
+
+static struct chunk_use use_of(const struct ft_chunk *c)
+{
+	const volatile struct ft_chunk *v = c;
+
+	atomic_thread_fence(memory_order_acquire);
+	return (struct chunk_use){ v->order, v->seq };
+}
+
+/*
+ * Events [from, to) of a chunk its thread still fills, copied before
+ * they are sent: once full, the chunk may be taken for new events
+ * (overwrite) while a slow reader is sent the piece.  -1, nothing sent,
+ * if it was published during the copy: the next pass reads it whole if
+ * it is still there.
+ */
+static int send_filling_piece(struct sent *s, const struct ft_chunk *c, uint32_t from,
+			      uint32_t to, struct chunk_use use)
+{
+	struct ft_chunk head;
+	struct chunk_use after;
+	char *copy;
+
+	if (to <= from)
+		return 0;
+	copy = malloc(to - from);
+	if (!copy)
+		return -1;
+	head = piece_head(c, from, to - from);
+	memcpy(copy, (const char *)(c + 1) + from, to - from);
+	after = use_of(c);
+	if (after.order == use.order && after.seq == use.seq)
+		send_events(s, &head, copy);
+	free(copy);
+	return after.order == use.order && after.seq == use.seq ? 0 : -1;
 }
 
 static void free_chunk(struct ft_shm *shm, unsigned i)
@@ -191,10 +246,11 @@ static void read_chunk(struct sent *s, struct ft_shm *shm, unsigned i, int consu
 		else
 			atomic_store(&shm->state[i], FT_CHUNK_FULL);
 	} else if (full == FT_CHUNK_FILLING) {
+		struct chunk_use use = use_of(c);
 		uint32_t to = ft_chunk_filled(shm, c);
 
-		if (send)
-			send_piece(s, c, c->consumed, to);
+		if (send && send_filling_piece(s, c, c->consumed, to, use))
+			return;
 		if (consume)
 			c->consumed = to;
 	}
