@@ -6,7 +6,9 @@
  * are stored last, with release order); a consuming reader remembers how
  * far it got in the chunk's `consumed`, and the chunk is freed once it is
  * full and read to its end.  A full chunk is marked READING while it is
- * copied, so that a writer in overwrite mode does not reuse it meanwhile.
+ * copied, so that a writer in overwrite mode does not reuse it meanwhile;
+ * a piece of a chunk still being filled, which nothing marks, is copied
+ * out before it is sent to a reader that may be slow.
  */
 #include "args.h"
 #include "buffer.h"
