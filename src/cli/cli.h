@@ -110,5 +110,7 @@ int cli_target_prepare(const struct cli_target *t, const char *program);
 /* SIGINT and SIGTERM set a flag instead of ending fntrace. */
 void cli_catch_interrupt(void);
 int cli_interrupted(void);
+/* After one: stdout's rest dropped if it cannot be written at once. */
+void cli_drop_untaken_output(void);
 
 #endif

@@ -252,6 +252,8 @@ static int show_pipe(struct ctl_conn *c)
 	}
 	remove_stream_dir(&d);
 	report_carry_free(&carry);
+	if (cli_interrupted())
+		cli_drop_untaken_output();
 	if (ret && !cli_interrupted()) {
 		ctl_say_broken(c, "trace_pipe");
 		return 1;

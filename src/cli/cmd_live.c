@@ -48,6 +48,7 @@ static int refused(const struct record_options *o)
 
 static int record_and_report(struct record_options *o, char **argv)
 {
+	const struct report_options printing = { .stopped = cli_interrupted };
 	char tmp[PATH_MAX], data[PATH_MAX + 8];
 	int status;
 
@@ -61,10 +62,16 @@ static int record_and_report(struct record_options *o, char **argv)
 	o->output = data;
 	o->argv = argv;
 	status = record_run(o);
-	/* No recording (nothing was traced, said): the program's status
-	 * stands, as record passes it on. */
-	if (status >= 0 && access(data, F_OK) == 0 && report_run(data, stdout, NULL))
+	/* The recorder passed on the signals that came while the program
+	 * ran; from now on one ends the printing, at once.  No recording
+	 * (nothing was traced, said): the program's status stands, as
+	 * record passes it on. */
+	cli_catch_interrupt();
+	if (status >= 0 && access(data, F_OK) == 0 &&
+	    report_run(data, stdout, &printing) && !cli_interrupted())
 		status = -1;
+	if (cli_interrupted())
+		cli_drop_untaken_output();
 	if (datadir_remove(data) || datadir_remove(tmp))
 		cli_error("could not remove %s", tmp);
 	return status;

@@ -25,11 +25,11 @@ int ctl_timeout_ms = 5000;
 
 /* A stopped process still takes connections, up to its backlog, and
  * requests, but answers none: the time limit says so instead of waiting
- * for ever.  A trace_pipe being read keeps the one control thread too. */
+ * for ever. */
 static void say_no_answer(pid_t pid)
 {
-	cli_error("process %d does not answer within %g s (is it stopped, or "
-		  "streaming trace_pipe to another reader?)", (int)pid, ctl_timeout_ms / 1000.0);
+	cli_error("process %d does not answer within %g s (is it stopped?)",
+		  (int)pid, ctl_timeout_ms / 1000.0);
 }
 
 static int timed_out(int err)

@@ -7,9 +7,11 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -180,5 +182,21 @@ void cli_catch_interrupt(void)
 int cli_interrupted(void)
 {
 	return interrupted;
+}
+
+/*
+ * Interrupted, a reader ends at once: what stdio still holds for an
+ * output that takes nothing now (a stopped pager, a full pipe) is
+ * dropped rather than waited for at exit, and the write the signal cut
+ * short is no error to report.
+ */
+void cli_drop_untaken_output(void)
+{
+	struct pollfd p = { .fd = fileno(stdout), .events = POLLOUT };
+
+	if (ferror(stdout) || poll(&p, 1, 0) != 1 || !(p.revents & POLLOUT)) {
+		__fpurge(stdout);
+		clearerr(stdout);
+	}
 }
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The control thread: accept, check who is asking, read one request, run
- * it, answer, close.  It blocks every signal, so the program's signals go
- * to the program's threads, and it traces nothing of its own but the
- * markers written through it.
+ * it, answer, close.  While it streams trace_pipe, it serves the clients
+ * that come meanwhile the same way between the stream's passes.  It
+ * blocks every signal, so the program's signals go to the program's
+ * threads, and it traces nothing of its own but the markers written
+ * through it.
  */
 #include "control.h"
 #include "fds.h"
@@ -17,7 +19,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,8 @@
 #include <unistd.h>
 
 #define MAX_REQUEST (1 << 20)
+/* Connections that may wait to be accepted. */
+#define BACKLOG 16
 
 /*
  * While one client is served nobody else can be, so none may keep the
@@ -36,7 +39,9 @@
  * and one that has not within REQUEST_TIMEOUT_MS (stopped, or not an
  * fntrace client) is dropped, as is one that takes nothing of its
  * answer for ANSWER_TIMEOUT_MS.  fntrace ctl waits 5 s for its answer:
- * longer than a silent peer ahead of it can hold the thread.
+ * longer than a silent peer ahead of it can hold the thread.  A
+ * streaming reader (trace_pipe) is the exception: the others are served
+ * around it (ctl_out.c), so it may take its time.
  */
 #define REQUEST_TIMEOUT_MS 1000
 #define ANSWER_TIMEOUT_MS 5000
@@ -49,77 +54,14 @@ void ft_control_stop_after_request(void)
 	stop_requested = 1;
 }
 
+int ft_control_stopping(void)
+{
+	return stop_requested;
+}
+
 int ft_control_running(void)
 {
 	return ft_fd(FT_FD_CONTROL) >= 0;
-}
-
-void ctl_write(struct ctl_out *o, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len && !o->failed) {
-		size_t n = sizeof(o->buf) - o->len < len ? sizeof(o->buf) - o->len : len;
-
-		memcpy(o->buf + o->len, p, n);
-		o->len += n;
-		p += n;
-		len -= n;
-		if (o->len == sizeof(o->buf))
-			ctl_flush(o);
-	}
-}
-
-void ctl_printf(struct ctl_out *o, const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		ctl_write(o, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
-}
-
-/* The first bytes, with the fd to pass (SCM_RIGHTS). */
-static ssize_t send_with_fd(struct ctl_out *o, size_t done)
-{
-	char control[CMSG_SPACE(sizeof(int))] = { 0 };
-	struct iovec iov = { o->buf + done, o->len - done };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-			      .msg_control = control, .msg_controllen = sizeof(control) };
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-	ssize_t n;
-
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &o->send_fd, sizeof(int));
-	n = sendmsg(o->fd, &msg, MSG_NOSIGNAL);
-	if (n > 0)
-		o->send_fd = -1;
-	return n;
-}
-
-int ctl_flush(struct ctl_out *o)
-{
-	size_t done = 0;
-
-	while (!o->failed && done < o->len) {
-		ssize_t n = o->send_fd >= 0 ? send_with_fd(o, done) :
-			    send(o->fd, o->buf + done, o->len - done, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			o->failed = 1;
-		else
-			done += n;
-	}
-	o->len = 0;
-	return o->failed ? -1 : 0;
 }
 
 static void remove_socket(void)
@@ -144,6 +86,14 @@ static int peer_allowed(int fd)
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
 		return 0;
 	return cred.uid == 0 || cred.uid == owner_uid;
+}
+
+pid_t ctl_peer_pid(int fd)
+{
+	struct ucred cred = { 0 };
+	socklen_t len = sizeof(cred);
+
+	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) ? 0 : cred.pid;
 }
 
 /* The whole request, up to the client's shutdown; NUL-terminated.  NULL
@@ -176,15 +126,6 @@ static void set_timeout(int fd, int option, int ms)
 	struct timeval tv = { ms / 1000, ms % 1000 * 1000 };
 
 	setsockopt(fd, SOL_SOCKET, option, &tv, sizeof(tv));
-}
-
-/* The client closed its socket: not POLLRDHUP, since every client shuts
- * its sending side once its request is sent, and then waits. */
-int ctl_peer_gone(int fd)
-{
-	struct pollfd p = { .fd = fd };
-
-	return poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR));
 }
 
 static void answer_error(struct ctl_out *o, int err, const char *msg)
@@ -332,6 +273,52 @@ static int next_client(void)
 	}
 }
 
+/* The client in the slot served, if it may be, and closed. */
+static void serve_client(enum ft_fd_slot slot)
+{
+	/* Serving allocates (glibc's malloc may call mprotect) and
+	 * patches: not under a filter that came since.  Nor does the
+	 * thread end (glibc frees its stack with madvise): it goes on
+	 * taking connections and closing them. */
+	if (ft_seccomp_may_serve("control requests are refused") && peer_allowed(ft_fd(slot)))
+		serve(ft_fd(slot));
+	ft_fd_release(slot);
+}
+
+/*
+ * The clients waiting while a reader streams, each served in a slot of
+ * its own, at most a backlog's worth at a time so that the stream goes
+ * on.  An endpoint lost meanwhile is left to next_client(), once the
+ * stream ends.
+ */
+void ft_control_serve_waiting(void)
+{
+	for (int n = 0; n < BACKLOG && !stop_requested; n++) {
+		int poll_fd = ft_fd_checked(FT_FD_POLL), listen_fd;
+		struct epoll_event ev;
+
+		if (poll_fd < 0 || epoll_wait(poll_fd, &ev, 1, 0) <= 0)
+			return;
+		listen_fd = ft_fd_checked(FT_FD_CONTROL);
+		if (listen_fd < 0 ||
+		    ft_fd_open(FT_FD_SIDE_CLIENT, accept_once, &listen_fd, NULL) < 0)
+			return;
+		serve_client(FT_FD_SIDE_CLIENT);
+	}
+}
+
+int ft_control_wait_serving(int fd, short events, int ms)
+{
+	struct pollfd p[2] = { { .fd = fd, .events = events },
+			       { .fd = ft_fd(FT_FD_POLL), .events = POLLIN } };
+
+	if (poll(p, 2, ms) < 0)
+		return errno == EINTR ? 0 : -1;
+	if (p[1].revents & POLLIN)
+		ft_control_serve_waiting();
+	return p[0].revents;
+}
+
 static void *control_thread(void *arg)
 {
 	sigset_t sync;
@@ -343,24 +330,10 @@ static void *control_thread(void *arg)
 		sigaddset(&sync, sync_signal);
 	pthread_sigmask(SIG_UNBLOCK, &sync, NULL);
 	prctl(PR_SET_NAME, "fntrace-ctl");
-	for (;;) {
-		int fd = next_client();
-
-		if (fd < 0)
+	while (!stop_requested) {
+		if (next_client() < 0)
 			return NULL;
-		/* Serving allocates (glibc's malloc may call mprotect) and
-		 * patches: not under a filter that came since.  Nor does the
-		 * thread end (glibc frees its stack with madvise): it goes on
-		 * taking connections and closing them. */
-		if (!ft_seccomp_may_serve("control requests are refused")) {
-			ft_fd_release(FT_FD_CLIENT);
-			continue;
-		}
-		if (peer_allowed(fd))
-			serve(fd);
-		ft_fd_release(FT_FD_CLIENT);
-		if (stop_requested)
-			break;
+		serve_client(FT_FD_CLIENT);
 	}
 	close_endpoint();
 	remove_socket();
@@ -460,7 +433,7 @@ static int open_socket_as(uid_t uid)
 	unlink(sock_path);
 	fd = ft_fd_open(FT_FD_CONTROL, new_socket, NULL, NULL);
 	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0 &&
-	    chmod(sock_path, 0600) == 0 && listen(fd, 16) == 0 && open_waiter(fd) == 0)
+	    chmod(sock_path, 0600) == 0 && listen(fd, BACKLOG) == 0 && open_waiter(fd) == 0)
 		return fd;
 	err = errno;
 	close_endpoint();
@@ -522,6 +495,7 @@ static void control_after_fork(void)
 {
 	thread_made = 0;	/* the parent's, not here */
 	ft_fd_release(FT_FD_CLIENT);	/* forked while serving one */
+	ft_fd_release(FT_FD_SIDE_CLIENT);
 	if (ft_fd(FT_FD_CONTROL) < 0)
 		return;
 	close_endpoint();

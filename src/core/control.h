@@ -12,12 +12,14 @@
  *   server:  "ok\n" CONTENT  |  "error ERRNO MESSAGE\n"
  *
  * A client that closes its socket instead (it was killed, or gave up)
- * gets nothing done.
+ * gets nothing done.  While one reader streams trace_pipe, the clients
+ * that come meanwhile are served between its passes.
  */
 #ifndef FNTRACE_CONTROL_H
 #define FNTRACE_CONTROL_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Serve the endpoint from a thread that sleeps in accept() until someone
  * connects: no system call and no wake-up while nobody does. */
@@ -32,6 +34,7 @@ struct ctl_out {
 	size_t len;
 	int failed;
 	int send_fd;		/* an fd to pass with the first bytes, or -1 */
+	int streaming;		/* sent without blocking, others served while it waits */
 	char buf[16384];
 };
 
@@ -40,6 +43,8 @@ void ctl_printf(struct ctl_out *o, const char *fmt, ...) __attribute__((format(p
 int ctl_flush(struct ctl_out *o);
 /* Has the client closed its end of the connection? */
 int ctl_peer_gone(int fd);
+/* The client's pid, 0 if unknown. */
+pid_t ctl_peer_pid(int fd);
 
 /* One file of the control directory (ctlfiles.c). */
 struct ctl_file {
@@ -51,12 +56,24 @@ struct ctl_file {
 
 const struct ctl_file *ctl_file_find(const char *name);
 /* A consuming reader (trace_pipe, record -p's buffer_fd) while a
- * recorder drains the buffer: -1, the refusal written to o. */
+ * recorder drains the buffer or trace_pipe streams: -1, the refusal
+ * written to o. */
 int ft_ctl_busy(struct ctl_out *o);
+/* trace_pipe's start: refused as ft_ctl_busy() refuses, else the buffer
+ * is the pipe's until ft_ctl_pipe_release(). */
+int ft_ctl_pipe_claim(struct ctl_out *o);
+void ft_ctl_pipe_release(void);
 /* The file `messages`: what the runtime said since it was last read. */
 int ft_messages_read(struct ctl_out *o, int arg);
 
 /* After the current request is answered, close the endpoint (detach). */
 void ft_control_stop_after_request(void);
+/* Has a request asked for that?  A stream then ends. */
+int ft_control_stopping(void);
+/* For a streaming answer: serve the clients waiting now. */
+void ft_control_serve_waiting(void);
+/* Wait up to ms for events on fd (a streaming reader's), the clients
+ * that come meanwhile served; fd's revents, 0 if none, or -1. */
+int ft_control_wait_serving(int fd, short events, int ms);
 
 #endif

@@ -293,11 +293,12 @@ static int write_profile_enabled(const char *value, int append, int arg, char *e
 }
 
 /*
- * One consuming reader at a time: two recorders draining one buffer would
- * each hold part of the trace and neither would know.  The buffer is
- * drained while overwrite is off (a recorder's: record -p's, named here
- * by its pid, or the fntrace record that started the process, pid 0);
- * a recorder that died without putting overwrite back is gone for good.
+ * One consuming reader at a time, as the kernel's trace_pipe has: two
+ * readers draining one buffer would each hold part of the trace and
+ * neither would know.  The buffer is drained while overwrite is off (a
+ * recorder's: record -p's, named here by its pid, or the fntrace record
+ * that started the process, pid 0); a recorder that died without putting
+ * overwrite back is gone for good.
  */
 static pid_t recorder_pid;
 
@@ -312,18 +313,19 @@ static int drained_by_other(pid_t asking)
 	return recorder_pid != asking || !asking;
 }
 
-static pid_t peer_of(int fd)
-{
-	struct ucred cred = { 0 };
-	socklen_t len = sizeof(cred);
+/* The trace_pipe reader streaming now, if one is. */
+static int pipe_streaming;
+static pid_t pipe_reader;
 
-	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) ? 0 : cred.pid;
-}
-
-/* Refused, said in the answer, while another recorder drains. */
+/* Refused, said in the answer, while another reader consumes. */
 int ft_ctl_busy(struct ctl_out *o)
 {
-	if (!drained_by_other(peer_of(o->fd)))
+	if (pipe_streaming) {
+		ctl_printf(o, "error %d read by trace_pipe (pid %d): one reader at a time\n",
+			   EBUSY, (int)pipe_reader);
+		return -1;
+	}
+	if (!drained_by_other(ctl_peer_pid(o->fd)))
 		return 0;
 	if (recorder_pid)
 		ctl_printf(o, "error %d recorded by fntrace record -p (pid %d): one reader at a time\n",
@@ -332,6 +334,20 @@ int ft_ctl_busy(struct ctl_out *o)
 		ctl_printf(o, "error %d recorded by the fntrace record that started it: "
 			   "one reader at a time\n", EBUSY);
 	return -1;
+}
+
+int ft_ctl_pipe_claim(struct ctl_out *o)
+{
+	if (ft_ctl_busy(o))
+		return -1;
+	pipe_streaming = 1;
+	pipe_reader = ctl_peer_pid(o->fd);
+	return 0;
+}
+
+void ft_ctl_pipe_release(void)
+{
+	pipe_streaming = 0;
 }
 
 /* For a recorder attaching (record -p): the buffer's fd, passed along the
@@ -349,7 +365,7 @@ static int read_buffer_fd(struct ctl_out *o, int arg)
 	}
 	atomic_fetch_and(&ft_buffer_shm()->flags, ~FT_SHM_OVERWRITE);
 	ftrace_unlock();
-	recorder_pid = peer_of(o->fd);
+	recorder_pid = ctl_peer_pid(o->fd);
 	o->send_fd = ft_buffer_fd();
 	if (o->send_fd < 0) {
 		ctl_printf(o, "error %d the trace buffer's descriptor was closed\n", EBADF);

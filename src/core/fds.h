@@ -15,6 +15,7 @@ enum ft_fd_slot {
 	FT_FD_CONTROL,		/* the control endpoint's listening socket */
 	FT_FD_POLL,		/* the epoll instance the control thread sleeps in */
 	FT_FD_CLIENT,		/* the connection the control thread serves */
+	FT_FD_SIDE_CLIENT,	/* one it serves while the first streams */
 	FT_FD_BUFFER,		/* the trace buffer's shared memory */
 	FT_FD_FUNCS,		/* funcs-PID in the recorder's directory */
 	FT_FD_MESSAGES,		/* the stderr the runtime started with */

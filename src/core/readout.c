@@ -6,7 +6,9 @@
  * are stored last, with release order); a consuming reader remembers how
  * far it got in the chunk's `consumed`, and the chunk is freed once it is
  * full and read to its end.  A full chunk is marked READING while it is
- * copied, so that a writer in overwrite mode does not reuse it meanwhile.
+ * copied, so that a writer in overwrite mode does not reuse it meanwhile;
+ * a piece of a chunk still being filled, which nothing marks, is copied
+ * out before it is sent to a reader that may be slow.
  */
 #include "args.h"
 #include "buffer.h"
@@ -150,21 +152,76 @@ static void send_preamble(struct sent *s)
 	send_funcs(s);
 }
 
-/* Events [from, to) of c, as a chunk of their own. */
+/* The head of events [from, from + len) of c, a chunk of their own. */
+static struct ft_chunk piece_head(const struct ft_chunk *c, uint32_t from, uint32_t len)
+{
+	struct ft_chunk head = *c;
+
+	ft_chunk_state_at(ft_buffer_shm(), c, from, &head.start_time, &head.cpu);
+	head.used = len;
+	head.consumed = 0;
+	return head;
+}
+
+static void send_events(struct sent *s, const struct ft_chunk *head, const void *events)
+{
+	note_process(s, head);
+	ctl_printf(s->o, "chunk %zu\n", sizeof(*head) + head->used);
+	ctl_write(s->o, head, sizeof(*head));
+	ctl_write(s->o, events, head->used);
+}
+
+/* Events [from, to) of a chunk nobody writes to meanwhile (READING). */
 static void send_piece(struct sent *s, const struct ft_chunk *c, uint32_t from, uint32_t to)
 {
-	struct ctl_out *o = s->o;
-	struct ft_chunk head = *c;
+	struct ft_chunk head;
 
 	if (to <= from)
 		return;
-	note_process(s, c);
-	ft_chunk_state_at(ft_buffer_shm(), c, from, &head.start_time, &head.cpu);
-	head.used = to - from;
-	head.consumed = 0;
-	ctl_printf(o, "chunk %zu\n", sizeof(head) + head.used);
-	ctl_write(o, &head, sizeof(head));
-	ctl_write(o, (const char *)(c + 1) + from, head.used);
+	head = piece_head(c, from, to - from);
+	send_events(s, &head, (const char *)(c + 1) + from);
+}
+
+/* Which use of a chunk this is: published, its order changes; taken
+ * again for new events, its seq. */
+struct chunk_use {
+	uint64_t order, seq;
+};
+
+static struct chunk_use use_of(const struct ft_chunk *c)
+{
+	const volatile struct ft_chunk *v = c;
+
+	atomic_thread_fence(memory_order_acquire);
+	return (struct chunk_use){ v->order, v->seq };
+}
+
+/*
+ * Events [from, to) of a chunk its thread still fills, copied before
+ * they are sent: once full, the chunk may be taken for new events
+ * (overwrite) while a slow reader is sent the piece.  -1, nothing sent,
+ * if it was published during the copy: the next pass reads it whole if
+ * it is still there.
+ */
+static int send_filling_piece(struct sent *s, const struct ft_chunk *c, uint32_t from,
+			      uint32_t to, struct chunk_use use)
+{
+	struct ft_chunk head;
+	struct chunk_use after;
+	char *copy;
+
+	if (to <= from)
+		return 0;
+	copy = malloc(to - from);
+	if (!copy)
+		return -1;
+	head = piece_head(c, from, to - from);
+	memcpy(copy, (const char *)(c + 1) + from, to - from);
+	after = use_of(c);
+	if (after.order == use.order && after.seq == use.seq)
+		send_events(s, &head, copy);
+	free(copy);
+	return after.order == use.order && after.seq == use.seq ? 0 : -1;
 }
 
 static void free_chunk(struct ft_shm *shm, unsigned i)
@@ -191,10 +248,11 @@ static void read_chunk(struct sent *s, struct ft_shm *shm, unsigned i, int consu
 		else
 			atomic_store(&shm->state[i], FT_CHUNK_FULL);
 	} else if (full == FT_CHUNK_FILLING) {
+		struct chunk_use use = use_of(c);
 		uint32_t to = ft_chunk_filled(shm, c);
 
-		if (send)
-			send_piece(s, c, c->consumed, to);
+		if (send && send_filling_piece(s, c, c->consumed, to, use))
+			return;
 		if (consume)
 			c->consumed = to;
 	}
@@ -234,30 +292,52 @@ int ft_readout_clear(const char *value, int append, int arg, char *err, size_t e
 	return 0;
 }
 
-/* New events as they come; the reader's end of the socket closing ends it. */
-int ft_readout_pipe(struct ctl_out *o, int arg)
+static uint32_t published(void)
+{
+	struct ft_shm *shm = ft_buffer_shm();
+
+	return shm ? atomic_load(&shm->published) : 0;
+}
+
+/* Up to a tick for events published since `seen`; then the clients
+ * waiting are served. */
+static void wait_events(uint32_t seen)
 {
 	struct timespec tick = { 0, 200 * 1000 * 1000 };
+	struct ft_shm *shm = ft_buffer_shm();
+
+	if (shm)
+		syscall(SYS_futex, &shm->published, FUTEX_WAIT, seen, &tick, NULL, 0);
+	else
+		nanosleep(&tick, NULL);
+	ft_control_serve_waiting();
+}
+
+/*
+ * New events as they come, until the reader's end of the socket closes
+ * or the endpoint does (detach).  The stream never blocks the endpoint:
+ * others are served between its passes, and while the reader is slow.
+ */
+int ft_readout_pipe(struct ctl_out *o, int arg)
+{
 	struct sent s = { .o = o };
 
-	if (ft_ctl_busy(o))
+	if (ft_ctl_pipe_claim(o))
 		return -1;
+	o->streaming = 1;
 	ctl_printf(o, "ok\n");
 	send_preamble(&s);
-	while (!o->failed && !ctl_peer_gone(o->fd)) {
-		struct ft_shm *shm = ft_buffer_shm();
-		uint32_t seen = shm ? atomic_load(&shm->published) : 0;
+	while (!o->failed && !ctl_peer_gone(o->fd) && !ft_control_stopping()) {
+		uint32_t seen = published();
 
 		read_all(&s, 1, 1);
 		send_funcs(&s);
 		ctl_printf(o, "sync\n");	/* a whole part: the reader may print it */
 		if (ctl_flush(o))
 			break;
-		if (shm)
-			syscall(SYS_futex, &shm->published, FUTEX_WAIT, seen, &tick, NULL, 0);
-		else
-			nanosleep(&tick, NULL);
+		wait_events(seen);
 	}
+	ft_ctl_pipe_release();
 	free(s.procs);
 	return 0;
 }
