@@ -33,6 +33,35 @@ static void print_sites(const struct image_sites *s, int address)
 	}
 }
 
+/* The sites of the ELF file at path, printed: 0 if it has any. */
+static int list_file(const char *path, int address)
+{
+	struct image_sites sites;
+	struct elf_file f;
+	char err[256];
+	int found;
+
+	if (elf_open_path(&f, path)) {
+		cli_error("%s", f.err);
+		return 1;
+	}
+	if (sites_discover(&f, &sites, err, sizeof(err))) {
+		cli_error("%s: %s", path, err);
+		elf_close(&f);
+		return 1;
+	}
+	if (sites.warning[0])
+		cli_error("%s: %s", path, sites.warning);
+	if (sites.nr == 0)
+		cli_error("%s has no call sites: compile it with -pg, -pg -mfentry "
+			  "or -fpatchable-function-entry=5", path);
+	print_sites(&sites, address);
+	found = sites.nr > 0;
+	sites_free(&sites);
+	elf_close(&f);
+	return found ? 0 : 1;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -40,10 +69,8 @@ int cmd_list(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct image_sites sites;
-	struct elf_file f;
-	char err[256], *path;
-	int c, address = 0, found;
+	char *path;
+	int c, address = 0, ret;
 
 	while ((c = getopt_long(argc, argv, "+ah", opts, NULL)) != -1) {
 		if (c == 'h') {
@@ -67,23 +94,7 @@ int cmd_list(int argc, char **argv)
 		cli_error("%s: no such program", argv[optind]);
 		return 1;
 	}
-	if (elf_open_path(&f, path)) {
-		cli_error("%s", f.err);
-		return 1;
-	}
-	if (sites_discover(&f, &sites, err, sizeof(err))) {
-		cli_error("%s: %s", path, err);
-		return 1;
-	}
-	if (sites.warning[0])
-		cli_error("%s: %s", path, sites.warning);
-	if (sites.nr == 0)
-		cli_error("%s has no call sites: compile it with -pg, -pg -mfentry "
-			  "or -fpatchable-function-entry=5", path);
-	print_sites(&sites, address);
-	found = sites.nr > 0;
-	sites_free(&sites);
-	elf_close(&f);
+	ret = list_file(path, address);
 	free(path);
-	return found ? 0 : 1;
+	return ret;
 }
