@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian packages a target needs, and only those that are missing.
-# Usage: scripts/deps.sh build|check|bench|demo
+# Usage: scripts/deps.sh build|check|sanitize|bench|demo
 # Runs apt-get update at most once per call, and only if something is missing.
 set -eu
 
@@ -30,19 +30,23 @@ need_cross="gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
 need_browser="chromium fonts-noto-color-emoji"
 command -v node >/dev/null || need_browser="$need_browser nodejs"
 command -v npm >/dev/null || need_browser="$need_browser npm"
+# check-sanitize: the i386 runtime is built with UBSan, and i386 programs
+# load the host's 32-bit libraries: its UBSan runtime among them.
+need_sanitize="lib32ubsan1"
 
 case "${1:-build}" in
     build|demo) want="$need_build" ;;
     check)      want="$need_check $need_real $need_cross $need_browser uftrace" ;;
+    sanitize)   want="$need_check $need_real $need_cross $need_browser uftrace $need_sanitize" ;;
     bench)      want="$need_bench $need_real" ;;
-    *) echo "deps.sh: unknown target '$1' (build, demo, check, bench)" >&2; exit 2 ;;
+    *) echo "deps.sh: unknown target '$1' (build, demo, check, sanitize, bench)" >&2; exit 2 ;;
 esac
 
 missing=""
 for p in $want; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
 done
-binfmt() { [ "${1:-build}" != check ] || "$(dirname "$0")/binfmt.sh"; }
+binfmt() { case ${1:-build} in check|sanitize) "$(dirname "$0")/binfmt.sh" ;; esac; }
 [ -z "$missing" ] && { binfmt "${1:-build}"; exit 0; }
 
 if [ "$(id -u)" != 0 ]; then

@@ -11,6 +11,24 @@ RESULTS=$TMP/results
 export BUILD TMP RESULTS top
 trap 'rm -rf "$TMP"' EXIT
 
+# In a sanitizer build (make check-sanitize) a report goes to a file here,
+# not to a stderr the case may throw away or expect an error on: each
+# report fails the unit test or case it came from, printed whole.
+REPORTS=$TMP/sanitizer
+mkdir -p "$REPORTS"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$REPORTS/asan"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$REPORTS/ubsan"
+
+# no_reports NAME: fail NAME for the reports its run left, if any.
+no_reports() {
+	local n
+	n=$(find "$REPORTS" -type f | wc -l)
+	[ "$n" -eq 0 ] && return
+	find "$REPORTS" -type f -exec cat {} +
+	find "$REPORTS" -type f -delete
+	echo "FAIL: $1: $n sanitizer report(s)"; echo fail >>"$RESULTS"
+}
+
 for t in "$BUILD"/tests/unit/*; do
 	[ -x "$t" ] || continue
 	case $(basename "$t") in *"${1:-}"*) ;; *) continue ;; esac
@@ -20,6 +38,7 @@ for t in "$BUILD"/tests/unit/*; do
 	cat "$TMP/unit.out"
 	sed -n 's/^PASS.*/pass/p; s/^FAIL.*/fail/p' "$TMP/unit.out" >>"$RESULTS"
 	[ $rc -eq 0 ] || { echo "FAIL: $(basename "$t") exited with $rc"; echo fail >>"$RESULTS"; }
+	no_reports "$(basename "$t")"
 done
 
 for c in "$top"/tests/cases/*.sh; do
@@ -29,6 +48,7 @@ for c in "$top"/tests/cases/*.sh; do
 	mkdir -p "$TMP/case" && rm -rf "$TMP/case"/*
 	( cd "$TMP/case" && . "$top/tests/lib.sh" && . "$c" ) || {
 		echo "FAIL: $(basename "$c") stopped with status $?"; echo fail >>"$RESULTS"; }
+	no_reports "$(basename "$c" .sh)"
 done
 
 p=$(grep -c '^pass$' "$RESULTS"); f=$(grep -c '^fail$' "$RESULTS"); s=$(grep -c '^skip$' "$RESULTS")

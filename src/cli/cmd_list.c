@@ -34,6 +34,35 @@ static void print_sites(const struct image_sites *s, int address)
 	}
 }
 
+/* The sites of the ELF file at path, printed: 0 if it has any. */
+static int list_file(const char *path, int address)
+{
+	struct image_sites sites;
+	struct elf_file f;
+	char err[256];
+	int found;
+
+	if (elf_open_path(&f, path)) {
+		cli_error("%s", f.err);
+		return CLI_EXIT_FAILED;
+	}
+	if (sites_discover(&f, &sites, err, sizeof(err))) {
+		cli_error("%s: %s", path, err);
+		elf_close(&f);
+		return CLI_EXIT_FAILED;
+	}
+	if (sites.warning[0])
+		cli_error("%s: %s", path, sites.warning);
+	if (sites.nr == 0)
+		cli_error("%s has no call sites: compile it with -pg, -pg -mfentry "
+			  "or -fpatchable-function-entry=5", path);
+	print_sites(&sites, address);
+	found = sites.nr > 0;
+	sites_free(&sites);
+	elf_close(&f);
+	return found ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -41,10 +70,8 @@ int cmd_list(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	struct image_sites sites;
-	struct elf_file f;
-	char err[256], *path;
-	int c, address = 0, found;
+	char *path;
+	int c, address = 0, ret;
 
 	optind = 1;
 	while ((c = cli_getopt(argc, argv, "ah", opts)) != -1) {
@@ -67,23 +94,7 @@ int cmd_list(int argc, char **argv)
 		cli_error("%s: no such program", argv[optind]);
 		return CLI_EXIT_FAILED;
 	}
-	if (elf_open_path(&f, path)) {
-		cli_error("%s", f.err);
-		return CLI_EXIT_FAILED;
-	}
-	if (sites_discover(&f, &sites, err, sizeof(err))) {
-		cli_error("%s: %s", path, err);
-		return CLI_EXIT_FAILED;
-	}
-	if (sites.warning[0])
-		cli_error("%s: %s", path, sites.warning);
-	if (sites.nr == 0)
-		cli_error("%s has no call sites: compile it with -pg, -pg -mfentry "
-			  "or -fpatchable-function-entry=5", path);
-	print_sites(&sites, address);
-	found = sites.nr > 0;
-	sites_free(&sites);
-	elf_close(&f);
+	ret = list_file(path, address);
 	free(path);
-	return found ? CLI_EXIT_OK : CLI_EXIT_FAILED;
+	return ret;
 }

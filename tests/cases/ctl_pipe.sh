@@ -7,12 +7,17 @@ pid=$!
 for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
 "$FNTRACE" ctl "$pid" current_tracer function
 
-# stream SIG NAME: trace_pipe for a second, then SIG; how long it took to
-# end after the signal, in ms, into NAME.ms, its lines into NAME.out.
+# stream SIG NAME: trace_pipe until its lines come (up to 20 s: a
+# sanitizer build of fntrace takes long to start on a busy machine), then
+# SIG; how long it took to end after the signal, in ms, into NAME.ms, its
+# lines into NAME.out.
 stream() {
 	"$FNTRACE" ctl "$pid" trace_pipe >"$2.out" 2>"$2.err" &
 	reader=$!
-	sleep 1
+	for i in $(seq 200); do
+		[ "$(grep -c ' f <-g$' "$2.out")" -gt 100 ] && break
+		sleep 0.1
+	done
 	kill -"$1" "$reader"
 	sent=$(date +%s%N)
 	for i in $(seq 100); do kill -0 "$reader" 2>/dev/null || break; sleep 0.05; done

@@ -7,7 +7,17 @@
  *   as_limit measure     no limit: print the VmPeak (kB) the work reaches
  *   as_limit KB          set RLIMIT_AS (soft and hard) to KB first
  *   as_limit -           the limit as it came (ulimit -v)
+ *   as_limit soft KB     set the soft limit to KB as a shell's `ulimit -S -v`
+ *                        would before exec, then exec `as_limit -`
+ *   as_limit hard KB     the same for both limits (`ulimit -v`)
+ *
+ * soft and hard set the limit by the system call itself, which a runtime
+ * preloaded here does not see, so the `as_limit -` they exec starts with
+ * exactly the limit a shell would have given it; and only the program
+ * runs under it, not a launcher before it (fntrace, which an ASan build
+ * could not even start under a tight limit).
  */
+#define _GNU_SOURCE
 #include "robust.h"
 
 #include <pthread.h>
@@ -15,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 KEEP static int leaf(int x)
 {
@@ -56,11 +68,37 @@ KEEP static int work(void)
 	return 0;
 }
 
+/* Set RLIMIT_AS to KB (the hard limit too if "hard"), out of any
+ * wrapper's sight, and exec this program (a path) again with "-". */
+static int exec_limited(const char *self, const char *which, const char *kb)
+{
+	rlim64_t bytes = (rlim64_t)strtoul(kb, NULL, 10) << 10;
+	struct rlimit64 r;
+	char *const argv[] = { (char *)self, "-", NULL };
+
+	if (syscall(SYS_prlimit64, 0, RLIMIT_AS, NULL, &r)) {
+		perror("as_limit: prlimit64");
+		return 2;
+	}
+	r.rlim_cur = bytes;
+	if (!strcmp(which, "hard"))
+		r.rlim_max = bytes;
+	if (syscall(SYS_prlimit64, 0, RLIMIT_AS, &r, NULL)) {
+		perror("as_limit: prlimit64");
+		return 2;
+	}
+	execv(self, argv);
+	perror("as_limit: exec");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	const char *arg = argc > 1 ? argv[1] : "-";
 	int ret;
 
+	if (argc > 2 && (!strcmp(arg, "soft") || !strcmp(arg, "hard")))
+		return exec_limited(argv[0], arg, argv[2]);
 	if (strcmp(arg, "measure") && strcmp(arg, "-")) {
 		rlim_t bytes = (rlim_t)strtoul(arg, NULL, 10) << 10;
 		struct rlimit r = { bytes, bytes };
