@@ -28,9 +28,12 @@ mkdir -p "$jobs"
 cross_case() {
 	local file=$top/tests/cases/$2.sh
 	[ -f "$file" ] || file=$top/tests/cross/$2.sh
+	local start
 	mkdir -p "$1-$2"
+	start=$(t_now_ms)
 	( cd "$1-$2" && T_ARCH=$1 && . "$top/tests/lib.sh" && . "$file" ) ||
 		t_fail "cross: $1 $2 stopped with status $?"
+	t_took "$start" "[$1] $2"
 }
 
 # The runs, ARCH:CASE, in order; the architectures left out or missing
