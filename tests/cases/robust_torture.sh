@@ -32,4 +32,4 @@ torture record "$FNTRACE" record -o torture.data -- ./torture "$PWD/ex/libcalc.s
 t_eq "torture under record: the report reads" "0" "$?"
 # A switch of tracer empties the buffer, but not a recorder's: nothing
 # recorded is dropped, and every thread's graph nests.
-t_eq "torture under record: every thread's graph nests" "" "$(r_all_nest torture.data torture.txt)"
+t_eq "torture under record: every thread's graph nests" "" "$(r_all_nest torture.txt)"
