@@ -36,7 +36,7 @@ r_graph() {
 }
 
 # r_nested: the graph lines on stdin nest: every entry is closed, and no
-# close comes before its entry (as in live_stress.sh).
+# close comes before its entry.
 r_nested() {
 	awk '
 		/\(\) \{$/ { depth++ }
