@@ -159,8 +159,17 @@ $(BUILD)/examples/demo: $(wildcard examples/*.c examples/*.h) examples/Makefile
 demo: deps-demo all $(BUILD)/examples/demo
 	LD_LIBRARY_PATH=$(BUILD)/examples $(BUILD)/fntrace live -- $(BUILD)/examples/demo 3
 
-check: deps-check all runtimes $(UNIT_BIN)
-	BUILD=$(abspath $(BUILD)) tests/run.sh
+# make check builds what its cases use first, CHECK_JOBS (the cores) at
+# once: .ci/run's plain make check would build every architecture's
+# runtime, and fuzz_regressions its three sanitized fuzz targets, one
+# after the other.  A fuzz target that fails to build is the case's to
+# say: the second make, for what every case needs, is the one that stops.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+CHECK_FUZZ = $(FUZZ_BIN) $(FUZZ_TRACE_BIN) $(FUZZ_DATADIR_BIN)
+check: deps-check
+	$(MAKE) -k -j$(CHECK_JOBS) all runtimes $(UNIT_BIN) $(CHECK_FUZZ) || \
+		$(MAKE) all runtimes $(UNIT_BIN)
+	BUILD=$(abspath $(BUILD)) CHECK_JOBS=$(CHECK_JOBS) tests/run.sh
 
 unit: $(UNIT_BIN)
 

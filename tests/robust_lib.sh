@@ -35,20 +35,40 @@ r_graph() {
 	t_graph_calls "$TMP/r_graph.txt"
 }
 
-# r_nests DATA TID: every entry of the thread is closed, and no close
-# comes before its entry (as in live_stress.sh).
-r_nests() {
-	r_graph "$1" "$2" | awk '
+# r_nested: the graph lines on stdin nest: every entry is closed, and no
+# close comes before its entry.
+r_nested() {
+	awk '
 		/\(\) \{$/ { depth++ }
 		/^ *\}/    { if (--depth < 0) bad = 1 }
 		END        { exit bad || depth != 0 }'
 }
 
-# r_all_nest DATA REPORT: the threads of REPORT that do not nest (none: "").
+# r_nests DATA TID: the thread's graph nests.
+r_nests() {
+	r_graph "$1" "$2" | r_nested
+}
+
+# r_threads REPORT DIR: each thread's function column (r_graph's lines)
+# of a whole function_graph report, into DIR/TID, in one pass: a report
+# per thread would start fntrace and read the whole trace once each.  A
+# thread's lines in the whole report are those of report --tid, each at
+# its own thread's depth.
+r_threads() {
+	rm -rf "$2" && mkdir -p "$2"
+	awk -F'|' -v dir="$2" '/^#/ || NF < 3 { next }
+		{ n = split($1, w, " "); tid = w[n]; sub(/.*-/, "", tid)
+		  line = $0; sub(/^[^|]*\|[^|]*\|/, "", line); sub(/^  /, "", line)
+		  print line >(dir "/" tid) }' "$1"
+}
+
+# r_all_nest REPORT: the threads of a whole function_graph report that do
+# not nest (none: "").
 r_all_nest() {
 	local bad="" tid
-	for tid in $(r_tids "$2"); do
-		r_nests "$1" "$tid" || bad="$bad $tid"
+	r_threads "$1" "$TMP/r_all_nest"
+	for tid in $(r_tids "$1"); do
+		r_nested <"$TMP/r_all_nest/$tid" || bad="$bad $tid"
 	done
 	echo "${bad# }"
 }

@@ -10,15 +10,16 @@
 # program's threads on one host thread most of the time: CROSS_JOBS (2)
 # of them run at once, each with its own directory, $TMP and results,
 # its output kept and printed whole, in the order of a run one by one.
+# Run by tests/run.sh beside the native cases (BESIDE_DONE set), one
+# worker starts at once and the others once those are done.
 # Some cases want the machine to themselves (CROSS_ALONE), and run after
-# the others, one by one:
-#   tracers    counts every /tmp/fntrace-live.* (any fntrace live's);
+# the others (and after the native cases), one by one:
 #   real_zlib  every architecture's builds the same host zlib, in place;
 #   control    leaves a dead process's socket for the next runtime to
 #              remove, and checks that no thread of its own is busy;
 #   lost, ctl_faults  timed for native speed (i386 runs them natively).
 
-CROSS_ALONE="tracers real_zlib control lost ctl_faults"
+CROSS_ALONE="real_zlib control lost ctl_faults"
 . "$top/tests/arch/left_out.sh"
 host=$(uname -m)
 jobs=$TMP/cross
@@ -28,9 +29,12 @@ mkdir -p "$jobs"
 cross_case() {
 	local file=$top/tests/cases/$2.sh
 	[ -f "$file" ] || file=$top/tests/cross/$2.sh
+	local start
 	mkdir -p "$1-$2"
+	start=$(t_now_ms)
 	( cd "$1-$2" && T_ARCH=$1 && . "$top/tests/lib.sh" && . "$file" ) ||
 		t_fail "cross: $1 $2 stopped with status $?"
+	t_took "$start" "[$1] $2"
 }
 
 # The runs, ARCH:CASE, in order; the architectures left out or missing
@@ -53,12 +57,19 @@ for entry in "$top"/src/arch/*/entry.S; do
 	done
 done
 
+# beside_wait: until the native cases beside are done, if any.
+beside_wait() {
+	[ -z "${BESIDE_DONE:-}" ] && return 0
+	while [ ! -e "$BESIDE_DONE" ]; do sleep 1; done
+}
+
 # Each worker goes down the list and takes every run no other worker
 # has taken (mkdir: one of them makes the directory), so none waits
 # while runs are left.  A run's output, results and temporary files
 # stay in its own directory.
 for w in $(seq "${CROSS_JOBS:-2}"); do
 	(
+	[ "$w" -eq 1 ] || beside_wait
 	n=0
 	for run in $runs; do
 		n=$((n + 1))
@@ -80,6 +91,7 @@ for run in $runs; do
 	cat "$jobs/$n/results" >>"$RESULTS"
 done
 
+beside_wait
 for run in $runs; do
 	case " $CROSS_ALONE " in *" ${run#*:} "*) cross_case "${run%:*}" "${run#*:}" ;; esac
 done

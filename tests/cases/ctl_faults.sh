@@ -233,7 +233,9 @@ ctl $dead current_tracer >dead.out 2>&1
 rc=$?
 t_eq "dead process: status 1" 1 $rc
 t_eq "dead process: says so" "fntrace: no process $dead" "$(cat dead.out)"
-sleep 3 &
+# A live pid for as long as the checks take (killed after them): python's
+# start alone can outlast a few seconds on a loaded machine.
+sleep 60 &
 plain=$!
 python3 -c "import socket; socket.socket(socket.AF_UNIX).bind('$sock/$plain')"
 ctl $plain current_tracer >plain.out 2>&1

@@ -4,6 +4,8 @@
 # threads are always synced by signals: that variant alone runs.  No crash, the right checksum, every thread's entries
 # and exits nest, and no event for a function never enabled.
 
+. "$top/tests/robust_lib.sh"
+
 t_build gcc-pg -O2 stress "$top/tests/progs/stress.c"
 ./stress 8 100000 0 >want.txt
 
@@ -17,15 +19,6 @@ only_a_b() {
 
 # names: the functions that have events in a report
 names() { cut -d'|' -f3 "$1" | grep -o '[a-z_]*()' | tr -d '()' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
-
-# nests REPORT TID: every entry of the thread is closed, and no close comes
-# before its entry
-nests() {
-	"$FNTRACE" report -i "$1" --tid "$2" | cut -d'|' -f3 | awk '
-		/\(\) \{$/ { depth++ }
-		/^ *\}/    { if (--depth < 0) bad = 1 }
-		END        { exit bad || depth != 0 }'
-}
 
 flips=${LIVE_STRESS_FLIPS:-2000}
 syncs="membarrier signals"
@@ -49,11 +42,7 @@ for sync in $syncs; do
 		# workers were scheduled; that nothing else had any does not.
 		t_ok "$name: only a_* and b_* functions" only_a_b "$got"
 		[ $tracer = function ] && continue
-		bad=""
-		for tid in $(grep -o 'stress-[0-9]*' r.txt | sort -u | sed 's/stress-//'); do
-			nests s.data "$tid" || bad="$bad $tid"
-		done
-		t_eq "$name: every thread nests" "" "$bad"
+		t_eq "$name: every thread nests" "" "$(r_all_nest r.txt)"
 	done
 done
 

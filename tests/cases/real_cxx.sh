@@ -24,7 +24,7 @@ rc_main() {
 	t_same "real_cxx: output under fntrace as untraced" plain.out J.out
 	"$FNTRACE" report -i J.data >J.txt 2>&1
 	t_ok "real_cxx: frames thrown through closed as unwound" grep -q ': unwound \*/$' J.txt
-	t_eq "real_cxx: the graph nests" "" "$(r_all_nest J.data J.txt)"
+	t_eq "real_cxx: the graph nests" "" "$(r_all_nest J.txt)"
 }
 
 . "$top/tests/robust_lib.sh"

@@ -41,7 +41,7 @@ t_ok "clone threads: the creator's stream says where it stopped" \
 	grep -qF '/* fntrace: not traced while clone() children share this thread'"'"'s storage */' c.txt
 t_ok "clone threads: the report counts the calls lost" grep -q 'LOST [0-9]* EVENTS' c.txt
 t_eq "clone threads: nothing of the threads' is shown" "" "$(grep -E 'counter\(\)' c.txt)"
-t_eq "clone threads: every thread nests" "" "$(r_all_nest c.data c.txt)"
+t_eq "clone threads: every thread nests" "" "$(r_all_nest c.txt)"
 # The two children (a process, then CLONE_VM|CLONE_VFORK) are threads of
 # their own, with their own pids.
 grep 'child() {' c.txt >children.txt

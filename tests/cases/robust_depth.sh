@@ -12,7 +12,7 @@ r_build robust_deep deep
 r_record deep ./deep 3000
 t_eq "deep recursion: exit status" 0 "$(cat deep.rc)"
 t_eq "deep recursion: output" "depth 3000 after 3000" "$(cat deep.out)"
-t_eq "deep recursion: the graph nests" "" "$(r_all_nest deep.data deep.txt)"
+t_eq "deep recursion: the graph nests" "" "$(r_all_nest deep.txt)"
 t_graph_calls deep.txt >deep.calls
 t_ok "deep recursion: the call after it traced" grep -q '^  after();$' deep.calls
 n=$(sed -n 's/^# shadow stack overruns: \([0-9]*\).*/\1/p' deep.txt)

@@ -16,7 +16,7 @@ t_same "dlopen x50: output as untraced" want.out dlo.out
 hits() { awk -F, -v f="$2" '$1 == f { print $2 }' "$1"; }
 t_eq "dlopen x50: the library traced on every load" 50 "$(hits dlo.csv calc_eval)"
 t_eq "dlopen x50: the calls between the loads traced" 50 "$(hits dlo.csv between)"
-t_eq "dlopen x50: the graph nests" "" "$(r_all_nest dlo.data dlo.txt)"
+t_eq "dlopen x50: the graph nests" "" "$(r_all_nest dlo.txt)"
 t_eq "dlopen x50: every library call inside its load" 50 \
 	"$(t_graph_calls dlo.txt | grep -c '^    calc_eval() {')"
 

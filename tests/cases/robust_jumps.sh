@@ -27,7 +27,7 @@ for mode in jmp sig; do
 	t_eq "longjmp ($mode): output" "100 jumps landed, sum 5250" "$(cat lj-$mode.out)"
 	t_graph_calls lj-$mode.txt >got.txt
 	t_same "longjmp ($mode): the skipped frames closed right after the jump" want.txt got.txt
-	t_eq "longjmp ($mode): the graph nests" "" "$(r_all_nest lj-$mode.data lj-$mode.txt)"
+	t_eq "longjmp ($mode): the graph nests" "" "$(r_all_nest lj-$mode.txt)"
 done
 
 # ---- C++ exceptions ----

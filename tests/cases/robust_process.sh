@@ -24,7 +24,7 @@ t_same "fork: the child's calls under the child's pid" want.txt child.txt
 r_graph fk.data "$parent" >parent.txt
 printf 'main() {\n  split();\n  parent_work() {\n    leaf();\n  } /* parent_work */\n} /* main */\n' >want.txt
 t_same "fork: the parent's calls under the parent's pid" want.txt parent.txt
-t_eq "fork: both nest" "" "$(r_all_nest fk.data fk.txt)"
+t_eq "fork: both nest" "" "$(r_all_nest fk.txt)"
 
 # A child its parent does not wait for: recorded until it ends too.
 r_record orphan ./fork orphan

@@ -27,14 +27,14 @@ worker() {
 } /* worker */
 W
 bad_nest="" bad_calls=""
+r_threads th.txt th.threads
 for tid in $tids; do
-	r_nests th.data "$tid" || bad_nest="$bad_nest $tid"
-	r_graph th.data "$tid" >got.txt
-	cmp -s want.txt got.txt || bad_calls="$bad_calls $tid"
+	r_nested <"th.threads/$tid" || bad_nest="$bad_nest $tid"
+	cmp -s want.txt "th.threads/$tid" || bad_calls="$bad_calls $tid"
 done
 t_eq "threads: every thread nests" "" "${bad_nest# }"
 t_eq "threads: every thread made the same calls" "" "${bad_calls# }"
-t_eq "threads: main nests too" "" "$(r_all_nest th.data th.txt)"
+t_eq "threads: main nests too" "" "$(r_all_nest th.txt)"
 
 r_build robust_pthread_exit pexit
 r_record pe ./pexit

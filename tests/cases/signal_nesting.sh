@@ -54,7 +54,7 @@ sn_check() {
 	t_eq "$name: both reports count the same lost events" \
 		"$(sn_lost "$name.stat")" "$(sn_lost "$name.txt")"
 	[ "$tracer" = function_graph ] || return 0
-	t_eq "$name: the graph nests" "" "$(r_all_nest "$name.data" "$name.txt")"
+	t_eq "$name: the graph nests" "" "$(r_all_nest "$name.txt")"
 	t_eq "$name: handler calls nest in their handler" "" "$(sn_nested "$name.txt")"
 }
 
