@@ -39,12 +39,15 @@ wait_for() {
 	done
 }
 
-unshare --pid --fork ./spin 2 >pidns.out &
+# Each held running (spin.c's HOLD) until traced is done with it.
+touch hold
+unshare --pid --fork ./spin 2 "$PWD/hold" >pidns.out &
 waiter=$!
 pid=$(wait_for spin)
 t_eq "pid namespace: the process sees itself as 1" 1 \
 	"$(awk '/^NSpid:/ { print $NF }' /proc/$pid/status)"
 traced pidns $pid
+rm hold
 ends pidns $waiter pidns.out
 
 # A root of its own: the program, its C library and loader, /tmp, /proc.
@@ -54,11 +57,13 @@ cp spin root/
 for lib in $(ldd spin | grep -o '/[^ ]*'); do
 	mkdir -p "root$(dirname "$lib")" && cp "$lib" "root$lib"
 done
-unshare --pid --fork --mount --mount-proc="$PWD/root/proc" chroot root /spin 2 >chroot.out &
+touch root/tmp/hold
+unshare --pid --fork --mount --mount-proc="$PWD/root/proc" chroot root /spin 2 /tmp/hold >chroot.out &
 waiter=$!
 pid=$(wait_for spin)
 t_ok "own root: the process has another root" test "$(readlink /proc/$pid/root)" != /
 traced chroot $pid
+rm root/tmp/hold
 ends chroot $waiter chroot.out
 t_eq "own root: only the endpoint's directory is left in its /tmp" "fntrace-$(id -u)" \
 	"$(ls root/tmp)"

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Throws and catches through a traced frame every 50 ms, 40 times. */
+/* Throws and catches through a traced frame every 50 ms, 40 times, and
+ * prints how many were caught; given a file HOLD, it goes on while HOLD
+ * exists, counting the first 40 only (spin.c says why). */
 #include <cstdio>
 #include <stdexcept>
 #include <unistd.h>
@@ -22,12 +24,16 @@ KEEP int catcher(int x)
 	return 0;
 }
 
-int main()
+int main(int argc, char **argv)
 {
+	const char *hold = argc > 1 ? argv[1] : nullptr;
 	int n = 0;
 
-	for (int i = 0; i < 40; i++) {
-		n += catcher(1);
+	for (int i = 0; i < 40 || (hold && access(hold, F_OK) == 0); i++) {
+		int caught = catcher(1);
+
+		if (i < 40)
+			n += caught;
 		usleep(50000);
 	}
 	std::printf("%d\n", n);
