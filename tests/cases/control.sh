@@ -5,7 +5,9 @@
 t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
 ./spin 6 >want.txt
 
-"$FNTRACE" run -- ./spin 6 >out.txt 2>run.err &
+# Held running (spin.c's HOLD) until the checks are done with it.
+touch hold
+"$FNTRACE" run -- ./spin 6 hold >out.txt 2>run.err &
 pid=$!
 for i in 1 2 3 4 5 6 7 8 9 10; do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
 t_ok "run: says the pid" grep -q "runs as pid $pid" run.err
@@ -99,6 +101,7 @@ first=$(grep -m1 'mid <-main' pipe.txt | awk '{ print $4 }')
 t_eq "ctl: trace no longer has what the pipe consumed" 0 "$("$FNTRACE" ctl $pid trace | grep -c "$first")"
 "$FNTRACE" ctl $pid current_tracer nop
 
+rm hold
 wait $pid
 t_eq "run: exit status" 0 "$?"
 t_same "run: output as untraced" want.txt out.txt

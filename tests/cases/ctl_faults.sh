@@ -45,7 +45,8 @@ untraced() {
 }
 
 # --- 1. Two writers at once, for three seconds.
-"$FNTRACE" run -- ./spin 4 >w.out 2>w.err &
+touch hold	# spin.c's HOLD: running until the checks are done
+"$FNTRACE" run -- ./spin 4 hold >w.out 2>w.err &
 pid=$!
 wait_sock $pid
 # writer FILE VALUES...: writes them in turn, each client bounded by
@@ -82,6 +83,7 @@ t_eq "two writers: set_ftrace_filter is the last written" "$want_filter" \
 t_eq "two writers: enabled_functions follow both" "$selected" \
 	"$(ctl $pid enabled_functions | sed 's/ (1)$//' | sort | tr '\n' ' ' | sed 's/ $//')"
 ctl $pid current_tracer nop
+rm hold
 untraced "two writers" want.txt w.out w.err $pid
 
 # --- 2. Clients that die or say nothing, on the program with 5000

@@ -90,10 +90,12 @@ t_ok "info: never sealed" sh -c "'$FNTRACE' info -i dies.data.tmp-1 | grep -q '^
 
 # record -p: a running process, the same agreement.
 t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
-"$FNTRACE" run -- ./spin 4 >/dev/null 2>&1 &
+touch hold	# spin.c's HOLD: running until record -p is done
+"$FNTRACE" run -- ./spin 4 hold >/dev/null 2>&1 &
 pid=$!
 for i in 1 2 3 4 5 6 7 8 9 10; do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
 "$FNTRACE" record -p $pid -d 1 -o p.data 2>p.err
+rm hold
 wait $pid
 t_ok "record -p: one summary line" grep -q '^fntrace: recorded [0-9]* calls, .* in 1 thread over .* -> p.data$' p.err
 t_eq "record -p: the summary's calls are report --stat's" "$(stat_hits p.data)" \
