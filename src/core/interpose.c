@@ -41,7 +41,7 @@ static const char *const wrapped[] = {
 	"_Unwind_Find_FDE", "backtrace", "pthread_exit", "swapcontext", "setcontext",
 	"execve", "execvpe", "execv", "execvp", "execl", "execlp", "execle",
 	"sigaction", "signal", "sigprocmask", "pthread_sigmask", "pthread_attr_setsigmask_np",
-	"sigsuspend", "signalfd", "sigwait", "sigwaitinfo", "sigtimedwait",
+	"sigsuspend", "signalfd", "sigwait", "sigwaitinfo", "sigtimedwait", "__sigtimedwait64",
 	"ppoll", "__ppoll64", "__ppoll_chk", "pselect", "__pselect64",
 	"epoll_pwait", "epoll_pwait2", "__epoll_pwait2_time64", "dlopen", "dlclose",
 	"close", "close_range", "closefrom", "dup2", "dup3",

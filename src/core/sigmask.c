@@ -196,6 +196,22 @@ FT_EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct ti
 	return real(without_kept(SIG_SETMASK, set, &copy), info, timeout);
 }
 
+#if __TIMESIZE == 32
+/* sigtimedwait() with a 64-bit timespec, which programs built with
+ * _TIME_BITS=64 call where time_t is 32 bits (see ppoll below). */
+FT_EXPORT int ft_sigtimedwait64(const sigset_t *set, siginfo_t *info,
+				const void *timeout) __asm__("__sigtimedwait64");
+
+int ft_sigtimedwait64(const sigset_t *set, siginfo_t *info, const void *timeout)
+{
+	typedef int (*sigtimedwait64_fn)(const sigset_t *, siginfo_t *, const void *);
+	sigset_t copy;
+
+	REAL(sigtimedwait64_fn, "__sigtimedwait64");
+	return real(without_kept(SIG_SETMASK, set, &copy), info, timeout);
+}
+#endif
+
 FT_EXPORT int sigsuspend(const sigset_t *mask)
 {
 	typedef int (*sigsuspend_fn)(const sigset_t *);
