@@ -3,12 +3,14 @@
 # synced by a signal (qemu-user; FNTRACE_NO_MEMBARRIER natively) the
 # runtime keeps that signal deliverable whatever the program blocks, so
 # every switch is made and the workers' calls are traced, as where
-# membarrier syncs them; the program reads back the masks it set, its own
-# real-time signals reach its handlers, and its output and status are its
-# own.  A thread that blocks everything with the
-# system call itself cannot be reached by any signal: a switch that needs
-# it fails, says why, and changes nothing; once that thread is gone the
-# next one works.
+# membarrier syncs them; threads asleep in ppoll() (plain and
+# fortified), pselect() and epoll_pwait() with every signal blocked in
+# the wait's mask answer too, and once woken their calls are traced; the
+# program reads back the masks it set, its own real-time signals reach
+# its handlers, and its output and status are its own.  A thread that
+# blocks everything with the system call itself cannot be reached by any
+# signal: a switch that needs it fails, says why, and changes nothing;
+# once that thread is gone the next one works.
 
 . "$top/tests/robust_lib.sh"
 
@@ -63,6 +65,26 @@ traced() {
 	return 1
 }
 
+# woken TRACER: a line of input rings the sleepers' bells; ctl trace then
+# shows woken() in all four, polled.
+woken() {
+	local i n
+	"$FNTRACE" ctl $pid trace ''
+	echo >&3
+	for i in $(seq 50); do
+		"$FNTRACE" ctl $pid trace >trace.txt 2>/dev/null
+		if [ "$1" = function ]; then
+			n=$(awk '$NF == "<-sleeper" && $(NF - 1) == "woken" { print $1 }' trace.txt | sort -u | wc -l)
+		else
+			n=$(awk -F'|' '/woken\(\) \{/ { k = split($1, w, " "); print w[k] }' trace.txt | sort -u | wc -l)
+		fi
+		[ "$n" -ge 4 ] && return 0
+		sleep 0.1
+	done
+	echo "woken() seen in $n threads"
+	return 1
+}
+
 for sync in $syncs; do
 	env=""
 	[ $sync = signals ] && env="FNTRACE_NO_MEMBARRIER=1"
@@ -74,6 +96,7 @@ for sync in $syncs; do
 			"$FNTRACE" ctl $pid current_tracer $tracer 2>ctl.err ||
 				bad="$bad $tracer($round): $(cat ctl.err)"
 			[ $round = 1 ] && [ $tracer != nop ] && t_ok "$name: $tracer traces the workers" traced $tracer
+			[ $round = 1 ] && [ $tracer != nop ] && t_ok "$name: $tracer traces the sleepers once woken" woken $tracer
 		done
 	done
 	t_eq "$name: every switch made" "" "${bad# }"
