@@ -10,15 +10,16 @@
  *                made while it runs
  *
  * So the wrappers of sigprocmask(), pthread_sigmask(),
- * pthread_attr_setsigmask_np(), sigsuspend() and of a handler's sa_mask
- * take both out of every set that would block them, and those of
- * signalfd() and the sigwait() family out of every set that would take
- * them (xz's threads block every signal; a thread created while its
- * creator blocks everything inherits the mask as the kernel has it,
- * without them).  The program reads back what it
- * asked: a thread remembers whether it blocked each of the two, and until
- * it says, one reads as blocked where its neighbour (the signal numbered
- * one below) is, as sets that block one block the other, and as a thread
+ * pthread_attr_setsigmask_np(), sigsuspend(), of the waits that take a
+ * mask for their time (ppoll(), pselect(), epoll_pwait() and
+ * epoll_pwait2()) and of a handler's sa_mask take both out of every set
+ * that would block them, and those of signalfd() and the sigwait()
+ * family out of every set that would take them (xz's threads block
+ * every signal; a thread created while its creator blocks everything
+ * inherits the mask as the kernel has it, without them).  The program
+ * reads back what it asked: a thread remembers whether it blocked each
+ * of the two, and until it says, one reads as blocked where its
+ * neighbour (the signal numbered one below) is, as sets that block one block the other, and as a thread
  * inherits its creator's mask.  Threads that blocked them before the
  * runtime came (attach) are found by ftrace_traps_blocked(), and the
  * patcher avoids traps then; one that blocks the sync signal with the
@@ -28,7 +29,10 @@
 #include "ftrace.h"
 #include "sync.h"
 
+#include <poll.h>
 #include <pthread.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
 #include <sys/signalfd.h>
 #include <time.h>
 
@@ -192,6 +196,22 @@ FT_EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct ti
 	return real(without_kept(SIG_SETMASK, set, &copy), info, timeout);
 }
 
+#if __TIMESIZE == 32
+/* sigtimedwait() with a 64-bit timespec, which programs built with
+ * _TIME_BITS=64 call where time_t is 32 bits (see ppoll below). */
+FT_EXPORT int ft_sigtimedwait64(const sigset_t *set, siginfo_t *info,
+				const void *timeout) __asm__("__sigtimedwait64");
+
+int ft_sigtimedwait64(const sigset_t *set, siginfo_t *info, const void *timeout)
+{
+	typedef int (*sigtimedwait64_fn)(const sigset_t *, siginfo_t *, const void *);
+	sigset_t copy;
+
+	REAL(sigtimedwait64_fn, "__sigtimedwait64");
+	return real(without_kept(SIG_SETMASK, set, &copy), info, timeout);
+}
+#endif
+
 FT_EXPORT int sigsuspend(const sigset_t *mask)
 {
 	typedef int (*sigsuspend_fn)(const sigset_t *);
@@ -199,4 +219,134 @@ FT_EXPORT int sigsuspend(const sigset_t *mask)
 
 	REAL(sigsuspend_fn, "sigsuspend");
 	return real(without_kept(SIG_SETMASK, mask, &copy));
+}
+
+/*
+ * ppoll(), pselect(), epoll_pwait() and epoll_pwait2() sleep with a mask
+ * of their own, set for the wait: one that blocks every signal keeps the sync signal
+ * from the thread for as long as it sleeps, maybe for good.  The kept
+ * signals come out of it as out of any mask; a NULL one stays NULL (no
+ * change: the thread's mask, kept already, holds).  A sync signal then
+ * ends the wait with EINTR, as any handled signal would, where the
+ * program blocked them all and expected none: so it is for sigsuspend()
+ * and sigtimedwait() too, and the program must take EINTR as every
+ * waiter with a handled signal does.
+ *
+ * Where time_t is 32 bits (i386, mips), glibc has a second name for each
+ * wait with a timeout, taking the 64-bit timespec (__ppoll64 ...), which
+ * programs built with _TIME_BITS=64 call.  The timeout is passed on as
+ * it came, so the two names share a body; and each is named here with
+ * its symbol, not through the headers, which redirect the first name to
+ * the second under _TIME_BITS=64.
+ */
+typedef int (*ppoll_fn)(struct pollfd *, nfds_t, const void *, const sigset_t *);
+typedef int (*pselect_fn)(int, fd_set *, fd_set *, fd_set *, const void *, const sigset_t *);
+typedef int (*epoll_pwait2_fn)(int, struct epoll_event *, int, const void *, const sigset_t *);
+
+static int ppoll_kept(ppoll_fn real, struct pollfd *fds, nfds_t n, const void *timeout,
+		      const sigset_t *mask)
+{
+	sigset_t copy;
+
+	return real(fds, n, timeout, without_kept(SIG_SETMASK, mask, &copy));
+}
+
+static int pselect_kept(pselect_fn real, int n, fd_set *in, fd_set *out, fd_set *err,
+			const void *timeout, const sigset_t *mask)
+{
+	sigset_t copy;
+
+	return real(n, in, out, err, timeout, without_kept(SIG_SETMASK, mask, &copy));
+}
+
+static int epoll_pwait2_kept(epoll_pwait2_fn real, int fd, struct epoll_event *events, int max,
+			     const void *timeout, const sigset_t *mask)
+{
+	sigset_t copy;
+
+	return real(fd, events, max, timeout, without_kept(SIG_SETMASK, mask, &copy));
+}
+
+FT_EXPORT int ft_ppoll(struct pollfd *fds, nfds_t n, const void *timeout,
+		       const sigset_t *mask) __asm__("ppoll");
+FT_EXPORT int ft_pselect(int n, fd_set *in, fd_set *out, fd_set *err, const void *timeout,
+			 const sigset_t *mask) __asm__("pselect");
+FT_EXPORT int ft_epoll_pwait2(int fd, struct epoll_event *events, int max, const void *timeout,
+			      const sigset_t *mask) __asm__("epoll_pwait2");
+
+int ft_ppoll(struct pollfd *fds, nfds_t n, const void *timeout, const sigset_t *mask)
+{
+	REAL(ppoll_fn, "ppoll");
+	return ppoll_kept(real, fds, n, timeout, mask);
+}
+
+int ft_pselect(int n, fd_set *in, fd_set *out, fd_set *err, const void *timeout,
+	       const sigset_t *mask)
+{
+	REAL(pselect_fn, "pselect");
+	return pselect_kept(real, n, in, out, err, timeout, mask);
+}
+
+int ft_epoll_pwait2(int fd, struct epoll_event *events, int max, const void *timeout,
+		    const sigset_t *mask)
+{
+	REAL(epoll_pwait2_fn, "epoll_pwait2");
+	return epoll_pwait2_kept(real, fd, events, max, timeout, mask);
+}
+
+#if __TIMESIZE == 32
+FT_EXPORT int ft_ppoll64(struct pollfd *fds, nfds_t n, const void *timeout,
+			 const sigset_t *mask) __asm__("__ppoll64");
+FT_EXPORT int ft_pselect64(int n, fd_set *in, fd_set *out, fd_set *err, const void *timeout,
+			   const sigset_t *mask) __asm__("__pselect64");
+FT_EXPORT int ft_epoll_pwait2_time64(int fd, struct epoll_event *events, int max,
+				     const void *timeout,
+				     const sigset_t *mask) __asm__("__epoll_pwait2_time64");
+
+int ft_ppoll64(struct pollfd *fds, nfds_t n, const void *timeout, const sigset_t *mask)
+{
+	REAL(ppoll_fn, "__ppoll64");
+	return ppoll_kept(real, fds, n, timeout, mask);
+}
+
+int ft_pselect64(int n, fd_set *in, fd_set *out, fd_set *err, const void *timeout,
+		 const sigset_t *mask)
+{
+	REAL(pselect_fn, "__pselect64");
+	return pselect_kept(real, n, in, out, err, timeout, mask);
+}
+
+int ft_epoll_pwait2_time64(int fd, struct epoll_event *events, int max, const void *timeout,
+			   const sigset_t *mask)
+{
+	REAL(epoll_pwait2_fn, "__epoll_pwait2_time64");
+	return epoll_pwait2_kept(real, fd, events, max, timeout, mask);
+}
+#endif
+
+/* A timeout in milliseconds, the same on every ABI: one name. */
+FT_EXPORT int epoll_pwait(int fd, struct epoll_event *events, int max, int timeout,
+			  const sigset_t *mask)
+{
+	typedef int (*epoll_pwait_fn)(int, struct epoll_event *, int, int, const sigset_t *);
+	sigset_t copy;
+
+	REAL(epoll_pwait_fn, "epoll_pwait");
+	return real(fd, events, max, timeout, without_kept(SIG_SETMASK, mask, &copy));
+}
+
+/*
+ * A fortified ppoll() (_FORTIFY_SOURCE, its array's size known to the
+ * compiler) calls __ppoll_chk(), which checks the size and waits in
+ * glibc, past the wrapper of ppoll().
+ */
+FT_EXPORT int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *timeout,
+			  const sigset_t *mask, size_t size)
+{
+	typedef int (*ppoll_chk_fn)(struct pollfd *, nfds_t, const struct timespec *,
+				    const sigset_t *, size_t);
+	sigset_t copy;
+
+	REAL(ppoll_chk_fn, "__ppoll_chk");
+	return real(fds, n, timeout, without_kept(SIG_SETMASK, mask, &copy), size);
 }

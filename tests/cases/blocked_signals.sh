@@ -3,12 +3,14 @@
 # synced by a signal (qemu-user; FNTRACE_NO_MEMBARRIER natively) the
 # runtime keeps that signal deliverable whatever the program blocks, so
 # every switch is made and the workers' calls are traced, as where
-# membarrier syncs them; the program reads back the masks it set, its own
-# real-time signals reach its handlers, and its output and status are its
-# own.  A thread that blocks everything with the
-# system call itself cannot be reached by any signal: a switch that needs
-# it fails, says why, and changes nothing; once that thread is gone the
-# next one works.
+# membarrier syncs them; threads asleep in ppoll() (plain and
+# fortified), pselect() and epoll_pwait() with every signal blocked in
+# the wait's mask answer too, and once woken their calls are traced; the
+# program reads back the masks it set, its own real-time signals reach
+# its handlers, and its output and status are its own.  A thread that
+# blocks everything with the system call itself cannot be reached by any
+# signal: a switch that needs it fails, says why, and changes nothing;
+# once that thread is gone the next one works.
 
 . "$top/tests/robust_lib.sh"
 
@@ -41,14 +43,18 @@ finish() {
 }
 
 # traced TRACER: ctl trace shows work() in three workers at least (main
-# only reads), polled: the workers may not have run yet.
+# only reads), polled: the workers may not have run yet.  Their work()
+# is called from burst(), or from loop() where the compiler inlined
+# burst() there, as it may or not (mips gcc does not once time_t is 64
+# bits).
 traced() {
 	local i n
 	"$FNTRACE" ctl $pid trace ''
 	for i in $(seq 50); do
 		"$FNTRACE" ctl $pid trace >trace.txt 2>/dev/null
 		if [ "$1" = function ]; then
-			n=$(awk '$NF == "<-loop" && $(NF - 1) == "work" { print $1 }' trace.txt | sort -u | wc -l)
+			n=$(awk '$(NF - 1) == "work" && ($NF == "<-loop" || $NF == "<-burst") { print $1 }' \
+				trace.txt | sort -u | wc -l)
 		else
 			n=$(awk -F'|' '/work\(\) \{/ { k = split($1, w, " "); print w[k] }' trace.txt | sort -u | wc -l)
 		fi
@@ -56,6 +62,26 @@ traced() {
 		sleep 0.1
 	done
 	echo "work() seen in $n threads"
+	return 1
+}
+
+# woken TRACER: a line of input rings the sleepers' bells; ctl trace then
+# shows woken() in all four, polled.
+woken() {
+	local i n
+	"$FNTRACE" ctl $pid trace ''
+	echo >&3
+	for i in $(seq 50); do
+		"$FNTRACE" ctl $pid trace >trace.txt 2>/dev/null
+		if [ "$1" = function ]; then
+			n=$(awk '$NF == "<-sleeper" && $(NF - 1) == "woken" { print $1 }' trace.txt | sort -u | wc -l)
+		else
+			n=$(awk -F'|' '/woken\(\) \{/ { k = split($1, w, " "); print w[k] }' trace.txt | sort -u | wc -l)
+		fi
+		[ "$n" -ge 4 ] && return 0
+		sleep 0.1
+	done
+	echo "woken() seen in $n threads"
 	return 1
 }
 
@@ -70,6 +96,7 @@ for sync in $syncs; do
 			"$FNTRACE" ctl $pid current_tracer $tracer 2>ctl.err ||
 				bad="$bad $tracer($round): $(cat ctl.err)"
 			[ $round = 1 ] && [ $tracer != nop ] && t_ok "$name: $tracer traces the workers" traced $tracer
+			[ $round = 1 ] && [ $tracer != nop ] && t_ok "$name: $tracer traces the sleepers once woken" woken $tracer
 		done
 	done
 	t_eq "$name: every switch made" "" "${bad# }"

@@ -9,8 +9,14 @@
  *   signalfd  blocks everything, and pauses in poll() on a signalfd of
  *             every signal, reading any that comes
  *   sigwait   blocks everything, and pauses in sigtimedwait() for any
+ *   sleepers  four that block everything and sleep on a pipe, their
+ *             bell, with every signal blocked in the wait's own mask
+ *             too: in ppoll(), in __ppoll_chk() (a fortified ppoll's),
+ *             in pselect() and in epoll_pwait(), one each; rung, each
+ *             calls woken() a few times and sleeps again
  *   main      first sends itself every real-time signal it can handle,
- *             then blocks everything too, and reads stdin
+ *             then blocks everything too, and reads stdin, ringing every
+ *             bell at each line
  *
  * With "raw" as its argument one more thread blocks everything with the
  * system call itself, past any wrapper, and ends on its own once it has
@@ -18,15 +24,23 @@
  * wrapper can keep a signal free in.  Each thread prints the signals it
  * reads back as not blocked (none, natively) and whether its results
  * were right, the waiters how many signals they took (none: nobody sends
- * the program one); the program exits 0 if all were right.
+ * the program one), the sleepers only whether theirs were right; the
+ * program exits 0 if all were right.
  */
 #define _GNU_SOURCE
+/* Where time_t is 32 bits, the 64-bit one programs move to: their waits
+ * with a timeout are glibc's other names (__ppoll64, __pselect64 ...). */
+#define _FILE_OFFSET_BITS 64
+#define _TIME_BITS 64
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -128,6 +142,89 @@ KEEP void *waiter(void *name)
 	return wrong ? NULL : name;
 }
 
+/* The sleepers' waits, each in its own call, and their bells. */
+enum { PPOLL, PPOLL_CHK, PSELECT, EPOLL_PWAIT, SLEEPERS };
+static char *const sleeper_names[SLEEPERS] = { "ppoll", "ppoll_chk", "pselect", "epoll_pwait" };
+static int bell[SLEEPERS][2];
+
+/* What a fortified ppoll() calls when it cannot tell the array's size
+ * is right (declared by <poll.h> only under _FORTIFY_SOURCE). */
+int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *timeout,
+		const sigset_t *mask, size_t size);
+
+/* What a sleeper calls once rung: not work(), which the workers call. */
+KEEP long woken(long x)
+{
+	long r = leaf(x) + leaf(x + 2);
+
+	sink = r;
+	return r;
+}
+
+/* Until the bell rings, with every signal blocked: 1 then, 0 woken by a
+ * signal (which sync signals may do), -1 on error. */
+static int sleep_on_bell(int which, int epoll_fd)
+{
+	int fd = bell[which][0], n;
+	struct epoll_event ev;
+	struct pollfd p = { fd, POLLIN, 0 };
+	fd_set in;
+	sigset_t all;
+
+	sigfillset(&all);
+	FD_ZERO(&in);
+	FD_SET(fd, &in);
+	switch (which) {
+	case PPOLL:
+		n = ppoll(&p, 1, NULL, &all);
+		break;
+	case PPOLL_CHK:
+		n = __ppoll_chk(&p, 1, NULL, &all, sizeof(p));
+		break;
+	case PSELECT:
+		n = pselect(fd + 1, &in, NULL, NULL, NULL, &all);
+		break;
+	default:
+		n = epoll_pwait(epoll_fd, &ev, 1, -1, &all);
+	}
+	if (n < 0 && errno == EINTR)
+		return 0;
+	return n == 1 ? 1 : -1;
+}
+
+KEEP void *sleeper(void *arg)
+{
+	int which = (long)arg, epoll_fd = epoll_create1(0);
+	struct epoll_event ev = { .events = EPOLLIN };
+	long wrong = 0;
+	sigset_t all;
+	char c;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if (epoll_ctl(epoll_fd, EPOLL_CTL_ADD, bell[which][0], &ev))
+		wrong++;
+	while (!stop && !wrong) {
+		int rung = sleep_on_bell(which, epoll_fd);
+
+		if (rung < 0 || (rung && read(bell[which][0], &c, 1) != 1))
+			wrong++;
+		for (long i = 0; rung && i < 10; i++)
+			wrong += woken(i) != 2 * i + 4;
+	}
+	printf("%s: results right: %s\n", sleeper_names[which], wrong ? "no" : "yes");
+	return wrong ? NULL : sleeper_names[which];
+}
+
+/* Every sleeper wakes, once. */
+static int ring(void)
+{
+	for (int i = 0; i < SLEEPERS; i++)
+		if (write(bell[i][1], "x", 1) != 1)
+			return -1;
+	return 0;
+}
+
 KEEP void *blocker(void *name)
 {
 	sigset_t all;
@@ -185,6 +282,14 @@ static int start(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), 
 	return -1;
 }
 
+static int start_sleepers(pthread_t *t)
+{
+	for (long i = 0; i < SLEEPERS; i++)
+		if (pipe(bell[i]) || start(&t[i], NULL, sleeper, (void *)i))
+			return -1;
+	return 0;
+}
+
 static int start_all(pthread_t *t, int raw)
 {
 	sigset_t all, old;
@@ -214,27 +319,37 @@ int main(int argc, char **argv)
 	int raw = argc > 1 && !strcmp(argv[1], "raw"), ok = 1;
 	void *right = (void *)1;
 	char open[256];
-	pthread_t t[RAW + 1];
+	pthread_t t[RAW + 1], sleepers[SLEEPERS];
 	sigset_t all;
 	char c;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	own_signals();
-	if (start_all(t, raw))
+	if (start_all(t, raw) || start_sleepers(sleepers))
 		return 1;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	/* First line: the raw thread ends; end of input: every thread. */
-	while (read(0, &c, 1) == 1)
+	/* Each line rings the bells; the first also ends the raw thread;
+	 * end of input: every thread. */
+	while (read(0, &c, 1) == 1) {
+		if (c == '\n' && ring())
+			return 1;
 		if (raw && c == '\n' && raw_pipe[1] >= 0) {
 			if (write(raw_pipe[1], "x", 1) != 1 || pthread_join(t[RAW], &right))
 				return 1;
 			ok &= right != NULL;
 			raw_pipe[1] = -1;
 		}
+	}
 	stop = 1;
+	if (ring())
+		return 1;
 	for (int i = 0; i < RAW; i++) {
 		pthread_join(t[i], &right);
+		ok &= right != NULL;
+	}
+	for (int i = 0; i < SLEEPERS; i++) {
+		pthread_join(sleepers[i], &right);
 		ok &= right != NULL;
 	}
 	unblocked(open, sizeof(open));
