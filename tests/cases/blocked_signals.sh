@@ -42,47 +42,42 @@ finish() {
 	t_eq "$1: nothing said" "" "$(grep -v 'runs as pid' "$1.err")"
 }
 
-# traced TRACER: ctl trace shows work() in three workers at least (main
-# only reads), polled: the workers may not have run yet.  Their work()
-# is called from burst(), or from loop() where the compiler inlined
-# burst() there, as it may or not (mips gcc does not once time_t is 64
-# bits).
-traced() {
+# seen_in TRACER FUNC CALLER MIN: ctl trace shows FUNC (under the
+# function tracer called from CALLER, an awk regex) in MIN threads at
+# least, polled: the threads may not have run yet.
+seen_in() {
 	local i n
-	"$FNTRACE" ctl $pid trace ''
 	for i in $(seq 50); do
 		"$FNTRACE" ctl $pid trace >trace.txt 2>/dev/null
 		if [ "$1" = function ]; then
-			n=$(awk '$(NF - 1) == "work" && ($NF == "<-loop" || $NF == "<-burst") { print $1 }' \
+			n=$(awk -v f="$2" -v c="$3" '$(NF - 1) == f && $NF ~ c { print $1 }' \
 				trace.txt | sort -u | wc -l)
 		else
-			n=$(awk -F'|' '/work\(\) \{/ { k = split($1, w, " "); print w[k] }' trace.txt | sort -u | wc -l)
+			n=$(awk -F'|' -v f="$2() {" 'index($0, f) { k = split($1, w, " "); print w[k] }' \
+				trace.txt | sort -u | wc -l)
 		fi
-		[ "$n" -ge 3 ] && return 0
+		[ "$n" -ge "$4" ] && return 0
 		sleep 0.1
 	done
-	echo "work() seen in $n threads"
+	echo "$2() seen in $n threads"
 	return 1
 }
 
-# woken TRACER: a line of input rings the sleepers' bells; ctl trace then
-# shows woken() in all four, polled.
+# traced TRACER: work() in three workers at least (main only reads).
+# Their work() is called from burst(), or from loop() where the compiler
+# inlined burst() there, as it may or not (mips gcc does not once time_t
+# is 64 bits).
+traced() {
+	"$FNTRACE" ctl $pid trace ''
+	seen_in "$1" work '^<-(loop|burst)$' 3
+}
+
+# woken TRACER: a line of input rings the sleepers' bells; woken() then
+# in all four.
 woken() {
-	local i n
 	"$FNTRACE" ctl $pid trace ''
 	echo >&3
-	for i in $(seq 50); do
-		"$FNTRACE" ctl $pid trace >trace.txt 2>/dev/null
-		if [ "$1" = function ]; then
-			n=$(awk '$NF == "<-sleeper" && $(NF - 1) == "woken" { print $1 }' trace.txt | sort -u | wc -l)
-		else
-			n=$(awk -F'|' '/woken\(\) \{/ { k = split($1, w, " "); print w[k] }' trace.txt | sort -u | wc -l)
-		fi
-		[ "$n" -ge 4 ] && return 0
-		sleep 0.1
-	done
-	echo "woken() seen in $n threads"
-	return 1
+	seen_in "$1" woken '^<-sleeper$' 4
 }
 
 for sync in $syncs; do
