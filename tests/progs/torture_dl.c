@@ -86,19 +86,27 @@ static int ctl(ctl_write_fn write, const char *file, const char *value)
 static const char *const tracers[] = { "function_graph", "nop", "function" };
 static const char *const filters[] = { "*:mod:libcalc", "*" };
 
-/* The process's address space, in kB: 0 if unknown. */
+/*
+ * The program's address space, in kB: the sum of its mappings in
+ * /proc/self/maps (0 if unknown), not VmSize.  Under qemu-user VmSize is
+ * the emulator's own, which grows by whole malloc arenas of its threads
+ * (64 MB each) that are none of the program's; the maps it shows are the
+ * program's alone, and natively they add up to VmSize.
+ */
 static long vm_size(void)
 {
-	FILE *f = fopen("/proc/self/status", "r");
-	char line[128];
-	long kb = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long lo, hi, bytes = 0;
+	char *line = NULL;
+	size_t size = 0;
 
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmSize: %ld", &kb) == 1)
-			break;
+	while (f && getline(&line, &size, f) > 0)
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+			bytes += hi - lo;
+	free(line);
 	if (f)
 		fclose(f);
-	return kb;
+	return bytes / 1024;
 }
 
 static long vm_start, vm_end;
