@@ -300,14 +300,17 @@ static int pass(void)
 
 /* Our own wrappers, by name in our own module: dlsym on our handle finds
  * ours first, where a lookup by address of the FT_EXPORTed name would
- * take the program's. */
+ * take the program's.  libc's dlopen and dlclose, not ours: preloaded
+ * (fntrace run or record, then attach), our own calls bind to our
+ * wrappers, whose module update takes ftrace_lock, held here. */
 static int find_ours(void)
 {
 	void *(*real_dlopen)(const char *, int) = ft_real("dlopen");
+	int (*real_dlclose)(void *) = ft_real("dlclose");
 	Dl_info info;
 	void *self;
 
-	if (!own_base || !dladdr((void *)find_ours, &info) || !real_dlopen ||
+	if (!own_base || !dladdr((void *)find_ours, &info) || !real_dlopen || !real_dlclose ||
 	    !(self = real_dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD)))
 		return -1;
 	for (unsigned i = 0; i < NR_WRAPPED; i++) {
@@ -315,7 +318,7 @@ static int find_ours(void)
 		if (!ours[i] || !is_own((void *)ours[i]))
 			ours[i] = 0;
 	}
-	dlclose(self);
+	real_dlclose(self);
 	return 0;
 }
 
