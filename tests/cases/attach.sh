@@ -217,6 +217,29 @@ wait $pid
 t_eq "attach x20: the program ends normally" 0 "$?"
 t_same "attach x20: its output" want.txt got.txt
 
+# A program fntrace run started has the runtime preloaded, which detach
+# cannot unload: attach starts that runtime again, twice over, tracing.
+touch hold
+"$FNTRACE" run -- ./spin 3 hold >got.txt 2>/dev/null &
+pid=$!
+for i in $(seq 50); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+"$FNTRACE" detach $pid 2>/dev/null
+t_eq "run, detach: succeeds" 0 "$?"
+"$FNTRACE" attach --timeout 5 $pid 2>/dev/null
+t_eq "run, detach, attach: succeeds" 0 "$?"
+"$FNTRACE" ctl $pid current_tracer function_graph 2>/dev/null
+t_eq "run, detach, attach: function_graph on" 0 "$?"
+sleep 0.1
+t_ok "run, detach, attach: traced" sh -c "'$FNTRACE' ctl $pid trace | grep -q 'leaf();'"
+"$FNTRACE" detach $pid 2>/dev/null
+t_eq "run, detach, attach, detach: succeeds" 0 "$?"
+"$FNTRACE" attach --timeout 5 $pid 2>/dev/null
+t_eq "run, detach, attach twice: succeeds" 0 "$?"
+rm hold
+wait $pid
+t_eq "run, detach, attach: the program ends normally" 0 "$?"
+t_same "run, detach, attach: its output" want.txt got.txt
+
 # A thread holds the dynamic loader's lock (a library's constructor runs
 # in it): the dlopen attach injects would wait for as long.  attach gives
 # up at its time limit, leaving the process as it was, and succeeds once
