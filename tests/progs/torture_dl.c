@@ -88,20 +88,23 @@ static const char *const filters[] = { "*:mod:libcalc", "*" };
 
 /*
  * The program's address space, in kB: the sum of its mappings in
- * /proc/self/maps (0 if unknown), not VmSize.  Under qemu-user VmSize is
- * the emulator's own, which grows by whole malloc arenas of its threads
- * (64 MB each) that are none of the program's; the maps it shows are the
- * program's alone, and natively they add up to VmSize.
+ * /proc/self/maps but reservations (0 if unknown), not VmSize.  Under
+ * qemu-user VmSize is the emulator's own, which grows by whole malloc
+ * arenas of its threads (64 MB each) that are none of the program's; the
+ * maps it shows are the program's alone.  A thread's first malloc() may
+ * come at any time, and the arena it makes reserves 64 MB (---p) that it
+ * has not used: what is not accessible is not counted.
  */
 static long vm_size(void)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
 	unsigned long lo, hi, bytes = 0;
-	char *line = NULL;
+	char *line = NULL, perms[5];
 	size_t size = 0;
 
 	while (f && getline(&line, &size, f) > 0)
-		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+		if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 &&
+		    strcmp(perms, "---p") != 0)
 			bytes += hi - lo;
 	free(line);
 	if (f)
