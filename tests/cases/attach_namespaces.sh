@@ -50,11 +50,14 @@ traced pidns $pid
 rm hold
 ends pidns $waiter pidns.out
 
-# A root of its own: the program, its C library and loader, /tmp, /proc.
+# A root of its own: the program, its C library and loader, /tmp, /proc,
+# and the libraries the runtime needs that the program does not (a
+# sanitizer build's runtime needs libubsan): attach brings the runtime
+# in, not what it links to.
 mkdir -p root/tmp root/proc
 chmod 1777 root/tmp
 cp spin root/
-for lib in $(ldd spin | grep -o '/[^ ]*'); do
+for lib in $( (ldd spin; ldd "$LIBFNTRACE") | grep -o '/[^ :]*' | sort -u); do
 	mkdir -p "root$(dirname "$lib")" && cp "$lib" "root$lib"
 done
 touch root/tmp/hold
