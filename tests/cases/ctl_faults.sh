@@ -70,7 +70,9 @@ wait $w1 $w2
 t_eq "two writers: every filter write succeeded" "0" "$(sort -u set_ftrace_filter.rc | tr '\n' ' ' | sed 's/ $//')"
 t_eq "two writers: every tracer write succeeded" "0" "$(sort -u current_tracer.rc | tr '\n' ' ' | sed 's/ $//')"
 t_eq "two writers: nothing said" "" "$(cat set_ftrace_filter.msg current_tracer.msg)"
-t_ok "two writers: both wrote often" test "$(wc -l <set_ftrace_filter.rc)" -ge 20 -a "$(wc -l <current_tracer.rc)" -ge 20
+# Often enough to meet: a sanitizer build on a loaded machine starts a
+# client in a tenth of a second or more.
+t_ok "two writers: both wrote often" test "$(wc -l <set_ftrace_filter.rc)" -ge 8 -a "$(wc -l <current_tracer.rc)" -ge 8
 filter=$(cat set_ftrace_filter.last) tracer=$(cat current_tracer.last)
 t_eq "two writers: current_tracer is the last written" "$tracer" "$(ctl $pid current_tracer)"
 case $filter in
