@@ -23,15 +23,18 @@ if [ -x "$bin" ]; then
 	echo "$bin"
 	exit 0
 fi
-[ -x "$top/build/fntrace" ] || die "build fntrace first (make)"
+# The fntrace of the build under test (make check-sanitize's has its own).
+fntrace=${FNTRACE:-${BUILD:-$top/build}/fntrace}
+[ -x "$fntrace" ] || die "build fntrace first (make)"
 [ -e /usr/include/bzlib.h ] || die "libbz2-dev is not installed"
 src=$("$top/scripts/debsrc.sh" pbzip2) || die "cannot fetch pbzip2's sources"
 # Built under a name of this process, then renamed: a parallel run never
 # sees a half-built tree.
 tmp=$out.tmp.$$
 rm -rf "$tmp"
+mkdir -p "$CACHE/build"
 cp -r "$src" "$tmp"
-make -C "$tmp" -s CXX="$top/build/fntrace c++" pbzip2 >"$tmp/make.log" 2>&1 ||
+make -C "$tmp" -s CXX="$fntrace c++" pbzip2 >"$tmp/make.log" 2>&1 ||
 	die "make failed (see $tmp/make.log)"
 [ -x "$tmp/pbzip2" ] || die "no pbzip2 after make"
 rm -rf "$out"
