@@ -19,8 +19,8 @@
  * inherits the mask as the kernel has it, without them).  The program
  * reads back what it asked: a thread remembers whether it blocked each
  * of the two, and until it says, one reads as blocked where its
- * neighbour (the signal numbered one below) is, as sets that block one block the other, and as a thread
- * inherits its creator's mask.  Threads that blocked them before the
+ * neighbour (the signal numbered one below) is, as sets that block one
+ * block the other, and as a thread inherits its creator's mask.  Threads that blocked them before the
  * runtime came (attach) are found by ftrace_traps_blocked(), and the
  * patcher avoids traps then; one that blocks the sync signal with the
  * system call makes a sync fail, and the patch is undone (patch.c).
@@ -223,8 +223,8 @@ FT_EXPORT int sigsuspend(const sigset_t *mask)
 
 /*
  * ppoll(), pselect(), epoll_pwait() and epoll_pwait2() sleep with a mask
- * of their own, set for the wait: one that blocks every signal keeps the sync signal
- * from the thread for as long as it sleeps, maybe for good.  The kept
+ * of their own, set for the wait: one that blocks every signal keeps the
+ * sync signal from the thread for as long as it sleeps, maybe for good.  The kept
  * signals come out of it as out of any mask; a NULL one stays NULL (no
  * change: the thread's mask, kept already, holds).  A sync signal then
  * ends the wait with EINTR, as any handled signal would, where the
