@@ -20,9 +20,9 @@
  *                     the child is marked never to be traced; if not, no
  *                     hook may read it, and tracing is switched off
  *
- * A clone system call the program makes itself (syscall(SYS_clone),
- * clone3) meets no wrapper: such a thread shares its creator's state
- * unseen.
+ * A clone system call the program makes itself through syscall() is
+ * raw_clone.c's; one made by its own instruction meets no wrapper: such
+ * a thread shares its creator's state unseen.
  */
 #include "args.h"
 #include "events.h"
@@ -61,14 +61,14 @@ int ft_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
 }
 
 /* In pthread_atfork's order: prepare handlers last registered first. */
-static void fork_prepare(void)
+void ft_fork_prepare(void)
 {
 	for (unsigned i = nr_handlers; i-- > 0;)
 		if (handlers[i].prepare)
 			handlers[i].prepare();
 }
 
-static void fork_parent(void)
+void ft_fork_parent(void)
 {
 	for (unsigned i = 0; i < nr_handlers; i++)
 		if (handlers[i].parent)
@@ -83,9 +83,9 @@ int ft_forked_by_clone(void)
 	return by_clone;
 }
 
-static void fork_child(void)
+void ft_fork_child(int clone_child)
 {
-	by_clone = 1;
+	by_clone = clone_child;
 	for (unsigned i = 0; i < nr_handlers; i++)
 		if (handlers[i].child)
 			handlers[i].child();
@@ -121,7 +121,7 @@ static int start_process(void *p)
 {
 	struct clone_start *s = p;
 
-	fork_child();
+	ft_fork_child(1);
 	if (ft_current)
 		graph_forget_all(ft_current);
 	return s->fn(s->arg);
@@ -131,9 +131,9 @@ static int clone_process(const struct clone_call *c)
 {
 	int ret;
 
-	fork_prepare();
+	ft_fork_prepare();
 	ret = call_real(c, start_process);
-	fork_parent();
+	ft_fork_parent();
 	return ret;
 }
 
@@ -191,7 +191,7 @@ static int start_foreign(void *p)
 	int ret;
 
 	if (s->process)
-		fork_child();
+		ft_fork_child(1);
 	ft_tls_foreign();
 	ret = s->fn(s->arg);
 	ft_tls_foreign_end();
@@ -228,9 +228,9 @@ static int clone_foreign(const struct clone_call *c, int (*fn)(void *), void *st
 	c->start->process = !(c->flags & CLONE_VM);
 	if (!c->start->process)
 		return call_real(c, start_foreign);
-	fork_prepare();
+	ft_fork_prepare();
 	ret = call_real(c, start_foreign);
-	fork_parent();
+	ft_fork_parent();
 	return ret;
 }
 

@@ -244,6 +244,13 @@ int ft_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void));
 /* In a child handler: is this a clone() child, whose process ends when
  * its one thread does?  Then it must make no thread of its own. */
 int ft_forked_by_clone(void);
+/* The handlers ft_atfork() registered, for a fork made otherwise;
+ * clone_child: the child's process ends when its one thread does. */
+void ft_fork_prepare(void);
+void ft_fork_parent(void);
+void ft_fork_child(int clone_child);
+/* Find the real syscall() before anything calls our wrapper (raw_clone.c). */
+void ft_raw_clone_init(void);
 
 /* ---- messages (messages.c): to the user, never the program's streams ---- */
 void ft_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

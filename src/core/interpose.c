@@ -46,7 +46,7 @@ static const char *const wrapped[] = {
 	"epoll_pwait", "epoll_pwait2", "__epoll_pwait2_time64", "dlopen", "dlclose",
 	"close", "close_range", "closefrom", "dup2", "dup3",
 	"mprotect", "prctl", "setrlimit", "setrlimit64", "prlimit", "prlimit64",
-	"clone", "vfork",
+	"clone", "vfork", "syscall",
 };
 #define NR_WRAPPED (sizeof(wrapped) / sizeof(wrapped[0]))
 
