@@ -10,20 +10,21 @@
  *                made while it runs
  *
  * So the wrappers of sigprocmask(), pthread_sigmask(),
- * pthread_attr_setsigmask_np(), sigsuspend(), of the waits that take a
- * mask for their time (ppoll(), pselect(), epoll_pwait() and
- * epoll_pwait2()) and of a handler's sa_mask take both out of every set
- * that would block them, and those of signalfd() and the sigwait()
- * family out of every set that would take them (xz's threads block
- * every signal; a thread created while its creator blocks everything
- * inherits the mask as the kernel has it, without them).  The program
- * reads back what it asked: a thread remembers whether it blocked each
- * of the two, and until it says, one reads as blocked where its
- * neighbour (the signal numbered one below) is, as sets that block one
- * block the other, and as a thread inherits its creator's mask.  Threads that blocked them before the
- * runtime came (attach) are found by ftrace_traps_blocked(), and the
- * patcher avoids traps then; one that blocks the sync signal with the
- * system call makes a sync fail, and the patch is undone (patch.c).
+ * pthread_attr_setsigmask_np(), sigsuspend() and of a handler's sa_mask
+ * take both out of every set that would block them (the waits that take
+ * a mask for their time, ppoll() and the like, count a thread whose mask
+ * blocks the sync signal as synced instead), and those of signalfd() and
+ * the sigwait() family out of every set that would take them (xz's
+ * threads block every signal; a thread created while its creator blocks
+ * everything inherits the mask as the kernel has it, without them).  The
+ * program reads back what it asked: a thread remembers whether it
+ * blocked each of the two, and until it says, one reads as blocked where
+ * its neighbour (the signal numbered one below) is, as sets that block
+ * one block the other, and as a thread inherits its creator's mask.
+ * Threads that blocked them before the runtime came (attach) are found
+ * by ftrace_traps_blocked(), and the patcher avoids traps then; one that
+ * blocks the sync signal with the system call makes a sync fail, and the
+ * patch is undone (patch.c).
  */
 #include "sigmask.h"
 #include "ftrace.h"
@@ -223,14 +224,15 @@ FT_EXPORT int sigsuspend(const sigset_t *mask)
 
 /*
  * ppoll(), pselect(), epoll_pwait() and epoll_pwait2() sleep with a mask
- * of their own, set for the wait: one that blocks every signal keeps the
- * sync signal from the thread for as long as it sleeps, maybe for good.  The kept
- * signals come out of it as out of any mask; a NULL one stays NULL (no
- * change: the thread's mask, kept already, holds).  A sync signal then
- * ends the wait with EINTR, as any handled signal would, where the
- * program blocked them all and expected none: so it is for sigsuspend()
- * and sigtimedwait() too, and the program must take EINTR as every
- * waiter with a handled signal does.
+ * of their own, set for the wait: one that blocks every signal would keep
+ * the sync signal from the thread for as long as it sleeps, maybe for
+ * good.  Taken out of that mask, the sync signal would end the wait with
+ * EINTR, which a program that blocked every signal does not expect.  So
+ * the thread sleeps with the program's mask, and is counted as synced
+ * while it does (ftrace_sync_wait_begin: it runs none of the program's
+ * text until it wakes; nor can it meet a breakpoint, so SIGTRAP may stay
+ * blocked too).  A NULL mask stays NULL (the thread's, kept already);
+ * any other mask loses the kept signals, as every mask does.
  *
  * Where time_t is 32 bits (i386, mips), glibc has a second name for each
  * wait with a timeout, taking the 64-bit timespec (__ppoll64 ...), which
@@ -243,28 +245,51 @@ typedef int (*ppoll_fn)(struct pollfd *, nfds_t, const void *, const sigset_t *)
 typedef int (*pselect_fn)(int, fd_set *, fd_set *, fd_set *, const void *, const sigset_t *);
 typedef int (*epoll_pwait2_fn)(int, struct epoll_event *, int, const void *, const sigset_t *);
 
+/* Does the wait's own mask keep the sync signal out?  Then the thread is
+ * registered for it; with no room, the signal is kept deliverable. */
+static const sigset_t *wait_mask(const sigset_t *mask, sigset_t *copy, int *slot)
+{
+	int sig = ftrace_sync_signal_kept();
+
+	*slot = mask && sig && sigismember(mask, sig) ? ftrace_sync_wait_begin() : 0;
+	return *slot ? mask : without_kept(SIG_SETMASK, mask, copy);
+}
+
+static int wait_done(int slot, int ret)
+{
+	if (slot)
+		ftrace_sync_wait_end(slot);
+	return ret;
+}
+
 static int ppoll_kept(ppoll_fn real, struct pollfd *fds, nfds_t n, const void *timeout,
 		      const sigset_t *mask)
 {
 	sigset_t copy;
+	int slot;
 
-	return real(fds, n, timeout, without_kept(SIG_SETMASK, mask, &copy));
+	mask = wait_mask(mask, &copy, &slot);
+	return wait_done(slot, real(fds, n, timeout, mask));
 }
 
 static int pselect_kept(pselect_fn real, int n, fd_set *in, fd_set *out, fd_set *err,
 			const void *timeout, const sigset_t *mask)
 {
 	sigset_t copy;
+	int slot;
 
-	return real(n, in, out, err, timeout, without_kept(SIG_SETMASK, mask, &copy));
+	mask = wait_mask(mask, &copy, &slot);
+	return wait_done(slot, real(n, in, out, err, timeout, mask));
 }
 
 static int epoll_pwait2_kept(epoll_pwait2_fn real, int fd, struct epoll_event *events, int max,
 			     const void *timeout, const sigset_t *mask)
 {
 	sigset_t copy;
+	int slot;
 
-	return real(fd, events, max, timeout, without_kept(SIG_SETMASK, mask, &copy));
+	mask = wait_mask(mask, &copy, &slot);
+	return wait_done(slot, real(fd, events, max, timeout, mask));
 }
 
 FT_EXPORT int ft_ppoll(struct pollfd *fds, nfds_t n, const void *timeout,
@@ -331,8 +356,11 @@ FT_EXPORT int epoll_pwait(int fd, struct epoll_event *events, int max, int timeo
 	typedef int (*epoll_pwait_fn)(int, struct epoll_event *, int, int, const sigset_t *);
 	sigset_t copy;
 
+	int slot;
+
 	REAL(epoll_pwait_fn, "epoll_pwait");
-	return real(fd, events, max, timeout, without_kept(SIG_SETMASK, mask, &copy));
+	mask = wait_mask(mask, &copy, &slot);
+	return wait_done(slot, real(fd, events, max, timeout, mask));
 }
 
 /*
@@ -347,6 +375,9 @@ FT_EXPORT int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *t
 				    const sigset_t *, size_t);
 	sigset_t copy;
 
+	int slot;
+
 	REAL(ppoll_chk_fn, "__ppoll_chk");
-	return real(fds, n, timeout, without_kept(SIG_SETMASK, mask, &copy), size);
+	mask = wait_mask(mask, &copy, &slot);
+	return wait_done(slot, real(fds, n, timeout, mask, size));
 }

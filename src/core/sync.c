@@ -51,6 +51,10 @@ static char failure[200];	/* why the last sync failed */
 
 static pid_t answered[MAX_SIGNALLED];	/* who acknowledged, in order */
 
+#define MAX_WAITERS 256
+
+static _Atomic pid_t waiting[MAX_WAITERS];	/* asleep with the signal blocked */
+
 
 /* The value our signals carry: an address no one else sends. */
 static void *cookie(void)
@@ -242,6 +246,46 @@ int ftrace_sync_init(void)
 	return 0;
 }
 
+/*
+ * A thread asleep in ppoll() and the like with every signal blocked for
+ * the wait (sigmask.c) runs no text of the program's until it wakes: it
+ * is counted as synced, unsignalled, so that no sync signal ends a wait
+ * the program made proof against signals (EINTR).  On waking it leaves
+ * the register first, then holds while the others are parked, as they
+ * hold in the handler: the syncer, which parks before reading the
+ * register, sees it in one or finds it parked in the other.
+ */
+int ftrace_sync_wait_begin(void)
+{
+	pid_t self = syscall(SYS_gettid);
+
+	for (int i = 0; i < MAX_WAITERS; i++) {
+		pid_t free_slot = 0;
+
+		if (atomic_compare_exchange_strong(&waiting[i], &free_slot, self))
+			return i + 1;
+	}
+	return 0;
+}
+
+void ftrace_sync_wait_end(int slot)
+{
+	int saved = errno;
+
+	atomic_store(&waiting[slot - 1], 0);
+	while (atomic_load(&parked))
+		sched_yield();
+	errno = saved;
+}
+
+static int is_waiting(pid_t tid)
+{
+	for (int i = 0; i < MAX_WAITERS; i++)
+		if (atomic_load(&waiting[i]) == tid)
+			return 1;
+	return 0;
+}
+
 /* Signal every other thread; their ids go to tids, their count is
  * returned.  A thread whose queue is full (it has blocked our signals
  * for long, past the wrappers) is counted too: it cannot answer, and
@@ -256,7 +300,7 @@ static unsigned signal_others(pid_t *tids)
 	while (d && (e = readdir(d)) && sent < MAX_SIGNALLED) {
 		pid_t tid = atoi(e->d_name);
 
-		if (tid > 0 && tid != self && !ft_task_foreign(tid) &&
+		if (tid > 0 && tid != self && !ft_task_foreign(tid) && !is_waiting(tid) &&
 		    (send_sync(tid, sync_signal) == 0 || errno == EAGAIN))
 			tids[sent++] = tid;
 	}
@@ -275,7 +319,8 @@ static int has_answered(pid_t tid, unsigned n)
 
 static int silent(pid_t tid, unsigned n)
 {
-	return !has_answered(tid, n) && syscall(SYS_tgkill, getpid(), tid, 0) == 0;
+	return !has_answered(tid, n) && !is_waiting(tid) &&
+	       syscall(SYS_tgkill, getpid(), tid, 0) == 0;
 }
 
 /* Has every signalled thread answered, or ended (and so never will)? */

@@ -42,6 +42,11 @@ void ftrace_sync_hold(sigset_t *old);
 void ftrace_thread_mask(int how, const sigset_t *set, sigset_t *old);
 void ftrace_sync_release(const sigset_t *old);
 void ftrace_sync_after_exec(void);
+/* Around a wait whose own mask blocks the sync signal: the thread counts
+ * as synced meanwhile.  begin gives a slot for end, or 0 (no room: keep
+ * the signal deliverable instead). */
+int ftrace_sync_wait_begin(void);
+void ftrace_sync_wait_end(int slot);
 /* Every thread of the process passes a core-serialising point. */
 int ftrace_sync_cores(void);
 

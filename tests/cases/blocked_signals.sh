@@ -5,7 +5,8 @@
 # every switch is made and the workers' calls are traced, as where
 # membarrier syncs them; threads asleep in ppoll() (plain and
 # fortified), pselect() and epoll_pwait() with every signal blocked in
-# the wait's mask answer too, and once woken their calls are traced; the
+# the wait's mask count as synced, no signal ends their waits (EINTR),
+# and once woken their calls are traced; the
 # program reads back the masks it set, its own real-time signals reach
 # its handlers, and its output and status are its own.  A thread that
 # blocks everything with the system call itself cannot be reached by any

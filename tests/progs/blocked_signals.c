@@ -20,7 +20,7 @@
  *
  * With "raw" as its argument one more thread blocks everything with the
  * system call itself, past any wrapper, and ends on its own once it has
- * seen a byte on its pipe (the second line of input): a thread no
+ * seen a byte on its pipe (the first line of input): a thread no
  * wrapper can keep a signal free in.  Each thread prints the signals it
  * reads back as not blocked (none, natively) and whether its results
  * were right, the waiters how many signals they took (none: nobody sends
@@ -161,8 +161,8 @@ KEEP long woken(long x)
 	return r;
 }
 
-/* Until the bell rings, with every signal blocked: 1 then, 0 woken by a
- * signal (which sync signals may do), -1 on error. */
+/* Until the bell rings, with every signal blocked: 1 then, -1 on error
+ * (EINTR too: no signal can end the wait). */
 static int sleep_on_bell(int which, int epoll_fd)
 {
 	int fd = bell[which][0], n;
@@ -187,8 +187,6 @@ static int sleep_on_bell(int which, int epoll_fd)
 	default:
 		n = epoll_pwait(epoll_fd, &ev, 1, -1, &all);
 	}
-	if (n < 0 && errno == EINTR)
-		return 0;
 	return n == 1 ? 1 : -1;
 }
 
