@@ -4,8 +4,10 @@
 # them), and report, info and export read the recording.  Under run, ctl
 # still reaches the endpoint it bound before the change, as root and as
 # the user that started the program; another user is still refused, the
-# program's new user too; and call sites left unread at load are still
-# read when first wanted, after the change of root.
+# program's new user too; record -p records it, for its owner and root;
+# attached after the change, ctl and record -p reach it; and call sites
+# left unread at load are still read when first wanted, after the change
+# of root.
 
 . "$top/tests/robust_lib.sh"
 
@@ -134,6 +136,35 @@ if $as_owner --inh-caps=+setuid --ambient-caps=+setuid true 2>/dev/null; then
 		"$(awk '/^Uid:/ { print $3 }' "/proc/$pid/status")"
 	controlled "run, setuid"
 	kill "$pid"; wait "$runner" 2>/dev/null || :
+
+	# record -p after the change, by the owner (into a directory of its
+	# own: this one is root's) and by root.
+	started privs setuid +setuid,+setgid spin 60
+	owner_dir=$(mktemp -d) && chown 1000:1000 "$owner_dir"
+	for who in owner root; do
+		out=$PWD/rp-$who.data as=
+		[ $who = owner ] && out=$owner_dir/rp.data as=$as_owner
+		$as "$FNTRACE" record -p "$pid" -d 1 -o "$out" >"rp-$who.out" 2>"rp-$who.err"
+		t_eq "record -p after setuid, as $who: status" 0 "$?"
+		"$FNTRACE" report -i "$out" >"rp-$who.txt" 2>&1
+		t_ok "record -p after setuid, as $who: mid() recorded, named" grep -q 'mid() {' "rp-$who.txt"
+	done
+	rm -rf "$owner_dir"
+	kill "$pid"; wait "$runner" 2>/dev/null || :
+
+	# attach after the change, by root: ctl and record -p reach it.
+	$as_owner --inh-caps=+setuid,+setgid --ambient-caps=+setuid,+setgid \
+		./privs setuid spin 60 >plain.out 2>plain.err &
+	runner=$!
+	for i in $(seq 400); do grep -q changed plain.out 2>/dev/null && break; sleep 0.05; done
+	t_ok "attach after setuid: attached" "$FNTRACE" attach "$runner"
+	t_eq "attach after setuid: ctl reaches it" nop "$("$FNTRACE" ctl "$runner" current_tracer 2>&1)"
+	rm -rf at.data
+	"$FNTRACE" record -p "$runner" -d 1 -o at.data >at.out 2>at.err
+	t_eq "attach after setuid, record -p: status" 0 "$?"
+	t_ok "attach after setuid, record -p: mid() recorded, named" \
+		sh -c "'$FNTRACE' report -i at.data 2>&1 | grep -q 'mid() {'"
+	kill "$runner"; wait "$runner" 2>/dev/null || :
 
 	started privs_nop chroot:"$PWD/newroot" +sys_chroot spin 60
 	t_ok "run, chroot: the program's root is another" \
