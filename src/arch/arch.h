@@ -290,7 +290,9 @@ int arch_cpu_emulated(void);
  * under ptrace, call func(args...) with the stack pointer at sp, and put
  * its return value in *ret; every register is restored afterwards.  A
  * signal that interrupts the wait for the call (a time limit) abandons
- * it: the thread is stopped again and restored, and the result is -1.
+ * it, if the caller's inject_may_abandon(tid) allows: the thread is
+ * stopped again and restored, and the result is -1; if not, the wait
+ * goes on.
  */
 #include <sys/types.h>
 uintptr_t arch_inject_stack(pid_t tid);
@@ -301,6 +303,8 @@ int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned 
  * and at_zero(tid, regs) says its pc is 0 (1; 0 if not, -1 if its
  * registers, read into regs, cannot be). */
 int inject_run_to_zero(pid_t tid, int (*at_zero)(pid_t tid, void *regs), void *regs);
+/* The injecting command's: may a call be abandoned where it is now? */
+int inject_may_abandon(pid_t tid);
 
 /*
  * For an unwinder that meets return_to_handler as a return address (see

@@ -26,6 +26,21 @@ static int stop_again(pid_t tid)
 	return WIFSTOPPED(status) ? 0 : -1;
 }
 
+/* Until the thread stops; -1 if the wait is given up (the call then
+ * abandoned, the thread stopped again where it is). */
+static int wait_stop(pid_t tid, int *status)
+{
+	while (waitpid(tid, status, __WALL) != tid) {
+		if (errno != EINTR)
+			return -1;
+		if (inject_may_abandon(tid)) {
+			stop_again(tid);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int inject_run_to_zero(pid_t tid, int (*at_zero)(pid_t tid, void *regs), void *regs)
 {
 	int sig = 0, status, zero;
@@ -33,11 +48,8 @@ int inject_run_to_zero(pid_t tid, int (*at_zero)(pid_t tid, void *regs), void *r
 	for (;;) {
 		if (ptrace(PTRACE_CONT, tid, NULL, (void *)(long)sig))
 			return -1;
-		if (waitpid(tid, &status, __WALL) != tid) {
-			if (errno == EINTR)
-				stop_again(tid);
+		if (wait_stop(tid, &status))
 			return -1;
-		}
 		if (!WIFSTOPPED(status))
 			return -1;
 		sig = WSTOPSIG(status);

@@ -147,6 +147,28 @@ static void time_limit(unsigned seconds)
 	alarm(seconds);
 }
 
+/*
+ * The time limit is up while the thread runs our call.  Abandoned where
+ * it waits for the loader's lock (another thread holds it), the call
+ * leaves nothing behind; but once the runtime is mapped, dlopen() holds
+ * that lock (and the runtime's start its own): abandoned there, they
+ * would stay taken, and the program's next dlopen() would wait for
+ * ever.  Then the wait goes on, said once.
+ */
+int inject_may_abandon(pid_t tid)
+{
+	char path[4096];
+	static int said;
+
+	if (!mapped_bias(tid, "/libfntrace.so", path, sizeof(path), NULL))
+		return 1;
+	if (!said++)
+		fprintf(stderr, "fntrace: process %d: the runtime is starting in it; waiting for "
+			"it to finish (stopped now, it would leave the loader's lock taken)\n",
+			(int)tid);
+	return 0;
+}
+
 /* The runtime's start in the process, given the threads SIGTRAP was let
  * through to; sp: where a string may go below. */
 static int inject_init(pid_t pid, uintptr_t sp, const char *traps)

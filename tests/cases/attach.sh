@@ -149,7 +149,8 @@ t_ok "attach: a sleeping thread sleeps its whole time (2 s, in tenths: $(cat sle
 # loads, so every site can be switched, and detach puts it back.
 t_build gcc-pg -O2 blocked "$top/tests/progs/attach_blocked.c"
 ./blocked 3 >want.txt
-./blocked 3 >got.txt &
+touch blocked.hold
+./blocked 3 blocked.hold >got.txt &
 pid=$!
 t_running $pid blocked
 for i in $(seq 100); do [ "$(ls /proc/$pid/task | wc -l)" -ge 2 ] && break; sleep 0.02; done
@@ -174,6 +175,7 @@ t_ok "attach, a thread blocking SIGTRAP: traced" \
 	sh -c "'$FNTRACE' ctl $pid trace | grep -q 'blocked_leaf();'"
 "$FNTRACE" detach $pid 2>err.txt
 t_eq "detach: the thread's mask as it was" "$mask_before" "$(sigblk)"
+rm -f blocked.hold
 wait $pid
 t_eq "attach, a thread blocking SIGTRAP: the program ends normally" 0 "$?"
 t_same "attach, a thread blocking SIGTRAP: its output" want.txt got.txt
@@ -267,5 +269,28 @@ t_ok "attach, loader free: traced" sh -c "'$FNTRACE' ctl $pid trace | grep -q 'm
 wait $pid
 t_eq "attach, loader busy: the program ends normally" 0 "$?"
 t_eq "attach, loader busy: its output" "42 22650" "$(cat got.txt)"
+# A thread walks the module list (dl_iterate_phdr holds a lock of the
+# loader's) when the time limit comes: the runtime is mapped by then,
+# dlopen holds the loader's lock, and a call abandoned there would keep
+# it from the program for good.  attach waits on, saying so, and the
+# program's own dlopen works after.
+t_build gcc-pg -O2 walker "$top/tests/progs/attach_walker.c"
+rm -rf walk && mkdir walk
+./walker "$PWD/walk" "$PWD/libslow.so" 3 >got.txt &
+pid=$!
+for i in $(seq 50); do [ -e walk/in_walk ] && break; sleep 0.1; done
+(sleep 2; touch walk/release) &
+timeout 30 "$FNTRACE" attach --timeout 1 $pid 2>err.txt
+t_eq "attach, module list walked at the time limit: succeeds" 0 "$?"
+t_ok "attach, module list walked at the time limit: says it waits on" \
+	grep -q 'the runtime is starting in it; waiting' err.txt
+"$FNTRACE" ctl $pid current_tracer function
+sleep 0.3
+t_ok "attach, module list walked: traced" sh -c "'$FNTRACE' ctl $pid trace | grep -q 'mid <-main'"
+"$FNTRACE" ctl $pid current_tracer nop
+wait $pid
+t_eq "attach, module list walked: the program ends normally" 0 "$?"
+t_eq "attach, module list walked: its own dlopen works after" "42 22650" "$(cat got.txt)"
+
 "$FNTRACE" attach --timeout 0 1 2>err.txt
 t_eq "attach: a bad time limit is refused" 2 "$?"

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A worker thread that blocks every signal, as xz's do, calling traced
- * functions every 10 ms for N seconds (default 3) while main() waits for
- * it.  Prints the sum of the results.
+ * attach_blocked [SECONDS [HOLD]]: a worker thread that blocks every
+ * signal, as xz's do, calling traced functions every 10 ms for SECONDS
+ * (default 3), and on while the file HOLD exists, while main() waits for
+ * it.  Prints the sum of the first SECONDS' results.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -28,6 +29,13 @@ KEEP long blocked_mid(long x)
 	return r;
 }
 
+static const char *hold;
+
+static int held(void)
+{
+	return hold && access(hold, F_OK) == 0;
+}
+
 static void *worker(void *arg)
 {
 	long n = (long)arg, sum = 0;
@@ -35,8 +43,11 @@ static void *worker(void *arg)
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	for (long i = 0; i < n; i++) {
-		sum += blocked_mid(i);
+	for (long i = 0; i < n || held(); i++) {
+		long r = blocked_mid(i);
+
+		if (i < n)
+			sum += r;
 		usleep(10000);
 	}
 	return (void *)sum;
@@ -48,6 +59,7 @@ int main(int argc, char **argv)
 	pthread_t t;
 	void *sum;
 
+	hold = argc > 2 ? argv[2] : NULL;
 	pthread_create(&t, NULL, worker, (void *)n);
 	pthread_join(t, &sum);
 	printf("%ld\n", (long)sum);
