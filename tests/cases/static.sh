@@ -32,6 +32,16 @@ for want in work,3000 thread_main,3 leaf,10 in_handler,1 on_usr1,1 landed,1 in_c
 		"$(grep "^${want%,*}," stat.csv | cut -d, -f1,2)"
 done
 
+# Started by a traced program (fork and execv): it finds the recorder in
+# the environment, as a dynamic one finds the preloaded runtime.
+FNTRACE_CC=$cc "$FNTRACE" cc -O2 -static -o run_twice "$top/tests/progs/run_twice.c"
+"$FNTRACE" record -o twice ./run_twice ./calls >/dev/null 2>&1
+t_eq "exec'd by a traced program: record's exit status" 0 "$?"
+t_eq "exec'd by a traced program: both runs traced" work,6000 \
+	"$("$FNTRACE" report -i twice --stat --csv | grep '^work,' | cut -d, -f1,2)"
+t_eq "exec'd by a traced program: the launcher traced" once,2 \
+	"$("$FNTRACE" report -i twice --stat --csv | grep '^once,' | cut -d, -f1,2)"
+
 # run, ctl and record -p: tracers switched live, then a recording.
 FNTRACE_CC=$cc "$FNTRACE" cc -O2 -static -I"$top/tests/progs" -o spin "$top/tests/progs/spin.c"
 touch hold
