@@ -114,15 +114,21 @@ $(BUILD)/libfntrace.so: $(RT_PRELOAD_OBJ)
 
 # The runtime fntrace cc -static links into a program: one object,
 # optimized whole as libfntrace.so is (with RT_ARCH_LIBS' members in it,
-# so that the program's link needs nothing more), in which only the entry
-# points, mcount's names and the __wrap_ stubs stay global: the rest
-# cannot meet the program's own names (src/core/link_static.c).
+# so that the program's link needs nothing more), in which every global
+# symbol but the entry points, mcount's names and the __wrap_ stubs is
+# renamed "fntrace.NAME": no name of the program's can meet one of ours,
+# and the wrappers (close...) are not libc's names any more
+# (src/core/link_static.c).  Renamed, not made local: mips' calls through
+# the GOT must name a global symbol (ld crashes on a local one).
 RT_BINUTILS := $(CROSS_$(ARCH))
-RT_STATIC_GLOBALS := '__wrap_*' 'fntrace_*' mcount _mcount __fentry__
+RT_STATIC_GLOBALS := '__wrap_.*' 'fntrace_.*' mcount _mcount __fentry__
 $(BUILD)/libfntrace.a: $(RT_STATIC_OBJ)
 	$(CC) $(RT_CFLAGS) -r -nostdlib $(if $(RT_LTO),-flinker-output=nolto-rel) \
 		-o $(BUILD)/rt/fntrace-static.o $(RT_STATIC_OBJ) $(RT_ARCH_LIBS)
-	$(RT_BINUTILS)objcopy --wildcard $(addprefix --keep-global-symbol=,$(RT_STATIC_GLOBALS)) \
+	$(RT_BINUTILS)nm -g --defined-only $(BUILD)/rt/fntrace-static.o | \
+		awk '{ print $$3 }' | grep -v -x $(addprefix -e ,$(RT_STATIC_GLOBALS)) | \
+		sed 's/.*/& fntrace.&/' >$(BUILD)/rt/fntrace-static.syms
+	$(RT_BINUTILS)objcopy --redefine-syms=$(BUILD)/rt/fntrace-static.syms \
 		$(BUILD)/rt/fntrace-static.o
 	rm -f $@
 	$(RT_BINUTILS)ar rcs $@ $(BUILD)/rt/fntrace-static.o
