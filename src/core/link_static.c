@@ -10,8 +10,9 @@
  *   program:  call close  ->  __wrap_close:  awake?  jmp close (ours)
  *                                            else    jmp __real_close (libc's)
  *
- * Our own NAME is local to libfntrace.a's one object (the Makefile keeps
- * only the entry points global), so our own calls reach it directly.
+ * Our own NAME is renamed fntrace.NAME in libfntrace.a's one object (the
+ * Makefile keeps only the entry points' names), so no --wrap reaches our
+ * own calls to it, nor can libc's NAME be taken for ours.
  * The runtime wakes, or stays dormant, once, at start-up: a program that
  * fntrace does not run meets nothing of ours but a compare at each call
  * to those functions, and its sites are the nops fntrace cc left.

@@ -12,6 +12,14 @@ t_ok "cc -static: the program is static (no PT_INTERP)" \
 	sh -c "! readelf -l calls | grep -q 'program interpreter'"
 t_ok "cc -static: the runtime is linked in (its note)" \
 	sh -c "readelf -n calls | grep -q fntrace"
+# A fntrace without libfntrace.a beside it refuses at build time.
+mkdir lone && cp "$FNTRACE" lone/
+FNTRACE_CC=$cc lone/fntrace cc -O2 -static -o lone/calls "$top/tests/progs/static_calls.c" \
+	2>lone.err
+t_eq "cc -static, no libfntrace.a: refused" 1 "$?"
+t_eq "cc -static, no libfntrace.a: in one line" 1 "$(wc -l <lone.err)"
+t_ok "cc -static, no libfntrace.a: saying so" grep -q "libfntrace.a next to fntrace" lone.err
+t_ok "cc -static, no libfntrace.a: no program made" test ! -e lone/calls
 $cc -O2 -static -o plain "$top/tests/progs/static_calls.c" -lpthread
 ./plain >want.txt
 
