@@ -77,6 +77,9 @@ ifeq ($(SANITIZE),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all
 RT_CFLAGS  += -fsanitize=undefined
 RT_LDFLAGS := -fsanitize=undefined
+# libfntrace.a carries UBSan's runtime in its one object: the link of a
+# static program is fntrace cc's, which does not know it was sanitized.
+RT_STATIC_LIBS := -l:libubsan.a
 endif
 
 CLI_OBJ := $(patsubst %,$(BUILD)/cli/%.o,$(basename $(CLI_SRC)))
@@ -113,8 +116,9 @@ $(BUILD)/libfntrace.so: $(RT_PRELOAD_OBJ)
 		-o $@ $(RT_PRELOAD_OBJ) -ldl -lpthread $(RT_ARCH_LIBS)
 
 # The runtime fntrace cc -static links into a program: one object,
-# optimized whole as libfntrace.so is (with RT_ARCH_LIBS' members in it,
-# so that the program's link needs nothing more), in which every global
+# optimized whole as libfntrace.so is (with the members of RT_ARCH_LIBS
+# and RT_STATIC_LIBS it needs in it, so that the program's link needs
+# nothing more), in which every global
 # symbol but the entry points, mcount's names and the __wrap_ stubs is
 # renamed "fntrace.NAME": no name of the program's can meet one of ours,
 # and the wrappers (close...) are not libc's names any more
@@ -124,7 +128,7 @@ RT_BINUTILS := $(CROSS_$(ARCH))
 RT_STATIC_GLOBALS := '__wrap_.*' 'fntrace_.*' mcount _mcount __fentry__
 $(BUILD)/libfntrace.a: $(RT_STATIC_OBJ)
 	$(CC) $(RT_CFLAGS) -r -nostdlib $(if $(RT_LTO),-flinker-output=nolto-rel) \
-		-o $(BUILD)/rt/fntrace-static.o $(RT_STATIC_OBJ) $(RT_ARCH_LIBS)
+		-o $(BUILD)/rt/fntrace-static.o $(RT_STATIC_OBJ) $(RT_STATIC_LIBS) $(RT_ARCH_LIBS)
 	$(RT_BINUTILS)nm -g --defined-only $(BUILD)/rt/fntrace-static.o | \
 		awk '{ print $$3 }' | grep -v -x $(addprefix -e ,$(RT_STATIC_GLOBALS)) | \
 		sed 's/.*/& fntrace.&/' >$(BUILD)/rt/fntrace-static.syms
