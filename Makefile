@@ -1,6 +1,7 @@
 # fntrace: dynamic function tracing for user-space programs.
 #
-#   make            build/fntrace (the CLI), build/libfntrace.so (the runtime)
+#   make            build/fntrace (the CLI), build/libfntrace.so (the runtime),
+#                   build/libfntrace.a (the runtime fntrace cc -static links in)
 #                   and build/fntrace-recordmcount
 #   make demo       build and trace the bundled example
 #   make check      the test suite; ends with "N passed, N failed"
@@ -44,6 +45,10 @@ RT_SRC     := $(wildcard src/core/*.c) \
 	      $(filter-out src/arch/$(ARCH)/inject.c,$(wildcard src/arch/$(ARCH)/*.c)) \
 	      $(wildcard src/arch/$(ARCH)/*.S) $(SHARED_SRC)
 RT_SRC     := $(sort $(RT_SRC))
+# How the runtime came into the process (src/core/linkage.h): one of
+# these two in each build.
+RT_PRELOAD_SRC := $(filter-out src/core/link_static.c,$(RT_SRC))
+RT_STATIC_SRC  := $(filter-out src/core/link_preload.c,$(RT_SRC))
 # Per architecture: the cross compiler's prefix and flags of its own
 # (src/arch/<arch>/arch.mk).  RT_ARCH_CFLAGS keep the runtime's C off the
 # registers that carry floating-point arguments, or say nothing where the
@@ -72,15 +77,20 @@ ifeq ($(SANITIZE),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all
 RT_CFLAGS  += -fsanitize=undefined
 RT_LDFLAGS := -fsanitize=undefined
+# libfntrace.a carries UBSan's runtime in its one object: the link of a
+# static program is fntrace cc's, which does not know it was sanitized.
+RT_STATIC_LIBS := -l:libubsan.a
 endif
 
 CLI_OBJ := $(patsubst %,$(BUILD)/cli/%.o,$(basename $(CLI_SRC)))
 RMC_OBJ := $(patsubst %,$(BUILD)/cli/%.o,$(basename src/recordmcount/tool.c $(RMC_SRC) \
 	   $(SHARED_SRC)))
 RT_OBJ  := $(patsubst %,$(BUILD)/rt/%.o,$(basename $(RT_SRC)))
+RT_PRELOAD_OBJ := $(patsubst %,$(BUILD)/rt/%.o,$(basename $(RT_PRELOAD_SRC)))
+RT_STATIC_OBJ  := $(patsubst %,$(BUILD)/rt/%.o,$(basename $(RT_STATIC_SRC)))
 DEPS    := $(CLI_OBJ:.o=.d) $(RT_OBJ:.o=.d) $(BUILD)/cli/src/recordmcount/tool.d
 
-all: $(BUILD)/fntrace $(BUILD)/libfntrace.so $(BUILD)/fntrace-recordmcount
+all: $(BUILD)/fntrace $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a $(BUILD)/fntrace-recordmcount
 
 # An object depends on the compiler and flags it was built with: each
 # build directory keeps them in a file, rewritten only when they change,
@@ -90,7 +100,7 @@ flags_file = $(shell mkdir -p $(dir $(1)) && \
 $(call flags_file,$(BUILD)/cli/flags,$(CC) $(ALL_CFLAGS))
 $(call flags_file,$(BUILD)/rt/flags,$(CC) $(RT_CFLAGS) $(RT_LDFLAGS))
 $(CLI_OBJ) $(RMC_OBJ): $(BUILD)/cli/flags
-$(RT_OBJ) $(BUILD)/libfntrace.so: $(BUILD)/rt/flags
+$(RT_OBJ) $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a: $(BUILD)/rt/flags
 
 # libdw (elfutils): source lines from DWARF, report --srcline.
 CLI_LIBS := -ldw -lm
@@ -101,12 +111,34 @@ $(BUILD)/fntrace: $(CLI_OBJ)
 $(BUILD)/fntrace-recordmcount: $(RMC_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
-$(BUILD)/libfntrace.so: $(RT_OBJ)
+$(BUILD)/libfntrace.so: $(RT_PRELOAD_OBJ)
 	$(CC) $(RT_CFLAGS) -shared -Wl,-z,now $(RT_LDFLAGS) \
-		-o $@ $(RT_OBJ) -ldl -lpthread $(RT_ARCH_LIBS)
+		-o $@ $(RT_PRELOAD_OBJ) -ldl -lpthread $(RT_ARCH_LIBS)
+
+# The runtime fntrace cc -static links into a program: one object,
+# optimized whole as libfntrace.so is (with the members of RT_ARCH_LIBS
+# and RT_STATIC_LIBS it needs in it, so that the program's link needs
+# nothing more), in which every global
+# symbol but the entry points, mcount's names and the __wrap_ stubs is
+# renamed "fntrace.NAME": no name of the program's can meet one of ours,
+# and the wrappers (close...) are not libc's names any more
+# (src/core/link_static.c).  Renamed, not made local: mips' calls through
+# the GOT must name a global symbol (ld crashes on a local one).
+RT_BINUTILS := $(CROSS_$(ARCH))
+RT_STATIC_GLOBALS := '__wrap_.*' 'fntrace_.*' mcount _mcount __fentry__
+$(BUILD)/libfntrace.a: $(RT_STATIC_OBJ)
+	$(CC) $(RT_CFLAGS) -r -nostdlib $(if $(RT_LTO),-flinker-output=nolto-rel) \
+		-o $(BUILD)/rt/fntrace-static.o $(RT_STATIC_OBJ) $(RT_STATIC_LIBS) $(RT_ARCH_LIBS)
+	$(RT_BINUTILS)nm -g --defined-only $(BUILD)/rt/fntrace-static.o | \
+		awk '{ print $$3 }' | grep -v -x $(addprefix -e ,$(RT_STATIC_GLOBALS)) | \
+		sed 's/.*/& fntrace.&/' >$(BUILD)/rt/fntrace-static.syms
+	$(RT_BINUTILS)objcopy --redefine-syms=$(BUILD)/rt/fntrace-static.syms \
+		$(BUILD)/rt/fntrace-static.o
+	rm -f $@
+	$(RT_BINUTILS)ar rcs $@ $(BUILD)/rt/fntrace-static.o
 
 # The runtime alone, for ARCH (with CC its compiler): make runtime ARCH=aarch64
-runtime: $(BUILD)/libfntrace.so
+runtime: $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a
 
 # The runtime of every other architecture (one with an entry.S) whose
 # cross compiler is installed: $(BUILD)/<arch>/libfntrace.so, where
@@ -234,8 +266,11 @@ deps-%:
 install: all
 	install -D -m 755 $(BUILD)/fntrace $(DESTDIR)$(PREFIX)/bin/fntrace
 	install -D -m 755 $(BUILD)/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.so
+	install -D -m 644 $(BUILD)/libfntrace.a $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.a
 	for a in $(CROSS_ARCHES); do [ ! -f $(BUILD)/$$a/libfntrace.so ] || \
-		install -D -m 755 $(BUILD)/$$a/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/$$a/libfntrace.so; done
+		install -D -m 755 $(BUILD)/$$a/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/$$a/libfntrace.so; \
+		[ ! -f $(BUILD)/$$a/libfntrace.a ] || \
+		install -D -m 644 $(BUILD)/$$a/libfntrace.a $(DESTDIR)$(PREFIX)/lib/fntrace/$$a/libfntrace.a; done
 	install -D -m 644 scripts/fntrace-gdb.py $(DESTDIR)$(PREFIX)/share/fntrace/fntrace-gdb.py
 
 clean:

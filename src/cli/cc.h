@@ -62,6 +62,14 @@ enum cc_link_kind cc_link_kind(const struct cc_args *a);
  * path (malloc'd), or NULL. */
 char *cc_startup_object(const struct cmd *cc, const struct cc_args *a, const char *dir);
 
+/* Does the link make a static program (-static, -static-pie)? */
+int cc_links_static(const struct cc_args *a);
+/* The runtime linked into a static program (cc_static.c): the options
+ * and libfntrace.a for the architecture startup (the start-up object)
+ * is for, pushed on c; the archive's path (malloc'd, in c until the
+ * command has run), or NULL after one line if there is none. */
+char *cc_static_runtime(struct cmd *c, const char *startup);
+
 int cc_args_parse(struct cc_args *a, int argc, char **argv);
 /* Is opt one of the arguments, as it is? */
 int cc_has_arg(const struct cc_args *a, const char *opt);

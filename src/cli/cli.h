@@ -104,6 +104,8 @@ void attach_unstage_runtime(pid_t pid);
 /* The libfntrace.so built for the target, found next to fntrace or where
  * make install put it: a malloc()ed absolute path, or NULL after one line. */
 char *cli_find_runtime(const struct cli_target *t);
+/* libfntrace.a for t (malloc'd); NULL after one line if there is none. */
+char *cli_find_static_runtime(const struct cli_target *t);
 /* Set up what running a program of another architecture needs (qemu's
  * library prefix); -1 after one line if this machine cannot run it. */
 int cli_target_prepare(const struct cli_target *t, const char *program);

@@ -53,7 +53,9 @@ static const char help[] =
 	"  others        -pg               (i386 and x86_64 -m32, aarch64, mips)\n\n"
 	"-c compiles record their objects; a compile and link in one command is\n"
 	"split into a compile per source and the link; links never get -pg (it\n"
-	"would pull in gprof's start-up code).  -E, -S, -M, -MM, -fsyntax-only,\n"
+	"would pull in gprof's start-up code).  A -static (or -static-pie) program\n"
+	"gets the runtime linked in (libfntrace.a), dormant unless fntrace record\n"
+	"or run starts it.  -E, -S, -M, -MM, -fsyntax-only,\n"
 	"-x without -c -o, and commands without input files run as they are.  The\n"
 	"words of @FILE arguments are read and passed on as arguments.\n\n"
 	"exit status: the compiler's (128+N if signal N killed it); fntrace's\n"
@@ -294,11 +296,11 @@ static int compile_only(const struct cmd *cc, const struct cmd *flags,
 /* The link: every argument but -pg, each source replaced by its object;
  * a program or a library gets the object that starts the runtime (or
  * shows it the library) before its constructors, made in dir
- * (cc_startup.c). */
+ * (cc_startup.c); a static program, the runtime itself (cc_static.c). */
 static int link_objects(const struct cmd *cc, const struct cc_args *a, char **objs,
 			const char *dir)
 {
-	char *startup = NULL;
+	char *startup = NULL, *runtime = NULL;
 	struct cmd c;
 	int ret = start_cmd(&c, cc, NULL);
 
@@ -313,9 +315,12 @@ static int link_objects(const struct cmd *cc, const struct cc_args *a, char **ob
 			continue;
 		ret = cmd_push(&c, a->role[i] == CC_SRC && objs ? objs[k++] : a->argv[i]);
 	}
+	if (!ret && startup && cc_links_static(a))
+		ret = !(runtime = cc_static_runtime(&c, startup));
 	ret = ret ? CLI_EXIT_FAILED : cc_run(&c);
 	free(c.v);
 	free(startup);
+	free(runtime);
 	return ret;
 }
 

@@ -5,6 +5,7 @@
  * `fntrace ctl`.  Its pid (ours: we exec it) goes to stderr first.
  */
 #include "cli.h"
+#include "probe.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -45,7 +46,8 @@ int cmd_run(int argc, char **argv)
 		cli_error("%s: no such program", argv[optind]);
 		return CLI_EXIT_FAILED;
 	}
-	if (cli_target_of(path, &target) || cli_target_prepare(&target, path) ||
+	if (probe_runtime_reachable(path) || cli_target_of(path, &target) ||
+	    cli_target_prepare(&target, path) ||
 	    !(lib = cli_find_runtime(&target))) {
 		free(path);
 		return CLI_EXIT_FAILED;

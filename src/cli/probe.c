@@ -3,7 +3,9 @@
  * The traceability check of `record`: the program's own call sites, or
  * those of the libraries it names (DT_NEEDED) that are found through
  * LD_LIBRARY_PATH or its run path.  System libraries are never compiled
- * for tracing, so they are not searched.
+ * for tracing, so they are not searched.  And that of record and run
+ * both: a static program has no loader to put the runtime in, so it must
+ * have it linked in (fntrace cc -static).
  */
 #include "probe.h"
 #include "cli.h"
@@ -126,4 +128,28 @@ int probe_traceable(const char *path)
 		n = needed_have_sites(&f, path);
 	elf_close(&f);
 	return n < 0 ? -1 : n > 0;
+}
+
+/* No PT_INTERP: no loader, no LD_PRELOAD. */
+static int statically_linked(const struct elf_file *f)
+{
+	for (unsigned i = 0; i < f->phnum; i++)
+		if (f->segments[i].type == PT_INTERP)
+			return 0;
+	return f->phnum > 0;
+}
+
+int probe_runtime_reachable(const char *path)
+{
+	struct elf_file f;
+	int ok;
+
+	if (is_script(path) || elf_open_path(&f, path))
+		return 0;	/* a script's programs are checked as they run */
+	ok = !statically_linked(&f) || elf_find_section(&f, ".note.fntrace") > 0;
+	elf_close(&f);
+	if (!ok)
+		cli_error("%s is statically linked without fntrace's runtime: nothing in it "
+			  "can be traced (build it with 'fntrace cc -static')", path);
+	return ok ? 0 : -1;
 }

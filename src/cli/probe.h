@@ -9,5 +9,9 @@
  * directories, has call sites, or if it is a script (what it runs may);
  * 0 if none has; -1 (said) if unreadable. */
 int probe_traceable(const char *path);
+/* Can the runtime get into the program: dynamically linked, or static
+ * with the runtime linked in (its .note.fntrace)?  0, or -1 after one
+ * line.  A file that is not ELF passes: the loader says what it is. */
+int probe_runtime_reachable(const char *path);
 
 #endif

@@ -289,6 +289,8 @@ static int check_program(const char *path, const char *name)
 		cli_error("%s: no such program", name);
 		return -1;
 	}
+	if (probe_runtime_reachable(path))
+		return -1;
 	n = probe_traceable(path);
 	return n < 0 ? -1 : n > 0;
 }

@@ -9,6 +9,8 @@
  *
  *   runtime of the host          BUILD/libfntrace.so,  PREFIX/lib/fntrace/
  *   runtime of another arch      BUILD/<arch>/,        PREFIX/lib/fntrace/<arch>/
+ *
+ * and beside each, libfntrace.a: the runtime fntrace cc -static links in.
  */
 #include "cli.h"
 #include "../arch/arch.h"
@@ -118,14 +120,26 @@ static char *first_readable(const char *const *paths, unsigned n)
 	return NULL;
 }
 
-/* libfntrace.so for the target: FNTRACE_LIB, else next to fntrace in the
- * build tree, else where make install put it. */
-char *cli_find_runtime(const struct cli_target *t)
+/* A file of the runtime for the target, next to fntrace in the build
+ * tree, else where make install put it: its real path, or NULL. */
+static char *find_runtime_file(const struct cli_target *t, const char *file)
 {
-	const char *env = getenv("FNTRACE_LIB"), *dir = cli_self_dir();
+	const char *dir = cli_self_dir();
 	const char *sub = t->host ? "" : t->arch->name, *slash = t->host ? "" : "/";
 	char built[4200], installed[4200];
 	const char *paths[] = { built, installed };
+
+	snprintf(built, sizeof(built), "%s/%s%s%s", dir, sub, slash, file);
+	snprintf(installed, sizeof(installed), "%s/../lib/fntrace/%s%s%s", dir, sub, slash,
+		 file);
+	return first_readable(paths, 2);
+}
+
+/* libfntrace.so for the target: FNTRACE_LIB, else where
+ * find_runtime_file looks. */
+char *cli_find_runtime(const struct cli_target *t)
+{
+	const char *env = getenv("FNTRACE_LIB");
 	char *lib;
 
 	if (env) {
@@ -134,14 +148,24 @@ char *cli_find_runtime(const struct cli_target *t)
 		cli_error("FNTRACE_LIB: %s: cannot read it", env);
 		return NULL;
 	}
-	snprintf(built, sizeof(built), "%s/%s%slibfntrace.so", dir, sub, slash);
-	snprintf(installed, sizeof(installed), "%s/../lib/fntrace/%s%slibfntrace.so", dir, sub,
-		 slash);
-	lib = first_readable(paths, 2);
+	lib = find_runtime_file(t, "libfntrace.so");
 	if (!lib && t->host)
 		cli_error("cannot find libfntrace.so next to fntrace (set FNTRACE_LIB)");
 	else if (!lib)
 		cli_error("no %s runtime next to fntrace: build it with 'make runtimes' "
+			  "(it needs %s-gcc)", t->arch->name, t->arch->triple);
+	return lib;
+}
+
+/* libfntrace.a, the runtime fntrace cc -static links in, for the target. */
+char *cli_find_static_runtime(const struct cli_target *t)
+{
+	char *lib = find_runtime_file(t, "libfntrace.a");
+
+	if (!lib && t->host)
+		cli_error("cannot find libfntrace.a next to fntrace: build it with 'make'");
+	else if (!lib)
+		cli_error("no %s libfntrace.a next to fntrace: build it with 'make runtimes' "
 			  "(it needs %s-gcc)", t->arch->name, t->arch->triple);
 	return lib;
 }

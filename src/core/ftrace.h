@@ -11,13 +11,14 @@
 #include <stdint.h>
 
 #include "asm_offsets.h"
+#include "linkage.h"
 #include "../arch/arch.h"
 #include "../common/filter.h"
 
 #define FT_EXPORT __attribute__((visibility("default")))
 
 /* In a wrapper FT_EXPORTed over a libc function: the real one, as
- * `real`, found once with ft_real(). */
+ * `real`, found once with ft_real() (linkage.h). */
 #define REAL(type, name)                                                       \
 	static type real;                                                      \
 	if (!real)                                                             \
@@ -205,14 +206,10 @@ int ftrace_killed(void);
 const void *ftrace_transparent_fde(void *buf, size_t size, uintptr_t pc, uintptr_t ret);
 
 /* ---- the one lock of the control path ---- */
-/* The definition of name a wrapper of ours stands in front of. */
-void *ft_real(const char *name);
 /* libc's sigaction, past the runtime's wrapper (NULL if not found). */
 struct sigaction;
 typedef int (*ft_sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 ft_sigaction_fn ft_real_sigaction(void);
-/* Where libfntrace.so lies, before anything asks ft_real(). */
-void ft_interpose_find_self(void);
 /* fntrace attach: the program's calls to the wrapped functions, through
  * every module's GOT, pointed at ours (interpose.c); back on detach. */
 int ft_interpose_start(void);

@@ -23,6 +23,7 @@
  * or any update).
  */
 #include "ftrace.h"
+#include "linkage.h"
 #include "../arch/arch.h"
 #include "../common/array.h"
 
@@ -36,22 +37,12 @@
 
 /* Every function the runtime wraps (FT_EXPORT over a libc or libgcc one). */
 static const char *const wrapped[] = {
-	"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk",
-	"_Unwind_RaiseException", "_Unwind_Resume_or_Rethrow", "__cxa_begin_catch",
-	"_Unwind_Find_FDE", "backtrace", "pthread_exit", "swapcontext", "setcontext",
-	"execve", "execvpe", "execv", "execvp", "execl", "execlp", "execle",
-	"sigaction", "signal", "sigprocmask", "pthread_sigmask", "pthread_attr_setsigmask_np",
-	"sigsuspend", "signalfd", "sigwait", "sigwaitinfo", "sigtimedwait", "__sigtimedwait64",
-	"ppoll", "__ppoll64", "__ppoll_chk", "pselect", "__pselect64",
-	"epoll_pwait", "epoll_pwait2", "__epoll_pwait2_time64", "dlopen", "dlclose",
-	"close", "close_range", "closefrom", "dup2", "dup3",
-	"mprotect", "prctl", "setrlimit", "setrlimit64", "prlimit", "prlimit64",
-	"clone", "vfork", "syscall",
+#define FT_WRAP(name) #name,
+#include "wrapped.h"
 };
 #define NR_WRAPPED (sizeof(wrapped) / sizeof(wrapped[0]))
 
 static uintptr_t ours[NR_WRAPPED];	/* our wrappers' addresses */
-static uintptr_t own_base;		/* libfntrace.so's load address */
 
 /* A slot pointed at a wrapper, and what it held. */
 struct redirect {
@@ -65,15 +56,6 @@ static unsigned nr_redirects;
 static size_t cap_redirects;
 static int interposing;
 
-/* Is addr in libfntrace.so?  (dladdr takes the loader's lock: not inside
- * dl_iterate_phdr, where a module is ours if its bias is own_base.) */
-static int is_own(const void *addr)
-{
-	Dl_info info;
-
-	return own_base && dladdr(addr, &info) && (uintptr_t)info.dli_fbase == own_base;
-}
-
 ft_sigaction_fn ft_real_sigaction(void)
 {
 	static ft_sigaction_fn fn;
@@ -81,17 +63,6 @@ ft_sigaction_fn ft_real_sigaction(void)
 	if (!fn)
 		fn = (ft_sigaction_fn)ft_real("sigaction");
 	return fn;
-}
-
-/* The real name: the next definition after ours (preloaded), or the one
- * the program's lookups find (attached: ours are local and come last). */
-void *ft_real(const char *name)
-{
-	void *fn = dlsym(RTLD_NEXT, name);
-
-	if (!fn || is_own(fn))
-		fn = dlsym(RTLD_DEFAULT, name);
-	return fn && !is_own(fn) ? fn : NULL;
 }
 
 /* ---- the modules' dynamic sections ---- */
@@ -140,7 +111,7 @@ static int dyn_tables(const struct dl_phdr_info *info, struct dyn_tables *t)
 	int plt_rela = 0;
 
 	memset(t, 0, sizeof(*t));
-	t->arch = arch_lookup(((const ElfW(Ehdr) *)own_base)->e_machine);
+	t->arch = arch_lookup(((const ElfW(Ehdr) *)ft_own_base())->e_machine);
 	t->bias = info->dlpi_addr;
 	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -273,7 +244,7 @@ static int each_module(struct dl_phdr_info *info, size_t size, void *arg)
 	struct dyn_tables t;
 	int *ret = arg;
 
-	if (info->dlpi_addr == own_base || dyn_tables(info, &t))
+	if (info->dlpi_addr == ft_own_base() || dyn_tables(info, &t))
 		return 0;
 	for (unsigned table = 0; table < 3; table++)
 		*ret |= each_slot(&t, table, interposing ? redirect_slot : restore_slot);
@@ -310,27 +281,16 @@ static int find_ours(void)
 	Dl_info info;
 	void *self;
 
-	if (!own_base || !dladdr((void *)find_ours, &info) || !real_dlopen || !real_dlclose ||
+	if (!ft_own_base() || !dladdr((void *)find_ours, &info) || !real_dlopen || !real_dlclose ||
 	    !(self = real_dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD)))
 		return -1;
 	for (unsigned i = 0; i < NR_WRAPPED; i++) {
 		ours[i] = (uintptr_t)dlsym(self, wrapped[i]);
-		if (!ours[i] || !is_own((void *)ours[i]))
+		if (!ours[i] || !ft_in_own_library((void *)ours[i]))
 			ours[i] = 0;
 	}
 	real_dlclose(self);
 	return 0;
-}
-
-/* Where libfntrace.so lies (its ELF header: the first page it maps),
- * found before anything asks ft_real(): at start-up, which may come
- * before our constructors (early.c). */
-__attribute__((constructor(101))) void ft_interpose_find_self(void)
-{
-	Dl_info info;
-
-	if (!own_base && dladdr((void *)ft_interpose_find_self, &info))
-		own_base = (uintptr_t)info.dli_fbase;
 }
 
 /* fntrace attach, after the runtime's start-up: take over the program's

@@ -108,13 +108,11 @@ static int collect(struct dl_phdr_info *info, size_t size, void *arg)
 /* Objects without a file (the vDSO) and the runtime itself have no sites. */
 static int worth_reading(const struct mapped *m)
 {
-	uintptr_t self = (uintptr_t)&ftrace_modules_pinned;
-
 	if (!m->path[0] || m->text_lo == UINTPTR_MAX)
 		return 0;
 	if (!strncmp(m->path, "linux-vdso", 10) || !strncmp(m->path, "linux-gate", 10))
 		return 0;
-	return !(m->lo <= self && self < m->hi);
+	return !ft_own_image(m->lo, m->hi);
 }
 
 static struct ft_module *add_module(const struct mapped *m)

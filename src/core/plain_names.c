@@ -12,11 +12,11 @@
  * under the loader's lock: see modules.c), whenever a filter is written.
  */
 #include "ftrace.h"
+#include "linkage.h"
 #include "plain_names.h"
 #include "../common/cxx_name.h"
 #include "../common/filter.h"
 
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +35,7 @@ static cxx_demangler demangler;
 void ft_plain_names_prepare(void)
 {
 	if (!demangler)
-		demangler = (cxx_demangler)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+		demangler = (cxx_demangler)ft_program_symbol("__cxa_demangle");
 }
 
 static size_t slot_of(const char *name, size_t size)

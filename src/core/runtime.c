@@ -29,6 +29,7 @@
 #include "ftrace.h"
 #include "funcs.h"
 #include "limits.h"
+#include "linkage.h"
 #include "seccomp.h"
 #include "tracers.h"
 #include "tasks.h"
@@ -176,7 +177,6 @@ static void start(void)
 	int recording;
 
 	ft_messages_start();
-	ft_interpose_find_self();
 	ft_raw_clone_init();
 	ft_limits_startup_begin();
 	if (ft_threads_init()) {
@@ -212,7 +212,7 @@ static void start(void)
 	ft_limits_startup_end();
 }
 
-static _Atomic int started;
+static _Atomic int asked, started;
 
 int ft_runtime_started(void)
 {
@@ -220,12 +220,16 @@ int ft_runtime_started(void)
 }
 
 /* Our constructor, or a call to mcount that comes before it (early.c):
- * whichever is first starts the runtime, once. */
+ * whichever is first starts the runtime, once; or, linked into a program
+ * fntrace does not run, leaves it dormant for good. */
 void ft_runtime_start(void)
 {
-	if (atomic_exchange(&started, 1))
+	if (atomic_exchange(&asked, 1))
 		return;
-	start();
+	if (ft_runtime_wanted()) {
+		atomic_store(&started, 1);
+		start();
+	}
 	ft_early_started();
 }
 

@@ -9,7 +9,7 @@
  * sync signal.
  *
  * They are told apart at start-up: when the runtime comes with the
- * program (it is in LD_PRELOAD), no thread of the program exists yet but
+ * program (it is in LD_PRELOAD, or linked in), no thread of the program exists yet but
  * the one running the constructors, and a task that blocks SIGTRAP then
  * is the emulator's.  Attached to a running process (fntrace attach),
  * every task is taken for the program's, as before.  In the child of a
@@ -18,9 +18,9 @@
  */
 #include "tasks.h"
 #include "ftrace.h"
+#include "linkage.h"
 
 #include <dirent.h>
-#include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,16 +50,6 @@ int ft_task_blocks_trap(pid_t tid)
 	return blocked;
 }
 
-/* Did the runtime come with the program: is its file in LD_PRELOAD? */
-static int preloaded(void)
-{
-	const char *preload = getenv("LD_PRELOAD");
-	Dl_info info;
-
-	return preload && dladdr((void *)ft_tasks_init, &info) && info.dli_fname &&
-	       strstr(preload, info.dli_fname);
-}
-
 /* Note every task but this one, or only those that block SIGTRAP. */
 static void note_others(int only_blocking)
 {
@@ -82,7 +72,7 @@ static void note_others(int only_blocking)
 
 void ft_tasks_init(void)
 {
-	if (preloaded())
+	if (ft_came_with_program())
 		note_others(1);
 }
 

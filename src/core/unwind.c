@@ -27,7 +27,6 @@
 #include "events.h"
 #include "tracers.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -355,7 +354,7 @@ extern int own_raise_exception(void *exception)
 
 int ft_graph_safe_here(void)
 {
-	void *raise = dlsym(RTLD_DEFAULT, "_Unwind_RaiseException");
+	void *raise = ft_program_symbol("_Unwind_RaiseException");
 
 	/* By name, our wrapper may bind to libgcc's too: the hidden alias
 	 * is always ours. */

@@ -56,7 +56,7 @@ ARCH_FLAVORS="gcc-pg gcc-pg-nopie gcc-fentry gcc-nop gcc-patchable clang-pg clan
 # reads x86_64 registers), cc (it builds for the host; its cross part
 # covers i386), valgrind (memcheck for 32-bit
 # programs needs libc6-dbg:i386, not installed here).
-ARCH_CASES="matrix functable tracers robust_threads robust_process robust_clone robust_signals robust_jumps
+ARCH_CASES="static matrix functable tracers robust_threads robust_process robust_clone robust_signals robust_jumps
 	robust_dlopen robust_live robust_depth robust_batch_fork shlib threads
 	signal_nesting live_stress load_nops profile_dlopen crash control
 	record_faults errors list lost ctl_faults robust_torture far_lib real_zlib durations lifetime"

@@ -43,6 +43,6 @@ ARCH_FAR_RELOADS=0
 # with the host's registers), control (strace sees qemu's own futex
 # waits), lost (its 300 ms head start for the program is too short under
 # qemu on a loaded machine: flaky).
-ARCH_CASES="matrix functable robust_threads robust_process robust_signals robust_jumps robust_dlopen
+ARCH_CASES="static matrix functable robust_threads robust_process robust_signals robust_jumps robust_dlopen
 shlib tracers threads robust_live robust_batch_fork robust_torture profile_dlopen crash
 far_lib real_zlib live_stress durations lifetime blocked_signals tracing_off"
