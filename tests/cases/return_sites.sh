@@ -50,13 +50,15 @@ fi
 if [ -n "${ARCH_RETURN_SITES:-}" ] && [ -z "$T_ARCH" ]; then
 	"$FNTRACE" cc -O2 -I"$top/tests/progs" -o spin-rs "$top/tests/progs/spin.c"
 	./spin-rs 2 >spin-want.txt
-	./spin-rs 2 >spin-got.txt &
+	touch spin.hold
+	./spin-rs 2 spin.hold >spin-got.txt &
 	pid=$!
 	t_running $pid spin-rs
 	"$FNTRACE" attach $pid 2>attach.err &&
 		"$FNTRACE" record -p $pid -d 1 -o att.data >/dev/null 2>&1 &&
 		"$FNTRACE" detach $pid 2>>attach.err
 	t_eq "return sites: attach, record -p, detach" 0 "$?"
+	rm -f spin.hold
 	wait $pid
 	t_eq "return sites: ... the program's exit status" 0 "$?"
 	t_same "return sites: ... and output" spin-want.txt spin-got.txt
