@@ -171,19 +171,17 @@ static int set_env(const char *name, const char *value)
 	return value && *value ? setenv(name, value, 1) : unsetenv(name);
 }
 
-/* The runtime first in LD_PRELOAD: its mcount must win over libc's. */
+/* The runtime first in LD_PRELOAD, its mcount winning over libc's; only
+ * a sanitizer's runtime comes before it. */
 static int child_env(const struct record_options *o, const struct recorder *r,
-		     const char *lib)
+		     const char *path, const char *lib)
 {
-	const char *old = getenv("LD_PRELOAD");
-	char fd[16], files_fd[16], depth[16], *preload;
+	char fd[16], files_fd[16], depth[16];
 
-	if (asprintf(&preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "") < 0)
-		return -1;
 	snprintf(fd, sizeof(fd), "%d", r->shm_fd);
 	snprintf(files_fd, sizeof(files_fd), "%d", r->files.theirs);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
-	return set_env("LD_PRELOAD", preload) || set_env("FNTRACE_SHM_FD", fd) ||
+	return cli_target_env(path, lib) || set_env("FNTRACE_SHM_FD", fd) ||
 	       set_env("FNTRACE_DIR", r->dir.tmp) ||
 	       set_env("FNTRACE_FILES_FD", r->files.theirs >= 0 ? files_fd : NULL) ||
 	       set_env("FNTRACE_TRACER", o->tracer) ||
@@ -210,7 +208,7 @@ static int spawn(struct recorder *r, const struct record_options *o,
 		 * runtime to find, across exec. */
 		if (fcntl(r->shm_fd, F_SETFD, 0) == 0 &&
 		    (r->files.theirs < 0 || fcntl(r->files.theirs, F_SETFD, 0) == 0) &&
-		    child_env(o, r, lib) == 0)
+		    child_env(o, r, path, lib) == 0)
 			execv(path, o->argv);
 		err = 1;
 		if (write(ready[1], &err, 1) < 0)

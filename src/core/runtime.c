@@ -177,6 +177,7 @@ static void start(void)
 
 	ft_messages_start();
 	ft_interpose_find_self();
+	ft_exec_env_start();
 	ft_limits_startup_begin();
 	if (ft_threads_init()) {
 		ft_limits_startup_end();
