@@ -49,6 +49,8 @@ struct recorder {
 	pid_t pid;
 	int status;
 	int exited;		/* the program (pid) has ended */
+	uint64_t ended_ns;	/* when, on CLOCK_MONOTONIC */
+	int wait_said;		/* that it waits for what the program left */
 	char args_file[4200];	/* -A/-R/--auto-args: the specs, in the data directory */
 };
 
@@ -136,14 +138,30 @@ static int descendants_gone(void)
 	return p < 0 && errno == ECHILD;
 }
 
-/* Once the program has ended: is there anything left to wait for? */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/* Once the program has ended: is there anything left to wait for?  A
+ * wait is said once it lasts: what ends a moment after the program (a
+ * sanitizer's symbolizer, whose pipe closed) is waited for silently. */
 static int recording_done(struct recorder *r, const char *name)
 {
+	const uint64_t said_after_ns = 500 * 1000 * 1000;
+
 	if (descendants_gone() || stop_asked)
 		return 1;
 	if (!r->exited++)
+		r->ended_ns = now_ns();
+	if (!r->wait_said && now_ns() - r->ended_ns >= said_after_ns) {
+		r->wait_said = 1;
 		fprintf(stderr, "fntrace: %s ended; recording the processes it left running "
 			"until they end (Ctrl-C to stop)\n", name);
+	}
 	return 0;
 }
 

@@ -37,6 +37,31 @@
 
 static char own_path[PATH_MAX];	/* libfntrace.so as LD_PRELOAD names it */
 
+/*
+ * A sanitizer runs its external symbolizer (llvm-symbolizer, addr2line: a
+ * clang-built program's reports are symbolized so) with raw fork and exec
+ * system calls that no wrapper sees, in the program's environment, every
+ * descriptor past stderr closed: the runtime came along, could not reach
+ * the recorder, and said so in the middle of the report.  It stays out of
+ * them: they are never built for tracing.
+ */
+int ft_exec_env_stays_out(void)
+{
+	static const char *const helpers[] = { "llvm-symbolizer", "addr2line" };
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *name;
+
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	name = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+	for (unsigned i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++)
+		if (!strncmp(name, helpers[i], strlen(helpers[i])))
+			return 1;
+	return 0;
+}
+
 /* The entry added for this image alone, out of the environment its
  * children inherit.  At start-up, before the program runs. */
 void ft_exec_env_start(void)

@@ -229,6 +229,8 @@ void ftrace_unlock(void);
 /* At start-up: the LD_PRELOAD entry put first for this image alone (its
  * sanitizer's runtime) out of the environment its children inherit. */
 void ft_exec_env_start(void);
+/* Is this process a sanitizer's symbolizer, which the runtime stays out of? */
+int ft_exec_env_stays_out(void);
 /* go(call, env) with envp, or with a copy whose LD_PRELOAD names first the
  * sanitizer runtime the image exec'd from file needs (search: through
  * PATH); its result. */
