@@ -225,6 +225,12 @@ int ft_wrapper_reached(const char *name, const void *own);
 void ftrace_lock(void);
 void ftrace_unlock(void);
 
+/* ---- sanitized processes (sanitized.c) ---- */
+/* Set while LeakSanitizer will read the stacks: the hooks zero what they
+ * save there (src/arch/x86_64/entry.S). */
+extern int ft_scrub_spills;
+void ft_sanitized_start(void);
+
 /* ---- the environment of exec'd images (exec_env.c) ---- */
 /* At start-up: the LD_PRELOAD entry put first for this image alone (its
  * sanitizer's runtime) out of the environment its children inherit. */

@@ -180,6 +180,7 @@ static void start(void)
 		return;
 	ft_messages_start();
 	ft_interpose_find_self();
+	ft_sanitized_start();
 	ft_limits_startup_begin();
 	if (ft_threads_init()) {
 		ft_limits_startup_end();
