@@ -229,6 +229,8 @@ void ftrace_unlock(void);
 /* Set while LeakSanitizer will read the stacks: the hooks zero what they
  * save there (src/arch/x86_64/entry.S). */
 extern int ft_scrub_spills;
+/* Set in a process ThreadSanitizer watches. */
+extern int ft_sanitized_tsan;
 void ft_sanitized_start(void);
 
 /* ---- the environment of exec'd images (exec_env.c) ---- */

@@ -11,14 +11,19 @@
  * overwritten with a return address, kept a block the program had lost
  * reachable, and the leak went unreported.  So where LSan runs, the
  * x86_64 hooks zero what they saved on the way out.
+ *
+ * ThreadSanitizer runs a thread of its own that blocks every signal: not
+ * one of the program's (src/core/tasks.c).
  */
 #include "ftrace.h"
 
 #include <dlfcn.h>
 
 int ft_scrub_spills;
+int ft_sanitized_tsan;
 
 void ft_sanitized_start(void)
 {
 	ft_scrub_spills = dlsym(RTLD_DEFAULT, "__lsan_do_leak_check") != NULL;
+	ft_sanitized_tsan = dlsym(RTLD_DEFAULT, "__tsan_init") != NULL;
 }
