@@ -48,6 +48,7 @@ struct recorder {
 	struct datadir_info info;
 	pid_t pid;
 	int status;
+	int has_sites;		/* the program itself has call sites */
 	int exited;		/* the program (pid) has ended */
 	uint64_t ended_ns;	/* when, on CLOCK_MONOTONIC */
 	int wait_said;		/* that it waits for what the program left */
@@ -309,41 +310,6 @@ static int check_program(const char *path, const char *name)
 	return n < 0 ? -1 : n > 0;
 }
 
-static int file_has_func(const char *dir, const char *name)
-{
-	char path[4400], *line = NULL;
-	size_t cap = 0;
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "re");
-	while (f && !found && getline(&line, &cap, f) > 0)
-		found = !strncmp(line, "func ", 5);
-	if (f)
-		fclose(f);
-	free(line);
-	return found;
-}
-
-/* Whether any process of the recording had a function to trace: a
- * "func" line in one of its funcs files; yes if the directory is gone,
- * which is another story, told by datadir_seal(). */
-static int traced_any(const char *dir)
-{
-	DIR *dh = opendir(dir);
-	struct dirent *e;
-	int found = 0;
-
-	if (!dh)	/* removed under us: sealing says so */
-		return 1;
-	while (!found && (e = readdir(dh)))
-		if (!strncmp(e->d_name, "funcs-", 6))
-			found = file_has_func(dir, e->d_name);
-	closedir(dh);
-	return found;
-}
-
 /* Where what a recording that stopped early stored is now. */
 static void where_kept(const struct datadir *d, int sealed, char *buf, size_t len)
 {
@@ -384,6 +350,21 @@ static int failed(int status)
 	return record_exit_code(status) ? status : 1 << 8;
 }
 
+/* Did the program run untraced?  Said if so. */
+static int untraced(const struct recorder *r, const struct record_options *o, const char *path)
+{
+	const struct record_untraced u = {
+		.dir = r->dir.tmp,
+		.argv0 = o->argv[0],
+		.path = path,
+		.has_sites = r->has_sites,
+		.killed = !!(ft_shm_u32(r->shm, atomic_load(&r->shm->flags)) & FT_SHM_KILLED),
+		.events = r->drainer.written.events,
+	};
+
+	return record_untraced(&u);
+}
+
 /* Once the program runs, its exit status is passed on whatever happens
  * to the recording; but a recording that could not be put in place, or
  * where nothing was traced, makes a clean exit a failure. */
@@ -402,11 +383,8 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	drain_until_exit(r, o->argv[0]);
 	clock_end(&r->info.clock);
 	describe_exit(r->status, r->info.exit, sizeof(r->info.exit));
-	if (!r->dir.error && !traced_any(r->dir.tmp)) {
+	if (!r->dir.error && untraced(r, o, path)) {
 		datadir_abandon(&r->dir);	/* the previous recording stays */
-		cli_error("no traced program ran: %s, and what it started, had no call sites "
-			  "(compile with -pg, -pg -mfentry or -fpatchable-function-entry=5, "
-			  "and link without -pg)", o->argv[0]);
 		return failed(r->status);
 	}
 	say_result(r, o, datadir_seal(&r->dir) == 0);
@@ -456,7 +434,7 @@ int record_run(const struct record_options *o)
 	int ret = -1;
 
 	if (datadir_check_output(o->output) ||
-	    check_program(path, o->argv[0]) < 0 || cli_target_of(path, &target) ||
+	    (r.has_sites = check_program(path, o->argv[0])) < 0 || cli_target_of(path, &target) ||
 	    cli_target_check_args(&target, o->args) ||
 	    (o->auto_args && !cli_target_auto_args_arch(&target)) ||
 	    cli_target_prepare(&target, path) || !(lib = cli_find_runtime(&target)))
