@@ -109,11 +109,13 @@ done
 # posix_spawn and system(); and not for a program that needs none.
 san_same "asan through sh -c" 1 sh -c './asan overflow; exit $?'
 san_calls "asan through sh -c" read_at
-for how in exec spawn system; do
+for how in exec spawn system vfork; do
 	san_same "asan started by $how" 1 ./asan "$how" overflow
 	san_calls "asan started by $how" read_at
 done
 san_same "tsan through env" 1 env ./tsan race
+san_same "tsan started by vfork" 1 ./tsan vfork race
+san_calls "tsan started by vfork" bump
 # The image exec'd next needs no sanitizer: LD_PRELOAD holds the runtime
 # alone again.
 "$FNTRACE" record -o e.data -- ./asan sh 'echo "preload: $LD_PRELOAD"' >e.out 2>/dev/null

@@ -11,7 +11,7 @@
  *   ub           a signed overflow (UBSan)
  *   hold FILE M  calls step() every 10 ms while FILE exists, then does M
  *   exec M       execs itself with M; spawn M: through posix_spawn;
- *                system M: through system()
+ *                system M: through system(); vfork M: vfork and exec
  *   sh CMD       execs sh -c CMD
  *
  * Each prints a line before the sanitizer may speak, and one after.
@@ -142,6 +142,14 @@ static int again(const char *self, const char *how, char *mode)
 	if (!strcmp(how, "system")) {
 		snprintf(cmd, sizeof(cmd), "%s %s", self, mode);
 		status = system(cmd);
+	} else if (!strcmp(how, "vfork")) {
+		pid = vfork();
+		if (pid == 0) {
+			execv(self, argv);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid)
+			return 127;
 	} else if (posix_spawn(&pid, self, NULL, NULL, argv, environ) ||
 		   waitpid(pid, &status, 0) != pid) {
 		return 127;
@@ -168,7 +176,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(mode, "ub"))
 		printf("sum %d\n", add(INT_MAX, argc));
 	else if (argc > 2 && (!strcmp(mode, "exec") || !strcmp(mode, "spawn") ||
-			      !strcmp(mode, "system")))
+			      !strcmp(mode, "system") || !strcmp(mode, "vfork")))
 		return again(argv[0], mode, argv[2]);
 	else if (argc > 2 && !strcmp(mode, "sh"))
 		execl("/bin/sh", "sh", "-c", argv[2], (char *)NULL);
