@@ -58,11 +58,17 @@ RT_LTO := -flto=auto
 include src/arch/$(ARCH)/arch.mk
 # -fno-tree-loop-distribute-patterns: no loop of the hooks becomes a call
 # to libc's memset or memcpy, which may use those registers.
+# -fno-optimize-sibling-calls: every call the runtime makes returns into
+# the runtime, so a sanitizer's interceptor knows the call for the
+# runtime's by its return address (ThreadSanitizer's called_from_lib,
+# docs/design.md, *Sanitizers*); a tail call out of a function libc calls
+# back (a fork handler's unlock) was taken for libc's own.
 # RT_LTO: the start-up path crosses files (the core and its arch layer) a
 # call per site each time; optimized whole, start-up under record of
 # 100 000 sites took 1.4 ms less.  The link gets the same flags.
 RT_CFLAGS  := $(ALL_CFLAGS) -fPIC -fvisibility=hidden -ftls-model=initial-exec \
-	      -fno-tree-loop-distribute-patterns $(RT_LTO) $(RT_ARCH_CFLAGS)
+	      -fno-tree-loop-distribute-patterns -fno-optimize-sibling-calls $(RT_LTO) \
+	      $(RT_ARCH_CFLAGS)
 # But not the weak defaults of the arch contract: optimized with the
 # rest, the empty arch_fp_args() was inlined over entry.S's, and no
 # floating-point argument was ever read.

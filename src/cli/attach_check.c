@@ -9,10 +9,15 @@
  *   statically linked   no dynamic loader to dlopen the runtime with
  *   another arch        the injected call uses the host's registers
  *   under qemu-user     /proc/PID/exe is the emulator
+ *   ThreadSanitizer     its race detector would see the runtime: what
+ *                       tells it to look past (tsan_env.c) is read at
+ *                       the process's start
  */
 #include "cli.h"
 #include "../arch/arch.h"
+#include "../elf/elf.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -122,8 +127,66 @@ static int of_the_host(pid_t pid)
 	return t.host;
 }
 
+/* Does the file's dynamic symbol table define name? */
+static int defines(const char *path, const char *name)
+{
+	struct elf_file f;
+	struct elf_sym sym;
+	int dynsym, found = 0;
+
+	if (elf_open_path(&f, path))
+		return 0;
+	dynsym = elf_find_section_type(&f, SHT_DYNSYM);
+	for (unsigned i = 0; dynsym > 0 && !found && i < elf_sym_count(&f, dynsym); i++)
+		found = elf_sym_get(&f, dynsym, i, &sym) == 0 && sym.shndx != SHN_UNDEF &&
+			sym.name && !strcmp(sym.name, name);
+	elf_close(&f);
+	return found;
+}
+
+/* Does a map of the process come from a file whose name starts so? */
+static int maps_file(pid_t pid, const char *start)
+{
+	char path[64], line[4300];
+	int found = 0;
+	FILE *m;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	m = fopen(path, "re");
+	while (m && !found && fgets(line, sizeof(line), m)) {
+		const char *file = strrchr(line, '/');
+
+		found = file && !strncmp(file + 1, start, strlen(start));
+	}
+	if (m)
+		fclose(m);
+	return found;
+}
+
+/*
+ * ThreadSanitizer sees every libc call the runtime makes: its locks would
+ * order the program's threads in TSan's eyes (a race it would report goes
+ * unseen), its control thread would be reported leaked.  A process fntrace
+ * starts (with the runtime: detached since, say) tells TSan to look past
+ * the runtime, but TSan reads that at its start (gcc's libtsan.so, or
+ * clang's TSan linked into the program).
+ */
+static int not_tsan(pid_t pid)
+{
+	char exe[64];
+
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
+	if (maps_file(pid, "libfntrace.so") ||
+	    (!maps_file(pid, "libtsan.so") && !defines(exe, "__tsan_init")))
+		return 1;
+	cli_error("process %d is built with ThreadSanitizer, which would take the runtime's "
+		  "locks and threads for the program's; start it with 'fntrace run' instead",
+		  (int)pid);
+	return 0;
+}
+
 int attach_check(pid_t pid)
 {
 	return exists(pid) && same_user(pid) && not_traced(pid) && of_the_host(pid) &&
-	       dynamically_linked(pid) ? 0 : -1;
+	       dynamically_linked(pid) && not_tsan(pid) ? 0 : -1;
 }

@@ -109,6 +109,14 @@ char *cli_find_static_runtime(const struct cli_target *t);
 /* Set up what running a program of another architecture needs (qemu's
  * library prefix); -1 after one line if this machine cannot run it. */
 int cli_target_prepare(const struct cli_target *t, const char *program);
+/* The environment for running program with the runtime lib: LD_PRELOAD
+ * with the sanitizer runtime the program needs first
+ * (src/common/sanitizer.h), lib, then what LD_PRELOAD named; -1 if it
+ * cannot be set.  And TSAN_OPTIONS (tsan_env.c). */
+int cli_target_env(const char *program, const char *lib);
+/* TSAN_OPTIONS: ThreadSanitizer ignores what the runtime lib does; said
+ * in a line if it cannot be done (tsan_env.c). */
+void cli_tsan_env(const char *lib);
 /* SIGINT and SIGTERM set a flag instead of ending fntrace. */
 void cli_catch_interrupt(void);
 int cli_interrupted(void);

@@ -25,9 +25,8 @@ static const char usage[] =
 
 int cmd_run(int argc, char **argv)
 {
-	const char *old = getenv("LD_PRELOAD");
 	struct cli_target target;
-	char *lib, *path, *preload;
+	char *lib, *path;
 
 	/* Only before PROG: `run ./prog -h` runs prog -h. */
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
@@ -52,15 +51,12 @@ int cmd_run(int argc, char **argv)
 		free(path);
 		return CLI_EXIT_FAILED;
 	}
-	if (asprintf(&preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "") < 0)
-		preload = NULL;
-	free(lib);
-	if (preload && !setenv("LD_PRELOAD", preload, 1) && !setenv("FNTRACE_CONTROL", "1", 1)) {
+	if (!cli_target_env(path, lib) && !setenv("FNTRACE_CONTROL", "1", 1)) {
 		fprintf(stderr, "fntrace: %s runs as pid %d\n", path, (int)getpid());
 		execv(path, argv + optind);
 	}
 	cli_error("cannot run %s", path);
-	free(preload);
+	free(lib);
 	free(path);
 	return CLI_EXIT_FAILED;
 }

@@ -51,6 +51,19 @@ int record_settings_save(pid_t pid, struct record_settings *s);
 int record_settings_restore(pid_t pid, const struct record_settings *s);
 void record_settings_free(struct record_settings *s);
 
+/* What a recording knows of how the program ran, afterwards. */
+struct record_untraced {
+	const char *dir;		/* the data directory, not sealed yet */
+	const char *argv0;		/* the program as the user named it */
+	const char *path;		/* and its file */
+	int has_sites;			/* the program itself had call sites */
+	int killed;			/* a runtime switched its tracing off */
+	uint64_t events;		/* events recorded */
+};
+/* Did nothing trace?  1 after one line that says why, else 0
+ * (record_untraced.c). */
+int record_untraced(const struct record_untraced *u);
+
 /* After a recording in DIR: each -F, -N, -A or -R name that matched no
  * function of any process recorded, said in one line (record_names.c). */
 void record_say_unmatched(const char *dir, const struct record_options *o);

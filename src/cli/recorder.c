@@ -48,7 +48,10 @@ struct recorder {
 	struct datadir_info info;
 	pid_t pid;
 	int status;
+	int has_sites;		/* the program itself has call sites */
 	int exited;		/* the program (pid) has ended */
+	uint64_t ended_ns;	/* when, on CLOCK_MONOTONIC */
+	int wait_said;		/* that it waits for what the program left */
 	char args_file[4200];	/* -A/-R/--auto-args: the specs, in the data directory */
 };
 
@@ -136,14 +139,30 @@ static int descendants_gone(void)
 	return p < 0 && errno == ECHILD;
 }
 
-/* Once the program has ended: is there anything left to wait for? */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/* Once the program has ended: is there anything left to wait for?  A
+ * wait is said once it lasts: what ends a moment after the program (a
+ * sanitizer's symbolizer, whose pipe closed) is waited for silently. */
 static int recording_done(struct recorder *r, const char *name)
 {
+	const uint64_t said_after_ns = 500 * 1000 * 1000;
+
 	if (descendants_gone() || stop_asked)
 		return 1;
 	if (!r->exited++)
+		r->ended_ns = now_ns();
+	if (!r->wait_said && now_ns() - r->ended_ns >= said_after_ns) {
+		r->wait_said = 1;
 		fprintf(stderr, "fntrace: %s ended; recording the processes it left running "
 			"until they end (Ctrl-C to stop)\n", name);
+	}
 	return 0;
 }
 
@@ -171,19 +190,17 @@ static int set_env(const char *name, const char *value)
 	return value && *value ? setenv(name, value, 1) : unsetenv(name);
 }
 
-/* The runtime first in LD_PRELOAD: its mcount must win over libc's. */
+/* The runtime first in LD_PRELOAD, its mcount winning over libc's; only
+ * a sanitizer's runtime comes before it. */
 static int child_env(const struct record_options *o, const struct recorder *r,
-		     const char *lib)
+		     const char *path, const char *lib)
 {
-	const char *old = getenv("LD_PRELOAD");
-	char fd[16], files_fd[16], depth[16], *preload;
+	char fd[16], files_fd[16], depth[16];
 
-	if (asprintf(&preload, "%s%s%s", lib, old && *old ? ":" : "", old ? old : "") < 0)
-		return -1;
 	snprintf(fd, sizeof(fd), "%d", r->shm_fd);
 	snprintf(files_fd, sizeof(files_fd), "%d", r->files.theirs);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
-	return set_env("LD_PRELOAD", preload) || set_env("FNTRACE_SHM_FD", fd) ||
+	return cli_target_env(path, lib) || set_env("FNTRACE_SHM_FD", fd) ||
 	       set_env("FNTRACE_DIR", r->dir.tmp) ||
 	       set_env("FNTRACE_FILES_FD", r->files.theirs >= 0 ? files_fd : NULL) ||
 	       set_env("FNTRACE_TRACER", o->tracer) ||
@@ -210,7 +227,7 @@ static int spawn(struct recorder *r, const struct record_options *o,
 		 * runtime to find, across exec. */
 		if (fcntl(r->shm_fd, F_SETFD, 0) == 0 &&
 		    (r->files.theirs < 0 || fcntl(r->files.theirs, F_SETFD, 0) == 0) &&
-		    child_env(o, r, lib) == 0)
+		    child_env(o, r, path, lib) == 0)
 			execv(path, o->argv);
 		err = 1;
 		if (write(ready[1], &err, 1) < 0)
@@ -295,41 +312,6 @@ static int check_program(const char *path, const char *name)
 	return n < 0 ? -1 : n > 0;
 }
 
-static int file_has_func(const char *dir, const char *name)
-{
-	char path[4400], *line = NULL;
-	size_t cap = 0;
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "re");
-	while (f && !found && getline(&line, &cap, f) > 0)
-		found = !strncmp(line, "func ", 5);
-	if (f)
-		fclose(f);
-	free(line);
-	return found;
-}
-
-/* Whether any process of the recording had a function to trace: a
- * "func" line in one of its funcs files; yes if the directory is gone,
- * which is another story, told by datadir_seal(). */
-static int traced_any(const char *dir)
-{
-	DIR *dh = opendir(dir);
-	struct dirent *e;
-	int found = 0;
-
-	if (!dh)	/* removed under us: sealing says so */
-		return 1;
-	while (!found && (e = readdir(dh)))
-		if (!strncmp(e->d_name, "funcs-", 6))
-			found = file_has_func(dir, e->d_name);
-	closedir(dh);
-	return found;
-}
-
 /* Where what a recording that stopped early stored is now. */
 static void where_kept(const struct datadir *d, int sealed, char *buf, size_t len)
 {
@@ -370,6 +352,21 @@ static int failed(int status)
 	return record_exit_code(status) ? status : 1 << 8;
 }
 
+/* Did the program run untraced?  Said if so. */
+static int untraced(const struct recorder *r, const struct record_options *o, const char *path)
+{
+	const struct record_untraced u = {
+		.dir = r->dir.tmp,
+		.argv0 = o->argv[0],
+		.path = path,
+		.has_sites = r->has_sites,
+		.killed = !!(ft_shm_u32(r->shm, atomic_load(&r->shm->flags)) & FT_SHM_KILLED),
+		.events = r->drainer.written.events,
+	};
+
+	return record_untraced(&u);
+}
+
 /* Once the program runs, its exit status is passed on whatever happens
  * to the recording; but a recording that could not be put in place, or
  * where nothing was traced, makes a clean exit a failure. */
@@ -388,11 +385,8 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	drain_until_exit(r, o->argv[0]);
 	clock_end(&r->info.clock);
 	describe_exit(r->status, r->info.exit, sizeof(r->info.exit));
-	if (!r->dir.error && !traced_any(r->dir.tmp)) {
+	if (!r->dir.error && untraced(r, o, path)) {
 		datadir_abandon(&r->dir);	/* the previous recording stays */
-		cli_error("no traced program ran: %s, and what it started, had no call sites "
-			  "(compile with -pg, -pg -mfentry or -fpatchable-function-entry=5, "
-			  "and link without -pg)", o->argv[0]);
 		return failed(r->status);
 	}
 	say_result(r, o, datadir_seal(&r->dir) == 0);
@@ -442,7 +436,7 @@ int record_run(const struct record_options *o)
 	int ret = -1;
 
 	if (datadir_check_output(o->output) ||
-	    check_program(path, o->argv[0]) < 0 || cli_target_of(path, &target) ||
+	    (r.has_sites = check_program(path, o->argv[0])) < 0 || cli_target_of(path, &target) ||
 	    cli_target_check_args(&target, o->args) ||
 	    (o->auto_args && !cli_target_auto_args_arch(&target)) ||
 	    cli_target_prepare(&target, path) || !(lib = cli_find_runtime(&target)))

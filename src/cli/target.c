@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "../arch/arch.h"
 #include "../common/argspec.h"
+#include "../common/sanitizer.h"
 #include "../common/trace_format.h"
 #include "../elf/elf.h"
 
@@ -197,6 +198,25 @@ int cli_target_prepare(const struct cli_target *t, const char *program)
 	    setenv("QEMU_LD_PREFIX", prefix, 1))
 		return -1;
 	return setenv("FNTRACE_EMULATED", "1", 1);
+}
+
+int cli_target_env(const char *program, const char *lib)
+{
+	const char *old = getenv("LD_PRELOAD");
+	size_t len = strlen(lib) + (old ? strlen(old) : 0) + 4200;
+	char san[4096], *preload = malloc(len);
+	int added, ret;
+
+	if (!preload)
+		return -1;
+	added = san_preload(preload, len, san_runtime_needed(program, san, sizeof(san)) > 0 ?
+				 san : NULL, lib, old);
+	ret = added < 0 || setenv("LD_PRELOAD", preload, 1) ||
+	      (added ? setenv(SAN_ADDED_ENV, san, 1) : unsetenv(SAN_ADDED_ENV)) ? -1 : 0;
+	free(preload);
+	if (!ret)
+		cli_tsan_env(lib);
+	return ret;
 }
 
 /* Can the runtime for t take every value these specs (one per line) ask

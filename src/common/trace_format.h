@@ -94,6 +94,8 @@ enum ft_chunk_state {
 #define FT_SHM_OVERWRITE	0x1	/* no recorder: when no chunk is free, the
 					 * oldest full one is reused (the kernel's
 					 * overwrite mode) */
+#define FT_SHM_KILLED		0x2	/* a runtime switched its tracing off
+					 * (ftrace_kill): said to the user */
 
 /*
  * The runtime's own clock samples, (ticks of the clock its events carry,

@@ -216,9 +216,32 @@ int ft_interpose_start(void);
 void ft_interpose_refresh(void);
 int ft_interpose_stop(void);
 int ft_interposed(void);
+/* Do the program's calls to name reach ours, the wrapper at own? */
+int ft_wrapper_reached(const char *name, const void *own);
 
 void ftrace_lock(void);
 void ftrace_unlock(void);
+
+/* ---- sanitized processes (sanitized.c) ---- */
+/* Set while LeakSanitizer will read the stacks: the hooks zero what they
+ * save there (src/arch/x86_64/entry.S). */
+extern int ft_scrub_spills;
+/* Set in a process ThreadSanitizer watches. */
+extern int ft_sanitized_tsan;
+void ft_sanitized_start(void);
+
+/* ---- the environment of exec'd images (exec_env.c) ---- */
+/* At start-up: the LD_PRELOAD entry put first for this image alone (its
+ * sanitizer's runtime) out of the environment its children inherit. */
+void ft_exec_env_start(void);
+/* Is this process a sanitizer's symbolizer, which the runtime stays out of? */
+int ft_exec_env_stays_out(void);
+/* go(call, env) with envp, or with a copy whose LD_PRELOAD names first the
+ * sanitizer runtime the image exec'd from file needs (search: through
+ * PATH); its result. */
+typedef int (*ft_exec_fn)(void *call, char *const envp[]);
+int ft_exec_with_env(const char *file, int search, char *const envp[], ft_exec_fn go,
+		     void *call);
 
 /* ---- start-up (runtime.c, early.c) ---- */
 /* Start the runtime, once: from its constructor, or from the first call

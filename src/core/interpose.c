@@ -332,3 +332,36 @@ int ft_interposed(void)
 {
 	return interposing;
 }
+
+/* Is fn a sanitizer's interceptor of name?  Each has its own name beside
+ * the public one: __interceptor_NAME (gcc, LLVM up to 16), or
+ * ___interceptor_NAME and __interceptor_trampoline_NAME (LLVM 17 on). */
+static int sanitizer_interceptor(const char *name, const void *fn)
+{
+	static const char *const prefixes[] = {
+		"__interceptor_", "___interceptor_", "__interceptor_trampoline_",
+	};
+	char own_name[128];
+
+	for (unsigned i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		snprintf(own_name, sizeof(own_name), "%s%s", prefixes[i], name);
+		if (dlsym(RTLD_DEFAULT, own_name) == fn)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Do the program's calls to name reach ours, the wrapper at own?  Ours is
+ * the definition every lookup finds first (preloaded), or the GOT slots
+ * point at it (attached); or a sanitizer's interceptor comes first, in its
+ * runtime (preloaded before ours: src/common/sanitizer.h) or in the
+ * program (clang links it in), and calls the next definition, which is
+ * ours, as every sanitizer finds the real function with RTLD_NEXT.
+ */
+int ft_wrapper_reached(const char *name, const void *own)
+{
+	void *first = dlsym(RTLD_DEFAULT, name);
+
+	return !first || first == own || interposing || sanitizer_interceptor(name, first);
+}

@@ -18,7 +18,9 @@
  * so no event reaches a callback whose ops is gone.
  */
 #include "args.h"
+#include "buffer.h"
 #include "../common/bulk.h"
+#include "../common/trace_format.h"
 #include "ftrace.h"
 #include "plain_names.h"
 #include "seccomp.h"
@@ -510,6 +512,9 @@ void ftrace_kill(const char *why)
 	ft_warn("tracing switched off: %s", why);
 	snprintf(kill_reason, sizeof(kill_reason), "%s", why);
 	killed = 1;
+	/* A recording that holds nothing says it failed (record_untraced.c). */
+	if (ft_buffer_shm())
+		atomic_fetch_or(&ft_buffer_shm()->flags, FT_SHM_KILLED);
 	replace_code();
 	patch_caller_site(ftrace_call, &call_target, 0);
 	patch_caller_site(ftrace_graph_call, &graph_target, 0);

@@ -176,8 +176,12 @@ static void start(void)
 {
 	int recording;
 
+	ft_exec_env_start();
+	if (ft_exec_env_stays_out())
+		return;
 	ft_messages_start();
 	ft_raw_clone_init();
+	ft_sanitized_start();
 	ft_limits_startup_begin();
 	if (ft_threads_init()) {
 		ft_limits_startup_end();

@@ -33,21 +33,42 @@
 static pid_t foreign[MAX_FOREIGN];
 static unsigned nr_foreign;
 
-int ft_task_blocks_trap(pid_t tid)
+/* The signals a task blocks (SigBlk); 0 if it cannot be read. */
+static unsigned long long blocked_mask(pid_t tid)
 {
 	char path[64], line[128];
-	unsigned long long mask;
-	int blocked = 0;
+	unsigned long long mask, blocked = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
 	f = fopen(path, "re");
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "SigBlk: %llx", &mask) == 1)
-			blocked = (mask >> (SIGTRAP - 1)) & 1;
+			blocked = mask;
 	if (f)
 		fclose(f);
 	return blocked;
+}
+
+int ft_task_blocks_trap(pid_t tid)
+{
+	return (blocked_mask(tid) >> (SIGTRAP - 1)) & 1;
+}
+
+/*
+ * ThreadSanitizer starts a thread of its own (once the program starts
+ * one), every signal blocked by the system call itself, which runs none
+ * of the program's code: taken for the program's, it blocked SIGTRAP,
+ * and every site changed live kept its return hijacked (the race reports'
+ * stacks then named return_to_handler for callers), or was left alone.
+ * Every signal it can: all but SIGKILL and SIGSTOP, and glibc's two.
+ */
+static int sanitizers_own(pid_t tid)
+{
+	const unsigned long long unblockable = 1ULL << (SIGKILL - 1) | 1ULL << (SIGSTOP - 1) |
+					       1ULL << 31 | 1ULL << 32;
+
+	return ft_sanitized_tsan && (blocked_mask(tid) | unblockable) == ~0ULL;
 }
 
 /* Note every task but this one, or only those that block SIGTRAP. */
@@ -86,5 +107,5 @@ int ft_task_foreign(pid_t tid)
 	for (unsigned i = 0; i < nr_foreign; i++)
 		if (foreign[i] == tid)
 			return 1;
-	return 0;
+	return sanitizers_own(tid);
 }

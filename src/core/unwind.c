@@ -250,42 +250,56 @@ static int after_exec(int ret, const sigset_t *held)
 }
 
 typedef int (*exec_fn)(const char *, char *const[], char *const[]);
-typedef int (*execv_fn)(const char *, char *const[]);
+
+/* One exec, made once exec_env.c has chosen its environment. */
+struct exec_call {
+	exec_fn real;
+	const char *file;
+	char *const *argv;
+};
+
+static int exec_with(void *arg, char *const envp[])
+{
+	struct exec_call *c = arg;
+
+	return c->real(c->file, c->argv, envp);
+}
+
+/* execve or execvpe (search): this image's frames closed first. */
+static int exec_image(exec_fn real, int search, const char *file, char *const argv[],
+		      char *const envp[])
+{
+	struct exec_call c = { real, file, argv };
+	sigset_t held;
+
+	before_exec(&held);
+	return after_exec(ft_exec_with_env(file, search, envp, exec_with, &c), &held);
+}
 
 FT_EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
-	sigset_t held;
-
 	REAL(exec_fn, "execve");
-	before_exec(&held);
-	return after_exec(real(path, argv, envp), &held);
+	return exec_image(real, 0, path, argv, envp);
 }
 
 FT_EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	sigset_t held;
-
 	REAL(exec_fn, "execvpe");
-	before_exec(&held);
-	return after_exec(real(file, argv, envp), &held);
+	return exec_image(real, 1, file, argv, envp);
 }
 
+/* execv and execvp are execve and execvpe with the program's environment,
+ * as glibc's own are. */
 FT_EXPORT int execv(const char *path, char *const argv[])
 {
-	sigset_t held;
-
-	REAL(execv_fn, "execv");
-	before_exec(&held);
-	return after_exec(real(path, argv), &held);
+	REAL(exec_fn, "execve");
+	return exec_image(real, 0, path, argv, environ);
 }
 
 FT_EXPORT int execvp(const char *file, char *const argv[])
 {
-	sigset_t held;
-
-	REAL(execv_fn, "execvp");
-	before_exec(&held);
-	return after_exec(real(file, argv), &held);
+	REAL(exec_fn, "execvpe");
+	return exec_image(real, 1, file, argv, environ);
 }
 
 /* The variadic ones, through their array forms (as glibc's own do). */
@@ -354,9 +368,7 @@ extern int own_raise_exception(void *exception)
 
 int ft_graph_safe_here(void)
 {
-	void *raise = ft_program_symbol("_Unwind_RaiseException");
-
 	/* By name, our wrapper may bind to libgcc's too: the hidden alias
 	 * is always ours. */
-	return !raise || raise == (void *)own_raise_exception || ft_interposed();
+	return ft_wrapper_reached("_Unwind_RaiseException", (void *)own_raise_exception);
 }

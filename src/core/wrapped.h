@@ -45,6 +45,8 @@ FT_WRAP(execvp)
 FT_WRAP(execl)
 FT_WRAP(execlp)
 FT_WRAP(execle)
+FT_WRAP(posix_spawn)
+FT_WRAP(posix_spawnp)
 /* breakpoint.c, sigmask.c: the signals the runtime needs */
 FT_WRAP(sigaction)
 FT_WRAP(signal)

@@ -113,6 +113,11 @@ int elf_is_executable(const struct elf_file *f);
 /* GNU build-id as lowercase hex into buf (at least 41 bytes); 0 if none. */
 int elf_build_id(const struct elf_file *f, char *buf, size_t len);
 
+/* The first library the file names (DT_NEEDED) that match() takes, into
+ * out (needed.c): 1, or 0 if none (or not a dynamic ELF file), -1 if the
+ * file cannot be opened.  Read with pread(): no memory is allocated. */
+int elf_needed_find(const char *path, int (*match)(const char *name), char *out, size_t len);
+
 /* ---- writing (elf_write.c): the encoders of the readers above ---- */
 
 /* Byte-order aware stores, the mirror of elf_u16() and friends. */

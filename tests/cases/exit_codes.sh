@@ -112,3 +112,54 @@ t_eq "record: the program's 0 (a traced run)" 0 "$?"
 "$FNTRACE" live -- sh -c 'exit 2' >/dev/null 2>live.err
 t_eq "live: the program's own 2, though nothing was traced" 2 "$?"
 t_ok "live: ... and fntrace's line says what it adds" grep -q '^fntrace: no traced program ran' live.err
+
+# A program with call sites that ran untraced: said in one line, never
+# "recorded 0 calls"; a clean exit becomes 1, a failing one passes.  The
+# runtime never starts in a program whose library ends the process in
+# its constructor, before the runtime's own runs.  (A static program
+# built without the runtime is refused before it runs: static.sh; one
+# fntrace cc linked it into is traced, its status its own.)
+cat >static.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+int work(int n) { return n + 1; }
+int main(int argc, char **argv) { printf("static %d\n", work(1)); return atoi(argv[1]); }
+C
+"$FNTRACE" cc -static -O2 -o static static.c
+for st in 0 3; do
+	"$FNTRACE" record -o r.data -- ./static $st >static.out 2>static.err
+	t_eq "record, static program ending with $st: fntrace's status" $st "$?"
+	t_eq "record, static program ending with $st: it ran" "static 2" "$(cat static.out)"
+	t_ok "record, static program ending with $st: traced" \
+		grep -q '^fntrace: recorded [1-9][0-9]* calls' static.err
+done
+cat >quitlib.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+__attribute__((constructor)) static void quit(void)
+{
+	const char *st = getenv("QUIT");
+
+	if (st) { printf("quit %s\n", st); fflush(stdout); _exit(atoi(st)); }
+}
+C
+cat >quitter.c <<'C'
+int work(int n) { return n + 1; }
+int main(void) { return work(-1); }
+C
+gcc -O2 -fPIC -shared -o libquit.so quitlib.c
+gcc -O2 -fpatchable-function-entry=5 -o quitter quitter.c -L. -Wl,--no-as-needed -lquit -Wl,-rpath,"$PWD"
+"$FNTRACE" record -o r.data -- ./quitter >/dev/null 2>&1
+t_eq "record: the quitter traced when its library lets it run" 0 "$?"
+for st in 0 4; do
+	QUIT=$st "$FNTRACE" record -o r.data -- ./quitter >quit.out 2>quit.err
+	t_eq "record, program gone before the runtime, status $st: fntrace's status" \
+		$((st ? st : 1)) "$?"
+	t_eq "record, program gone before the runtime, status $st: it ran" "quit $st" \
+		"$(cat quit.out)"
+	t_eq "record, program gone before the runtime, status $st: one line" 1 \
+		"$(wc -l <quit.err)"
+	t_ok "record, program gone before the runtime, status $st: ... saying so" \
+		grep -q '^fntrace: ./quitter ran untraced: the runtime never started' quit.err
+done

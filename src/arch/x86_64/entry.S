@@ -156,6 +156,30 @@
 .endm
 
 /*
+ * Where LeakSanitizer will judge the program's memory at exit
+ * (ft_scrub_spills, src/core/sanitized.c), the registers a hook saved on
+ * the stack do not stay there: LSan reads the whole stack for pointers,
+ * and a dead register's copy (a pointer the program had just dropped, in
+ * %rdi at a return) left below the traced function's frame kept a leaked
+ * block alive in its eyes.  SCRUB_SAVED zeroes the \words words just below
+ * %rsp, where the hook saved them; elsewhere it costs a compare.  (Not the
+ * stack the hook's C used below: how deep it went is not known, and below
+ * it may lie the end of a thread's stack, or a signal stack's, and the
+ * heap.)
+ */
+
+.macro SCRUB_SAVED words
+	cmpl	$0, ft_scrub_spills(%rip)
+	je	.Lscrubbed\@
+	.irp i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+	.if \i <= \words
+	movq	$0, -8*\i(%rsp)
+	.endif
+	.endr
+.Lscrubbed\@:
+.endm
+
+/*
  * A return through the slot at %rsi closes the top frame, as pop_frame()
  * would: there must be one, with that slot, traced, no overrun to tell,
  * room, and a time that fits the exit word; or to \idle, untouched.
@@ -284,6 +308,7 @@ ftrace_caller:
 	movl	$0, FT_CTX_BUSY(%rdi)
 	.cfi_remember_state
 	RESTORE_FIVE
+	SCRUB_SAVED 5
 	ret
 	.cfi_restore_state
 
@@ -350,6 +375,12 @@ ftrace_graph_call:
 	movq	40(%rsp), %r8
 	movq	48(%rsp), %r9
 	movq	56(%rsp), %r10
+	cmpl	$0, ft_scrub_spills(%rip)
+	je	.Lcaller_scrubbed
+	.irp off, 0, 8, 16, 24, 32, 40, 48, 56, 64
+	movq	$0, \off(%rsp)
+	.endr
+.Lcaller_scrubbed:
 	movq	%rbp, %rsp
 	popq	%rbp
 	.cfi_def_cfa %rsp, 8
@@ -380,6 +411,7 @@ return_to_handler:
 	movq	FT_FRAME_RET(%rcx), %r11
 	movl	$0, FT_CTX_BUSY(%rdi)
 	RESTORE_FIVE cfi=0
+	SCRUB_SAVED 5
 	jmp	*%r11
 1:	movl	$0, FT_CTX_BUSY(%rdi)
 2:	RESTORE_FIVE cfi=0
@@ -397,6 +429,7 @@ return_to_handler:
 	movq	%rax, %r11
 	popq	%rdx
 	popq	%rax
+	SCRUB_SAVED 5
 	jmp	*%r11
 	.size	return_to_handler, . - return_to_handler
 
@@ -435,6 +468,7 @@ return_to_handler:
 	movl	$0, FT_CTX_BUSY(%rdi)
 	.cfi_remember_state
 	RESTORE_FIVE
+	SCRUB_SAVED 5
 	ret
 	.cfi_restore_state
 5:	movl	$0, FT_CTX_BUSY(%rdi)
@@ -448,6 +482,7 @@ return_to_handler:
 	call	ftrace_return_site
 	leaq	-72(%rbp), %rsp
 	FRAME_RESTORE_CALLER
+	SCRUB_SAVED 10
 	ret
 	.cfi_endproc
 	.size	\name, . - \name

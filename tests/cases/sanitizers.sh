@@ -1,0 +1,196 @@
+# Programs built with a sanitizer (fntrace cc -fsanitize=...), by gcc
+# (whose runtimes are shared libraries that must come first in the
+# process) and clang (which links them into the program): under fntrace
+# record each runs as without fntrace, its exit status, its output and
+# its sanitizer's summary line the same, a clean run and a run the
+# sanitizer catches (ASan's heap overflow and leak, LSan's leak, TSan's
+# data race, UBSan's overflow with and without -fno-sanitize-recover),
+# and the trace holds the calls made before the report.  Also: C++, the
+# program started through a launcher or by its own exec, posix_spawn
+# and system(), fntrace run with the tracer switched live by ctl, and
+# attach (refused in one line for a TSan program).
+#
+# make check-sanitize runs the suite with ASAN_OPTIONS naming a file for
+# the reports of fntrace itself: the programs here report on stderr, as
+# without it, and so would fntrace.
+
+ASAN_OPTIONS=$(printf '%s' "${ASAN_OPTIONS:-}" | sed 's/:*log_path=[^:]*//')
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1
+UBSAN_OPTIONS=$(printf '%s' "${UBSAN_OPTIONS:-}" | sed 's/:*log_path=[^:]*//')
+export ASAN_OPTIONS UBSAN_OPTIONS
+PROG=$top/tests/progs/sanitize.c
+PROG_CXX=$top/tests/progs/sanitize_cxx.cpp
+
+# san_build CC NAME FLAGS...: fntrace cc (c++ for a .cpp) with compiler CC.
+san_build() {
+	local cc=$1 out=$2 src=$PROG cmd=cc; shift 2
+	case $out in *_cxx) src=$PROG_CXX cmd=c++ ;; esac
+	case $cc in gcc) cxx=g++ ;; *) cxx=clang++ ;; esac
+	FNTRACE_CC=$cc FNTRACE_CXX=$cxx "$FNTRACE" $cmd -g -O1 "$@" -o "$out" "$src" -lpthread
+}
+
+# The lines a sanitizer's report is known by: its error, its summary;
+# pids, thread ids and addresses taken out.
+san_summary() {
+	grep -E 'ERROR: |WARNING: ThreadSanitizer|^SUMMARY: |runtime error: ' "$1" |
+		sed -E 's/==[0-9]+==/==PID==/; s/(pid|tid)=[0-9]+/\1=N/g; s/0x[0-9a-f]+/ADDR/g'
+}
+
+# san_same NAME WANT_REPORT CMD...: CMD under fntrace record as without:
+# exit status, stdout, the report's lines (WANT_REPORT 1: there is one),
+# and fntrace's one line.  The report of the recording in s.txt.
+san_same() {
+	local name=$1 want=$2 rc_plain rc; shift 2
+	"$@" >plain.out 2>plain.err
+	rc_plain=$?
+	rm -rf s.data
+	"$FNTRACE" record -o s.data -- "$@" >rec.out 2>rec.err
+	rc=$?
+	t_eq "$name: exit status" "$rc_plain" "$rc"
+	t_same "$name: the program's output" plain.out rec.out
+	san_summary plain.err >want.sum
+	san_summary rec.err >got.sum
+	t_eq "$name: a report without fntrace: $want" "$want" "$([ -s want.sum ] && echo 1 || echo 0)"
+	t_same "$name: the sanitizer's report lines" want.sum got.sum
+	t_eq "$name: fntrace's one line" "fntrace: recorded" \
+		"$(grep '^fntrace' rec.err | cut -c1-17 | tr '\n' ' ' | sed 's/ $//')"
+	"$FNTRACE" report -i s.data >s.txt 2>&1
+}
+
+# san_calls NAME FUNC...: each FUNC was called in the recording.
+san_calls() {
+	local name=$1 f; shift
+	for f in "$@"; do
+		t_ok "$name: $f() traced" grep -q " $f()" s.txt
+	done
+}
+
+compilers=gcc
+if command -v clang >/dev/null; then compilers="gcc clang"
+else t_skip "clang builds" "clang is not installed"; fi
+
+for cc in $compilers; do
+	san_build $cc asan -fsanitize=address
+	san_same "$cc asan clean" 0 ./asan clean
+	san_calls "$cc asan clean" main steps step
+	san_same "$cc asan heap overflow" 1 ./asan overflow
+	san_calls "$cc asan heap overflow" steps read_at
+	san_same "$cc asan leak" 1 ./asan leak
+	san_calls "$cc asan leak" make
+
+	san_build $cc asan_cxx -fsanitize=address
+	san_same "$cc asan C++ clean" 0 ./asan_cxx clean
+	san_calls "$cc asan C++ clean" caught deep
+	san_same "$cc asan C++ overflow" 1 ./asan_cxx overflow
+	san_calls "$cc asan C++ overflow" at
+	san_same "$cc asan C++ leak" 1 ./asan_cxx leak
+	san_calls "$cc asan C++ leak" lose
+
+	san_build $cc lsan -fsanitize=leak
+	san_same "$cc lsan leak" 1 ./lsan leak
+	san_calls "$cc lsan leak" make
+
+	san_build $cc tsan -fsanitize=thread
+	san_same "$cc tsan clean" 0 ./tsan clean
+	san_calls "$cc tsan clean" steps step
+	san_same "$cc tsan race" 1 ./tsan race
+	san_calls "$cc tsan race" bump
+
+	san_build $cc ubsan -fsanitize=undefined
+	san_same "$cc ubsan, recovering" 1 ./ubsan ub
+	san_calls "$cc ubsan, recovering" add
+	san_build $cc ubsan_abort -fsanitize=undefined -fno-sanitize-recover=all
+	san_same "$cc ubsan, not recovering" 1 ./ubsan_abort ub
+	san_calls "$cc ubsan, not recovering" add
+done
+
+# The runtime first in LD_PRELOAD for the program fntrace starts, and
+# for each image started on the way: through launchers, by its own exec,
+# posix_spawn and system(); and not for a program that needs none.
+san_same "asan through sh -c" 1 sh -c './asan overflow; exit $?'
+san_calls "asan through sh -c" read_at
+for how in exec spawn system vfork; do
+	san_same "asan started by $how" 1 ./asan "$how" overflow
+	san_calls "asan started by $how" read_at
+done
+san_same "tsan through env" 1 env ./tsan race
+san_same "tsan started by vfork" 1 ./tsan vfork race
+san_calls "tsan started by vfork" bump
+# The image exec'd next needs no sanitizer: LD_PRELOAD holds the runtime
+# alone again.
+"$FNTRACE" record -o e.data -- ./asan sh 'echo "preload: $LD_PRELOAD"' >e.out 2>/dev/null
+t_eq "no sanitizer runtime for an image that needs none" "preload: $LIBFNTRACE" \
+	"$(grep '^preload' e.out)"
+
+# fntrace run, the tracer switched live; then attach.  The program calls
+# step() until the file hold is gone, then does what its last argument
+# says.
+san_live() {
+	local name=$1 prog=$2 mode=$3 pid rc_plain t
+	"./$prog" hold nohold "$mode" >plain.out 2>plain.err
+	rc_plain=$?
+	touch hold
+	"$FNTRACE" run -- "./$prog" hold hold "$mode" >live.out 2>live.err &
+	pid=$!
+	for i in $(seq 100); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+	for t in function_graph function nop function_graph; do
+		"$FNTRACE" ctl $pid current_tracer $t 2>ctl.err ||
+			t_fail "$name: switched to $t" "$(cat ctl.err)"
+	done
+	for i in $(seq 50); do "$FNTRACE" ctl $pid trace | grep -q ' step()' && break; sleep 0.1; done
+	t_ok "$name: step() traced" sh -c "'$FNTRACE' ctl $pid trace | grep -q ' step()'"
+	rm hold
+	wait $pid
+	t_eq "$name: exit status" "$rc_plain" "$?"
+	t_same "$name: the program's output" plain.out live.out
+	san_summary plain.err >want.sum
+	san_summary live.err >got.sum
+	t_same "$name: the sanitizer's report lines" want.sum got.sum
+	t_eq "$name: fntrace says only where it runs" "fntrace: ./$prog runs as pid $pid" \
+		"$(grep '^fntrace' live.err)"
+}
+for cc in $compilers; do
+	san_build $cc asan -fsanitize=address
+	san_build $cc tsan -fsanitize=thread
+	san_live "$cc asan: run, ctl" asan overflow
+	san_live "$cc tsan: run, ctl" tsan race
+done
+
+san_attach() {
+	local name=$1 prog=$2 mode=$3 pid rc
+	"./$prog" hold nohold "$mode" >plain.out 2>plain.err
+	rc=$?
+	touch hold
+	"./$prog" hold hold "$mode" >att.out 2>att.err &
+	pid=$!
+	# Once in main: attached while the loader still runs ASan's start-up
+	# (it holds the loader's lock a long time), attach's dlopen() waited
+	# past its time limit and was abandoned halfway.
+	for i in $(seq 100); do [ -s att.out ] && break; sleep 0.1; done
+	"$FNTRACE" attach $pid 2>attach.err
+	t_eq "$name: attach" 0 "$?"
+	"$FNTRACE" ctl $pid current_tracer function_graph
+	for i in $(seq 50); do "$FNTRACE" ctl $pid trace | grep -q ' step()' && break; sleep 0.1; done
+	t_ok "$name: step() traced" sh -c "'$FNTRACE' ctl $pid trace | grep -q ' step()'"
+	"$FNTRACE" detach $pid 2>>attach.err
+	rm hold
+	wait $pid
+	t_eq "$name: exit status" "$rc" "$?"
+	t_same "$name: the program's output" plain.out att.out
+	san_summary plain.err >want.sum
+	san_summary att.err >got.sum
+	t_same "$name: the sanitizer's report lines" want.sum got.sum
+}
+for cc in $compilers; do
+	san_build $cc asan -fsanitize=address
+	san_attach "$cc asan: attach" asan leak
+	san_build $cc tsan -fsanitize=thread
+	touch hold
+	./tsan hold hold clean >/dev/null 2>&1 &
+	pid=$!
+	t_running $pid tsan
+	t_error "$cc tsan: attach refused" 1 "built with ThreadSanitizer" "$FNTRACE" attach $pid
+	rm hold
+	wait $pid
+	t_eq "$cc tsan: ... and the program runs on as it was" 0 "$?"
+done

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Built with a sanitizer by tests/cases/sanitizers.sh: a few traced calls,
+ * then what the first argument names, something the sanitizer catches or
+ * nothing at all.
+ *
+ *   clean        nothing wrong
+ *   overflow     a heap read past a block (ASan)
+ *   leak         a block whose last pointer is dropped (LSan)
+ *   race         two threads write a global unguarded (TSan)
+ *   ub           a signed overflow (UBSan)
+ *   hold FILE M  calls step() every 10 ms while FILE exists, then does M
+ *   exec M       execs itself with M; spawn M: through posix_spawn;
+ *                system M: through system(); vfork M: vfork and exec
+ *   sh CMD       execs sh -c CMD
+ *
+ * Each prints a line before the sanitizer may speak, and one after.
+ */
+#include <limits.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Out of line, so that each keeps its call site (clang has no noipa). */
+#ifdef __clang__
+#define KEEP __attribute__((noinline))
+#else
+#define KEEP __attribute__((noipa))
+#endif
+
+extern char **environ;
+static volatile long sink;
+
+static int counter;
+
+KEEP int step(int i)
+{
+	sink = i;
+	return 2 * i + 1;
+}
+
+KEEP int steps(int n)
+{
+	int sum = 0;
+
+	for (int i = 0; i < n; i++)
+		sum += step(i);
+	sink = sum;
+	return sum;
+}
+
+KEEP int read_at(const int *p, int i)
+{
+	sink = i;
+	return p[i];
+}
+
+KEEP char *make(int n)
+{
+	char *p = malloc(n);
+
+	memset(p, 'x', n - 1);
+	p[n - 1] = '\0';
+	sink = n;
+	return p;
+}
+
+KEEP void *bump(void *arg)
+{
+	for (int i = 0; i < 1000; i++)
+		counter++;
+	return arg;
+}
+
+KEEP int add(int a, int b)
+{
+	sink = a;
+	return a + b;
+}
+
+static int overflow(int argc)
+{
+	int *p = malloc(4 * sizeof(int));
+
+	for (int i = 0; i < 4; i++)
+		p[i] = i;
+	printf("read %d\n", read_at(p, 3 + argc / 2));
+	free(p);
+	return 0;
+}
+
+static int leak(void)
+{
+	char *kept = make(10), *lost = make(100);
+
+	printf("made %zu and %zu\n", strlen(kept), strlen(lost));
+	lost = NULL;
+	sink = (long)kept;
+	return 0;
+}
+
+static int race(void)
+{
+	pthread_t t[2];
+
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, bump, NULL);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	printf("bumped\n");
+	return 0;
+}
+
+static int hold(const char *file)
+{
+	struct timespec nap = { 0, 10 * 1000 * 1000 };
+
+	while (access(file, F_OK) == 0) {
+		steps(2);
+		nanosleep(&nap, NULL);
+	}
+	return 0;
+}
+
+/* The program again, doing mode, started as how says. */
+static int again(const char *self, const char *how, char *mode)
+{
+	char *argv[] = { (char *)self, mode, NULL }, cmd[4200];
+	pid_t pid;
+	int status;
+
+	fflush(stdout);
+	if (!strcmp(how, "exec")) {
+		execv(self, argv);
+		return 127;
+	}
+	if (!strcmp(how, "system")) {
+		snprintf(cmd, sizeof(cmd), "%s %s", self, mode);
+		status = system(cmd);
+	} else if (!strcmp(how, "vfork")) {
+		pid = vfork();
+		if (pid == 0) {
+			execv(self, argv);
+			_exit(127);
+		}
+		if (pid < 0 || waitpid(pid, &status, 0) != pid)
+			return 127;
+	} else if (posix_spawn(&pid, self, NULL, NULL, argv, environ) ||
+		   waitpid(pid, &status, 0) != pid) {
+		return 127;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "clean";
+
+	printf("%s: sum %d\n", mode, steps(3));
+	fflush(stdout);
+	if (!strcmp(mode, "hold") && argc > 3) {
+		hold(argv[2]);
+		mode = argv[3];
+	}
+	if (!strcmp(mode, "overflow"))
+		overflow(argc);
+	else if (!strcmp(mode, "leak"))
+		leak();
+	else if (!strcmp(mode, "race"))
+		race();
+	else if (!strcmp(mode, "ub"))
+		printf("sum %d\n", add(INT_MAX, argc));
+	else if (argc > 2 && (!strcmp(mode, "exec") || !strcmp(mode, "spawn") ||
+			      !strcmp(mode, "system") || !strcmp(mode, "vfork")))
+		return again(argv[0], mode, argv[2]);
+	else if (argc > 2 && !strcmp(mode, "sh"))
+		execl("/bin/sh", "sh", "-c", argv[2], (char *)NULL);
+	printf("%s: done\n", mode);
+	return 0;
+}
