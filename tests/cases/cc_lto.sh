@@ -8,6 +8,8 @@
 #  - a shared library and its program (rmc_lib.c, rmc_main.c) with
 #    -fPIC -shared -flto, C++ (cxx_names.cpp; throw_loop.cpp, exceptions
 #    through traced frames): each function's hits as without LTO;
+#  - an archive of LTO objects linked without -flto (an LTO link all the
+#    same), and clang's images with both tables (-pg and LTO objects);
 #  - the cross compilers' gcc -flto (aarch64, riscv64, i386, mips): the
 #    graph under qemu-user;
 #  - zlib from Debian's sources with CFLAGS="-O2 -flto" (gcc) and
