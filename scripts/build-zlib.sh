@@ -7,8 +7,9 @@
 #
 # With TRIPLE (e.g. aarch64-linux-gnu; "-" for the host), for that
 # architecture: fntrace cc runs TRIPLE-gcc (FNTRACE_CC), and ar and ranlib
-# are TRIPLE's too.  With CFLAGS, compiled with those (in a build
-# directory of their own).
+# are TRIPLE's too; for the host, fntrace cc runs $FNTRACE_CC if set.
+# With CFLAGS, compiled with those.  Each compiler and CFLAGS has a build
+# directory of its own.
 #
 # Built out of the source tree (zlib's configure supports it), under a
 # name of this process, then renamed into place. Rebuilt only when the
@@ -21,14 +22,18 @@ CACHE=${FNTRACE_CACHE:-$top/cache}
 triple=${2:-}
 [ "$triple" = - ] && triple=
 cflags=${3:-}
-out=$CACHE/build/zlib-cc${triple:+-$triple}${cflags:+-$(echo "$cflags" | cksum | cut -d' ' -f1)}
+# FNTRACE_CC (for the host: a triple sets its own) names a build of its own.
+tool=
+[ -n "$triple" ] || tool=${FNTRACE_CC:-}
+key=${tool:+$tool/}$cflags
+out=$CACHE/build/zlib-cc${triple:+-$triple}${key:+-$(echo "$key" | cksum | cut -d' ' -f1)}
 
 die() { echo "build-zlib.sh: $*" >&2; exit 1; }
 
 [ $# -ge 1 ] && [ $# -le 3 ] || die "usage: build-zlib.sh FNTRACE [TRIPLE [CFLAGS]]"
 fntrace=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 [ -x "$fntrace" ] || die "$1 is not an executable"
-stamp=$(cksum <"$fntrace")/$(cksum <"$0")/$cflags
+stamp=$(cksum <"$fntrace")/$(cksum <"$0")/$key
 
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ]; then
 	echo "$out"

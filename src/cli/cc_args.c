@@ -62,12 +62,29 @@ static int is_link_only(const char *a)
 	       !strncmp(a, "-T", 2) || !strncmp(a, "-Wl,", 4) || !strncmp(a, "-fuse-ld=", 9);
 }
 
+/* The options that change how fntrace cc instruments: the last one of
+ * each kind counts, as for the compiler. */
+static void note_option(struct cc_args *a, const char *s)
+{
+	if (!strcmp(s, "-flto") || !strncmp(s, "-flto=", 6))
+		a->lto = 1;
+	else if (!strcmp(s, "-fno-lto"))
+		a->lto = 0;
+	else if (!strcmp(s, "-fomit-frame-pointer"))
+		a->omit_fp = 1;
+	else if (!strcmp(s, "-fno-omit-frame-pointer"))
+		a->omit_fp = 0;
+	else if (!strncmp(s, "-mcmodel=", 9))
+		a->cmodel = s + 9;
+}
+
 /* The role of option argv[i]; its separate value, if any, gets *value_role. */
 static enum cc_role option_role(struct cc_args *a, int i, enum cc_role *value_role)
 {
 	const char *s = a->argv[i];
 
 	*value_role = CC_OPT;
+	note_option(a, s);
 	if (!strcmp(s, "-c"))
 		a->compile_only = 1;
 	else if (IN(no_object, s))
@@ -120,6 +137,7 @@ static void classify(struct cc_args *a)
 int cc_args_parse(struct cc_args *a, int argc, char **argv)
 {
 	memset(a, 0, sizeof(*a));
+	a->lto = -1;
 	a->argc = argc;
 	a->argv = argv;
 	a->role = calloc(argc ? argc : 1, sizeof(*a->role));

@@ -14,9 +14,7 @@
 
 #define MAX_NESTING 16
 
-/* The next word of the text at *p, unquoted, in a new string *word:
- * 1, or 0 at the end, or -1 when out of memory. */
-static int next_word(const char **p, char **word)
+int cc_next_word(const char **p, char **word)
 {
 	const char *s = *p + strspn(*p, " \t\n\r\f\v");
 	char *out, quote = 0;
@@ -62,7 +60,7 @@ static int expand_text(struct cmd *w, const char *text, int depth)
 	char *word;
 	int found;
 
-	while ((found = next_word(&text, &word)) > 0)
+	while ((found = cc_next_word(&text, &word)) > 0)
 		if (expand(w, word, depth))
 			return -1;
 	return found;

@@ -54,9 +54,8 @@ enum cc_link_kind cc_link_kind(const struct cc_args *a)
 	return CC_LINKS_PROGRAM;
 }
 
-/* The options that choose the target and its ABI (-m32, --target=...,
- * -fPIC...), as the link has them; no warning or dependency option. */
-static int abi_option(const struct cc_args *a, int i)
+/* No warning or dependency option. */
+int cc_abi_option(const struct cc_args *a, int i)
 {
 	const char *s = a->argv[i];
 
@@ -77,10 +76,11 @@ static int compile(const struct cmd *cc, const struct cc_args *a, const char *sr
 	for (int i = 0; i < cc->n && !ret; i++)
 		ret = cmd_push(&c, cc->v[i]);
 	for (int i = 0; i < a->argc && !ret; i++)
-		if (abi_option(a, i))
+		if (cc_abi_option(a, i))
 			ret = cmd_push(&c, a->argv[i]);
-	ret = ret || cmd_push(&c, "-O2") || cmd_push(&c, "-fPIC") || cmd_push(&c, "-w") ||
-	      cmd_push(&c, "-c") || cmd_push(&c, "-x") || cmd_push(&c, "c") ||
+	/* Never LTO bitcode: an LTO link would instrument its code. */
+	ret = ret || cmd_push(&c, "-O2") || cmd_push(&c, "-fPIC") || cmd_push(&c, "-fno-lto") ||
+	      cmd_push(&c, "-w") || cmd_push(&c, "-c") || cmd_push(&c, "-x") || cmd_push(&c, "c") ||
 	      cmd_push(&c, src) || cmd_push(&c, "-o") || cmd_push(&c, obj);
 	ret = ret ? CLI_EXIT_FAILED : cc_run(&c);
 	free(c.v);

@@ -3,34 +3,23 @@
  * fntrace cc [COMPILER ARGUMENTS]: the compiler, building for tracing.
  *
  * Every object it makes is compiled with the instrumentation that suits
- * the target and goes through recordmcount --nop at once, so the linked
- * program has a __mcount_loc table and runs at full speed with no runtime
- * loaded.  A command that compiles and links in one go is split into one
- * compile per source (into a temporary directory) and the link.  No link
- * ever gets -pg: it would pull in gprof's start-up code.
+ * the target (cc_instrument.c) and goes through recordmcount --nop at
+ * once, so the linked program has a __mcount_loc table and runs at full
+ * speed with no runtime loaded.  A command that compiles and links in one
+ * go is split into one compile per source (into a temporary directory)
+ * and the link.  No link gets -pg, which would pull in gprof's start-up
+ * code, but an LTO link, which generates the code (cc_lto.c).  A link
+ * whose objects were built for tracing must give an image with call
+ * sites, or its output is removed and fntrace cc fails.
  */
 #include "cli.h"
 #include "cc.h"
-#include "../common/array.h"
 #include "datadir.h"
-#include "record.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
-
-/* gcc's return sites (x86): a 5-byte nop before every return, listed in
- * __return_loc, which the runtime patches instead of taking the return
- * address (src/core/returns.c). */
-#define RETURN_SITES_FLAG	"-minstrument-return=nop5"
-#define RECORD_RETURN_FLAG	"-mrecord-return"
 
 static const char help[] =
 	"usage: fntrace cc [COMPILER ARGUMENTS]\n"
@@ -50,25 +39,26 @@ static const char help[] =
 	"                (one section per function: ld's relaxation of other calls\n"
 	"                then never moves a recorded site; the sites, nops, are not\n"
 	"                relaxed, and every other call still is)\n"
-	"  others        -pg               (i386 and x86_64 -m32, aarch64, mips)\n\n"
+	"  others        -pg               (i386 and x86_64 -m32, aarch64, mips)\n"
+	"  patchable     -fpatchable-function-entry=N, the compiler's own table,\n"
+	"                for clang's -flto (code made in the linker) and gcc's\n"
+	"                -mcmodel=large on x86_64 (no 5-byte call to __fentry__);\n"
+	"                clang's -flto for mips is refused\n\n"
 	"-c compiles record their objects; a compile and link in one command is\n"
-	"split into a compile per source and the link; links never get -pg (it\n"
-	"would pull in gprof's start-up code).  A -static (or -static-pie) program\n"
-	"gets the runtime linked in (libfntrace.a), dormant unless fntrace record\n"
-	"or run starts it.  -E, -S, -M, -MM, -fsyntax-only,\n"
-	"-x without -c -o, and commands without input files run as they are.  The\n"
-	"words of @FILE arguments are read and passed on as arguments.\n\n"
+	"split into a compile per source and the link.  Links never get -pg (it\n"
+	"would pull in gprof's start-up code), but gcc's LTO links, which make\n"
+	"the code: they get the compiles' flags and -B DIR/, whose 'as' records\n"
+	"each object it assembles and whose gcrt1.o is the usual start file.\n"
+	"-fomit-frame-pointer, which gcc refuses beside -pg, is left out of\n"
+	"instrumented compiles (on x86_64 the code is the same; elsewhere a line\n"
+	"says so).  A program or library linked from objects with call sites or\n"
+	"LTO code that has none is removed, and fntrace cc fails.  -E, -S, -M,\n"
+	"-MM, -fsyntax-only, -x without -c -o, and commands without input files\n"
+	"run as they are.  The words of @FILE arguments are read and passed on\n"
+	"as arguments.  A -static (or -static-pie) program gets the runtime\n"
+	"linked in (libfntrace.a), dormant unless fntrace record or run starts it.\n\n"
 	"exit status: the compiler's (128+N if signal N killed it); fntrace's\n"
 	"own failure 1, said in a line (see 'fntrace --help')\n";
-
-int cmd_push(struct cmd *c, const char *s)
-{
-	if (grow_array((void **)&c->v, &c->cap, c->n + 2, sizeof(*c->v)))
-		return -1;
-	c->v[c->n++] = (char *)s;
-	c->v[c->n] = NULL;
-	return 0;
-}
 
 /* $variable split at blanks ("clang --target=..." works), or fallback. */
 static int compiler_words(struct cmd *c, char **copy, const char *variable,
@@ -83,138 +73,6 @@ static int compiler_words(struct cmd *c, char **copy, const char *variable,
 	for (char *w = strtok(*copy, " \t"); w && !ret; w = strtok(NULL, " \t"))
 		ret = cmd_push(c, w);
 	return c->n ? ret : -1;
-}
-
-/* Run argv and wait: its exit status, 128 + the signal that killed it,
- * or -1 after one line if it could not be started. */
-static int run(char **argv, posix_spawn_file_actions_t *fa)
-{
-	pid_t pid;
-	int status, err = posix_spawnp(&pid, argv[0], fa, NULL, argv, environ);
-
-	if (err) {
-		cli_error("cannot run %s: %s", argv[0], strerror(err));
-		return -1;
-	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			cli_error("cannot wait for %s: %s", argv[0], strerror(errno));
-			return -1;
-		}
-	}
-	return record_exit_code(status);
-}
-
-int cc_run(const struct cmd *c)
-{
-	int status = c->v ? run(c->v, NULL) : -1;
-
-	return status < 0 ? CLI_EXIT_FAILED : status;
-}
-
-static int append(struct cmd *c, const struct cmd *more)
-{
-	for (int i = 0; i < more->n; i++)
-		if (cmd_push(c, more->v[i]))
-			return -1;
-	return 0;
-}
-
-/* A new command: the compiler's words, then the flags if any. */
-static int start_cmd(struct cmd *c, const struct cmd *cc, const struct cmd *flags)
-{
-	memset(c, 0, sizeof(*c));
-	return append(c, cc) || (flags && append(c, flags)) ? -1 : 0;
-}
-
-/* The first line "$CC -dumpmachine" prints, the target triple, into buf:
- * 0, the compiler's exit status, or -1 if it could not be started (said). */
-static int target_triple(const struct cmd *cc, char *buf, size_t len)
-{
-	posix_spawn_file_actions_t fa;
-	struct cmd c;
-	ssize_t n = -1;
-	int fd[2], status = 1;
-
-	if (start_cmd(&c, cc, NULL) == 0 && cmd_push(&c, "-dumpmachine") == 0 && pipe(fd) == 0) {
-		posix_spawn_file_actions_init(&fa);
-		posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
-		posix_spawn_file_actions_addclose(&fa, fd[0]);
-		posix_spawn_file_actions_addclose(&fa, fd[1]);
-		/* A triple fits in the pipe: the compiler is done before we read. */
-		status = run(c.v, &fa);
-		posix_spawn_file_actions_destroy(&fa);
-		close(fd[1]);
-		if (status == 0)
-			n = read(fd[0], buf, len - 1);
-		close(fd[0]);
-	}
-	free(c.v);
-	if (status)
-		return status;
-	if (n <= 0)
-		return CLI_EXIT_FAILED;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-static int has_arg_prefix(const struct cc_args *a, const char *prefix)
-{
-	for (int i = 0; i < a->argc; i++)
-		if (!strncmp(a->argv[i], prefix, strlen(prefix)))
-			return 1;
-	return 0;
-}
-
-/*
- * The instrumentation for the target.  x86_64: -mfentry puts the call at
- * the entry, before the frame set-up, so a nopped site costs one nop and
- * nothing else.  riscv64: see the help text; a per-object table is right
- * after relaxation only if no relaxable code precedes a site in its
- * section, and the prologue before gcc's call holds none.
- */
-/* Does the compiler take gcc's return sites?  gcc (9 and later) does;
- * clang refuses the flags, even beside -dumpmachine. */
-static int takes_return_sites(const struct cmd *cc)
-{
-	posix_spawn_file_actions_t fa;
-	struct cmd c;
-	int status = 1;
-
-	if (start_cmd(&c, cc, NULL) == 0 && cmd_push(&c, "-dumpmachine") == 0 &&
-	    cmd_push(&c, RETURN_SITES_FLAG) == 0 && cmd_push(&c, RECORD_RETURN_FLAG) == 0) {
-		posix_spawn_file_actions_init(&fa);
-		posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-		posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-		status = run(c.v, &fa);
-		posix_spawn_file_actions_destroy(&fa);
-	}
-	free(c.v);
-	return status == 0;
-}
-
-static int instrument(const struct cmd *cc, const struct cc_args *a, struct cmd *out)
-{
-	char triple[128];
-	int ret = 0;
-
-	memset(out, 0, sizeof(*out));
-	ret = target_triple(cc, triple, sizeof(triple));
-	if (ret) {
-		if (ret > 0)		/* else not started: run() said so */
-			cli_error("cc: '%s -dumpmachine' does not say the target", cc->v[0]);
-		return -1;
-	}
-	ret |= cmd_push(out, "-pg");
-	if (!strncmp(triple, "x86_64", 6) && !cc_has_arg(a, "-m32") && !cc_has_arg(a, "-mx32")) {
-		ret |= cmd_push(out, "-mfentry");
-		if (takes_return_sites(cc))
-			ret |= cmd_push(out, RETURN_SITES_FLAG) | cmd_push(out, RECORD_RETURN_FLAG);
-	}
-	if (!strncmp(triple, "riscv", 5))
-		ret |= cmd_push(out, "-ffunction-sections");
-	return ret;
 }
 
 /* recordmcount --nop, as its own command would; its messages say which
@@ -272,71 +130,135 @@ static int record_outputs(const struct cc_args *a)
 	return ret;
 }
 
-/* The compiler with the flags (if any) and every argument as given. */
-static int run_all(const struct cmd *cc, const struct cmd *flags, const struct cc_args *a)
+/* The compiler with the flags (if any) and the arguments the
+ * instrumentation keeps (all, without instrumentation). */
+static int run_all(const struct cmd *cc, const struct cc_instr *in, const struct cc_args *a)
 {
 	struct cmd c;
-	int ret = start_cmd(&c, cc, flags);
+	int ret = cc_start_cmd(&c, cc, in ? &in->flags : NULL);
 
 	for (int i = 0; i < a->argc && !ret; i++)
-		ret = cmd_push(&c, a->argv[i]);
+		if (!in || cc_keeps_arg(in, a, i))
+			ret = cmd_push(&c, a->argv[i]);
 	ret = ret ? CLI_EXIT_FAILED : cc_run(&c);
 	free(c.v);
 	return ret;
 }
 
-static int compile_only(const struct cmd *cc, const struct cmd *flags,
+/* Patchable entries come with the compiler's own table: nothing to
+ * record (and clang's LTO objects are bitcode, not ELF). */
+static int compile_only(const struct cmd *cc, const struct cc_instr *in,
 			const struct cc_args *a)
 {
-	int ret = run_all(cc, flags, a);
+	int ret = run_all(cc, in, a);
 
-	return ret ? ret : record_outputs(a);
+	return ret || in->form != CC_FORM_PG ? ret : record_outputs(a);
 }
 
-/* The link: every argument but -pg, each source replaced by its object;
- * a program or a library gets the object that starts the runtime (or
- * shows it the library) before its constructors, made in dir
- * (cc_startup.c); a static program, the runtime itself (cc_static.c). */
-static int link_objects(const struct cmd *cc, const struct cc_args *a, char **objs,
-			const char *dir)
+/* The image a link made, where fntrace cc can tell.  ("-": stdout.) */
+static const char *link_output(const struct cc_args *a)
 {
-	char *startup = NULL, *runtime = NULL;
-	struct cmd c;
-	int ret = start_cmd(&c, cc, NULL);
+	return a->out ? a->out : "a.out";
+}
 
-	if (!ret && dir && cc_link_kind(a) != CC_LINKS_OBJECT) {
-		startup = cc_startup_object(cc, a, dir);
-		if (!startup)
-			cli_error("cc: cannot compile the object that starts fntrace's runtime");
-		ret = !startup || cmd_push(&c, startup);
-	}
+/* Objects built for tracing must give an image with call sites. */
+static int check_image(const struct cc_args *a, unsigned kinds)
+{
+	const char *out = link_output(a);
+
+	if (!(kinds & (CC_OBJ_TABLE | CC_OBJ_LTO)) || !strcmp(out, "-") ||
+	    cc_image_has_table(out))
+		return 0;
+	if (kinds & CC_OBJ_LTO)
+		cli_error("cc: %s has no call sites: its LTO code got none (objects fntrace cc "
+			  "did not compile?): removed", out);
+	else
+		cli_error("cc: %s has no call sites, though its objects had them: removed", out);
+	unlink(out);
+	return CLI_EXIT_FAILED;
+}
+
+/* An LTO link gets what its code generation needs (cc_lto.c): the
+ * compiles' instrumentation (which may leave arguments out, in) and
+ * tools in dir. */
+static int lto_options(const struct cmd *cc, const struct cc_args *a, const char *dir,
+		       struct cmd *c, struct cc_instr *in, char **owned)
+{
+	*owned = NULL;
+	return cc_instrument(cc, a, 1, in) || cc_lto_prepare(cc, in, a, dir, c, owned) ? -1 : 0;
+}
+
+/* The start-up object, made in dir, goes first. */
+static int push_startup(struct cmd *c, const struct cmd *cc, const struct cc_args *a,
+			const char *dir, char **startup)
+{
+	*startup = cc_startup_object(cc, a, dir);
+	if (!*startup)
+		cli_error("cc: cannot compile the object that starts fntrace's runtime");
+	return !*startup || cmd_push(c, *startup);
+}
+
+/* The link: every argument but -pg, each source replaced by its object.
+ * A program or a library (an image) gets the object that starts the
+ * runtime (or shows it the library) before its constructors, made in dir
+ * (cc_startup.c); a static program, the runtime itself (cc_static.c);
+ * its LTO link gets its options (cc_lto.c); it must have call sites if
+ * its objects did.  A partial link (-r) gets none of it. */
+static int link_objects(const struct cmd *cc, const struct cc_args *a, char **objs,
+			int nobjs, const char *dir)
+{
+	int image = dir && cc_link_kind(a) != CC_LINKS_OBJECT;
+	unsigned kinds = image ? cc_input_kinds(a, objs, nobjs) : 0;
+	int lto = image && cc_lto_link(a, kinds);
+	struct cc_instr in = { 0 };
+	char *startup = NULL, *owned = NULL, *runtime = NULL;
+	struct cmd c;
+	int ret = cc_start_cmd(&c, cc, NULL);
+
+	if (!ret && lto)
+		ret = lto_options(cc, a, dir, &c, &in, &owned);
+	if (!ret && image)
+		ret = push_startup(&c, cc, a, dir, &startup);
 	for (int i = 0, k = 0; i < a->argc && !ret; i++) {
-		if (a->role[i] == CC_PG)
+		if (a->role[i] == CC_PG || (lto && !cc_keeps_arg(&in, a, i)))
 			continue;
 		ret = cmd_push(&c, a->role[i] == CC_SRC && objs ? objs[k++] : a->argv[i]);
 	}
 	if (!ret && startup && cc_links_static(a))
 		ret = !(runtime = cc_static_runtime(&c, startup));
 	ret = ret ? CLI_EXIT_FAILED : cc_run(&c);
+	if (!ret && image)
+		ret = check_image(a, kinds);
+	cc_instr_free(&in);
 	free(c.v);
 	free(startup);
 	free(runtime);
+	free(owned);
 	return ret;
 }
 
-/* Objects only: the link, with a directory for the start-up object. */
+/* Objects only: the link, with a directory for its start-up object and
+ * LTO tools, but for a partial link (-r). */
 static int link_only(const struct cmd *cc, const struct cc_args *a)
 {
 	char dir[4096];
 	int ret;
 
 	if (cc_link_kind(a) == CC_LINKS_OBJECT)
-		return link_objects(cc, a, NULL, NULL);
+		return link_objects(cc, a, NULL, 0, NULL);
 	if (cli_make_temp_dir(dir, sizeof(dir), "fntrace-cc"))
 		return CLI_EXIT_FAILED;
-	ret = link_objects(cc, a, NULL, dir);
+	ret = link_objects(cc, a, NULL, 0, dir);
 	datadir_remove(dir);
 	return ret;
+}
+
+static int has_arg_prefix(const struct cc_args *a, const char *prefix)
+{
+	for (int i = 0; i < a->argc; i++)
+		if (!strncmp(a->argv[i], prefix, strlen(prefix)))
+			return 1;
+	return 0;
 }
 
 /*
@@ -363,15 +285,15 @@ static int dependency_options(struct cmd *c, const struct cc_args *a, const char
 }
 
 /* One source of a compile-and-link: the compile options, -c, into obj. */
-static int compile_one(const struct cmd *cc, const struct cmd *flags,
+static int compile_one(const struct cmd *cc, const struct cc_instr *in,
 		       const struct cc_args *a, const char *src, const char *obj)
 {
 	char *names[2] = { NULL, NULL };
 	struct cmd c;
-	int ret = start_cmd(&c, cc, flags);
+	int ret = cc_start_cmd(&c, cc, &in->flags);
 
 	for (int i = 0; i < a->argc && !ret; i++)
-		if (a->role[i] == CC_OPT || a->role[i] == CC_PG)
+		if ((a->role[i] == CC_OPT || a->role[i] == CC_PG) && cc_keeps_arg(in, a, i))
 			ret = cmd_push(&c, a->argv[i]);
 	ret = ret || dependency_options(&c, a, src, names);
 	ret = ret || cmd_push(&c, "-c") || cmd_push(&c, src) || cmd_push(&c, "-o") || cmd_push(&c, obj);
@@ -379,7 +301,7 @@ static int compile_one(const struct cmd *cc, const struct cmd *flags,
 	free(c.v);
 	free(names[0]);
 	free(names[1]);
-	return ret ? ret : record(obj);
+	return ret || in->form != CC_FORM_PG ? ret : record(obj);
 }
 
 /* DIR/K-NAME.o for the k-th source: distinct even for a.c and sub/a.c. */
@@ -393,7 +315,7 @@ static char *temp_object(const char *dir, int k, const char *src)
 	return obj;
 }
 
-static int compile_and_link(const struct cmd *cc, const struct cmd *flags,
+static int compile_and_link(const struct cmd *cc, const struct cc_instr *in,
 			    const struct cc_args *a)
 {
 	char dir[4096], **objs = calloc(a->nsrc, sizeof(*objs));
@@ -407,11 +329,11 @@ static int compile_and_link(const struct cmd *cc, const struct cmd *flags,
 		if (a->role[i] != CC_SRC)
 			continue;
 		objs[k] = temp_object(dir, k, a->argv[i]);
-		ret = objs[k] ? compile_one(cc, flags, a, a->argv[i], objs[k]) : CLI_EXIT_FAILED;
+		ret = objs[k] ? compile_one(cc, in, a, a->argv[i], objs[k]) : CLI_EXIT_FAILED;
 		k++;
 	}
 	if (!ret)
-		ret = link_objects(cc, a, objs, dir);
+		ret = link_objects(cc, a, objs, k, dir);
 	while (k--)
 		free(objs[k]);
 	free(objs);
@@ -421,20 +343,20 @@ static int compile_and_link(const struct cmd *cc, const struct cmd *flags,
 
 static int dispatch(const struct cmd *cc, const struct cc_args *a)
 {
-	struct cmd flags;
+	struct cc_instr in;
 	int ret;
 
 	if (a->mode == CC_UNTOUCHED)
 		return run_all(cc, NULL, a);
 	if (a->mode == CC_LINK_ONLY)
-		return link_only(cc, a);	/* drops only -pg */
-	if (instrument(cc, a, &flags))
-		ret = CLI_EXIT_FAILED;
-	else if (a->mode == CC_COMPILE)
-		ret = compile_only(cc, &flags, a);
-	else
-		ret = compile_and_link(cc, &flags, a);
-	free(flags.v);
+		return link_only(cc, a);	/* drops only -pg, but for LTO */
+	if (cc_instrument(cc, a, a->lto > 0, &in)) {
+		cc_instr_free(&in);
+		return CLI_EXIT_FAILED;
+	}
+	cc_instr_note(&in);
+	ret = a->mode == CC_COMPILE ? compile_only(cc, &in, a) : compile_and_link(cc, &in, a);
+	cc_instr_free(&in);
 	return ret;
 }
 

@@ -5,8 +5,9 @@
  * are not, after riscv relaxation); then in the kernel's order of
  * preference a table the toolchain wrote (__mcount_loc, read through
  * the __fntrace_funcs beside it when fntrace cc made the whole image,
- * __patchable_function_entries), and only for a plain -pg build without
- * one, a search of each function's head for its call to mcount.  Whatever
+ * __patchable_function_entries: the sites of both, if both are there),
+ * and only for a plain -pg build without one, a search of each
+ * function's head for its call to mcount.  Whatever
  * names a site, the arch's check_site() must agree with the image's bytes.
  */
 #include "sites.h"
@@ -428,6 +429,8 @@ static int discover(const struct elf_file *f, const struct sites_mapping *map,
 
 	if (side)
 		return side < 0 ? -1 : 0;
+	/* Both tables, in a clang build whose LTO objects got patchable
+	 * entries beside objects compiled with -pg: the sites of both. */
 	for (unsigned i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
 		int sec = elf_find_section(f, tables[i].name), ft;
 
@@ -435,12 +438,14 @@ static int discover(const struct elf_file *f, const struct sites_mapping *map,
 			continue;
 		/* fntrace cc's own list of the same sites, read in place */
 		ft = tables[i].src == SOURCE_MCOUNT_LOC ? functable_sites(f, sec, out) : 0;
-		if (ft)
-			return ft < 0 ? -1 : 0;
-		out->source = tables[i].src;
-		return from_table(f, sec, map, out);
+		if (ft < 0)
+			return -1;
+		if (!ft && from_table(f, sec, map, out))
+			return -1;
+		if (out->source == SOURCE_NONE)
+			out->source = ft ? SOURCE_FUNCTABLE : tables[i].src;
 	}
-	return scan_heads(f, out);
+	return out->source == SOURCE_NONE ? scan_heads(f, out) : 0;
 }
 
 static int start(const struct elf_file *f, struct image_sites *out,

@@ -11,64 +11,29 @@
 #    (i386: natively);
 #  - zlib from Debian's sources, built with its own configure and Makefile.
 
-PROJ=$top/tests/progs/ccproj
-IMAGE_AWK=$top/tests/rmc_image.awk
+. "$top/tests/cc_lib.sh"
 NOPS_X86="0f1f440000 660f1f440000"
-NOCACHE=$PWD/no-side-files	# side files of other runs must not count
 
-# cc_make DIR [VAR=VALUE...]: build the project in DIR, as make of its own.
-cc_make() {
-	local dir=$1
-	shift
-	mkdir -p "$dir"
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$@" make -s -C "$dir" -f "$PROJ/Makefile" \
-		SRC="$PROJ" CC="$FNTRACE cc" >"$dir/make.out" 2>&1
-}
+cc_graph_want graph.want
 
-# cc_nops NAME IMG NOPS N: IMG has N sites, and each holds one of NOPS
-# (hex bytes), read from the image, not from fntrace.
-cc_nops() {
-	FNTRACE_CACHE=$NOCACHE "$FNTRACE" list -a "$2" | awk '{ print $1 }' >"$2.sites"
-	readelf -x .text "$2" | awk -v what=nops -v entries="$2.sites" -v nops="$3" \
-		-f "$IMAGE_AWK" >"$2.bad"
-	if [ "$(wc -l <"$2.sites")" -eq "$4" ] && [ ! -s "$2.bad" ]; then
-		t_pass "$1: $4 sites, all nops"
-	else
-		t_fail "$1: $4 sites, all nops" "$(wc -l <"$2.sites") sites; $(head -n 2 "$2.bad" |
-			tr '\n' ' ')"
-	fi
-}
-
-cat >graph.want <<'W'
-main() {
-  calc_total() {
-    square();
-    util_clamp();
-    square();
-    util_clamp();
-    square();
-    util_clamp();
-  } /* calc_total */
-  util_report();
-} /* main */
-W
-
-# cc_native NAME COMPILER NOPS: build, run, check the sites, trace.
+# cc_native NAME COMPILER NOPS [VAR=VALUE...]: build (with these make
+# variables), run, check the sites, trace.
 cc_native() {
-	local dir=$1 prog
-	if ! cc_make "$dir" FNTRACE_CC="$2"; then
-		t_fail "cc $1: make" "$(tail -n 3 "$dir/make.out" | tr '\n' ' ')"
+	local dir=$1 cc=$2 nops=$3 prog
+	shift 3
+	if ! cc_make "$dir" FNTRACE_CC="$cc" "$@"; then
+		t_fail "cc $dir: make" "$(tail -n 3 "$dir/make.out" | tr '\n' ' ')"
 		return
 	fi
-	t_eq "cc $1: make says nothing" "" "$(cat "$dir/make.out")"
+	t_eq "cc $dir: make says nothing" "" "$(cat "$dir/make.out")"
 	for prog in ccdemo cconeshot; do
-		t_eq "cc $1 $prog: runs with no runtime" "total = 10" "$("$dir/$prog")"
-		cc_nops "cc $1 $prog" "$dir/$prog" "$3" 5
+		t_eq "cc $dir $prog: runs with no runtime" "total = 10" "$("$dir/$prog")"
+		cc_nops "cc $dir $prog" "$dir/$prog" "$nops" 5
 		FNTRACE_CACHE=$NOCACHE "$FNTRACE" record -o "$dir/$prog.data" -- "$dir/$prog" \
 			>/dev/null 2>&1
 		"$FNTRACE" report -i "$dir/$prog.data" >"$dir/$prog.txt" 2>/dev/null
 		t_graph_calls "$dir/$prog.txt" >"$dir/$prog.graph"
-		t_same "cc $1 $prog: the graph" graph.want "$dir/$prog.graph"
+		t_same "cc $dir $prog: the graph" graph.want "$dir/$prog.graph"
 	done
 }
 
@@ -132,7 +97,7 @@ t_eq "cc: a compiler without return sites gets -pg -mfentry only" \
 cc_log -pg -o x x.o -lm
 t_ok "cc: a link never gets -pg" grep -Eq '^[^ ]*/fntrace-startup\.o -o x x\.o -lm$' "$LOGCC.log"
 t_ok "cc: ... nor does its start-up object's compile" \
-	grep -Eq '^-O2 -fPIC -w -c -x c [^ ]*/fntrace-startup\.c -o [^ ]*/fntrace-startup\.o$' "$LOGCC.log"
+	grep -Eq '^-O2 -fPIC -fno-lto -w -c -x c [^ ]*/fntrace-startup\.c -o [^ ]*/fntrace-startup\.o$' "$LOGCC.log"
 cc_log -O2 -DX=1 -o y x.c -lm
 t_eq "cc: compile and link is split in two (and the start-up object)" 5 "$(wc -l <"$LOGCC.log")"
 t_ok "cc: ... a compile without the link options" \
@@ -211,6 +176,58 @@ cc_cross i386 i686-linux-gnu-gcc "3e8d742600 8db600000000" env
 if [ -x riscv64/ccdemo ]; then
 	t_ok "cc riscv64: the link still relaxes calls" sh -c \
 		"riscv64-linux-gnu-objdump -d riscv64/ccdemo | grep -Eq 'jal\s+[0-9a-f]+ <calc_total>'"
+fi
+
+# ---- compiler options ----
+# -fomit-frame-pointer, which gcc refuses beside -pg: left out of the
+# instrumented compile.  On x86_64 (-mfentry) that changes nothing, from
+# -O1 on, and nothing is said; elsewhere -pg keeps the frame pointer,
+# said in one line.  clang takes it beside -pg -mfentry: kept.
+cc_log -O2 -fomit-frame-pointer -c -o fp.o x.c
+t_ok "cc: -fomit-frame-pointer: gcc's instrumented compile goes without it" \
+	grep -Eq "^-pg -mfentry $RS -O2 -c -o fp.o x.c\$" "$LOGCC.log"
+for f in "" -fomit-frame-pointer; do
+	# shellcheck disable=SC2086
+	"$FNTRACE" cc -O2 $f -I"$PROJ" -c -o "fp$f.o" "$PROJ/calc.c" 2>>fp.err
+	objdump -d --no-show-raw-insn "fp$f.o" | tail -n +4 >"fp$f.dis"
+done
+t_eq "cc: ... which on x86_64 is said nowhere" "" "$(cat fp.err)"
+t_same "cc: ... and the code is the same" fp.dis fp-fomit-frame-pointer.dis
+if command -v aarch64-linux-gnu-gcc >/dev/null; then
+	FNTRACE_CC=aarch64-linux-gnu-gcc "$FNTRACE" cc -O2 -fomit-frame-pointer -c -o fp64.o x.c \
+		2>fp64.err
+	t_eq "cc: -fomit-frame-pointer on aarch64: built, one line says it was left out" "0 1 1" \
+		"$? $(wc -l <fp64.err) $(grep -c 'note: -fomit-frame-pointer left out: -pg needs the frame pointer on aarch64$' fp64.err)"
+	t_ok "cc: ... and the object is recorded" sh -c "readelf -S fp64.o | grep -q __mcount_loc"
+else
+	t_skip "cc: -fomit-frame-pointer on aarch64" "aarch64-linux-gnu-gcc is not installed"
+fi
+printf '#!/bin/sh\necho "$*" >>"%s/logclang.log"\nexec clang "$@"\n' "$PWD" >logclang
+chmod +x logclang
+: >logclang.log
+FNTRACE_CC=$PWD/logclang "$FNTRACE" cc -O2 -fomit-frame-pointer -c -o fpc.o x.c
+t_ok "cc: ... clang's is kept" grep -Eq '^-pg -mfentry -O2 -fomit-frame-pointer -c -o fpc.o x.c$' \
+	logclang.log
+
+# The code models and -fno-plt: traced.  gcc's -mcmodel=large calls
+# __fentry__ through a register: its functions get patchable entries
+# (five one-byte nops, whose table needs no text relocation).
+cc_native gcc-large gcc "9090909090" CFLAGS="-O2 -g -mcmodel=large"
+t_eq "cc gcc-large: no text relocations" "" "$(readelf -d gcc-large/ccdemo | grep TEXTREL)"
+cc_native clang-large clang "$NOPS_X86" CFLAGS="-O2 -g -mcmodel=large"
+cc_native gcc-medium gcc "$NOPS_X86" CFLAGS="-O2 -g -mcmodel=medium"
+cc_native gcc-noplt gcc "$NOPS_X86" CFLAGS="-O2 -g -fno-plt"
+cc_native gcc-noplt-nopie gcc "$NOPS_X86" CFLAGS="-O2 -g -fno-plt -fno-pie" LDFLAGS=-no-pie
+cc_native clang-noplt clang "$NOPS_X86" CFLAGS="-O2 -g -fno-plt"
+if command -v riscv64-linux-gnu-gcc >/dev/null; then
+	export QEMU_LD_PREFIX=/usr/riscv64-linux-gnu
+	for m in medlow medany; do
+		cc_native "riscv64-$m" riscv64-linux-gnu-gcc "1300000013000000" \
+			CFLAGS="-O2 -g -mcmodel=$m"
+	done
+	unset QEMU_LD_PREFIX
+else
+	t_skip "cc riscv64 code models" "riscv64-linux-gnu-gcc is not installed"
 fi
 
 # ---- zlib ----
