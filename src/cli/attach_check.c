@@ -77,29 +77,6 @@ static int not_traced(pid_t pid)
 	return 0;
 }
 
-/* A dynamically linked process maps its loader, whose path ends in its
- * PT_INTERP name: ld-linux-x86-64.so.2 and the like. */
-static int dynamically_linked(pid_t pid)
-{
-	char path[64], line[4300];
-	int found = 0;
-	FILE *m;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	m = fopen(path, "re");
-	while (m && !found && fgets(line, sizeof(line), m)) {
-		const char *file = strrchr(line, '/');
-
-		found = file && !strncmp(file, "/ld-", 4);
-	}
-	if (m)
-		fclose(m);
-	if (!found)
-		cli_error("process %d is statically linked: the runtime can only be loaded "
-			  "into a dynamically linked program", (int)pid);
-	return found;
-}
-
 /* The injected call uses the host's registers and calling convention. */
 static int of_the_host(pid_t pid)
 {
@@ -161,6 +138,17 @@ static int maps_file(pid_t pid, const char *start)
 	if (m)
 		fclose(m);
 	return found;
+}
+
+/* A dynamically linked process maps its loader, whose path ends in its
+ * PT_INTERP name: ld-linux-x86-64.so.2 and the like. */
+static int dynamically_linked(pid_t pid)
+{
+	if (maps_file(pid, "ld-"))
+		return 1;
+	cli_error("process %d is statically linked: the runtime can only be loaded "
+		  "into a dynamically linked program", (int)pid);
+	return 0;
 }
 
 /*

@@ -183,24 +183,27 @@ static int spawn_with(void *arg, char *const envp[])
 	return c->real(c->pid, c->file, c->actions, c->attr, c->argv, envp);
 }
 
+static int spawn(spawn_fn real, int search, pid_t *pid, const char *file,
+		 const posix_spawn_file_actions_t *actions, const posix_spawnattr_t *attr,
+		 char *const argv[], char *const envp[])
+{
+	struct spawn_call c = { real, pid, file, actions, attr, argv };
+
+	return real ? ft_exec_with_env(file, search, envp, spawn_with, &c) : ENOSYS;
+}
+
 FT_EXPORT int posix_spawn(pid_t *pid, const char *path,
 			  const posix_spawn_file_actions_t *actions,
 			  const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
-	struct spawn_call c = { NULL, pid, path, actions, attr, argv };
-
 	REAL(spawn_fn, "posix_spawn");
-	c.real = real;
-	return real ? ft_exec_with_env(path, 0, envp, spawn_with, &c) : ENOSYS;
+	return spawn(real, 0, pid, path, actions, attr, argv, envp);
 }
 
 FT_EXPORT int posix_spawnp(pid_t *pid, const char *file,
 			   const posix_spawn_file_actions_t *actions,
 			   const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
-	struct spawn_call c = { NULL, pid, file, actions, attr, argv };
-
 	REAL(spawn_fn, "posix_spawnp");
-	c.real = real;
-	return real ? ft_exec_with_env(file, 1, envp, spawn_with, &c) : ENOSYS;
+	return spawn(real, 1, pid, file, actions, attr, argv, envp);
 }
