@@ -40,10 +40,12 @@ CLI_SRC    := $(wildcard src/cli/*.c) $(wildcard src/trace/*.c) $(RMC_SRC) $(SHA
 # The runtime lives inside the traced process: no SSE (it runs between a
 # function's entry and its body, where vector argument registers are live),
 # hidden symbols but for the few marked FT_EXPORT: unversioned, so that
-# they interpose mcount@GLIBC and dlopen@GLIBC.
+# they interpose mcount@GLIBC and dlopen@GLIBC.  Not the printer of the
+# commands' messages (src/common/print.c): the runtime's go their own way
+# (src/core/messages.c), never to the program's stderr.
 RT_SRC     := $(wildcard src/core/*.c) \
 	      $(filter-out src/arch/$(ARCH)/inject.c,$(wildcard src/arch/$(ARCH)/*.c)) \
-	      $(wildcard src/arch/$(ARCH)/*.S) $(SHARED_SRC)
+	      $(wildcard src/arch/$(ARCH)/*.S) $(filter-out src/common/print.c,$(SHARED_SRC))
 RT_SRC     := $(sort $(RT_SRC))
 # How the runtime came into the process (src/core/linkage.h): one of
 # these two in each build.
