@@ -103,7 +103,7 @@ int report_parse_show(const char *text, struct report_options *o);
 unsigned report_show(const struct report_options *o);
 
 /* Prints the trace in data directory dir to out.  Returns 0, or 1 after
- * one line on stderr ("fntrace: ...") if dir cannot be read.  o may be
+ * one line to the printer (src/common/print.h) if dir cannot be read.  o may be
  * NULL for the defaults. */
 int report_run(const char *dir, FILE *out, const struct report_options *o);
 

@@ -21,22 +21,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void tr_verror(const char *fmt, va_list ap)
-{
-	fputs("fntrace: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-void tr_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	tr_verror(fmt, ap);
-	va_end(ap);
-}
-
 int tr_fail(struct trace_data *td, const char *fmt, ...)
 {
 	va_list ap;
