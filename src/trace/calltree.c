@@ -351,7 +351,7 @@ void calltree_free(struct calltree *t)
 	*t = (struct calltree) { 0 };
 }
 
-uint32_t calltree_after(const struct calltree *t, uint32_t n)
+static uint32_t calltree_after(const struct calltree *t, uint32_t n)
 {
 	while (n != CALLTREE_ROOT && !t->nodes[n].next_sibling)
 		n = t->nodes[n].parent;

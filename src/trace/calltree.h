@@ -85,6 +85,5 @@ static inline const char *calltree_name(const struct calltree *t, uint32_t node)
 /* Preorder: the node after n, its first child if it has one; CALLTREE_NONE
  * at the end.  calltree_after skips n's descendants. */
 uint32_t calltree_next(const struct calltree *t, uint32_t n);
-uint32_t calltree_after(const struct calltree *t, uint32_t n);
 
 #endif

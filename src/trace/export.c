@@ -43,7 +43,20 @@ static int is_special(const char *path)
 	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-int export_file_open(struct export_file *ef, const char *path)
+/* Closes and removes what export_file_open() made. */
+static void export_file_abort(struct export_file *ef)
+{
+	if (ef->path && ef->f)
+		fclose(ef->f);
+	if (ef->tmp)
+		unlink(ef->tmp);
+	free(ef->path);
+	free(ef->tmp);
+	*ef = (struct export_file) { 0 };
+}
+
+/* 0, or -1 after one line to the printer. */
+static int export_file_open(struct export_file *ef, const char *path)
 {
 	int in_place;
 
@@ -69,18 +82,9 @@ int export_file_open(struct export_file *ef, const char *path)
 	return 0;
 }
 
-void export_file_abort(struct export_file *ef)
-{
-	if (ef->path && ef->f)
-		fclose(ef->f);
-	if (ef->tmp)
-		unlink(ef->tmp);
-	free(ef->path);
-	free(ef->tmp);
-	*ef = (struct export_file) { 0 };
-}
-
-int export_file_close(struct export_file *ef)
+/* Flushes and closes the file, which keeps its temporary name until the
+ * export renames it; 0, or -1 after one line to the printer. */
+static int export_file_close(struct export_file *ef)
 {
 	const char *name = ef->path ? ef->path : "standard output";
 	int failed;

@@ -71,12 +71,6 @@ int export_folded(struct export *ex);
 int export_svg(struct export *ex);
 int export_perfetto(struct export *ex);
 
-/* 0, or -1 after one line to the printer. */
-int export_file_open(struct export_file *ef, const char *path);
-/* Flushes and closes the file, which keeps its temporary name until the
- * export renames it; 0, or -1 after one line to the printer. */
-int export_file_close(struct export_file *ef);
-void export_file_abort(struct export_file *ef);
 
 /* --split: closes ex->out, kept with the pieces, and opens the next file,
  * OUTPUT.1, OUTPUT.2 ...; 0, or -1 after one line to the printer. */

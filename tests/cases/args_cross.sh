@@ -1,4 +1,4 @@
-# Issue 14: record -A/-R and set_ftrace_args on the architectures other
+# Record -A/-R and set_ftrace_args on the architectures other
 # than x86_64 whose runtime takes arguments.  With T_ARCH set, that one
 # (a skip if it takes none yet); without, each in turn, as cross.sh runs
 # its cases.  The programs are cross-built (tests/arch/<arch>.sh) and run

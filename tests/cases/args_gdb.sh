@@ -1,4 +1,4 @@
-# Issue 14, acceptance 2: on a real program from Debian's sources built
+# On a real program from Debian's sources built
 # with -g (zlib, with its own configure and Makefile and fntrace cc),
 # record --auto-args gives the values gdb shows at a breakpoint on the
 # same functions, under the same names: gzdopen(fd, mode) and

@@ -1,4 +1,4 @@
-# Issue 13: a process started plainly, attached, traced with
+# A process started plainly, attached, traced with
 # function_graph and detached behaves as under fntrace run.  Each
 # robustness program waits before main() (tests/progs/attach_gate.c) for
 # the test to attach and switch the tracer on, and after main() for it to

@@ -1,4 +1,4 @@
-# fntrace cc and LTO (issue 30): code generated at the link gets the call
+# fntrace cc and LTO: code generated at the link gets the call
 # sites a build without LTO has, recorded in the image, with no gprof
 # start-up code.
 #  - tests/progs/ccproj with make and CFLAGS=-flto: gcc (-flto, -flto=auto

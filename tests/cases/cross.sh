@@ -1,4 +1,4 @@
-# Issue 10: the runtime on every other architecture.  Each case an
+# The runtime on every other architecture.  Each case an
 # architecture lists in tests/arch/<arch>.sh (ARCH_CASES) runs again with
 # T_ARCH set: its programs cross-built, recorded and reported as on
 # x86_64, and run under qemu-user through binfmt_misc (i386: natively, or

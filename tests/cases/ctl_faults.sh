@@ -1,4 +1,4 @@
-# Issue 9, at the control endpoint: two writers at once, clients that die
+# At the control endpoint: two writers at once, clients that die
 # or say nothing, a process stopped during a request (and during a sync
 # by signals), a process that is gone.  No client waits for ever, every
 # failure is one line, the state read back is what the last write made

@@ -1,4 +1,4 @@
-# Issue 10, acceptance 4: a -pg shared library mapped farther from the
+# A -pg shared library mapped farther from the
 # runtime than a call reaches (tests/arch/<arch>.sh: ARCH_FAR_MB, beyond
 # the reach of the architecture's call) is traced: its sites call
 # ftrace_caller through a trampoline mapped near it.

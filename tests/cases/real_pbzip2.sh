@@ -1,4 +1,4 @@
-# Issue 13, acceptance 2: a real multi-threaded C++ program from Debian's
+# A real multi-threaded C++ program from Debian's
 # sources, started plainly, attached and traced with function_graph while
 # it works, detached: its output is byte-identical to an untraced run's.
 # pbzip2 (scripts/build-pbzip2.sh) reads its input from a FIFO the test

@@ -71,7 +71,7 @@ t_eq "real_xz: only lzma_ functions" 0 "$(cut -d'|' -f3 a.txt | grep -o '[a-z_0-
 "$FNTRACE" report -i a.data --csv | tail -n +2 | cut -d, -f1 | sort -u >threads_funcs.txt
 t_ok "real_xz: both compressing threads seen" test "$(grep -o 'xz-[0-9]*' a.txt | sort -u | wc -l)" -ge 2
 
-# (3) Issue 5: every function graph-traced from the start: output
+# (3) every function graph-traced from the start: output
 # identical, and every thread's trace nests: no exit without its entry
 # (frames may stay open at the end: xz calls exit() inside tuklib_exit()).
 head -n 100000 input >small

@@ -1,4 +1,4 @@
-# Issue 9: fork and exec in the middle of a batch.  A thread switches the
+# Fork and exec in the middle of a batch.  A thread switches the
 # tracer as fast as it can while main forks 300 children that each load a
 # library and run a traced computation (each must exit 0: the child gets
 # whole text and a runtime lock it can take), or execs a traced program (the new image

@@ -1,4 +1,4 @@
-# Robustness (issue 5): recursion deeper than the shadow stack (3000
+# Robustness: recursion deeper than the shadow stack (3000
 # frames, it holds 1024): no crash, the right result, a nested graph, and
 # the report says how many calls were too deep to graph.  Calls the graph
 # cannot follow (too deep, or after swapcontext) are counted, and the

@@ -1,4 +1,4 @@
-# Robustness (issue 5): a traced library dlopen()ed and dlclose()d 50
+# Robustness: a traced library dlopen()ed and dlclose()d 50
 # times in a loop while tracing, with a traced function of the program
 # called between the loads: every load's calls are traced, with a :mod:
 # filter given before the first load too.

@@ -1,4 +1,4 @@
-# Robustness (issue 5): leaving frames without returning.  longjmp and
+# Robustness: leaving frames without returning.  longjmp and
 # siglongjmp out of three traced frames, 100 times: no crash, the skipped
 # frames closed as unwound right after the jump, before the next call.
 # C++ exceptions thrown through three traced frames with destructors:

@@ -1,4 +1,4 @@
-# Issue 5, under live switching: each robustness program runs under
+# Under live switching: each robustness program runs under
 # fntrace run while its tracer is switched between function_graph,
 # function and nop as fast as fntrace ctl can, from before it starts
 # working to its end.  Whatever the switches met (a longjmp, a throw, a

@@ -1,4 +1,4 @@
-# Robustness (issue 5): new processes.  fork: the child's calls appear
+# Robustness: new processes.  fork: the child's calls appear
 # under the child's pid, the parent's under its own, each nested, and the
 # exit status passes.  vfork + exec and posix_spawn of /bin/true and
 # /bin/false: the statuses are right and the parent's graph is intact.

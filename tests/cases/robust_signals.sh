@@ -1,4 +1,4 @@
-# Robustness (issue 5): signals.  Handlers that call traced functions
+# Robustness: signals.  Handlers that call traced functions
 # while the main code is inside traced frames nest inside the frame they
 # interrupted, on the thread's stack or on a sigaltstack; a storm of
 # SIGALRM at 1 kHz for a second while three threads call traced functions

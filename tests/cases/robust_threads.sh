@@ -1,4 +1,4 @@
-# Robustness (issue 5): threads.  50 threads started and ended in waves
+# Robustness: threads.  50 threads started and ended in waves
 # while traced, each with the same call tree: all appear, each nests and
 # shows the same calls.  A thread that calls pthread_exit() three frames
 # down: the program goes on, and the thread's frames are closed as

@@ -1,4 +1,4 @@
-# Issue 9's torture case: a traced library dlopen()ed and dlclose()d in a
+# The torture case: a traced library dlopen()ed and dlclose()d in a
 # loop by one thread, called by another, while a third switches the
 # filter between that library and every function and the tracer between
 # every tracer (tests/progs/torture_dl.c): 2 000 rounds in make check

@@ -1,4 +1,4 @@
-# Signals nest like interrupts (issue 9): a handler that runs while its
+# Signals nest like interrupts: a handler that runs while its
 # thread is inside the tracer is traced, in the thread's signal context,
 # and where it cannot be (a signal inside a handler that interrupted the
 # tracer, itself inside the tracer) its calls are counted lost: every

@@ -1,4 +1,4 @@
-# Issue 30: static programs.  fntrace cc -static links the runtime in
+# Static programs.  fntrace cc -static links the runtime in
 # (libfntrace.a), dormant unless fntrace starts it: record, run, ctl and
 # record -p trace the program as a dynamic one; attach refuses it; and a
 # static program without the runtime is refused by record and run,

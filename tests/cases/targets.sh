@@ -1,4 +1,4 @@
-# Issue 10: a program of another architecture gets the runtime built for
+# A program of another architecture gets the runtime built for
 # it, and what cannot be done is one line and a non-zero exit.
 
 cat >hello.c <<'C'
