@@ -225,9 +225,3 @@ int filter_selects(const struct filter *f, const char *func, const char *module)
 {
 	return filter_selects_as(f, func, NULL, module);
 }
-
-/* Does any expression of the filter match it (for notrace lists)? */
-static int filter_matches_any(const struct filter *f, const char *func, const char *module)
-{
-	return filter_matches_any_as(f, func, NULL, module);
-}
