@@ -192,6 +192,22 @@ $(BUILD)/tests/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CLI_LIB_OBJ) $(CLI_LIBS)
 
+# An architecture's own, tests/unit/test_ARCH_*.c: the words its runtime
+# writes (ftrace.c) and what its trap handler makes of them (trap.c) are
+# that CPU's, in its byte order and its ucontext, so that architecture's
+# compiler builds the test with those two files, static, and it runs as
+# the architecture's test programs do (under qemu-user, through binfmt).
+unit_arch_cc = $(if $(filter $(1),$(HOST_ARCH)),$(CC) $(ALL_CFLAGS),\
+	$(call cross_prefix,$(1))gcc $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -static \
+	-Isrc -Isrc/arch/$(1))
+define unit_arch_rule
+$(BUILD)/tests/unit/test_$(1)_%: tests/unit/test_$(1)_%.c $(wildcard tests/unit/*.h) \
+		$(wildcard src/arch/*.h src/arch/$(1)/* src/arch/x86/*.h)
+	@mkdir -p $$(dir $$@)
+	$(call unit_arch_cc,$(1)) -o $$@ $$< src/arch/$(1)/ftrace.c src/arch/$(1)/trap.c
+endef
+$(foreach a,$(RT_ARCHES),$(eval $(call unit_arch_rule,$(a))))
+
 # ---- the bundled example ----
 $(BUILD)/examples/demo: $(wildcard examples/*.c examples/*.h) examples/Makefile
 	$(MAKE) -C examples BUILD=$(abspath $(BUILD))/examples

@@ -84,7 +84,7 @@ for flavor in cc gcc-pg gcc-fentry ${ARCH_PATCHABLE_LIVE:-}; do
 done
 
 # Under qemu-user (T_ARCH), the rest is not tried: the control endpoint
-# is a native matter (tests/cases/control.sh).
+# is a native matter (tests/cases/control/control.sh).
 [ -n "$T_ARCH" ] && return 0
 
 # fntrace run, and a recorder attached while main waits: everything after

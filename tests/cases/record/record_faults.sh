@@ -102,10 +102,18 @@ t_ok "faults: full disk: the events that fit are there" grep -q 'tick();' full.t
 t_ok "faults: full disk: and the program's end" grep -q '^# program exited with status 3' full.txt
 t_ok "faults: full disk: report --stat reads it" sh -c "'$FNTRACE' report --stat -i small/f.data | grep -q '^# recording stopped'"
 # The runtime writes funcs-PID into the directory too: a line the full
-# disk cut short is as if never written.
+# disk cut short is as if never written.  Cut here is one that, read,
+# would rename tick() and change the report.
 cp -r small/f.data cutfuncs.data
-printf 'func 99 0x12' >>"$(ls cutfuncs.data/funcs-* | head -n 1)"
-t_ok "faults: full disk: a funcs line cut short is left out" "$FNTRACE" report -i cutfuncs.data
+funcs=$(ls cutfuncs.data/funcs-* | head -n 1)
+sed -n 's/^\(func [0-9]* [0-9a-fx]* [0-9]*\) tick$/\1 cut_tick/p' "$funcs" | head -n 1 | tr -d '\n' >cut.line
+t_ok "faults: full disk: a funcs line to cut" grep -q cut_tick cut.line
+cat cut.line >>"$funcs"
+"$FNTRACE" report -i cutfuncs.data >cutfuncs.txt 2>cutfuncs.err
+t_eq "faults: full disk: a funcs line cut short: the report reads the rest" "0 " \
+	"$? $(cat cutfuncs.err)"
+t_eq "faults: full disk: ... leaves the line out" "" "$(grep cut_tick cutfuncs.txt)"
+t_same "faults: full disk: ... and keeps the rest" full.txt cutfuncs.txt
 # Lazily if need be: a program left running may still hold a file there.
 mountpoint -q small && { umount small 2>/dev/null || umount -l small; }
 

@@ -10,7 +10,7 @@ if [ -n "${ARCH_RETURN_SITES:-}" ]; then
 	T_TAG="${T_TAG}[return sites] "
 	for c in robust_jumps robust_signals robust_threads robust_depth robust_process \
 		 robust_live robust_dlopen; do
-		. "$top/tests/cases/$c.sh"
+		. "$(t_case_file $c)"
 	done
 	unset R_RETURN_SITES
 fi

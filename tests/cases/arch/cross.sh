@@ -3,7 +3,7 @@
 # T_ARCH set: its programs cross-built, recorded and reported as on
 # x86_64, and run under qemu-user through binfmt_misc (i386: natively, or
 # under qemu-i386 on a kernel without IA-32 emulation).
-# A case is one of tests/cases/, or of tests/cross/ (those that compare
+# A case is one of tests/cases/ (by name), or of tests/cross/ (those that compare
 # an architecture with x86_64, and so only run here).
 #
 # The (architecture, case) runs are independent, and qemu-user runs a
@@ -27,9 +27,8 @@ mkdir -p "$jobs"
 
 # cross_case ARCH CASE: run it here, its results in $RESULTS.
 cross_case() {
-	local file=$top/tests/cases/$2.sh
-	[ -f "$file" ] || file=$top/tests/cross/$2.sh
-	local start
+	local file=$(t_case_file "$2") start
+	[ -n "$file" ] || file=$top/tests/cross/$2.sh
 	mkdir -p "$1-$2"
 	start=$(t_now_ms)
 	( cd "$1-$2" && T_ARCH=$1 && . "$top/tests/lib.sh" && . "$file" ) ||

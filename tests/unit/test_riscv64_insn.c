@@ -2,13 +2,14 @@
 /*
  * riscv64: the runtime's encoders, its trap emulation and its prologue
  * reader, checked against each other and against hand-assembled words.
- * Built with the riscv64 cross compiler and run under qemu by
- * tests/cases/riscv64_insn.sh; prints "ok N" or "FAIL: what" per check,
- * exits 1 on any failure.
+ * Built for riscv64 with the arch's ftrace.c and trap.c (the Makefile's
+ * rule for tests/unit/test_ARCH_*.c) and run under qemu-user.
  */
+#include "unit.h"
 #include "arch/arch.h"
 #include "riscv64.h"
 #include "core/ftrace.h"
+#include "../../src/arch/riscv64/frame.c"
 
 #include <stdio.h>
 #include <string.h>
@@ -16,17 +17,6 @@
 
 char ftrace_caller[4], ftrace_caller_frame[4], ftrace_call[4], ftrace_graph_call[4];
 char ftrace_stub[4], return_to_handler[4];
-
-static int failed, checks;
-
-static void check(int ok, const char *what)
-{
-	checks++;
-	if (!ok) {
-		printf("FAIL: %s\n", what);
-		failed = 1;
-	}
-}
 
 static uint32_t word(const uint8_t *p)
 {
@@ -53,13 +43,15 @@ static void nops(void)
 	ucontext_t uc;
 
 	arch_make_nop(NULL, 4, insn);
-	check(word(insn) == 0x00000013, "4-byte nop is addi zero, zero, 0");
+	CHECK("riscv64: 4-byte nop is addi zero, zero, 0", word(insn) == 0x00000013);
 	arch_make_nop(cnops, 8, insn);
-	check(word(insn) == 0x0080006f && word(insn + 4) == 0x00000013, "8-byte nop is j +8; nop");
-	check(run(0x10000, insn, 8, &uc) == 0 && uc.uc_mcontext.__gregs[REG_PC] == 0x10008 &&
-	      uc.uc_mcontext.__gregs[REG_RA] == 0x1111, "j +8 emulated: pc past the site");
-	check(run(0x10000, cnops, 8, &uc) == 0 && uc.uc_mcontext.__gregs[REG_PC] == 0x10008,
-	      "four c.nop emulated");
+	CHECK("riscv64: 8-byte nop is j +8; nop",
+	      word(insn) == 0x0080006f && word(insn + 4) == 0x00000013);
+	CHECK("riscv64: j +8 emulated: pc past the site",
+	      run(0x10000, insn, 8, &uc) == 0 && uc.uc_mcontext.__gregs[REG_PC] == 0x10008 &&
+	      uc.uc_mcontext.__gregs[REG_RA] == 0x1111);
+	CHECK("riscv64: four c.nop emulated",
+	      run(0x10000, cnops, 8, &uc) == 0 && uc.uc_mcontext.__gregs[REG_PC] == 0x10008);
 }
 
 /* A computed 8-byte call reaches exactly target, returning in t0. */
@@ -69,11 +61,12 @@ static void far_call(uintptr_t ip, int64_t off)
 	ucontext_t uc;
 	char what[96];
 
-	snprintf(what, sizeof(what), "auipc t0 + jalr t0 to ip%+lld", (long long)off);
-	check(arch_make_call(ip, NULL, 8, ip + off, insn) == 0 &&
-	      run(ip, insn, 8, &uc) == 0 && uc.uc_mcontext.__gregs[REG_PC] == ip + off &&
-	      uc.uc_mcontext.__gregs[RV_T0] == ip + 8 && uc.uc_mcontext.__gregs[REG_RA] == 0x1111,
-	      what);
+	snprintf(what, sizeof(what), "riscv64: auipc t0 + jalr t0 to ip%+lld", (long long)off);
+	CHECK(what,
+	      arch_make_call(ip, NULL, 8, ip + off, insn) == 0 && run(ip, insn, 8, &uc) == 0 &&
+	      uc.uc_mcontext.__gregs[REG_PC] == ip + off &&
+	      uc.uc_mcontext.__gregs[RV_T0] == ip + 8 &&
+	      uc.uc_mcontext.__gregs[REG_RA] == 0x1111);
 }
 
 static void calls8(void)
@@ -88,12 +81,15 @@ static void calls8(void)
 
 	for (unsigned i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
 		far_call(ip, offs[i]);
-	check(arch_make_call(ip, NULL, 8, ip + 0x80000000ll, insn) == -1,
-	      "no 8-byte call of ours beyond +2 GiB");
-	check(arch_make_call(ip, mcount, 8, ip + 0x80000000ll, insn) == 0 &&
-	      !memcmp(insn, mcount, 8), "beyond reach: the compiler's call to mcount again");
-	check(run(ip, mcount, 8, &uc) == 0 && uc.uc_mcontext.__gregs[REG_PC] == ip + 0x1000 - 0x10 &&
-	      uc.uc_mcontext.__gregs[REG_RA] == ip + 8, "the compiler's auipc ra + jalr ra emulated");
+	CHECK("riscv64: no 8-byte call of ours beyond +2 GiB",
+	      arch_make_call(ip, NULL, 8, ip + 0x80000000ll, insn) == -1);
+	CHECK("riscv64: beyond reach: the compiler's call to mcount again",
+	      arch_make_call(ip, mcount, 8, ip + 0x80000000ll, insn) == 0 &&
+	      !memcmp(insn, mcount, 8));
+	CHECK("riscv64: the compiler's auipc ra + jalr ra emulated",
+	      run(ip, mcount, 8, &uc) == 0 &&
+	      uc.uc_mcontext.__gregs[REG_PC] == ip + 0x1000 - 0x10 &&
+	      uc.uc_mcontext.__gregs[REG_RA] == ip + 8);
 }
 
 static void calls4(void)
@@ -103,18 +99,22 @@ static void calls4(void)
 	uint8_t orig[4], insn[4];
 	ucontext_t uc;
 
-	check(rv_make_jal(ip, ip - 0x80, RV_RA, &jal) == 0, "jal encodes");
+	CHECK("riscv64: jal encodes", rv_make_jal(ip, ip - 0x80, RV_RA, &jal) == 0);
 	memcpy(orig, &jal, 4);
-	check(arch_make_call(ip, orig, 4, ip + 0x40000000, insn) == 0 && !memcmp(insn, orig, 4),
-	      "a 4-byte site's call is the compiler's jal, whatever the target");
-	check(run(ip, insn, 4, &uc) == 0 && uc.uc_mcontext.__gregs[REG_PC] == ip - 0x80 &&
-	      uc.uc_mcontext.__gregs[REG_RA] == ip + 4, "jal ra emulated");
-	check(arch_make_call(ip, NULL, 4, ip + 0xffffe, insn) == 0 && run(ip, insn, 4, &uc) == 0 &&
-	      uc.uc_mcontext.__gregs[REG_PC] == ip + 0xffffe &&
-	      uc.uc_mcontext.__gregs[REG_RA] == ip + 4, "ftrace_call: jal ra, +1 MiB - 2");
-	check(arch_make_call(ip, NULL, 4, ip - 0x100000, insn) == 0 && run(ip, insn, 4, &uc) == 0 &&
-	      uc.uc_mcontext.__gregs[REG_PC] == ip - 0x100000, "ftrace_call: jal ra, -1 MiB");
-	check(arch_make_call(ip, NULL, 4, ip + 0x100000, insn) == -1, "no jal beyond +1 MiB");
+	CHECK("riscv64: a 4-byte site's call is the compiler's jal, whatever the target",
+	      arch_make_call(ip, orig, 4, ip + 0x40000000, insn) == 0 && !memcmp(insn, orig, 4));
+	CHECK("riscv64: jal ra emulated",
+	      run(ip, insn, 4, &uc) == 0 && uc.uc_mcontext.__gregs[REG_PC] == ip - 0x80 &&
+	      uc.uc_mcontext.__gregs[REG_RA] == ip + 4);
+	CHECK("riscv64: ftrace_call: jal ra, +1 MiB - 2",
+	      arch_make_call(ip, NULL, 4, ip + 0xffffe, insn) == 0 &&
+	      run(ip, insn, 4, &uc) == 0 && uc.uc_mcontext.__gregs[REG_PC] == ip + 0xffffe &&
+	      uc.uc_mcontext.__gregs[REG_RA] == ip + 4);
+	CHECK("riscv64: ftrace_call: jal ra, -1 MiB",
+	      arch_make_call(ip, NULL, 4, ip - 0x100000, insn) == 0 &&
+	      run(ip, insn, 4, &uc) == 0 && uc.uc_mcontext.__gregs[REG_PC] == ip - 0x100000);
+	CHECK("riscv64: no jal beyond +1 MiB",
+	      arch_make_call(ip, NULL, 4, ip + 0x100000, insn) == -1);
 }
 
 static void trampoline(void)
@@ -122,20 +122,24 @@ static void trampoline(void)
 	uint8_t t[32];
 	uintptr_t target = 0x123456789abcdef0ull, got;
 
-	check(arch_tramp_size() == 24 && arch_tramp_size() % 8 == 0, "trampoline: 24 bytes");
+	CHECK("riscv64: trampoline: 24 bytes",
+	      arch_tramp_size() == 24 && arch_tramp_size() % 8 == 0);
 	arch_tramp_write(t, target);
 	memcpy(&got, t + 16, 8);
 	/* auipc t1, 0; ld t1, 16(t1); jr t1 */
-	check(word(t) == 0x00000317 && word(t + 4) == 0x01033303 && word(t + 8) == 0x00030067 &&
-	      got == target, "trampoline: auipc t1; ld t1, 16(t1); jr t1; .quad target");
+	CHECK("riscv64: trampoline: auipc t1; ld t1, 16(t1); jr t1; .quad target",
+	      word(t) == 0x00000317 && word(t + 4) == 0x01033303 && word(t + 8) == 0x00030067 &&
+	      got == target);
 }
 
 static void pokes(void)
 {
-	check(arch_can_poke_atomic(0x1000, 4) && arch_can_poke_atomic(0x1008, 8) &&
-	      arch_can_poke_atomic(0x1002, 2), "aligned words can be poked");
-	check(!arch_can_poke_atomic(0x1002, 4) && !arch_can_poke_atomic(0x1004, 8) &&
-	      !arch_can_poke_atomic(0x1000, 6), "unaligned ones cannot");
+	CHECK("riscv64: aligned words can be poked",
+	      arch_can_poke_atomic(0x1000, 4) && arch_can_poke_atomic(0x1008, 8) &&
+	      arch_can_poke_atomic(0x1002, 2));
+	CHECK("riscv64: unaligned ones cannot",
+	      !arch_can_poke_atomic(0x1002, 4) && !arch_can_poke_atomic(0x1004, 8) &&
+	      !arch_can_poke_atomic(0x1000, 6));
 }
 
 /* ---- the prologue reader, on a fake record ---- */
@@ -186,17 +190,21 @@ static void prologues(void)
 	/* ra below the top of the frame (varargs area above it) */
 	static const uint16_t varargs[] = { 0x715d, 0xec06 };	/* addi sp, sp, -80; sd ra, 24(sp) */
 
-	check(slot_of(gcc_o2, 8, 0x8000) == 24, "gcc -O2: ra at 24(sp)");
-	check(slot_of(clang_o0, 8, 0x8000) == 40, "clang -O0: ra at 40(sp)");
-	check(slot_of(large, 16, 0x8000) == 2024 + 4096, "large frame: ra at 2024(sp) + 4096");
-	check(slot_of(gcc_big, 24, 0x8000) == 840 + 8192, "gcc big frame: c.lui t0; c.add sp, t0");
-	check(slot_of(clang_big, 32, 0x8000) == 2024 + 7008,
-	      "clang big frame: c.lui; addiw; sub sp, sp, a1");
-	check(slot_of(from_s0, 8, 0x8000) == -1, "sp from an unknown register: no slot");
-	check(slot_of(varargs, 4, 0x8000) == -1, "ra not at CFA - 8: no slot");
+	CHECK("riscv64: gcc -O2: ra at 24(sp)", slot_of(gcc_o2, 8, 0x8000) == 24);
+	CHECK("riscv64: clang -O0: ra at 40(sp)", slot_of(clang_o0, 8, 0x8000) == 40);
+	CHECK("riscv64: large frame: ra at 2024(sp) + 4096",
+	      slot_of(large, 16, 0x8000) == 2024 + 4096);
+	CHECK("riscv64: gcc big frame: c.lui t0; c.add sp, t0",
+	      slot_of(gcc_big, 24, 0x8000) == 840 + 8192);
+	CHECK("riscv64: clang big frame: c.lui; addiw; sub sp, sp, a1",
+	      slot_of(clang_big, 32, 0x8000) == 2024 + 7008);
+	CHECK("riscv64: sp from an unknown register: no slot",
+	      slot_of(from_s0, 8, 0x8000) == -1);
+	CHECK("riscv64: ra not at CFA - 8: no slot", slot_of(varargs, 4, 0x8000) == -1);
 	rec.kind = SITE_ENTRY;
-	check(riscv64_frame_slot(rec.ip + 4, 0x8000) == NULL, "an entry site: no slot");
-	check(riscv64_frame_slot(0x1234, 0x8000) == NULL, "no record: no slot");
+	CHECK("riscv64: an entry site: no slot",
+	      riscv64_frame_slot(rec.ip + 4, 0x8000) == NULL);
+	CHECK("riscv64: no record: no slot", riscv64_frame_slot(0x1234, 0x8000) == NULL);
 }
 
 int main(void)
@@ -207,6 +215,5 @@ int main(void)
 	trampoline();
 	pokes();
 	prologues();
-	printf("%s %d\n", failed ? "failed" : "ok", checks);
-	return failed;
+	return unit_done();
 }
