@@ -6,7 +6,7 @@
 #    relocations -Wl,-q keeps, and at the same addresses by decoding;
 #  - riscv64 linked with relaxation (-Wl,-q): every address holds the
 #    4-byte "jal _mcount@plt" objdump shows, also after --gc-sections;
-#    per-object entries go stale there (seed 003), the side file is right;
+#    per-object entries go stale there (linker relaxation), the side file is right;
 #  - side files: format, place, fntrace list, stripped images, errors;
 #  - the runtime traces exactly what a side file lists, checks every site,
 #    and ignores a malformed side file with one warning.
@@ -88,21 +88,21 @@ ri_riscv() {
 	ri_riscv_jal "image riscv64 --gc-sections" rv-gc/prog 4
 	t_eq "image riscv64 --gc-sections: never_called is gone" 0 \
 		"$("$RMC" --image --list rv-gc/prog | grep -c never_called)"
-	# Seed 003: per-object entries of sites after a relaxed call go stale;
+	# Linker relaxation: per-object entries of sites after a relaxed call go stale;
 	# the side file, from the final link, comes first and is right.
 	mkdir -p rv-stale && cp riscv64/main.o rv-stale/
 	"$RMC" rv-stale/main.o 2>rv-stale/rmc.err
-	t_ok "seed 003: recordmcount warns of relaxation" grep -q 'linker may relax' rv-stale/rmc.err
+	t_ok "relaxation: recordmcount warns of relaxation" grep -q 'linker may relax' rv-stale/rmc.err
 	$cc -o rv-stale/prog rv-stale/main.o -Lriscv64 -lrmc
 	riscv64-linux-gnu-objdump -d rv-stale/prog | ri_jals >rv-stale/jal
 	FNTRACE_CACHE=$SC "$FNTRACE" list -a rv-stale/prog 2>/dev/null | awk '{ print $1 }' |
 		sort >rv-stale/loc
-	t_ok "seed 003: per-object entries miss sites after relaxation" \
+	t_ok "relaxation: per-object entries miss sites after relaxation" \
 		sh -c "! cmp -s rv-stale/jal rv-stale/loc"
 	FNTRACE_CACHE=$SC "$RMC" --image rv-stale/prog
 	FNTRACE_CACHE=$SC "$FNTRACE" list -a rv-stale/prog | awk '{ print $1 }' | sort >rv-stale/side
-	t_same "seed 003: the side file of the final link is right" rv-stale/jal rv-stale/side
-	t_eq "seed 003: relaxed sites are 4 bytes" 5 \
+	t_same "relaxation: the side file of the final link is right" rv-stale/jal rv-stale/side
+	t_eq "relaxation: relaxed sites are 4 bytes" 5 \
 		"$(FNTRACE_CACHE=$SC "$FNTRACE" list -a rv-stale/prog | grep -c ' 4 frame ')"
 }
 ri_riscv
