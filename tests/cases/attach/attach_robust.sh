@@ -124,7 +124,11 @@ ATTACH_GATE=$PWD/gate ./fork >rp.out &
 pid=$!
 t_running $pid ./fork
 "$FNTRACE" attach $pid 2>rp.err
-{ sleep 0.5; touch gate; sleep 0.5; rm gate; } &
+# The gate opens once record -p has set its tracer: a fixed wait was too
+# short on a loaded machine, and the child's calls came before it.
+tracer_is() { [ "$("$FNTRACE" ctl $pid current_tracer 2>/dev/null)" = "$1" ]; }
+{ n=0; until tracer_is function_graph || [ $n -ge 300 ]; do sleep 0.1; n=$((n + 1)); done
+  touch gate; sleep 0.5; rm gate; } &
 "$FNTRACE" record -p $pid -d 30 -o rp.data 2>>rp.err
 t_eq "record -p, fork: succeeds though the process ended" 0 "$?"
 wait
