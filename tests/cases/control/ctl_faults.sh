@@ -209,7 +209,8 @@ wait $want_many
 # one in vfork() answers when its child is done.  A stop meanwhile must
 # not count as the thread never answering (which switched tracing off).
 t_build gcc-pg -O2 vfork_wait "$top/tests/progs/vfork_wait.c"
-FNTRACE_NO_MEMBARRIER=1 "$FNTRACE" run -- ./vfork_wait 8 >v.out 2>v.err &
+touch v.hold
+FNTRACE_NO_MEMBARRIER=1 "$FNTRACE" run -- ./vfork_wait 8 v.hold >v.out 2>v.err &
 pid=$!
 wait_sock $pid
 echo done >v.want
@@ -223,6 +224,7 @@ wait $client
 t_eq "stopped during a sync by signals: the write is done" 0 "$?"
 ctl $pid current_tracer nop 2>>v.err
 t_eq "stopped during a sync by signals: tracing still switches" nop "$(ctl $pid current_tracer)"
+rm v.hold
 untraced "stopped during a sync by signals" v.want v.out v.err $pid
 
 # --- 4. Processes with no endpoint to answer.
