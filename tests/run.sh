@@ -1,8 +1,9 @@
 #!/bin/sh
 # Runs every unit test (build/tests/unit/*) and every case (tests/cases/*.sh)
-# and ends with one line: "N passed, N failed, N skipped".  Before it, the
-# slowest runs and the whole run's wall time: each unit test, each case and
-# each of cross.sh's (architecture, case) runs records its own in $TIMES.
+# and ends with one line: "N passed, N failed, N skipped".  Before it, every
+# run's wall and CPU time, slowest first, and the whole run's: each unit
+# test, each case and each of cross.sh's (architecture, case) runs records
+# its own in $TIMES (tests/timing.sh).
 # Usage: tests/run.sh [PATTERN]   (only cases whose name contains PATTERN)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,7 +44,7 @@ for t in "$BUILD"/tests/unit/*; do
 	[ -x "$t" ] || continue
 	case ${t##*/} in *"${1:-}"*) ;; *) continue ;; esac
 	echo "== unit: $(basename "$t")"
-	start=$(t_now_ms)
+	t_start start
 	"$t" >"$TMP/unit.out" 2>&1
 	rc=$?
 	t_took "$start" "unit $(basename "$t")"
@@ -59,7 +60,7 @@ run_case() {
 	name=${name%.sh}
 	echo "== case: $name"
 	mkdir -p "$TMP/case" && rm -rf "$TMP/case"/*
-	start=$(t_now_ms)
+	t_start start
 	( cd "$TMP/case" && . "$top/tests/lib.sh" && . "$1" ) || {
 		echo "FAIL: $name stopped with status $?"; echo fail >>"$RESULTS"; }
 	t_took "$start" "${T_ARCH:+[$T_ARCH] }$name"
@@ -99,7 +100,7 @@ if [ -n "$beside" ]; then
 	cat "$TMP/beside/results" >>"$RESULTS"
 fi
 
-t_slowest 15 "$run_start"
+t_summary "$run_start"
 
 p=$(grep -c '^pass$' "$RESULTS"); f=$(grep -c '^fail$' "$RESULTS"); s=$(grep -c '^skip$' "$RESULTS")
 echo "$p passed, $f failed, $s skipped"

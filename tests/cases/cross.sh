@@ -31,7 +31,7 @@ cross_case() {
 	[ -f "$file" ] || file=$top/tests/cross/$2.sh
 	local start
 	mkdir -p "$1-$2"
-	start=$(t_now_ms)
+	t_start start
 	( cd "$1-$2" && T_ARCH=$1 && . "$top/tests/lib.sh" && . "$file" ) ||
 		t_fail "cross: $1 $2 stopped with status $?"
 	t_took "$start" "[$1] $2"
