@@ -11,8 +11,11 @@ BUILD=${BUILD:-$top/build}
 TMP=$(mktemp -d /tmp/fntrace-tests.XXXXXX)
 RESULTS=$TMP/results
 TIMES=$TMP/times
+# The test programs of tests/progs/, each built once per compiler and
+# flags in a run, for every case (t_build in tests/lib.sh).
+T_PROGS=$TMP/progs
 : >"$RESULTS"; : >"$TIMES"
-export BUILD TMP RESULTS TIMES top
+export BUILD TMP RESULTS TIMES T_PROGS top
 . "$top/tests/timing.sh"
 run_start=$(t_now_ms)
 trap 'rm -rf "$TMP"' EXIT
