@@ -35,6 +35,12 @@ fntrace=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 [ -x "$fntrace" ] || die "$1 is not an executable"
 stamp=$(cksum <"$fntrace")/$(cksum <"$0")/$key
 
+# One build of a kind at a time: another run of this script wanting the
+# same one (tests/cases/cross.sh runs real_zlib for the architectures at
+# once, each with the host's build) waits for it, then uses it.
+mkdir -p "$CACHE/build"
+exec 9>"$out.lock"
+flock 9
 if [ -f "$out/stamp" ] && [ "$(cat "$out/stamp")" = "$stamp" ]; then
 	echo "$out"
 	exit 0
