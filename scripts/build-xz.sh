@@ -23,7 +23,15 @@ src=$("$top/scripts/debsrc.sh" xz-utils) || die "cannot fetch xz-utils' sources"
 rm -rf "$out"
 mkdir -p "$out"
 cd "$out"
-"$src/configure" -q CPPFLAGS=-pg CFLAGS="-O2 -g" --disable-shared --enable-static \
+# Only what xz -3 uses (the tests compress, and compare the output): the
+# LZMA2 filter (and LZMA1, which it needs) and the CRC checks; no other
+# filter, decoder or tool, and no dependency tracking.  Run by /bin/sh
+# (dash), not the bash configure picks: its thousands of small checks
+# cost 30% less.  Together: a third less CPU time (120 s to 80).
+CONFIG_SHELL=/bin/sh /bin/sh "$src/configure" -q CPPFLAGS=-pg CFLAGS="-O2 -g" \
+	--disable-shared --enable-static \
+	--enable-encoders=lzma1,lzma2 --enable-decoders=lzma1,lzma2 --enable-checks=crc32,crc64 \
+	--disable-microlzma --disable-lzip-decoder --disable-dependency-tracking \
 	--disable-nls --disable-doc --disable-scripts --disable-lzmadec \
 	--disable-lzmainfo --disable-xzdec >configure.log 2>&1 || die "configure failed (see $out/configure.log)"
 make -s -j"$(nproc)" >make.log 2>&1 || die "make failed (see $out/make.log)"

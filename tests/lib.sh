@@ -113,12 +113,15 @@ t_cc() {
 }
 
 # t_build FLAVOR OPT OUT SRC... : compile and link one program, or a
-# shared library if OUT ends in .so.
+# shared library if OUT ends in .so.  A program of tests/progs/ built
+# once in a run is copied from $T_PROGS after that (t_built).
 t_build() {
-	local flavor=$1 opt=$2 out=$3 cc flags link objs= obj src; shift 3
+	local flavor=$1 opt=$2 out=$3 cc flags link objs= obj src key; shift 3
 	arch_flavor "$flavor" || { echo "t_build: no flavour $flavor${T_ARCH:+ on $T_ARCH}" >&2; return 1; }
 	cc=$(t_cc "$cc")
 	case $out in *.so) opt="$opt -fPIC"; link="$link -shared" ;; esac
+	key=$(t_build_key "$cc $opt $flags | $link" "$@")
+	[ -n "$key" ] && [ -f "$T_PROGS/$key" ] && rm -f "$out" && cp "$T_PROGS/$key" "$out" && return 0
 	# Compile with the flags, link without them: linking with -pg would
 	# pull in gprof's start-up code (only gcc-pg-linked wants that).
 	for src in "$@"; do
@@ -128,7 +131,30 @@ t_build() {
 		objs="$objs $obj"
 	done
 	# shellcheck disable=SC2086
-	$cc -o "$out" $objs $link -lpthread
+	$cc -o "$out" $objs $link -lpthread || return 1
+	[ -z "$key" ] || t_built "$out" "$key"
+}
+
+# t_build_key COMMAND SRC...: the name a build is kept under in $T_PROGS
+# (set by tests/run.sh): its compiler and flags, its sources' text; none
+# (built each time) for a source outside tests/progs/, which a case may
+# write next to headers of its own.  The headers of tests/progs/ do not
+# change during a run.
+t_build_key() {
+	local cmd=$1 src; shift
+	[ -n "${T_PROGS:-}" ] || return 0
+	for src in "$@"; do
+		case $src in "$top"/tests/progs/*) ;; *) return 0 ;; esac
+	done
+	{ echo "$cmd $*"; cat "$@"; } | cksum | tr ' ' -
+}
+
+# t_built OUT KEY: keep OUT as KEY, whole or not at all: the runs at once
+# (tests/cases/arch/cross.sh) may build it too.
+t_built() {
+	local new
+	mkdir -p "$T_PROGS" && new=$(mktemp "$T_PROGS/.new.XXXXXX") &&
+		cp "$1" "$new" && chmod 755 "$new" && mv -f "$new" "$T_PROGS/$2"
 }
 
 # t_examples DIR: the bundled example (examples/), built into DIR, for

@@ -1,8 +1,9 @@
 # Reads of a linked image for the recordmcount tests, from readelf output.
-#   entries: readelf -x __mcount_loc IMG | awk -v what=entries -v w=4|8 \
-#              -v le=0|1 -v relfile=FILE -f rmc_image.awk
+#   entries: readelf -x __mcount_loc IMG | awk -v what=entries \
+#              -v relfile=FILE -f rmc_image.awk
 #     one __mcount_loc entry per line, in hex: the word, or the addend of
-#     the RELATIVE relocation of that word (FILE: readelf -rW IMG)
+#     the RELATIVE relocation of that word (FILE: readelf -hrW IMG: the
+#     header gives the word's size and byte order)
 #   nops:    readelf -x .text IMG | awk -v what=nops -v entries=FILE \
 #              -v nops="HEX HEX" -f rmc_image.awk
 #     "bad ADDR HEX" for each entry whose bytes begin with none of the nops
@@ -26,6 +27,8 @@ BEGIN {
 	if (what == "entries")
 		while ((getline line < relfile) > 0) {
 			n = split(line, f, " ")
+			if (f[1] == "Class:") w = f[2] == "ELF64" ? 8 : 4
+			if (f[1] == "Data:") le = line ~ /little endian/
 			if (n >= 4 && f[3] ~ /_RELATIVE$/) rel[hexval(f[1])] = hexval(f[4])
 		}
 }

@@ -63,14 +63,17 @@ r_threads() {
 }
 
 # r_all_nest REPORT: the threads of a whole function_graph report that do
-# not nest (none: "").
+# not nest (none: ""), in the order of their ids: each thread's lines as
+# r_threads splits them, checked as r_nested does, in one pass (a stress
+# case's report has millions of lines).  A close is "}" first in the
+# function column ($3), an entry "() {" last on the line.
 r_all_nest() {
-	local bad="" tid
-	r_threads "$1" "$TMP/r_all_nest"
-	for tid in $(r_tids "$1"); do
-		r_nested <"$TMP/r_all_nest/$tid" || bad="$bad $tid"
-	done
-	echo "${bad# }"
+	awk -F'|' '/^#/ || NF < 3 { next }
+		{ tid = $1; sub(/ *$/, "", tid); sub(/.*-/, "", tid); depth[tid] += 0 }
+		/\(\) \{$/   { depth[tid]++ }
+		$3 ~ /^ *\}/ { if (--depth[tid] < 0) bad[tid] = 1 }
+		END { for (tid in depth) if (bad[tid] || depth[tid] != 0) print tid }' "$1" |
+		sort -n | tr '\n' ' ' | sed 's/ $//'
 }
 
 # r_graph_or_marker DATA TID: the thread's graph nests, or stops at the

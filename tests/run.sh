@@ -2,9 +2,9 @@
 # Runs every unit test (build/tests/unit/*) and every case
 # (tests/cases/AREA/NAME.sh, a folder per area; a case is known by its
 # NAME alone) and ends with one line: "N passed, N failed, N skipped".
-# Before it, the slowest runs and the whole run's wall time: each unit
-# test, each case and each of cross.sh's (architecture, case) runs
-# records its own in $TIMES.
+# Before it, every run's wall and CPU time, slowest first, and the whole
+# run's: each unit test, each case and each of cross.sh's (architecture,
+# case) runs records its own in $TIMES (tests/timing.sh).
 # Usage: tests/run.sh [PATTERN]   (only cases whose name contains PATTERN)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,8 +12,11 @@ BUILD=${BUILD:-$top/build}
 TMP=$(mktemp -d /tmp/fntrace-tests.XXXXXX)
 RESULTS=$TMP/results
 TIMES=$TMP/times
+# The test programs of tests/progs/, each built once per compiler and
+# flags in a run, for every case (t_build in tests/lib.sh).
+T_PROGS=$TMP/progs
 : >"$RESULTS"; : >"$TIMES"
-export BUILD TMP RESULTS TIMES top
+export BUILD TMP RESULTS TIMES T_PROGS top
 . "$top/tests/timing.sh"
 run_start=$(t_now_ms)
 trap 'rm -rf "$TMP"' EXIT
@@ -45,7 +48,7 @@ for t in "$BUILD"/tests/unit/*; do
 	[ -x "$t" ] || continue
 	case ${t##*/} in *"${1:-}"*) ;; *) continue ;; esac
 	echo "== unit: $(basename "$t")"
-	start=$(t_now_ms)
+	t_start start
 	"$t" >"$TMP/unit.out" 2>&1
 	rc=$?
 	t_took "$start" "unit $(basename "$t")"
@@ -61,7 +64,7 @@ run_case() {
 	name=${name%.sh}
 	echo "== case: $name"
 	mkdir -p "$TMP/case" && rm -rf "$TMP/case"/*
-	start=$(t_now_ms)
+	t_start start
 	( cd "$TMP/case" && . "$top/tests/lib.sh" && . "$1" ) || {
 		echo "FAIL: $name stopped with status $?"; echo fail >>"$RESULTS"; }
 	t_took "$start" "${T_ARCH:+[$T_ARCH] }$name"
@@ -101,7 +104,7 @@ if [ -n "$beside" ]; then
 	cat "$TMP/beside/results" >>"$RESULTS"
 fi
 
-t_slowest 15 "$run_start"
+t_summary "$run_start"
 
 p=$(grep -c '^pass$' "$RESULTS"); f=$(grep -c '^fail$' "$RESULTS"); s=$(grep -c '^skip$' "$RESULTS")
 echo "$p passed, $f failed, $s skipped"

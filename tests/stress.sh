@@ -5,7 +5,8 @@
 # tests/run.sh CASE; it passes if every check in it passed.
 # ARCH:CASE runs CASE with T_ARCH=ARCH (its programs built for ARCH, under
 # qemu-user); by default every other architecture with a runtime runs the
-# live stress, torture and blocked-signal cases so.
+# live stress, torture, batch fork and blocked-signal cases so, at the
+# counts make check lowers for qemu-user (TORTURE_ROUNDS, BATCH_FORKS, ...).
 # Ends with one line: "N passed, N failed".
 # Usage: tests/stress.sh [[ARCH:]CASE...]   (STRESS_REPS, default 20)
 set -u
@@ -18,7 +19,7 @@ for entry in "$top"/src/arch/*/entry.S; do
 	arch=$(basename "$(dirname "$entry")")
 	[ $# -eq 0 ] && [ "$arch" != "$(uname -m)" ] || continue
 	skip=$(arch_left_out "$arch")
-	for name in live_stress robust_torture blocked_signals; do
+	for name in live_stress robust_torture robust_batch_fork blocked_signals; do
 		case " $skip " in
 		*" $name "*) echo "stress: $arch:$name left out: $(arch_left_out_why "$arch" "$name")" ;;
 		*) cross="$cross $arch:$name" ;;
@@ -29,7 +30,7 @@ cases=${*:-"robust_live robust_returns live_stress robust_torture robust_batch_f
 	robust_signals signal_nesting ctl_faults record_faults control args_stress daemon_fds_race blocked_signals memory_rules seccomp robust_clone robust_settls record_signals record_pid ctl_pipe ctl_pipe_others live_interrupt$cross"}
 log=$(mktemp /tmp/fntrace-stress.XXXXXX)
 trap 'rm -f "$log"' EXIT
-export TORTURE_ROUNDS=${TORTURE_ROUNDS:-10000}
+export TORTURE_ROUNDS=${TORTURE_ROUNDS:-10000} BATCH_FORKS=${BATCH_FORKS:-300}
 passed=0 failed=0
 
 for c in $cases; do

@@ -7,9 +7,9 @@
 # into deflateReset on i386 and mips), and a call inlined is no call.
 
 flags="-O2 -g -fno-inline"
-host_zlib=$("$top/scripts/build-zlib.sh" "$FNTRACE" - "$flags" 2>host-build.log) ||
+host_zlib=$("$top/scripts/build-zlib.sh" "$FNTRACE" - "$flags" minigzip 2>host-build.log) ||
 	{ t_fail "real_zlib: build zlib for x86_64" "$(tail -n 2 host-build.log)"; return 0; }
-zlib=$("$top/scripts/build-zlib.sh" "$FNTRACE" "$ARCH_TRIPLE" "$flags" 2>build.log) ||
+zlib=$("$top/scripts/build-zlib.sh" "$FNTRACE" "$ARCH_TRIPLE" "$flags" minigzip 2>build.log) ||
 	{ t_fail "real_zlib: build zlib with fntrace cc" "$(tail -n 2 build.log)"; return 0; }
 
 awk 'BEGIN { srand(3); for (i = 0; i < 20000; i++)

@@ -14,12 +14,11 @@
 # worker starts at once and the others once those are done.
 # Some cases want the machine to themselves (CROSS_ALONE), and run after
 # the others (and after the native cases), one by one:
-#   real_zlib  every architecture's builds the same host zlib, in place;
 #   control    leaves a dead process's socket for the next runtime to
 #              remove, and checks that no thread of its own is busy;
 #   lost, ctl_faults  timed for native speed (i386 runs them natively).
 
-CROSS_ALONE="real_zlib control lost ctl_faults"
+CROSS_ALONE="control lost ctl_faults"
 . "$top/tests/arch/left_out.sh"
 host=$(uname -m)
 jobs=$TMP/cross
@@ -30,7 +29,7 @@ cross_case() {
 	local file=$(t_case_file "$2") start
 	[ -n "$file" ] || file=$top/tests/cross/$2.sh
 	mkdir -p "$1-$2"
-	start=$(t_now_ms)
+	t_start start
 	( cd "$1-$2" && T_ARCH=$1 && . "$top/tests/lib.sh" && . "$file" ) ||
 		t_fail "cross: $1 $2 stopped with status $?"
 	t_took "$start" "[$1] $2"

@@ -239,7 +239,7 @@ lto_zlib_run() {
 # traced compressing and decompressing: the hits are callgrind's calls.
 lto_zlib() {
 	local z dir=$1 w
-	z=$(FNTRACE_CC=$2 "$top/scripts/build-zlib.sh" "$FNTRACE" - "$3" 2>"$dir.log") ||
+	z=$(FNTRACE_CC=$2 "$top/scripts/build-zlib.sh" "$FNTRACE" - "$3" minigzip 2>"$dir.log") ||
 		{ t_fail "lto zlib $1: builds with make CC=\"fntrace cc\" CFLAGS=\"$3\"" \
 			"$(tail -n 3 "$dir.log" | tr '\n' ' ')"; return 1; }
 	mkdir -p "$dir"
