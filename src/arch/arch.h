@@ -184,9 +184,25 @@ struct arch_desc {
 	enum arch_pass (*place_aggregate)(struct arch_scalar *v, unsigned n, uint32_t size,
 					  unsigned int_free, unsigned fp_free,
 					  unsigned *ints, unsigned *fps);
+	/*
+	 * fntrace cc, compiling for this target (the kernel's
+	 * CC_FLAGS_FTRACE): a flag -pg wants beside it, or NULL; and the
+	 * patchable entry the runtime takes as a site, or NULL if it has
+	 * none.  cc_fentry: that flag puts -pg's call at the entry, before
+	 * the frame set-up, so that no frame pointer is needed for it, and
+	 * gcc's -mcmodel=large makes it a call through a register, no site.
+	 * cc_return_sites: the runtime takes gcc's return sites
+	 * (ARCH_HAVE_RETURN_SITES), asked for where the compiler makes them.
+	 */
+	const char *cc_pg_extra;
+	const char *cc_patchable;
+	uint8_t cc_fentry, cc_return_sites;
 };
 
 const struct arch_desc *arch_lookup(unsigned machine);
+/* The architecture whose name starts the GNU triple (mips takes mipsel
+ * too), or NULL. */
+const struct arch_desc *arch_of_triple(const char *triple);
 
 /* ---- runtime contract: the native architecture only ---- */
 
