@@ -52,10 +52,11 @@ RT_SRC     := $(sort $(RT_SRC))
 RT_PRELOAD_SRC := $(filter-out src/core/link_static.c,$(RT_SRC))
 RT_STATIC_SRC  := $(filter-out src/core/link_preload.c,$(RT_SRC))
 # Per architecture: the cross compiler's prefix and flags of its own
-# (src/arch/<arch>/arch.mk).  RT_ARCH_CFLAGS keep the runtime's C off the
-# registers that carry floating-point arguments, or say nothing where the
-# entry stubs save those registers instead.  RT_LTO (below) may be turned
-# off by one.
+# (src/arch/<arch>/arch.mk; what it has of the arch contract is in its
+# arch_features.h, see src/arch/arch.h).  RT_ARCH_CFLAGS keep the
+# runtime's C off the registers that carry floating-point arguments, or
+# say nothing where the entry stubs save those registers instead.
+# RT_LTO (below) may be turned off by one.
 RT_LTO := -flto=auto
 include src/arch/$(ARCH)/arch.mk
 # -fno-tree-loop-distribute-patterns: no loop of the hooks becomes a call
@@ -71,10 +72,6 @@ include src/arch/$(ARCH)/arch.mk
 RT_CFLAGS  := $(ALL_CFLAGS) -fPIC -fvisibility=hidden -ftls-model=initial-exec \
 	      -fno-tree-loop-distribute-patterns -fno-optimize-sibling-calls $(RT_LTO) \
 	      $(RT_ARCH_CFLAGS)
-# But not the weak defaults of the arch contract: optimized with the
-# rest, the empty arch_fp_args() was inlined over entry.S's, and no
-# floating-point argument was ever read.
-$(BUILD)/rt/src/core/arch_defaults.o: RT_CFLAGS := $(filter-out $(RT_LTO),$(RT_CFLAGS))
 
 # SANITIZE=1 (make check-sanitize): the CLI, recorder and recordmcount with
 # AddressSanitizer and UBSan; the runtime with UBSan only, since ASan's

@@ -13,6 +13,13 @@
  *     architecture fntrace runs on: the nop/call encoders, far-call
  *     trampolines, the clock, and the assembly stubs ftrace_caller,
  *     ftrace_call, ftrace_graph_call, ftrace_stub and return_to_handler.
+ *     Its optional parts an architecture has it says in one place,
+ *     src/arch/<arch>/arch_features.h, as ARCH_HAVE_* (the kernel's
+ *     HAVE_*); for each it has not, this header gives the core's default,
+ *     static inline.  No weak symbol: a weak default was once inlined over
+ *     the arch's definition by the link-time optimizer, and no
+ *     floating-point argument was read.  Declaring one without defining it
+ *     fails the link; defining one without declaring it fails the compile.
  */
 #ifndef FNTRACE_ARCH_H
 #define FNTRACE_ARCH_H
@@ -20,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch_features.h"
 #include "../elf/elf.h"
 
 /* Where a call site sits, which decides where the parent's return
@@ -176,9 +184,25 @@ struct arch_desc {
 	enum arch_pass (*place_aggregate)(struct arch_scalar *v, unsigned n, uint32_t size,
 					  unsigned int_free, unsigned fp_free,
 					  unsigned *ints, unsigned *fps);
+	/*
+	 * fntrace cc, compiling for this target (the kernel's
+	 * CC_FLAGS_FTRACE): a flag -pg wants beside it, or NULL; and the
+	 * patchable entry the runtime takes as a site, or NULL if it has
+	 * none.  cc_fentry: that flag puts -pg's call at the entry, before
+	 * the frame set-up, so that no frame pointer is needed for it, and
+	 * gcc's -mcmodel=large makes it a call through a register, no site.
+	 * cc_return_sites: the runtime takes gcc's return sites
+	 * (ARCH_HAVE_RETURN_SITES), asked for where the compiler makes them.
+	 */
+	const char *cc_pg_extra;
+	const char *cc_patchable;
+	uint8_t cc_fentry, cc_return_sites;
 };
 
 const struct arch_desc *arch_lookup(unsigned machine);
+/* The architecture whose name starts the GNU triple (mips takes mipsel
+ * too), or NULL. */
+const struct arch_desc *arch_of_triple(const char *triple);
 
 /* ---- runtime contract: the native architecture only ---- */
 
@@ -188,10 +212,16 @@ const struct arch_desc *arch_lookup(unsigned machine);
  * A module (its load bias) was mapped, and its sites are about to be made
  * nops, then enabled: an arch may prepare what an enabled site goes
  * through (mips binds the module's GOT and PLT slots of _mcount: its lazy
- * resolver keeps no at).  Optional: the core's weak definition does
- * nothing.
+ * resolver keeps no at).  Optional (ARCH_HAVE_MODULE_PREPARE): by default
+ * an enabled site goes through nothing a module must prepare.
  */
+#if ARCH_HAVE_MODULE_PREPARE
 void arch_module_prepare(uintptr_t bias);
+#else
+static inline void arch_module_prepare(uintptr_t bias)
+{
+}
+#endif
 /*
  * orig: the bytes the compiler or linker left at the site (NULL for
  * ftrace_caller's own sites).  An architecture may need them: a site that
@@ -214,14 +244,31 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
 
 /* The entry into ftrace_caller for a site of this kind. */
 uintptr_t arch_caller_for(enum site_kind kind);
-/* 1 if the architecture takes return sites (SITE_RETURN: a 5-byte nop
- * before each return, listed in __return_loc) and has the
- * ftrace_return_caller they call; optional, default 0. */
-int arch_has_return_sites(void);
+/*
+ * Optional (ARCH_HAVE_RETURN_SITES): the architecture takes return sites
+ * (SITE_RETURN: a 5-byte nop before each return, listed in __return_loc)
+ * and has the ftrace_return_caller they call.  By default it has none,
+ * and the graph tracer takes every return address.
+ */
+#ifndef ARCH_HAVE_RETURN_SITES
+#define ARCH_HAVE_RETURN_SITES 0
+#endif
+static inline int arch_has_return_sites(void)
+{
+	return ARCH_HAVE_RETURN_SITES;
+}
 /* Is the instruction after a return site a return?  If not, the site
- * precedes the jump of a tail call (SITE_TAIL_CALL).  Only where
- * arch_has_return_sites(). */
+ * precedes the jump of a tail call (SITE_TAIL_CALL).  Never asked where
+ * there are no return sites ("a tail call" would be the safe answer,
+ * src/core/returns.c). */
+#if ARCH_HAVE_RETURN_SITES
 int arch_insn_is_return(const uint8_t *insn);
+#else
+static inline int arch_insn_is_return(const uint8_t *insn)
+{
+	return 0;
+}
+#endif
 
 /*
  * Arguments (record -A/-R).  ftrace_caller hands the graph hook, as its
@@ -230,8 +277,9 @@ int arch_insn_is_return(const uint8_t *insn);
  * The floating-point argument registers are not saved (the runtime's C
  * never touches them): arch_fp_args() stores the first nr_fp as they are
  * when it is called, arch_fp_retval() the one a value is returned in.
- * Optional: nr_int 0 (the core's weak default) says arguments cannot be
- * recorded on this architecture yet.
+ * Optional (ARCH_HAVE_ARG_REGS): by default nr_int is 0, which says
+ * arguments cannot be recorded on this architecture yet (-A and -R are
+ * refused).
  * entry_only: the arguments are in their registers at an entry site only.
  * A -pg call (SITE_FRAME) is, on aarch64 and riscv64, an ordinary call
  * the compiler moved them away for; there only the return value is read.
@@ -245,9 +293,23 @@ struct arch_arg_regs {
 	uint8_t int_slot[ARCH_MAX_ARG_REGS];
 };
 
+#if ARCH_HAVE_ARG_REGS
 extern const struct arch_arg_regs arch_arg_regs;
 void arch_fp_args(uint64_t *out);
 uint64_t arch_fp_retval(void);
+#else
+/* Each file that reads it has its own, all zero. */
+static const struct arch_arg_regs arch_arg_regs __attribute__((unused));
+
+static inline void arch_fp_args(uint64_t *out)
+{
+}
+
+static inline uint64_t arch_fp_retval(void)
+{
+	return 0;
+}
+#endif
 
 /*
  * Live patching.  A site longer than the trap instruction is changed
@@ -272,19 +334,34 @@ void arch_restart_at(void *ucontext, uintptr_t addr);
 int arch_can_poke_atomic(uintptr_t addr, unsigned len);
 int arch_poke_atomic(uintptr_t addr, const uint8_t *insn, unsigned len);
 /*
- * Optional (the core's weak defaults say no to both):
- *
- * May the site at addr go from old to new by arch_poke_atomic() while
- * other threads run it, with no trap?  Yes where the architecture allows
- * that change to code being executed (aarch64: one aligned word, old and
- * new each a B, BL or NOP).  x86 allows none: every live patch takes the
- * breakpoint protocol.
+ * Optional (ARCH_HAVE_LIVE_POKE; by default every live patch takes the
+ * breakpoint protocol): may the site at addr go from old to new by
+ * arch_poke_atomic() while other threads run it, with no trap?  Yes where
+ * the architecture allows that change to code being executed (aarch64:
+ * one aligned word, old and new each a B, BL or NOP).  x86 allows none.
  */
+#if ARCH_HAVE_LIVE_POKE
 int arch_can_poke_live(uintptr_t addr, const uint8_t *old, const uint8_t *new, unsigned len);
+#else
+static inline int arch_can_poke_live(uintptr_t addr, const uint8_t *old, const uint8_t *new,
+				     unsigned len)
+{
+	return 0;
+}
+#endif
 /* Is this CPU emulated (qemu-user)?  membarrier then reaches the host's
  * cores but not the emulator's translated code, and threads are synced
- * with a signal, which the emulator delivers between translated blocks. */
+ * with a signal, which the emulator delivers between translated blocks.
+ * Optional (ARCH_HAVE_CPU_EMULATED): by default the CPU is what it says,
+ * unless fntrace says otherwise (src/core/sync.c). */
+#if ARCH_HAVE_CPU_EMULATED
 int arch_cpu_emulated(void);
+#else
+static inline int arch_cpu_emulated(void)
+{
+	return 0;
+}
+#endif
 
 /*
  * fntrace attach (CLI side, native architecture only): in a thread stopped
@@ -323,7 +400,7 @@ extern const struct arch_dwarf arch_dwarf;
  * The graph tracer's key of a frame whose CFA is cfa: where it keeps its
  * return address (x86_64: cfa - 8), the slot return_to_handler passes.
  * Where that slot has no fixed place in the frame (aarch64's frame
- * record), the arch's arch.mk defines ARCH_RETURN_SLOT_FLOATS 1: the key
+ * record), its arch_features.h defines ARCH_RETURN_SLOT_FLOATS 1: the key
  * is the last word below the CFA, at or below which the slot lies; a
  * return is the newest frame's, and an unwinder's frame the oldest of the
  * newest ones whose slots lie at or below the key.  A constant, as every
@@ -336,17 +413,25 @@ uintptr_t *arch_return_slot(uintptr_t cfa);
 
 /*
  * Does entry.S take the graph hooks' common case without C (x86_64)?
- * Its arch.mk then defines ARCH_GRAPH_FAST_PATHS 1, and the core checks
- * the layouts that assembly reads (core/asm_offsets.h) at build time.
+ * Its arch_features.h then defines ARCH_GRAPH_FAST_PATHS 1, and the core
+ * checks the layouts that assembly reads (core/asm_offsets.h) at build
+ * time.
  */
 #ifndef ARCH_GRAPH_FAST_PATHS
 #define ARCH_GRAPH_FAST_PATHS 0
 #endif
 
 /* The thread pointer a clone() child with CLONE_SETTLS starts with, from
- * clone()'s tls argument (i386: a struct user_desc; elsewhere the pointer
- * itself, the default). */
+ * clone()'s tls argument: by default the pointer itself; a struct
+ * user_desc where ARCH_HAVE_CLONE_TLS_DESC (i386). */
+#if ARCH_HAVE_CLONE_TLS_DESC
 uintptr_t arch_clone_thread_pointer(const void *tls);
+#else
+static inline uintptr_t arch_clone_thread_pointer(const void *tls)
+{
+	return (uintptr_t)tls;
+}
+#endif
 
 /* The stack pointer a jmp_buf returns to (glibc keeps it mangled). */
 uintptr_t arch_jmpbuf_sp(const void *env);

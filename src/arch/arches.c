@@ -4,6 +4,8 @@
  */
 #include "arch.h"
 
+#include <string.h>
+
 extern const struct arch_desc arch_x86_64, arch_i386, arch_aarch64;
 extern const struct arch_desc arch_riscv64, arch_mips;
 
@@ -19,6 +21,14 @@ const struct arch_desc *arch_lookup(unsigned machine)
 {
 	for (unsigned i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
 		if (arches[i]->machine == machine)
+			return arches[i];
+	return NULL;
+}
+
+const struct arch_desc *arch_of_triple(const char *triple)
+{
+	for (unsigned i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
+		if (!strncmp(triple, arches[i]->name, strlen(arches[i]->name)))
 			return arches[i];
 	return NULL;
 }

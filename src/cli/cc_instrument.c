@@ -4,11 +4,11 @@
  * ($CC -dumpmachine) and the command's options.
  *
  * The -pg form is the default: the calls to mcount become nops and get
- * their table from recordmcount.  x86_64 adds -mfentry, which puts the
- * call at the entry, before the frame set-up, so a nopped site costs one
- * nop and nothing else; riscv64 adds -ffunction-sections (a per-object
- * table is right after relaxation only if no relaxable code precedes a
- * site in its section, and the prologue before gcc's call holds none).
+ * their table from recordmcount.  What goes with it is the target
+ * architecture's (its arch_desc, src/arch/<arch>/decode.c): x86_64 adds
+ * -mfentry, which puts the call at the entry, before the frame set-up,
+ * so a nopped site costs one nop and nothing else; riscv64 adds
+ * -ffunction-sections.
  *
  * A patchable entry (nops and the compiler's own table) is used where -pg
  * gives no call the runtime can patch:
@@ -21,6 +21,7 @@
  */
 #include "cc.h"
 #include "cli.h"
+#include "../arch/arch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,25 +33,9 @@
 #define RETURN_SITES_FLAG	"-minstrument-return=nop5"
 #define RECORD_RETURN_FLAG	"-mrecord-return"
 
-struct cc_target {
-	const char *arch;	/* as the runtime names it */
-	const char *pg_extra;	/* beside -pg, or NULL */
-	/* The patchable entry the arch's runtime takes as a site, or NULL:
-	 * one 5-byte nop (clang) or five (gcc) on x86; two nops on aarch64;
-	 * four c.nop on riscv64 (or four nops, the first two the site). */
-	const char *patchable;
-};
-
-static const struct cc_target tgt_x86_64 = {
-	"x86_64", "-mfentry", "-fpatchable-function-entry=5"
-};
-static const struct cc_target tgt_i386 = { "i386", NULL, "-fpatchable-function-entry=5" };
-static const struct cc_target others[] = {
-	{ "aarch64", NULL, "-fpatchable-function-entry=2" },
-	{ "riscv64", "-ffunction-sections", "-fpatchable-function-entry=4" },
-	{ "mips", NULL, NULL },	/* clang refuses patchable entries there */
-};
-static const struct cc_target unknown = { "this target", NULL, NULL };
+/* What each target wants is its architecture's (struct arch_desc's cc_
+ * fields); a target fntrace has no runtime for wants nothing. */
+static const struct arch_desc unknown = { .name = "this target" };
 
 /* The first line "$CC -dumpmachine" prints, the target triple, into buf:
  * 0, or -1 after one line. */
@@ -75,19 +60,18 @@ static int target_triple(const struct cmd *cc, char *buf, size_t len)
 }
 
 /* The arch of the triple, as -m32 and -mx32 change it. */
-static const struct cc_target *target_of(const char *triple, const struct cc_args *a)
+static const struct arch_desc *target_of(const char *triple, const struct cc_args *a)
 {
-	if (!strncmp(triple, "x86_64", 6)) {
-		if (cc_has_arg(a, "-mx32"))
-			return &unknown;
-		return cc_has_arg(a, "-m32") ? &tgt_i386 : &tgt_x86_64;
-	}
+	const struct arch_desc *t;
+
+	if (!strncmp(triple, "x86_64", 6) && cc_has_arg(a, "-mx32"))
+		return &unknown;
+	if (!strncmp(triple, "x86_64", 6) && cc_has_arg(a, "-m32"))
+		triple = "i386";
 	if (triple[0] == 'i' && strchr("3456", triple[1]) && !strncmp(triple + 2, "86", 2))
-		return &tgt_i386;
-	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
-		if (!strncmp(triple, others[i].arch, strlen(others[i].arch)))
-			return &others[i];
-	return &unknown;
+		triple = "i386";
+	t = arch_of_triple(triple);
+	return t ? t : &unknown;
 }
 
 /* Is the compiler clang?  (It defines __clang__.) */
@@ -142,38 +126,38 @@ static int refuses_omit_fp(const struct cmd *cc, const struct cc_args *a,
 }
 
 /* -pg and what goes with it on the target. */
-static int pg_form(const struct cmd *cc, const struct cc_args *a, const struct cc_target *t,
+static int pg_form(const struct cmd *cc, const struct cc_args *a, const struct arch_desc *t,
 		   struct cc_instr *in)
 {
 	int ret = cmd_push(&in->flags, "-pg");
 
-	if (t->pg_extra)
-		ret |= cmd_push(&in->flags, t->pg_extra);
-	if (t == &tgt_x86_64 && takes_return_sites(cc))
+	if (t->cc_pg_extra)
+		ret |= cmd_push(&in->flags, t->cc_pg_extra);
+	if (t->cc_return_sites && takes_return_sites(cc))
 		ret |= cmd_push(&in->flags, RETURN_SITES_FLAG) |
 		       cmd_push(&in->flags, RECORD_RETURN_FLAG);
 	if (ret || !a->omit_fp || !refuses_omit_fp(cc, a, &in->flags))
 		return ret;
 	/* With -mfentry nothing needs the frame pointer, and gcc leaves it
 	 * out from -O1 on without being asked; elsewhere -pg keeps it. */
-	in->drop_omit_fp = t == &tgt_x86_64 ? CC_OMIT_FP_MOOT : CC_OMIT_FP_KEPT;
+	in->drop_omit_fp = t->cc_fentry ? CC_OMIT_FP_MOOT : CC_OMIT_FP_KEPT;
 	return 0;
 }
 
-static int patchable_form(const struct cc_target *t, const char *why, struct cc_instr *in)
+static int patchable_form(const struct arch_desc *t, const char *why, struct cc_instr *in)
 {
-	if (!t->patchable) {
+	if (!t->cc_patchable) {
 		cli_error("cc: %s cannot be traced on %s (no patchable entries there): "
-			  "build without it", why, t->arch);
+			  "build without it", why, t->name);
 		return -1;
 	}
 	in->form = CC_FORM_PATCHABLE;
-	return cmd_push(&in->flags, t->patchable);
+	return cmd_push(&in->flags, t->cc_patchable);
 }
 
 int cc_instrument(const struct cmd *cc, const struct cc_args *a, int lto, struct cc_instr *in)
 {
-	const struct cc_target *t;
+	const struct arch_desc *t;
 	char triple[128];
 	int large;
 
@@ -181,8 +165,8 @@ int cc_instrument(const struct cmd *cc, const struct cc_args *a, int lto, struct
 	if (target_triple(cc, triple, sizeof(triple)))
 		return -1;
 	t = target_of(triple, a);
-	in->arch = t->arch;
-	large = t == &tgt_x86_64 && a->cmodel && !strcmp(a->cmodel, "large");
+	in->arch = t->name;
+	large = t->cc_fentry && a->cmodel && !strcmp(a->cmodel, "large");
 	if (lto || large)
 		in->clang = cc_is_clang(cc);
 	if (lto && in->clang)

@@ -22,6 +22,7 @@
 #include "control.h"
 #include "events.h"
 #include "ftrace.h"
+#include "messages.h"
 #include "seccomp.h"
 #include "tracers.h"
 #include "tracing.h"

@@ -11,6 +11,7 @@
  * stays first, like the kernel's int3 handler.
  */
 #include "breakpoint.h"
+#include "interpose.h"
 #include "sigmask.h"
 #include "sync.h"
 #include "tasks.h"

@@ -13,6 +13,7 @@
 #include "fds.h"
 #include "funcs.h"
 #include "limits.h"
+#include "messages.h"
 #include "../common/clock_pair.h"
 #include "../common/shm.h"
 

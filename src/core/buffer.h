@@ -23,6 +23,9 @@ unsigned ft_buffer_size_kb(void);
 /* The buffer in use, and its fd (for a recorder attaching later). */
 struct ft_shm *ft_buffer_shm(void);
 int ft_buffer_fd(void);
+/* The thread's chunk is full: the next one (the event writers' slow
+ * path, events.h): 1, or 0 if there is none, the event counted lost. */
+int ft_buffer_refill(struct ft_context *c);
 /* Room for words more words in the thread's chunk; -1 if none. */
 int ft_buffer_reserve(struct ft_context *c, unsigned words);
 /* n more events c lost: said in its chunk now, or in its next chunk. */

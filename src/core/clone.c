@@ -25,9 +25,13 @@
  * a thread shares its creator's state unseen.
  */
 #include "args.h"
+#include "clone.h"
 #include "events.h"
+#include "lock.h"
+#include "messages.h"
 #include "shared_tls.h"
 #include "sync.h"
+#include "thread.h"
 #include "tracers.h"
 #include "vfork.h"
 #include "../arch/arch.h"

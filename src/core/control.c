@@ -7,9 +7,13 @@
  * threads, and it traces nothing of its own but the markers written
  * through it.
  */
+#include "clone.h"
 #include "control.h"
 #include "fds.h"
 #include "ftrace.h"
+#include "interpose.h"
+#include "lock.h"
+#include "messages.h"
 #include "seccomp.h"
 #include "sync.h"
 #include "../common/array.h"

@@ -62,8 +62,6 @@ int ft_ctl_busy(struct ctl_out *o);
  * is the pipe's until ft_ctl_pipe_release(). */
 int ft_ctl_pipe_claim(struct ctl_out *o);
 void ft_ctl_pipe_release(void);
-/* The file `messages`: what the runtime said since it was last read. */
-int ft_messages_read(struct ctl_out *o, int arg);
 
 /* After the current request is answered, close the endpoint (detach). */
 void ft_control_stop_after_request(void);

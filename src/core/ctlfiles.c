@@ -9,6 +9,8 @@
 #include "../common/trace_format.h"
 #include "control.h"
 #include "ftrace.h"
+#include "lock.h"
+#include "messages.h"
 #include "profile.h"
 #include "readout.h"
 #include "tracers.h"

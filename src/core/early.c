@@ -13,7 +13,9 @@
  * calls the runtime itself first (fntrace_preinit, fntrace_module_init
  * in runtime.c).
  */
+#include "early.h"
 #include "ftrace.h"
+#include "runtime.h"
 
 #include <stdatomic.h>
 #include <unistd.h>

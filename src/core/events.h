@@ -12,7 +12,9 @@
 #include <stdint.h>
 
 #include "arch_clock.h"
+#include "buffer.h"
 #include "ftrace.h"
+#include "thread.h"
 #include "../common/trace_format.h"
 
 #define FT_SHADOW_DEPTH 1024
@@ -100,37 +102,6 @@ static inline uint32_t ft_graph_depth(const struct ft_context *c)
 {
 	return c->depth - c->profile_frames;
 }
-
-extern __thread struct ft_thread *ft_current;
-/* Where the CPU the thread runs on is, from the thread pointer: the rseq
- * area's cpu_id, which the kernel keeps current, or without rseq a word
- * of ~0 of each thread's own.  Set once, before any thread state. */
-extern long ft_cpu_offset;
-
-/* A thread-local word of the runtime's TLS image, and where it lies from
- * the thread pointer: a TLS block the program made for a clone() child
- * has it there only if it copied a thread's (clone.c). */
-#define FT_TLS_MARK 0x66747473u
-long ft_tls_mark_offset(void);
-
-int ft_threads_init(void);
-/* A tracer starts: state ready for the threads there are (thread.c). */
-void ft_threads_prepare(void);
-/* How many threads the process has now. */
-unsigned ft_count_threads(void);
-struct ft_thread *ft_thread_create(void);
-/* The state of a thread that ended unseen (a vfork() child), released. */
-void ft_thread_release(struct ft_thread *t);
-/* t is the thread's state again. */
-void ft_thread_adopt(struct ft_thread *t);
-/* Has every other thread been outside the tracers since the caller's
- * sync?  Waits a little for those inside one; 0 if one stays. */
-int ft_threads_quiescent(void);
-int ft_buffer_refill(struct ft_context *c);
-/* Hooks entered while t->own is busy (a signal interrupted the tracer)
- * run in t->signal, between these; NULL: not even there, counted lost. */
-struct ft_context *ft_signal_enter(struct ft_thread *t, uintptr_t sp);
-void ft_signal_leave(struct ft_thread *t);
 
 /* A tracer's guard on its thread's own context.  The fences keep, at no
  * cost, the flag's stores around what the tracer reads: the grace period

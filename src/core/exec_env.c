@@ -20,6 +20,7 @@
  * The wrappers may run in a vfork() child, on its parent's stack and
  * heap: the copy is built on the stack, the image read with pread().
  */
+#include "exec_env.h"
 #include "ftrace.h"
 #include "../common/sanitizer.h"
 

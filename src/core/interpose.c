@@ -23,7 +23,9 @@
  * or any update).
  */
 #include "ftrace.h"
+#include "interpose.h"
 #include "linkage.h"
+#include "messages.h"
 #include "../arch/arch.h"
 #include "../common/array.h"
 

@@ -22,6 +22,7 @@
  */
 #include "limits.h"
 #include "ftrace.h"
+#include "messages.h"
 #include "procstatus.h"
 
 #include <link.h>

@@ -20,6 +20,7 @@
 #include "control.h"
 #include "fds.h"
 #include "ftrace.h"
+#include "messages.h"
 
 #include <fcntl.h>
 #include <stdarg.h>

@@ -7,6 +7,7 @@
  */
 #include "breakpoint.h"
 #include "ftrace.h"
+#include "messages.h"
 #include "modload.h"
 #include "sync.h"
 #include "../common/bulk.h"

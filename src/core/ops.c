@@ -22,6 +22,8 @@
 #include "../common/bulk.h"
 #include "../common/trace_format.h"
 #include "ftrace.h"
+#include "interpose.h"
+#include "messages.h"
 #include "plain_names.h"
 #include "seccomp.h"
 #include "tracers.h"

@@ -28,6 +28,7 @@
 #include "breakpoint.h"
 #include "../common/sort.h"
 #include "ftrace.h"
+#include "messages.h"
 #include "seccomp.h"
 #include "sync.h"
 #include "textprot.h"

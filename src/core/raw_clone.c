@@ -26,7 +26,9 @@
  * before any of them can come from a signal handler.
  */
 #include "args.h"
+#include "clone.h"
 #include "ftrace.h"
+#include "lock.h"
 
 #include <errno.h>
 #include <sched.h>

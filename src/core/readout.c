@@ -15,6 +15,7 @@
 #include "control.h"
 #include "events.h"
 #include "funcs.h"
+#include "lock.h"
 #include "profile.h"
 #include "readout.h"
 #include "tracers.h"

@@ -18,6 +18,7 @@
 #include "ftrace.h"
 #include "events.h"
 #include "sync.h"
+#include "thread.h"
 #include "../common/array.h"
 
 #include <sched.h>

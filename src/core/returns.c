@@ -24,6 +24,7 @@
  * the file has it keeps the hijack for all its functions.
  */
 #include "ftrace.h"
+#include "messages.h"
 #include "../common/bulk.h"
 #include "../common/sort.h"
 #include "../sites/sites.h"

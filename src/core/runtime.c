@@ -22,7 +22,12 @@
 #include "args.h"
 #include "breakpoint.h"
 #include "buffer.h"
+#include "clone.h"
 #include "control.h"
+#include "early.h"
+#include "exec_env.h"
+#include "lock.h"
+#include "messages.h"
 #include "readout.h"
 #include "recorder_files.h"
 #include "events.h"
@@ -30,7 +35,10 @@
 #include "funcs.h"
 #include "limits.h"
 #include "linkage.h"
+#include "runtime.h"
+#include "sanitized.h"
 #include "seccomp.h"
+#include "thread.h"
 #include "tracers.h"
 #include "tasks.h"
 #include "textprot.h"
@@ -39,44 +47,13 @@
 #include "../common/fileio.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic int forks_waiting;
-
-/* A fork waiting for the lock goes first: a thread that switches tracers
- * in a loop takes the lock again the moment it lets it go, and glibc's
- * mutex is not fair (torture_fork's fork waited minutes for it). */
-void ftrace_lock(void)
-{
-	while (atomic_load(&forks_waiting))
-		sched_yield();
-	pthread_mutex_lock(&control_lock);
-}
-
-void ftrace_unlock(void)
-{
-	pthread_mutex_unlock(&control_lock);
-}
-
-/*
- * A fork while another thread patches would give the child text halfway
- * through a batch, and a lock that no thread of the child will ever
- * release: fork waits for the batch to end.
- */
-static void fork_prepare(void)
-{
-	atomic_fetch_add(&forks_waiting, 1);
-	pthread_mutex_lock(&control_lock);
-	atomic_fetch_sub(&forks_waiting, 1);
-}
-
+/* A fork holds the control lock (lock.c) across the system call. */
 static void fork_done(void)
 {
 	ftrace_unlock();
@@ -188,7 +165,7 @@ static void start(void)
 		return;
 	}
 	ftrace_bp_init();
-	ft_atfork(fork_prepare, fork_done, fork_child);
+	ft_atfork(ftrace_lock_for_fork, fork_done, fork_child);
 	ft_readout_clock_start();
 	ftrace_sync_init();
 	ftrace_sync_after_exec();

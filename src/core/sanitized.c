@@ -16,6 +16,7 @@
  * one of the program's (src/core/tasks.c).
  */
 #include "ftrace.h"
+#include "sanitized.h"
 
 #include <dlfcn.h>
 

@@ -22,6 +22,8 @@
  * system call (seccomp(), which glibc does not wrap) is seen only then:
  * until then strings are still read.
  */
+#include "lock.h"
+#include "messages.h"
 #include "seccomp.h"
 #include "ftrace.h"
 #include "procstatus.h"

@@ -28,6 +28,7 @@
  */
 #include "buffer.h"
 #include "events.h"
+#include "messages.h"
 #include "readout.h"
 #include "shared_tls.h"
 #include "sync.h"

@@ -23,6 +23,8 @@
  * sync gives up and says
  * why (ftrace_sync_failure), and the patcher undoes the step.
  */
+#include "interpose.h"
+#include "messages.h"
 #include "sync.h"
 #include "ftrace.h"
 #include "tasks.h"

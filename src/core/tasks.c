@@ -16,6 +16,8 @@
  * fork (where qemu makes its thread anew) only the thread that forked is
  * the program's.
  */
+#include "messages.h"
+#include "sanitized.h"
 #include "tasks.h"
 #include "ftrace.h"
 #include "linkage.h"

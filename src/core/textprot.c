@@ -25,6 +25,7 @@
  * for a batch that waits for that lock (glibc's malloc calls mprotect
  * inside libc, never through the wrapper).
  */
+#include "messages.h"
 #include "textprot.h"
 #include "fds.h"
 #include "ftrace.h"

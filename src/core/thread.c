@@ -12,12 +12,14 @@
  * atomic add, and maps its own only when the slots are gone.
  */
 #include "buffer.h"
+#include "clone.h"
 #include "events.h"
 #include "funcs.h"
 #include "limits.h"
 #include "shared_tls.h"
 #include "sync.h"
 #include "tasks.h"
+#include "thread.h"
 #include "tracers.h"
 #include "vfork.h"
 

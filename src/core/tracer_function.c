@@ -6,6 +6,7 @@
  */
 #include "events.h"
 #include "shared_tls.h"
+#include "thread.h"
 #include "tracers.h"
 #include "tracing.h"
 

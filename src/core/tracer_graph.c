@@ -22,9 +22,11 @@
 #include "args.h"
 #include "asm_offsets.h"
 #include "events.h"
+#include "messages.h"
 #include "profile.h"
 #include "readout.h"
 #include "shared_tls.h"
+#include "thread.h"
 #include "tracers.h"
 #include "tracing.h"
 

@@ -4,6 +4,7 @@
  * is applied to copies first and patched in by ftrace_update(); if any
  * step fails the old state stays, as a failed tracefs write leaves it.
  */
+#include "thread.h"
 #include "tracing.h"
 #include "buffer.h"
 #include "events.h"

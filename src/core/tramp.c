@@ -13,6 +13,7 @@
  * (aarch64's bl reaches +-128 MiB), and patching failed.
  */
 #include "ftrace.h"
+#include "messages.h"
 
 #include <string.h>
 #include <sys/mman.h>

@@ -23,6 +23,8 @@
  * The real functions are found with ft_real().
  */
 #include "buffer.h"
+#include "exec_env.h"
+#include "interpose.h"
 #include "sync.h"
 #include "events.h"
 #include "tracers.h"

@@ -23,6 +23,7 @@
 #include "events.h"
 #include "funcs.h"
 #include "shared_tls.h"
+#include "thread.h"
 #include "vfork.h"
 
 #include <errno.h>

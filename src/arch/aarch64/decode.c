@@ -151,4 +151,5 @@ const struct arch_desc arch_aarch64 = {
 	.rmc = &aarch64_rmc,
 	.int_arg_regs = 8,
 	.fp_arg_regs = 8,
+	.cc_patchable = "-fpatchable-function-entry=2",	/* two nops */
 };

@@ -185,4 +185,6 @@ const struct arch_desc arch_i386 = {
 	.check_site = i386_check_site,
 	.plt_slot = i386_plt_slot,
 	.rmc = &i386_rmc,
+	/* One 5-byte nop (clang) or five (gcc). */
+	.cc_patchable = "-fpatchable-function-entry=5",
 };

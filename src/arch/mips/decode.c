@@ -278,4 +278,5 @@ const struct arch_desc arch_mips = {
 	.check_site = mips_check_site,
 	.got_slots = mips_got_slots,
 	.rmc = &mips_rmc,
+	/* No cc_patchable: clang refuses patchable entries on mips. */
 };

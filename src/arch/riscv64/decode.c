@@ -239,4 +239,10 @@ const struct arch_desc arch_riscv64 = {
 	.rmc = &riscv64_rmc,
 	.int_arg_regs = 8,
 	.fp_arg_regs = 8,
+	/* A per-object table is right after relaxation only if no relaxable
+	 * code precedes a site in its section, and the prologue before
+	 * gcc's call holds none. */
+	.cc_pg_extra = "-ffunction-sections",
+	/* Four c.nop, or four nops (the first two the site). */
+	.cc_patchable = "-fpatchable-function-entry=4",
 };

@@ -163,4 +163,9 @@ const struct arch_desc arch_x86_64 = {
 	.fp_ret_regs = 2,	/* %xmm0, %xmm1 */
 	.sret_in_arg = 1,	/* %rdi */
 	.place_aggregate = x86_64_place_aggregate,
+	.cc_pg_extra = "-mfentry",
+	/* One 5-byte nop (clang) or five (gcc). */
+	.cc_patchable = "-fpatchable-function-entry=5",
+	.cc_fentry = 1,
+	.cc_return_sites = 1,
 };

@@ -69,13 +69,6 @@ uintptr_t arch_caller_for(enum site_kind kind)
 	return (uintptr_t)(kind == SITE_FRAME ? ftrace_caller_frame : ftrace_caller);
 }
 
-/* gcc's return sites: the nop it puts before each return is 5 bytes,
- * like an entry site's. */
-int arch_has_return_sites(void)
-{
-	return 1;
-}
-
 /* What follows a return site: ret (c3), ret imm16 (c2), or either with
  * a rep or bnd prefix; anything else is the jump of a tail call. */
 int arch_insn_is_return(const uint8_t *insn)

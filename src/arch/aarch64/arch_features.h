@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * aarch64: which optional parts of the arch contract it has (the list and
+ * the core's defaults for the rest: ../arch.h).
+ */
+#ifndef FNTRACE_ARCH_FEATURES_H
+#define FNTRACE_ARCH_FEATURES_H
+
+/* x0-x7 in ftrace_caller's block, v0-v7 read by entry.S (ftrace.c). */
+#define ARCH_HAVE_ARG_REGS 1
+/* A B, BL or NOP word changes under running threads with no trap (trap.c). */
+#define ARCH_HAVE_LIVE_POKE 1
+/* qemu-user is known by its model CPU (trap.c). */
+#define ARCH_HAVE_CPU_EMULATED 1
+/* A frame's saved x30 has no fixed place in it (fde.c). */
+#define ARCH_RETURN_SLOT_FLOATS 1
+
+#endif

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86_64: which optional parts of the arch contract it has (the list and
+ * the core's defaults for the rest: ../arch.h).
+ */
+#ifndef FNTRACE_ARCH_FEATURES_H
+#define FNTRACE_ARCH_FEATURES_H
+
+/* gcc's 5-byte nop before each return (ftrace.c). */
+#define ARCH_HAVE_RETURN_SITES 1
+/* ftrace_caller's block and the SSE argument registers (ftrace.c, entry.S). */
+#define ARCH_HAVE_ARG_REGS 1
+/* entry.S takes the graph hooks' common case without C. */
+#define ARCH_GRAPH_FAST_PATHS 1
+
+#endif
