@@ -13,7 +13,7 @@
  *                       tells it to look past (tsan_env.c) is read at
  *                       the process's start
  */
-#include "cli.h"
+#include "../cli/cli.h"
 #include "../arch/arch.h"
 #include "../elf/elf.h"
 

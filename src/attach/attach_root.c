@@ -6,7 +6,7 @@
  * a copy of the runtime in its /tmp for the moment of the dlopen: once
  * mapped, the copy is removed (the mapping keeps it).
  */
-#include "cli.h"
+#include "../cli/cli.h"
 
 #include <errno.h>
 #include <fcntl.h>

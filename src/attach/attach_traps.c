@@ -13,8 +13,8 @@
  * masks of those threads still there.  Detach is another fntrace: the
  * list is kept by the runtime (control file traps_unblocked).
  */
-#include "cli.h"
-#include "ctl_client.h"
+#include "../cli/cli.h"
+#include "../control/ctl_client.h"
 
 #include <dirent.h>
 #include <signal.h>

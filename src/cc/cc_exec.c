@@ -4,9 +4,9 @@
  * they print, when fntrace cc needs to read it.
  */
 #include "cc.h"
-#include "cli.h"
+#include "../cli/cli.h"
 #include "../common/array.h"
-#include "record.h"
+#include "../record/record.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -20,7 +20,7 @@
  *    a register loaded from a 64-bit address: no 5-byte call.
  */
 #include "cc.h"
-#include "cli.h"
+#include "../cli/cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,7 +20,7 @@
  *    and -B's directory is searched first.
  */
 #include "cc.h"
-#include "cli.h"
+#include "../cli/cli.h"
 #include "../common/fileio.h"
 
 #include <errno.h>

@@ -15,7 +15,7 @@
  *    of its .init_array, before the library's own constructors.
  */
 #include "cc.h"
-#include "exit_status.h"
+#include "../cli/exit_status.h"
 #include "../common/fileio.h"
 
 #include <stdio.h>

@@ -11,7 +11,7 @@
  * link take from the archive.
  */
 #include "cc.h"
-#include "cli.h"
+#include "../cli/cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
  * compiler and the loader left, the endpoint closed; the process runs on.
  */
 #include "cli.h"
-#include "ctl_client.h"
+#include "../control/ctl_client.h"
 #include "../arch/arch.h"
 #include "../elf/elf.h"
 

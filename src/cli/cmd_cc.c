@@ -13,8 +13,8 @@
  * sites, or its output is removed and fntrace cc fails.
  */
 #include "cli.h"
-#include "cc.h"
-#include "datadir.h"
+#include "../cc/cc.h"
+#include "../record/datadir.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * UID being the user the process had when it bound it.
  */
 #include "ctl_client.h"
-#include "cli.h"
+#include "../cli/cli.h"
 
 #include <ctype.h>
 #include <dirent.h>

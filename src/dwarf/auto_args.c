@@ -26,7 +26,7 @@
  * different parameters (two static functions) is left out.
  */
 #include "auto_args.h"
-#include "cli.h"
+#include "../cli/cli.h"
 #include "dwarf_types.h"
 #include "../arch/arch.h"
 #include "../common/argspec.h"

@@ -17,7 +17,7 @@
 #ifndef FNTRACE_SRCLINE_H
 #define FNTRACE_SRCLINE_H
 
-#include "trace_reader.h"
+#include "../trace/trace_reader.h"
 
 #include <stdint.h>
 

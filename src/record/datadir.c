@@ -3,7 +3,7 @@
  * Creating, filling and sealing a data directory.
  */
 #include "datadir.h"
-#include "cli.h"
+#include "../cli/cli.h"
 #include "../common/clock_pair.h"
 #include "../common/fileio.h"
 #include "../common/trace_format.h"

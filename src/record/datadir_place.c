@@ -8,7 +8,7 @@
  * before the program runs when the output cannot be placed.
  */
 #include "datadir.h"
-#include "cli.h"
+#include "../cli/cli.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -7,9 +7,9 @@
  * so that nothing more is written, and whatever threads wrote is taken,
  * even from chunks they still fill; then the tracer goes back to nop.
  */
-#include "auto_args.h"
-#include "cli.h"
-#include "ctl_client.h"
+#include "../dwarf/auto_args.h"
+#include "../cli/cli.h"
+#include "../control/ctl_client.h"
 #include "drain.h"
 #include "record.h"
 #include "../common/clock_pair.h"

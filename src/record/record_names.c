@@ -7,7 +7,7 @@
  * function.  Names are matched as the runtime matched them, by symbol or
  * by the name people write (C++).
  */
-#include "cli.h"
+#include "../cli/cli.h"
 #include "record.h"
 #include "../common/filter.h"
 #include "../trace/trace_reader.h"

@@ -6,8 +6,8 @@
  * written back when the recording stops, the tracer last, as the user
  * had it.
  */
-#include "cli.h"
-#include "ctl_client.h"
+#include "../cli/cli.h"
+#include "../control/ctl_client.h"
 #include "record.h"
 #include "../common/array.h"
 

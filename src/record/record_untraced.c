@@ -18,7 +18,7 @@
  *   sites, no event, a runtime switched off       said by that runtime;
  *                                                 nothing was recorded
  */
-#include "cli.h"
+#include "../cli/cli.h"
 #include "record.h"
 
 #include <dirent.h>

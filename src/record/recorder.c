@@ -13,13 +13,13 @@
  * directory removed) stops it or changes its exit status: the recorder
  * drains on, keeps what fit, and says what it could not keep.
  */
-#include "cli.h"
+#include "../cli/cli.h"
 #include "../arch/arch.h"
 #include "datadir.h"
 #include "drain.h"
 #include "file_service.h"
-#include "probe.h"
-#include "auto_args.h"
+#include "../target/probe.h"
+#include "../dwarf/auto_args.h"
 #include "record.h"
 #include "../common/clock_pair.h"
 #include "../common/shm.h"

@@ -8,7 +8,7 @@
  * have it linked in (fntrace cc -static).
  */
 #include "probe.h"
-#include "cli.h"
+#include "../cli/cli.h"
 #include "../sites/sites.h"
 
 #include <elf.h>

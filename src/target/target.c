@@ -12,7 +12,7 @@
  *
  * and beside each, libfntrace.a: the runtime fntrace cc -static links in.
  */
-#include "cli.h"
+#include "../cli/cli.h"
 #include "../arch/arch.h"
 #include "../common/argspec.h"
 #include "../common/sanitizer.h"
