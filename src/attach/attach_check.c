@@ -13,9 +13,11 @@
  *                       tells it to look past (tsan_env.c) is read at
  *                       the process's start
  */
+#include "attach.h"
 #include "../cli/cli.h"
 #include "../arch/arch.h"
 #include "../elf/elf.h"
+#include "../target/target.h"
 
 #include <elf.h>
 #include <errno.h>

@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fntrace attach PID: load the runtime into a process that was started
- * without it, and open its control endpoint.  Under ptrace, one thread is
- * made to call dlopen() (the dynamic loader does the rest, and the
- * runtime's start-up patches live, since the other threads keep running),
- * then fntrace_attach_init().  The thread is stopped only for those two
- * calls; another thread only for the moment its signal mask takes to
- * change (attach_traps.c).  A runtime loaded before and detached since is
- * only started again: fntrace_attach_init() alone.
- *
- * fntrace detach PID: every call site and GOT slot back to what the
- * compiler and the loader left, the endpoint closed; the process runs on.
+ * Loading the runtime into a process that was started without it (fntrace
+ * attach).  Under ptrace, one thread is made to call dlopen() (the dynamic
+ * loader does the rest, and the runtime's start-up patches live, since the
+ * other threads keep running), then fntrace_attach_init().  The thread is
+ * stopped only for those two calls; another thread only for the moment
+ * its signal mask takes to change (attach_traps.c).  A runtime loaded
+ * before and detached since is only started again: fntrace_attach_init()
+ * alone.
  */
-#include "cli.h"
+#include "attach.h"
+#include "../cli/cli.h"
 #include "../control/ctl_client.h"
 #include "../arch/arch.h"
 #include "../elf/elf.h"
@@ -20,35 +18,14 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static const char attach_usage[] =
-	"usage: fntrace attach [--timeout SECONDS] PID\n\n"
-	"Load the fntrace runtime into the running process PID and open its\n"
-	"control endpoint, so that 'fntrace ctl' and 'fntrace record -p' can\n"
-	"trace it.  Its call sites become nops (a program built with\n"
-	"'fntrace cc' or -mnop-mcount has nops already).  One thread is\n"
-	"stopped for the moment the runtime takes to load; the others run on.\n\n"
-	"  -t, --timeout SECONDS   give up if loading takes longer (default 10):\n"
-	"                          a thread may hold a lock the loader needs\n"
-	"  -h, --help              this text\n\n"
-	CLI_EXIT_HELP;
-
-static const char detach_usage[] =
-	"usage: fntrace detach PID\n\n"
-	"Switch tracing off in PID, put every call site back as the compiler\n"
-	"left it and close the control endpoint.  The process runs on.\n\n"
-	"  -h, --help   this text\n\n"
-	CLI_EXIT_HELP;
 
 /* Where we open the file a maps line names: the kernel writes the path
  * as our root sees it when it can (a chroot), else as the process's own
@@ -213,7 +190,7 @@ static int inject(pid_t pid, const char *lib, const char *traps)
  * thread would run on past a trap no handler saw.  Returns that signal,
  * 0 if none, or -1 (not stopped, and let go).
  */
-int cli_ptrace_stop(pid_t tid)
+int attach_ptrace_stop(pid_t tid)
 {
 	int status;
 
@@ -225,24 +202,9 @@ int cli_ptrace_stop(pid_t tid)
 	return -1;
 }
 
-/* What the runtime said as it started, for the user who attached: the
- * target's stderr is not theirs, and the runtime writes nothing there. */
-static void print_runtime_messages(pid_t pid)
-{
-	int status;
-	struct ctl_conn *c = ctl_request(pid, "read", "messages", NULL, NULL, &status);
-	char line[1024];
-
-	if (!c)
-		return;
-	while (ctl_read_line(c, line, sizeof(line)) >= 0)
-		fprintf(stderr, "%s\n", line);
-	ctl_close(c);
-}
-
 static int seize(pid_t pid)
 {
-	int sig = cli_ptrace_stop(pid);
+	int sig = attach_ptrace_stop(pid);
 
 	if (sig < 0)
 		cli_error("cannot attach to process %d: %s", (int)pid,
@@ -250,83 +212,13 @@ static int seize(pid_t pid)
 	return sig;
 }
 
-/* The one operand left, a pid: 0, or -1 after a usage error. */
-static int pid_operand(int argc, char **argv, pid_t *pid)
+/* The runtime into pid, its control started, within the time limit; lib
+ * is copied where the process can open it for the moment of the load. */
+static int load(pid_t pid, const char *lib, int loaded, const char *traps, unsigned timeout)
 {
-	if (optind == argc - 1)
-		return cli_parse_pid(argv[optind], pid);
-	if (optind >= argc)
-		cli_usage_error("no process id given");
-	else
-		cli_usage_error("one process id only: '%s' is one too many", argv[optind + 1]);
-	return -1;
-}
+	char inside[4096];
+	int ret;
 
-/* attach's and detach's arguments (detach has no --timeout): 1 and *pid
- * (*timeout) set; 0 after --help; -1 after a usage error. */
-static int parse_pid_args(int argc, char **argv, const char *usage, pid_t *pid,
-			  unsigned *timeout)
-{
-	static const struct option attach_opts[] = {
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	static const struct option detach_opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	int c;
-
-	optind = 1;
-	while ((c = timeout ? cli_getopt(argc, argv, "t:h", attach_opts)
-			    : cli_getopt(argc, argv, "h", detach_opts)) != -1) {
-		if (c == 'h') {
-			fputs(usage, stdout);
-			return 0;
-		}
-		if (c != 't' || cli_parse_seconds(optarg, timeout))
-			return -1;
-	}
-	return pid_operand(argc, argv, pid) ? -1 : 1;
-}
-
-/* Attached, and whether there is anything to trace: a module with call
- * sites that the process loads later is traced too. */
-static void say_attached(pid_t pid)
-{
-	if (ctl_has_call_sites(pid) == 0)
-		fprintf(stderr, "fntrace: attached to process %d, which has no call sites: "
-			"nothing to trace until it loads a module that has some\n", (int)pid);
-	else
-		fprintf(stderr, "fntrace: attached to process %d\n", (int)pid);
-}
-
-int cmd_attach(int argc, char **argv)
-{
-	struct cli_target host = { .host = 1 };
-	char *lib, path[4096], inside[4096], traps[1024];
-	unsigned timeout = 10;
-	pid_t pid;
-	int n = parse_pid_args(argc, argv, attach_usage, &pid, &timeout), ret, loaded, sig;
-
-	if (n <= 0)
-		return n ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-	if (attach_check(pid) || !(lib = cli_find_runtime(&host)))
-		return CLI_EXIT_FAILED;
-	/* Loaded before and detached since: only started again. */
-	loaded = mapped_bias(pid, "/libfntrace.so", path, sizeof(path), NULL) != 0;
-	if (loaded && ctl_endpoint_exists(pid)) {
-		cli_error("process %d has the runtime already: use 'fntrace ctl'", (int)pid);
-		free(lib);
-		return CLI_EXIT_FAILED;
-	}
-	if ((sig = seize(pid)) < 0) {
-		free(lib);
-		return CLI_EXIT_FAILED;
-	}
-	if (attach_unblock_traps(pid, traps, sizeof(traps)))
-		traps[0] = '\0';
 	time_limit(timeout);
 	if (loaded)
 		ret = inject_init(pid, arch_inject_stack(pid), traps);
@@ -336,32 +228,27 @@ int cmd_attach(int argc, char **argv)
 	alarm(0);
 	if (!loaded)
 		attach_unstage_runtime(pid);
+	return ret;
+}
+
+int attach_load(pid_t pid, const char *lib, unsigned timeout)
+{
+	char path[4096], traps[1024];
+	int ret, loaded, sig;
+
+	/* Loaded before and detached since: only started again. */
+	loaded = mapped_bias(pid, "/libfntrace.so", path, sizeof(path), NULL) != 0;
+	if (loaded && ctl_endpoint_exists(pid)) {
+		cli_error("process %d has the runtime already: use 'fntrace ctl'", (int)pid);
+		return -1;
+	}
+	if ((sig = seize(pid)) < 0)
+		return -1;
+	if (attach_unblock_traps(pid, traps, sizeof(traps)))
+		traps[0] = '\0';
+	ret = load(pid, lib, loaded, traps, timeout);
 	ptrace(PTRACE_DETACH, pid, NULL, (void *)(long)sig);
 	if (ret)
 		detach_reblock_traps(pid, traps);
-	free(lib);
-	if (ret == 0) {
-		print_runtime_messages(pid);
-		say_attached(pid);
-	}
-	return ret ? CLI_EXIT_FAILED : CLI_EXIT_OK;
-}
-
-int cmd_detach(int argc, char **argv)
-{
-	char traps[1024];
-	pid_t pid;
-	int n = parse_pid_args(argc, argv, detach_usage, &pid, NULL), status;
-
-	if (n <= 0)
-		return n ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-	status = detach_traps_list(pid, traps, sizeof(traps));
-	if (status)
-		return status;
-	status = ctl_set(pid, "detach", "1");
-	if (status)
-		return status;
-	detach_reblock_traps(pid, traps);
-	fprintf(stderr, "fntrace: detached from process %d\n", (int)pid);
-	return CLI_EXIT_OK;
+	return ret ? -1 : 0;
 }

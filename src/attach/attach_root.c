@@ -6,6 +6,7 @@
  * a copy of the runtime in its /tmp for the moment of the dlopen: once
  * mapped, the copy is removed (the mapping keeps it).
  */
+#include "attach.h"
 #include "../cli/cli.h"
 
 #include <errno.h>

@@ -13,6 +13,7 @@
  * masks of those threads still there.  Detach is another fntrace: the
  * list is kept by the runtime (control file traps_unblocked).
  */
+#include "attach.h"
 #include "../cli/cli.h"
 #include "../control/ctl_client.h"
 
@@ -44,7 +45,7 @@ static int set_trap_blocked(pid_t tid, int blocked, int held)
 	uint64_t mask;
 	int ret = -1, sig = 0;
 
-	if (!held && (sig = cli_ptrace_stop(tid)) < 0)
+	if (!held && (sig = attach_ptrace_stop(tid)) < 0)
 		return -1;
 	if (ptrace(PTRACE_GETSIGMASK, tid, (void *)sizeof(mask), &mask) == 0) {
 		mask = blocked ? mask | TRAP_BIT : mask & ~TRAP_BIT;

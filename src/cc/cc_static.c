@@ -12,6 +12,7 @@
  */
 #include "cc.h"
 #include "../cli/cli.h"
+#include "../target/target.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 #include "../target/probe.h"
+#include "../target/target.h"
 
 #include <getopt.h>
 #include <stdio.h>

@@ -5,6 +5,7 @@
  */
 #include "ctl_client.h"
 #include "../cli/cli.h"
+#include "../attach/attach.h"
 
 #include <ctype.h>
 #include <dirent.h>

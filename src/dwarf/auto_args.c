@@ -33,6 +33,7 @@
 #include "../common/array.h"
 #include "../common/trace_format.h"
 #include "../elf/elf.h"
+#include "../target/target.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>

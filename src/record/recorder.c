@@ -23,6 +23,7 @@
 #include "record.h"
 #include "../common/clock_pair.h"
 #include "../common/shm.h"
+#include "../target/target.h"
 
 #include <dirent.h>
 #include <errno.h>

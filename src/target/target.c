@@ -12,6 +12,7 @@
  *
  * and beside each, libfntrace.a: the runtime fntrace cc -static links in.
  */
+#include "target.h"
 #include "../cli/cli.h"
 #include "../arch/arch.h"
 #include "../common/argspec.h"

@@ -22,6 +22,7 @@
  * `fntrace run` leaves nobody to remove it.  TSAN_OPTIONS is read by
  * TSan programs alone: the others never see the difference.
  */
+#include "target.h"
 #include "../cli/cli.h"
 #include "../common/fileio.h"
 #include "../common/hash.h"
