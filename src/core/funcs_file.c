@@ -7,7 +7,7 @@
  * by a thread that no longer exists.
  */
 #include "fds.h"
-#include "funcs.h"
+#include "funcs_file.h"
 #include "ftrace.h"
 #include "recorder_files.h"
 #include "../common/fileio.h"

@@ -7,8 +7,8 @@
  *   module IDX BIAS START END PATH
  *   func ID ADDR MODIDX NAME
  */
-#ifndef FNTRACE_FUNCS_H
-#define FNTRACE_FUNCS_H
+#ifndef FNTRACE_FUNCS_FILE_H
+#define FNTRACE_FUNCS_FILE_H
 
 #include <stddef.h>
 #include <stdint.h>

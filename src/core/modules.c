@@ -9,7 +9,7 @@
  */
 #include "breakpoint.h"
 #include "ftrace.h"
-#include "funcs.h"
+#include "funcs_file.h"
 #include "modload.h"
 #include "profile.h"
 #include "../common/array.h"

@@ -13,7 +13,7 @@
  */
 #include "buffer.h"
 #include "events.h"
-#include "funcs.h"
+#include "funcs_file.h"
 #include "limits.h"
 #include "shared_tls.h"
 #include "sync.h"

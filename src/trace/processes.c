@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The function tables of a data directory: one funcs-PID file per process,
- * funcs-PID.N for the program it exec'd N times later, each listing the
- * modules it mapped and its function ids (the runtime's funcs.c writes
- * them).
+ * The processes of a recording, read from the function tables of its data
+ * directory: one funcs-PID file per process, funcs-PID.N for the program
+ * it exec'd N times later, each listing the modules it mapped and its
+ * function ids (the runtime's funcs_file.c writes them).
  */
 #include "trace_internal.h"
 #include "../common/array.h"
