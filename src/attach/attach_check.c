@@ -10,8 +10,8 @@
  *   another arch        the injected call uses the host's registers
  *   under qemu-user     /proc/PID/exe is the emulator
  *   ThreadSanitizer     its race detector would see the runtime: what
- *                       tells it to look past (tsan_env.c) is read at
- *                       the process's start
+ *                       tells it to look past (src/target/tsan_env.c)
+ *                       is read at the process's start
  */
 #include "attach.h"
 #include "../cli/cli.h"

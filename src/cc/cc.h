@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fntrace cc: a compiler wrapper that builds programs for tracing
- * (cmd_cc.c): its reading of a compiler command line (cc_args.c,
+ * src/cc/: fntrace cc, a compiler wrapper that builds programs for tracing
+ * (its command: src/cli/cmd_cc.c): its reading of a compiler command line (cc_args.c,
  * cc_respfile.c), the instrumentation it chooses (cc_instrument.c), the
  * commands it runs (cc_exec.c), its LTO links (cc_lto.c), the objects
  * and images it looks at (cc_objects.c) and the start-up object it links

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The client side of a traced process's control endpoint (protocol in
- * src/core/control.h).  Used by ctl, record -p, attach and detach.
+ * src/control/: the client side of a traced process's control endpoint
+ * (protocol in src/core/control.h).  Used by ctl, record -p, attach and
+ * detach.
  */
 #ifndef FNTRACE_CTL_CLIENT_H
 #define FNTRACE_CTL_CLIENT_H

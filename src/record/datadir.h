@@ -40,7 +40,7 @@ struct clock_sync {
 
 /* What info says about a recording. */
 struct datadir_info {
-	char *command;		/* the command line, quoted (quote.c) */
+	char *command;		/* the command line, quoted (src/cli/quote.c) */
 	const char *tracer;
 	int pid;
 	int retval;		/* funcgraph-retval */

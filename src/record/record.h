@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Recording: start a program with the runtime preloaded, drain its
- * per-thread buffers into a data directory, pass its exit status on.
- * Shared by `record` and `live`.
+ * src/record/: the recorder.  Start a program with the runtime preloaded
+ * (recorder.c), or take over a running one's buffer (record_attach.c),
+ * drain its per-thread buffers into a data directory (drain.c,
+ * datadir*.c, file_service.c), pass its exit status on, and say what
+ * went untraced (record_untraced.c, record_names.c).  Shared by `record`
+ * and `live`.
  */
 #ifndef FNTRACE_RECORD_H
 #define FNTRACE_RECORD_H

@@ -13,7 +13,8 @@
  *                                                 not load it, it ended
  *                                                 first; a static program
  *                                                 without it is refused
- *                                                 before it runs: probe.c)
+ *                                                 before it runs:
+ *                                                 src/target/probe.c)
  *   no funcs file with sites                      nothing traceable ran
  *   sites, no event, a runtime switched off       said by that runtime;
  *                                                 nothing was recorded
