@@ -42,10 +42,12 @@ CLI_SRC    := $(foreach d,$(CLI_ROOMS),$(wildcard src/$(d)/*.c)) $(RMC_SRC) $(SH
 # The runtime lives inside the traced process: no SSE (it runs between a
 # function's entry and its body, where vector argument registers are live),
 # hidden symbols but for the few marked FT_EXPORT: unversioned, so that
-# they interpose mcount@GLIBC and dlopen@GLIBC.
+# they interpose mcount@GLIBC and dlopen@GLIBC.  Not the printer of the
+# commands' messages (src/common/print.c): the runtime's go their own way
+# (src/core/messages.c), never to the program's stderr.
 RT_SRC     := $(wildcard src/core/*.c) \
 	      $(filter-out src/arch/$(ARCH)/inject.c,$(wildcard src/arch/$(ARCH)/*.c)) \
-	      $(wildcard src/arch/$(ARCH)/*.S) $(SHARED_SRC)
+	      $(wildcard src/arch/$(ARCH)/*.S) $(filter-out src/common/print.c,$(SHARED_SRC))
 RT_SRC     := $(sort $(RT_SRC))
 # How the runtime came into the process (src/core/linkage.h): one of
 # these two in each build.
@@ -191,6 +193,22 @@ CLI_LIB_OBJ := $(filter-out $(BUILD)/cli/src/cli/main.o,$(CLI_OBJ))
 $(BUILD)/tests/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(CLI_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(CLI_LIB_OBJ) $(CLI_LIBS)
+
+# An architecture's own, tests/unit/test_ARCH_*.c: the words its runtime
+# writes (ftrace.c) and what its trap handler makes of them (trap.c) are
+# that CPU's, in its byte order and its ucontext, so that architecture's
+# compiler builds the test with those two files, static, and it runs as
+# the architecture's test programs do (under qemu-user, through binfmt).
+unit_arch_cc = $(if $(filter $(1),$(HOST_ARCH)),$(CC) $(ALL_CFLAGS),\
+	$(call cross_prefix,$(1))gcc $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -static \
+	-Isrc -Isrc/arch/$(1))
+define unit_arch_rule
+$(BUILD)/tests/unit/test_$(1)_%: tests/unit/test_$(1)_%.c $(wildcard tests/unit/*.h) \
+		$(wildcard src/arch/*.h src/arch/$(1)/* src/arch/x86/*.h)
+	@mkdir -p $$(dir $$@)
+	$(call unit_arch_cc,$(1)) -o $$@ $$< src/arch/$(1)/ftrace.c src/arch/$(1)/trap.c
+endef
+$(foreach a,$(RT_ARCHES),$(eval $(call unit_arch_rule,$(a))))
 
 # ---- the bundled example ----
 $(BUILD)/examples/demo: $(wildcard examples/*.c examples/*.h) examples/Makefile

@@ -4,7 +4,7 @@
 # two sizes, by the slope method of bench/run.sh, four ways, interleaved:
 #   - no -A (the reference);
 #   - -A on main only, which the timed loop never calls: what every other
-#     function pays once some spec exists (issue 14: unchanged);
+#     function pays once some spec exists (it must stay unchanged);
 #   - -A '*@arg1,arg2,arg3': three integer arguments taken at every call
 #     (micro's functions take one to three: the cost is the same);
 #   - the same with -R '*@retval'.

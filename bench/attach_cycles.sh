@@ -6,7 +6,7 @@
 # had every site (available_filter_functions as fntrace list has them), and
 # the process's RSS before the first attach, after the first detach and
 # after the last, beside the RSS of the same xz run untraced beside it at
-# that moment (xz's own dictionaries grow while it works; issue 13: what
+# that moment (xz's own dictionaries grow while it works: what
 # attaching adds must not grow without bound).  Run by hand (it builds
 # xz from Debian's sources); exits non-zero only if something went wrong.
 set -eu

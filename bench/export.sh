@@ -97,7 +97,7 @@ measure() {
 	summary_row "$label" "$mbs" "$cpu" "$rss_mb"
 }
 
-# The rows of bench/run.sh's summary: the report's, against issue 12's
+# The rows of bench/run.sh's summary: the report's, against the
 # >= 200 MB/s, and the exports' to /dev/null against this script's own
 # target (written to a file, they measure the disk).  The machine may be
 # shared: MB per CPU second says what the reader itself can do.

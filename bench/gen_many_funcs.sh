@@ -1,7 +1,7 @@
 #!/bin/sh
 # gen_many_funcs.sh N OUT.c [lib]: N small functions f0 .. f<N-1>, for
 # timing start-up against the number of call sites (bench/startup.sh) and
-# for the test of the lazy start (tests/cases/startup.sh).  Each does a
+# for the test of the lazy start (tests/cases/cc/startup.sh).  Each does a
 # little arithmetic on a global, so that -O2 keeps it a function of its
 # own; a table keeps them all, so the linker cannot drop any.  A program's
 # main() calls only three; with "lib", there is no main() and the table

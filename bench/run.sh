@@ -2,8 +2,8 @@
 # fntrace benchmarks, run by `make bench` (BUILD set to the build directory).
 #
 # (a) tracing off: each build form with libfntrace.so preloaded but not
-#     tracing, against the plain -O2 build of the same program.  Target
-#     (issue 12): ratio <= 1.02 for a `fntrace cc` build.
+#     tracing, against the plain -O2 build of the same program.  Target:
+#     ratio <= 1.02 for a `fntrace cc` build.
 # (b) the cost of a traced call, by the slope method: every configuration
 #     runs at two input sizes, and
 #         ns per call = ((t(large) - t(small)) - (r(large) - r(small)))

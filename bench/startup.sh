@@ -8,7 +8,7 @@
 #   - under `fntrace record` with every site enabled (function_graph): the
 #     whole command, recorder and sealed data directory included;
 #   - and, for scale, `fntrace record` of the same main() alone, one site.
-# Targets (issue 12): preloaded <= 10 ms over alone, recorded <= 20 ms
+# Targets: preloaded <= 10 ms over alone, recorded <= 20 ms
 # over alone.  Medians of REPS interleaved runs, with the fastest and
 # the slowest.  A benchmark: exits non-zero only when something could
 # not run.

@@ -6,7 +6,7 @@ set -eu
 
 need_build="gcc make libc6-dev libdw-dev"
 # protobuf-compiler: protoc decodes the Perfetto export, a python3 script
-# checks what it decoded (tests/cases/export_perfetto.sh).
+# checks what it decoded (tests/cases/export/export_perfetto.sh).
 need_check="$need_build clang strace g++ cmake valgrind gdb libxml2-utils python3 protobuf-compiler"
 # llvm-14 and libclang-rt-14-dev: LLVM XRay (llvm-xray-14, its runtime),
 # which the benchmarks set beside fntrace.
@@ -22,7 +22,7 @@ need_cross="gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
     g++-riscv64-linux-gnu g++-mips-linux-gnu libc6-dev-i386-cross libc6-dev-arm64-cross \
     libc6-dev-riscv64-cross libc6-dev-mips-cross libc6-dev-mipsel-cross qemu-user \
     qemu-user-static libc6-i386 lib32gcc-s1 lib32stdc++6"
-# The browser tests (tests/cases/browser.sh): Debian's Chromium, driven by
+# The browser tests (tests/cases/export/browser.sh): Debian's Chromium, driven by
 # puppeteer-core from npm (scripts/npm-deps.sh).  A node and npm from
 # elsewhere (NodeSource's nodejs, which conflicts with Debian's npm) will do.
 # speedscope's toolbar labels are emoji: without a font for them its

@@ -1,4 +1,4 @@
-# Helpers for the daemon_fds cases (tests/cases/daemon_fds*.sh): the
+# Helpers for the daemon_fds cases (tests/cases/robust/daemon_fds*.sh): the
 # program of tests/progs/daemon_fds.c paced through a service's start,
 # under each way fntrace can run it.  Sourced by the cases, after
 # tests/lib.sh.

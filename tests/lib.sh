@@ -1,4 +1,4 @@
-# Helpers for tests/cases/*.sh, sourced by tests/run.sh.
+# Helpers for the cases (tests/cases/AREA/NAME.sh), sourced by tests/run.sh.
 #
 # Each check records one result line in $RESULTS; run.sh counts them.
 #   t_pass NAME / t_fail NAME [WHY] / t_skip NAME WHY
@@ -18,6 +18,15 @@ else LIBFNTRACE=${LIBFNTRACE:-$BUILD/libfntrace.so}; fi
 # Check names then start with "[<arch>] ".
 T_ARCH=${T_ARCH:-}
 T_TAG=${T_ARCH:+[$T_ARCH] }
+
+# t_case_file NAME: the file of the case NAME, whichever area's folder of
+# tests/cases/ holds it (nothing if none does).
+t_case_file() {
+	local f
+	for f in "$top"/tests/cases/"$1".sh "$top"/tests/cases/*/"$1".sh; do
+		[ -f "$f" ] && { echo "$f"; return; }
+	done
+}
 
 t_pass() { echo "PASS: $T_TAG$1"; echo pass >>"$RESULTS"; }
 t_fail() { echo "FAIL: $T_TAG$1${2:+: $2}"; echo fail >>"$RESULTS"; }

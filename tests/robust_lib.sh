@@ -1,10 +1,10 @@
-# Helpers for the robustness cases (tests/cases/robust_*.sh): the test
+# Helpers for the robustness cases (tests/cases/robust/robust_*.sh): the test
 # programs of tests/progs/robust_*.c and what their reports must show.
 # Sourced by the cases, after tests/lib.sh.
 
 # r_build SRC OUT [FLAVOUR]: build tests/progs/SRC.c (or .cpp) as ./OUT,
 # at -O2, as gcc-pg unless told.  With R_RETURN_SITES set, gcc-pg and
-# g++-pg become the return-site flavours (tests/cases/robust_returns.sh).
+# g++-pg become the return-site flavours (tests/cases/robust/robust_returns.sh).
 r_build() {
 	local src="$top/tests/progs/$1.c" flavor=${3:-gcc-pg}
 	[ -f "$src" ] || src=$top/tests/progs/$1.cpp

@@ -1,8 +1,10 @@
 #!/bin/sh
-# Runs every unit test (build/tests/unit/*) and every case (tests/cases/*.sh)
-# and ends with one line: "N passed, N failed, N skipped".  Before it, the
-# slowest runs and the whole run's wall time: each unit test, each case and
-# each of cross.sh's (architecture, case) runs records its own in $TIMES.
+# Runs every unit test (build/tests/unit/*) and every case
+# (tests/cases/AREA/NAME.sh, a folder per area; a case is known by its
+# NAME alone) and ends with one line: "N passed, N failed, N skipped".
+# Before it, the slowest runs and the whole run's wall time: each unit
+# test, each case and each of cross.sh's (architecture, case) runs
+# records its own in $TIMES.
 # Usage: tests/run.sh [PATTERN]   (only cases whose name contains PATTERN)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -73,7 +75,7 @@ run_case() {
 # time until the native cases are done (it sees $BESIDE_DONE), then as
 # many as it runs alone; its output is printed after theirs, whole.
 beside=
-cross=$top/tests/cases/cross.sh
+cross=$top/tests/cases/arch/cross.sh
 case ${cross##*/} in *"${1:-}"*)
 	if [ "${CHECK_JOBS:-2}" -gt 1 ] && [ -z "${T_ARCH:-}" ]; then
 		mkdir "$TMP/beside" && : >"$TMP/beside/results"
@@ -85,7 +87,7 @@ case ${cross##*/} in *"${1:-}"*)
 	fi ;;
 esac
 
-for c in "$top"/tests/cases/*.sh; do
+for c in "$top"/tests/cases/*.sh "$top"/tests/cases/*/*.sh; do
 	[ -f "$c" ] || continue
 	case ${c##*/} in *"${1:-}"*) ;; *) continue ;; esac
 	[ -n "$beside" ] && [ "$c" = "$cross" ] && continue

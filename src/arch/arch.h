@@ -8,7 +8,8 @@
  *     anything that reads ELF files (list, site discovery, recordmcount):
  *     it decodes the call sites a compiler or linker left in an image.
  *
- *  2. The runtime contract (seed 004's list), implemented only for the
+ *  2. The runtime contract (the list an arch port fills in, after the
+ *     kernel's Documentation/trace/ftrace-design), implemented only for the
  *     architecture fntrace runs on: the nop/call encoders, far-call
  *     trampolines, the clock, and the assembly stubs ftrace_caller,
  *     ftrace_call, ftrace_graph_call, ftrace_stub and return_to_handler.

@@ -95,8 +95,6 @@ void cc_instr_free(struct cc_instr *in);
 void cc_instr_note(const struct cc_instr *in);
 /* Does argument i go on to the compiler, with this instrumentation? */
 int cc_keeps_arg(const struct cc_instr *in, const struct cc_args *a, int i);
-/* Is the compiler clang?  (It defines __clang__.) */
-int cc_is_clang(const struct cmd *cc);
 
 /* What the inputs of a link hold, as bits (cc_objects.c). */
 enum cc_object_kind {

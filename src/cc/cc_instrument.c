@@ -90,7 +90,8 @@ static const struct cc_target *target_of(const char *triple, const struct cc_arg
 	return &unknown;
 }
 
-int cc_is_clang(const struct cmd *cc)
+/* Is the compiler clang?  (It defines __clang__.) */
+static int cc_is_clang(const struct cmd *cc)
 {
 	struct cmd c;
 	char *text = NULL;

@@ -30,7 +30,8 @@ int cmd_recordmcount(int argc, char **argv);	/* src/recordmcount/cmd.c */
 int cmd_cc(int argc, char **argv);
 int cmd_cxx(int argc, char **argv);
 
-/* One line on stderr, prefixed with "fntrace: ". */
+/* One error line through the printer of src/common/print.h: on stderr,
+ * prefixed with "fntrace: ", unless it was replaced. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* usage.c: the command usage errors name (main sets it). */
 void cli_set_command(const char *name);

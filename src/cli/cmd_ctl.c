@@ -80,7 +80,7 @@ static int write_file(const char *dir, const char *name, struct ctl_conn *c, siz
 
 static int start_trace_file(struct stream_dir *d)
 {
-	struct ft_file_header h = { .version = FT_VERSION, .word_order = 0x01020304 };
+	struct ft_file_header h = { .version = FT_VERSION, .word_order = FT_WORD_ORDER };
 	char path[4200];
 
 	memcpy(h.magic, FT_FILE_MAGIC, sizeof(h.magic));

@@ -3,7 +3,7 @@
  * Small helpers shared by the subcommands.
  */
 #include "cli.h"
-#include "../trace/trace_reader.h"
+#include "../common/print.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -21,7 +21,7 @@ void cli_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	tr_verror(fmt, ap);
+	vprint_at(PRINT_ERROR, fmt, ap);
 	va_end(ap);
 }
 

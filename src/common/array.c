@@ -32,21 +32,3 @@ int grow_array(void **v, size_t *cap, size_t need, size_t elem)
 	*cap = n;
 	return 0;
 }
-
-int reserve_array(void **v, size_t *cap, size_t need, size_t elem)
-{
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	if (need > SIZE_MAX / elem) {
-		errno = ENOMEM;
-		return -1;
-	}
-	p = realloc(*v, need * elem);
-	if (!p)
-		return -1;
-	*v = p;
-	*cap = need;
-	return 0;
-}

@@ -12,9 +12,5 @@
  * doubled until it fits (from 16), the new elements zeroed.  -1 if out
  * of memory, with *v and *cap as they were. */
 int grow_array(void **v, size_t *cap, size_t need, size_t elem);
-/* Room for at least need elements, when their number is known before
- * they are filled: exactly need, the new ones not zeroed (a large array
- * zeroed and then filled touched every page twice).  Same returns. */
-int reserve_array(void **v, size_t *cap, size_t need, size_t elem);
 
 #endif

@@ -9,7 +9,7 @@
 
 /* The parameter list is the last '(' at depth 0 whose ')' ends the name,
  * or is followed only by qualifiers. */
-void cxx_drop_parameters(char *s)
+static void cxx_drop_parameters(char *s)
 {
 	int angle = 0, paren = 0;
 	char *cut = NULL;

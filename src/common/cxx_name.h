@@ -12,8 +12,6 @@
 
 typedef char *(*cxx_demangler)(const char *mangled, char *buf, size_t *len, int *status);
 
-/* Cut "f(int) const" to "f", minding "<...>" and "(...)" inside templates. */
-void cxx_drop_parameters(char *s);
 /* name demangled by fn, its parameters dropped (malloc'd); NULL if name is
  * not a C++ name, fn is NULL or cannot demangle it. */
 char *cxx_plain_name(cxx_demangler fn, const char *name);

@@ -225,8 +225,3 @@ int filter_selects(const struct filter *f, const char *func, const char *module)
 {
 	return filter_selects_as(f, func, NULL, module);
 }
-
-int filter_matches_any(const struct filter *f, const char *func, const char *module)
-{
-	return filter_matches_any_as(f, func, NULL, module);
-}

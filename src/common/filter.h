@@ -49,8 +49,6 @@ void filter_free(struct filter *f);
 
 /* Does the filter select this function of this module? */
 int filter_selects(const struct filter *f, const char *func, const char *module);
-/* Does any expression of the filter match it (for notrace lists)? */
-int filter_matches_any(const struct filter *f, const char *func, const char *module);
 /* The same for a function known by two names, its symbol and, for C++,
  * the name people write (cxx_name.h; NULL if none): an expression
  * matches if it matches either. */

@@ -40,7 +40,9 @@ static int is_runtime(const char *entry, size_t len)
 	return 0;
 }
 
-int san_runtime_named(const char *name)
+/* Is this library (a file name or a path) a sanitizer runtime that must
+ * come first? */
+static int san_runtime_named(const char *name)
 {
 	return is_runtime(name, strlen(name));
 }

@@ -25,9 +25,6 @@
 /* The LD_PRELOAD entry put first for the image being started alone. */
 #define SAN_ADDED_ENV "FNTRACE_SANITIZER_PRELOAD"
 
-/* Is this library (a file name or a path) a sanitizer runtime that must
- * come first? */
-int san_runtime_named(const char *name);
 /* The one the program at path names (DT_NEEDED), into out: 1, 0 if none,
  * -1 if the file cannot be read.  No allocation (see elf_needed_find). */
 int san_runtime_needed(const char *path, char *out, size_t len);

@@ -152,7 +152,7 @@ struct ft_chunk {
 struct ft_file_header {
 	char magic[8];
 	uint32_t version;
-	uint32_t word_order;		/* 0x01020304 as written by the host */
+	uint32_t word_order;		/* FT_WORD_ORDER as written by the host */
 };
 
 #define FT_LONG_MAX_PAYLOAD	((1u << 24) - 1)

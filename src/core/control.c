@@ -59,11 +59,6 @@ int ft_control_stopping(void)
 	return stop_requested;
 }
 
-int ft_control_running(void)
-{
-	return ft_fd(FT_FD_CONTROL) >= 0;
-}
-
 static void remove_socket(void)
 {
 	if (sock_path[0])

@@ -24,7 +24,6 @@
 /* Serve the endpoint from a thread that sleeps in accept() until someone
  * connects: no system call and no wake-up while nobody does. */
 int ft_control_start(void);
-int ft_control_running(void);
 /* The threads fntrace attach let take SIGTRAP, space-separated. */
 const char *ft_traps_unblocked(void);
 

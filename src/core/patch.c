@@ -8,8 +8,8 @@
  *
  * Before main() the process runs one thread and sites are simply written.
  * After that other threads may be running the very bytes being changed,
- * so a batch follows the breakpoint protocol (seed 001, the kernel's
- * text_poke_bp_batch()):
+ * so a batch follows the breakpoint protocol (the kernel's
+ * text_poke_bp_batch(), arch/x86/kernel/alternative.c):
  *
  *   publish the batch            the SIGTRAP handler can now emulate it
  *   trap over every first byte   cc 1f 44 00 00   (was 0f 1f 44 00 00)

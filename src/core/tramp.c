@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Far-call trampolines (seed 002's module problem).  A call site reaches
+ * Far-call trampolines (the kernel's module problem: a module's calls
+ * cannot reach ftrace_caller; see "mips dynamic function tracer
+ * support" on LKML, 2009).  A call site reaches
  * only so far (x86_64: +-2 GiB), and a PIE program is mapped far from
  * libfntrace.so.  Such a site calls a trampoline in a page mapped near its
  * module, which jumps on to ftrace_caller.  Pages are shared by every

@@ -12,6 +12,7 @@
  */
 #include "srcline.h"
 #include "../common/array.h"
+#include "../common/print.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -88,16 +89,16 @@ static void open_dwarf(struct srcline_module *m)
 	m->dwfl = dwfl_begin(&find_debuginfo);
 	mod = m->dwfl ? dwfl_report_elf(m->dwfl, m->path, m->path, -1, 0, false) : NULL;
 	if (!mod) {
-		tr_error("warning: %s: %s: no source lines for its functions", m->path,
-			 dwfl_errmsg(-1));
+		pr_warn("%s: %s: no source lines for its functions", m->path,
+			dwfl_errmsg(-1));
 		return;
 	}
 	dwfl_report_end(m->dwfl, NULL, NULL);
 	if (dwfl_module_getdwarf(mod, &bias))
 		m->mod = mod;
 	else
-		tr_error("warning: %s has no debug information: no source lines for its "
-			 "functions (compile with -g)", m->path);
+		pr_warn("%s has no debug information: no source lines for its "
+			"functions (compile with -g)", m->path);
 }
 
 static struct srcline_module *module_of(struct tr_srclines *s, const char *path)

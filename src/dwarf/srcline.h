@@ -12,7 +12,7 @@
  * /usr/lib/debug, .gnu_debuglink); each function's answer is kept too,
  * so asking for every event costs one lookup per function.  A module
  * without debug information (or gone since the recording) gives no
- * lines, and a warning on stderr once.
+ * lines, and a warning printed once.
  */
 #ifndef FNTRACE_SRCLINE_H
 #define FNTRACE_SRCLINE_H

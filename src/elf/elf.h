@@ -120,10 +120,8 @@ int elf_needed_find(const char *path, int (*match)(const char *name), char *out,
 
 /* ---- writing (elf_write.c): the encoders of the readers above ---- */
 
-/* Byte-order aware stores, the mirror of elf_u16() and friends. */
-void elf_put_u16(const struct elf_file *f, void *p, uint16_t v);
+/* Byte-order aware stores, the mirror of elf_u32() and elf_word(). */
 void elf_put_u32(const struct elf_file *f, void *p, uint32_t v);
-void elf_put_u64(const struct elf_file *f, void *p, uint64_t v);
 void elf_put_word(const struct elf_file *f, void *p, uint64_t v);
 
 /* Sizes of one section header and one relocation in f's class. */

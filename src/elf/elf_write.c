@@ -13,7 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void elf_put_u16(const struct elf_file *f, void *p, uint16_t v)
+/* Byte-order aware stores, the mirror of elf_u16() and friends. */
+static void elf_put_u16(const struct elf_file *f, void *p, uint16_t v)
 {
 	uint8_t *b = p;
 
@@ -29,7 +30,7 @@ void elf_put_u32(const struct elf_file *f, void *p, uint32_t v)
 		b[f->big_endian ? 3 - i : i] = (v >> (8 * i)) & 0xff;
 }
 
-void elf_put_u64(const struct elf_file *f, void *p, uint64_t v)
+static void elf_put_u64(const struct elf_file *f, void *p, uint64_t v)
 {
 	uint8_t *b = p;
 

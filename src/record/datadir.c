@@ -103,7 +103,7 @@ static int open_trace(struct datadir *d)
 
 int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info)
 {
-	struct ft_file_header h = { .version = FT_VERSION, .word_order = 0x01020304 };
+	struct ft_file_header h = { .version = FT_VERSION, .word_order = FT_WORD_ORDER };
 	char cwd[2048], name[4096];
 
 	if (datadir_name(dir, name, sizeof(name)) ||

@@ -22,7 +22,8 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-int rmc_is_text(const struct elf_file *f, unsigned sec)
+/* An executable section with contents: where sites can be. */
+static int rmc_is_text(const struct elf_file *f, unsigned sec)
 {
 	return sec > 0 && sec < f->shnum && (f->sections[sec].flags & SHF_EXECINSTR) &&
 	       f->sections[sec].type == SHT_PROGBITS;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * recordmcount --image EXE_OR_SO: the call sites of a linked image, taken
- * after the final link, when nothing will move any more (seed 000's
- * "ld -q" proposal, seed 003's answer to RISC-V relaxation):
+ * after the final link, when nothing will move any more (the "ld -q"
+ * idea of LKML's "ftrace: to kill a daemon", 2008, and of "ftrace:
+ * Proposal for an Alternative RecordMcount framework", 2018, against
+ * RISC-V's linker relaxation):
  *
  *  - linked with --emit-relocs (-Wl,-q), the relocations ld kept for the
  *    code give every call to mcount at its final address, whatever the

@@ -50,8 +50,6 @@ struct rmc_sites {
 	unsigned after_relax;
 };
 
-/* An executable section with contents: where sites can be. */
-int rmc_is_text(const struct elf_file *f, unsigned sec);
 /* A relocation section of code: of an executable section, and in an image
  * one ld -q kept (not a dynamic one). */
 int rmc_is_code_relsec(const struct elf_file *f, unsigned sec);

@@ -13,6 +13,7 @@
 #include "calls.h"
 #include "../common/array.h"
 #include "../common/sort.h"
+#include "../common/print.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,7 +236,7 @@ static int add_thread(struct calltree *t, struct trace_data *td, const struct tr
 	}
 	call_walk_free(&walk);
 	if (err || more < 0) {
-		tr_error("out of memory");
+		pr_error("out of memory");
 		return -1;
 	}
 	return 0;
@@ -267,7 +268,7 @@ static int sort_children(struct calltree *t)
 		for (uint32_t c = t->nodes[p].first_child; c; c = t->nodes[c].next_sibling) {
 			if (grow_array((void **)&kids, &cap, nr + 1, sizeof(*kids))) {
 				free(kids);
-				tr_error("out of memory");
+				pr_error("out of memory");
 				return -1;
 			}
 			kids[nr++] = (struct named_child) { calltree_name(t, c), c };
@@ -309,7 +310,7 @@ static int calltree_init(struct calltree *t, const struct trace_data *td)
 	if (!t->name_of_func ||
 	    grow_array((void **)&t->nodes, &t->cap_nodes, 1, sizeof(*t->nodes))) {
 		calltree_free(t);
-		tr_error("out of memory");
+		pr_error("out of memory");
 		return -1;
 	}
 	t->nr_nodes = 1;	/* the root, zeroed */
@@ -320,7 +321,7 @@ int calltree_build(struct calltree *t, struct trace_data *td,
 		   const struct tr_thread *const *threads, unsigned nr_threads)
 {
 	if (!strcmp(td->info.tracer, "function")) {
-		tr_error("%s: a trace of the function tracer has no durations: record with "
+		pr_error("%s: a trace of the function tracer has no durations: record with "
 			 "-t function_graph for a flame graph", td->dir);
 		return -1;
 	}
@@ -350,7 +351,7 @@ void calltree_free(struct calltree *t)
 	*t = (struct calltree) { 0 };
 }
 
-uint32_t calltree_after(const struct calltree *t, uint32_t n)
+static uint32_t calltree_after(const struct calltree *t, uint32_t n)
 {
 	while (n != CALLTREE_ROOT && !t->nodes[n].next_sibling)
 		n = t->nodes[n].parent;

@@ -70,8 +70,8 @@ struct calltree {
 	size_t cap_open;
 };
 
-/* Reads the calls of threads (of td) into t: 0, or -1 after one line on
- * stderr (a trace of the function tracer, which has no durations; out of
+/* Reads the calls of threads (of td) into t: 0, or -1 after one line to
+ * the printer (a trace of the function tracer, which has no durations; out of
  * memory).  Children are in name order, as flamegraph.pl draws them. */
 int calltree_build(struct calltree *t, struct trace_data *td,
 		   const struct tr_thread *const *threads, unsigned nr_threads);
@@ -85,6 +85,5 @@ static inline const char *calltree_name(const struct calltree *t, uint32_t node)
 /* Preorder: the node after n, its first child if it has one; CALLTREE_NONE
  * at the end.  calltree_after skips n's descendants. */
 uint32_t calltree_next(const struct calltree *t, uint32_t n);
-uint32_t calltree_after(const struct calltree *t, uint32_t n);
 
 #endif

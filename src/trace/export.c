@@ -7,6 +7,7 @@
 #include "arg_names.h"
 #include "../dwarf/srcline.h"
 #include "../common/array.h"
+#include "../common/print.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -42,7 +43,20 @@ static int is_special(const char *path)
 	return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-int export_file_open(struct export_file *ef, const char *path)
+/* Closes and removes what export_file_open() made. */
+static void export_file_abort(struct export_file *ef)
+{
+	if (ef->path && ef->f)
+		fclose(ef->f);
+	if (ef->tmp)
+		unlink(ef->tmp);
+	free(ef->path);
+	free(ef->tmp);
+	*ef = (struct export_file) { 0 };
+}
+
+/* 0, or -1 after one line to the printer. */
+static int export_file_open(struct export_file *ef, const char *path)
 {
 	int in_place;
 
@@ -55,31 +69,22 @@ int export_file_open(struct export_file *ef, const char *path)
 	if (ef->path && !in_place && asprintf(&ef->tmp, "%s.tmp-%d", path, (int)getpid()) < 0)
 		ef->tmp = NULL;		/* asprintf leaves it undefined */
 	if (!ef->path || (!in_place && !ef->tmp)) {
-		tr_error("out of memory");
+		pr_error("out of memory");
 		export_file_abort(ef);
 		return -1;
 	}
 	ef->f = fopen(ef->tmp ? ef->tmp : ef->path, "w");
 	if (!ef->f) {
-		tr_error("cannot write %s: %s", ef->tmp ? ef->tmp : ef->path, strerror(errno));
+		pr_error("cannot write %s: %s", ef->tmp ? ef->tmp : ef->path, strerror(errno));
 		export_file_abort(ef);
 		return -1;
 	}
 	return 0;
 }
 
-void export_file_abort(struct export_file *ef)
-{
-	if (ef->path && ef->f)
-		fclose(ef->f);
-	if (ef->tmp)
-		unlink(ef->tmp);
-	free(ef->path);
-	free(ef->tmp);
-	*ef = (struct export_file) { 0 };
-}
-
-int export_file_close(struct export_file *ef)
+/* Flushes and closes the file, which keeps its temporary name until the
+ * export renames it; 0, or -1 after one line to the printer. */
+static int export_file_close(struct export_file *ef)
 {
 	const char *name = ef->path ? ef->path : "standard output";
 	int failed;
@@ -92,7 +97,7 @@ int export_file_close(struct export_file *ef)
 		ef->f = NULL;
 	}
 	if (failed)
-		tr_error("cannot write %s: %s", name, strerror(errno));
+		pr_error("cannot write %s: %s", name, strerror(errno));
 	return failed ? -1 : 0;
 }
 
@@ -105,13 +110,13 @@ int export_next_piece(struct export *ex)
 		return -1;
 	if (grow_array((void **)&ex->pieces, &ex->cap_pieces, ex->nr_pieces + 1,
 		       sizeof(*ex->pieces))) {
-		tr_error("out of memory");
+		pr_error("out of memory");
 		return -1;
 	}
 	ex->pieces[ex->nr_pieces++] = ex->out;
 	ex->out = (struct export_file) { 0 };
 	if (asprintf(&path, "%s.%u", ex->opt->output, ex->nr_pieces) < 0) {
-		tr_error("out of memory");
+		pr_error("out of memory");
 		return -1;
 	}
 	err = export_file_open(&ex->out, path);
@@ -140,7 +145,7 @@ static int commit_all(struct export *ex)
 		struct export_file *ef = file_at(ex, done);
 
 		if (ef->tmp && rename(ef->tmp, ef->path)) {
-			tr_error("cannot write %s: %s", ef->path, strerror(errno));
+			pr_error("cannot write %s: %s", ef->path, strerror(errno));
 			break;
 		}
 		free(ef->tmp);
@@ -163,7 +168,7 @@ static int select_threads(struct export *ex)
 
 	ex->threads = calloc(td->nr_threads ? td->nr_threads : 1, sizeof(*ex->threads));
 	if (!ex->threads) {
-		tr_error("out of memory");
+		pr_error("out of memory");
 		return -1;
 	}
 	for (unsigned i = 0; i < td->nr_threads; i++)
@@ -176,11 +181,11 @@ static int export_open(struct export *ex, const struct export_options *o)
 {
 	*ex = (struct export) { .opt = o };
 	if (tr_open(&ex->td, o->input)) {
-		tr_error("%s", ex->td.err);
+		pr_error("%s", ex->td.err);
 		return -1;
 	}
 	if (o->srcline && !(ex->srclines = tr_srclines_new()))
-		tr_error("out of memory");
+		pr_error("out of memory");
 	if ((o->srcline && !ex->srclines) || select_threads(ex)) {
 		tr_srclines_free(ex->srclines);
 		tr_close(&ex->td);
@@ -214,7 +219,7 @@ int export_run(const struct export_options *o)
 	int err;
 
 	if (export_check_options(o, why, sizeof(why))) {
-		tr_error("%s", why);
+		pr_error("%s", why);
 		return 1;
 	}
 	if (export_open(&ex, o))
@@ -223,7 +228,7 @@ int export_run(const struct export_options *o)
 	if (!err) {
 		err = fmt->write(&ex);
 		if (!err && ex.td.read_error) {
-			tr_error("%s/trace.dat: %s", ex.td.dir, strerror(ex.td.read_error));
+			pr_error("%s/trace.dat: %s", ex.td.dir, strerror(ex.td.read_error));
 			err = -1;
 		}
 		if (!err)

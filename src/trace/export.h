@@ -58,7 +58,7 @@ struct export_format {
 	const char *name;
 	const char *what;		/* one line for --help */
 	/* Writes the trace to ex->out.f (or to files of its own, for a
-	 * split); 0, or -1 after one line on stderr. */
+	 * split); 0, or -1 after one line to the printer. */
 	int (*write)(struct export *ex);
 	int splits;			/* takes --split (export_next_piece) */
 };
@@ -71,21 +71,15 @@ int export_folded(struct export *ex);
 int export_svg(struct export *ex);
 int export_perfetto(struct export *ex);
 
-/* 0, or -1 after one line on stderr. */
-int export_file_open(struct export_file *ef, const char *path);
-/* Flushes and closes the file, which keeps its temporary name until the
- * export renames it; 0, or -1 after one line on stderr. */
-int export_file_close(struct export_file *ef);
-void export_file_abort(struct export_file *ef);
 
 /* --split: closes ex->out, kept with the pieces, and opens the next file,
- * OUTPUT.1, OUTPUT.2 ...; 0, or -1 after one line on stderr. */
+ * OUTPUT.1, OUTPUT.2 ...; 0, or -1 after one line to the printer. */
 int export_next_piece(struct export *ex);
 
 /* Options that make no sense together (an unknown format, --split where
  * it cannot be): 0, or -1 and why, for the command line to say. */
 int export_check_options(const struct export_options *o, char *why, size_t len);
-/* Runs the export o asks for: 0, or 1 after one line on stderr. */
+/* Runs the export o asks for: 0, or 1 after one line to the printer. */
 int export_run(const struct export_options *o);
 
 #endif

@@ -66,6 +66,7 @@
 #include "calls.h"
 #include "trace_args.h"
 #include "../common/array.h"
+#include "../common/print.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -293,7 +294,7 @@ static int write_begin(struct chrome *c, const struct call_event *ev)
 		return -1;
 	if (ev->depth >= c->open_cap &&
 	    grow_array((void **)&c->open, &c->open_cap, ev->depth + 1, sizeof(*c->open))) {
-		tr_error("out of memory");
+		pr_error("out of memory");
 		return -1;
 	}
 	c->open[ev->depth] = ev->func;
@@ -361,7 +362,7 @@ static int write_hit(struct chrome *c, const struct call_event *ev)
 			sym_table_free(&c->syms);
 		c->syms_proc = NULL;
 		if (sym_table_init(&c->syms, c->th->proc)) {
-			tr_error("out of memory");
+			pr_error("out of memory");
 			return -1;
 		}
 		c->syms_proc = c->th->proc;
@@ -434,7 +435,7 @@ static int write_thread(struct chrome *c, const struct tr_thread *th)
 		err = write_event(c, &ev);
 	call_walk_free(&w);
 	if (got < 0) {
-		tr_error("out of memory");
+		pr_error("out of memory");
 		return -1;
 	}
 	return err;
@@ -456,7 +457,7 @@ int export_chrome(struct export *ex)
 
 	c.funcs = calloc(ex->td.nr_procs ? ex->td.nr_procs : 1, sizeof(*c.funcs));
 	if (!c.funcs || json_out_init(&c.out, ex->out.f)) {
-		tr_error("out of memory");
+		pr_error("out of memory");
 		chrome_free(&c);
 		return -1;
 	}
@@ -468,7 +469,7 @@ int export_chrome(struct export *ex)
 		chrome_end_file(&c);
 	json_out_flush(&c.out);
 	if (c.out.error)
-		tr_error("cannot write %s: %s", ex->out.path ? ex->out.path : "standard output",
+		pr_error("cannot write %s: %s", ex->out.path ? ex->out.path : "standard output",
 			 strerror(c.out.error));
 	if (c.out.error)
 		err = -1;

@@ -13,6 +13,7 @@
  * by its unmarked B, in the file where it began.
  */
 #include "export_chrome.h"
+#include "../common/print.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -115,7 +116,7 @@ int chrome_check_split_size(struct chrome *c)
 
 	if (!split || head < split / 2)
 		return 0;
-	tr_error("--split %" PRIu64 " is too small: the track names alone take %" PRIu64
+	pr_error("--split %" PRIu64 " is too small: the track names alone take %" PRIu64
 		 " bytes of each file", split, head);
 	return -1;
 }

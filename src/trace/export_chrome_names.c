@@ -6,6 +6,7 @@
  */
 #include "export_chrome.h"
 #include "../dwarf/srcline.h"
+#include "../common/print.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +66,7 @@ const struct func_text *chrome_first_sight(struct chrome *c, uint32_t id)
 	if (describe(c, ft, id) == 0)
 		return ft;
 out_of_memory:
-	tr_error("out of memory");
+	pr_error("out of memory");
 	return NULL;
 }
 

@@ -20,6 +20,7 @@
 #include "export.h"
 #include "calltree.h"
 #include "../common/array.h"
+#include "../common/print.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -59,7 +60,7 @@ static int write_stacks(FILE *f, const struct calltree *t)
 
 		if (grow_array((void **)&path, &cap, depth, sizeof(*path))) {
 			free(path);
-			tr_error("out of memory");
+			pr_error("out of memory");
 			return -1;
 		}
 		path[depth - 1] = n;

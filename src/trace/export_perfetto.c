@@ -38,6 +38,7 @@
 #include "../dwarf/srcline.h"
 #include "symbols.h"
 #include "trace_args.h"
+#include "../common/print.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -586,18 +587,18 @@ int export_perfetto(struct export *ex)
 	/* Protobuf on a terminal is noise, and can leave it in a strange
 	 * state: a mistake, surely. */
 	if (!ex->out.path && isatty(fileno(ex->out.f))) {
-		tr_error("perfetto's format is binary: give -o FILE, or redirect the output");
+		pr_error("perfetto's format is binary: give -o FILE, or redirect the output");
 		return -1;
 	}
 	if (pb_writer_init(&p.pb, ex->out.f)) {
-		tr_error("out of memory");
+		pr_error("out of memory");
 		return -1;
 	}
 	err = write_trace(&p);
 	if (err && errno == ENOMEM)
-		tr_error("out of memory");
+		pr_error("out of memory");
 	else if (err)
-		tr_error("cannot write %s: %s", ex->out.path ? ex->out.path : "standard output",
+		pr_error("cannot write %s: %s", ex->out.path ? ex->out.path : "standard output",
 			 strerror(errno));
 	if (p.syms_proc)
 		sym_table_free(&p.syms);

@@ -56,6 +56,7 @@
 #include "export.h"
 #include "export_svg.h"
 #include "calltree.h"
+#include "../common/print.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -235,7 +236,7 @@ static int layout_init(struct svg_layout *l, const struct calltree *t)
 	if (!l->offset || !l->drawn) {
 		free(l->offset);
 		free(l->drawn);
-		tr_error("out of memory");
+		pr_error("out of memory");
 		return -1;
 	}
 	place_frames(t, l);

@@ -8,6 +8,7 @@
 #include "info.h"
 #include "counts.h"
 #include "trace_reader.h"
+#include "../common/print.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -248,12 +249,12 @@ int info_run(const char *dir, FILE *out)
 	int err;
 
 	if (tr_open(&in.td, dir)) {
-		tr_error("%s", in.td.err);
+		pr_error("%s", in.td.err);
 		return 1;
 	}
 	err = count_threads(&in);
 	if (err) {
-		tr_error("%s/trace.dat: %s", in.td.dir, strerror(err));
+		pr_error("%s/trace.dat: %s", in.td.dir, strerror(err));
 	} else {
 		print_run(&in);
 		print_storage(&in);

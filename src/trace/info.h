@@ -11,8 +11,8 @@
 
 #include <stdio.h>
 
-/* Prints what dir holds to out.  Returns 0, or 1 after one line on
- * stderr ("fntrace: ...") if dir cannot be read. */
+/* Prints what dir holds to out.  Returns 0, or 1 after one line to
+ * the printer (src/common/print.h) if dir cannot be read. */
 int info_run(const char *dir, FILE *out);
 
 #endif

@@ -9,6 +9,7 @@
 #include "report_int.h"
 #include "../dwarf/srcline.h"
 #include "trace_reader.h"
+#include "../common/print.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -192,7 +193,7 @@ static void warn_missing_tids(const struct report *r)
 		while (j < r->td.nr_threads && r->td.threads[j].tid != r->opt->tids[i])
 			j++;
 		if (j == r->td.nr_threads)
-			tr_error("warning: no thread %u in %s", r->opt->tids[i], r->td.dir);
+			pr_warn("no thread %u in %s", r->opt->tids[i], r->td.dir);
 	}
 }
 
@@ -308,10 +309,10 @@ static void say_unsealed(const struct trace_data *td)
 {
 	const struct tr_info *i = &td->info;
 
-	tr_error("warning: %s was never sealed: its recorder was last heard of %.1f s "
-		  "into the recording (killed?)%s%s%s", td->dir, (i->clock_n1 - i->clock_n0) / 1e9,
-		  i->ending ? "; it had ended: " : "", i->ending ? i->ending : "",
-		  td->truncated ? "; trace.dat ends inside a chunk" : "");
+	pr_warn("%s was never sealed: its recorder was last heard of %.1f s "
+		 "into the recording (killed?)%s%s%s", td->dir, (i->clock_n1 - i->clock_n0) / 1e9,
+		 i->ending ? "; it had ended: " : "", i->ending ? i->ending : "",
+		 td->truncated ? "; trace.dat ends inside a chunk" : "");
 }
 
 /* Problems found while decoding: the output above them is incomplete. */
@@ -320,13 +321,13 @@ static int report_problems(const struct report *r)
 	unsigned bad = tr_bad_chunks(&r->td);
 
 	if (r->td.truncated && !r->td.info.unsealed)
-		tr_error("warning: %s/trace.dat ends inside a chunk: "
-			  "its last events are missing", r->td.dir);
+		pr_warn("%s/trace.dat ends inside a chunk: "
+			 "its last events are missing", r->td.dir);
 	if (bad)
-		tr_error("warning: %s/trace.dat: %u chunk%s end in words that are "
-			  "not events", r->td.dir, bad, bad == 1 ? "" : "s");
+		pr_warn("%s/trace.dat: %u chunk%s end in words that are "
+			 "not events", r->td.dir, bad, bad == 1 ? "" : "s");
 	if (r->td.read_error)
-		tr_error("%s/trace.dat: %s", r->td.dir, strerror(r->td.read_error));
+		pr_error("%s/trace.dat: %s", r->td.dir, strerror(r->td.read_error));
 	return r->td.read_error ? -1 : 0;
 }
 
@@ -346,7 +347,7 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 	int err;
 
 	if (tr_open(&r.td, dir)) {
-		tr_error("%s", r.td.err);
+		pr_error("%s", r.td.err);
 		return 1;
 	}
 	if (r.td.info.unsealed)
@@ -365,7 +366,7 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 	else
 		err = select_threads(&r) || run_view(&r) || r.sel.out_of_memory;
 	if (err)
-		tr_error("out of memory");
+		pr_error("out of memory");
 	if (!err && !r.opt->csv) {
 		print_per_thread(&r, "lost events", "", lost_of, 0);
 		print_missed(&r);

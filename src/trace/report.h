@@ -88,9 +88,6 @@ void report_carry_free(struct report_carry *carry);
  * is not one (report_parse.c). */
 /* "500ns", "100us", "2ms", "1s", "1.5ms"; a bare number is ns. */
 int report_parse_duration(const char *text, uint64_t *ns);
-/* One end of a range: a duration, or seconds with a fraction and no
- * unit ("123.456789") for an absolute time. */
-int report_parse_time(const char *text, struct report_time *t);
 /* "START~END", either side possibly empty; END not before START when
  * both are of the same kind. */
 int report_parse_range(const char *text, struct report_time *from,
@@ -103,7 +100,7 @@ int report_parse_show(const char *text, struct report_options *o);
 unsigned report_show(const struct report_options *o);
 
 /* Prints the trace in data directory dir to out.  Returns 0, or 1 after
- * one line on stderr ("fntrace: ...") if dir cannot be read.  o may be
+ * one line to the printer (src/common/print.h) if dir cannot be read.  o may be
  * NULL for the defaults. */
 int report_run(const char *dir, FILE *out, const struct report_options *o);
 

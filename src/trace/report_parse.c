@@ -87,7 +87,9 @@ int report_parse_duration(const char *text, uint64_t *ns)
 	return unit ? scale(&n, unit, ns) : -1;
 }
 
-int report_parse_time(const char *text, struct report_time *t)
+/* One end of a range: a duration, or seconds with a fraction and no
+ * unit ("123.456789") for an absolute time. */
+static int report_parse_time(const char *text, struct report_time *t)
 {
 	struct number n;
 	const char *rest = read_number(text, &n);

@@ -23,6 +23,7 @@
 #include "report_int.h"
 #include "../common/array.h"
 #include "../common/filter.h"
+#include "../common/print.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,7 @@ static int resolve_range(struct selection *s, struct trace_data *td,
 	s->from = resolve(&o->from, origin, 0);
 	s->to = resolve(&o->to, origin, UINT64_MAX);
 	if (s->to < s->from) {
-		tr_error("--time-range: its end is before its start");
+		pr_error("--time-range: its end is before its start");
 		return -1;
 	}
 	return 0;
@@ -89,7 +90,7 @@ int selection_init(struct selection *s, struct trace_data *td,
 		return -1;
 	s->verdicts = calloc(td->nr_procs ? td->nr_procs : 1, sizeof(*s->verdicts));
 	if (!s->verdicts) {
-		tr_error("out of memory");
+		pr_error("out of memory");
 		return -1;
 	}
 	return 0;

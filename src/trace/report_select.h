@@ -37,8 +37,8 @@ struct selection {
 	int out_of_memory;
 };
 
-/* Resolves the range against the trace's first event; -1 with a line on
- * stderr if it is empty, or out of memory. */
+/* Resolves the range against the trace's first event; -1 with a line to
+ * the printer if it is empty, or out of memory. */
 int selection_init(struct selection *s, struct trace_data *td,
 		   const struct report_options *o);
 void selection_free(struct selection *s);

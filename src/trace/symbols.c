@@ -133,7 +133,8 @@ static const struct sym_entry *symbol_below(const struct sym_module *m,
 	return lo ? &m->syms[lo - 1] : NULL;
 }
 
-const char *sym_lookup(struct sym_table *t, uint64_t addr)
+/* The function containing addr, or NULL. */
+static const char *sym_lookup(struct sym_table *t, uint64_t addr)
 {
 	struct sym_module *m = module_of(t, addr);
 	const struct sym_entry *s;

@@ -34,8 +34,6 @@ struct sym_table {
 /* The table keeps pointers into proc, which must outlive it. */
 int sym_table_init(struct sym_table *t, const struct tr_process *proc);
 void sym_table_free(struct sym_table *t);
-/* The function containing addr, or NULL. */
-const char *sym_lookup(struct sym_table *t, uint64_t addr);
 /* The same, or addr in hex (written to buf) when no symbol covers it. */
 const char *sym_name(struct sym_table *t, uint64_t addr, char *buf, size_t len);
 

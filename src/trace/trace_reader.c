@@ -21,22 +21,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void tr_verror(const char *fmt, va_list ap)
-{
-	fputs("fntrace: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-void tr_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	tr_verror(fmt, ap);
-	va_end(ap);
-}
-
 int tr_fail(struct trace_data *td, const char *fmt, ...)
 {
 	va_list ap;
@@ -284,9 +268,9 @@ static int check_file_header(struct trace_data *td, const char *path)
 		return tr_fail(td, "%s: too short for a trace file header", path);
 	if (memcmp(h.magic, FT_FILE_MAGIC, sizeof(h.magic)))
 		return tr_fail(td, "%s: not an fntrace trace file (bad magic)", path);
-	if (h.word_order == 0x04030201)
+	if (h.word_order == __builtin_bswap32(FT_WORD_ORDER))
 		return tr_fail(td, "%s: written on a host of the other byte order", path);
-	if (h.word_order != 0x01020304)
+	if (h.word_order != FT_WORD_ORDER)
 		return tr_fail(td, "%s: bad word order mark %#x", path, h.word_order);
 	if (h.version != FT_VERSION)
 		return tr_fail(td, "%s: trace format version %u; this fntrace reads version %d",

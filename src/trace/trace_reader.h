@@ -12,11 +12,14 @@
  * decoded lazily, one thread at a time, by a struct tr_cursor, which
  * merges the contexts' streams by time: memory grows with the number of
  * chunks, never with the number of events.
+ *
+ * The library prints nothing itself: its functions return errors, and
+ * what the user should read goes to the printer of src/common/print.h,
+ * which a caller whose stderr is not the user's replaces.
  */
 #ifndef FNTRACE_TRACE_READER_H
 #define FNTRACE_TRACE_READER_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -121,10 +124,6 @@ struct trace_data {
 	int fd;				/* trace.dat */
 	char err[320];
 };
-
-/* One line on stderr, prefixed with "fntrace: ". */
-void tr_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void tr_verror(const char *fmt, va_list ap);
 
 /* Opens dir; on failure returns -1 with a one-line message in td->err
  * (whatever was opened is released: no tr_close needed). */

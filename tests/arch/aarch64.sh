@@ -35,7 +35,7 @@ ARCH_POKES_LIVE=1
 # case at make stress's 10 000 rounds covers the reclaim here).
 ARCH_FAR_RELOADS=0
 
-# The cases tests/cases/cross.sh runs for aarch64 in make check.  Left
+# The cases tests/cases/arch/cross.sh runs for aarch64 in make check.  Left
 # out, under qemu-user: attach and gdb (no ptrace of a guest, no aarch64
 # gdb here), control (its idle check straces qemu's own threads),
 # ctl_faults and lost (timed for native speed), load_nops and

@@ -1,5 +1,5 @@
 # Which of an architecture's cases cannot run on this machine, and why
-# (sourced by tests/cases/cross.sh and tests/stress.sh).  Only an emulated
+# (sourced by tests/cases/arch/cross.sh and tests/stress.sh).  Only an emulated
 # architecture leaves cases out; tests/arch/ARCH.sh names them
 # (arch_emulated_skip) and gives the reason (arch_emulated_why).
 

@@ -9,7 +9,7 @@
 #   gcc-patchable-rv64g  two 4-byte nops (no compressed code): changed live too
 ARCH_TRIPLE=riscv64-linux-gnu
 ARCH_FLAVORS="gcc-pg gcc-pg-norelax clang-pg gcc-patchable gcc-patchable-rv64g"
-# A patchable entry changed live (tests/cases/lifetime.sh).
+# A patchable entry changed live (tests/cases/trace/lifetime.sh).
 ARCH_PATCHABLE_LIVE=gcc-patchable-rv64g
 # Cross-built programs run under qemu-user, which has no rseq: no CPU column.
 [ "$(uname -m)" = riscv64 ] || ARCH_EMULATED=1

@@ -27,7 +27,7 @@ arch_flavor() {
 }
 # Its mcount starts the runtime when a site calls it first (src/core/early.c).
 ARCH_EARLY_MCOUNT=1
-# A patchable entry of one instruction: changed live (tests/cases/lifetime.sh).
+# A patchable entry of one instruction: changed live (tests/cases/trace/lifetime.sh).
 ARCH_PATCHABLE_LIVE=clang-patchable
 ARCH_FAR_MB=4096	# beyond the +-2 GB of call rel32
 ARCH_FAR_RELOADS=70	# far_lib: more places than trampoline pages kept

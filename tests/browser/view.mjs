@@ -11,7 +11,7 @@
  * Chrome JSON and the folded stacks in speedscope (from its npm
  * package), and writes
  * DIR/results.txt, one "key value" line per observation, for
- * tests/cases/browser.sh to judge, the console and page errors in
+ * tests/cases/export/browser.sh to judge, the console and page errors in
  * DIR/errors-*.txt and screenshots DIR/*.png.  Exits 0 once every
  * observation is written, whatever they say (a page that stopped short
  * is one: svg.failed, speedscope.failed); 1 if the browser could not be

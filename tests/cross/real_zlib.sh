@@ -1,4 +1,4 @@
-# Issue 10, acceptance 3: a real program from Debian's sources built for
+# A real program from Debian's sources built for
 # $T_ARCH with fntrace cc (zlib's own configure and Makefile): minigzip's
 # output traced is what it is untraced, and every function's hit count is
 # that of the x86_64 build on the same input.  Run by cross.sh, with

@@ -5,7 +5,7 @@
  * DIR/ok-NAME.o that are odd but valid), each made
  * from a real object (GOOD64: x86_64 with -ffunction-sections, GOOD32: an
  * i386 one) with one field changed.  Each must give one clear error, no
- * crash, and leave the file as it was (tests/cases/rmc_corpus.sh).
+ * crash, and leave the file as it was (tests/cases/cc/rmc_corpus.sh).
  *
  * Written against <elf.h> with its own field accessors, independently of
  * src/elf/, so that a bug in the reader is not mirrored here.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Functions with arguments of every type record -A/-R takes, called once
- * each with known values (tests/cases/args.sh says what it expects), then,
+ * each with known values (tests/cases/args/args.sh says what it expects), then,
  * given SECONDS as argv[1], add3(i, i, i) for that long, 100 calls a
  * millisecond (for the live test).
  * greet() also gets a NULL, a pointer nothing is mapped at, a string

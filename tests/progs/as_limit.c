@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A program that meets its address-space limit only barely
- * (tests/cases/memory_rules.sh): it makes a thread, which maps its 8 MB
+ * (tests/cases/robust/memory_rules.sh): it makes a thread, which maps its 8 MB
  * stack, after its limit is set.
  *
  *   as_limit measure     no limit: print the VmPeak (kB) the work reaches

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Linked into a robustness program for tests/cases/attach_robust.sh: with
+ * Linked into a robustness program for tests/cases/attach/attach_robust.sh: with
  * ATTACH_GATE=PATH set, the program waits before main() until PATH
  * exists (the test attaches meanwhile), and after main() returns says so
  * in PATH.done and waits until PATH is gone again (the test reads the

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Functions whose DWARF says what their arguments are, for record
- * --auto-args (tests/cases/auto_args.sh says what it expects): every kind
- * of parameter it types, a struct between two (tests/cases/struct_args.sh
+ * --auto-args (tests/cases/args/auto_args.sh says what it expects): every kind
+ * of parameter it types, a struct between two (tests/cases/args/struct_args.sh
  * has the rest), a struct returned in registers, and where it must stop
  * (a variadic tail).  Built with -g.
  */

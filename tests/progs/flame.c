@@ -1,5 +1,5 @@
 /* A call tree with known stacks and counts for the flame graph exports
- * (tests/cases/export_flame.sh): main calls a() three times and b() once,
+ * (tests/cases/export/export_flame.sh): main calls a() three times and b() once,
  * a() calls c().  Every function spins a while in its own body, so each
  * stack has self time; the loops call nothing, so no other stack shows. */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-// C++ names in the flame graph exports (tests/cases/export_flame.sh): a
+// C++ names in the flame graph exports (tests/cases/export/export_flame.sh): a
 // method in a namespace, an operator, a template (its name has '<' and
 // '>' for the SVG to escape) and a function of an anonymous namespace,
 // whose demangled name has a space.

@@ -1,4 +1,4 @@
-/* Two threads doing the same work (tests/cases/export_flame.sh): their
+/* Two threads doing the same work (tests/cases/export/export_flame.sh): their
  * stacks, worker;leaf, merge into one in the flame graph; main;leaf is
  * the main thread's own. */
 #include <pthread.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A program that sets the protections of its own code, as hot-patchers
- * and hardened programs do (tests/cases/memory_rules.sh): one page of
+ * and hardened programs do (tests/cases/robust/memory_rules.sh): one page of
  * text it makes rwx and writes into (a byte of an untraced function,
  * written back as it is, so the code stays the same), then calls; one
  * page of traced functions it makes execute-only; a second thread sets

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A program that changes who it is, or where its root is, and then goes
- * on making processes and calls (tests/cases/privs.sh):
+ * on making processes and calls (tests/cases/robust/privs.sh):
  *
  *   privs CHANGE fork [SECONDS]  fork a child that calls child_work(),
  *                              then mid() in a loop for SECONDS

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * For tests/cases/return_sites.sh: where a traced function returns to,
+ * For tests/cases/trace/return_sites.sh: where a traced function returns to,
  * as the function itself sees it (its return address, named by dladdr:
  * the program's own file, or libfntrace.so if the tracer took it), and
  * tail calls into a traced function and into libc.

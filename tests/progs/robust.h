@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared by the tests/progs/robust_*.c programs (tests/cases/robust_*.sh):
+ * Shared by the tests/progs/robust_*.c programs (tests/cases/robust/robust_*.sh):
  * every function is kept out of line and out of interprocedural cloning,
  * so that each one keeps its own call site and its graph is the source's.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Runs PROG twice, one child after the other (fork, then execv in the
  * child), and exits with the last one's status: a traced program that
- * starts others (tests/cases/static.sh). */
+ * starts others (tests/cases/cc/static.sh). */
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Built with a sanitizer by tests/cases/sanitizers.sh: a few traced calls,
+ * Built with a sanitizer by tests/cases/tools/sanitizers.sh: a few traced calls,
  * then what the first argument names, something the sanitizer catches or
  * nothing at all.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The C++ side of tests/cases/sanitizers.sh: an exception thrown through
+ * The C++ side of tests/cases/tools/sanitizers.sh: an exception thrown through
  * traced frames and caught, then what the first argument names:
  *
  *   clean     nothing wrong

@@ -2,7 +2,7 @@
 /*
  * A program that puts itself under a seccomp filter which kills the
  * process on system calls the runtime would make
- * (tests/cases/seccomp.sh).  The filter is a small BPF program of its
+ * (tests/cases/robust/seccomp.sh).  The filter is a small BPF program of its
  * own: no libseccomp.
  *
  *   seccomp_filter readv N       prctl(PR_SET_SECCOMP): killed on

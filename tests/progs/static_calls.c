@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A program for fntrace cc -static (tests/cases/static.sh), whose calls
+ * A program for fntrace cc -static (tests/cases/cc/static.sh), whose calls
  * are counted: THREADS threads call work() ROUNDS times each; main calls
  * leaf() 10 times, a SIGUSR1 handler calls in_handler() once, a longjmp
  * out of deep() lands once in landed(), and a forked child calls

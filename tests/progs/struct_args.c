@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Structs passed by value, for record --auto-args
- * (tests/cases/struct_args.sh says what it expects): the x86_64 System V
+ * (tests/cases/args/struct_args.sh says what it expects): the x86_64 System V
  * cases of each kind of eightbyte, and the ones that go to the stack and
  * must leave the registers of later parameters where they are.  Built
  * with -g.  Each function reads every field it is given: clang leaves a

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The loader against the patcher (issue 9's torture case).  Three threads:
+ * The loader against the patcher (the torture case).  Three threads:
  *
  *   loader    dlopen()s and dlclose()s a traced library, over and over
  *   caller    opens it too, calls into it, checks the result, closes it

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fork and exec while another thread patches (issue 9).  A switcher
+ * fork and exec while another thread patches.  A switcher
  * thread flips the tracer between every tracer through the runtime's
  * fntrace_ctl_write(), as fast as it can, while main
  *

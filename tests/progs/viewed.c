@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The program the browser tests look at (tests/cases/browser.sh): an
+ * The program the browser tests look at (tests/cases/export/browser.sh): an
  * image-filter-shaped call tree with names a reader recognises in a
  * flame graph, calls of clearly different weights (blur_row is most of
  * the time, parse_config little), recursion (split_tile), and a second

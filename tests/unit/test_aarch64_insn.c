@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* aarch64 encoders: the exact words of every patch, and the reach limit. */
 #include "unit.h"
-#include "../../src/arch/aarch64/ftrace.c"
+#include "arch/arch.h"
+#include "aarch64.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* x86_64 encoders: the exact bytes of every patch, and the reach limit. */
 #include "unit.h"
-#include "../../src/arch/x86_64/ftrace.c"
+#include "arch/arch.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
  * a thread may stand between any two words, and one aligned word is what
  * a store changes at once.  The enabled site is the compiler's own call:
  * through the PLT or the GOT it reaches the runtime's exported _mcount,
- * wherever the library is (seed 002: jal reaches only its 256 MB region).
+ * wherever the library is (jal reaches only its own 256 MB region).
  *
  *   the delay slot adjusts sp (gcc -fno-pic -O2, clang -O2):
  *        move at, ra                    move at, ra

@@ -233,7 +233,7 @@ return_to_handler:
  * The floating-point argument registers, read where they are.  The
  * runtime's C may use FP registers (no -mgeneral-regs-only on riscv), but
  * has no floating-point code: nothing from ftrace_caller (or
- * return_to_handler) to here changes fa0-fa7 (tests/cases/args_cross.sh
+ * return_to_handler) to here changes fa0-fa7 (tests/cases/args/args_cross.sh
  * checks the runtime's code for it).  A float comes NaN-boxed: its bits
  * are the low 32.
  */

@@ -1,0 +1,73 @@
+# Robustness: leaving frames without returning.  longjmp and
+# siglongjmp out of three traced frames, 100 times: no crash, the skipped
+# frames closed as unwound right after the jump, before the next call.
+# C++ exceptions thrown through three traced frames with destructors:
+# no std::terminate, the right output, the frames thrown through closed as
+# unwound.  backtrace() from a traced frame: the real return addresses.
+# Two coroutines (swapcontext) switching from their own start functions
+# and from inside traced frames: no crash, the right output, the graph
+# consistent or suspended with the marker.
+
+. "$top/tests/robust_lib.sh"
+
+# ---- longjmp, siglongjmp ----
+r_build robust_longjmp lj
+{
+	echo 'main() {'
+	for _ in $(seq 100); do
+		echo 'try_once() {'
+		r_unwound_chain f1 f2 f3 | r_indent 1
+		printf '  landed();\n} /* try_once */\n'
+	done | r_indent 1
+	echo '} /* main */'
+} >want.txt
+for mode in jmp sig; do
+	r_record lj-$mode ./lj $mode
+	t_eq "longjmp ($mode): exit status" 0 "$(cat lj-$mode.rc)"
+	t_eq "longjmp ($mode): output" "100 jumps landed, sum 5250" "$(cat lj-$mode.out)"
+	t_graph_calls lj-$mode.txt >got.txt
+	t_same "longjmp ($mode): the skipped frames closed right after the jump" want.txt got.txt
+	t_eq "longjmp ($mode): the graph nests" "" "$(r_all_nest lj-$mode.txt)"
+done
+
+# ---- C++ exceptions ----
+r_build robust_exceptions exc g++-pg
+./exc >want.out
+r_record exc ./exc
+t_eq "C++ exceptions: exit status" 0 "$(cat exc.rc)"
+t_same "C++ exceptions: output as untraced" want.out exc.out
+{
+	echo 'main() {'
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		echo 'catcher() {'
+		if [ $((i % 2)) = 0 ]; then
+			r_unwound_chain g1 g2 g3 | r_indent 1
+			echo '  caught();'
+		else
+			printf '  g1() {\n    g2() {\n      g3();\n    } /* g2 */\n  } /* g1 */\n'
+		fi
+		echo '} /* catcher */'
+	done | r_indent 1
+	echo '} /* main */'
+} >want.txt
+t_graph_calls exc.txt | sed -n '/^main() {$/,$p' >got.txt
+t_same "C++ exceptions: the frames thrown through closed as unwound" want.txt got.txt
+
+# ---- backtrace() ----
+r_build robust_backtrace bt gcc-pg-rdynamic
+./bt >want.out
+r_record bt ./bt
+t_eq "backtrace: exit status" 0 "$(cat bt.rc)"
+t_ok "backtrace: the graph" grep -q 'bt_inner();' bt.txt
+t_same "backtrace: real return addresses (names, none in libfntrace.so)" want.out bt.out
+
+# ---- swapcontext coroutines ----
+r_build robust_context ctx
+for mode in direct nested; do
+	./ctx $mode >want.out
+	r_record ctx-$mode ./ctx $mode
+	t_eq "swapcontext ($mode): exit status" 0 "$(cat ctx-$mode.rc)"
+	t_same "swapcontext ($mode): output as untraced" want.out ctx-$mode.out
+	t_ok "swapcontext ($mode): the graph consistent, or suspended with the marker" \
+		r_graph_or_marker ctx-$mode.data "$(r_tids ctx-$mode.txt | head -n 1)"
+done
