@@ -34,9 +34,11 @@ SHARED_SRC := $(wildcard src/elf/*.c) src/arch/arches.c $(wildcard src/arch/*/de
 # recordmcount: its command is also "fntrace recordmcount"; tool.c is the
 # main() of the stand-alone build/fntrace-recordmcount.
 RMC_SRC    := $(filter-out src/recordmcount/tool.c,$(wildcard src/recordmcount/*.c))
-# The CLI's one native-only piece: calling into a process it attaches to.
-CLI_SRC    := $(wildcard src/cli/*.c) $(wildcard src/trace/*.c) $(RMC_SRC) $(SHARED_SRC) src/arch/$(ARCH)/inject.c \
-	      src/arch/inject_run.c
+# The fntrace program: the commands (src/cli) and the rooms they use.
+# Its one native-only piece: calling into a process it attaches to.
+CLI_ROOMS  := cli record attach control dwarf cc target trace
+CLI_SRC    := $(foreach d,$(CLI_ROOMS),$(wildcard src/$(d)/*.c)) $(RMC_SRC) $(SHARED_SRC) \
+	      src/arch/$(ARCH)/inject.c src/arch/inject_run.c
 # The runtime lives inside the traced process: no SSE (it runs between a
 # function's entry and its body, where vector argument registers are live),
 # hidden symbols but for the few marked FT_EXPORT: unversioned, so that
@@ -252,11 +254,12 @@ fuzz: deps-check $(FUZZ_BIN)
 	tests/fuzz/run.sh $(FUZZ_BIN) $(abspath $(BUILD))/fuzz $(FUZZ_TIME)
 
 # ---- fuzzing the trace reader, the report and the exports ----
-FUZZ_TRACE_SRC := tests/fuzz/fuzz_trace.c $(wildcard src/trace/*.c) $(SHARED_SRC)
+FUZZ_TRACE_SRC := tests/fuzz/fuzz_trace.c $(wildcard src/trace/*.c) src/dwarf/srcline.c \
+		  $(SHARED_SRC)
 FUZZ_TRACE_BIN := $(BUILD)/fuzz/fuzz_trace
 
-$(FUZZ_TRACE_BIN): $(FUZZ_TRACE_SRC) $(wildcard src/trace/*.h src/common/*.h src/elf/*.h \
-			src/arch/*.h src/arch/*/*.h)
+$(FUZZ_TRACE_BIN): $(FUZZ_TRACE_SRC) $(wildcard src/trace/*.h src/dwarf/srcline.h src/common/*.h \
+			src/elf/*.h src/arch/*.h src/arch/*/*.h)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-std=gnu11 -D_GNU_SOURCE -Isrc -Isrc/arch/$(ARCH) $(WARN) -o $@ $(FUZZ_TRACE_SRC) \
@@ -266,7 +269,8 @@ $(FUZZ_TRACE_BIN): $(FUZZ_TRACE_SRC) $(wildcard src/trace/*.h src/common/*.h src
 FUZZ_DATADIR_BIN := $(BUILD)/fuzz/fuzz_datadir
 
 $(FUZZ_DATADIR_BIN): tests/fuzz/fuzz_datadir.c $(filter-out tests/fuzz/fuzz_trace.c,$(FUZZ_TRACE_SRC)) \
-			$(wildcard src/trace/*.h src/common/*.h src/elf/*.h src/arch/*.h src/arch/*/*.h)
+			$(wildcard src/trace/*.h src/dwarf/srcline.h src/common/*.h src/elf/*.h \
+			src/arch/*.h src/arch/*/*.h)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-std=gnu11 -D_GNU_SOURCE -Isrc -Isrc/arch/$(ARCH) $(WARN) -o $@ \

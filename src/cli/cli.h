@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The fntrace command line: one program, one file per subcommand.
+ * src/cli/: the fntrace command line, one program, one file per
+ * subcommand (cmd_*.c, dispatched by main.c); and the helpers every
+ * command and every room of the program shares: errors and usage errors
+ * said alike (util.c, usage.c), the exit status table (exit_status.h), a
+ * command line quoted for the shell (quote.c).
  */
 #ifndef FNTRACE_CLI_H
 #define FNTRACE_CLI_H
@@ -65,56 +69,6 @@ const char *cli_self_dir(void);
  * expects of temporary files, its path in dir; -1 after one line if
  * none could be made. */
 int cli_make_temp_dir(char *dir, size_t size, const char *name);
-/* The program to trace, as target.c sees it. */
-struct arch_desc;
-struct cli_target {
-	int host;			/* of the host's architecture (or a script) */
-	int big_endian;			/* its byte order */
-	const struct arch_desc *arch;	/* the other architecture, if not host */
-};
-
-/* What the program at path is for; -1 after one line if fntrace cannot
- * trace it. */
-int cli_target_of(const char *program, struct cli_target *t);
-/* Can the runtime for t record the values record -A/-R specs (one per
- * line, or NULL) ask for?  -1 after one line if not. */
-int cli_target_check_args(const struct cli_target *t, const char *specs);
-/* The same for --auto-args, which knows the x86_64 rules only. */
-const struct arch_desc *cli_target_auto_args_arch(const struct cli_target *t);
-/* Stop a thread under ptrace: the signal it was taking (to pass on when
- * it is let go), 0, or -1 (cmd_attach.c). */
-int cli_ptrace_stop(pid_t tid);
-/* attach_traps.c: SIGTRAP out of the masks of the threads that block it
- * (their ids, space-separated, in list), and back in on detach. */
-int attach_unblock_traps(pid_t pid, char *list, size_t len);
-int detach_traps_list(pid_t pid, char *list, size_t len);
-void detach_reblock_traps(pid_t pid, const char *list);
-/* May fntrace attach to pid?  0, or -1 after one line that says why not
- * (attach_check.c). */
-int attach_check(pid_t pid);
-/* A process's root as we reach it: "" if it is ours, else /proc/PID/root. */
-void attach_root(pid_t pid, char *buf, size_t len);
-/* The runtime where the process can dlopen it (a copy in its root's /tmp
- * if that is not ours), and that copy removed once it is loaded; 0, or -1
- * after one line (attach_root.c). */
-int attach_stage_runtime(pid_t pid, const char *lib, char *inside, size_t len);
-void attach_unstage_runtime(pid_t pid);
-/* The libfntrace.so built for the target, found next to fntrace or where
- * make install put it: a malloc()ed absolute path, or NULL after one line. */
-char *cli_find_runtime(const struct cli_target *t);
-/* libfntrace.a for t (malloc'd); NULL after one line if there is none. */
-char *cli_find_static_runtime(const struct cli_target *t);
-/* Set up what running a program of another architecture needs (qemu's
- * library prefix); -1 after one line if this machine cannot run it. */
-int cli_target_prepare(const struct cli_target *t, const char *program);
-/* The environment for running program with the runtime lib: LD_PRELOAD
- * with the sanitizer runtime the program needs first
- * (src/common/sanitizer.h), lib, then what LD_PRELOAD named; -1 if it
- * cannot be set.  And TSAN_OPTIONS (tsan_env.c). */
-int cli_target_env(const char *program, const char *lib);
-/* TSAN_OPTIONS: ThreadSanitizer ignores what the runtime lib does; said
- * in a line if it cannot be done (tsan_env.c). */
-void cli_tsan_env(const char *lib);
 /* SIGINT and SIGTERM set a flag instead of ending fntrace. */
 void cli_catch_interrupt(void);
 int cli_interrupted(void);

@@ -10,11 +10,12 @@
  * and the link.  No link gets -pg, which would pull in gprof's start-up
  * code, but an LTO link, which generates the code (cc_lto.c).  A link
  * whose objects were built for tracing must give an image with call
- * sites, or its output is removed and fntrace cc fails.
+ * sites, or its output is removed and fntrace cc fails.  The cc_*.c files
+ * named here are in src/cc/.
  */
 #include "cli.h"
-#include "cc.h"
-#include "datadir.h"
+#include "../cc/cc.h"
+#include "../record/datadir.h"
 
 #include <stdio.h>
 #include <stdlib.h>

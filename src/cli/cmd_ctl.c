@@ -6,13 +6,13 @@
  * trace_stat/function come as raw data and are printed here, in the
  * kernel's formats.
  */
-#include "auto_args.h"
+#include "../dwarf/auto_args.h"
 #include "cli.h"
 #include "../common/array.h"
 #include "../common/sort.h"
-#include "ctl_client.h"
+#include "../control/ctl_client.h"
 #include "../common/shm.h"
-#include "datadir.h"
+#include "../record/datadir.h"
 #include "../trace/report.h"
 #include "../common/trace_format.h"
 

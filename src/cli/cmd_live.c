@@ -4,8 +4,8 @@
  * remove the directory.  The program's exit status is passed on.
  */
 #include "cli.h"
-#include "datadir.h"
-#include "record.h"
+#include "../record/datadir.h"
+#include "../record/record.h"
 #include "../trace/report.h"
 
 #include <limits.h>

@@ -3,7 +3,7 @@
  * fntrace record: the options, checked before anything is started.
  */
 #include "cli.h"
-#include "record.h"
+#include "../record/record.h"
 #include "../common/argspec.h"
 #include "../common/filter.h"
 

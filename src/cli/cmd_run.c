@@ -5,7 +5,8 @@
  * `fntrace ctl`.  Its pid (ours: we exec it) goes to stderr first.
  */
 #include "cli.h"
-#include "probe.h"
+#include "../target/probe.h"
+#include "../target/target.h"
 
 #include <getopt.h>
 #include <stdio.h>

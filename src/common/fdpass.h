@@ -2,7 +2,7 @@
 /*
  * One packet with at most one descriptor along (SCM_RIGHTS), for the
  * recorder's file service (src/core/recorder_files.c,
- * src/cli/file_service.c).
+ * src/record/file_service.c).
  */
 #ifndef FNTRACE_FDPASS_H
 #define FNTRACE_FDPASS_H

@@ -11,7 +11,7 @@
 #include "buffer.h"
 #include "events.h"
 #include "fds.h"
-#include "funcs.h"
+#include "funcs_file.h"
 #include "limits.h"
 #include "messages.h"
 #include "../common/clock_pair.h"

@@ -548,7 +548,7 @@ FT_EXPORT int fntrace_ctl_write(const char *file, const char *value, int append,
 static char *traps_unblocked;
 
 /* The threads fntrace attach took SIGTRAP out of the masks of, for
- * fntrace detach to put it back (src/cli/attach_traps.c). */
+ * fntrace detach to put it back (src/attach/attach_traps.c). */
 const char *ft_traps_unblocked(void)
 {
 	return traps_unblocked ? traps_unblocked : "";

@@ -9,7 +9,7 @@
  */
 #include "breakpoint.h"
 #include "ftrace.h"
-#include "funcs.h"
+#include "funcs_file.h"
 #include "interpose.h"
 #include "lock.h"
 #include "messages.h"

@@ -14,7 +14,7 @@
 #include "buffer.h"
 #include "control.h"
 #include "events.h"
-#include "funcs.h"
+#include "funcs_file.h"
 #include "lock.h"
 #include "profile.h"
 #include "readout.h"

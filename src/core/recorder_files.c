@@ -6,7 +6,7 @@
  * funcs-PID there, nor even find the directory; the recorder, which made
  * it, still can.  It hands every process of the recording one end of a
  * packet socket pair (FNTRACE_FILES_FD, inherited across fork and exec
- * like the shared memory's fd; src/cli/file_service.c serves it).  A
+ * like the shared memory's fd; src/record/file_service.c serves it).  A
  * request is one packet carrying one end of a fresh socket pair of ours:
  * the answer comes back on it alone, so processes asking at once never
  * take each other's.  "funcs PID" asks for a new funcs-PID[.IMAGE],

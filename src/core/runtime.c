@@ -32,7 +32,7 @@
 #include "recorder_files.h"
 #include "events.h"
 #include "ftrace.h"
-#include "funcs.h"
+#include "funcs_file.h"
 #include "limits.h"
 #include "linkage.h"
 #include "runtime.h"

@@ -14,7 +14,7 @@
 #include "buffer.h"
 #include "clone.h"
 #include "events.h"
-#include "funcs.h"
+#include "funcs_file.h"
 #include "limits.h"
 #include "shared_tls.h"
 #include "sync.h"

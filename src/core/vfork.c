@@ -21,7 +21,7 @@
  * (shared_tls.c): untraced, counted.
  */
 #include "events.h"
-#include "funcs.h"
+#include "funcs_file.h"
 #include "shared_tls.h"
 #include "thread.h"
 #include "vfork.h"

@@ -20,13 +20,13 @@
 #define RADIX_BITS	11
 #define RADIX		(1u << RADIX_BITS)
 
-static unsigned digit(const struct func_sym *s, unsigned shift)
+static unsigned digit(const struct funcsym *s, unsigned shift)
 {
 	return (s->addr >> shift) & (RADIX - 1);
 }
 
 /* 0 if every symbol has the same digit: then nothing was moved. */
-static int radix_pass(const struct func_sym *src, struct func_sym *dst, unsigned n,
+static int radix_pass(const struct funcsym *src, struct funcsym *dst, unsigned n,
 		      unsigned shift)
 {
 	unsigned count[RADIX] = { 0 }, pos = 0;
@@ -46,9 +46,9 @@ static int radix_pass(const struct func_sym *src, struct func_sym *dst, unsigned
 	return 1;
 }
 
-static int sort_by_addr(struct funcs *fs)
+static int sort_by_addr(struct funcsyms *fs)
 {
-	struct func_sym *tmp, *src = fs->v, *dst;
+	struct funcsym *tmp, *src = fs->v, *dst;
 
 	if (fs->nr < 2)
 		return 0;
@@ -58,7 +58,7 @@ static int sort_by_addr(struct funcs *fs)
 	dst = tmp;
 	for (unsigned shift = 0; shift < 64; shift += RADIX_BITS)
 		if (radix_pass(src, dst, fs->nr, shift)) {
-			struct func_sym *t = src;
+			struct funcsym *t = src;
 
 			src = dst;
 			dst = t;
@@ -77,10 +77,10 @@ static int bind_rank(unsigned bind)
 	return bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : bind == STB_LOCAL ? 2 : 3;
 }
 
-static int add_funcs_from(const struct elf_file *f, int symtab, struct funcs *out)
+static int add_funcs_from(const struct elf_file *f, int symtab, struct funcsyms *out)
 {
 	unsigned n = symtab > 0 ? elf_sym_count(f, symtab) : 0;
-	struct func_sym *v;
+	struct funcsym *v;
 
 	if (n == 0)
 		return 0;
@@ -95,14 +95,14 @@ static int add_funcs_from(const struct elf_file *f, int symtab, struct funcs *ou
 		    (s.type != STT_FUNC && s.type != STT_GNU_IFUNC) ||
 		    !s.name[0] || is_mcount_name(s.name))
 			continue;
-		v[out->nr++] = (struct func_sym){ s.value, s.name,
+		v[out->nr++] = (struct funcsym){ s.value, s.name,
 						  s.size > UINT32_MAX ? UINT32_MAX : s.size, s.bind };
 	}
 	return 0;
 }
 
 /* Function symbols sorted by address, one name per address. */
-int collect_funcs(const struct elf_file *f, struct funcs *out)
+int funcsyms_collect(const struct elf_file *f, struct funcsyms *out)
 {
 	int symtab = elf_find_section_type(f, SHT_SYMTAB);
 	unsigned w = 0;
@@ -123,7 +123,7 @@ int collect_funcs(const struct elf_file *f, struct funcs *out)
  * mostly in address order: the symbol after the last one found (*hint)
  * is tried before a search of the whole array, whose last steps each
  * missed the cache. */
-static unsigned count_below(const struct funcs *fs, uint64_t addr, unsigned *hint)
+static unsigned count_below(const struct funcsyms *fs, uint64_t addr, unsigned *hint)
 {
 	unsigned lo = 0, hi = fs->nr, h = *hint;
 
@@ -145,21 +145,21 @@ static unsigned count_below(const struct funcs *fs, uint64_t addr, unsigned *hin
 
 /* The function containing addr; a table entry may name the function's
  * first byte, or a byte inside it (after a prologue). */
-const struct func_sym *func_at(const struct funcs *fs, uint64_t addr, unsigned *hint)
+const struct funcsym *funcsyms_at(const struct funcsyms *fs, uint64_t addr, unsigned *hint)
 {
 	unsigned lo = count_below(fs, addr, hint);
 
 	if (lo == 0)
 		return NULL;
 	*hint = lo - 1;
-	const struct func_sym *s = &fs->v[lo - 1];
+	const struct funcsym *s = &fs->v[lo - 1];
 	uint64_t end = s->size ? s->addr + s->size :
 		       (lo < fs->nr ? fs->v[lo].addr : s->addr + 1);
 
 	return addr < end ? s : NULL;
 }
 
-void funcs_free(struct funcs *fs)
+void funcsyms_free(struct funcsyms *fs)
 {
 	bulk_free(fs->v);
 	fs->v = NULL;

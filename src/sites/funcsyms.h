@@ -12,26 +12,26 @@
 
 /* 24 bytes: 100 000 of them, and their copy in the sort, are touched
  * for the first time at a recording's start, a fault every 4 KiB. */
-struct func_sym {
+struct funcsym {
 	uint64_t addr;
 	const char *name;
 	uint32_t size;		/* a function of 4 GiB or more is cut short */
 	uint32_t bind;
 };
 
-struct funcs {
-	struct func_sym *v;
+struct funcsyms {
+	struct funcsym *v;
 	unsigned nr;
 };
 
 /* The function symbols of f (its .symtab, else .dynsym) by address;
  * among aliases the global name, then the weak, then a local one.  -1 if
  * out of memory.  Names point into f. */
-int collect_funcs(const struct elf_file *f, struct funcs *out);
-void funcs_free(struct funcs *fs);
+int funcsyms_collect(const struct elf_file *f, struct funcsyms *out);
+void funcsyms_free(struct funcsyms *fs);
 
 /* The function containing addr, or NULL.  *hint (0 at first) is where
  * the last search ended: addresses asked in order cost no search. */
-const struct func_sym *func_at(const struct funcs *fs, uint64_t addr, unsigned *hint);
+const struct funcsym *funcsyms_at(const struct funcsyms *fs, uint64_t addr, unsigned *hint);
 
 #endif

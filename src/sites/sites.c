@@ -260,7 +260,7 @@ static int site_push(struct image_sites *out, const struct site *s, size_t *cap)
 	return 0;
 }
 
-static int sites_from_table(const struct elf_file *f, const struct funcs *fs,
+static int sites_from_table(const struct elf_file *f, const struct funcsyms *fs,
 			    const uint64_t *addrs, unsigned n, struct image_sites *out)
 {
 	size_t cap = 0;
@@ -270,7 +270,7 @@ static int sites_from_table(const struct elf_file *f, const struct funcs *fs,
 	if (sites_room(out, &cap, n))
 		return -1;
 	for (unsigned i = 0; i < n; i++) {
-		const struct func_sym *fn = func_at(fs, addrs[i], &hint);
+		const struct funcsym *fn = funcsyms_at(fs, addrs[i], &hint);
 		struct site s;
 
 		if (addrs[i] == 0)
@@ -286,7 +286,7 @@ static int sites_from_table(const struct elf_file *f, const struct funcs *fs,
 	return 0;
 }
 
-static int sites_from_scan(const struct elf_file *f, const struct funcs *fs,
+static int sites_from_scan(const struct elf_file *f, const struct funcsyms *fs,
 			   const struct mcount_targets *t, struct image_sites *out)
 {
 	size_t cap = 0;
@@ -307,7 +307,7 @@ static int scan_heads(const struct elf_file *f, struct image_sites *out)
 {
 	struct slot_scan sc = { .arch = out->arch };
 	struct u64_list defs = { 0 };
-	struct funcs fs = { 0 };
+	struct funcsyms fs = { 0 };
 	int ret = -1;
 
 	for_each_dynrel(f, note_mcount_slot, &sc);
@@ -320,12 +320,12 @@ static int scan_heads(const struct elf_file *f, struct image_sites *out)
 		struct mcount_targets t = { sc.slots.v, sc.slots.nr, defs.v, defs.nr };
 
 		out->source = SOURCE_SCAN;
-		ret = collect_funcs(f, &fs);
+		ret = funcsyms_collect(f, &fs);
 		if (!ret)
 			ret = sites_from_scan(f, &fs, &t, out);
 	}
 out:
-	funcs_free(&fs);
+	funcsyms_free(&fs);
 	free(sc.slots.v);
 	free(defs.v);
 	return ret;
@@ -406,14 +406,14 @@ static void sort_unique(struct image_sites *out)
 static int from_table(const struct elf_file *f, int sec, const struct sites_mapping *map,
 		      struct image_sites *out)
 {
-	struct funcs fs = { 0 };
+	struct funcsyms fs = { 0 };
 	unsigned n = 0;
 	uint64_t *addrs = read_table(f, out->arch, sec, map, &n);
-	int ret = addrs ? collect_funcs(f, &fs) : -1;
+	int ret = addrs ? funcsyms_collect(f, &fs) : -1;
 
 	if (!ret)
 		ret = sites_from_table(f, &fs, addrs, n, out);
-	funcs_free(&fs);
+	funcsyms_free(&fs);
 	bulk_free(addrs);
 	return ret;
 }
@@ -493,13 +493,13 @@ int sites_discover_mapped(const struct elf_file *f, const struct sites_mapping *
 int sites_from_addrs(const struct elf_file *f, const uint64_t *addrs, unsigned n,
 		     struct image_sites *out, char *err, size_t errlen)
 {
-	struct funcs fs = { 0 };
+	struct funcsyms fs = { 0 };
 	int failed;
 
 	if (start(f, out, err, errlen))
 		return -1;
-	failed = collect_funcs(f, &fs) || sites_from_table(f, &fs, addrs, n, out);
-	funcs_free(&fs);
+	failed = funcsyms_collect(f, &fs) || sites_from_table(f, &fs, addrs, n, out);
+	funcsyms_free(&fs);
 	return finish(failed, out, err, errlen);
 }
 

@@ -5,7 +5,7 @@
  */
 #include "export.h"
 #include "arg_names.h"
-#include "srcline.h"
+#include "../dwarf/srcline.h"
 #include "../common/array.h"
 #include "../common/print.h"
 

@@ -5,7 +5,7 @@
  * every call of it.
  */
 #include "export_chrome.h"
-#include "srcline.h"
+#include "../dwarf/srcline.h"
 #include "../common/print.h"
 
 #include <stdio.h>

@@ -35,7 +35,7 @@
 #include "calls.h"
 #include "pb_write.h"
 #include "perfetto_proto.h"
-#include "srcline.h"
+#include "../dwarf/srcline.h"
 #include "symbols.h"
 #include "trace_args.h"
 #include "../common/print.h"

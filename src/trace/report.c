@@ -7,7 +7,7 @@
  */
 #include "counts.h"
 #include "report_int.h"
-#include "srcline.h"
+#include "../dwarf/srcline.h"
 #include "trace_reader.h"
 #include "../common/print.h"
 

@@ -17,7 +17,7 @@ void tr_strip_newline(char *s);
 int tr_take_number(char **s, uint64_t *out);
 int tr_take_u32(char **s, uint32_t *out);
 
-/* The funcs-PID[.IMAGE] files (trace_funcs.c). */
+/* The funcs-PID[.IMAGE] files (processes.c). */
 int tr_read_processes(struct trace_data *td);
 int tr_compare_procs(const void *a, const void *b);
 void tr_free_process(struct tr_process *p);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Opening a data directory: the info file and the chunk index of
- * trace.dat (the funcs files are read by trace_funcs.c, the events
+ * trace.dat (the funcs files are read by processes.c, the events
  * decoded by trace_cursor.c).
  *
  * Every message names the file (and line) at fault, because the user's

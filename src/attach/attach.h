@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * src/attach/: the runtime loaded into a process that was started
+ * without it (fntrace attach), and taken out again (detach): whether it
+ * may be (attach_check.c), the load under ptrace (attach_load.c), the
+ * process's own root (attach_root.c), and the threads that block SIGTRAP
+ * (attach_traps.c).
+ */
+#ifndef FNTRACE_ATTACH_H
+#define FNTRACE_ATTACH_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* May fntrace attach to pid?  0, or -1 after one line that says why not
+ * (attach_check.c). */
+int attach_check(pid_t pid);
+/* Load the runtime lib into pid and start its control endpoint, giving
+ * up after timeout seconds; a runtime loaded before and detached since
+ * is only started again.  0, or -1 after one line (attach_load.c). */
+int attach_load(pid_t pid, const char *lib, unsigned timeout);
+/* Stop a thread under ptrace: the signal it was taking (to pass on when
+ * it is let go), 0, or -1 (attach_load.c). */
+int attach_ptrace_stop(pid_t tid);
+/* attach_traps.c: SIGTRAP out of the masks of the threads that block it
+ * (their ids, space-separated, in list), and back in on detach. */
+int attach_unblock_traps(pid_t pid, char *list, size_t len);
+int detach_traps_list(pid_t pid, char *list, size_t len);
+void detach_reblock_traps(pid_t pid, const char *list);
+/* A process's root as we reach it: "" if it is ours, else /proc/PID/root. */
+void attach_root(pid_t pid, char *buf, size_t len);
+/* The runtime where the process can dlopen it (a copy in its root's /tmp
+ * if that is not ours), and that copy removed once it is loaded; 0, or -1
+ * after one line (attach_root.c). */
+int attach_stage_runtime(pid_t pid, const char *lib, char *inside, size_t len);
+void attach_unstage_runtime(pid_t pid);
+
+#endif

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The data directory a recording produces.  It is written under a
+ * temporary name and renamed into place at the end, so DIR is either the
+ * previous recording or a complete new one, never half of one.
+ *
+ * Recording must never harm the program: when a write fails (disk full,
+ * I/O error, the directory removed), nothing more is written, trace.dat
+ * is cut back to its last whole chunk, and the directory is still sealed
+ * with what fit, its info saying how the recording ended.  A spare file
+ * holds back the room that last info needs.  Until it is sealed, the
+ * directory has a provisional info, refreshed while recording, so that
+ * what a killed recorder left is readable too.
+ */
+#ifndef FNTRACE_DATADIR_H
+#define FNTRACE_DATADIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct datadir_info;
+
+struct datadir {
+	char final[4096];	/* DIR */
+	char tmp[4096];		/* DIR.tmp-PID, absolute */
+	int trace_fd;		/* tmp/trace.dat */
+	mode_t mode;		/* trace.dat's, info's too */
+	uint64_t size;		/* of trace.dat: its header and whole chunks */
+	int error;		/* errno of the first failed write; 0: none */
+	int unplaced;		/* sealed, but not renamed into place */
+	struct datadir_info *info;	/* what info says, kept up to date
+					 * by the recorder */
+};
+
+struct clock_sync {
+	uint64_t ticks[2];
+	uint64_t ns[2];
+};
+
+/* What info says about a recording. */
+struct datadir_info {
+	char *command;		/* the command line, quoted (src/cli/quote.c) */
+	const char *tracer;
+	int pid;
+	int retval;		/* funcgraph-retval */
+	const char *filter;	/* filter expressions, one per line, or NULL */
+	const char *notrace;
+	unsigned depth;		/* max_graph_depth; 0: none */
+	int64_t started;	/* the wall clock at the start, Unix seconds */
+	struct clock_sync clock;	/* the start, and the latest sample */
+	struct clock_sync program_clock; /* the runtime's own, of the clock
+					 * its events carry (ft_shm_clock):
+					 * info gives these once there are */
+	char exit[64];		/* how the program ended; "" if not known */
+	uint64_t dropped;	/* events the recorder could not store */
+	uint64_t unsaid;	/* events lost that no thread's trace says */
+};
+
+/* Create DIR.tmp-PID with trace.dat and a provisional info, with the
+ * first clock sample; info stays the recorder's, read whenever the info
+ * file is written. */
+int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info);
+/* Append one chunk record to trace.dat; -1 once a write has failed
+ * (d->error says why; nothing is said). */
+int datadir_write(struct datadir *d, const void *head, size_t head_len,
+		  const void *data, size_t len);
+/* Replace the provisional info, with a new clock sample; a failure
+ * stops the recording as a failed write does. */
+int datadir_refresh(struct datadir *d);
+/* Write the final info and rename into place (the old DIR becomes
+ * DIR.old); -1 if that failed: said, but for a failure to write info,
+ * which datadir_ending() then describes.  A directory removed while
+ * recording is not brought back: what is left of it goes too. */
+int datadir_seal(struct datadir *d);
+/* How the recording ended early, e.g. "disk full after N bytes";
+ * "" if it did not. */
+const char *datadir_ending(const struct datadir *d, char *buf, size_t len);
+/* info's text (the caller frees it), or NULL. */
+char *datadir_info_text(const struct datadir *d, const struct datadir_info *info,
+			int sealed);
+/* DIR without its trailing slashes, into buf; -1 (said) for a name no
+ * directory can have ("", "/"). */
+int datadir_name(const char *dir, char *buf, size_t len);
+/* Whether a recording can go to DIR, said if not: DIR and DIR.old must
+ * not exist, or be recordings of fntrace's (which alone are replaced). */
+int datadir_check_output(const char *dir);
+/* TMP becomes DIR, the previous DIR (a recording) DIR.old; -1, said, if
+ * TMP could not be placed, and then TMP is left where it is. */
+int datadir_place(const char *tmp, const char *final);
+/* Remove the temporary directory after a failure. */
+void datadir_abandon(struct datadir *d);
+/* Remove a directory of plain files. */
+int datadir_remove(const char *dir);
+
+#endif

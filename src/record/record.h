@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * src/record/: the recorder.  Start a program with the runtime preloaded
+ * (recorder.c), or take over a running one's buffer (record_attach.c),
+ * drain its per-thread buffers into a data directory (drain.c,
+ * datadir*.c, file_service.c), pass its exit status on, and say what
+ * went untraced (record_untraced.c, record_names.c).  Shared by `record`
+ * and `live`.
+ */
+#ifndef FNTRACE_RECORD_H
+#define FNTRACE_RECORD_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct record_options {
+	const char *tracer;		/* "function" or "function_graph" */
+	char *filter;			/* filter expressions, one per line */
+	char *notrace;
+	unsigned depth;			/* max_graph_depth; 0: none */
+	unsigned buffer_kb;		/* shared memory for the buffers */
+	int retval;			/* funcgraph-retval */
+	char *args;			/* set_ftrace_args: -A/-R specs, one per line */
+	int auto_args;			/* --auto-args: specs from the DWARF too */
+	const char *output;		/* the data directory */
+	char **argv;			/* the program and its arguments */
+	int transient;			/* live: output goes once reported, so
+					 * the summary line names no directory */
+	pid_t pid;			/* -p: a running process instead */
+	uint64_t duration_ns;		/* -d: how long to record it; 0: until Ctrl-C */
+};
+
+/* Parse record options up to the program; returns the index of the
+ * program in argv, 0 after --help, -1 on a bad option (already said). */
+int record_parse(int argc, char **argv, struct record_options *o,
+		 const char *usage);
+/* Run and record; returns the exit status to pass on, or -1 if the
+ * program could not be recorded (already said). */
+int record_run(const struct record_options *o);
+/* Record a running process (record -p); 0, or -1 (said). */
+int record_attach(const struct record_options *o);
+/* Free what record_parse() allocated. */
+void record_options_free(struct record_options *o);
+/* The status fntrace itself should exit with for a wait() status. */
+int record_exit_code(int wait_status);
+
+/* The settings record -p changes, as the process had them
+ * (record_settings.c): read before, written back after. */
+#define NR_KEPT_SETTINGS 7
+struct record_settings {
+	char *value[NR_KEPT_SETTINGS];
+};
+int record_settings_save(pid_t pid, struct record_settings *s);
+int record_settings_restore(pid_t pid, const struct record_settings *s);
+void record_settings_free(struct record_settings *s);
+
+/* What a recording knows of how the program ran, afterwards. */
+struct record_untraced {
+	const char *dir;		/* the data directory, not sealed yet */
+	const char *argv0;		/* the program as the user named it */
+	const char *path;		/* and its file */
+	int has_sites;			/* the program itself had call sites */
+	int killed;			/* a runtime switched its tracing off */
+	uint64_t events;		/* events recorded */
+};
+/* Did nothing trace?  1 after one line that says why, else 0
+ * (record_untraced.c). */
+int record_untraced(const struct record_untraced *u);
+
+/* After a recording in DIR: each -F, -N, -A or -R name that matched no
+ * function of any process recorded, said in one line (record_names.c). */
+void record_say_unmatched(const char *dir, const struct record_options *o);
+
+#endif

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fntrace record -p PID: record a process that is already running, through
+ * its control endpoint.  The process's own buffer comes over the socket as
+ * an fd; while the recorder drains it, a full buffer drops new events
+ * instead of overwriting old ones.  To stop, tracing_on goes to 0 first,
+ * so that nothing more is written, and whatever threads wrote is taken,
+ * even from chunks they still fill; then the tracer goes back to nop.
+ */
+#include "../dwarf/auto_args.h"
+#include "../cli/cli.h"
+#include "../control/ctl_client.h"
+#include "drain.h"
+#include "record.h"
+#include "../common/clock_pair.h"
+#include "../common/array.h"
+#include "../common/fileio.h"
+#include "../common/trace_format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FUNCS_EVERY 2		/* seconds between two reads of the table */
+
+struct attached {
+	const struct record_options *o;
+	struct ft_shm *shm;
+	struct datadir dir;
+	struct drainer drainer;
+	struct datadir_info info;
+	char *funcs;			/* the process's table, as last read */
+	size_t funcs_len;
+	struct timespec funcs_read;
+	uint32_t own_pid;		/* its pid in its own namespace, which
+					 * /proc no longer tells once it ended */
+	struct record_settings saved;	/* the process's, put back at the end */
+	int detached;			/* its endpoint closed while recorded */
+};
+
+static struct ft_shm *map_buffer(pid_t pid)
+{
+	struct ft_shm head, *shm;
+	int status, fd;
+	struct ctl_conn *c = ctl_request(pid, "read", "buffer_fd", NULL, &fd, &status);
+
+	ctl_close(c);
+	if (!c)
+		return NULL;
+	if (fd < 0 || pread(fd, &head, sizeof(head), 0) != sizeof(head) ||
+	    memcmp(head.magic, FT_SHM_MAGIC, sizeof(head.magic)) ||
+	    ft_shm_u32(&head, head.version) != FT_SHM_VERSION) {
+		cli_error("process %d sent no usable buffer (is its fntrace another version?)", pid);
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	shm = mmap(NULL, ft_shm_size(&head), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	return shm == MAP_FAILED ? NULL : shm;
+}
+
+/*
+ * The recording's settings, then the tracer.  What the buffer held from
+ * before (the user's own tracing, read with ctl trace) is not of this
+ * recording: with the tracer off, it is thrown away.
+ */
+static int configure(struct attached *a, const char *specs)
+{
+	const struct record_options *o = a->o;
+	struct timespec settle = { 0, 10 * 1000 * 1000 };
+	pid_t pid = o->pid;
+	char depth[16];
+
+	if (ctl_set(pid, "current_tracer", "nop"))
+		return -1;
+	nanosleep(&settle, NULL);	/* an event begun before is finished now */
+	drain(&a->drainer, DRAIN_DISCARD);
+	snprintf(depth, sizeof(depth), "%u", o->depth);
+	return ctl_set(pid, "set_ftrace_filter", o->filter ? o->filter : "") ||
+	       ctl_set(pid, "set_ftrace_notrace", o->notrace ? o->notrace : "") ||
+	       ctl_set(pid, "max_graph_depth", depth) ||
+	       ctl_set(pid, "options/funcgraph-retval", o->retval ? "1" : "0") ||
+	       ctl_set(pid, "set_ftrace_args", specs ? specs : "") ||
+	       ctl_set(pid, "tracing_on", "1") ||
+	       ctl_set(pid, "current_tracer", o->tracer);
+}
+
+/* The function table, as the process sends it; NULL after a line on
+ * why not. */
+static char *read_funcs(pid_t pid, size_t *len)
+{
+	int status;
+	struct ctl_conn *c = ctl_request(pid, "read", "funcs", NULL, NULL, &status);
+	char *text = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int failed;
+
+	*len = 0;
+	if (!c)
+		return NULL;
+	while (!grow_array((void **)&text, &cap, *len + 8192, 1) &&
+	       (n = ctl_read_some(c, text + *len, cap - *len)) > 0)
+		*len += n;
+	failed = c->err || *len + 8192 > cap;
+	if (c->err)
+		ctl_say_broken(c, "funcs");
+	else if (failed)
+		cli_error("funcs: out of memory");
+	ctl_close(c);
+	if (failed) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/*
+ * The table is read at the start, every few seconds and at the end: a
+ * process that ends while recorded leaves the last copy, which names
+ * every function but those of a module it loaded after that.
+ */
+static int keep_funcs(struct attached *a)
+{
+	size_t len;
+	char *text = read_funcs(a->o->pid, &len);
+
+	clock_gettime(CLOCK_MONOTONIC, &a->funcs_read);
+	if (!text)
+		return -1;
+	free(a->funcs);
+	a->funcs = text;
+	a->funcs_len = len;
+	return 0;
+}
+
+/* Ended: no such process, or one nobody has reaped yet (a zombie). */
+static int gone(pid_t pid)
+{
+	char state[32];
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return 1;
+	return cli_proc_status(pid, 0, "State", state, sizeof(state)) == 0 && state[0] == 'Z';
+}
+
+/* Gone, or detached (`fntrace detach`): either way its buffer holds the
+ * last of what it wrote, and nobody is left to answer a request. */
+static int over(struct attached *a)
+{
+	if (!a->detached && !gone(a->o->pid) && !ctl_endpoint_exists(a->o->pid))
+		a->detached = 1;
+	return a->detached || gone(a->o->pid);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Until -d's time is up (to the millisecond), Ctrl-C, or the process
+ * is gone. */
+static void record_loop(struct attached *a)
+{
+	uint64_t end = a->o->duration_ns ? now_ns() + a->o->duration_ns : UINT64_MAX, now;
+	struct timespec t;
+
+	cli_catch_interrupt();
+	while (!cli_interrupted() && !over(a)) {
+		uint32_t seen = atomic_load(&a->shm->published);
+
+		drain(&a->drainer, DRAIN_FULL);
+		drain_keep_info(&a->drainer);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - a->funcs_read.tv_sec >= FUNCS_EVERY && !over(a))
+			keep_funcs(a);
+		now = now_ns();
+		if (now >= end)
+			return;
+		drain_wait(&a->drainer, seen, end - now < 100000000 ? (end - now + 999999) / 1000000 : 100);
+	}
+}
+
+/* Nothing more written, everything written taken, the settings the
+ * process had back. */
+static int stop(struct attached *a)
+{
+	pid_t pid = a->o->pid;
+	struct timespec settle = { 0, 10 * 1000 * 1000 };
+
+	if (over(a) || ctl_set(pid, "tracing_on", "0")) {
+		/* what it wrote before it went is in the buffer still */
+		drain(&a->drainer, DRAIN_DEAD);
+		return over(a) ? 0 : -1;
+	}
+	nanosleep(&settle, NULL);	/* an event begun before is finished now */
+	drain(&a->drainer, DRAIN_LIVE);
+	return ctl_set(pid, "current_tracer", "nop") || record_settings_restore(pid, &a->saved) ||
+	       ctl_set(pid, "options/overwrite", "1");
+}
+
+/* funcs-PID[.IMAGE] in the recording; 1 if it was there already. */
+static int write_funcs(const struct attached *a, uint32_t pid, uint32_t image,
+		       const char *text, size_t len)
+{
+	char path[4200];
+	int fd, ret;
+
+	ft_funcs_path(path, sizeof(path), a->dir.tmp, pid, image);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST)
+		return 1;
+	ret = fd < 0 || write_all(fd, text, len) ? -1 : 0;
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		cli_error("cannot write %s", path);
+	return ret;
+}
+
+/* -A/-R's specs and, with --auto-args, those of the process's program's
+ * DWARF: the text set_ftrace_args takes, kept in the data directory as
+ * record writes them (the report names the values from them, and
+ * enum values from the enums file).  -1 after one line. */
+static int keep_specs(const struct attached *a, char **specs)
+{
+	const char *given = a->o->args ? a->o->args : "";
+	char path[4200], *found = NULL, *enums = NULL;
+	int ret = 0;
+
+	*specs = NULL;
+	if (a->o->auto_args && !(found = auto_args_of_process(a->o->pid, &enums)))
+		return -1;
+	if ((a->o->args || found) &&
+	    asprintf(specs, "%s%s%s", given, *given && found ? "\n" : "", found ? found : "") < 0)
+		*specs = NULL;
+	free(found);
+	if ((a->o->args || a->o->auto_args) && !*specs) {
+		cli_error("out of memory");
+		ret = -1;
+	}
+	snprintf(path, sizeof(path), "%s/args", a->dir.tmp);
+	if (!ret && *specs && (ret = replace_file(path, *specs, strlen(*specs), 0644)))
+		cli_error("cannot write %s", path);
+	snprintf(path, sizeof(path), "%s/enums", a->dir.tmp);
+	if (!ret && enums && (ret = replace_file(path, enums, strlen(enums), 0644)))
+		cli_error("cannot write %s", path);
+	free(enums);
+	return ret;
+}
+
+/*
+ * The process's table, and the same for each child it forked while
+ * recorded: the child fills the buffer it inherited under its own pid,
+ * with the parent's ids as of the fork (a module it loads after that
+ * stays unnamed).
+ */
+static int save_funcs(const struct attached *a)
+{
+	uint32_t own = a->own_pid, image = 0;
+	const struct drainer *d = &a->drainer;
+	int ret;
+
+	for (unsigned i = 0; i < d->nr_slots; i++)
+		if (d->threads[i].tid && d->threads[i].pid == own)
+			image = d->threads[i].image;
+	ret = write_funcs(a, own, image, a->funcs, a->funcs_len) < 0;
+	for (unsigned i = 0; i < d->nr_slots && !ret; i++)
+		if (d->threads[i].tid && d->threads[i].image == image)
+			ret = write_funcs(a, d->threads[i].pid, image, a->funcs, a->funcs_len) < 0;
+	return ret ? -1 : 0;
+}
+
+/* /proc/PID/cmdline whole (its size reads as 0), its length in *len. */
+static char *read_cmdline(pid_t pid, size_t *len)
+{
+	char path[64], *buf = NULL;
+	size_t cap = 0;
+	ssize_t n = 1;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	for (*len = 0; fd >= 0 && n > 0; *len += n) {
+		if (grow_array((void **)&buf, &cap, *len + 4096, 1))
+			break;
+		n = read(fd, buf + *len, cap - *len);
+		n = n < 0 ? 0 : n;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (buf)
+		buf[*len] = '\0';	/* after an argument the process cut short */
+	return buf;
+}
+
+/* The process's command line, quoted as a recording's is ("" if it has
+ * none: a zombie); NULL if out of memory. */
+static char *command_of(pid_t pid)
+{
+	size_t len, argc = 0;
+	char *text = read_cmdline(pid, &len), **argv, *command;
+
+	for (size_t i = 0; i < len; i++)
+		argc += !text[i] || i == len - 1;
+	argv = calloc(argc + 1, sizeof(*argv));
+	for (size_t i = 0, a = 0; argv && a < argc; i += strlen(text + i) + 1)
+		argv[a++] = text + i;
+	command = argv ? cli_command_line(argv, argc) : NULL;
+	free(argv);
+	free(text);
+	return command;
+}
+
+/* A process with nothing to trace gets no recording, and one line. */
+static int has_call_sites(pid_t pid)
+{
+	int n = ctl_has_call_sites(pid);
+
+	if (n == 0)
+		cli_error("process %d has no call sites: nothing to record (compile it with "
+			  "-pg, -pg -mfentry or -fpatchable-function-entry=5)", (int)pid);
+	return n > 0;
+}
+
+static int finish(struct attached *a)
+{
+	if (gone(a->o->pid))
+		snprintf(a->info.exit, sizeof(a->info.exit), "gone while recorded");
+	else if (a->detached)
+		snprintf(a->info.exit, sizeof(a->info.exit), "detached while recorded");
+	else if (keep_funcs(a))
+		return -1;
+	ft_clock_pair(&a->info.clock.ticks[1], &a->info.clock.ns[1]);
+	return save_funcs(a) || datadir_seal(&a->dir) ? -1 : 0;
+}
+
+/* A recording that did not start gives the buffer back: it overwrites
+ * again, and another reader may have it. */
+static void release_buffer(pid_t pid)
+{
+	ctl_set(pid, "options/overwrite", "1");
+}
+
+static int record_attached(struct attached *a)
+{
+	const struct record_options *o = a->o;
+	char ending[256], *specs = NULL;
+
+	if (!has_call_sites(o->pid) || !(a->shm = map_buffer(o->pid)))
+		return -1;
+	if (datadir_create(&a->dir, o->output, &a->info)) {
+		release_buffer(o->pid);
+		return -1;
+	}
+	a->drainer = (struct drainer){ .shm = a->shm, .dir = &a->dir };
+	a->own_pid = ctl_own_pid(o->pid);
+	if (keep_funcs(a) || keep_specs(a, &specs) || record_settings_save(o->pid, &a->saved) ||
+	    configure(a, specs)) {
+		datadir_abandon(&a->dir);
+		if (a->saved.value[0])	/* configure may have changed some */
+			record_settings_restore(o->pid, &a->saved);
+		release_buffer(o->pid);
+		free(specs);
+		return -1;
+	}
+	free(specs);
+	record_loop(a);
+	if (stop(a) || finish(a)) {
+		datadir_abandon(&a->dir);
+		drain_free(&a->drainer);
+		return -1;
+	}
+	if (a->dir.error)
+		fprintf(stderr, "fntrace: recording stopped, %s: what fit is in %s; "
+			"%llu events dropped\n", datadir_ending(&a->dir, ending, sizeof(ending)),
+			o->output, (unsigned long long)a->info.dropped);
+	else
+		drain_say_summary(&a->drainer, o->output);
+	record_say_unmatched(a->dir.final, o);
+	drain_free(&a->drainer);
+	return 0;
+}
+
+int record_attach(const struct record_options *o)
+{
+	struct attached a = {
+		.o = o, .dir.trace_fd = -1,
+		.info = { .tracer = o->tracer, .pid = o->pid, .retval = o->retval,
+			  .filter = o->filter, .notrace = o->notrace, .depth = o->depth },
+	};
+	int ret;
+
+	if (gone(o->pid)) {
+		cli_error(kill(o->pid, 0) ? "no process %d" :
+			  "process %d has ended (not yet reaped): nothing to record", (int)o->pid);
+		return -1;
+	}
+	if (datadir_check_output(o->output) || !(a.info.command = command_of(o->pid)))
+		return -1;
+	ret = record_attached(&a);
+	record_settings_free(&a.saved);
+	free(a.info.command);
+	free(a.funcs);
+	return ret;
+}
