@@ -15,30 +15,16 @@
 /* The entry stubs live in assembly in the runtime; stand-ins here. */
 char ftrace_caller[1], ftrace_caller_frame[1], ftrace_caller_realigned[1];
 
-static int bytes_are(const uint8_t *got, const char *want_hex)
-{
-	for (size_t i = 0; *want_hex; i++, want_hex += 3) {
-		unsigned b;
-
-		sscanf(want_hex, "%2x", &b);
-		if (got[i] != b)
-			return 0;
-		if (!want_hex[2])
-			break;
-	}
-	return 1;
-}
-
 static void nops(void)
 {
 	uint8_t insn[8];
 
 	arch_make_nop(NULL, 5, insn);
 	/* ds lea 0x0(%esi,%eiz,1),%esi */
-	CHECK("i386: 5-byte nop", bytes_are(insn, "3e 8d 74 26 00"));
+	CHECK("i386: 5-byte nop", unit_bytes_are(insn, "3e 8d 74 26 00"));
 	arch_make_nop(NULL, 6, insn);
 	/* lea 0x0(%esi),%esi */
-	CHECK("i386: 6-byte nop", bytes_are(insn, "8d b6 00 00 00 00"));
+	CHECK("i386: 6-byte nop", unit_bytes_are(insn, "8d b6 00 00 00 00"));
 }
 
 static void calls(void)
@@ -47,19 +33,19 @@ static void calls(void)
 
 	/* at 0x1000: call 0x2005 */
 	CHECK("i386: call forward", arch_make_call(0x1000, NULL, 5, 0x2005, insn) == 0 &&
-				    bytes_are(insn, "e8 00 10 00 00"));
+				    unit_bytes_are(insn, "e8 00 10 00 00"));
 	/* at 0x2000: call 0x1000 */
 	CHECK("i386: call backward", arch_make_call(0x2000, NULL, 5, 0x1000, insn) == 0 &&
-				     bytes_are(insn, "e8 fb ef ff ff"));
+				     unit_bytes_are(insn, "e8 fb ef ff ff"));
 	/* at 0x1000: addr16 call 0x2000 (objdump's name for the 0x67 prefix
 	 * in 32-bit code; it changes nothing of a relative call) */
 	CHECK("i386: 6-byte call keeps one instruction",
 	      arch_make_call(0x1000, NULL, 6, 0x2000, insn) == 0 &&
-	      bytes_are(insn, "67 e8 fa 0f 00 00"));
+	      unit_bytes_are(insn, "67 e8 fa 0f 00 00"));
 	/* at 0xfffff000: call 0x1000, rel32 wrapping around 4 GiB */
 	CHECK("i386: a call reaches across the top of the address space",
 	      arch_make_call(0xfffff000, NULL, 5, 0x1000, insn) == 0 &&
-	      bytes_are(insn, "e8 fb 1f 00 00"));
+	      unit_bytes_are(insn, "e8 fb 1f 00 00"));
 	CHECK("i386: no address is out of reach", arch_call_reach() == UINTPTR_MAX);
 	CHECK("i386: a site of another length refused",
 	      arch_make_call(0x1000, NULL, 4, 0x2000, insn) == -1 &&
@@ -73,7 +59,7 @@ static void trampoline(void)
 	arch_tramp_write(t, (uintptr_t)t + 0x2000);
 	/* jmp .+0x2000; int3; int3; int3 */
 	CHECK("i386: trampoline jmp rel32, then int3",
-	      arch_tramp_size() == 8 && bytes_are(t, "e9 fb 1f 00 00 cc cc cc"));
+	      arch_tramp_size() == 8 && unit_bytes_are(t, "e9 fb 1f 00 00 cc cc cc"));
 	CHECK("i386: caller per site kind",
 	      arch_caller_for(SITE_ENTRY) == (uintptr_t)ftrace_caller &&
 	      arch_caller_for(SITE_FRAME) == (uintptr_t)ftrace_caller_frame &&
@@ -100,7 +86,7 @@ static void breakpoint(void)
 
 	/* int3 */
 	CHECK("i386: the breakpoint is int3",
-	      arch_breakpoint_len == 1 && bytes_are(arch_breakpoint, "cc"));
+	      arch_breakpoint_len == 1 && unit_bytes_are(arch_breakpoint, "cc"));
 	stopped_at(&uc, 0x8048000);
 	CHECK("i386: the trap's site is one byte before %eip",
 	      arch_trap_address(&uc) == 0x8048000);

@@ -8,41 +8,27 @@
 /* The entry stubs live in assembly in the runtime; stand-ins here. */
 char ftrace_caller[1], ftrace_caller_frame[1], ftrace_return_caller[1], ftrace_tail_caller[1];
 
-static int bytes_are(const uint8_t *got, const char *want_hex)
-{
-	for (size_t i = 0; *want_hex; i++, want_hex += 3) {
-		unsigned b;
-
-		sscanf(want_hex, "%2x", &b);
-		if (got[i] != b)
-			return 0;
-		if (!want_hex[2])
-			break;
-	}
-	return 1;
-}
-
 int main(void)
 {
 	uint8_t insn[16];
 
 	arch_make_nop(NULL, 5, insn);
-	CHECK("x86_64: 5-byte nop", bytes_are(insn, "0f 1f 44 00 00"));
+	CHECK("x86_64: 5-byte nop", unit_bytes_are(insn, "0f 1f 44 00 00"));
 	arch_make_nop(NULL, 6, insn);
-	CHECK("x86_64: 6-byte nop", bytes_are(insn, "66 0f 1f 44 00 00"));
+	CHECK("x86_64: 6-byte nop", unit_bytes_are(insn, "66 0f 1f 44 00 00"));
 	CHECK("x86_64: call forward", arch_make_call(0x1000, NULL, 5, 0x2005, insn) == 0 &&
-				      bytes_are(insn, "e8 00 10 00 00"));
+				      unit_bytes_are(insn, "e8 00 10 00 00"));
 	CHECK("x86_64: call backward", arch_make_call(0x2000, NULL, 5, 0x1000, insn) == 0 &&
-				       bytes_are(insn, "e8 fb ef ff ff"));
+				       unit_bytes_are(insn, "e8 fb ef ff ff"));
 	CHECK("x86_64: 6-byte call keeps one instruction",
-	      arch_make_call(0x1000, NULL, 6, 0x1006, insn) == 0 && bytes_are(insn, "67 e8 00 00 00 00"));
+	      arch_make_call(0x1000, NULL, 6, 0x1006, insn) == 0 && unit_bytes_are(insn, "67 e8 00 00 00 00"));
 	CHECK("x86_64: call out of reach refused",
 	      arch_make_call(0x1000, NULL, 5, 0x1000 + (1ul << 32), insn) == -1);
 	CHECK("x86_64: call at the edge of reach",
 	      arch_make_call(0x1000, NULL, 5, 0x1005ul + 0x7fffffff, insn) == 0);
 	arch_tramp_write(insn, 0x1122334455667788ul);
 	CHECK("x86_64: trampoline jmp *0(%rip)",
-	      bytes_are(insn, "ff 25 00 00 00 00 88 77 66 55 44 33 22 11"));
+	      unit_bytes_are(insn, "ff 25 00 00 00 00 88 77 66 55 44 33 22 11"));
 	CHECK("x86_64: caller per site kind",
 	      arch_caller_for(SITE_ENTRY) == (uintptr_t)ftrace_caller &&
 	      arch_caller_for(SITE_FRAME) == (uintptr_t)ftrace_caller_frame &&
