@@ -318,16 +318,44 @@ int ft_control_wait_serving(int fd, short events, int ms)
 	return p[0].revents;
 }
 
+/*
+ * This thread blocks every signal but three:
+ *
+ * - the one that syncs threads where membarrier is missing: this thread
+ *   must answer it too;
+ *
+ * - SIGPROF and SIGVTALRM, the process's CPU-time timers (setitimer; a
+ *   -pg program's gmon sets ITIMER_PROF, 100 times a second).  The time
+ *   they count is every thread's, ours too, and the kernel sends the
+ *   signal to the thread whose time ran it out, or, if that one blocks
+ *   it, to one that does not:
+ *
+ *     blocked here:   main thread  asleep in sleep(2)   no CPU
+ *                     fntrace-ctl  serves a request     CPU, the timer expires
+ *                     -> SIGPROF to the main thread: its handler runs, and
+ *                        the sleep ends early (EINTR), after 1.4 s of 2
+ *     taken here:     -> SIGPROF to fntrace-ctl: the handler runs here
+ *                        (gmon counts no program address), the sleep goes on
+ *
+ *   A program alone, asleep, spends no time and gets none of them: with
+ *   the runtime, it must not either.  The calls here that wait go on
+ *   after EINTR.
+ */
+static void take_own_signals(void)
+{
+	sigset_t own;
+
+	sigemptyset(&own);
+	if (sync_signal)
+		sigaddset(&own, sync_signal);
+	sigaddset(&own, SIGPROF);
+	sigaddset(&own, SIGVTALRM);
+	pthread_sigmask(SIG_UNBLOCK, &own, NULL);
+}
+
 static void *control_thread(void *arg)
 {
-	sigset_t sync;
-
-	/* Every signal is the program's, but the one that syncs threads
-	 * where membarrier is missing: this thread must answer it too. */
-	sigemptyset(&sync);
-	if (sync_signal)
-		sigaddset(&sync, sync_signal);
-	pthread_sigmask(SIG_UNBLOCK, &sync, NULL);
+	take_own_signals();
 	prctl(PR_SET_NAME, "fntrace-ctl");
 	while (!stop_requested) {
 		if (next_client() < 0)

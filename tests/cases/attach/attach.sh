@@ -144,6 +144,20 @@ wait $pid
 t_ok "attach: a sleeping thread sleeps its whole time (2 s, in tenths: $(cat slept.txt))" \
 	test "$(cat slept.txt)" -ge 20
 
+# ... and while the runtime's control thread serves requests: the CPU
+# time it spends runs out the sleeper's gmon timer (ITIMER_PROF, -pg),
+# whose SIGPROF must not go to the sleeping thread (it ended the sleep
+# early 11 times in 16 when it did).
+./sleeper >slept.txt &
+pid=$!
+t_running $pid sleeper
+sleep 0.5
+"$FNTRACE" attach $pid 2>/dev/null
+while "$FNTRACE" ctl $pid set_ftrace_filter >/dev/null 2>&1; do :; done
+wait $pid
+t_ok "attach: ... while the runtime serves requests (in tenths: $(cat slept.txt))" \
+	test "$(cat slept.txt)" -ge 20
+
 # A thread that blocks every signal (as xz's workers do) would be killed
 # by a breakpoint: attach takes SIGTRAP out of its mask before the runtime
 # loads, so every site can be switched, and detach puts it back.
