@@ -153,16 +153,20 @@ runtime: $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a
 RT_ARCHES    := $(patsubst src/arch/%/entry.S,%,$(wildcard src/arch/*/entry.S))
 CROSS_ARCHES := $(filter-out $(HOST_ARCH),$(RT_ARCHES))
 cross_prefix = $(shell sed -n 's/^CROSS_$(1) *:= *//p' src/arch/$(1)/arch.mk)
-# Under SANITIZE=1, a cross compiler with no UBSan runtime of its own
-# (Debian has none for riscv64 or mips) builds its runtime without it, and
-# says so: the runtime is still the one its cases need.
+# Under SANITIZE=1, a cross compiler that cannot link a static program
+# with UBSan builds its runtime without it, and says so: the runtime is
+# still the one its cases need.  libfntrace.a carries UBSan's runtime, so
+# a static link that calls into it is the test: Debian has no UBSan for
+# riscv64 or mips, and i386's libubsan.a wants __tls_get_addr, which
+# static glibc lacks.
 runtimes: $(foreach a,$(CROSS_ARCHES),runtime-$(a))
 runtime-%:
 	@if command -v $(call cross_prefix,$*)gcc >/dev/null; then \
 		ubsan=$(SANITIZE); \
-		if [ "$$ubsan" = 1 ] && [ ! -e "$$($(call cross_prefix,$*)gcc \
-				-print-file-name=libubsan.so)" ]; then \
-			echo "no UBSan for $(call cross_prefix,$*)gcc: the $* runtime without it"; \
+		if [ "$$ubsan" = 1 ] && ! echo 'int main(int c, char **v) { return c << c; }' | \
+				$(call cross_prefix,$*)gcc -fsanitize=undefined -static \
+				-x c - -o /dev/null 2>/dev/null; then \
+			echo "no static UBSan for $(call cross_prefix,$*)gcc: the $* runtime without it"; \
 			ubsan=; fi; \
 		$(MAKE) --no-print-directory ARCH=$* CC=$(call cross_prefix,$*)gcc \
 			BUILD=$(abspath $(BUILD))/$* SANITIZE=$$ubsan runtime; \
