@@ -9,6 +9,8 @@
 #ifndef FNTRACE_CLI_H
 #define FNTRACE_CLI_H
 
+#include "../common/print.h"
+
 #include "exit_status.h"
 
 #include <stddef.h>
@@ -31,8 +33,9 @@ int cmd_cc(int argc, char **argv);
 int cmd_cxx(int argc, char **argv);
 
 /* One error line through the printer of src/common/print.h: on stderr,
- * prefixed with "fntrace: ", unless it was replaced. */
-void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+ * prefixed with "fntrace: ", unless it was replaced.  The commands' name
+ * for the shared code's pr_error. */
+#define cli_error pr_error
 /* usage.c: the command usage errors name (main sets it). */
 void cli_set_command(const char *name);
 /* A usage error: "fntrace CMD: " and the line, then the hint "Try

@@ -16,15 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-void cli_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprint_at(PRINT_ERROR, fmt, ap);
-	va_end(ap);
-}
-
 char *cli_find_program(const char *name)
 {
 	const char *path = getenv("PATH");
