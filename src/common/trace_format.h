@@ -199,6 +199,12 @@ enum ft_long_type {
 				 * graph tracer saw but could not follow;
 				 * payload: why (enum ft_missed_why).  A
 				 * reader adds them up, as it does LOST's */
+	FT_LONG_STACK = 13,	/* +n: a stack trace (the stacktrace trigger),
+				 * its frames innermost first: payload [11:0]
+				 * function ids, a word each, then [23:12]
+				 * return addresses (lo, hi), for the frames
+				 * beyond the last id.  It takes no time: a
+				 * TIME comes before it */
 	FT_LONG_TYPES
 };
 
@@ -226,7 +232,25 @@ static const int8_t FT_LONG_WORDS[FT_LONG_TYPES] = {
 	[FT_LONG_OVERRUN] = 2,
 	[FT_LONG_ARGS] = -1,
 	[FT_LONG_MISSED] = 2,
+	[FT_LONG_STACK] = -1,
 };
+
+/* FT_LONG_STACK's frames, and the most one holds. */
+#define FT_STACK_MAX_FRAMES	128
+static inline unsigned ft_stack_ids(uint32_t head)
+{
+	return (head >> 8) & 0xfff;
+}
+
+static inline unsigned ft_stack_addrs(uint32_t head)
+{
+	return (head >> 20) & 0xfff;
+}
+
+static inline uint32_t ft_stack_word(unsigned ids, unsigned addrs)
+{
+	return ft_long_word(FT_LONG_STACK, (addrs & 0xfff) << 12 | (ids & 0xfff));
+}
 
 /*
  * FT_LONG_ARGS: what a call was given (-A), or gave back (-R).  It comes
@@ -297,6 +321,8 @@ static inline int ft_event_words(uint32_t head)
 		return 1 + (int)(((head >> 8) + 3) / 4);
 	if (type == FT_LONG_ARGS)
 		return 1 + (int)((head >> 8) & FT_ARGS_WORDS_MASK);
+	if (type == FT_LONG_STACK)
+		return 1 + (int)(ft_stack_ids(head) + 2 * ft_stack_addrs(head));
 	return 1 + FT_LONG_WORDS[type];
 }
 

@@ -101,6 +101,8 @@ static int take_raw(struct call_walk *w, const struct tr_event *raw, struct call
 	case TR_LOST:
 		settle_loss(w, raw);
 		return 0;
+	case TR_STACK:	/* the report's alone: no call of its own */
+		return 0;
 	}
 	return 0;
 }

@@ -31,6 +31,7 @@ static void count_long(const uint32_t *w, struct tr_counts *c)
 	case FT_LONG_EXIT_RET:
 	case FT_LONG_UNWIND:
 	case FT_LONG_MARKER:
+	case FT_LONG_STACK:
 		c->events++;
 		break;
 	default:	/* TIME, CPU, OVERRUN (an older runtime's running

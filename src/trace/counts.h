@@ -4,7 +4,8 @@
  * drains chunks) and by `fntrace info` (reading trace.dat), so that the
  * line a recording ends with and `info` agree:
  *
- *   events  what a trace shows: entries, exits, function hits, markers
+ *   events  what a trace shows: entries, exits, function hits, markers,
+ *           stack traces
  *           (TIME, CPU, LOST and OVERRUN records only describe them)
  *   calls   entries in a function_graph trace, hits in a function trace:
  *           what `report --stat` counts as hits

@@ -380,6 +380,7 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 	selection_free(&r.sel);
 	tr_srclines_free(r.srclines);
 	tr_arg_names_free(r.arg_names);
+	report_syms_free(&r);
 	tr_close(&r.td);
 	return err ? 1 : 0;
 }

@@ -6,8 +6,8 @@
  *
  * The header counts the entries before any is printed, so the trace is
  * read twice: once to count (decoding only, nothing kept), once to print.
- * Markers come in place, between the calls, as trace_marker writes do in
- * the kernel's buffer; -F, -N and --time-range pick the calls (the
+ * Markers and stack traces (the stacktrace trigger) come in place,
+ * between the calls, as the kernel's buffer holds them; -F, -N and --time-range pick the calls (the
  * function tracer has no depth and no durations for -D and
  * --min-duration to judge).
  * The caller is named from the ELF symbols of the module it lies in.
@@ -15,7 +15,6 @@
  * `parse("1+2", 5) <-main`.
  */
 #include "report_int.h"
-#include "symbols.h"
 #include "trace_args.h"
 
 #include <inttypes.h>
@@ -26,8 +25,6 @@ struct fn_view {
 	struct report *r;
 	FILE *out;
 	struct report_merge merge;
-	struct sym_table *syms;		/* per process, parallel to td.procs */
-	int *syms_ready;
 };
 
 /* What the header says, from a first pass over the selected threads. */
@@ -63,7 +60,7 @@ static int count_thread(struct report *r, const struct tr_thread *th,
 
 	sel_cursor_init(&c, &r->sel, th);
 	while (!err && sel_cursor_next(&c, &ev)) {
-		if (ev.type == TR_FUNC || ev.type == TR_MARKER)
+		if (ev.type == TR_FUNC || ev.type == TR_MARKER || ev.type == TR_STACK)
 			n->entries++;
 		else if (ev.type == TR_LOST)
 			n->lost += ev.value;
@@ -109,18 +106,6 @@ static void print_context(FILE *out, const struct tr_thread *th,
 	fprintf(out, ".....  %5" PRIu64 ".%06" PRIu64 ": ", us / 1000000, us % 1000000);
 }
 
-static struct sym_table *syms_of(struct fn_view *v, const struct tr_thread *th)
-{
-	size_t p = th->proc - v->r->td.procs;
-
-	if (!v->syms_ready[p]) {
-		if (sym_table_init(&v->syms[p], th->proc))
-			return NULL;
-		v->syms_ready[p] = 1;
-	}
-	return &v->syms[p];
-}
-
 static void print_args(const struct fn_view *v, const struct tr_thread *th,
 		       const struct tr_event *ev)
 {
@@ -134,18 +119,18 @@ static void print_args(const struct fn_view *v, const struct tr_thread *th,
 static int print_func(struct fn_view *v, const struct tr_thread *th,
 		      const struct tr_event *ev)
 {
-	char name[REPORT_NAME_LEN], caller[256];
-	struct sym_table *syms = syms_of(v, th);
+	char name[REPORT_NAME_LEN], buf[256];
 	const char *where = report_srcline(v->r, th, ev->func);
+	const char *caller = ev->value ? report_addr_name(v->r, th, ev->value, buf, sizeof(buf)) : "";
 
-	if (!syms)
+	if (!caller)
 		return -1;
 	print_context(v->out, th, ev);
 	fputs(report_func_name(th, ev->func, name, sizeof(name)), v->out);
 	if (ev->args)
 		print_args(v, th, ev);
 	if (ev->value)
-		fprintf(v->out, " <-%s", sym_name(syms, ev->value, caller, sizeof(caller)));
+		fprintf(v->out, " <-%s", caller);
 	if (where)
 		fprintf(v->out, " /* %s */", where);
 	fputc('\n', v->out);
@@ -174,6 +159,9 @@ static int on_event(struct fn_view *v, unsigned ti, const struct tr_event *ev)
 	case TR_MARKER:
 		print_marker(v->out, rt->th, ev);
 		break;
+	case TR_STACK:
+		print_context(v->out, rt->th, ev);
+		return report_print_stack(v->r, rt->th, ev, "");
 	case TR_LOST:
 		if (ev->cpu == TR_NO_CPU)
 			fprintf(v->out, " CPU:? [LOST %" PRIu64 " EVENTS]\n", ev->value);
@@ -189,35 +177,16 @@ static int on_event(struct fn_view *v, unsigned ti, const struct tr_event *ev)
 	return 0;
 }
 
-static void view_free(struct fn_view *v)
-{
-	for (unsigned i = 0; i < v->r->td.nr_procs; i++)
-		if (v->syms_ready[i])
-			sym_table_free(&v->syms[i]);
-	free(v->syms);
-	free(v->syms_ready);
-	merge_free(&v->merge, v->r);
-}
-
 int report_function(struct report *r)
 {
 	struct fn_view v = { .r = r, .out = r->out };
-	unsigned n = r->td.nr_procs ? r->td.nr_procs : 1;
 	struct tr_event ev;
-	int ti, err;
+	int ti, err = 0;
 
-	if (!r->opt->no_header && print_header(r))
+	if ((!r->opt->no_header && print_header(r)) || merge_init(&v.merge, r))
 		return -1;
-	v.syms = calloc(n, sizeof(*v.syms));
-	v.syms_ready = calloc(n, sizeof(*v.syms_ready));
-	if (!v.syms || !v.syms_ready || merge_init(&v.merge, r)) {
-		free(v.syms);
-		free(v.syms_ready);
-		return -1;
-	}
-	err = 0;
 	while (!err && (ti = merge_next(&v.merge, &ev)) >= 0)
 		err = on_event(&v, ti, &ev);
-	view_free(&v);
+	merge_free(&v.merge, r);
 	return err;
 }

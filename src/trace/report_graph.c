@@ -397,6 +397,18 @@ static int on_marker(struct graph *g, unsigned ti, const struct tr_event *ev)
 	return 0;
 }
 
+/* A stack trace, in the comment print_graph_comment makes of any event
+ * that is not the graph's: its frames' lines start at the margin. */
+static int on_stack(struct graph *g, unsigned ti, const struct tr_event *ev)
+{
+	if (print_prologue(g, ti, ev))
+		return -1;
+	print_no_duration(g);
+	print_indent(g->out, g->threads[ti].depth);
+	fputs("/* ", g->out);
+	return report_print_stack(g->r, g->r->threads[ti].th, ev, " */");
+}
+
 static int on_event(struct graph *g, unsigned ti, const struct tr_event *ev)
 {
 	switch (ev->type) {
@@ -408,6 +420,8 @@ static int on_event(struct graph *g, unsigned ti, const struct tr_event *ev)
 		return on_lost(g, ti, ev);
 	case TR_MARKER:
 		return on_marker(g, ti, ev);
+	case TR_STACK:
+		return on_stack(g, ti, ev);
 	case TR_FUNC:	/* the function tracer's: not part of a graph */
 		break;
 	}

@@ -26,6 +26,8 @@ struct report {
 	unsigned show;			/* REPORT_SHOW_*: the graph's columns */
 	struct tr_srclines *srclines;	/* with --srcline, else NULL */
 	struct tr_arg_names *arg_names;	/* what the specs call the values, or NULL */
+	struct report_syms *syms;	/* each process's ELF symbols, once asked
+					 * (report_stack.c) */
 };
 
 /* The views; each returns 0 or -1 (out of memory). */
@@ -63,6 +65,16 @@ const char *report_func_name(const struct tr_thread *th, uint32_t id,
 #define REPORT_NAME_LEN		32
 /* With --srcline, "file.c:42" for a function if known; else NULL. */
 const char *report_srcline(const struct report *r, const struct tr_thread *th, uint32_t id);
+/* The function at addr in th's process, from the ELF symbols; else where
+ * it is, in buf; NULL if out of memory. */
+const char *report_addr_name(struct report *r, const struct tr_thread *th, uint64_t addr,
+			     char *buf, size_t len);
+/* A TR_STACK as the kernel prints it: "<stack trace>", a " => func" line
+ * per frame, tail after the last (the end of the graph's comment); -1 if
+ * out of memory. */
+int report_print_stack(struct report *r, const struct tr_thread *th, const struct tr_event *ev,
+		       const char *tail);
+void report_syms_free(struct report *r);
 /* The values of function id's call as text, "NAME=" before each the
  * recording's specs name (tr_args_format_named). */
 size_t report_args_text(const struct report *r, const struct tr_thread *th, uint32_t id,

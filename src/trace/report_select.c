@@ -303,7 +303,8 @@ static void take(struct sel_cursor *c, const struct tr_event *ev)
 		on_lost(c, ev);
 		break;
 	case TR_MARKER:
-		/* A marker opens the calls around it that the range held
+	case TR_STACK:
+		/* A marker (or a stack trace) opens the calls around it that the range held
 		 * back; not those --min-duration holds, which may yet prove
 		 * short: it then comes at the depth of the calls printed. */
 		if (!in_range(s, ev->time))

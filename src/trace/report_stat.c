@@ -240,6 +240,7 @@ static int on_event(struct profile *p, struct report_thread *rt,
 	case TR_LOST:
 		return on_lost(p, rt, ev);
 	case TR_MARKER:
+	case TR_STACK:
 		break;
 	}
 	return 0;

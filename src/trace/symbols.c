@@ -164,11 +164,12 @@ static const char *module_offset(struct sym_table *t, uint64_t addr, char *buf, 
 	return buf;
 }
 
-/* The name of addr's function (demangled into buf if it is C++), or
- * where it is (module_offset). */
-const char *sym_name(struct sym_table *t, uint64_t addr, char *buf, size_t len)
+/* The name of the function at lookup (demangled into buf if it is C++),
+ * or where addr is (module_offset). */
+static const char *name_at(struct sym_table *t, uint64_t lookup, uint64_t addr,
+			   char *buf, size_t len)
 {
-	const char *name = sym_lookup(t, addr);
+	const char *name = sym_lookup(t, lookup);
 	char *plain;
 
 	if (name && strncmp(name, "_Z", 2))
@@ -179,4 +180,17 @@ const char *sym_name(struct sym_table *t, uint64_t addr, char *buf, size_t len)
 		return buf;
 	}
 	return module_offset(t, addr, buf, len);
+}
+
+const char *sym_name(struct sym_table *t, uint64_t addr, char *buf, size_t len)
+{
+	return name_at(t, addr, addr, buf, len);
+}
+
+/* The byte before a return address is its call's, which lies in the
+ * caller even when the call was its last instruction (one that never
+ * returns): the next function may start at the address itself. */
+const char *sym_caller_name(struct sym_table *t, uint64_t ret, char *buf, size_t len)
+{
+	return name_at(t, ret ? ret - 1 : 0, ret, buf, len);
 }

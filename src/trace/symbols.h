@@ -36,5 +36,7 @@ int sym_table_init(struct sym_table *t, const struct tr_process *proc);
 void sym_table_free(struct sym_table *t);
 /* The same, or addr in hex (written to buf) when no symbol covers it. */
 const char *sym_name(struct sym_table *t, uint64_t addr, char *buf, size_t len);
+/* The same for the function a return address returns into. */
+const char *sym_caller_name(struct sym_table *t, uint64_t ret, char *buf, size_t len);
 
 #endif

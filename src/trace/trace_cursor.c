@@ -217,11 +217,19 @@ static int fill_long(struct tr_cursor *c, struct tr_stream *s, unsigned type,
 			s->ret_words = payload & FT_ARGS_WORDS_MASK;
 		}
 		return 0;
-	default: /* FT_LONG_MARKER */
+	case FT_LONG_MARKER:
 		start_event(c, s, ev, TR_MARKER, 0);
 		ev->text = (const char *)x;
 		ev->text_len = payload;
 		return 1;
+	case FT_LONG_STACK:
+		start_event(c, s, ev, TR_STACK, 0);
+		ev->args = x;
+		ev->value = ft_stack_ids(payload << 8) | (uint64_t)ft_stack_addrs(payload << 8) << 32;
+		ev->args_words = tr_stack_frames(ev) + ft_stack_addrs(payload << 8);
+		return 1;
+	default:	/* a type this reader does not know: skipped */
+		return 0;
 	}
 }
 

@@ -148,6 +148,8 @@ enum tr_event_type {
 	TR_FUNC,	/* func, value = parent ip: the function tracer; args */
 	TR_LOST,	/* value = events lost, depth = graph depth on resume */
 	TR_MARKER,	/* text, text_len */
+	TR_STACK,	/* a stack trace (the stacktrace trigger): its
+			 * frames in args, tr_stack_frame() */
 };
 
 enum tr_exit_kind {
@@ -178,6 +180,25 @@ struct tr_event {
 				 * the cursor returns the exit after that: a
 				 * view may hold a call's entry until it ends */
 };
+
+/* TR_STACK's frames, innermost first: value says how many of each
+ * kind, function ids (its low half) then return addresses. */
+static inline unsigned tr_stack_frames(const struct tr_event *ev)
+{
+	return (uint32_t)ev->value + (uint32_t)(ev->value >> 32);
+}
+
+/* Frame i: a function id, or 0 and a return address in *addr. */
+static inline uint32_t tr_stack_frame(const struct tr_event *ev, unsigned i, uint64_t *addr)
+{
+	unsigned ids = (uint32_t)ev->value;
+	const uint32_t *w = ev->args + ids + 2 * (i - ids);
+
+	if (i < ids)
+		return ev->args[i];
+	*addr = w[0] | (uint64_t)w[1] << 32;
+	return 0;
+}
 
 /* The depth a LOST event says its thread resumed at, as every view and
  * export trusts it: deeper than 1 << 16 is a damaged file, and following

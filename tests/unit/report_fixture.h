@@ -166,6 +166,21 @@ static inline void marker(struct chunk *c, const char *text)
 	c->n += words;
 }
 
+/* A stack trace, as the stacktrace trigger writes one: at time t (an
+ * absolute TIME before it), nids function ids, then naddrs addresses. */
+static inline void stack(struct chunk *c, uint64_t t, const uint32_t *ids, unsigned nids,
+			 const uint64_t *addrs, unsigned naddrs)
+{
+	put(c, ft_long_word(FT_LONG_TIME, 0));
+	put_u64(c, t);
+	c->now = t;
+	put(c, ft_stack_word(nids, naddrs));
+	for (unsigned i = 0; i < nids; i++)
+		put(c, ids[i]);
+	for (unsigned i = 0; i < naddrs; i++)
+		put_u64(c, addrs[i]);
+}
+
 /* ARGS events, laid out as the writer does. */
 /* Starts an ARGS event; args_end() says how long it came out. */
 static inline unsigned args_begin(struct chunk *c)

@@ -72,7 +72,7 @@ static void test_missed(void)
 
 int main(void)
 {
-	uint32_t w[32];
+	uint32_t w[40];
 	unsigned n = 0;
 	struct tr_counts c = { 0 };
 	char buf[32];
@@ -98,6 +98,11 @@ int main(void)
 	w[n++] = ft_long_word(FT_LONG_MARKER, 5);	/* "hello", two words */
 	memcpy(&w[n], "hello\0\0", 8);
 	n += 2;
+	w[n++] = ft_stack_word(2, 1);			/* a stack: ids, an address */
+	w[n++] = 3;
+	w[n++] = 1;
+	w[n++] = 0x401000;
+	w[n++] = 0;
 	w[n++] = ft_long_word(FT_LONG_OVERRUN, 0);	/* bookkeeping */
 	w[n++] = 1;
 	w[n++] = 0;
@@ -107,7 +112,7 @@ int main(void)
 
 	tr_count_chunk(w, n, &c);
 	CHECK("entries, entry-with-id and hits are calls", c.calls == 3);
-	CHECK("events: 3 calls, 3 exits, 1 marker; no bookkeeping", c.events == 7);
+	CHECK("events: 3 calls, 3 exits, 1 marker, 1 stack; no bookkeeping", c.events == 8);
 	CHECK("lost: what LOST says", c.lost == 9);
 
 	memset(&c, 0, sizeof(c));

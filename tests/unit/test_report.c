@@ -293,6 +293,84 @@ static void test_function_tracer(void)
 		"# program exited with status 0\n");
 }
 
+/* ---- stack traces (the stacktrace trigger), in both views ---- */
+
+/* A stack of ids the shadow stack gave, and one of an id and return
+ * addresses the frame-pointer chain gave: one in this program's text, one
+ * in no module. */
+static void put_stacks(const char *dir, const char *tracer, const char *exe, uint64_t ret)
+{
+	static const uint32_t shadow[] = { 3, 2, 1 }, hit[] = { 3 };
+	const uint64_t bias = 0x7f0000000000ull, addrs[] = { bias + ret, 0xdead };
+	char info[256], funcs[PATH_MAX + 256];
+	struct chunk c;
+
+	snprintf(info, sizeof(info), "fntrace-data: 1\ntracer: %s\npid: 60\n"
+		 "clock_sync: 1000 17284993652000 3000 17284993653000\nexit: status 0\n", tracer);
+	put_file(dir, "info", info);
+	snprintf(funcs, sizeof(funcs), "module 0 %#llx %#llx %#llx %s\n"
+		 "func 1 0x401000 0 main\nfunc 2 0x401010 0 parse\nfunc 3 0x401020 0 lex\n",
+		 (unsigned long long)bias, (unsigned long long)bias,
+		 (unsigned long long)bias + 0x10000000, exe);
+	put_file(dir, "funcs-60", funcs);
+	chunk_start(&c, 60, 60, 0, 1000, 1, "demo");
+	if (!strcmp(tracer, "function")) {
+		func(&c, 1000, 3, 0);
+		stack(&c, 1200, hit, 1, addrs, 2);
+	} else {
+		entry(&c, 1000, 1);
+		entry(&c, 1100, 2);
+		stack(&c, 1200, shadow, 3, NULL, 0);
+		entry(&c, 1300, 3);
+		exit_plain(&c, 1400);
+		exit_plain(&c, 1500);
+		exit_plain(&c, 1600);
+	}
+	put_trace(dir, &c, 1);
+}
+
+static void test_stack_traces(void)
+{
+	char exe[PATH_MAX] = "";
+	uint64_t value;
+
+	if (readlink("/proc/self/exe", exe, sizeof(exe) - 1) < 0 ||
+	    !(value = own_symbol(exe, "report_run"))) {
+		fail("stack traces", "cannot read this test's symbols");
+		return;
+	}
+	put_stacks(new_dir("stack_graph"), "function_graph", exe, value + 4);
+	put_stacks(new_dir("stack_function"), "function", exe, value + 4);
+#define Q " 1)    demo-60     | "
+	expect_output("stack traces: in the graph, a comment", new_dir("stack_graph"), NULL,
+		GRAPH_HEADER
+		Q "              |  main() {\n"
+		Q "              |    parse() {\n"
+		Q "              |      /* <stack trace>\n"
+		" => lex\n"
+		" => parse\n"
+		" => main */\n"
+		Q "  0.050 us    |      lex();\n"
+		Q "  0.200 us    |    } /* parse */\n"
+		Q "  0.300 us    |  } /* main */\n"
+		"# program exited with status 0\n");
+#undef Q
+	expect_output("stack traces: in the function view, an entry; addresses named",
+		new_dir("stack_function"), NULL,
+		"# tracer: function\n"
+		"#\n"
+		"# entries-in-buffer/entries-written: 2/2   #P:1\n"
+		"#\n"
+		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		"#              | |         |   |||||     |         |\n"
+		"            demo-60      [001] .....  17284.993652: lex\n"
+		"            demo-60      [001] .....  17284.993652: <stack trace>\n"
+		" => lex\n"
+		" => report_run\n"
+		" => 0xdead\n"
+		"# program exited with status 0\n");
+}
+
 /* ---- the profile ---- */
 
 #define STAT_HEADER							\
@@ -591,6 +669,7 @@ int main(void)
 	test_graph_retval_unwind();
 	test_graph_threads();
 	test_function_tracer();
+	test_stack_traces();
 	test_stat();
 	test_function_stat();
 	test_errors();

@@ -11,7 +11,7 @@
 
 /* A chunk's events, in our order: an entry, a marker whose text must
  * stay bytes, a CPU change, a long entry with its arguments (a string
- * among them, bytes too) and an exit. */
+ * among them, bytes too), an exit and a stack trace. */
 static const char text[] = "abcdefg";
 static const char arg_text[] = "hi\"xyz";
 static uint32_t events[32];
@@ -54,6 +54,9 @@ static void make_events(void)
 	events[nr_events++] = 300000;
 	make_args();
 	events[nr_events++] = ft_exit_word(13);
+	events[nr_events++] = ft_stack_word(1, 1);	/* an id, then an address */
+	events[nr_events++] = 5;
+	put_value(0x7f0000401234ull);
 }
 
 /* Fill chunk 0 of shm as a program of the other order would. */
@@ -96,7 +99,8 @@ int main(void)
 	CHECK("shm order: chunk header swapped",
 	      head.pid == 42 && head.tid == 43 && head.seq == 2 && head.start_time == 1000 &&
 	      head.used == nr_events * 4 && head.cpu == 1);
-	CHECK("shm order: events swapped, the texts of a marker and an argument kept as bytes",
+	CHECK("shm order: events swapped, the texts of a marker and an argument kept as bytes, "
+	      "a stack's words swapped",
 	      memcmp(out, events, nr_events * 4) == 0);
 	ft_chunk_swap(c, (uint32_t *)(c + 1), nr_events * 4, c, (uint32_t *)(c + 1));
 	CHECK("shm order: swapped in place, as the ctl stream does",
