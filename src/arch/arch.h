@@ -433,6 +433,22 @@ static inline uintptr_t arch_clone_thread_pointer(const void *tls)
 }
 #endif
 
+/*
+ * The frame-pointer chain, which a stack trace follows where no shadow
+ * stack is kept (the stacktrace trigger without the graph hooks): the
+ * frame record a frame pointer leads to lies ARCH_FRAME_RECORD words from
+ * it and holds the caller's frame pointer, then the return address (x86
+ * and aarch64: at the frame pointer; riscv64, whose frame pointer is the
+ * CFA: just below it).  ARCH_FRAME_CHAIN 0: the ABI keeps no chain to
+ * follow (mips).
+ */
+#ifndef ARCH_FRAME_CHAIN
+#define ARCH_FRAME_CHAIN 1
+#endif
+#ifndef ARCH_FRAME_RECORD
+#define ARCH_FRAME_RECORD 0
+#endif
+
 /* The stack pointer a jmp_buf returns to (glibc keeps it mangled). */
 uintptr_t arch_jmpbuf_sp(const void *env);
 /* The stack pointer of the caller of the function calling this. */

@@ -92,16 +92,25 @@ static int fail(char *err, size_t len, const char *why, const char *expr)
 
 /* The ':' before a command ("func:mod:M"), not one of C++'s "::"
  * ("Gen::next", "ns::f:mod:M"); NULL if there is none. */
-static char *command_colon(char *text)
+static char *command_colon(const char *text)
 {
-	for (char *p = strchr(text, ':'); p; p = strchr(p + 1, ':')) {
+	for (const char *p = strchr(text, ':'); p; p = strchr(p + 1, ':')) {
 		if (p[1] == ':') {
 			p++;
 			continue;
 		}
-		return p;
+		return (char *)p;
 	}
 	return NULL;
+}
+
+const char *filter_command(const char *expr)
+{
+	const char *colon = command_colon(expr);
+
+	if (colon && !strncmp(colon + 1, "mod:", 4))
+		colon = strchr(colon + 5, ':');
+	return colon ? colon + 1 : NULL;
 }
 
 /* Split "func:mod:MODULE" and check both halves. */

@@ -41,6 +41,11 @@ struct filter {
 	unsigned nr_add;	/* expressions without '!' */
 };
 
+/* Where the command of an expression of set_ftrace_filter begins (the
+ * kernel's "func:command:param", or "func:mod:M:command:param"): the
+ * text after its ':', or NULL if it has none but :mod:.  filter_add()
+ * takes none: function triggers are not filters (core/triggers.h). */
+const char *filter_command(const char *expr);
 /* Parse one expression and append it; -1 with a message in err if bad. */
 int filter_add(struct filter *f, const char *expr, char *err, size_t errlen);
 /* Parse several, separated by newlines or commas. */

@@ -35,8 +35,8 @@
 #define FT_FRAME_SHIFT		5	/* log2 of its size */
 #define FT_FRAME_TRACED		0x1	/* its entry was written */
 
-/* struct ft_graph_config: trace, then the six settings that each take
- * the graph hooks off their fast path (profile .. args), 24 bytes. */
+/* struct ft_graph_config: trace, then the seven settings that each take
+ * the graph hooks off their fast path (profile .. probes), 28 bytes. */
 #define FT_GRAPH_TRACE		0
 #define FT_GRAPH_SETTINGS	4
 

@@ -15,6 +15,7 @@
 #include "readout.h"
 #include "tracers.h"
 #include "tracing.h"
+#include "triggers.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -153,7 +154,7 @@ static int read_enabled(struct ctl_out *o, int arg)
 		if (!(rec->flags & FTRACE_FL_ENABLED) || (rec->flags & FTRACE_FL_DISABLED))
 			continue;
 		print_function(o, rec);
-		ctl_printf(o, " (%u)\n", ftrace_rec_refs(rec));
+		ctl_printf(o, " (%u)\n", ftrace_rec_refs(rec, id));
 	}
 	ftrace_unlock();
 	return 0;
@@ -183,11 +184,15 @@ static void print_filter(struct ctl_out *o, enum ft_filter_file which)
 			ctl_printf(o, "%s\n", f->v[i].text);
 }
 
+/* set_ftrace_filter lists its triggers after the filter, as the kernel
+ * lists its probes. */
 static int read_filter_file(struct ctl_out *o, int which)
 {
 	ctl_printf(o, "ok\n");
 	ftrace_lock();
 	print_filter(o, which);
+	if (which == FT_FILTER)
+		ft_triggers_show(o, print_function);
 	ftrace_unlock();
 	return 0;
 }
@@ -424,7 +429,7 @@ static int write_detach(const char *value, int append, int arg, char *err, size_
 	 * that an attach later starts from nothing. */
 	ret = ft_tracer_set("nop", err, errlen) || ft_profile_set(0, err, errlen);
 	ftrace_lock();
-	ret = ret ? ret : ftrace_detach();
+	ret = ret ? ret : ft_triggers_clear() || ftrace_detach();
 	ftrace_unlock();
 	if (ret) {
 		snprintf(err, errlen, "cannot restore the call sites");

@@ -34,6 +34,8 @@
 #define FTRACE_FL_ENABLED	0x01	/* the site is a call now */
 #define FTRACE_FL_DISABLED	0x02	/* never patch: module gone, or bytes
 					 * not what the file says */
+#define FTRACE_FL_PROBE_ONLY	0x04	/* wanted by probes alone (triggers):
+					 * the graph hooks leave it be */
 #define FTRACE_FL_WANTED	0x08	/* some ops wants it (computed by update) */
 #define FTRACE_FL_GRAPH_FUNC	0x10	/* set_graph_function names it */
 #define FTRACE_FL_GRAPH_NOTRACE	0x20	/* set_graph_notrace names it */
@@ -169,6 +171,9 @@ typedef void (*ftrace_func_t)(uintptr_t self_ret, uintptr_t parent_ip,
 			      uintptr_t *retp);
 
 #define FTRACE_OPS_FL_GRAPH	0x1	/* wants the graph caller on */
+#define FTRACE_OPS_FL_PROBE	0x2	/* a probe's (a function trigger): the
+					 * functions it alone wants are not
+					 * the tracers' to trace */
 
 struct ftrace_ops {
 	/* NULL: no callback (graph only).  Atomic: current_tracer reuses one
@@ -177,14 +182,18 @@ struct ftrace_ops {
 	_Atomic ftrace_func_t func;
 	const struct filter *filter;	/* NULL: every function */
 	const struct filter *notrace;	/* NULL: none */
+	/* Not NULL: the records it wants, by id, instead of the filters (a
+	 * probe's set of functions, the kernel's filter hash).  Under
+	 * ftrace_lock, as the update asks. */
+	int (*selects)(uint32_t id);
 	unsigned flags;
 	struct ftrace_ops *_Atomic next;
 	uint8_t *_Atomic wants;		/* bit per record id, for the list function */
 };
 
 int register_ftrace_ops(struct ftrace_ops *ops);
-/* How many ops want this record (enabled_functions). */
-unsigned ftrace_rec_refs(const struct ftrace_rec *rec);
+/* How many ops want record id (enabled_functions). */
+unsigned ftrace_rec_refs(const struct ftrace_rec *rec, uint32_t id);
 int unregister_ftrace_ops(struct ftrace_ops *ops);
 /* Patch every site to what the registered ops want now. */
 int ftrace_update(void);

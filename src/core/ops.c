@@ -75,31 +75,37 @@ static void ftrace_ops_list_func(uintptr_t self_ret, uintptr_t parent_ip, uintpt
 	atomic_fetch_sub(&bitmap_readers, 1);
 }
 
-static int ops_wants(const struct ftrace_ops *ops, const struct ftrace_rec *rec)
+static int ops_wants(const struct ftrace_ops *ops, const struct ftrace_rec *rec, uint32_t id)
 {
 	const char *mod = ftrace_module_get(rec->module)->name;
 
+	if (ops->selects)
+		return ops->selects(id);
 	return (!ops->filter ||
 		filter_selects_as(ops->filter, rec->name, ft_plain_name(ops->filter, rec), mod)) &&
 	       !(ops->notrace && filter_matches_any_as(ops->notrace, rec->name,
 						       ft_plain_name(ops->notrace, rec), mod));
 }
 
-/* The per-record flags every update recomputes: who wants it, and what
- * the graph filters say of it. */
+/* The per-record flags every update recomputes: who wants it (a probe
+ * alone, or a tracer too), and what the graph filters say of it. */
 static uint32_t rec_state(const struct ftrace_rec *rec, uint8_t **bits, unsigned nops,
 			  uint32_t id)
 {
 	const char *mod = ftrace_module_get(rec->module)->name;
 	uint32_t flags = 0;
-	unsigned i = 0;
+	unsigned i = 0, probes = 0, others = 0;
 
 	for (struct ftrace_ops *ops = ops_list; ops; ops = ops->next, i++)
-		if (ops_wants(ops, rec)) {
+		if (ops_wants(ops, rec, id)) {
 			flags |= FTRACE_FL_WANTED;
+			probes += !!(ops->flags & FTRACE_OPS_FL_PROBE);
+			others += !(ops->flags & FTRACE_OPS_FL_PROBE);
 			if (i < nops && bits[i])
 				bits[i][id >> 3] |= 1 << (id & 7);
 		}
+	if (probes && !others)
+		flags |= FTRACE_FL_PROBE_ONLY;
 	if (ft_filter_selects(FT_GRAPH_FUNCTION, rec, mod))
 		flags |= FTRACE_FL_GRAPH_FUNC;
 	if (ft_filter_selects(FT_GRAPH_NOTRACE, rec, mod))
@@ -107,12 +113,12 @@ static uint32_t rec_state(const struct ftrace_rec *rec, uint8_t **bits, unsigned
 	return flags | ft_args_rec_flags(rec, mod);
 }
 
-unsigned ftrace_rec_refs(const struct ftrace_rec *rec)
+unsigned ftrace_rec_refs(const struct ftrace_rec *rec, uint32_t id)
 {
 	unsigned n = 0;
 
 	for (struct ftrace_ops *ops = ops_list; ops; ops = ops->next)
-		n += ops_wants(ops, rec);
+		n += ops_wants(ops, rec, id);
 	return n;
 }
 

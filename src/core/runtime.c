@@ -17,6 +17,8 @@
  *   FNTRACE_OPTIONS   comma-separated: funcgraph-retval
  *   FNTRACE_ARGS      argument specs (set_ftrace_args), one per line
  *   FNTRACE_ARGS_FILE a file of them: the recorder's, in its data directory
+ *   FNTRACE_TRIGGERS  function triggers (set_ftrace_filter's commands), one
+ *                     per line
  *   FNTRACE_DEBUG     say what is found and done (messages.c)
  */
 #include "args.h"
@@ -134,6 +136,21 @@ static int start_tracer(void)
 	return -1;
 }
 
+/* The triggers the command line gave (run or record --trigger), a line
+ * each: set one by one, so that one naming no function is said and the
+ * others stand. */
+static void env_triggers(void)
+{
+	const char *list = getenv("FNTRACE_TRIGGERS");
+	char *copy = list ? strdup(list) : NULL, *save = NULL, err[256];
+
+	for (char *t = copy ? strtok_r(copy, "\n", &save) : NULL; t;
+	     t = strtok_r(NULL, "\n", &save))
+		if (ft_filter_write(FT_FILTER, t, 1, err, sizeof(err)))
+			ft_warn("FNTRACE_TRIGGERS: %s", err);
+	free(copy);
+}
+
 /* Attach to the recorder, if there is one; 0 if there is none. */
 static int attach_recorder(void)
 {
@@ -178,7 +195,7 @@ static void start(void)
 	if (ft_count_threads() > 1)
 		ftrace_patch_go_live();
 	recording = attach_recorder();
-	if (recording > 0)
+	if (recording > 0 || getenv("FNTRACE_TRIGGERS"))
 		ftrace_modules_want_records();
 	if (ftrace_modules_pinned(NULL) < 0)
 		ftrace_kill("cannot read the modules");
@@ -186,6 +203,8 @@ static void start(void)
 		ft_funcs_note_untraced(ftrace_module_get(0)->path);
 	else if (recording > 0 && start_tracer())
 		ftrace_kill("cannot start the tracer");
+	if (recording >= 0 && !ftrace_killed())
+		env_triggers();
 	ftrace_patch_go_live();
 	ftrace_unlock();
 	if (getenv("FNTRACE_CONTROL") && !strcmp(getenv("FNTRACE_CONTROL"), "1"))

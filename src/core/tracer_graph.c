@@ -68,8 +68,8 @@ _Static_assert(offsetof(struct shadow_frame, ret) == FT_FRAME_RET &&
 	       "asm_offsets.h describes a shadow frame");
 _Static_assert(offsetof(struct ft_graph_config, trace) == FT_GRAPH_TRACE &&
 	       offsetof(struct ft_graph_config, profile) == FT_GRAPH_SETTINGS &&
-	       offsetof(struct ft_graph_config, args) + sizeof(int) == FT_GRAPH_SETTINGS + 24 &&
-	       sizeof(struct ft_graph_config) == FT_GRAPH_SETTINGS + 24,
+	       offsetof(struct ft_graph_config, probes) + sizeof(int) == FT_GRAPH_SETTINGS + 28 &&
+	       sizeof(struct ft_graph_config) == FT_GRAPH_SETTINGS + 28,
 	       "asm_offsets.h describes the graph settings");
 #endif
 
@@ -182,6 +182,10 @@ static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 		return;
 	/* Read once: an update may rewrite the word meanwhile. */
 	rec_flags = ftrace_rec_get(id)->flags;
+	/* Its site is on for a trigger alone, as the kernel's probe ops
+	 * calls a function the graph's filter leaves out. */
+	if (unlikely(rec_flags & FTRACE_FL_PROBE_ONLY))
+		return;
 	if (too_deep(t, c) || (unlikely(ft_graph.filters) && !graph_filter(t, rec_flags, &flags))) {
 		if (!ft_graph.profile)
 			return;

@@ -51,6 +51,8 @@ struct ft_graph_config {
 	int filters;		/* set_graph_function/notrace are not empty */
 	int functions;		/* set_graph_function is not empty */
 	int args;		/* set_ftrace_args is not empty */
+	int probes;		/* a function has a trigger: ftrace_call's
+				 * callback must run before the graph's */
 };
 
 extern struct ft_graph_config ft_graph;

@@ -13,6 +13,7 @@
 #include "profile.h"
 #include "sync.h"
 #include "tracers.h"
+#include "triggers.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +52,7 @@ const char *ft_tracer_name(void)
 /* What a tracer or the profiler needs before its hooks run: the trace
  * buffer (the per-thread state exists only in a process that has one),
  * and that state for the threads there are. */
-static int get_ready(char *err, size_t errlen)
+int ft_get_ready(char *err, size_t errlen)
 {
 	if (ft_buffer_create()) {
 		snprintf(err, errlen, "cannot make a trace buffer");
@@ -115,7 +116,7 @@ int ft_tracer_set(const char *name, char *err, size_t errlen)
 			 "attached to: use the function tracer, or start it with fntrace run", name);
 		return -1;
 	}
-	if (t != &tracers[0] && get_ready(err, errlen))
+	if (t != &tracers[0] && ft_get_ready(err, errlen))
 		return -1;
 	old = current;
 	switch (switch_tracer(old, t)) {
@@ -167,24 +168,54 @@ static int matches_something(const struct filter_expr *e)
 	return 0;
 }
 
-/* Parse text (white-space separated) onto f, checking each expression
- * unless lenient. */
-static int parse_into(struct filter *f, const char *text, int lenient,
+/* Parse words onto f, checking each expression unless lenient. */
+static int parse_into(struct filter *f, const char *const *words, unsigned n, int lenient,
 		      char *err, size_t errlen)
 {
-	char *copy = strdup(text), *save = NULL;
-	int ret = copy ? 0 : -1;
-
-	for (char *tok = copy ? strtok_r(copy, " \t\n", &save) : NULL; tok && !ret;
-	     tok = strtok_r(NULL, " \t\n", &save)) {
-		ret = filter_add(f, tok, err, errlen);
-		if (!ret && !lenient && !matches_something(&f->v[f->nr - 1])) {
-			snprintf(err, errlen, "no such function: '%s'", tok);
-			ret = -1;
+	for (unsigned i = 0; i < n; i++) {
+		if (filter_add(f, words[i], err, errlen))
+			return -1;
+		if (!lenient && !matches_something(&f->v[f->nr - 1])) {
+			snprintf(err, errlen, "no such function: '%s'", words[i]);
+			return -1;
 		}
 	}
-	free(copy);
-	return ret;
+	return 0;
+}
+
+/* The white-space separated words of text, pointing into *copy; the
+ * count, or -1 if out of memory. */
+static int split_words(const char *text, char **copy, const char ***words)
+{
+	char *save = NULL;
+	int n = 0;
+
+	*words = NULL;
+	*copy = strdup(text);
+	if (!*copy || !(*words = calloc(strlen(text) / 2 + 1, sizeof(**words))))
+		return -1;
+	for (char *w = strtok_r(*copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save))
+		(*words)[n++] = w;
+	return n;
+}
+
+/* The commands (function triggers) moved after the filter expressions,
+ * each kind in its order; how many there are. */
+static unsigned commands_last(const char **words, unsigned n)
+{
+	unsigned plain = 0, nr = 0;
+	const char **cmds = calloc(n ? n : 1, sizeof(*cmds));
+
+	if (!cmds)
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		if (trigger_is_command(words[i]))
+			cmds[nr++] = words[i];
+		else
+			words[plain++] = words[i];
+	memcpy(words + plain, cmds, nr * sizeof(*cmds));
+	free(cmds);
+	return nr;
 }
 
 static int copy_filter(struct filter *to, const struct filter *from)
@@ -206,28 +237,57 @@ static void graph_filters_changed(void)
 	ft_graph.filters = ft_graph.functions || filters[FT_GRAPH_NOTRACE].nr > 0;
 }
 
+/* The update after a filter write, with its triggers if it had any. */
+static int update_with(struct ft_trigger_write *triggers, char *err, size_t errlen)
+{
+	if (triggers)
+		return ft_triggers_commit(triggers, err, errlen);
+	if (ftrace_update() == 0)
+		return 0;
+	ft_update_failed(err, errlen, "cannot patch, nothing changed");
+	return -1;
+}
+
+/* A write to set_ftrace_filter may hold commands, the kernel's function
+ * triggers (triggers.h): they are planned beside the filter and applied
+ * with it.  A write of commands alone leaves the filter as it is, as a
+ * probe is not a filter: the kernel would have emptied it (the file
+ * opened with O_TRUNC), a trap fntrace spares the user. */
 static int filter_write(enum ft_filter_file which, const char *text, int append,
 			int lenient, char *err, size_t errlen)
 {
 	struct filter next = { 0 }, old = filters[which];
+	struct ft_trigger_write *triggers = NULL;
+	const char **words;
+	char *copy;
+	int n = split_words(text, &copy, &words), ret = -1;
+	unsigned cmds = n > 0 && which == FT_FILTER ? commands_last(words, n) : 0;
 
 	ft_plain_names_prepare();
-	if ((append && copy_filter(&next, &filters[which])) ||
-	    parse_into(&next, text, lenient, err, errlen)) {
+	if (n < 0)
+		snprintf(err, errlen, "out of memory");
+	else if (((append || (cmds && cmds == (unsigned)n)) && copy_filter(&next, &old)) ||
+		 parse_into(&next, words, n - cmds, lenient, err, errlen) ||
+		 (cmds && ft_triggers_prepare(&triggers, words + n - cmds, cmds, err, errlen)))
+		;
+	else
+		ret = 0;
+	free(words);
+	if (ret) {
+		free(copy);
 		filter_free(&next);
 		return -1;
 	}
 	filters[which] = next;
 	graph_filters_changed();
-	if (ftrace_update()) {
+	ret = update_with(triggers, err, errlen);
+	free(copy);
+	filter_free(ret ? &next : &old);
+	if (ret) {
 		filters[which] = old;
 		graph_filters_changed();
-		filter_free(&next);
-		ft_update_failed(err, errlen, "cannot patch, nothing changed");
-		return -1;
 	}
-	filter_free(&old);
-	return 0;
+	return ret;
 }
 
 int ft_filter_write(enum ft_filter_file which, const char *text, int append,
@@ -248,7 +308,7 @@ int ft_profile_set(int on, char *err, size_t errlen)
 			 "fntrace attached to: start it with fntrace run");
 		return -1;
 	}
-	if (on && get_ready(err, errlen))
+	if (on && ft_get_ready(err, errlen))
 		return -1;
 	ft_graph.profile = on;
 	if (ft_profile_start_stop(on, &filters[FT_FILTER], &filters[FT_NOTRACE])) {

@@ -38,7 +38,9 @@ const char *ft_tracers_available(void);
 /* Replace (append = 0) or extend a filter file with expressions separated
  * by white space.  An expression that matches no function of a loaded
  * module (and has no :mod: for a module not loaded yet) is refused, and
- * nothing changes, as the kernel refuses it with EINVAL. */
+ * nothing changes, as the kernel refuses it with EINVAL.  set_ftrace_filter
+ * takes function triggers too (triggers.h), which leave the filter as it
+ * is unless the write holds expressions of it. */
 int ft_filter_write(enum ft_filter_file which, const char *text, int append,
 		    char *err, size_t errlen);
 /* The same without the match check: for filters given before start-up,
@@ -48,6 +50,10 @@ const struct filter *ft_filter_get(enum ft_filter_file which);
 /* Does the filter file select this function (graph files: "match")? */
 int ft_filter_selects(enum ft_filter_file which, const struct ftrace_rec *rec,
 		      const char *module);
+
+/* What a tracer, the profiler or a trigger needs before its hooks run:
+ * the trace buffer, and the threads' state. */
+int ft_get_ready(char *err, size_t errlen);
 
 /* function_profile_enabled */
 int ft_profile_set(int on, char *err, size_t errlen);

@@ -10,4 +10,7 @@
  * call through them (bind.c). */
 #define ARCH_HAVE_MODULE_PREPARE 1
 
+/* o32 keeps no frame-pointer chain a stack trace could follow. */
+#define ARCH_FRAME_CHAIN 0
+
 #endif

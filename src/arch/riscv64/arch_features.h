@@ -9,4 +9,7 @@
 /* a0-a7 in ftrace_caller's block, fa0-fa7 read by entry.S (ftrace.c). */
 #define ARCH_HAVE_ARG_REGS 1
 
+/* Its frame pointer is the CFA: the frame record (s0, ra) lies below. */
+#define ARCH_FRAME_RECORD (-2)
+
 #endif

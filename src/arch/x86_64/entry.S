@@ -25,8 +25,8 @@
 /*
  * The graph hooks' fast paths.  While function_graph is the one tracer,
  * tracing is on, and no setting asks more of a call than an event and a
- * shadow frame (no filter, argument, depth limit, profile or return
- * value), a call's entry and its return, through its return site or
+ * shadow frame (no filter, argument, depth limit, profile, return
+ * value or trigger), a call's entry and its return, through its return site or
  * through return_to_handler, are done here: five registers saved instead
  * of nine, and no C.  They write the event ev_entry()/ev_exit() would
  * (src/core/events.h) and push, hijack or pop the frame as push_frame()
@@ -84,7 +84,8 @@
 .macro GRAPH_FAST_ALLOWED slow
 	cmpl	$0, ft_graph+FT_GRAPH_TRACE(%rip)
 	je	\slow
-	movq	ft_graph+FT_GRAPH_SETTINGS(%rip), %rax
+	movl	ft_graph+FT_GRAPH_SETTINGS+24(%rip), %eax
+	orq	ft_graph+FT_GRAPH_SETTINGS(%rip), %rax
 	orq	ft_graph+FT_GRAPH_SETTINGS+8(%rip), %rax
 	orq	ft_graph+FT_GRAPH_SETTINGS+16(%rip), %rax
 	jnz	\slow

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Function triggers, the commands of set_ftrace_filter (their syntax:
+ * common/trigger.h), in the runtime.  As the kernel's probes, a trigger is
+ * a set of functions, those its FUNC matches when it is written, each
+ * with the command and a count of its own; an ops of its own
+ * (FTRACE_OPS_FL_PROBE) keeps their sites on, and the function filter is
+ * not changed: a function the tracer's filter leaves out still fires its
+ * trigger, and is still not traced.  A library loaded later gets none, as
+ * a module loaded after a probe gets none of it.
+ *
+ * Everything but the hit path (trigger_hits.c) runs under ftrace_lock().
+ */
+#ifndef FNTRACE_TRIGGERS_H
+#define FNTRACE_TRIGGERS_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/trigger.h"
+
+struct ctl_out;
+struct ft_context;
+struct ft_thread;
+struct ftrace_rec;
+
+/*
+ * One function's triggers: which commands it has, and the hits each has
+ * left.  A hook reads armed and count while the control thread changes
+ * them, so a slot is never freed; next_* are the control thread's own, a
+ * write's plan before it is committed.
+ */
+struct ft_trigger_slot {
+	_Atomic uint32_t armed;			/* a bit per command */
+	uint32_t next_armed;
+	_Atomic long count[TRIGGER_COMMANDS];	/* or TRIGGER_UNLIMITED */
+	long next_count[TRIGGER_COMMANDS];
+};
+
+/* Function id's slot; NULL if it has none (make: then one is made, NULL
+ * only if out of memory). */
+struct ft_trigger_slot *ft_trigger_slot(uint32_t id, int make);
+
+/* A function with a trigger was called: what its command is told. */
+struct ft_trigger_hit {
+	struct ft_thread *t;
+	struct ft_context *c;		/* the context the hook runs in */
+	uint32_t id;
+	uintptr_t parent_ip;
+	uintptr_t *retp;		/* the slot of its return address */
+	_Atomic long *count;		/* this command's */
+};
+
+/*
+ * The kernel's struct ftrace_func_command: what a command does, by its
+ * number (its name: common/trigger.c's table).  A command with no hit yet
+ * (snapshot, dump) is refused there, with its reason; giving it a hit
+ * here, and dropping that reason, is all it takes to add one.
+ */
+struct ft_func_command {
+	void (*hit)(const struct ft_trigger_hit *h);
+};
+
+const struct ft_func_command *ft_trigger_command(enum trigger_cmd cmd);
+
+/* The probe ops' callback: ftrace_call's, for every enabled site while
+ * some function has a trigger. */
+void ft_trigger_call(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *retp);
+
+/* The stacktrace command: the stack of h's call into h's context
+ * (trigger_stack.c). */
+void ft_trigger_stack(const struct ft_trigger_hit *h);
+
+/* ---- the control side (triggers.c) ---- */
+
+/* The commands of one write, parsed and checked (a bad one: -1 with the
+ * reason in err, and nothing changed); then committed, which updates the
+ * sites (as ftrace_update(), which is the last thing it calls), or
+ * dropped.  A commit that fails leaves the triggers as they were. */
+struct ft_trigger_write;
+int ft_triggers_prepare(struct ft_trigger_write **w, const char *const *exprs, unsigned n,
+			char *err, size_t errlen);
+int ft_triggers_commit(struct ft_trigger_write *w, char *err, size_t errlen);
+void ft_triggers_drop(struct ft_trigger_write *w);
+
+/* Every trigger, as set_ftrace_filter lists them: "func:traceoff:unlimited",
+ * "func:stacktrace:count=3", the function as name() prints it. */
+void ft_triggers_show(struct ctl_out *o,
+		      void (*name)(struct ctl_out *o, const struct ftrace_rec *rec));
+/* Every trigger removed (fntrace detach); -1 if the sites could not be
+ * patched. */
+int ft_triggers_clear(void);
+
+#endif
