@@ -66,6 +66,10 @@ int cli_parse_tid(const char *text, uint32_t *tid);
 /* A size in bytes, "100M" style (k, M, G: powers of 1024); -1 after one
  * line if not. */
 int cli_parse_size(const char *text, uint64_t *bytes);
+/* A --trigger FUNC:COMMAND[:COUNT] (common/trigger.h), checked and added
+ * to a list of them, a line each; after one line if not: CLI_EXIT_USAGE
+ * for a bad one, CLI_EXIT_FAILED out of memory. */
+int cli_add_trigger(char **list, const char *text);
 /* The directory fntrace itself was run from. */
 const char *cli_self_dir(void);
 /* A new private directory $TMPDIR/NAME.XXXXXX (else in /tmp), as a user

@@ -35,6 +35,11 @@ static const char usage[] =
 	"  -a, --auto-args        function_graph: record the arguments and return\n"
 	"                         value of every function of PROG its DWARF\n"
 	"                         describes (build it with -g), typed from it\n"
+	"      --trigger=FUNC:COMMAND[:COUNT]\n"
+	"                         a function trigger (repeatable), as written to\n"
+	"                         set_ftrace_filter: COMMAND traceoff, traceon or\n"
+	"                         stacktrace, COUNT the times it fires (default:\n"
+	"                         every call)\n"
 	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
 	"  -p, --pid=PID          record a running process\n"
 	"  -d, --duration=SECS    with -p: stop after SECS seconds (0.5: half a second)\n"
@@ -53,6 +58,8 @@ static const char usage[] =
 	"(x86_64: six integer, eight floating-point; aarch64 and riscv64: eight\n"
 	"of each, and a -pg function gives its return value only).\n\n"
 	"example: fntrace record -F 'parse_*' -o parse.data -- ./prog input\n"
+	"         fntrace record --trigger=fail_request:traceoff:1 -- ./server\n"
+	"                (the trace stops at the first failed request)\n"
 	"         fntrace record -A 'parse_expr@arg1/s,arg2' -R 'parse_expr@retval'\n"
 	"                -- ./prog input\n\n"
 	CLI_EXIT_HELP_PROGRAM
@@ -165,6 +172,8 @@ static int parse_option(int c, struct record_options *o)
 	case 'r':
 		o->retval = 1;
 		return 0;
+	case 'T':
+		return cli_add_trigger(&o->triggers, optarg) ? -1 : 0;
 	case 'A':
 		return check_args(&o->args, optarg, 0);
 	case 'R':
@@ -194,6 +203,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "args", required_argument, NULL, 'A' },
 		{ "return", required_argument, NULL, 'R' },
 		{ "auto-args", no_argument, NULL, 'a' },
+		{ "trigger", required_argument, NULL, 'T' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -232,7 +242,8 @@ void record_options_free(struct record_options *o)
 	free(o->filter);
 	free(o->notrace);
 	free(o->args);
-	o->filter = o->notrace = o->args = NULL;
+	free(o->triggers);
+	o->filter = o->notrace = o->args = o->triggers = NULL;
 }
 
 int cmd_record(int argc, char **argv)

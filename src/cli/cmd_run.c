@@ -15,49 +15,86 @@
 #include <unistd.h>
 
 static const char usage[] =
-	"usage: fntrace run [--] PROG [ARGS...]\n\n"
+	"usage: fntrace run [OPTIONS] [--] PROG [ARGS...]\n\n"
 	"Start PROG with the fntrace runtime loaded and tracing off, and print\n"
 	"its pid on stderr.  Every call site is a nop: PROG runs at full speed\n"
 	"until 'fntrace ctl PID ...' or 'fntrace record -p PID' turns tracing on.\n\n"
+	"      --trigger=FUNC:COMMAND[:COUNT]\n"
+	"               a function trigger from the start (repeatable), as\n"
+	"               written to set_ftrace_filter: COMMAND traceoff, traceon\n"
+	"               or stacktrace, COUNT the times it fires (default: every\n"
+	"               call); only FUNC's site is on\n"
 	"  -h, --help   this text\n\n"
 	"example: fntrace run -- xz -T2 -k big.tar &\n"
-	"         fntrace ctl $! current_tracer function\n\n"
+	"         fntrace ctl $! current_tracer function\n"
+	"         fntrace run --trigger=abort_request:stacktrace -- ./server &\n"
+	"         fntrace ctl $! trace      (the stacks abort_request was called from)\n\n"
 	CLI_EXIT_HELP_PROGRAM;
+
+/* The options before PROG (`run ./prog -h` runs prog -h); PROG's index
+ * in argv, 0 after --help, -1 after a usage error. */
+static int parse_options(int argc, char **argv, char **triggers)
+{
+	static const struct option opts[] = {
+		{ "trigger", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (c == '?' || cli_add_trigger(triggers, optarg))
+			return -1;
+	}
+	if (optind >= argc) {
+		cli_usage_error("no program to run");
+		return -1;
+	}
+	return optind;
+}
+
+/* Where PROG's runtime finds its triggers. */
+static int triggers_env(const char *triggers)
+{
+	return triggers ? setenv("FNTRACE_TRIGGERS", triggers, 1) : unsetenv("FNTRACE_TRIGGERS");
+}
 
 int cmd_run(int argc, char **argv)
 {
 	struct cli_target target;
-	char *lib, *path;
+	char *lib, *path, *triggers = NULL;
+	int first = parse_options(argc, argv, &triggers);
 
-	/* Only before PROG: `run ./prog -h` runs prog -h. */
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(usage, stdout);
-		return CLI_EXIT_OK;
+	if (first <= 0) {
+		free(triggers);
+		return first == 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	}
-	/* A program whose name starts with '-' comes after "--". */
-	if (argc > 1 && argv[1][0] == '-' && strcmp(argv[1], "--"))
-		return cli_usage_error("unknown option '%.*s'", (int)strcspn(argv[1], "="),
-				       argv[1]);
-	optind = 1 + (argc > 1 && !strcmp(argv[1], "--"));
-	if (optind >= argc)
-		return cli_usage_error("no program to run");
-	path = cli_find_program(argv[optind]);
+	path = cli_find_program(argv[first]);
 	if (!path) {
-		cli_error("%s: no such program", argv[optind]);
+		cli_error("%s: no such program", argv[first]);
+		free(triggers);
 		return CLI_EXIT_FAILED;
 	}
 	if (probe_runtime_reachable(path) || cli_target_of(path, &target) ||
 	    cli_target_prepare(&target, path) ||
 	    !(lib = cli_find_runtime(&target))) {
 		free(path);
+		free(triggers);
 		return CLI_EXIT_FAILED;
 	}
-	if (!cli_target_env(path, lib) && !setenv("FNTRACE_CONTROL", "1", 1)) {
+	if (!cli_target_env(path, lib) && !setenv("FNTRACE_CONTROL", "1", 1) &&
+	    !triggers_env(triggers)) {
 		fprintf(stderr, "fntrace: %s runs as pid %d\n", path, (int)getpid());
-		execv(path, argv + optind);
+		execv(path, argv + first);
 	}
 	cli_error("cannot run %s", path);
 	free(lib);
 	free(path);
+	free(triggers);
 	return CLI_EXIT_FAILED;
 }

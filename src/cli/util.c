@@ -3,7 +3,9 @@
  * Small helpers shared by the subcommands.
  */
 #include "cli.h"
+#include "../common/filter.h"
 #include "../common/print.h"
+#include "../common/trigger.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -124,6 +126,42 @@ int cli_parse_size(const char *text, uint64_t *bytes)
 		return -1;
 	}
 	*bytes = v;
+	return 0;
+}
+
+/* One more line on a list of them. */
+static int append_line(char **list, const char *line)
+{
+	size_t old = *list ? strlen(*list) : 0;
+	char *s = realloc(*list, old + strlen(line) + 2);
+
+	if (!s)
+		return -1;
+	sprintf(s + old, "%s%s", old ? "\n" : "", line);
+	*list = s;
+	return 0;
+}
+
+int cli_add_trigger(char **list, const char *text)
+{
+	struct trigger_expr t;
+	struct filter func = { 0 };
+	char err[256];
+	int bad;
+
+	if (text[0] == '!')
+		return cli_usage_error("--trigger sets a trigger, it removes none: '%s'", text);
+	if (trigger_parse(&t, text, err, sizeof(err)))
+		return cli_usage_error("bad trigger: %s", err);
+	bad = filter_add(&func, t.func, err, sizeof(err));
+	filter_free(&func);
+	trigger_expr_free(&t);
+	if (bad)
+		return cli_usage_error("bad trigger: %s", err);
+	if (append_line(list, text)) {
+		cli_error("out of memory");
+		return CLI_EXIT_FAILED;
+	}
 	return 0;
 }
 

@@ -22,6 +22,7 @@ struct record_options {
 	int retval;			/* funcgraph-retval */
 	char *args;			/* set_ftrace_args: -A/-R specs, one per line */
 	int auto_args;			/* --auto-args: specs from the DWARF too */
+	char *triggers;			/* --trigger: function triggers, one per line */
 	const char *output;		/* the data directory */
 	char **argv;			/* the program and its arguments */
 	int transient;			/* live: output goes once reported, so
@@ -49,10 +50,14 @@ int record_exit_code(int wait_status);
 #define NR_KEPT_SETTINGS 7
 struct record_settings {
 	char *value[NR_KEPT_SETTINGS];
+	char *triggers;			/* set_ftrace_filter's, a line each */
 };
 int record_settings_save(pid_t pid, struct record_settings *s);
 int record_settings_restore(pid_t pid, const struct record_settings *s);
 void record_settings_free(struct record_settings *s);
+/* The process's function triggers replaced by these (a line each; NULL:
+ * none); 0, or -1 after a line on why. */
+int record_triggers_set(pid_t pid, const char *triggers);
 
 /* What a recording knows of how the program ran, afterwards. */
 struct record_untraced {

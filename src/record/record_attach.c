@@ -84,6 +84,7 @@ static int configure(struct attached *a, const char *specs)
 	drain(&a->drainer, DRAIN_DISCARD);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
 	return ctl_set(pid, "set_ftrace_filter", o->filter ? o->filter : "") ||
+	       record_triggers_set(pid, o->triggers) ||
 	       ctl_set(pid, "set_ftrace_notrace", o->notrace ? o->notrace : "") ||
 	       ctl_set(pid, "max_graph_depth", depth) ||
 	       ctl_set(pid, "options/funcgraph-retval", o->retval ? "1" : "0") ||

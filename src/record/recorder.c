@@ -206,6 +206,7 @@ static int child_env(const struct record_options *o, const struct recorder *r,
 	       set_env("FNTRACE_FILES_FD", r->files.theirs >= 0 ? files_fd : NULL) ||
 	       set_env("FNTRACE_TRACER", o->tracer) ||
 	       set_env("FNTRACE_FILTER", o->filter) || set_env("FNTRACE_NOTRACE", o->notrace) ||
+	       set_env("FNTRACE_TRIGGERS", o->triggers) ||
 	       set_env("FNTRACE_DEPTH", o->depth ? depth : NULL) ||
 	       set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL) ||
 	       set_env("FNTRACE_ARGS_FILE", o->args || o->auto_args ? r->args_file : NULL);
