@@ -21,7 +21,7 @@ ARCH_TRIPLE=i686-linux-gnu
 # fails; natively every case runs.
 ARCH_QEMU_CASES="load_nops control lost record_faults ctl_faults"
 ARCH_TLS_CASES="robust_signals robust_batch_fork live_stress robust_torture signal_nesting robust_live
-	robust_clone"
+	robust_clone ctl_triggers record_triggers"
 
 # Does this qemu-i386 keep a thread's TLS across its signal handlers?
 i386_tls_kept() {
@@ -59,7 +59,8 @@ ARCH_FLAVORS="gcc-pg gcc-pg-nopie gcc-fentry gcc-nop gcc-patchable clang-pg clan
 ARCH_CASES="static matrix functable tracers robust_threads robust_process robust_clone robust_signals robust_jumps
 	robust_dlopen robust_live robust_depth robust_batch_fork shlib threads
 	signal_nesting live_stress load_nops profile_dlopen crash control
-	record_faults errors list lost ctl_faults robust_torture far_lib real_zlib durations lifetime"
+	record_faults errors list lost ctl_faults robust_torture far_lib real_zlib durations lifetime
+	ctl_triggers record_triggers"
 
 arch_flavor() {
 	link=

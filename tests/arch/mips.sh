@@ -30,7 +30,11 @@ ARCH_FAR_RELOADS=0
 ARCH_SIGUSR1=16
 # Tail calls: "b" (or "j") to the callee (robust_depth).
 ARCH_JUMP="b|j"
+# o32 keeps no frame-pointer chain: a stack trace without the shadow stack
+# names the function and its caller only (ctl_triggers).
+ARCH_FRAME_CHAIN=0
 
 # The cases tests/cases/arch/cross.sh runs for mips in make check.
 ARCH_CASES="static matrix functable robust_threads robust_process robust_signals robust_jumps robust_dlopen robust_live
-	robust_batch_fork robust_depth shlib threads tracers crash far_lib real_zlib live_stress durations lifetime blocked_signals tracing_off"
+	robust_batch_fork robust_depth shlib threads tracers crash far_lib real_zlib live_stress durations lifetime blocked_signals tracing_off
+	ctl_triggers record_triggers"
