@@ -147,7 +147,7 @@ static void env_triggers(void)
 	for (char *t = copy ? strtok_r(copy, "\n", &save) : NULL; t;
 	     t = strtok_r(NULL, "\n", &save))
 		if (ft_filter_write(FT_FILTER, t, 1, err, sizeof(err)))
-			ft_warn("FNTRACE_TRIGGERS: %s", err);
+			ft_warn("trigger not set: %s", err);
 	free(copy);
 }
 
