@@ -260,34 +260,29 @@ static int filter_write(enum ft_filter_file which, const char *text, int append,
 	struct ft_trigger_write *triggers = NULL;
 	const char **words;
 	char *copy;
-	int n = split_words(text, &copy, &words), ret = -1;
+	int n = split_words(text, &copy, &words), ret;
 	unsigned cmds = n > 0 && which == FT_FILTER ? commands_last(words, n) : 0;
+	int keep = append || (cmds && cmds == (unsigned)n);
 
 	ft_plain_names_prepare();
 	if (n < 0)
 		snprintf(err, errlen, "out of memory");
-	else if (((append || (cmds && cmds == (unsigned)n)) && copy_filter(&next, &old)) ||
-		 parse_into(&next, words, n - cmds, lenient, err, errlen) ||
-		 (cmds && ft_triggers_prepare(&triggers, words + n - cmds, cmds, err, errlen)))
-		;
-	else
-		ret = 0;
+	ret = n < 0 || (keep && copy_filter(&next, &old)) ||
+	      parse_into(&next, words, n - cmds, lenient, err, errlen) ||
+	      (cmds && ft_triggers_prepare(&triggers, words + n - cmds, cmds, err, errlen));
 	free(words);
-	if (ret) {
-		free(copy);
-		filter_free(&next);
-		return -1;
+	if (!ret) {
+		filters[which] = next;
+		graph_filters_changed();
+		ret = update_with(triggers, err, errlen);
 	}
-	filters[which] = next;
-	graph_filters_changed();
-	ret = update_with(triggers, err, errlen);
-	free(copy);
-	filter_free(ret ? &next : &old);
 	if (ret) {
 		filters[which] = old;
 		graph_filters_changed();
 	}
-	return ret;
+	filter_free(ret ? &next : &old);
+	free(copy);
+	return ret ? -1 : 0;
 }
 
 int ft_filter_write(enum ft_filter_file which, const char *text, int append,

@@ -19,6 +19,7 @@
  */
 #include "events.h"
 #include "ftrace.h"
+#include "limits.h"
 #include "thread.h"
 #include "tracing.h"
 #include "triggers.h"
@@ -40,6 +41,7 @@ struct ft_trigger_slot *ft_trigger_slot(uint32_t id, int make)
 		return NULL;
 	block = atomic_load_explicit(&blocks[b], memory_order_acquire);
 	if (!block && make) {
+		ft_limits_grow(BLOCK * sizeof(*block));	/* not the program's */
 		block = mmap(NULL, BLOCK * sizeof(*block), PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (block == MAP_FAILED)

@@ -7,7 +7,8 @@
  * The frames the runtime can name without guessing come first: the
  * function hit, by its id.  While the graph hooks run (function_graph or
  * the profiler) the shadow stack knows the traced calls around it, and
- * their ids follow: nothing is read from the program's stack.  Otherwise
+ * their ids follow: nothing is read from the program's stack.  Where they
+ * give nothing more (no graph hooks, or no traced call open around it),
  * the caller's return address follows, the one the hook was given, and
  * then what the frame-pointer chain gives (ARCH_FRAME_RECORD): trusted
  * where the program keeps frame pointers, which gcc's -pg does but on

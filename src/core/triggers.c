@@ -24,7 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int selects(uint32_t id);
+/* The probe ops wants the functions with a command armed. */
+static int selects(uint32_t id)
+{
+	struct ft_trigger_slot *s = ft_trigger_slot(id, 0);
+
+	return s && atomic_load(&s->armed);
+}
 
 static struct ftrace_ops probe_ops = {
 	.func = ft_trigger_call,
@@ -45,13 +51,6 @@ struct ft_trigger_write {
 	struct touched *v;
 	size_t nr, cap;
 };
-
-static int selects(uint32_t id)
-{
-	struct ft_trigger_slot *s = ft_trigger_slot(id, 0);
-
-	return s && atomic_load(&s->armed);
-}
 
 /* ---- one command, parsed ---- */
 
