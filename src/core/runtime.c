@@ -138,10 +138,11 @@ static int start_tracer(void)
 
 /* The triggers the command line gave (run or record --trigger), a line
  * each: set one by one, so that one naming no function is said and the
- * others stand. */
+ * others stand.  A program with no call sites at all (a shell the
+ * recorded program runs under) has none to say it lacks. */
 static void env_triggers(void)
 {
-	const char *list = getenv("FNTRACE_TRIGGERS");
+	const char *list = ftrace_rec_count() ? getenv("FNTRACE_TRIGGERS") : NULL;
 	char *copy = list ? strdup(list) : NULL, *save = NULL, err[256];
 
 	for (char *t = copy ? strtok_r(copy, "\n", &save) : NULL; t;
