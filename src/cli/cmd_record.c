@@ -57,7 +57,7 @@ static const char usage[] =
 	"(x86_64: six integer, eight floating-point; aarch64 and riscv64: eight\n"
 	"of each, and a -pg function gives its return value only).\n\n"
 	"example: fntrace record -F 'parse_*' -o parse.data -- ./prog input\n"
-	"         fntrace record --tracing-thresh=1000 -- ./server  (calls of 1 ms and more)\n"
+	"         fntrace record --tracing-thresh=1000 -- ./server\n"
 	"         fntrace record -A 'parse_expr@arg1/s,arg2' -R 'parse_expr@retval'\n"
 	"                -- ./prog input\n\n"
 	CLI_EXIT_HELP_PROGRAM

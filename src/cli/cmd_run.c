@@ -26,7 +26,7 @@ static const char usage[] =
 	"  -h, --help   this text\n\n"
 	"example: fntrace run -- xz -T2 -k big.tar &\n"
 	"         fntrace ctl $! current_tracer function\n"
-	"         fntrace run --tracing-thresh=500 -- ./server &  (calls of 0.5 ms and more)\n\n"
+	"         fntrace run --tracing-thresh=500 -- ./server &\n\n"
 	CLI_EXIT_HELP_PROGRAM;
 
 enum { OPT_TRACING_THRESH = 256 };
