@@ -179,10 +179,12 @@ static int has_waiting(const struct whole_calls *w, unsigned depth)
 }
 
 /* Calls waiting deeper than depth + 1, whose callers at the levels
- * between never came, go below stand-ins at depth + 1. */
+ * between never came, go below stand-ins at depth + 1.  From the deepest
+ * level that may hold any: a damaged trace's depths alternating between
+ * 0 and 65535 must not cost a scan of every level each call. */
 static int fold_deeper(struct whole_calls *w, int depth)
 {
-	for (int k = (int)w->nr_waiting - 1; k >= depth + 2; k--) {
+	for (int k = (int)w->nr_deep - 1; k >= depth + 2; k--) {
 		int64_t above, stand_in;
 
 		if (!has_waiting(w, k))
@@ -195,6 +197,8 @@ static int fold_deeper(struct whole_calls *w, int depth)
 		if (merge_children(w, stand_in, w->waiting[k]))
 			return -1;
 	}
+	if (depth + 2 >= 0 && (unsigned)depth + 2 < w->nr_deep)
+		w->nr_deep = depth + 2;
 	return 0;
 }
 
@@ -280,6 +284,8 @@ int whole_calls_add(struct whole_calls *w, uint32_t key, unsigned depth, uint64_
 		x = child_made(w, x, key);
 	if (x < 0)
 		return -1;
+	if (depth > anchor && depth + 1 > w->nr_deep)
+		w->nr_deep = depth + 1;
 	w->nodes[x].calls++;
 	w->nodes[x].total += took;
 	w->nodes[x].self += took > below ? took - below : 0;

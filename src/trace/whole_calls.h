@@ -58,6 +58,8 @@ struct whole_calls {
 					 * for their caller; 0: none yet */
 	unsigned nr_waiting;
 	size_t cap_waiting;
+	unsigned nr_deep;		/* the levels below it wait for nothing:
+					 * a scan of the waiting starts there */
 	struct whole_merge *merges;	/* a merge's work still to do */
 	size_t nr_merges, cap_merges;
 };
