@@ -5,12 +5,14 @@
  *
  *   thresh N [HOLD]   N rounds of outer() and a hundred quick() calls,
  *                     then "N rounds"; with HOLD, on while the file HOLD
- *                     exists too (for a test that switches tracing live)
+ *                     exists too (for a test that switches tracing live);
+ *                     HOLD "exit": main leaves by exit(), never returning
  *
  * With a threshold of 1 ms, main -> outer -> nap are the calls kept.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,7 +42,7 @@ KEEP void outer(void)
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 5, i;
-	const char *hold = argc > 2 ? argv[2] : NULL;
+	const char *hold = argc > 2 && strcmp(argv[2], "exit") ? argv[2] : NULL;
 
 	for (i = 0; i < n || (hold && access(hold, F_OK) == 0); i++) {
 		outer();
@@ -48,5 +50,7 @@ int main(int argc, char **argv)
 			quick();
 	}
 	printf("%d rounds\n", i);
+	if (argc > 2 && !hold)
+		exit(0);
 	return 0;
 }

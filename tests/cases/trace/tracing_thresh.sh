@@ -68,6 +68,14 @@ t_ok "flame graph: nap below outer below main" grep -q '^main;outer;nap [0-9]' f
 t_eq "flame graph: the self times add up to main's" "$main_ns" \
 	"$(awk '{ n += $NF } END { print n }' folded.txt)"
 
+# A caller that never ends (main leaves by exit()): its calls go below a
+# stand-in in the flame graph, and count in --stat all the same.
+"$FNTRACE" record --tracing-thresh=1000 -o exit.data -- ./thresh 3 exit >/dev/null 2>&1
+t_eq "no caller: below [unfinished]" "[unfinished];outer [unfinished];outer;nap" \
+	"$("$FNTRACE" export -i exit.data -f folded | awk '$1 !~ /quick/ { print $1 }' | sort | tr '\n' ' ' | sed 's/ $//')"
+t_eq "no caller: --stat counts them" "nap 3 outer 3" \
+	"$("$FNTRACE" report -i exit.data --csv | awk -F, 'NR > 1 && $1 != "quick" { print $1, $2 }' | sort | tr '\n' ' ' | sed 's/ $//')"
+
 # The report's rules: -F picks by name, and a range in the middle of the
 # run still shows main, which began before it and ended long after.
 t_eq "-F nap: the naps alone" "nap nap nap nap nap" \
