@@ -138,11 +138,12 @@ static void send_preamble(struct sent *s)
 
 	n = snprintf(line, sizeof(line),
 		     "fntrace-data: 1\ntracer: %s\npid: %d\nclock_sync: %llu %llu %llu %llu\n"
-		     "options: %s\nnr_cpus: %ld\n",
+		     "options: %s\nnr_cpus: %ld\ntracing_thresh: %u\n",
 		     ft_tracer_name(), (int)getpid(),
 		     (unsigned long long)clock_ticks0, (unsigned long long)clock_ns0,
 		     (unsigned long long)ticks, (unsigned long long)ns,
-		     ft_graph.retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN));
+		     ft_graph.retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN),
+		     ft_graph_thresh());
 	text_add(&info, line, n);
 	/* The chunks go as they are, in our byte order: the reader swaps. */
 	ctl_printf(s->o, "fntrace-stream 1 %s\n", FT_BIG_ENDIAN ? "be" : "le");
