@@ -93,7 +93,7 @@ static void take_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end
 	head.used = end - from;
 	tr_count_chunk(events, head.used / 4, &n);
 	d->lost_noted += n.lost;
-	ft_chunk_state_at(d->shm, c, from, &head.start_time, &head.cpu);
+	ft_chunk_state_at(d->shm, c, from, &head);
 	head.consumed = 0;
 	if (datadir_write(d->dir, &head, sizeof(head), events, head.used)) {
 		d->dir->info->dropped += n.events + n.lost;
