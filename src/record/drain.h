@@ -21,6 +21,12 @@ struct drain_thread {
 	uint32_t pid, image, tid;
 };
 
+/* A chunk a pass takes, and when it was handed over. */
+struct drain_pick {
+	uint64_t order;
+	uint32_t index, state;
+};
+
 struct drainer {
 	struct ft_shm *shm;
 	struct datadir *dir;
@@ -30,6 +36,7 @@ struct drainer {
 	uint64_t lost_noted;		/* ... and in the chunks dropped too */
 	struct drain_thread *threads;	/* a hash set, open addressing */
 	unsigned nr_threads, nr_slots;
+	struct drain_pick *picks;	/* the chunks of one pass, in order */
 };
 
 /* Events the runtime dropped that no LOST event says: their threads
