@@ -98,7 +98,7 @@ static void take_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end
 	d->lost_noted += n.lost;
 	ft_chunk_state_at(d->shm, c, from, &head);
 	head.consumed = 0;
-	if (datadir_write(d->dir, &head, sizeof(head), events, head.used)) {
+	if (datadir_write(d->dir, &head, events, &n)) {
 		d->dir->info->dropped += n.events + n.lost;
 		return;
 	}
@@ -256,18 +256,32 @@ void drain_keep_info(struct drainer *d)
 		datadir_refresh(d->dir);
 }
 
+const char *drain_say_cut(const struct drainer *d, char *buf, size_t len)
+{
+	const struct datadir_info *i = d->dir->info;
+	char cut[160];
+
+	buf[0] = '\0';
+	if (i->cut.chunks)
+		snprintf(buf, len, "; %s", tr_format_cut(cut, sizeof(cut), i->max_size, &i->cut));
+	return buf;
+}
+
+/* What the trace kept holds: --max-size's dropped chunks are not in it. */
 void drain_say_summary(const struct drainer *d, const char *where)
 {
 	const struct datadir_info *i = d->dir->info;
 	double seconds = (i->clock.ns[1] - i->clock.ns[0]) / 1e9;
-	char size[32], missed[160];
+	struct tr_counts kept = d->written;
+	char size[32], missed[160], cut[192];
 
+	tr_counts_sub(&kept, &d->dir->cap.counts);
 	fprintf(stderr, "fntrace: recorded %llu calls, %llu events (%s) in %u thread%s "
-		"over %.3f s, %llu lost%s%s%s\n",
-		(unsigned long long)d->written.calls, (unsigned long long)d->written.events,
+		"over %.3f s, %llu lost%s%s%s%s\n",
+		(unsigned long long)kept.calls, (unsigned long long)kept.events,
 		tr_format_bytes(size, sizeof(size), d->dir->size), d->nr_threads,
 		d->nr_threads == 1 ? "" : "s", seconds,
-		(unsigned long long)(d->written.lost + i->unsaid),
-		tr_format_missed(missed, sizeof(missed), &d->written), where ? " -> " : "",
-		where ? where : "");
+		(unsigned long long)(kept.lost + i->unsaid),
+		tr_format_missed(missed, sizeof(missed), &kept), where ? " -> " : "",
+		where ? where : "", drain_say_cut(d, cut, sizeof(cut)));
 }

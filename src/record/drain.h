@@ -60,8 +60,12 @@ void drain_wait(struct drainer *d, uint32_t seen, unsigned timeout_ms);
 void drain_keep_info(struct drainer *d);
 /* The line a recording that stored everything ends with, on stderr:
  * calls, events, trace.dat's bytes, threads, how long, events lost, calls
- * the graph could not follow (if any), and where (if not NULL). */
+ * the graph could not follow (if any), where (if not NULL), and what
+ * --max-size dropped (if any). */
 void drain_say_summary(const struct drainer *d, const char *where);
+/* "; oldest 120.0 MB (...) dropped by --max-size=8.0 MB" if it dropped
+ * some, for that line and the one of a recording stopped early; else "". */
+const char *drain_say_cut(const struct drainer *d, char *buf, size_t len);
 void drain_free(struct drainer *d);
 
 #endif
