@@ -66,9 +66,11 @@ int cli_parse_tid(const char *text, uint32_t *tid);
 /* --tracing-thresh's microseconds, 0 (none) to 4294967295, as the
  * tracing_thresh file takes them; -1 after one line if not. */
 int cli_parse_thresh(const char *text, unsigned *us);
-/* A size in bytes, "100M" style (k, M, G: powers of 1024); -1 after one
- * line if not. */
+/* A size in bytes, "100M" style (k or K, M, G: powers of 1024); -1 after
+ * one line if not. */
 int cli_parse_size(const char *text, uint64_t *bytes);
+/* The same, -1 without a word: the caller says what the size is for. */
+int cli_size_value(const char *text, uint64_t *bytes);
 /* The directory fntrace itself was run from. */
 const char *cli_self_dir(void);
 /* A new private directory $TMPDIR/NAME.XXXXXX (else in /tmp), as a user

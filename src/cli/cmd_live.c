@@ -33,6 +33,7 @@ static const char usage[] =
 	"  -a, --auto-args        function_graph: show every described function's\n"
 	"                         arguments and return value, typed from DWARF\n"
 	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
+	"      --max-size=SIZE    print only the newest SIZE of trace (K, M or G)\n"
 	"  -h, --help             this text\n\n"
 	"example: fntrace live -D 3 -- ./prog input\n\n"
 	CLI_EXIT_HELP_PROGRAM;

@@ -6,6 +6,7 @@
 #include "../record/record.h"
 #include "../common/argspec.h"
 #include "../common/filter.h"
+#include "../common/shm.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -44,6 +45,9 @@ static const char usage[] =
 	"  -d, --duration=SECS    with -p: stop after SECS seconds (0.5: half a second)\n"
 	"  -o, --output=DIR       data directory (default fntrace.data; an old\n"
 	"                         one is kept as DIR.old)\n"
+	"      --max-size=SIZE    keep only the newest SIZE of trace (K, M or G;\n"
+	"                         256K at least): the oldest is dropped as the\n"
+	"                         recording grows, and the report says how much\n"
 	"  -h, --help             this text\n\n"
 	"SPEC: values separated by commas, up to 8: argN (the Nth integer or\n"
 	"pointer argument, N from 1), fargN (the Nth floating-point one), each\n"
@@ -59,7 +63,8 @@ static const char usage[] =
 	"example: fntrace record -F 'parse_*' -o parse.data -- ./prog input\n"
 	"         fntrace record --tracing-thresh=1000 -- ./server\n"
 	"         fntrace record -A 'parse_expr@arg1/s,arg2' -R 'parse_expr@retval'\n"
-	"                -- ./prog input\n\n"
+	"                -- ./prog input\n"
+	"         fntrace record --max-size=512M -p 4242   (its last 512 MB)\n\n"
 	CLI_EXIT_HELP_PROGRAM
 	"with -p: 0 done, 1 failed, 2 usage error\n";
 
@@ -148,8 +153,24 @@ static int parse_seconds(const char *s, uint64_t *ns)
 	return 0;
 }
 
+/* --max-size=SIZE: the recording keeps at least a chunk of the buffer
+ * (a segment of trace.dat holds one whole). */
+static int parse_max_size(const char *s, uint64_t *bytes)
+{
+	if (cli_size_value(s, bytes)) {
+		cli_usage_error("bad --max-size: '%s' (bytes, or with K, M or G: 512M)", s);
+		return -1;
+	}
+	if (*bytes < FT_CHUNK_SIZE) {
+		cli_usage_error("--max-size=%s: smaller than one chunk of the buffer (%uK)", s,
+				FT_CHUNK_SIZE / 1024);
+		return -1;
+	}
+	return 0;
+}
+
 /* Long options without a letter of their own. */
-enum { OPT_TRACING_THRESH = 256 };
+enum { OPT_TRACING_THRESH = 256, OPT_MAX_SIZE };
 
 static int parse_option(int c, struct record_options *o)
 {
@@ -189,6 +210,8 @@ static int parse_option(int c, struct record_options *o)
 		return cli_parse_pid(optarg, &o->pid);
 	case 'd':
 		return parse_seconds(optarg, &o->duration_ns);
+	case OPT_MAX_SIZE:
+		return parse_max_size(optarg, &o->max_size);
 	}
 	return -1;
 }
@@ -209,6 +232,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};

@@ -120,7 +120,7 @@ int cli_parse_thresh(const char *text, unsigned *us)
 	return 0;
 }
 
-int cli_parse_size(const char *text, uint64_t *bytes)
+int cli_size_value(const char *text, uint64_t *bytes)
 {
 	static const char units[] = "kMG";
 	char *end;
@@ -129,18 +129,24 @@ int cli_parse_size(const char *text, uint64_t *bytes)
 
 	errno = 0;
 	v = strtoull(text, &end, 10);
-	unit = *end ? strchr(units, *end) : NULL;
+	unit = *end ? strchr(units, *end == 'K' ? 'k' : *end) : NULL;
 	if (unit && !end[1])
 		for (int i = 0; i <= unit - units && v <= UINT64_MAX / 1024; i++)
 			v *= 1024;
 	else if (*end)
 		v = 0;
-	if (errno || end == text || *text == '-' || v == 0 || v >= UINT64_MAX / 1024) {
-		cli_usage_error("a size is a positive number of bytes, with k, M or G: '%s'", text);
+	if (errno || end == text || *text == '-' || v == 0 || v >= UINT64_MAX / 1024)
 		return -1;
-	}
 	*bytes = v;
 	return 0;
+}
+
+int cli_parse_size(const char *text, uint64_t *bytes)
+{
+	if (cli_size_value(text, bytes) == 0)
+		return 0;
+	cli_usage_error("a size is a positive number of bytes, with k, M or G: '%s'", text);
+	return -1;
 }
 
 const char *cli_self_dir(void)

@@ -24,6 +24,12 @@
  * same thread and context; a chunk's first delta is from
  * ft_chunk.start_time.
  *
+ * A chunk also says the graph depth its first event comes at
+ * (ft_chunk.depth), so that a reader that does not have the chunks
+ * before it (dropped by record --max-size, overwritten in the ring, read
+ * from a running process) still nests what follows: it resumes there as
+ * after a LOST.
+ *
  * A thread writes in one of two contexts, as the kernel's tracer has one
  * per interrupt level: 0, its own, and 1, a signal handler that ran while
  * the thread was inside the tracer.  Each context takes chunks of its
@@ -146,7 +152,9 @@ struct ft_chunk {
 					 * after each exec (funcs-PID.IMAGE) */
 	uint32_t context;		/* 0, or 1: events of signal handlers that
 					 * ran while the thread was in the tracer */
-	uint32_t pad;
+	uint32_t depth;			/* the context's graph depth where its
+					 * events start, as a LOST says it, plus
+					 * one; 0: not said (an older runtime) */
 };
 
 struct ft_file_header {

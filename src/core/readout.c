@@ -159,7 +159,7 @@ static struct ft_chunk piece_head(const struct ft_chunk *c, uint32_t from, uint3
 {
 	struct ft_chunk head = *c;
 
-	ft_chunk_state_at(ft_buffer_shm(), c, from, &head.start_time, &head.cpu);
+	ft_chunk_state_at(ft_buffer_shm(), c, from, &head);
 	head.used = len;
 	head.consumed = 0;
 	return head;

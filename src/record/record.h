@@ -29,6 +29,8 @@ struct record_options {
 					 * the summary line names no directory */
 	pid_t pid;			/* -p: a running process instead */
 	uint64_t duration_ns;		/* -d: how long to record it; 0: until Ctrl-C */
+	uint64_t max_size;		/* --max-size: the newest bytes of trace
+					 * kept; 0: all of it */
 };
 
 /* Parse record options up to the program; returns the index of the

@@ -357,7 +357,7 @@ static void release_buffer(pid_t pid)
 static int record_attached(struct attached *a)
 {
 	const struct record_options *o = a->o;
-	char ending[256], *specs = NULL;
+	char ending[256], cut[192], *specs = NULL;
 
 	if (!has_call_sites(o->pid) || !(a->shm = map_buffer(o->pid)))
 		return -1;
@@ -385,8 +385,9 @@ static int record_attached(struct attached *a)
 	}
 	if (a->dir.error)
 		fprintf(stderr, "fntrace: recording stopped, %s: what fit is in %s; "
-			"%llu events dropped\n", datadir_ending(&a->dir, ending, sizeof(ending)),
-			o->output, (unsigned long long)a->info.dropped);
+			"%llu events dropped%s\n", datadir_ending(&a->dir, ending, sizeof(ending)),
+			o->output, (unsigned long long)a->info.dropped,
+			drain_say_cut(&a->drainer, cut, sizeof(cut)));
 	else
 		drain_say_summary(&a->drainer, o->output);
 	record_say_unmatched(a->dir.final, o);
@@ -400,7 +401,7 @@ int record_attach(const struct record_options *o)
 		.o = o, .dir.trace_fd = -1,
 		.info = { .tracer = o->tracer, .pid = o->pid, .retval = o->retval,
 			  .filter = o->filter, .notrace = o->notrace, .depth = o->depth,
-			  .thresh = o->thresh },
+			  .thresh = o->thresh, .max_size = o->max_size },
 	};
 	int ret;
 

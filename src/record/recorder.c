@@ -274,6 +274,7 @@ static int describe_run(struct datadir_info *info, const struct record_options *
 	info->notrace = o->notrace;
 	info->depth = o->depth;
 	info->thresh = o->thresh;
+	info->max_size = o->max_size;
 	return info->command ? 0 : -1;
 }
 
@@ -333,7 +334,7 @@ static void say_result(const struct recorder *r, const struct record_options *o,
 {
 	const struct datadir *d = &r->dir;
 	uint64_t lost_total = r->drainer.written.lost + r->info.unsaid;
-	char lost[64] = "", missed[160], ending[256], kept[4200];
+	char lost[64] = "", missed[160], ending[256], kept[4200], cut[192];
 
 	if (!d->error) {
 		if (sealed)
@@ -344,10 +345,11 @@ static void say_result(const struct recorder *r, const struct record_options *o,
 		snprintf(lost, sizeof(lost), "; %llu events lost (buffers full)",
 			 (unsigned long long)lost_total);
 	where_kept(d, sealed, kept, sizeof(kept));
-	fprintf(stderr, "fntrace: recording stopped, %s: %s; %llu events dropped%s%s\n",
+	fprintf(stderr, "fntrace: recording stopped, %s: %s; %llu events dropped%s%s%s\n",
 		datadir_ending(d, ending, sizeof(ending)), kept,
 		(unsigned long long)r->info.dropped, lost,
-		tr_format_missed(missed, sizeof(missed), &r->drainer.written));
+		tr_format_missed(missed, sizeof(missed), &r->drainer.written),
+		drain_say_cut(&r->drainer, cut, sizeof(cut)));
 }
 
 /* A recording that failed turns the program's clean exit into 1. */

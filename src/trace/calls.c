@@ -49,8 +49,9 @@ static int pop(struct call_walk *w, uint64_t time, enum call_end end, struct cal
 	return 1;
 }
 
-/* A LOST: close the frames that returned unseen, say it, open stand-ins
- * for the ones entered unseen (the loop in call_walk_next does each). */
+/* A LOST: close the frames that returned unseen, say it (unless it is a
+ * gap's, of no events), open stand-ins for the ones entered unseen (the
+ * loop in call_walk_next does each). */
 static void settle_loss(struct call_walk *w, const struct tr_event *raw)
 {
 	unsigned resume = tr_resume_depth(raw);
@@ -60,7 +61,7 @@ static void settle_loss(struct call_walk *w, const struct tr_event *raw)
 	w->closing_time = raw->time;
 	w->opening = resume > w->depth ? resume - w->depth : 0;
 	w->held = *raw;
-	w->has_held = 1;
+	w->has_held = raw->value != 0;
 }
 
 static void take_args(struct call_event *ev, const struct tr_event *raw)

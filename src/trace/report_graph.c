@@ -67,8 +67,9 @@ struct graph {
 };
 
 /* print_graph_headers_flags: each column adds its piece to both lines. */
-static void print_header(FILE *out, unsigned show)
+static void print_header(const struct report *r)
 {
+	FILE *out = r->out;
 	static const struct { unsigned bit; const char *title, *ticks; } columns[] = {
 		{ REPORT_SHOW_ABSTIME, "     TIME       ", "      |         " },
 		{ REPORT_SHOW_CPU, " CPU", " |  " },
@@ -77,13 +78,15 @@ static void print_header(FILE *out, unsigned show)
 	};
 	size_t n = sizeof(columns) / sizeof(columns[0]);
 
-	fputs("# tracer: function_graph\n#\n#", out);
+	fputs("# tracer: function_graph\n", out);
+	report_print_cut(r);
+	fputs("#\n#", out);
 	for (size_t i = 0; i < n; i++)
-		if (show & columns[i].bit)
+		if (r->show & columns[i].bit)
 			fputs(columns[i].title, out);
 	fputs("               FUNCTION CALLS\n#", out);
 	for (size_t i = 0; i < n; i++)
-		if (show & columns[i].bit)
+		if (r->show & columns[i].bit)
 			fputs(columns[i].ticks, out);
 	fputs("               |   |   |   |\n", out);
 }
@@ -395,11 +398,12 @@ static int on_call(struct graph *g, unsigned ti, const struct tr_event *ev)
 	return 0;
 }
 
+/* A gap's LOST (of no events) has only its depth to give. */
 static int on_lost(struct graph *g, unsigned ti, const struct tr_event *ev)
 {
-	if (ev->cpu == TR_NO_CPU)
+	if (ev->value && ev->cpu == TR_NO_CPU)
 		fprintf(g->out, " CPU:? [LOST %" PRIu64 " EVENTS]\n", ev->value);
-	else
+	else if (ev->value)
 		fprintf(g->out, " CPU:%u [LOST %" PRIu64 " EVENTS]\n", ev->cpu, ev->value);
 	g->r->threads[ti].lost += ev->value;
 	return resync(&g->threads[ti], tr_resume_depth(ev));
@@ -527,7 +531,7 @@ int report_graph(struct report *r)
 	}
 	take_carried(&g);
 	if (!r->opt->no_header)
-		print_header(r->out, r->show);
+		print_header(r);
 	while (!err && (ti = merge_next(&g.merge, &ev)) >= 0)
 		err = on_event(&g, ti, &ev);
 	if (!err)

@@ -431,6 +431,7 @@ static void print_table(const struct profile *p)
 {
 	int srcline = p->r->srclines != NULL;
 
+	report_print_cut(p->r);
 	fprintf(p->r->out, "  Function                               Hit    Time            "
 		"Avg             s^2             Self%s\n"
 		"  --------                               ---    ----            "

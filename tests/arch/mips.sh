@@ -31,6 +31,8 @@ ARCH_SIGUSR1=16
 # Tail calls: "b" (or "j") to the callee (robust_depth).
 ARCH_JUMP="b|j"
 
-# The cases tests/cases/arch/cross.sh runs for mips in make check.
+# The cases tests/cases/arch/cross.sh runs for mips in make check
+# (record_rotate: the depth a chunk of the other byte order starts at).
 ARCH_CASES="static matrix functable robust_threads robust_process robust_signals robust_jumps robust_dlopen robust_live
-	robust_batch_fork robust_depth shlib threads tracers crash far_lib real_zlib live_stress durations lifetime blocked_signals tracing_off tracing_thresh"
+	robust_batch_fork robust_depth shlib threads tracers crash far_lib real_zlib live_stress durations lifetime blocked_signals tracing_off tracing_thresh
+	record_rotate"
