@@ -63,9 +63,14 @@ int cli_parse_pid(const char *text, pid_t *pid);
 int cli_parse_seconds(const char *text, unsigned *seconds);
 /* A thread id (positive); -1 after one line if not. */
 int cli_parse_tid(const char *text, uint32_t *tid);
-/* A size in bytes, "100M" style (k, M, G: powers of 1024); -1 after one
- * line if not. */
+/* --tracing-thresh's microseconds, 0 (none) to 4294967295, as the
+ * tracing_thresh file takes them; -1 after one line if not. */
+int cli_parse_thresh(const char *text, unsigned *us);
+/* A size in bytes, "100M" style (k or K, M, G: powers of 1024); -1 after
+ * one line if not. */
 int cli_parse_size(const char *text, uint64_t *bytes);
+/* The same, -1 without a word: the caller says what the size is for. */
+int cli_size_value(const char *text, uint64_t *bytes);
 /* A --trigger FUNC:COMMAND[:COUNT] (common/trigger.h), checked and added
  * to a list of them, a line each; after one line if not: CLI_EXIT_USAGE
  * for a bad one, CLI_EXIT_FAILED out of memory. */

@@ -22,6 +22,9 @@ static const char usage[] =
 	"  -F, --filter=GLOB      trace only matching functions (repeatable)\n"
 	"  -N, --notrace=GLOB     never trace matching functions (repeatable)\n"
 	"  -D, --depth=N          function_graph: trace N levels deep at most\n"
+	"      --tracing-thresh=USEC\n"
+	"                         function_graph: show only the calls that last\n"
+	"                         USEC microseconds or more\n"
 	"  -r, --retval           function_graph: show return values\n"
 	"  -A, --args=FUNC@SPEC   function_graph: show arguments (see 'fntrace\n"
 	"                         record --help')\n"
@@ -33,6 +36,7 @@ static const char usage[] =
 	"                         a function trigger (repeatable; see 'fntrace\n"
 	"                         record --help')\n"
 	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
+	"      --max-size=SIZE    print only the newest SIZE of trace (K, M or G)\n"
 	"  -h, --help             this text\n\n"
 	"example: fntrace live -D 3 -- ./prog input\n\n"
 	CLI_EXIT_HELP_PROGRAM;

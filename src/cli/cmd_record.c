@@ -6,6 +6,7 @@
 #include "../record/record.h"
 #include "../common/argspec.h"
 #include "../common/filter.h"
+#include "../common/shm.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -25,6 +26,10 @@ static const char usage[] =
 	"                         *abc*, a glob, !GLOB to remove, GLOB:mod:MODULE\n"
 	"  -N, --notrace=GLOB     never trace matching functions (repeatable)\n"
 	"  -D, --depth=N          function_graph: trace N levels deep at most\n"
+	"      --tracing-thresh=USEC\n"
+	"                         function_graph: record only the calls that last\n"
+	"                         USEC microseconds or more, each whole at its\n"
+	"                         return (the kernel's tracing_thresh)\n"
 	"  -r, --retval           function_graph: record return values\n"
 	"  -A, --args=FUNC@SPEC   function_graph: record arguments of matching\n"
 	"                         functions (repeatable); SPEC: arg1, arg2/x ...\n"
@@ -45,6 +50,9 @@ static const char usage[] =
 	"  -d, --duration=SECS    with -p: stop after SECS seconds (0.5: half a second)\n"
 	"  -o, --output=DIR       data directory (default fntrace.data; an old\n"
 	"                         one is kept as DIR.old)\n"
+	"      --max-size=SIZE    keep only the newest SIZE of trace (K, M or G;\n"
+	"                         256K at least): the oldest is dropped as the\n"
+	"                         recording grows, and the report says how much\n"
 	"  -h, --help             this text\n\n"
 	"SPEC: values separated by commas, up to 8: argN (the Nth integer or\n"
 	"pointer argument, N from 1), fargN (the Nth floating-point one), each\n"
@@ -60,8 +68,10 @@ static const char usage[] =
 	"example: fntrace record -F 'parse_*' -o parse.data -- ./prog input\n"
 	"         fntrace record --trigger=fail_request:traceoff:1 -- ./server\n"
 	"                (the trace stops at the first failed request)\n"
+	"         fntrace record --tracing-thresh=1000 -- ./server\n"
 	"         fntrace record -A 'parse_expr@arg1/s,arg2' -R 'parse_expr@retval'\n"
-	"                -- ./prog input\n\n"
+	"                -- ./prog input\n"
+	"         fntrace record --max-size=512M -p 4242   (its last 512 MB)\n\n"
 	CLI_EXIT_HELP_PROGRAM
 	"with -p: 0 done, 1 failed, 2 usage error\n";
 
@@ -150,9 +160,30 @@ static int parse_seconds(const char *s, uint64_t *ns)
 	return 0;
 }
 
+/* --max-size=SIZE: the recording keeps at least a chunk of the buffer
+ * (a segment of trace.dat holds one whole). */
+static int parse_max_size(const char *s, uint64_t *bytes)
+{
+	if (cli_size_value(s, bytes)) {
+		cli_usage_error("bad --max-size: '%s' (bytes, or with K, M or G: 512M)", s);
+		return -1;
+	}
+	if (*bytes < FT_CHUNK_SIZE) {
+		cli_usage_error("--max-size=%s: smaller than one chunk of the buffer (%uK)", s,
+				FT_CHUNK_SIZE / 1024);
+		return -1;
+	}
+	return 0;
+}
+
+/* Long options without a letter of their own. */
+enum { OPT_TRACING_THRESH = 256, OPT_MAX_SIZE, OPT_TRIGGER };
+
 static int parse_option(int c, struct record_options *o)
 {
 	switch (c) {
+	case OPT_TRACING_THRESH:
+		return cli_parse_thresh(optarg, &o->thresh);
 	case 't':
 		if (strcmp(optarg, "function") && strcmp(optarg, "function_graph")) {
 			cli_usage_error("no such tracer: '%s' (function, function_graph)", optarg);
@@ -172,7 +203,7 @@ static int parse_option(int c, struct record_options *o)
 	case 'r':
 		o->retval = 1;
 		return 0;
-	case 'T':
+	case OPT_TRIGGER:
 		return cli_add_trigger(&o->triggers, optarg) ? -1 : 0;
 	case 'A':
 		return check_args(&o->args, optarg, 0);
@@ -188,6 +219,8 @@ static int parse_option(int c, struct record_options *o)
 		return cli_parse_pid(optarg, &o->pid);
 	case 'd':
 		return parse_seconds(optarg, &o->duration_ns);
+	case OPT_MAX_SIZE:
+		return parse_max_size(optarg, &o->max_size);
 	}
 	return -1;
 }
@@ -199,15 +232,17 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "filter", required_argument, NULL, 'F' },
 		{ "notrace", required_argument, NULL, 'N' },
 		{ "depth", required_argument, NULL, 'D' },
+		{ "tracing-thresh", required_argument, NULL, OPT_TRACING_THRESH },
 		{ "retval", no_argument, NULL, 'r' },
 		{ "args", required_argument, NULL, 'A' },
 		{ "return", required_argument, NULL, 'R' },
 		{ "auto-args", no_argument, NULL, 'a' },
-		{ "trigger", required_argument, NULL, 'T' },
+		{ "trigger", required_argument, NULL, OPT_TRIGGER },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -232,6 +267,17 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 	}
 	if ((o->args || o->auto_args) && strcmp(o->tracer, "function_graph")) {
 		cli_usage_error("-A, -R and --auto-args need the function_graph tracer");
+		return -1;
+	}
+	if (o->thresh && strcmp(o->tracer, "function_graph")) {
+		cli_usage_error("--tracing-thresh needs the function_graph tracer");
+		return -1;
+	}
+	/* A call is written whole at its exit: its entry's values have no
+	 * event to go with, nor has a return value. */
+	if (o->thresh && (o->args || o->auto_args || o->retval)) {
+		cli_usage_error("--tracing-thresh records calls without their arguments "
+				"or return values (-A, -R, -a, -r)");
 		return -1;
 	}
 	return optind;

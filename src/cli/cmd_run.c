@@ -19,6 +19,10 @@ static const char usage[] =
 	"Start PROG with the fntrace runtime loaded and tracing off, and print\n"
 	"its pid on stderr.  Every call site is a nop: PROG runs at full speed\n"
 	"until 'fntrace ctl PID ...' or 'fntrace record -p PID' turns tracing on.\n\n"
+	"      --tracing-thresh=USEC\n"
+	"               function_graph, once switched on: keep only the calls\n"
+	"               that last USEC microseconds or more, each whole at its\n"
+	"               return (the tracing_thresh file, set from the start)\n"
 	"      --trigger=FUNC:COMMAND[:COUNT]\n"
 	"               a function trigger from the start (repeatable), as\n"
 	"               written to set_ftrace_filter: COMMAND traceoff, traceon\n"
@@ -27,16 +31,35 @@ static const char usage[] =
 	"  -h, --help   this text\n\n"
 	"example: fntrace run -- xz -T2 -k big.tar &\n"
 	"         fntrace ctl $! current_tracer function\n"
+	"         fntrace run --tracing-thresh=500 -- ./server &\n"
 	"         fntrace run --trigger=abort_request:stacktrace -- ./server &\n"
 	"         fntrace ctl $! trace      (the stacks abort_request was called from)\n\n"
 	CLI_EXIT_HELP_PROGRAM;
 
-/* The options before PROG (`run ./prog -h` runs prog -h); PROG's index
- * in argv, 0 after --help, -1 after a usage error. */
-static int parse_options(int argc, char **argv, char **triggers)
+enum { OPT_TRACING_THRESH = 256, OPT_TRIGGER };
+
+/* What the runtime is asked for from the start. */
+struct run_options {
+	unsigned thresh;	/* --tracing-thresh, microseconds */
+	char *triggers;		/* --trigger, one per line */
+};
+
+static int parse_option(int c, struct run_options *o)
+{
+	if (c == OPT_TRACING_THRESH)
+		return cli_parse_thresh(optarg, &o->thresh);
+	if (c == OPT_TRIGGER)
+		return cli_add_trigger(&o->triggers, optarg) ? -1 : 0;
+	return -1;
+}
+
+/* The options before PROG (`run ./prog -h` runs prog -h): the index of
+ * PROG in argv, 0 after --help, -1 after a usage error (said). */
+static int parse_options(int argc, char **argv, struct run_options *o)
 {
 	static const struct option opts[] = {
-		{ "trigger", required_argument, NULL, 'T' },
+		{ "tracing-thresh", required_argument, NULL, OPT_TRACING_THRESH },
+		{ "trigger", required_argument, NULL, OPT_TRIGGER },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -48,7 +71,7 @@ static int parse_options(int argc, char **argv, char **triggers)
 			fputs(usage, stdout);
 			return 0;
 		}
-		if (c == '?' || cli_add_trigger(triggers, optarg))
+		if (c == '?' || parse_option(c, o))
 			return -1;
 	}
 	if (optind >= argc) {
@@ -58,43 +81,57 @@ static int parse_options(int argc, char **argv, char **triggers)
 	return optind;
 }
 
-/* Where PROG's runtime finds its triggers. */
-static int triggers_env(const char *triggers)
+static int set_env(const char *name, const char *value)
 {
-	return triggers ? setenv("FNTRACE_TRIGGERS", triggers, 1) : unsetenv("FNTRACE_TRIGGERS");
+	return value ? setenv(name, value, 1) : unsetenv(name);
 }
 
-int cmd_run(int argc, char **argv)
+/* The runtime's environment: its library preloaded, the control endpoint
+ * open, and the settings asked for. */
+static int run_env(const char *path, const char *lib, const struct run_options *o)
+{
+	char us[16];
+
+	snprintf(us, sizeof(us), "%u", o->thresh);
+	return cli_target_env(path, lib) || setenv("FNTRACE_CONTROL", "1", 1) ||
+	       set_env("FNTRACE_TRACING_THRESH", o->thresh ? us : NULL) ||
+	       set_env("FNTRACE_TRIGGERS", o->triggers);
+}
+
+static int run(char **argv, const struct run_options *o)
 {
 	struct cli_target target;
-	char *lib, *path, *triggers = NULL;
-	int first = parse_options(argc, argv, &triggers);
+	char *lib, *path = cli_find_program(argv[0]);
 
-	if (first <= 0) {
-		free(triggers);
-		return first == 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-	}
-	path = cli_find_program(argv[first]);
 	if (!path) {
-		cli_error("%s: no such program", argv[first]);
-		free(triggers);
+		cli_error("%s: no such program", argv[0]);
 		return CLI_EXIT_FAILED;
 	}
 	if (probe_runtime_reachable(path) || cli_target_of(path, &target) ||
 	    cli_target_prepare(&target, path) ||
 	    !(lib = cli_find_runtime(&target))) {
 		free(path);
-		free(triggers);
 		return CLI_EXIT_FAILED;
 	}
-	if (!cli_target_env(path, lib) && !setenv("FNTRACE_CONTROL", "1", 1) &&
-	    !triggers_env(triggers)) {
+	if (!run_env(path, lib, o)) {
 		fprintf(stderr, "fntrace: %s runs as pid %d\n", path, (int)getpid());
-		execv(path, argv + first);
+		execv(path, argv);
 	}
 	cli_error("cannot run %s", path);
 	free(lib);
 	free(path);
-	free(triggers);
 	return CLI_EXIT_FAILED;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_options o = { 0 };
+	int first = parse_options(argc, argv, &o), status;
+
+	if (first <= 0)
+		status = first == 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	else
+		status = run(argv + first, &o);
+	free(o.triggers);
+	return status;
 }

@@ -106,7 +106,23 @@ int cli_parse_tid(const char *text, uint32_t *tid)
 	return 0;
 }
 
-int cli_parse_size(const char *text, uint64_t *bytes)
+int cli_parse_thresh(const char *text, unsigned *us)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno || *text < '0' || *text > '9' || *end || v > UINT_MAX) {
+		cli_usage_error("--tracing-thresh wants microseconds from 0 to %u: '%s'",
+				UINT_MAX, text);
+		return -1;
+	}
+	*us = v;
+	return 0;
+}
+
+int cli_size_value(const char *text, uint64_t *bytes)
 {
 	static const char units[] = "kMG";
 	char *end;
@@ -115,18 +131,24 @@ int cli_parse_size(const char *text, uint64_t *bytes)
 
 	errno = 0;
 	v = strtoull(text, &end, 10);
-	unit = *end ? strchr(units, *end) : NULL;
+	unit = *end ? strchr(units, *end == 'K' ? 'k' : *end) : NULL;
 	if (unit && !end[1])
 		for (int i = 0; i <= unit - units && v <= UINT64_MAX / 1024; i++)
 			v *= 1024;
 	else if (*end)
 		v = 0;
-	if (errno || end == text || *text == '-' || v == 0 || v >= UINT64_MAX / 1024) {
-		cli_usage_error("a size is a positive number of bytes, with k, M or G: '%s'", text);
+	if (errno || end == text || *text == '-' || v == 0 || v >= UINT64_MAX / 1024)
 		return -1;
-	}
 	*bytes = v;
 	return 0;
+}
+
+int cli_parse_size(const char *text, uint64_t *bytes)
+{
+	if (cli_size_value(text, bytes) == 0)
+		return 0;
+	cli_usage_error("a size is a positive number of bytes, with k, M or G: '%s'", text);
+	return -1;
 }
 
 /* One more line on a list of them. */

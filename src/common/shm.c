@@ -144,28 +144,48 @@ void ft_chunk_swap(const struct ft_chunk *c, const uint32_t *events, uint32_t by
 	head->consumed = __builtin_bswap32(c->consumed);
 	head->image = __builtin_bswap32(c->image);
 	head->context = __builtin_bswap32(c->context);
+	head->depth = __builtin_bswap32(c->depth);
 	swap_events(events, bytes / 4, out);
 }
 
+/* The graph depth after the event whose head is head, the depth before
+ * it being depth (plus one; 0: not known, and it stays so). */
+static uint32_t depth_after(uint32_t head, uint32_t depth)
+{
+	unsigned type = (head >> 2) & 0x3f;
+
+	if (!depth)
+		return 0;
+	if ((head & 1) == 0 || is_long(head, FT_LONG_ENTRY))
+		return depth + 1;
+	if ((head & 3) == 1 || type == FT_LONG_EXIT_RET || type == FT_LONG_UNWIND)
+		return depth > 1 ? depth - 1 : 1;
+	if (type == FT_LONG_LOST)
+		return (head >> 8) + 1;
+	return depth;
+}
+
 void ft_chunk_state_at(const struct ft_shm *shm, const struct ft_chunk *c, uint32_t offset,
-		       uint64_t *time, uint32_t *cpu)
+		       struct ft_chunk *head)
 {
 	const uint32_t *w = (const uint32_t *)(c + 1);
 
-	*time = ft_shm_u64(shm, c->start_time);
-	*cpu = ft_shm_u32(shm, c->cpu);
+	head->start_time = ft_shm_u64(shm, c->start_time);
+	head->cpu = ft_shm_u32(shm, c->cpu);
+	head->depth = ft_shm_u32(shm, c->depth);
 	for (uint32_t i = 0; i < offset / 4;) {
-		uint32_t head = ft_shm_u32(shm, w[i]);
-		int len = ft_event_words(head);
+		uint32_t h = ft_shm_u32(shm, w[i]);
+		int len = ft_event_words(h);
 		uint32_t ev[3];		/* as much as ft_event_time() reads */
 
 		if (len < 0)
 			break;
 		for (int k = 0; k < len && k < 3; k++)
 			ev[k] = ft_shm_u32(shm, w[i + k]);
-		*time = ft_event_time(ev, *time);
-		if (is_long(head, FT_LONG_CPU))
-			*cpu = head >> 8;
+		head->start_time = ft_event_time(ev, head->start_time);
+		if (is_long(h, FT_LONG_CPU))
+			head->cpu = h >> 8;
+		head->depth = depth_after(h, head->depth);
 		i += len;
 	}
 }

@@ -58,10 +58,11 @@ struct ft_chunk *ft_shm_chunk(const struct ft_shm *shm, unsigned i);
  * start of its events, beginning the walk at c->consumed). */
 uint32_t ft_chunk_filled(const struct ft_shm *shm, const struct ft_chunk *c);
 
-/* The time and CPU after the events before offset: a piece of a chunk
- * starting there is a chunk of its own with these start_time and cpu. */
+/* The time, CPU and graph depth after the events before offset, in our
+ * byte order, into head's start_time, cpu and depth: a piece of a chunk
+ * starting there is a chunk of its own with these. */
 void ft_chunk_state_at(const struct ft_shm *shm, const struct ft_chunk *c, uint32_t offset,
-		       uint64_t *time, uint32_t *cpu);
+		       struct ft_chunk *head);
 
 /* A chunk header and its events (bytes of whole events) of the other
  * byte order, into ours: copied, or in place if head is c and out is

@@ -24,6 +24,12 @@
  * same thread and context; a chunk's first delta is from
  * ft_chunk.start_time.
  *
+ * A chunk also says the graph depth its first event comes at
+ * (ft_chunk.depth), so that a reader that does not have the chunks
+ * before it (dropped by record --max-size, overwritten in the ring, read
+ * from a running process) still nests what follows: it resumes there as
+ * after a LOST.
+ *
  * A thread writes in one of two contexts, as the kernel's tracer has one
  * per interrupt level: 0, its own, and 1, a signal handler that ran while
  * the thread was inside the tracer.  Each context takes chunks of its
@@ -66,8 +72,8 @@
 #define FT_EXIT_MAX_DELTA	((FT_U(1) << FT_EXIT_DELTA_BITS) - 1)
 
 /* Most words a writer may emit for one event: a CPU change, a TIME, and
- * the longest fixed event. */
-#define FT_MAX_EVENT_WORDS	(1 + 3 + 4)
+ * the longest fixed event (FT_LONG_CALL). */
+#define FT_MAX_EVENT_WORDS	(1 + 3 + 5)
 
 #ifndef __ASSEMBLER__
 
@@ -146,7 +152,9 @@ struct ft_chunk {
 					 * after each exec (funcs-PID.IMAGE) */
 	uint32_t context;		/* 0, or 1: events of signal handlers that
 					 * ran while the thread was in the tracer */
-	uint32_t pad;
+	uint32_t depth;			/* the context's graph depth where its
+					 * events start, as a LOST says it, plus
+					 * one; 0: not said (an older runtime) */
 };
 
 struct ft_file_header {
@@ -199,6 +207,10 @@ enum ft_long_type {
 				 * graph tracer saw but could not follow;
 				 * payload: why (enum ft_missed_why).  A
 				 * reader adds them up, as it does LOST's */
+	FT_LONG_CALL = 12,	/* +4: a whole call, written at its exit
+				 * (tracing_thresh: no entry was written):
+				 * function id, depth (below), duration in
+				 * ticks (lo, hi); payload delta */
 	FT_LONG_STACK = 13,	/* +n: a stack trace (the stacktrace trigger),
 				 * its frames innermost first: payload [11:0]
 				 * function ids, a word each, then [23:12]
@@ -232,6 +244,7 @@ static const int8_t FT_LONG_WORDS[FT_LONG_TYPES] = {
 	[FT_LONG_OVERRUN] = 2,
 	[FT_LONG_ARGS] = -1,
 	[FT_LONG_MISSED] = 2,
+	[FT_LONG_CALL] = 4,
 	[FT_LONG_STACK] = -1,
 };
 
@@ -251,6 +264,15 @@ static inline uint32_t ft_stack_word(unsigned ids, unsigned addrs)
 {
 	return ft_long_word(FT_LONG_STACK, (addrs & 0xfff) << 12 | (ids & 0xfff));
 }
+
+/*
+ * FT_LONG_CALL's depth word: the graph frames open around the call, as
+ * the kernel's return event carries its depth, so that a reader that saw
+ * none of their entries still indents it; and whether the call was left
+ * by a jump (longjmp, an exception) rather than returned.
+ */
+#define FT_CALL_DEPTH_MASK	0xffffu
+#define FT_CALL_UNWOUND		(1u << 31)
 
 /*
  * FT_LONG_ARGS: what a call was given (-A), or gave back (-R).  It comes
@@ -344,6 +366,7 @@ static inline uint64_t ft_event_time(const uint32_t *w, uint64_t now)
 	case FT_LONG_FUNC:
 	case FT_LONG_EXIT_RET:
 	case FT_LONG_UNWIND:
+	case FT_LONG_CALL:
 		return now + (head >> 8);
 	default:
 		return now;

@@ -138,11 +138,12 @@ static void send_preamble(struct sent *s)
 
 	n = snprintf(line, sizeof(line),
 		     "fntrace-data: 1\ntracer: %s\npid: %d\nclock_sync: %llu %llu %llu %llu\n"
-		     "options: %s\nnr_cpus: %ld\n",
+		     "options: %s\nnr_cpus: %ld\ntracing_thresh: %u\n",
 		     ft_tracer_name(), (int)getpid(),
 		     (unsigned long long)clock_ticks0, (unsigned long long)clock_ns0,
 		     (unsigned long long)ticks, (unsigned long long)ns,
-		     ft_graph.retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN));
+		     ft_graph.retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN),
+		     ft_graph_thresh());
 	text_add(&info, line, n);
 	/* The chunks go as they are, in our byte order: the reader swaps. */
 	ctl_printf(s->o, "fntrace-stream 1 %s\n", FT_BIG_ENDIAN ? "be" : "le");
@@ -158,7 +159,7 @@ static struct ft_chunk piece_head(const struct ft_chunk *c, uint32_t from, uint3
 {
 	struct ft_chunk head = *c;
 
-	ft_chunk_state_at(ft_buffer_shm(), c, from, &head.start_time, &head.cpu);
+	ft_chunk_state_at(ft_buffer_shm(), c, from, &head);
 	head.used = len;
 	head.consumed = 0;
 	return head;

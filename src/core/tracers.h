@@ -53,6 +53,9 @@ struct ft_graph_config {
 	int args;		/* set_ftrace_args is not empty */
 	int probes;		/* a function has a trigger: ftrace_call's
 				 * callback must run before the graph's */
+	uint64_t thresh;	/* tracing_thresh in clock ticks; 0: off.
+				 * Calls are written whole at their exit,
+				 * and only those that lasted this long */
 };
 
 extern struct ft_graph_config ft_graph;

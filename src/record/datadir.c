@@ -72,13 +72,13 @@ static int write_info(const struct datadir *d, int sealed)
  * a chunk.  (A SIGCHLD may interrupt it.) */
 static void cut_back(const struct datadir *d)
 {
-	while (ftruncate(d->trace_fd, d->size) && errno == EINTR)
+	while (ftruncate(d->trace_fd, d->file_size) && errno == EINTR)
 		;
 }
 
-/* A write failed: nothing more is written, and the spare room goes to
- * the info saying so. */
-static void stop_writing(struct datadir *d, int err)
+/* Nothing more is written, and the spare room goes to the info saying
+ * so. */
+void datadir_stop_writing(struct datadir *d, int err)
 {
 	d->error = err ? err : EIO;
 	cut_back(d);
@@ -86,24 +86,41 @@ static void stop_writing(struct datadir *d, int err)
 	write_info(d, 0);
 }
 
-/* A new trace.dat.  The mode open() gave it, 0644 less the umask, is
- * kept for info, which replace_file() makes with the mode it is told. */
-static int open_trace(struct datadir *d)
+/* A new trace file, its header written.  The mode open() gave the first,
+ * 0644 less the umask, is kept for info, which replace_file() makes with
+ * the mode it is told. */
+int datadir_open_trace(struct datadir *d, const char *name)
 {
+	struct ft_file_header h = { .version = FT_VERSION, .word_order = FT_WORD_ORDER };
 	char path[4200];
 	struct stat st;
 
-	path_in(d, "trace.dat", path, sizeof(path));
+	memcpy(h.magic, FT_FILE_MAGIC, sizeof(h.magic));
+	if (d->trace_fd >= 0)
+		close(d->trace_fd);
+	path_in(d, name, path, sizeof(path));
 	d->trace_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (d->trace_fd < 0 || fstat(d->trace_fd, &st))
 		return -1;
-	d->mode = st.st_mode & 07777;
+	if (!d->mode)
+		d->mode = st.st_mode & 07777;
+	d->file_size = 0;
+	if (write_all(d->trace_fd, &h, sizeof(h)))
+		return -1;
+	d->file_size = sizeof(h);
+	d->size += sizeof(h);
 	return 0;
+}
+
+/* trace.dat, or with --max-size its first segment. */
+static int open_first_trace(struct datadir *d)
+{
+	d->trace_fd = -1;
+	return d->info->max_size ? datadir_cap_start(d) : datadir_open_trace(d, "trace.dat");
 }
 
 int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info)
 {
-	struct ft_file_header h = { .version = FT_VERSION, .word_order = FT_WORD_ORDER };
 	char cwd[2048], name[4096];
 
 	if (datadir_name(dir, name, sizeof(name)) ||
@@ -125,10 +142,7 @@ int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info
 		cli_error("cannot create %s: %s", d->tmp, strerror(errno));
 		return -1;
 	}
-	memcpy(h.magic, FT_FILE_MAGIC, sizeof(h.magic));
-	d->size = sizeof(h);
-	if (open_trace(d) || write_all(d->trace_fd, &h, sizeof(h)) ||
-	    write_info(d, 0) || write_spare(d)) {
+	if (open_first_trace(d) || write_info(d, 0) || write_spare(d)) {
 		cli_error("cannot write in %s: %s", d->tmp, strerror(errno));
 		datadir_abandon(d);
 		return -1;
@@ -136,16 +150,22 @@ int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info
 	return 0;
 }
 
-int datadir_write(struct datadir *d, const void *head, size_t head_len,
-		  const void *data, size_t len)
+int datadir_write(struct datadir *d, const struct ft_chunk *head, const void *events,
+		  const struct tr_counts *n)
 {
-	if (d->error)
+	size_t len = sizeof(*head) + head->used;
+
+	if (d->error || (d->info->max_size && datadir_cap_room(d, len)))
 		return -1;
-	if (write_all(d->trace_fd, head, head_len) || write_all(d->trace_fd, data, len)) {
-		stop_writing(d, errno);
+	if (write_all(d->trace_fd, head, sizeof(*head)) ||
+	    write_all(d->trace_fd, events, head->used)) {
+		datadir_stop_writing(d, errno);
 		return -1;
 	}
-	d->size += head_len + len;
+	d->size += len;
+	d->file_size += len;
+	if (d->info->max_size)
+		datadir_cap_note(d, head, len, n);
 	return 0;
 }
 
@@ -161,12 +181,12 @@ static int removed(const struct datadir *d)
 int datadir_refresh(struct datadir *d)
 {
 	if (!d->error && removed(d))
-		stop_writing(d, ENOENT);
+		datadir_stop_writing(d, ENOENT);
 	ft_clock_pair(&d->info->clock.ticks[1], &d->info->clock.ns[1]);
 	if (write_info(d, 0) == 0)
 		return 0;
 	if (!d->error)
-		stop_writing(d, errno);
+		datadir_stop_writing(d, errno);
 	return -1;
 }
 
@@ -192,6 +212,7 @@ void datadir_abandon(struct datadir *d)
 	if (d->trace_fd >= 0)
 		close(d->trace_fd);
 	d->trace_fd = -1;
+	datadir_cap_free(d);
 	datadir_remove(d->tmp);
 }
 
@@ -205,6 +226,7 @@ int datadir_seal(struct datadir *d)
 	if (close(d->trace_fd) && !d->error)
 		d->error = errno;	/* the last writes may be lost */
 	d->trace_fd = -1;
+	datadir_cap_free(d);
 	drop_spare(d);
 	if (write_info(d, 1)) {
 		int err = errno;

@@ -19,14 +19,37 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "../common/trace_format.h"
+#include "../trace/counts.h"
+
 struct datadir_info;
+
+/* One segment of a recording with --max-size (datadir_cap.c). */
+struct datadir_segment {
+	unsigned number;	/* trace.dat.NUMBER */
+	uint64_t bytes, chunks;
+	struct tr_counts counts;	/* what its chunks hold */
+	uint64_t first_time;	/* ticks: the earliest start of its chunks */
+};
+
+/* --max-size: the segments on disk, oldest first. */
+struct datadir_cap {
+	uint64_t segment_size;	/* a segment takes no chunk past it */
+	struct datadir_segment *live;
+	size_t nr_live, cap;
+	unsigned next;		/* the number of the next segment */
+	struct tr_counts counts;	/* what the segments removed held */
+};
 
 struct datadir {
 	char final[4096];	/* DIR */
 	char tmp[4096];		/* DIR.tmp-PID, absolute */
-	int trace_fd;		/* tmp/trace.dat */
+	int trace_fd;		/* tmp/trace.dat, or the newest segment */
 	mode_t mode;		/* trace.dat's, info's too */
-	uint64_t size;		/* of trace.dat: its header and whole chunks */
+	uint64_t size;		/* of trace.dat, or the segments on disk:
+				 * their headers and whole chunks */
+	uint64_t file_size;	/* of the file trace_fd writes */
+	struct datadir_cap cap;
 	int error;		/* errno of the first failed write; 0: none */
 	int unplaced;		/* sealed, but not renamed into place */
 	struct datadir_info *info;	/* what info says, kept up to date
@@ -47,6 +70,7 @@ struct datadir_info {
 	const char *filter;	/* filter expressions, one per line, or NULL */
 	const char *notrace;
 	unsigned depth;		/* max_graph_depth; 0: none */
+	unsigned thresh;	/* tracing_thresh, microseconds; 0: none */
 	int64_t started;	/* the wall clock at the start, Unix seconds */
 	struct clock_sync clock;	/* the start, and the latest sample */
 	struct clock_sync program_clock; /* the runtime's own, of the clock
@@ -55,16 +79,20 @@ struct datadir_info {
 	char exit[64];		/* how the program ended; "" if not known */
 	uint64_t dropped;	/* events the recorder could not store */
 	uint64_t unsaid;	/* events lost that no thread's trace says */
+	uint64_t max_size;	/* --max-size, bytes; 0: none */
+	struct tr_cut cut;	/* what it dropped */
 };
 
-/* Create DIR.tmp-PID with trace.dat and a provisional info, with the
- * first clock sample; info stays the recorder's, read whenever the info
- * file is written. */
+/* Create DIR.tmp-PID with trace.dat (its first segment, with
+ * info->max_size) and a provisional info, with the first clock sample;
+ * info stays the recorder's, read whenever the info file is written. */
 int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info);
-/* Append one chunk record to trace.dat; -1 once a write has failed
- * (d->error says why; nothing is said). */
-int datadir_write(struct datadir *d, const void *head, size_t head_len,
-		  const void *data, size_t len);
+/* Append one chunk (head, then its head->used bytes of events, which
+ * hold what n counts) to trace.dat, or to the newest segment after
+ * making room; -1 once a write has failed (d->error says why; nothing
+ * is said). */
+int datadir_write(struct datadir *d, const struct ft_chunk *head, const void *events,
+		  const struct tr_counts *n);
 /* Replace the provisional info, with a new clock sample; a failure
  * stops the recording as a failed write does. */
 int datadir_refresh(struct datadir *d);
@@ -88,6 +116,22 @@ int datadir_check_output(const char *dir);
 /* TMP becomes DIR, the previous DIR (a recording) DIR.old; -1, said, if
  * TMP could not be placed, and then TMP is left where it is. */
 int datadir_place(const char *tmp, const char *final);
+/* NAME in the directory, new, its file header written, as the file
+ * trace_fd writes (the one before is closed); -1 with errno set. */
+int datadir_open_trace(struct datadir *d, const char *name);
+/* A write failed (errno err): nothing more is written. */
+void datadir_stop_writing(struct datadir *d, int err);
+
+/* With --max-size (datadir_cap.c): the first segment; room for a chunk
+ * of len bytes, in a new segment if the newest is full, the oldest
+ * removed while the total would pass the cap (-1 once a write failed);
+ * the chunk written, counted in the newest; the segments forgotten. */
+int datadir_cap_start(struct datadir *d);
+int datadir_cap_room(struct datadir *d, size_t len);
+void datadir_cap_note(struct datadir *d, const struct ft_chunk *head, size_t len,
+		      const struct tr_counts *n);
+void datadir_cap_free(struct datadir *d);
+
 /* Remove the temporary directory after a failure. */
 void datadir_abandon(struct datadir *d);
 /* Remove a directory of plain files. */

@@ -9,7 +9,11 @@
  * (`dropped: N`), and how many events the runtime dropped in threads
  * that ended before they could say so (`lost_unsaid: N`).  What was
  * asked for is there too: `filter: EXPR` and `notrace: EXPR`, one line
- * per expression, and `depth: N`; and when (`started:`, Unix seconds).
+ * per expression, `depth: N`, and `tracing_thresh: USEC` if one was set
+ * (its calls come whole, at their exits); and when (`started:`, Unix
+ * seconds).  With --max-size, the cap (`max_size: BYTES`) and what it
+ * dropped (`max_size_dropped: N chunks N bytes N events`, and
+ * `max_size_kept_from: TICKS`, where the oldest chunk kept begins).
  */
 #include "datadir.h"
 
@@ -60,6 +64,22 @@ static void trouble_lines(const struct datadir *d, const struct datadir_info *i,
 		 (unsigned long long)i->unsaid);
 }
 
+/* With --max-size: the cap, and what it dropped. */
+static void cap_lines(const struct datadir_info *i, char *buf, size_t len)
+{
+	const struct tr_cut *c = &i->cut;
+	int n = 0;
+
+	buf[0] = '\0';
+	if (i->max_size)
+		n = snprintf(buf, len, "max_size: %llu\n", (unsigned long long)i->max_size);
+	if (c->chunks)
+		snprintf(buf + n, len - n, "max_size_dropped: %llu chunks %llu bytes %llu events\n"
+			 "max_size_kept_from: %llu\n", (unsigned long long)c->chunks,
+			 (unsigned long long)c->bytes, (unsigned long long)c->events,
+			 (unsigned long long)c->kept_from);
+}
+
 /* One `key: EXPR` line per line of list (NULL: none); NULL if out of
  * memory. */
 static char *list_lines(const char *key, const char *list)
@@ -83,11 +103,13 @@ static char *request_lines(const struct datadir_info *i)
 {
 	char *filter = list_lines("filter", i->filter);
 	char *notrace = list_lines("notrace", i->notrace);
-	char *text = NULL;
+	char *text = NULL, thresh[40] = "";
 
+	if (i->thresh)
+		snprintf(thresh, sizeof(thresh), "tracing_thresh: %u\n", i->thresh);
 	if (filter && notrace &&
-	    asprintf(&text, "%s%sdepth: %u\nstarted: %lld\n", filter, notrace, i->depth,
-		     (long long)i->started) < 0)
+	    asprintf(&text, "%s%sdepth: %u\n%sstarted: %lld\n", filter, notrace, i->depth,
+		     thresh, (long long)i->started) < 0)
 		text = NULL;
 	free(filter);
 	free(notrace);
@@ -97,7 +119,7 @@ static char *request_lines(const struct datadir_info *i)
 char *datadir_info_text(const struct datadir *d, const struct datadir_info *i, int sealed)
 {
 	const struct clock_sync *c = i->program_clock.ns[1] ? &i->program_clock : &i->clock;
-	char exit[80] = "", trouble[512];
+	char exit[80] = "", trouble[512], cap[256];
 	char *text, *request = request_lines(i);
 	int n;
 
@@ -106,14 +128,15 @@ char *datadir_info_text(const struct datadir *d, const struct datadir_info *i, i
 	if (!request)
 		return NULL;
 	trouble_lines(d, i, trouble, sizeof(trouble));
+	cap_lines(i, cap, sizeof(cap));
 	n = asprintf(&text, "fntrace-data: 1\ncommand: %s\ntracer: %s\npid: %d\n"
 			    "clock_sync: %llu %llu %llu %llu\noptions: %s\n%snr_cpus: %ld\n"
-			    "%sstate: %s\n%s",
+			    "%sstate: %s\n%s%s",
 		     i->command, i->tracer, i->pid,
 		     (unsigned long long)c->ticks[0], (unsigned long long)c->ns[0],
 		     (unsigned long long)c->ticks[1], (unsigned long long)c->ns[1],
 		     i->retval ? "retval" : "", request, sysconf(_SC_NPROCESSORS_ONLN), exit,
-		     sealed ? "sealed" : "recording", trouble);
+		     sealed ? "sealed" : "recording", trouble, cap);
 	free(request);
 	return n < 0 ? NULL : text;
 }

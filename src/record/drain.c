@@ -7,6 +7,7 @@
  * far.
  */
 #include "drain.h"
+#include "../common/sort.h"
 
 #include <linux/futex.h>
 #include <stdio.h>
@@ -67,6 +68,8 @@ static void note_thread(struct drainer *d, const struct ft_chunk *head)
 
 void drain_free(struct drainer *d)
 {
+	free(d->picks);
+	d->picks = NULL;
 	free(d->threads);
 	d->threads = NULL;
 	d->nr_threads = d->nr_slots = 0;
@@ -93,9 +96,9 @@ static void take_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end
 	head.used = end - from;
 	tr_count_chunk(events, head.used / 4, &n);
 	d->lost_noted += n.lost;
-	ft_chunk_state_at(d->shm, c, from, &head.start_time, &head.cpu);
+	ft_chunk_state_at(d->shm, c, from, &head);
 	head.consumed = 0;
-	if (datadir_write(d->dir, &head, sizeof(head), events, head.used)) {
+	if (datadir_write(d->dir, &head, events, &n)) {
 		d->dir->info->dropped += n.events + n.lost;
 		return;
 	}
@@ -133,16 +136,99 @@ static void take_program_clock(struct drainer *d)
 		d->dir->info->program_clock = c;
 }
 
+/* Full chunks first, in the order they were handed over. */
+static int by_order(const void *a, const void *b)
+{
+	const struct drain_pick *x = a, *y = b;
+
+	if (x->state != y->state)
+		return x->state == FT_CHUNK_FULL ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static uint32_t state_of(const struct drainer *d, unsigned i)
+{
+	return ft_shm_u32(d->shm, atomic_load_explicit(&d->shm->state[i], memory_order_acquire));
+}
+
+static uint64_t order_of(const struct drainer *d, unsigned i)
+{
+	return ft_shm_u64(d->shm, ft_shm_chunk(d->shm, i)->order);
+}
+
+/* The order of the newest chunk handed over, as far as a look sees. */
+static uint64_t newest_full(const struct drainer *d)
+{
+	uint64_t newest = 0;
+
+	for (unsigned i = 0; i < ft_shm_nr_chunks(d->shm); i++)
+		if (state_of(d, i) == FT_CHUNK_FULL && order_of(d, i) > newest)
+			newest = order_of(d, i);
+	return newest;
+}
+
+/* Is chunk i, in state s, one this pass takes? */
+static int to_take(const struct drainer *d, unsigned i, uint32_t s, enum drain_what what,
+		   uint64_t newest)
+{
+	if (s == FT_CHUNK_FULL)
+		return order_of(d, i) <= newest;
+	return s == FT_CHUNK_FILLING && what != DRAIN_FULL;
+}
+
+/* The chunks to take this pass, into d->picks, in order; with no memory
+ * to order them, they are taken here as they are found. */
+static unsigned collect(struct drainer *d, enum drain_what what)
+{
+	unsigned n = 0, nr = ft_shm_nr_chunks(d->shm);
+	uint64_t newest = what == DRAIN_FULL ? newest_full(d) : UINT64_MAX;
+
+	if (!d->picks)
+		d->picks = calloc(nr, sizeof(*d->picks));
+	for (unsigned i = 0; i < nr; i++) {
+		uint32_t s = state_of(d, i);
+
+		if (!to_take(d, i, s, what, newest))
+			continue;
+		if (!d->picks)
+			drain_chunk(d, i, s, what);
+		else
+			d->picks[n++] = (struct drain_pick){
+				.order = order_of(d, i), .index = i, .state = s };
+	}
+	sort_array(d->picks, n, sizeof(*d->picks), by_order);
+	return n;
+}
+
+/*
+ * Chunks handed over go to trace.dat in the order they were handed over
+ * (ft_chunk.order), not in the order they lie in the memory: each
+ * thread's then come in its own order, and whatever is written before a
+ * chunk was handed over before it, so that --max-size, which drops
+ * trace.dat's oldest chunks, drops a thread's oldest first, never one
+ * between two it keeps.
+ *
+ * A pass looks at the states twice: for the newest chunk handed over,
+ * then for every full one up to it, which it takes in order.  One look
+ * would not do: preempted between two chunks, it might see a thread's
+ * chunk full and not the one the thread handed over just before.  Once
+ * the first look is done, though, the chunk before any chunk up to the
+ * newest is full: its thread marked it full before the next took its
+ * order from the counter, and the newest took a later one (the
+ * counter's atomic add orders the threads' stores too).  A chunk whose
+ * order was taken but that is not marked full yet waits for the next
+ * pass, as do those handed over since the first look; the last pass,
+ * when nothing writes any more (or nothing should), takes them all, and
+ * those still being filled after them.
+ */
 void drain(struct drainer *d, enum drain_what what)
 {
-	take_program_clock(d);
-	for (unsigned i = 0; i < ft_shm_nr_chunks(d->shm); i++) {
-		uint32_t s = ft_shm_u32(d->shm, atomic_load_explicit(&d->shm->state[i],
-								     memory_order_acquire));
+	unsigned n;
 
-		if (s == FT_CHUNK_FULL || (what != DRAIN_FULL && s == FT_CHUNK_FILLING))
-			drain_chunk(d, i, s, what);
-	}
+	take_program_clock(d);
+	n = collect(d, what);
+	for (unsigned i = 0; i < n; i++)
+		drain_chunk(d, d->picks[i].index, d->picks[i].state, what);
 }
 
 uint64_t drain_lost_unsaid(const struct drainer *d)
@@ -170,18 +256,32 @@ void drain_keep_info(struct drainer *d)
 		datadir_refresh(d->dir);
 }
 
+const char *drain_say_cut(const struct drainer *d, char *buf, size_t len)
+{
+	const struct datadir_info *i = d->dir->info;
+	char cut[160];
+
+	buf[0] = '\0';
+	if (i->cut.chunks)
+		snprintf(buf, len, "; %s", tr_format_cut(cut, sizeof(cut), i->max_size, &i->cut));
+	return buf;
+}
+
+/* What the trace kept holds: --max-size's dropped chunks are not in it. */
 void drain_say_summary(const struct drainer *d, const char *where)
 {
 	const struct datadir_info *i = d->dir->info;
 	double seconds = (i->clock.ns[1] - i->clock.ns[0]) / 1e9;
-	char size[32], missed[160];
+	struct tr_counts kept = d->written;
+	char size[32], missed[160], cut[192];
 
+	tr_counts_sub(&kept, &d->dir->cap.counts);
 	fprintf(stderr, "fntrace: recorded %llu calls, %llu events (%s) in %u thread%s "
-		"over %.3f s, %llu lost%s%s%s\n",
-		(unsigned long long)d->written.calls, (unsigned long long)d->written.events,
+		"over %.3f s, %llu lost%s%s%s%s\n",
+		(unsigned long long)kept.calls, (unsigned long long)kept.events,
 		tr_format_bytes(size, sizeof(size), d->dir->size), d->nr_threads,
 		d->nr_threads == 1 ? "" : "s", seconds,
-		(unsigned long long)(d->written.lost + i->unsaid),
-		tr_format_missed(missed, sizeof(missed), &d->written), where ? " -> " : "",
-		where ? where : "");
+		(unsigned long long)(kept.lost + i->unsaid),
+		tr_format_missed(missed, sizeof(missed), &kept), where ? " -> " : "",
+		where ? where : "", drain_say_cut(d, cut, sizeof(cut)));
 }

@@ -21,6 +21,12 @@ struct drain_thread {
 	uint32_t pid, image, tid;
 };
 
+/* A chunk a pass takes, and when it was handed over. */
+struct drain_pick {
+	uint64_t order;
+	uint32_t index, state;
+};
+
 struct drainer {
 	struct ft_shm *shm;
 	struct datadir *dir;
@@ -30,6 +36,7 @@ struct drainer {
 	uint64_t lost_noted;		/* ... and in the chunks dropped too */
 	struct drain_thread *threads;	/* a hash set, open addressing */
 	unsigned nr_threads, nr_slots;
+	struct drain_pick *picks;	/* the chunks of one pass, in order */
 };
 
 /* Events the runtime dropped that no LOST event says: their threads
@@ -53,8 +60,12 @@ void drain_wait(struct drainer *d, uint32_t seen, unsigned timeout_ms);
 void drain_keep_info(struct drainer *d);
 /* The line a recording that stored everything ends with, on stderr:
  * calls, events, trace.dat's bytes, threads, how long, events lost, calls
- * the graph could not follow (if any), and where (if not NULL). */
+ * the graph could not follow (if any), where (if not NULL), and what
+ * --max-size dropped (if any). */
 void drain_say_summary(const struct drainer *d, const char *where);
+/* "; oldest 120.0 MB (...) dropped by --max-size=8.0 MB" if it dropped
+ * some, for that line and the one of a recording stopped early; else "". */
+const char *drain_say_cut(const struct drainer *d, char *buf, size_t len);
 void drain_free(struct drainer *d);
 
 #endif

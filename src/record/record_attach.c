@@ -76,17 +76,19 @@ static int configure(struct attached *a, const char *specs)
 	const struct record_options *o = a->o;
 	struct timespec settle = { 0, 10 * 1000 * 1000 };
 	pid_t pid = o->pid;
-	char depth[16];
+	char depth[16], thresh[16];
 
 	if (ctl_set(pid, "current_tracer", "nop"))
 		return -1;
 	nanosleep(&settle, NULL);	/* an event begun before is finished now */
 	drain(&a->drainer, DRAIN_DISCARD);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
+	snprintf(thresh, sizeof(thresh), "%u", o->thresh);
 	return ctl_set(pid, "set_ftrace_filter", o->filter ? o->filter : "") ||
 	       record_triggers_set(pid, o->triggers) ||
 	       ctl_set(pid, "set_ftrace_notrace", o->notrace ? o->notrace : "") ||
 	       ctl_set(pid, "max_graph_depth", depth) ||
+	       ctl_set(pid, "tracing_thresh", thresh) ||
 	       ctl_set(pid, "options/funcgraph-retval", o->retval ? "1" : "0") ||
 	       ctl_set(pid, "set_ftrace_args", specs ? specs : "") ||
 	       ctl_set(pid, "tracing_on", "1") ||
@@ -356,7 +358,7 @@ static void release_buffer(pid_t pid)
 static int record_attached(struct attached *a)
 {
 	const struct record_options *o = a->o;
-	char ending[256], *specs = NULL;
+	char ending[256], cut[192], *specs = NULL;
 
 	if (!has_call_sites(o->pid) || !(a->shm = map_buffer(o->pid)))
 		return -1;
@@ -384,8 +386,9 @@ static int record_attached(struct attached *a)
 	}
 	if (a->dir.error)
 		fprintf(stderr, "fntrace: recording stopped, %s: what fit is in %s; "
-			"%llu events dropped\n", datadir_ending(&a->dir, ending, sizeof(ending)),
-			o->output, (unsigned long long)a->info.dropped);
+			"%llu events dropped%s\n", datadir_ending(&a->dir, ending, sizeof(ending)),
+			o->output, (unsigned long long)a->info.dropped,
+			drain_say_cut(&a->drainer, cut, sizeof(cut)));
 	else
 		drain_say_summary(&a->drainer, o->output);
 	record_say_unmatched(a->dir.final, o);
@@ -398,7 +401,8 @@ int record_attach(const struct record_options *o)
 	struct attached a = {
 		.o = o, .dir.trace_fd = -1,
 		.info = { .tracer = o->tracer, .pid = o->pid, .retval = o->retval,
-			  .filter = o->filter, .notrace = o->notrace, .depth = o->depth },
+			  .filter = o->filter, .notrace = o->notrace, .depth = o->depth,
+			  .thresh = o->thresh, .max_size = o->max_size },
 	};
 	int ret;
 

@@ -196,11 +196,12 @@ static int set_env(const char *name, const char *value)
 static int child_env(const struct record_options *o, const struct recorder *r,
 		     const char *path, const char *lib)
 {
-	char fd[16], files_fd[16], depth[16];
+	char fd[16], files_fd[16], depth[16], thresh[16];
 
 	snprintf(fd, sizeof(fd), "%d", r->shm_fd);
 	snprintf(files_fd, sizeof(files_fd), "%d", r->files.theirs);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
+	snprintf(thresh, sizeof(thresh), "%u", o->thresh);
 	return cli_target_env(path, lib) || set_env("FNTRACE_SHM_FD", fd) ||
 	       set_env("FNTRACE_DIR", r->dir.tmp) ||
 	       set_env("FNTRACE_FILES_FD", r->files.theirs >= 0 ? files_fd : NULL) ||
@@ -208,6 +209,7 @@ static int child_env(const struct record_options *o, const struct recorder *r,
 	       set_env("FNTRACE_FILTER", o->filter) || set_env("FNTRACE_NOTRACE", o->notrace) ||
 	       set_env("FNTRACE_TRIGGERS", o->triggers) ||
 	       set_env("FNTRACE_DEPTH", o->depth ? depth : NULL) ||
+	       set_env("FNTRACE_TRACING_THRESH", o->thresh ? thresh : NULL) ||
 	       set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL) ||
 	       set_env("FNTRACE_ARGS_FILE", o->args || o->auto_args ? r->args_file : NULL);
 }
@@ -272,6 +274,8 @@ static int describe_run(struct datadir_info *info, const struct record_options *
 	info->filter = o->filter;
 	info->notrace = o->notrace;
 	info->depth = o->depth;
+	info->thresh = o->thresh;
+	info->max_size = o->max_size;
 	return info->command ? 0 : -1;
 }
 
@@ -331,7 +335,7 @@ static void say_result(const struct recorder *r, const struct record_options *o,
 {
 	const struct datadir *d = &r->dir;
 	uint64_t lost_total = r->drainer.written.lost + r->info.unsaid;
-	char lost[64] = "", missed[160], ending[256], kept[4200];
+	char lost[64] = "", missed[160], ending[256], kept[4200], cut[192];
 
 	if (!d->error) {
 		if (sealed)
@@ -342,10 +346,11 @@ static void say_result(const struct recorder *r, const struct record_options *o,
 		snprintf(lost, sizeof(lost), "; %llu events lost (buffers full)",
 			 (unsigned long long)lost_total);
 	where_kept(d, sealed, kept, sizeof(kept));
-	fprintf(stderr, "fntrace: recording stopped, %s: %s; %llu events dropped%s%s\n",
+	fprintf(stderr, "fntrace: recording stopped, %s: %s; %llu events dropped%s%s%s\n",
 		datadir_ending(d, ending, sizeof(ending)), kept,
 		(unsigned long long)r->info.dropped, lost,
-		tr_format_missed(missed, sizeof(missed), &r->drainer.written));
+		tr_format_missed(missed, sizeof(missed), &r->drainer.written),
+		drain_say_cut(&r->drainer, cut, sizeof(cut)));
 }
 
 /* A recording that failed turns the program's clean exit into 1. */

@@ -49,8 +49,9 @@ static int pop(struct call_walk *w, uint64_t time, enum call_end end, struct cal
 	return 1;
 }
 
-/* A LOST: close the frames that returned unseen, say it, open stand-ins
- * for the ones entered unseen (the loop in call_walk_next does each). */
+/* A LOST: close the frames that returned unseen, say it (unless it is a
+ * gap's, of no events), open stand-ins for the ones entered unseen (the
+ * loop in call_walk_next does each). */
 static void settle_loss(struct call_walk *w, const struct tr_event *raw)
 {
 	unsigned resume = tr_resume_depth(raw);
@@ -60,7 +61,7 @@ static void settle_loss(struct call_walk *w, const struct tr_event *raw)
 	w->closing_time = raw->time;
 	w->opening = resume > w->depth ? resume - w->depth : 0;
 	w->held = *raw;
-	w->has_held = 1;
+	w->has_held = raw->value != 0;
 }
 
 static void take_args(struct call_event *ev, const struct tr_event *raw)
@@ -92,6 +93,13 @@ static int take_raw(struct call_walk *w, const struct tr_event *raw, struct call
 		ev->kind = CALL_HIT;
 		ev->func = raw->func;
 		ev->value = raw->value;
+		return 1;
+	case TR_CALL:
+		ev->kind = CALL_WHOLE;
+		ev->func = raw->func;
+		ev->depth = raw->depth;
+		ev->start = raw->time - raw->value;
+		ev->end = raw->exit_kind == TR_EXIT_UNWIND ? CALL_UNWOUND : CALL_RETURNED;
 		return 1;
 	case TR_MARKER:
 		ev->kind = CALL_MARKER;

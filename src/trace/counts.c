@@ -18,6 +18,7 @@ static void count_long(const uint32_t *w, struct tr_counts *c)
 	switch ((w[0] >> 2) & 0x3f) {
 	case FT_LONG_ENTRY:
 	case FT_LONG_FUNC:
+	case FT_LONG_CALL:	/* a whole call: tracing_thresh's */
 		c->calls++;
 		c->events++;
 		break;
@@ -97,6 +98,15 @@ void tr_counts_add(struct tr_counts *sum, const struct tr_counts *c)
 		sum->missed[i] += c->missed[i];
 }
 
+void tr_counts_sub(struct tr_counts *sum, const struct tr_counts *c)
+{
+	sum->events -= c->events;
+	sum->calls -= c->calls;
+	sum->lost -= c->lost;
+	for (unsigned i = 0; i < FT_MISSED_KINDS; i++)
+		sum->missed[i] -= c->missed[i];
+}
+
 uint64_t tr_counts_missed(const struct tr_counts *c)
 {
 	uint64_t n = 0;
@@ -169,5 +179,16 @@ const char *tr_format_bytes(char *buf, size_t len, uint64_t bytes)
 		u++;
 	}
 	snprintf(buf, len, "%.1f %s", v, units[u]);
+	return buf;
+}
+
+const char *tr_format_cut(char *buf, size_t len, uint64_t max_size, const struct tr_cut *cut)
+{
+	char dropped[32], max[32];
+
+	snprintf(buf, len, "oldest %s (%llu chunk%s, %llu events) dropped by --max-size=%s",
+		 tr_format_bytes(dropped, sizeof(dropped), cut->bytes),
+		 (unsigned long long)cut->chunks, cut->chunks == 1 ? "" : "s",
+		 (unsigned long long)cut->events, tr_format_bytes(max, sizeof(max), max_size));
 	return buf;
 }

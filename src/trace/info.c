@@ -32,6 +32,8 @@ struct info {
 
 static int count_chunk(struct info *in, const struct tr_chunk_ref *r, struct tr_counts *c)
 {
+	int err;
+
 	if (r->bytes > in->cap) {
 		uint32_t *w = realloc(in->words, r->bytes);
 
@@ -40,11 +42,10 @@ static int count_chunk(struct info *in, const struct tr_chunk_ref *r, struct tr_
 		in->words = w;
 		in->cap = r->bytes;
 	}
-	errno = 0;
-	if (pread(in->td.fd, in->words, r->bytes, r->offset) != (ssize_t)r->bytes)
-		return errno ? errno : EIO;
-	tr_count_chunk(in->words, r->bytes / 4, c);
-	return 0;
+	err = tr_read_chunk(&in->td, r, in->words);
+	if (!err)
+		tr_count_chunk(in->words, r->bytes / 4, c);
+	return err;
 }
 
 /* 0, or the errno of a failed read. */
@@ -144,6 +145,8 @@ static void print_run(const struct info *in)
 		field(in, "max depth", "%u", i->depth);
 	else
 		field(in, "max depth", "-");
+	if (i->thresh)
+		field(in, "tracing_thresh", "%u us: calls that long and longer, whole", i->thresh);
 	field(in, "return values", "%s", tr_has_option(&in->td, "retval") ? "yes" : "no");
 	print_started(in);
 	print_duration(in);
@@ -172,25 +175,60 @@ static void print_missed(const struct info *in)
 			field(in, "", "%" PRIu64 " %s", in->total.missed[i], tr_missed_why(i));
 }
 
+/* ", in 8 segments (trace.dat.3 to trace.dat.10)"; "" for trace.dat. */
+static const char *segments_text(const struct trace_data *td, char *buf, size_t len)
+{
+	const struct tr_trace_file *first = &td->files[0], *last = &td->files[td->nr_files - 1];
+
+	if (first->segment < 0)
+		snprintf(buf, len, "%s", "");
+	else if (first == last)
+		snprintf(buf, len, ", in 1 segment (trace.dat.%d)", first->segment);
+	else
+		snprintf(buf, len, ", in %u segments (trace.dat.%d to trace.dat.%d)",
+			 td->nr_files, first->segment, last->segment);
+	return buf;
+}
+
+/* The cap record --max-size set, and what it dropped. */
+static void print_cut(const struct info *in)
+{
+	const struct tr_info *i = &in->td.info;
+	uint64_t kept = tr_kept_ns(&in->td);
+	char size[32], cut[192];
+
+	if (!i->max_size)
+		return;
+	if (!i->cut.chunks) {
+		field(in, "max size", "%s: nothing dropped",
+		      tr_format_bytes(size, sizeof(size), i->max_size));
+		return;
+	}
+	field(in, "max size", "%s", tr_format_cut(cut, sizeof(cut), i->max_size, &i->cut));
+	if (kept)
+		field(in, "", "kept: the last %.3f s of the recording", kept / 1e9);
+}
+
 static void print_storage(const struct info *in)
 {
 	const struct trace_data *td = &in->td;
 	const struct tr_info *i = &td->info;
 	uint64_t lost = in->total.lost + i->unsaid;
-	struct stat st;
-	char size[32];
+	char size[32], segments[96];
 
 	field(in, "data directory", "%s (%s)", td->dir,
 	      i->unsealed ? "never sealed: its recorder did not finish" : "sealed");
-	if (fstat(td->fd, &st) == 0)
-		field(in, "trace.dat", "%s in %zu chunk%s%s",
-		      tr_format_bytes(size, sizeof(size), st.st_size), td->nr_chunks,
-		      td->nr_chunks == 1 ? "" : "s", td->truncated ? ", the last cut short" : "");
+	field(in, "trace.dat", "%s in %zu chunk%s%s%s",
+	      tr_format_bytes(size, sizeof(size), td->trace_bytes), td->nr_chunks,
+	      td->nr_chunks == 1 ? "" : "s", segments_text(td, segments, sizeof(segments)),
+	      td->truncated ? ", the last cut short" : "");
+	print_cut(in);
 	field(in, "processes", "%u", td->nr_procs);
 	field(in, "threads", "%u", td->nr_threads);
 	field(in, "events", "%" PRIu64, in->total.events);
 	field(in, "calls", "%" PRIu64 " (%s)", in->total.calls,
-	      strcmp(i->tracer, "function") ? "function entries" : "function hits");
+	      !strcmp(i->tracer, "function") ? "function hits" :
+	      i->thresh ? "whole calls, and function entries" : "function entries");
 	field(in, "lost", "%" PRIu64 " events%s", lost, lost ? " (the buffers were full)" : "");
 	if (i->unsaid)
 		field(in, "", "%" PRIu64 " of them in threads that ended before they could "

@@ -303,6 +303,20 @@ static void print_ending(const struct report *r)
 			"before their trace could say so\n", i->unsaid);
 }
 
+void report_print_cut(const struct report *r)
+{
+	const struct tr_info *i = &r->td.info;
+	uint64_t kept = tr_kept_ns(&r->td);
+	char cut[192];
+
+	if (!i->cut.chunks)
+		return;
+	fprintf(r->out, "# %s", tr_format_cut(cut, sizeof(cut), i->max_size, &i->cut));
+	if (kept)
+		fprintf(r->out, ": the last %.3f s of the recording kept", kept / 1e9);
+	fputc('\n', r->out);
+}
+
 /* A directory its recorder never finished (killed, say): readable, but
  * said, in one line that also covers a trace.dat ending mid-chunk. */
 static void say_unsealed(const struct trace_data *td)

@@ -83,12 +83,14 @@ static int print_header(struct report *r)
 		return -1;
 	/* #P is the machine's CPU count when the recorder noted it. */
 	cpus = r->td.info.nr_cpus ? r->td.info.nr_cpus : n.nr_cpus;
-	fprintf(r->out, "# tracer: %s\n#\n"
+	fprintf(r->out, "# tracer: %s\n", r->td.info.nop ? "nop" : "function");
+	report_print_cut(r);
+	fprintf(r->out, "#\n"
 		"# entries-in-buffer/entries-written: %" PRIu64 "/%" PRIu64 "   #P:%u\n"
 		"#\n"
 		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
 		"#              | |         |   |||||     |         |\n",
-		r->td.info.nop ? "nop" : "function", n.entries, n.entries + n.lost, cpus);
+		n.entries, n.entries + n.lost, cpus);
 	return 0;
 }
 
@@ -163,6 +165,8 @@ static int on_event(struct fn_view *v, unsigned ti, const struct tr_event *ev)
 		print_context(v->out, rt->th, ev);
 		return report_print_stack(v->r, rt->th, ev, "");
 	case TR_LOST:
+		if (!ev->value)		/* a gap's: nothing to say */
+			break;
 		if (ev->cpu == TR_NO_CPU)
 			fprintf(v->out, " CPU:? [LOST %" PRIu64 " EVENTS]\n", ev->value);
 		else
@@ -172,6 +176,7 @@ static int on_event(struct fn_view *v, unsigned ti, const struct tr_event *ev)
 		break;
 	case TR_ENTRY:	/* the graph tracer's: no place in this view */
 	case TR_EXIT:
+	case TR_CALL:
 		break;
 	}
 	return 0;

@@ -15,6 +15,10 @@
  * next event of its thread is a leaf, printed on one line: the cursor's
  * one-event lookahead decides that.
  *
+ * A whole call (tracing_thresh) comes at its exit, as the kernel prints
+ * a return whose entry it did not see: a closing brace named in a
+ * comment, at the call's depth, its duration in the column.
+ *
  * Recorded arguments (-A) are shown as the kernel's funcgraph-args shows
  * them, values in the order recorded: `parse("1+2", 5) {` for a call,
  * `lex(0x10);` for a leaf.  A typed return value (-R) is said where the
@@ -63,8 +67,9 @@ struct graph {
 };
 
 /* print_graph_headers_flags: each column adds its piece to both lines. */
-static void print_header(FILE *out, unsigned show)
+static void print_header(const struct report *r)
 {
+	FILE *out = r->out;
 	static const struct { unsigned bit; const char *title, *ticks; } columns[] = {
 		{ REPORT_SHOW_ABSTIME, "     TIME       ", "      |         " },
 		{ REPORT_SHOW_CPU, " CPU", " |  " },
@@ -73,13 +78,15 @@ static void print_header(FILE *out, unsigned show)
 	};
 	size_t n = sizeof(columns) / sizeof(columns[0]);
 
-	fputs("# tracer: function_graph\n#\n#", out);
+	fputs("# tracer: function_graph\n", out);
+	report_print_cut(r);
+	fputs("#\n#", out);
 	for (size_t i = 0; i < n; i++)
-		if (show & columns[i].bit)
+		if (r->show & columns[i].bit)
 			fputs(columns[i].title, out);
 	fputs("               FUNCTION CALLS\n#", out);
 	for (size_t i = 0; i < n; i++)
-		if (show & columns[i].bit)
+		if (r->show & columns[i].bit)
 			fputs(columns[i].ticks, out);
 	fputs("               |   |   |   |\n", out);
 }
@@ -372,11 +379,31 @@ static int on_return(struct graph *g, unsigned ti, const struct tr_event *ev)
 	return 0;
 }
 
+/* A whole call (tracing_thresh): the kernel's line for a return whose
+ * entry it never saw, a brace and the function's name in a comment,
+ * with the call's duration, at the depth it had. */
+static int on_call(struct graph *g, unsigned ti, const struct tr_event *ev)
+{
+	const struct tr_thread *th = g->r->threads[ti].th;
+	char buf[REPORT_NAME_LEN];
+	const char *name = report_func_name(th, ev->func, buf, sizeof(buf));
+
+	if (print_prologue(g, ti, ev))
+		return -1;
+	print_duration(g, ev->time - ev->value, ev->time);
+	print_indent(g->out, ev->depth);
+	fprintf(g->out, ev->exit_kind == TR_EXIT_UNWIND ? "} /* %s: unwound */" : "} /* %s */",
+		name);
+	print_srcline(g, th, ev->func);
+	return 0;
+}
+
+/* A gap's LOST (of no events) has only its depth to give. */
 static int on_lost(struct graph *g, unsigned ti, const struct tr_event *ev)
 {
-	if (ev->cpu == TR_NO_CPU)
+	if (ev->value && ev->cpu == TR_NO_CPU)
 		fprintf(g->out, " CPU:? [LOST %" PRIu64 " EVENTS]\n", ev->value);
-	else
+	else if (ev->value)
 		fprintf(g->out, " CPU:%u [LOST %" PRIu64 " EVENTS]\n", ev->cpu, ev->value);
 	g->r->threads[ti].lost += ev->value;
 	return resync(&g->threads[ti], tr_resume_depth(ev));
@@ -422,6 +449,8 @@ static int on_event(struct graph *g, unsigned ti, const struct tr_event *ev)
 		return on_marker(g, ti, ev);
 	case TR_STACK:
 		return on_stack(g, ti, ev);
+	case TR_CALL:
+		return on_call(g, ti, ev);
 	case TR_FUNC:	/* the function tracer's: not part of a graph */
 		break;
 	}
@@ -516,7 +545,7 @@ int report_graph(struct report *r)
 	}
 	take_carried(&g);
 	if (!r->opt->no_header)
-		print_header(r->out, r->show);
+		print_header(r);
 	while (!err && (ti = merge_next(&g.merge, &ev)) >= 0)
 		err = on_event(&g, ti, &ev);
 	if (!err)

@@ -53,6 +53,10 @@ void merge_free(struct report_merge *m, const struct report *r);
  * from m->cursors[index] before calling again. */
 int merge_next(struct report_merge *m, struct tr_event *ev);
 
+/* "# oldest 120.0 MB (...) dropped by --max-size=8.0 MB: the last 1.234 s
+ * of the recording kept", in a view's header, if it dropped some. */
+void report_print_cut(const struct report *r);
+
 /* The kernel's duration column: "1234.567 us " padded to 12 columns
  * (7 significant digits at most; longer ones take more room). */
 const char *report_format_duration(char *buf, size_t len, uint64_t ns);

@@ -87,6 +87,16 @@ static int ensure_words(struct tr_stream *s, size_t n)
 	return 0;
 }
 
+/* Do chunks of the stream come before r that are not in the trace?  The
+ * stream's first chunk, or one past a gap in the numbers: the ones
+ * before were dropped (record --max-size), overwritten (the ring), or
+ * taken before a recording of a running process began.  The pieces a
+ * chunk was read in share its number. */
+static int follows_gap(const struct tr_stream *s, const struct tr_chunk_ref *r)
+{
+	return !s->chunk || (r->seq != s->chunk->seq && r->seq != s->chunk->seq + 1);
+}
+
 /* 1: the next chunk is loaded (it may hold no events); 0: no more, or a
  * read failed (recorded in td->read_error: the report must not pass off a
  * partial trace as whole). */
@@ -103,11 +113,9 @@ static int load_chunk(struct tr_cursor *c, struct tr_stream *s)
 		c->td->read_error = ENOMEM;
 		return 0;
 	}
-	errno = 0;
-	if (pread(c->td->fd, s->words, r->bytes, r->offset) != (ssize_t)r->bytes) {
-		c->td->read_error = errno ? errno : EIO;
+	if ((c->td->read_error = tr_read_chunk(c->td, r, s->words)))
 		return 0;
-	}
+	s->resumes = follows_gap(s, r) && r->depth && r->depth - 1 != s->depth;
 	s->chunk = r;
 	s->ret_args = NULL;
 	s->nr_words = n;
@@ -131,6 +139,16 @@ static void start_event(struct tr_cursor *c, struct tr_stream *s, struct tr_even
 	ev->time = tr_ticks_to_ns(c->td, s->ticks);
 	ev->cpu = s->cpu;
 	ev->comm = s->chunk->comm;
+}
+
+/* A chunk that follows a gap, at another depth than the stream had,
+ * begins with a LOST of no events (nothing to say of them: the gap may
+ * hold any number), whose depth nests what follows as after a loss. */
+static void resume_after_gap(struct tr_cursor *c, struct tr_stream *s, struct tr_event *ev)
+{
+	s->resumes = 0;
+	start_event(c, s, ev, TR_LOST, 0);
+	ev->depth = s->chunk->depth - 1;
 }
 
 static void decode_short(struct tr_cursor *c, struct tr_stream *s, uint32_t w,
@@ -168,6 +186,16 @@ static void note_overruns(struct tr_cursor *c, struct tr_stream *s, uint64_t tot
 		note_missed(c, s, FT_MISSED_OVERRUN, total - s->missed[FT_MISSED_OVERRUN]);
 }
 
+/* A whole call's duration in ns: from its start, that long before its
+ * exit (the stream's time now), converted as an entry's time would be. */
+static uint64_t whole_ns(struct tr_cursor *c, struct tr_stream *s, const uint32_t *took)
+{
+	uint64_t ticks = u64_at(took), start = ticks < s->ticks ? s->ticks - ticks : 0;
+	uint64_t end = tr_ticks_to_ns(c->td, s->ticks), begin = tr_ticks_to_ns(c->td, start);
+
+	return end > begin ? end - begin : 0;
+}
+
 /* Fills ev from a long event; returns 0 for TIME, CPU, OVERRUN and
  * MISSED, which only change the cursor's state. */
 static int fill_long(struct tr_cursor *c, struct tr_stream *s, unsigned type,
@@ -197,6 +225,13 @@ static int fill_long(struct tr_cursor *c, struct tr_stream *s, unsigned type,
 	case FT_LONG_UNWIND:
 		start_event(c, s, ev, TR_EXIT, payload);
 		ev->exit_kind = TR_EXIT_UNWIND;
+		return 1;
+	case FT_LONG_CALL:
+		start_event(c, s, ev, TR_CALL, payload);
+		ev->func = x[0];
+		ev->depth = x[1] & FT_CALL_DEPTH_MASK;
+		ev->exit_kind = x[1] & FT_CALL_UNWOUND ? TR_EXIT_UNWIND : TR_EXIT_PLAIN;
+		ev->value = whole_ns(c, s, x + 2);
 		return 1;
 	case FT_LONG_LOST:
 		start_event(c, s, ev, TR_LOST, 0);
@@ -326,6 +361,10 @@ static int decode(struct tr_cursor *c, struct tr_stream *s, struct tr_event *ev)
 		if (s->pos >= s->nr_words) {
 			if (!load_chunk(c, s))
 				return 0;
+			if (s->resumes) {
+				resume_after_gap(c, s, ev);
+				return 1;
+			}
 			continue;
 		}
 		w = s->words[s->pos];

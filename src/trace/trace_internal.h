@@ -17,6 +17,10 @@ void tr_strip_newline(char *s);
 int tr_take_number(char **s, uint64_t *out);
 int tr_take_u32(char **s, uint32_t *out);
 
+/* trace.dat or its segments, indexed by thread; closed (trace_index.c). */
+int tr_read_trace(struct trace_data *td);
+void tr_close_trace(struct trace_data *td);
+
 /* The funcs-PID[.IMAGE] files (processes.c). */
 int tr_read_processes(struct trace_data *td);
 int tr_compare_procs(const void *a, const void *b);

@@ -1,25 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Opening a data directory: the info file and the chunk index of
- * trace.dat (the funcs files are read by processes.c, the events
- * decoded by trace_cursor.c).
+ * Opening a data directory: the info file (the funcs files are read by
+ * processes.c, trace.dat indexed by trace_index.c, the events decoded by
+ * trace_cursor.c).
  *
  * Every message names the file (and line) at fault, because the user's
  * only remedy is to look at that file or record again.
  */
-#include "../common/array.h"
-#include "../common/sort.h"
 #include "trace_internal.h"
-#include "../common/trace_format.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 int tr_fail(struct trace_data *td, const char *fmt, ...)
 {
@@ -142,6 +137,23 @@ static int parse_tracer(struct tr_info *info, const char *v)
 	return set_string(&info->tracer, v);
 }
 
+/* "N chunks N bytes N events": what --max-size dropped. */
+static int parse_cut(struct tr_cut *cut, char *v)
+{
+	static const char *const units[] = { "chunks", "bytes", "events" };
+	uint64_t *n[] = { &cut->chunks, &cut->bytes, &cut->events };
+
+	for (unsigned i = 0; i < 3; i++) {
+		size_t len = strlen(units[i]);
+
+		if (tr_take_number(&v, n[i]) || strncmp(v, units[i], len) ||
+		    (v[len] && v[len] != ' '))
+			return -1;
+		v += len + !!v[len];
+	}
+	return *v ? -1 : 0;
+}
+
 static int parse_state(struct tr_info *info, const char *v)
 {
 	if (strcmp(v, "recording") && strcmp(v, "sealed"))
@@ -178,6 +190,8 @@ static int parse_info_field(struct tr_info *info, const char *key, char *v,
 		return append_line(&info->notrace, v);
 	if (!strcmp(key, "depth"))
 		return tr_take_u32(&v, &info->depth) || *v ? -1 : 0;
+	if (!strcmp(key, "tracing_thresh"))
+		return tr_take_u32(&v, &info->thresh) || *v ? -1 : 0;
 	if (!strcmp(key, "started"))
 		return parse_started(info, v);
 	if (!strcmp(key, "exit"))
@@ -192,6 +206,12 @@ static int parse_info_field(struct tr_info *info, const char *key, char *v,
 		return tr_take_number(&v, &info->dropped) || *v ? -1 : 0;
 	if (!strcmp(key, "lost_unsaid"))
 		return tr_take_number(&v, &info->unsaid) || *v ? -1 : 0;
+	if (!strcmp(key, "max_size"))
+		return tr_take_number(&v, &info->max_size) || *v ? -1 : 0;
+	if (!strcmp(key, "max_size_dropped"))
+		return parse_cut(&info->cut, v);
+	if (!strcmp(key, "max_size_kept_from"))
+		return tr_take_number(&v, &info->cut.kept_from) || *v ? -1 : 0;
 	return 0;
 }
 
@@ -258,165 +278,11 @@ static int read_info(struct trace_data *td)
 	return err;
 }
 
-/* ---- trace.dat ---- */
-
-static int check_file_header(struct trace_data *td, const char *path)
-{
-	struct ft_file_header h;
-
-	if (pread(td->fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h))
-		return tr_fail(td, "%s: too short for a trace file header", path);
-	if (memcmp(h.magic, FT_FILE_MAGIC, sizeof(h.magic)))
-		return tr_fail(td, "%s: not an fntrace trace file (bad magic)", path);
-	if (h.word_order == __builtin_bswap32(FT_WORD_ORDER))
-		return tr_fail(td, "%s: written on a host of the other byte order", path);
-	if (h.word_order != FT_WORD_ORDER)
-		return tr_fail(td, "%s: bad word order mark %#x", path, h.word_order);
-	if (h.version != FT_VERSION)
-		return tr_fail(td, "%s: trace format version %u; this fntrace reads version %d",
-			    path, h.version, FT_VERSION);
-	return 0;
-}
-
-static void fill_chunk_ref(struct tr_chunk_ref *r, const struct ft_chunk *c,
-			   uint64_t offset, uint64_t avail)
-{
-	memset(r, 0, sizeof(*r));
-	r->pid = c->pid;
-	r->image = c->image;
-	r->tid = c->tid;
-	r->context = c->context;
-	r->seq = c->seq;
-	r->start_time = c->start_time;
-	r->cpu = c->cpu;
-	r->offset = offset;
-	r->bytes = (c->used < avail ? c->used : avail) & ~3u;
-	memcpy(r->comm, c->comm, sizeof(c->comm));
-}
-
-/* Reads the chunk headers only, hopping over the events. */
-static int index_chunks(struct trace_data *td, uint64_t size)
-{
-	uint64_t off = sizeof(struct ft_file_header);
-	size_t cap = 0;
-	struct ft_chunk c;
-
-	while (off < size) {
-		if (size - off < sizeof(c) ||
-		    pread(td->fd, &c, sizeof(c), off) != (ssize_t)sizeof(c)) {
-			td->truncated = 1;
-			break;
-		}
-		off += sizeof(c);
-		if (grow_array((void **)&td->chunks, &cap, td->nr_chunks + 1, sizeof(*td->chunks)))
-			return tr_fail(td, "out of memory");
-		fill_chunk_ref(&td->chunks[td->nr_chunks++], &c, off, size - off);
-		td->truncated |= c.used > size - off;
-		off += c.used;
-	}
-	return 0;
-}
-
-/* Thread by thread, each context by context in seq order; file order
- * breaks ties. */
-static int compare_chunks(const void *a, const void *b)
-{
-	const struct tr_chunk_ref *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->image != y->image)
-		return x->image < y->image ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->context != y->context)
-		return x->context < y->context ? -1 : 1;
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	return (x->offset > y->offset) - (x->offset < y->offset);
-}
-
-static const struct tr_process *find_process(const struct trace_data *td,
-					     uint32_t pid, uint32_t image)
-{
-	struct tr_process key = { .pid = pid, .image = image };
-
-	if (!td->nr_procs)	/* no funcs file at all: bsearch takes no NULL */
-		return NULL;
-	return bsearch(&key, td->procs, td->nr_procs, sizeof(key), tr_compare_procs);
-}
-
-static int add_thread(struct trace_data *td, size_t *cap, struct tr_chunk_ref *first)
-{
-	struct tr_thread *t;
-
-	if (grow_array((void **)&td->threads, cap, td->nr_threads + 1, sizeof(*t)))
-		return tr_fail(td, "out of memory");
-	t = &td->threads[td->nr_threads++];
-	t->pid = first->pid;
-	t->image = first->image;
-	t->tid = first->tid;
-	t->chunks = first;
-	t->proc = find_process(td, first->pid, first->image);
-	if (!t->proc)
-		return tr_fail(td, "%s/trace.dat has events of pid %u (program %u) but no "
-			    "funcs file for it", td->dir, first->pid, first->image);
-	return 0;
-}
-
-static void note_cpu(struct trace_data *td, uint32_t cpu)
-{
-	if (cpu != TR_NO_CPU && (td->max_cpu == TR_NO_CPU || cpu > td->max_cpu))
-		td->max_cpu = cpu;
-}
-
-static int group_threads(struct trace_data *td)
-{
-	struct tr_thread *t = NULL;
-	size_t cap = 0;
-
-	sort_array(td->chunks, td->nr_chunks, sizeof(*td->chunks), compare_chunks);
-	for (size_t i = 0; i < td->nr_chunks; i++) {
-		struct tr_chunk_ref *r = &td->chunks[i];
-
-		if (!t || t->pid != r->pid || t->image != r->image || t->tid != r->tid) {
-			if (add_thread(td, &cap, r))
-				return -1;
-			t = &td->threads[td->nr_threads - 1];
-		}
-		t->nr_chunks++;
-		t->nr_own_chunks += r->context == 0;
-		if (r->context == 0 || t->nr_own_chunks == 0)
-			t->comm = r->comm;
-		note_cpu(td, r->cpu);
-	}
-	return 0;
-}
-
-static int read_trace(struct trace_data *td)
-{
-	char *path = tr_path_in(td, "trace.dat");
-	struct stat st;
-	int err;
-
-	if (!path)
-		return tr_fail(td, "out of memory");
-	td->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (td->fd < 0 || fstat(td->fd, &st) < 0)
-		err = tr_fail(td, "%s: %s", path, strerror(errno));
-	else
-		err = check_file_header(td, path) || index_chunks(td, st.st_size) ||
-		      group_threads(td);
-	free(path);
-	return err ? -1 : 0;
-}
-
 int tr_open(struct trace_data *td, const char *dir)
 {
 	struct stat st;
 
 	memset(td, 0, sizeof(*td));
-	td->fd = -1;
 	td->max_cpu = TR_NO_CPU;
 	td->dir = strdup(dir);
 	if (!td->dir)
@@ -425,7 +291,7 @@ int tr_open(struct trace_data *td, const char *dir)
 		tr_fail(td, "%s: %s", dir, strerror(errno));
 	else if (!S_ISDIR(st.st_mode))
 		tr_fail(td, "%s: not a directory", dir);
-	if (td->err[0] || read_info(td) || tr_read_processes(td) || read_trace(td)) {
+	if (td->err[0] || read_info(td) || tr_read_processes(td) || tr_read_trace(td)) {
 		char err[sizeof(td->err)];
 
 		memcpy(err, td->err, sizeof(err));
@@ -453,10 +319,8 @@ void tr_close(struct trace_data *td)
 	free(info->exit);
 	free(info->ending);
 	free(td->dir);
-	if (td->fd >= 0)
-		close(td->fd);
+	tr_close_trace(td);
 	memset(td, 0, sizeof(*td));
-	td->fd = -1;
 }
 
 /* ---- queries ---- */
@@ -491,6 +355,17 @@ uint64_t tr_ticks_to_ns(const struct trace_data *td, uint64_t ticks)
 	dn = (__int128)i->clock_n1 - i->clock_n0;
 	ns = (__int128)i->clock_n0 + ((__int128)ticks - i->clock_t0) * dn / dt;
 	return ns < 0 ? 0 : ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
+uint64_t tr_kept_ns(const struct trace_data *td)
+{
+	const struct tr_info *i = &td->info;
+	uint64_t from;
+
+	if (!i->cut.kept_from || !i->has_clock)
+		return 0;
+	from = tr_ticks_to_ns(td, i->cut.kept_from);
+	return i->clock_n1 > from ? i->clock_n1 - from : 0;
 }
 
 int tr_tid_chosen(const uint32_t *tids, unsigned nr, uint32_t tid)

@@ -4,7 +4,8 @@
  *
  *   info          key: value lines about the run (command, tracer, clock...)
  *   funcs-<pid>   the modules and traced functions of one process
- *   trace.dat     chunks of events, see src/common/trace_format.h
+ *   trace.dat     chunks of events, see src/common/trace_format.h; or
+ *   trace.dat.N   its segments, the oldest removed (record --max-size)
  *
  * tr_open() reads the text files and builds an index of the chunks of
  * trace.dat, grouped by thread, then by context (the thread's own, and
@@ -24,6 +25,7 @@
 #include <stdint.h>
 
 #include "../common/trace_format.h"
+#include "counts.h"
 
 #define TR_NO_CPU	0xffffffffu	/* a CPU nobody recorded */
 
@@ -39,6 +41,8 @@ struct tr_info {
 	char *filter;		/* filter expressions, one per line; "" if none */
 	char *notrace;		/* notrace expressions, the same */
 	unsigned depth;		/* max_graph_depth; 0: none */
+	unsigned thresh;	/* tracing_thresh, microseconds; 0: none.  Its
+				 * whole calls (TR_CALL) come at their exits */
 	int64_t started;	/* wall clock, Unix seconds; 0: not recorded */
 	char *exit;		/* "status N" or "signal N NAME [(core dumped)]" */
 	unsigned nr_cpus;	/* 0: not recorded */
@@ -54,6 +58,8 @@ struct tr_info {
 	uint64_t dropped;	/* events the recorder could not store */
 	uint64_t unsaid;	/* events lost in threads that ended before
 				 * their trace could say so */
+	uint64_t max_size;	/* record --max-size, bytes; 0: none */
+	struct tr_cut cut;	/* what it dropped */
 };
 
 /* `module IDX BIAS START END PATH`: [start, end) mapped at bias. */
@@ -82,17 +88,27 @@ struct tr_process {
 	unsigned nr_funcs;	/* highest id + 1 */
 };
 
-/* Where one chunk's events are in trace.dat. */
+/* Where one chunk's events are in trace.dat (or its segments). */
 struct tr_chunk_ref {
 	uint32_t pid, image, tid;
 	uint32_t context;	/* 0, or 1: a signal handler's (trace_format.h) */
 	uint64_t seq;
 	uint64_t start_time;	/* ticks */
+	uint32_t depth;		/* graph depth of its first event, plus one;
+				 * 0: not said (ft_chunk.depth) */
+	uint32_t file;		/* which of td->files */
 	uint64_t offset;	/* of the first event word */
 	uint32_t bytes;		/* whole event words present in the file */
 	uint32_t cpu;		/* TR_NO_CPU if unknown */
 	int bad;		/* the cursor met a word it could not decode */
 	char comm[17];
+};
+
+/* trace.dat, or one of its numbered segments (record --max-size). */
+struct tr_trace_file {
+	int fd;
+	int segment;		/* N of trace.dat.N; -1: trace.dat itself */
+	uint64_t size;
 };
 
 struct tr_thread {
@@ -121,7 +137,10 @@ struct trace_data {
 	uint32_t max_cpu;		/* highest CPU of a chunk, TR_NO_CPU if none */
 	int truncated;			/* trace.dat ends inside a chunk */
 	int read_error;			/* errno of a failed read while decoding */
-	int fd;				/* trace.dat */
+	struct tr_trace_file *files;	/* trace.dat, or its segments, oldest
+					 * first */
+	unsigned nr_files;
+	uint64_t trace_bytes;		/* their sizes, added up */
 	char err[320];
 };
 
@@ -132,10 +151,17 @@ void tr_close(struct trace_data *td);
 
 /* Ticks of the recording clock to CLOCK_MONOTONIC nanoseconds. */
 uint64_t tr_ticks_to_ns(const struct trace_data *td, uint64_t ticks);
+/* After record --max-size dropped the oldest chunks: the nanoseconds
+ * from where the oldest chunk kept begins to the end of the recording;
+ * 0 if not known. */
+uint64_t tr_kept_ns(const struct trace_data *td);
 /* The name of function id in proc, or NULL. */
 const char *tr_func_name(const struct tr_process *proc, uint32_t id);
 /* Is name among the comma-separated info options? */
 int tr_has_option(const struct trace_data *td, const char *name);
+/* Reads the events of chunk r into words (r->bytes of them): 0, or the
+ * errno of the failed read. */
+int tr_read_chunk(const struct trace_data *td, const struct tr_chunk_ref *r, void *words);
 /* How many chunks ended early in a word the cursor could not decode. */
 unsigned tr_bad_chunks(const struct trace_data *td);
 /* Is tid among the nr chosen (--tid)?  With none chosen, every one is. */
@@ -146,8 +172,15 @@ enum tr_event_type {
 	TR_EXIT,	/* exit_kind, value (return value if TR_EXIT_RET),
 			 * args: the value it gave back (-R) */
 	TR_FUNC,	/* func, value = parent ip: the function tracer; args */
-	TR_LOST,	/* value = events lost, depth = graph depth on resume */
+	TR_LOST,	/* value = events lost, depth = graph depth on resume;
+			 * value 0: events of the thread before this point
+			 * are not in the trace (its earlier chunks were
+			 * dropped or overwritten), nothing to print */
 	TR_MARKER,	/* text, text_len */
+	TR_CALL,	/* a whole call, at its exit (tracing_thresh: no entry
+			 * came): func, value = its duration in ns, depth =
+			 * the graph frames around it, exit_kind PLAIN or
+			 * UNWIND.  It changes no stream's depth */
 	TR_STACK,	/* a stack trace (the stacktrace trigger): its
 			 * frames in args, tr_stack_frame() */
 };
@@ -225,6 +258,8 @@ struct tr_stream {
 	uint64_t ticks;			/* time of the last event */
 	uint32_t cpu;
 	uint32_t depth;			/* of its graph, at the events taken */
+	int resumes;			/* the chunk just loaded follows a gap:
+					 * a LOST of no events comes first */
 	uint64_t missed[FT_MISSED_KINDS];	/* its MISSED notes added up */
 	struct tr_args_copy *args;	/* per depth */
 	size_t nr_args;

@@ -7,10 +7,12 @@
  * function_graph recording of process 100's few functions, with -A
  * specs and enum names, so that the damage is all in the events
  * (tests/fuzz/run_trace.sh makes seeds of real recordings, moved to pid
- * 100).  The last input byte chooses the view.  Nothing may crash, leak or read out of bounds; a
- * bad trace may only show less.
+ * 100).  The last input byte chooses the view; an odd-sized input is
+ * written as segments of trace.dat (record --max-size).  Nothing may
+ * crash, leak or read out of bounds; a bad trace may only show less.
  */
 #include "../../src/common/print.h"
+#include "../../src/common/trace_format.h"
 #include "../../src/trace/export.h"
 #include "../../src/trace/report.h"
 
@@ -21,15 +23,31 @@
 
 static char dir[64];
 
-static void put_file(const char *name, const void *data, size_t len)
+/* NAME of the len bytes at data, then the more bytes at rest. */
+static void put_parts(const char *name, const void *data, size_t len,
+		      const void *rest, size_t more)
 {
 	char path[128];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "w");
-	if (!f || fwrite(data, 1, len, f) != len || fclose(f))
+	if (!f || fwrite(data, 1, len, f) != len || fwrite(rest, 1, more, f) != more ||
+	    fclose(f))
 		abort();
+}
+
+static void put_file(const char *name, const void *data, size_t len)
+{
+	put_parts(name, data, len, "", 0);
+}
+
+static void remove_file(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
 }
 
 static void put_text(const char *name, const char *text)
@@ -39,14 +57,49 @@ static void put_text(const char *name, const char *text)
 
 static void remove_dir(void)
 {
-	static const char *const names[] = { "info", "funcs-100", "args", "enums", "trace.dat" };
-	char path[128];
+	static const char *const names[] = {
+		"info", "funcs-100", "args", "enums", "trace.dat", "trace.dat.0", "trace.dat.7",
+	};
 
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		unlink(path);
-	}
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		remove_file(names[i]);
 	rmdir(dir);
+}
+
+/* Where the first chunk ends (all of it if it is cut short). */
+static size_t first_chunk_end(const uint8_t *data, size_t size)
+{
+	size_t at = sizeof(struct ft_file_header);
+	struct ft_chunk c;
+
+	if (size < at + sizeof(c))
+		return size;
+	memcpy(&c, data + at, sizeof(c));
+	at += sizeof(c);
+	return c.used < size - at ? at + c.used : size;
+}
+
+/*
+ * The input as trace.dat or, when its size is odd, as record --max-size
+ * writes it: segments, here trace.dat.0 up to the end of the first
+ * chunk and trace.dat.7 (a copy of the file header, then the rest).  The
+ * chunks are the same, in the same order, read through the segments'
+ * paths.
+ */
+static void put_trace(const uint8_t *data, size_t size)
+{
+	size_t head = size < sizeof(struct ft_file_header) ? size : sizeof(struct ft_file_header);
+	size_t split = first_chunk_end(data, size);
+
+	remove_file("trace.dat");
+	remove_file("trace.dat.0");
+	remove_file("trace.dat.7");
+	if (size % 2 == 0) {
+		put_file("trace.dat", data, size);
+		return;
+	}
+	put_file("trace.dat.0", data, split);
+	put_parts("trace.dat.7", data, head, data + split, size - split);
 }
 
 /* The directory, once: info, funcs, args and enums of a small program. */
@@ -106,7 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		make_dir();
 		set_print(drop_message);
 	}
-	put_file("trace.dat", data, size);
+	put_trace(data, size);
 	view(size ? data[size - 1] % 6 : 0);
 	return 0;
 }

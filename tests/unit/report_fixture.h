@@ -235,10 +235,13 @@ static inline const char *new_dir(const char *name)
 	return dir;
 }
 
-static inline void put_trace(const char *dir, struct chunk *chunks, unsigned n)
+/* A trace file NAME (trace.dat, or a segment of it: trace.dat.N) of the
+ * chunks. */
+static inline void put_trace_file(const char *dir, const char *name, struct chunk *chunks,
+				  unsigned n)
 {
 	struct ft_file_header h = { .version = FT_VERSION, .word_order = 0x01020304 };
-	FILE *f = fopen(path_of(dir, "trace.dat"), "w");
+	FILE *f = fopen(path_of(dir, name), "w");
 
 	memcpy(h.magic, FT_FILE_MAGIC, sizeof(h.magic));
 	fwrite(&h, sizeof(h), 1, f);
@@ -248,6 +251,11 @@ static inline void put_trace(const char *dir, struct chunk *chunks, unsigned n)
 		fwrite(chunks[i].w, 4, chunks[i].n, f);
 	}
 	fclose(f);
+}
+
+static inline void put_trace(const char *dir, struct chunk *chunks, unsigned n)
+{
+	put_trace_file(dir, "trace.dat", chunks, n);
 }
 
 /* ---- running the report ---- */

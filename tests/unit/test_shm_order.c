@@ -59,6 +59,19 @@ static void make_events(void)
 	put_value(0x7f0000401234ull);
 }
 
+/* Chunk 1: four frames open, a LOST that resumes seven deep, an exit. */
+static struct ft_chunk *fill_lost(struct ft_shm *shm)
+{
+	struct ft_chunk *c = ft_shm_chunk(shm, 1);
+	uint32_t *w = (uint32_t *)(c + 1);
+	const uint32_t lost[] = { ft_long_word(FT_LONG_LOST, 7), 9, 0, ft_exit_word(1) };
+
+	c->depth = __builtin_bswap32(5);
+	for (unsigned i = 0; i < 4; i++)
+		w[i] = __builtin_bswap32(lost[i]);
+	return c;
+}
+
 /* Fill chunk 0 of shm as a program of the other order would. */
 static struct ft_chunk *fill_swapped(struct ft_shm *shm)
 {
@@ -70,6 +83,7 @@ static struct ft_chunk *fill_swapped(struct ft_shm *shm)
 	c->seq = __builtin_bswap64(2);
 	c->start_time = __builtin_bswap64(1000);
 	c->cpu = __builtin_bswap32(1);
+	c->depth = __builtin_bswap32(3);	/* two frames open */
 	c->used = __builtin_bswap32(nr_events * 4);
 	for (unsigned i = 0; i < nr_events; i++)
 		w[i] = __builtin_bswap32(events[i]);
@@ -83,8 +97,6 @@ int main(void)
 	struct ft_shm *shm;
 	struct ft_chunk *c, head;
 	uint32_t out[32], words_before_cpu;
-	uint64_t time;
-	uint32_t cpu;
 	int fd;
 
 	make_events();
@@ -98,7 +110,7 @@ int main(void)
 	ft_chunk_swap(c, (const uint32_t *)(c + 1), nr_events * 4, &head, out);
 	CHECK("shm order: chunk header swapped",
 	      head.pid == 42 && head.tid == 43 && head.seq == 2 && head.start_time == 1000 &&
-	      head.used == nr_events * 4 && head.cpu == 1);
+	      head.used == nr_events * 4 && head.cpu == 1 && head.depth == 3);
 	CHECK("shm order: events swapped, the texts of a marker and an argument kept as bytes, "
 	      "a stack's words swapped",
 	      memcmp(out, events, nr_events * 4) == 0);
@@ -108,7 +120,14 @@ int main(void)
 	      memcmp(c + 1, events, nr_events * 4) == 0);
 	fill_swapped(shm);
 	words_before_cpu = 2 + (sizeof(text) + 3) / 4 + 1;
-	ft_chunk_state_at(shm, c, words_before_cpu * 4, &time, &cpu);
-	CHECK("shm order: time and CPU after the first events", time == 1007 && cpu == 3);
+	ft_chunk_state_at(shm, c, words_before_cpu * 4, &head);
+	CHECK("shm order: time, CPU and depth after the first events",
+	      head.start_time == 1007 && head.cpu == 3 && head.depth == 4);
+	ft_chunk_state_at(shm, c, nr_events * 4, &head);
+	CHECK("shm order: depth after an entry more and an exit", head.depth == 4);
+	ft_chunk_state_at(shm, fill_lost(shm), 3 * 4, &head);
+	CHECK("shm order: depth after a LOST: the one it says", head.depth == 8);
+	ft_chunk_state_at(shm, ft_shm_chunk(shm, 1), 4 * 4, &head);
+	CHECK("shm order: depth after the exit that follows", head.depth == 7);
 	return unit_done();
 }
