@@ -264,6 +264,8 @@ int ft_triggers_clear(void)
 {
 	char err[160];
 
+	if (!nr_armed && !registered)
+		return 0;
 	for (uint32_t id = 1; id <= ftrace_rec_count(); id++) {
 		struct ft_trigger_slot *s = ft_trigger_slot(id, 0);
 		long none[TRIGGER_COMMANDS] = { 0 };

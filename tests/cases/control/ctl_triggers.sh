@@ -166,6 +166,15 @@ ctl set_ftrace_filter '!*:stacktrace !*:traceon'
 t_eq "every trigger removed: the filter's words alone" "outer" "$(listing)"
 t_eq "... and no site on" "" "$(ctl enabled_functions)"
 
+# fntrace detach takes the triggers with the tracers: attached again, the
+# process has none.  (Native only: qemu-user has no ptrace of a guest.)
+if [ -z "$T_ARCH" ]; then
+	ctl set_ftrace_filter 'hit:stacktrace:2 flip_off:traceoff'
+	"$FNTRACE" detach $pid 2>/dev/null && "$FNTRACE" attach $pid 2>/dev/null
+	t_eq "detach takes the triggers away: attached again, none, no site on" \
+		"outer|" "$(listing)|$(ctl enabled_functions)"
+fi
+
 exec 3>&-
 wait $pid
 t_eq "the program ends as its own, every call made once" \
