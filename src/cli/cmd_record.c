@@ -18,7 +18,10 @@ static const char usage[] =
 	"Run PROG with the fntrace runtime and record its function trace into\n"
 	"a data directory; PROG's exit status is passed on.  With -p, record\n"
 	"the running process PID (started with 'fntrace run', or attached\n"
-	"with 'fntrace attach') for SECONDS, or until Ctrl-C or its end.\n\n"
+	"with 'fntrace attach') for SECONDS, or until Ctrl-C or its end.\n"
+	"With --overwrite, keep only the newest events in memory and write a\n"
+	"data directory DIR/snapshot.N for each snapshot taken, and one for\n"
+	"the last window when PROG ends (or the recording stops).\n\n"
 	"  -t, --tracer=NAME      function_graph (default) or function\n"
 	"  -F, --filter=GLOB      trace only matching functions (repeatable);\n"
 	"                         set_ftrace_filter syntax: name, abc*, *abc,\n"
@@ -40,6 +43,11 @@ static const char usage[] =
 	"  -d, --duration=SECS    with -p: stop after SECS seconds (0.5: half a second)\n"
 	"  -o, --output=DIR       data directory (default fntrace.data; an old\n"
 	"                         one is kept as DIR.old)\n"
+	"      --overwrite        flight recording (the kernel's overwrite\n"
+	"                         option): the buffer keeps the newest events,\n"
+	"                         nothing is written until a snapshot is taken\n"
+	"                         ('fntrace ctl PID snapshot 1'); each goes to\n"
+	"                         DIR/snapshot.N, read by report, info, export\n"
 	"  -h, --help             this text\n\n"
 	"SPEC: values separated by commas, up to 8: argN (the Nth integer or\n"
 	"pointer argument, N from 1), fargN (the Nth floating-point one), each\n"
@@ -54,7 +62,10 @@ static const char usage[] =
 	"of each, and a -pg function gives its return value only).\n\n"
 	"example: fntrace record -F 'parse_*' -o parse.data -- ./prog input\n"
 	"         fntrace record -A 'parse_expr@arg1/s,arg2' -R 'parse_expr@retval'\n"
-	"                -- ./prog input\n\n"
+	"                -- ./prog input\n"
+	"         fntrace record --overwrite -b 65536 -o flight -- ./server &\n"
+	"         fntrace ctl $(pgrep -n server) snapshot 1   # flight/snapshot.1\n"
+	"         fntrace record -p 4242 --overwrite -o flight  # till Ctrl-C\n\n"
 	CLI_EXIT_HELP_PROGRAM
 	"with -p: 0 done, 1 failed, 2 usage error\n";
 
@@ -179,6 +190,9 @@ static int parse_option(int c, struct record_options *o)
 		return cli_parse_pid(optarg, &o->pid);
 	case 'd':
 		return parse_seconds(optarg, &o->duration_ns);
+	case 'W':
+		o->overwrite = 1;
+		return 0;
 	}
 	return -1;
 }
@@ -198,6 +212,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "output", required_argument, NULL, 'o' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "overwrite", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};

@@ -360,7 +360,7 @@ void ft_ctl_pipe_release(void)
  * overwrites, since the recorder drains it. */
 static int read_buffer_fd(struct ctl_out *o, int arg)
 {
-	if (ft_ctl_busy(o))
+	if (ft_ctl_busy(o) || ft_snapshot_busy(o))
 		return -1;
 	ftrace_lock();
 	if (ft_buffer_create()) {

@@ -388,6 +388,21 @@ static int send_slot(struct ctl_out *o, enum ft_fd_slot slot)
 	return 0;
 }
 
+int ft_snapshot_busy(struct ctl_out *o)
+{
+	pid_t h = held_by();
+
+	if (!h)
+		return 0;
+	if (h < 0)
+		ctl_printf(o, "error %d flight-recorded by the fntrace record that started it: "
+			   "one recorder at a time\n", EBUSY);
+	else
+		ctl_printf(o, "error %d flight-recorded by fntrace record -p (pid %d): one "
+			   "recorder at a time\n", EBUSY, (int)h);
+	return -1;
+}
+
 int ft_snapshot_read_fd(struct ctl_out *o, int arg)
 {
 	return send_slot(o, FT_FD_SNAPSHOT);

@@ -24,6 +24,9 @@ int ft_snapshot_read(struct ctl_out *o, int arg);
 int ft_snapshot_write(const char *value, int append, int arg, char *err, size_t errlen);
 int ft_snapshot_read_fd(struct ctl_out *o, int arg);
 int ft_snapshot_read_bell(struct ctl_out *o, int arg);
+/* A recorder asking for the ring (buffer_fd) while another flight-records
+ * the process: -1, the refusal written to o. */
+int ft_snapshot_busy(struct ctl_out *o);
 
 /*
  * A snapshot asked for by a program thread, which never waits for it:

@@ -55,6 +55,7 @@ struct datadir_info {
 	char exit[64];		/* how the program ended; "" if not known */
 	uint64_t dropped;	/* events the recorder could not store */
 	uint64_t unsaid;	/* events lost that no thread's trace says */
+	const char *extra;	/* more lines (a snapshot's), or NULL */
 };
 
 /* Create DIR.tmp-PID with trace.dat and a provisional info, with the
@@ -88,6 +89,9 @@ int datadir_check_output(const char *dir);
 /* TMP becomes DIR, the previous DIR (a recording) DIR.old; -1, said, if
  * TMP could not be placed, and then TMP is left where it is. */
 int datadir_place(const char *tmp, const char *final);
+/* Remove a recording, or a flight recording's directory, of fntrace's,
+ * found by its name (never through a symlink); -1 if it is not one. */
+int datadir_remove_ours(const char *path);
 /* Remove the temporary directory after a failure. */
 void datadir_abandon(struct datadir *d);
 /* Remove a directory of plain files. */

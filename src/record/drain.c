@@ -113,6 +113,8 @@ static void drain_chunk(struct drainer *d, unsigned i, uint32_t state, enum drai
 	end = end > room ? room : end;
 	if (what != DRAIN_DISCARD)
 		take_piece(d, c, end);
+	if (what == DRAIN_KEEP)
+		return;
 	if (state == FT_CHUNK_FILLING && (what == DRAIN_LIVE || what == DRAIN_DISCARD)) {
 		c->consumed = ft_shm_u32(d->shm, end);
 		return;
@@ -140,7 +142,11 @@ void drain(struct drainer *d, enum drain_what what)
 		uint32_t s = ft_shm_u32(d->shm, atomic_load_explicit(&d->shm->state[i],
 								     memory_order_acquire));
 
-		if (s == FT_CHUNK_FULL || (what != DRAIN_FULL && s == FT_CHUNK_FILLING))
+		/* A snapshot's chunk is READING while its process prints it. */
+		if (what == DRAIN_KEEP && s == FT_CHUNK_READING)
+			s = FT_CHUNK_FULL;
+		if (s == FT_CHUNK_FULL ||
+		    (what != DRAIN_FULL && what != DRAIN_KEEP && s == FT_CHUNK_FILLING))
 			drain_chunk(d, i, s, what);
 	}
 }

@@ -28,6 +28,8 @@ struct record_options {
 					 * the summary line names no directory */
 	pid_t pid;			/* -p: a running process instead */
 	uint64_t duration_ns;		/* -d: how long to record it; 0: until Ctrl-C */
+	int overwrite;			/* --overwrite: flight recording, a data
+					 * directory per snapshot (flight.h) */
 };
 
 /* Parse record options up to the program; returns the index of the

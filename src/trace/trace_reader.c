@@ -192,6 +192,8 @@ static int parse_info_field(struct tr_info *info, const char *key, char *v,
 		return tr_take_number(&v, &info->dropped) || *v ? -1 : 0;
 	if (!strcmp(key, "lost_unsaid"))
 		return tr_take_number(&v, &info->unsaid) || *v ? -1 : 0;
+	if (!strncmp(key, "snapshot", 8))
+		return tr_snapshot_field(&info->snapshot, key, v);
 	return 0;
 }
 
@@ -239,7 +241,8 @@ static int read_info(struct trace_data *td)
 	FILE *f = path ? fopen(path, "r") : NULL;
 
 	if (!f) {
-		tr_fail(td, "%s: %s", path ? path : td->dir, strerror(errno));
+		if (!tr_flight_dir_fail(td))
+			tr_fail(td, "%s: %s", path ? path : td->dir, strerror(errno));
 		free(path);
 		return -1;
 	}
@@ -452,6 +455,7 @@ void tr_close(struct trace_data *td)
 	free(info->notrace);
 	free(info->exit);
 	free(info->ending);
+	tr_snapshot_free(&info->snapshot);
 	free(td->dir);
 	if (td->fd >= 0)
 		close(td->fd);

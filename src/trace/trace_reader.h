@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "../common/trace_format.h"
+#include "trace_snapshot.h"
 
 #define TR_NO_CPU	0xffffffffu	/* a CPU nobody recorded */
 
@@ -54,6 +55,7 @@ struct tr_info {
 	uint64_t dropped;	/* events the recorder could not store */
 	uint64_t unsaid;	/* events lost in threads that ended before
 				 * their trace could say so */
+	struct tr_snapshot snapshot;	/* a snapshot's: when and why */
 };
 
 /* `module IDX BIAS START END PATH`: [start, end) mapped at bias. */
