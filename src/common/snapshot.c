@@ -93,11 +93,15 @@ int ft_snap_create(const struct ft_shm *ring, int *fd, struct ft_snap **out)
 	if (*fd < 0)
 		return -1;
 	if (ftruncate(*fd, size) ||
-	    (s = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, *fd, 0)) ==
-		    MAP_FAILED) {
+	    (s = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0)) == MAP_FAILED) {
 		close(*fd);
 		return -1;
 	}
+	/* Every page written once now: the first write to fresh memory is
+	 * the slow one (a fault, and on a virtual machine often the host's
+	 * too: 600 ms for 64 MB where a copy then takes 20), and it belongs
+	 * to making the buffer, not to the copy. */
+	memset(s, 0, size);
 	memcpy(s->magic, FT_SNAP_MAGIC, sizeof(s->magic));
 	s->word_order = ring->word_order;
 	ft_snap_set32(s, &s->version, FT_SNAP_VERSION);
@@ -228,8 +232,8 @@ static int same_use(struct chunk_use a, struct chunk_use b)
 }
 
 /* Bytes of whole events at the start of n bytes of words: a copy made
- * while its chunk was zeroed for reuse, or emptied by a consumer, ends
- * where they begin. */
+ * while its chunk was zeroed for reuse (a writer in overwrite mode took
+ * it and has not written its header yet) ends where they begin. */
 static uint32_t whole_events(const struct ft_shm *shm, const uint32_t *w, uint32_t bytes)
 {
 	uint32_t i = 0, n = bytes / 4;
@@ -246,11 +250,11 @@ static uint32_t whole_events(const struct ft_shm *shm, const uint32_t *w, uint32
 
 /*
  * Events [from, to) of ring chunk c into d, as a chunk of their own: the
- * time and CPU its first event is relative to, its length in `used` (the
- * whole events the copy holds).  0 if it holds none.
+ * time and CPU its first event is relative to, its length in `used` (with
+ * trim, the whole events the copy holds).  0 if it holds none.
  */
 static uint32_t copy_piece(const struct ft_shm *ring, const struct ft_chunk *c,
-			   struct ft_chunk *d, uint32_t from, uint32_t to)
+			   struct ft_chunk *d, uint32_t from, uint32_t to, int trim)
 {
 	uint64_t time;
 	uint32_t cpu, used;
@@ -259,7 +263,7 @@ static uint32_t copy_piece(const struct ft_shm *ring, const struct ft_chunk *c,
 		return 0;
 	*d = *c;
 	memcpy(d + 1, (const char *)(c + 1) + from, to - from);
-	used = whole_events(ring, (const uint32_t *)(d + 1), to - from);
+	used = trim ? whole_events(ring, (const uint32_t *)(d + 1), to - from) : to - from;
 	ft_chunk_state_at(ring, c, from, &time, &cpu);
 	d->start_time = ft_shm_u64(ring, time);
 	d->cpu = ft_shm_u32(ring, cpu);
@@ -274,21 +278,21 @@ static uint32_t room(const struct ft_shm *ring)
 }
 
 /* A full chunk, marked READING meanwhile: writers in overwrite mode
- * take another.  -1 if it was not FULL by then. */
+ * take another, and its events stay as they are (no walk needed).  -1 if
+ * it was not FULL by then, or was taken from under the mark (a recorder
+ * draining the ring frees full chunks without looking for it). */
 static int64_t copy_full(struct ft_shm *ring, unsigned i, struct ft_chunk *d)
 {
-	uint32_t full = ft_shm_u32(ring, FT_CHUNK_FULL);
+	uint32_t full = ft_shm_u32(ring, FT_CHUNK_FULL), reading = ft_shm_u32(ring, FT_CHUNK_READING);
 	const struct ft_chunk *c = ft_shm_chunk(ring, i);
 	uint32_t used, n;
 
-	if (!atomic_compare_exchange_strong(&ring->state[i], &full,
-					    ft_shm_u32(ring, FT_CHUNK_READING)))
+	if (!atomic_compare_exchange_strong(&ring->state[i], &full, reading))
 		return -1;
 	used = ft_shm_u32(ring, c->used);
-	n = copy_piece(ring, c, d, ft_shm_u32(ring, c->consumed), used > room(ring) ? room(ring) : used);
-	atomic_store_explicit(&ring->state[i], ft_shm_u32(ring, FT_CHUNK_FULL),
-			      memory_order_release);
-	return n;
+	n = copy_piece(ring, c, d, ft_shm_u32(ring, c->consumed),
+		       used > room(ring) ? room(ring) : used, 0);
+	return atomic_compare_exchange_strong(&ring->state[i], &reading, full) ? (int64_t)n : -1;
 }
 
 /* A chunk a thread fills (or someone else reads), up to its last whole
@@ -299,7 +303,7 @@ static int64_t copy_filling(const struct ft_shm *ring, unsigned i, struct ft_chu
 	struct chunk_use before = use_of(c);
 	uint32_t to = ft_chunk_filled(ring, c), n;
 
-	n = copy_piece(ring, c, d, ft_shm_u32(ring, c->consumed), to);
+	n = copy_piece(ring, c, d, ft_shm_u32(ring, c->consumed), to, 1);
 	return same_use(before, use_of(c)) ? (int64_t)n : -1;
 }
 
