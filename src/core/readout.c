@@ -129,21 +129,31 @@ static void send_specs(struct ctl_out *o)
 }
 
 /* extra: more info lines (a snapshot's), or NULL. */
+/* The clock samples the times convert with: the runtime's start and
+ * now, or a snapshot's own, so that it reads the same each time. */
+static void clock_samples(const struct sent *s, uint64_t ticks[2], uint64_t ns[2])
+{
+	if (s->shm && s->shm != ft_buffer_shm() && !ft_shm_clock_read(s->shm, ticks, ns))
+		return;
+	ticks[0] = clock_ticks0;
+	ns[0] = clock_ns0;
+	ft_clock_pair(&ticks[1], &ns[1]);
+}
+
 static void send_preamble(struct sent *s, const char *tracer, const char *extra)
 {
 	struct text info = { 0 };
-	uint64_t ticks, ns;
+	uint64_t ticks[2], ns[2];
 	char line[512];
 	int n;
 
-	ft_clock_pair(&ticks, &ns);
-
+	clock_samples(s, ticks, ns);
 	n = snprintf(line, sizeof(line),
 		     "fntrace-data: 1\ntracer: %s\npid: %d\nclock_sync: %llu %llu %llu %llu\n"
 		     "options: %s\nnr_cpus: %ld\n",
 		     tracer, (int)getpid(),
-		     (unsigned long long)clock_ticks0, (unsigned long long)clock_ns0,
-		     (unsigned long long)ticks, (unsigned long long)ns,
+		     (unsigned long long)ticks[0], (unsigned long long)ns[0],
+		     (unsigned long long)ticks[1], (unsigned long long)ns[1],
 		     ft_graph.retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN));
 	text_add(&info, line, n);
 	if (extra)

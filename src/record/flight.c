@@ -8,6 +8,7 @@
  */
 #include "flight.h"
 #include "../cli/cli.h"
+#include "../common/clock_pair.h"
 #include "../common/fileio.h"
 #include "../common/shm.h"
 #include "../trace/counts.h"
@@ -189,7 +190,12 @@ static int write_out(struct flight *f, uint32_t seq)
 		ft_snap_read_end(f->snap, seq);
 		return 0;
 	}
+	/* The recorder's clock from the start to now stands in for a
+	 * program that never took two samples of its own (drain.c). */
 	info.started = f->run->started;
+	info.clock.ticks[0] = f->run->clock.ticks[0];
+	info.clock.ns[0] = f->run->clock.ns[0];
+	ft_clock_pair(&info.clock.ticks[1], &info.clock.ns[1]);
 	dr = (struct drainer){ .shm = ft_snap_shm(f->snap), .dir = &d };
 	drain(&dr, DRAIN_KEEP);
 	ok = !f->tables(f->tables_arg, d.tmp, &dr) && !copy_shared(f, d.tmp, "args") &&

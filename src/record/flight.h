@@ -69,5 +69,7 @@ int flight_dir_remove(const char *path);
 /* DIR and DIR/shared made, with its flight file, the previous DIR
  * (fntrace's) kept as DIR.old: 0, or -1 said. */
 int flight_dir_create(const char *dir, const char *shared, const struct datadir_info *run);
+/* DIR/flight written again (the program's pid, once it runs). */
+int flight_dir_tag(const char *dir, const struct datadir_info *run);
 
 #endif

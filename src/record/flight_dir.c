@@ -103,7 +103,7 @@ int flight_dir_remove(const char *path)
 }
 
 /* DIR/flight: what is recorded, for the user and for has_tag(). */
-static int write_tag(const char *dir, const struct datadir_info *info)
+int flight_dir_tag(const char *dir, const struct datadir_info *info)
 {
 	char path[4200], *text;
 	int ret;
@@ -129,7 +129,7 @@ int flight_dir_create(const char *dir, const char *shared, const struct datadir_
 		cli_error("cannot keep the previous %s as %s: %s", dir, old, strerror(errno));
 		return -1;
 	}
-	if (mkdir(dir, 0755) || mkdir(shared, 0755) || write_tag(dir, info)) {
+	if (mkdir(dir, 0755) || mkdir(shared, 0755) || flight_dir_tag(dir, info)) {
 		cli_error("cannot make %s: %s", dir, strerror(errno));
 		return -1;
 	}
