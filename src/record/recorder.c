@@ -235,14 +235,15 @@ static int set_env(const char *name, const char *value)
 /* The runtime first in LD_PRELOAD, its mcount winning over libc's; only
  * a sanitizer's runtime comes before it. */
 /* --overwrite: the control endpoint (fntrace ctl PID snapshot 1), the
- * snapshot buffer and the bell. */
+ * snapshot buffer and the bell.  Without it, FNTRACE_CONTROL is the
+ * user's to set. */
 static int flight_env(const struct record_options *o, const struct recorder *r)
 {
 	char fd[16], bell[16];
 
 	snprintf(fd, sizeof(fd), "%d", r->flight.snap_fd);
 	snprintf(bell, sizeof(bell), "%d", r->flight.bell);
-	return set_env("FNTRACE_CONTROL", o->overwrite ? "1" : NULL) ||
+	return (o->overwrite && set_env("FNTRACE_CONTROL", "1")) ||
 	       set_env("FNTRACE_SNAPSHOT_FD", o->overwrite ? fd : NULL) ||
 	       set_env("FNTRACE_SNAPSHOT_BELL", o->overwrite ? bell : NULL) ||
 	       (o->overwrite && (fcntl(r->flight.snap_fd, F_SETFD, 0) ||
