@@ -32,7 +32,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,12 +49,11 @@
 
 static struct ft_snap *snap;
 /* The buffer is the recorder's while it records: the one that started
- * the process (recorder_made), or record -p's (holder, its pid). */
+ * the process (recorder_made), or record -p's (holder, its pid).  Only
+ * the control thread makes, frees, clears or fills it: a program thread
+ * asks it to. */
 static int recorder_made;
 static pid_t holder;
-/* Buffer, alloc, free and clear: the control thread, or a program thread
- * writing the file through fntrace_ctl_write(). */
-static pthread_mutex_t snap_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const char not_allocated[] =
 	"# *** SNAPSHOT NOT ALLOCATED ***\n"
@@ -115,7 +113,7 @@ static int create_snap(void *out)
 	return ft_snap_create(ft_buffer_shm(), &fd, out) ? -1 : fd;
 }
 
-/* Under snap_lock: the buffer, made if it is not there yet. */
+/* The buffer, made if it is not there yet. */
 static int alloc(char *err, size_t errlen)
 {
 	struct ft_snap *s = NULL;
@@ -197,7 +195,6 @@ static void note_clock(struct ft_shm *copy)
 	copy->clock.ns[1] = ns;
 }
 
-/* Under snap_lock. */
 static int take(unsigned reason, uint32_t asked_by, char *err, size_t errlen)
 {
 	if (alloc(err, errlen))
@@ -221,20 +218,34 @@ static int take(unsigned reason, uint32_t asked_by, char *err, size_t errlen)
 	return 0;
 }
 
-static int clear(void)
+static int clear(char *err, size_t errlen)
 {
 	if (!snap)
 		return 0;
-	if (ft_snap_lock(snap))
+	if (ft_snap_lock(snap)) {
+		snprintf(err, errlen, "another process of the program takes a snapshot now: try again");
 		return -1;
+	}
 	ft_snap_clear(snap);
 	ft_snap_unlock(snap);
 	ft_snapshot_ring_bell();
 	return 0;
 }
 
+/* What a write of v (0, 1, 2) does; on the control thread. */
+static int apply(unsigned long v, unsigned reason, uint32_t asked_by, char *err, size_t errlen)
+{
+	if (v == 0)
+		return release(err, errlen);
+	if (v == 2)
+		return clear(err, errlen);
+	return take(reason, asked_by, err, errlen);
+}
+
 /* ---- requests from program threads ---- */
 
+/* What was asked since the last serve: bit v for a write of v. */
+static _Atomic uint32_t asked_ops;
 static _Atomic uint32_t requested, served;
 static _Atomic pid_t request_tid;
 static _Atomic int served_ok;
@@ -250,7 +261,7 @@ void ft_snapshot_requests_close(void)
 	ft_fd_release(FT_FD_SNAP_REQUEST);
 }
 
-uint32_t ft_snapshot_request(void)
+static uint32_t ask(unsigned long v)
 {
 	int fd = ft_fd(FT_FD_SNAP_REQUEST);
 	uint64_t one = 1;
@@ -258,12 +269,18 @@ uint32_t ft_snapshot_request(void)
 
 	if (fd < 0)
 		return 0;
+	atomic_fetch_or(&asked_ops, 1u << v);
 	atomic_store(&request_tid, own_tid());
 	ticket = atomic_fetch_add(&requested, 1) + 1;
 	ticket += !ticket;	/* 0 says "none" */
 	if (write(fd, &one, sizeof(one)) < 0)
 		return 0;
 	return ticket;
+}
+
+uint32_t ft_snapshot_request(void)
+{
+	return ask(1);
 }
 
 int ft_snapshot_wait(uint32_t ticket, unsigned timeout_ms)
@@ -280,22 +297,26 @@ int ft_snapshot_wait(uint32_t ticket, unsigned timeout_ms)
 	return -1;
 }
 
-/* Every request counted by now gets one snapshot: they asked for the
- * ring as it is, and it is. */
+/* Every request counted by now is served once: those that asked for a
+ * snapshot asked for the ring as it is, and it is.  A free or a clear
+ * asked for at the same time comes first. */
 void ft_snapshot_serve(void)
 {
-	uint32_t upto = atomic_load(&requested);
+	static const unsigned long order[] = { 0, 2, 1 };
+	uint32_t upto = atomic_load(&requested), ops;
 	uint64_t count;
-	char err[160];
-	int ok;
+	char err[160] = "";
+	int ok = 1;
 
 	if (read(ft_fd(FT_FD_SNAP_REQUEST), &count, sizeof(count)) < 0 && errno != EAGAIN)
 		return;
 	if (upto == atomic_load(&served))
 		return;
-	pthread_mutex_lock(&snap_lock);
-	ok = take(FT_SNAP_PROGRAM, atomic_load(&request_tid), err, sizeof(err)) == 0;
-	pthread_mutex_unlock(&snap_lock);
+	ops = atomic_exchange(&asked_ops, 0);
+	for (unsigned i = 0; i < 3; i++)
+		if ((ops & 1u << order[i]) &&
+		    apply(order[i], FT_SNAP_PROGRAM, atomic_load(&request_tid), err, sizeof(err)))
+			ok = 0;
 	if (!ok)
 		ft_warn("snapshot: %s", err);
 	atomic_store(&served_ok, ok);
@@ -319,18 +340,19 @@ int ft_snapshot_read(struct ctl_out *o, int arg)
 	return ft_readout_stream(o, ft_snap_shm(snap), *tracer ? tracer : ft_tracer_name(), info);
 }
 
-/* 1 from a program thread: the control thread takes it. */
-static int take_for_program(char *err, size_t errlen)
+/* A write from a program thread (fntrace_ctl_write): the control thread
+ * does it, this thread waits, as the kernel's write returns once done. */
+static int from_program(unsigned long v, char *err, size_t errlen)
 {
-	uint32_t ticket = ft_snapshot_request();
+	uint32_t ticket = ask(v);
 
 	if (!ticket) {
-		snprintf(err, errlen, "no control thread to take a snapshot "
+		snprintf(err, errlen, "no control thread to do it "
 			 "(start the program with fntrace run)");
 		return -1;
 	}
 	if (ft_snapshot_wait(ticket, PROGRAM_WAIT_MS)) {
-		snprintf(err, errlen, "the snapshot was not taken (see the messages file)");
+		snprintf(err, errlen, "not done (see the messages file)");
 		return -1;
 	}
 	return 0;
@@ -340,7 +362,6 @@ int ft_snapshot_write(const char *value, int append, int arg, char *err, size_t 
 {
 	char *end;
 	unsigned long v = strtoul(value, &end, 10);
-	int ret;
 
 	end += strspn(end, " \t\n");
 	if (end == value || *end || v > 2) {
@@ -348,19 +369,9 @@ int ft_snapshot_write(const char *value, int append, int arg, char *err, size_t 
 			 (int)strcspn(value, "\n"), value);
 		return -1;
 	}
-	if (v == 1 && !ft_control_on_thread())
-		return take_for_program(err, errlen);
-	pthread_mutex_lock(&snap_lock);
-	if (v == 0)
-		ret = release(err, errlen);
-	else if (v == 2)
-		ret = clear();
-	else
-		ret = take(FT_SNAP_CONTROL, ft_control_client_pid(), err, errlen);
-	pthread_mutex_unlock(&snap_lock);
-	if (ret && !*err)
-		snprintf(err, errlen, "another process of the program takes a snapshot now: try again");
-	return ret;
+	if (!ft_control_on_thread())
+		return from_program(v, err, errlen);
+	return apply(v, FT_SNAP_CONTROL, ft_control_client_pid(), err, errlen);
 }
 
 /* For a recorder attaching (record -p --overwrite): the buffer, made if
@@ -368,12 +379,8 @@ int ft_snapshot_write(const char *value, int append, int arg, char *err, size_t 
 static int send_slot(struct ctl_out *o, enum ft_fd_slot slot)
 {
 	char err[160] = "";
-	int ret;
 
-	pthread_mutex_lock(&snap_lock);
-	ret = alloc(err, sizeof(err));
-	pthread_mutex_unlock(&snap_lock);
-	if (ret) {
+	if (alloc(err, sizeof(err))) {
 		ctl_printf(o, "error %d %s\n", ENOMEM, err);
 		return -1;
 	}
