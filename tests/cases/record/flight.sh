@@ -136,3 +136,14 @@ t_eq "-p: the tracer put back" nop "$("$FNTRACE" ctl "$pid" current_tracer)"
 t_eq "-p: overwrite back on" 1 "$("$FNTRACE" ctl "$pid" options/overwrite)"
 rm -f hold
 wait "$pid"
+
+t_error "live --overwrite: refused, saying what to use" 2 \
+	"^fntrace live: --overwrite keeps snapshots: use 'fntrace record --overwrite -o DIR'" \
+	"$FNTRACE" live --overwrite -- ./flight hold ended ask asked
+t_ok "record --help: --overwrite, with an example" sh -c \
+	"'$FNTRACE' record --help | grep -q -- '--overwrite  *flight recording' &&
+	 '$FNTRACE' record --help | grep -q 'example:.*' &&
+	 '$FNTRACE' record --help | grep -q 'fntrace record --overwrite -b 65536 -o flight'"
+t_ok "ctl --help: the snapshot file, with an example" sh -c \
+	"'$FNTRACE' ctl --help | grep -q 'snapshot (write 1: take one' &&
+	 '$FNTRACE' ctl --help | grep -q 'fntrace ctl 4242 snapshot 1'"
