@@ -128,7 +128,6 @@ static void send_specs(struct ctl_out *o)
 	free(specs.buf);
 }
 
-/* extra: more info lines (a snapshot's), or NULL. */
 /* The clock samples the times convert with: the runtime's start and
  * now, or a snapshot's own, so that it reads the same each time. */
 static void clock_samples(const struct sent *s, uint64_t ticks[2], uint64_t ns[2])
@@ -140,6 +139,7 @@ static void clock_samples(const struct sent *s, uint64_t ticks[2], uint64_t ns[2
 	ft_clock_pair(&ticks[1], &ns[1]);
 }
 
+/* extra: more info lines (a snapshot's), or NULL. */
 static void send_preamble(struct sent *s, const char *tracer, const char *extra)
 {
 	struct text info = { 0 };
