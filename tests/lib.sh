@@ -19,14 +19,7 @@ else LIBFNTRACE=${LIBFNTRACE:-$BUILD/libfntrace.so}; fi
 T_ARCH=${T_ARCH:-}
 T_TAG=${T_ARCH:+[$T_ARCH] }
 
-# t_case_file NAME: the file of the case NAME, whichever area's folder of
-# tests/cases/ holds it (nothing if none does).
-t_case_file() {
-	local f
-	for f in "$top"/tests/cases/"$1".sh "$top"/tests/cases/*/"$1".sh; do
-		[ -f "$f" ] && { echo "$f"; return; }
-	done
-}
+. "$top/tests/case_file.sh"
 
 t_pass() { echo "PASS: $T_TAG$1"; echo pass >>"$RESULTS"; }
 t_fail() { echo "FAIL: $T_TAG$1${2:+: $2}"; echo fail >>"$RESULTS"; }

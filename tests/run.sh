@@ -18,6 +18,7 @@ T_PROGS=$TMP/progs
 : >"$RESULTS"; : >"$TIMES"
 export BUILD TMP RESULTS TIMES T_PROGS top
 . "$top/tests/timing.sh"
+. "$top/tests/case_file.sh"
 run_start=$(t_now_ms)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -90,11 +91,79 @@ case ${cross##*/} in *"${1:-}"*)
 	fi ;;
 esac
 
-for c in "$top"/tests/cases/*.sh "$top"/tests/cases/*/*.sh; do
-	[ -f "$c" ] || continue
-	case ${c##*/} in *"${1:-}"*) ;; *) continue ;; esac
-	[ -n "$beside" ] && [ "$c" = "$cross" ] && continue
-	run_case "$c"
+# The native cases, CHECK_JOBS (2) at once: most of a case's time is
+# spent waiting on its programs (compilers, fntrace, the traced program),
+# so two of them, with the cross runs beside, keep the two cores busy.
+# Each worker goes down the list and takes every case no other worker
+# has taken (mkdir: one of them makes the directory); a case has its own
+# $TMP, results and sanitizer reports, and its output is printed whole
+# when it ends (a lock: no two at once).  The longest cases start first
+# (LONG_FIRST, slowest first: the summary's table says which), so that the
+# workers end together.  Some want the machine to themselves (NATIVE_ALONE)
+# and run after the others, one by one:
+#   control    leaves a dead process's socket for the next runtime to
+#              remove, and checks that no thread of its own is busy;
+#   lost, ctl_faults  timed: a full buffer, a stopped process's timeouts.
+LONG_FIRST="recordmcount cc_lto real_xz cc robust_torture attach record_faults
+	sanitizers real_cxx fp_regs robust_returns args_stress browser args_gdb attach_robust
+	real_lua startup live_stress args"
+NATIVE_ALONE="control lost ctl_faults"
+
+# native_list: the native cases to run, by file, the longest first.
+native_list() {
+	local c name first=
+	for name in $LONG_FIRST; do
+		c=$(t_case_file "$name")
+		[ -n "$c" ] && first="$first $c" && echo "$c"
+	done
+	for c in "$top"/tests/cases/*.sh "$top"/tests/cases/*/*.sh; do
+		case " $first " in *" $c "*) continue ;; esac
+		echo "$c"
+	done
+}
+
+# wanted FILE: is FILE a case this run runs here (not beside, not alone)?
+wanted() {
+	local name=${1##*/}
+	name=${name%.sh}
+	[ -f "$1" ] || return 1
+	case $name in *"${PATTERN}"*) ;; *) return 1 ;; esac
+	[ -n "$beside" ] && [ "$1" = "$cross" ] && return 1
+	case " $NATIVE_ALONE " in *" $name "*) return 1 ;; esac
+}
+
+# native_worker: run every case of $cases no other worker took.
+native_worker() {
+	local n=0 c job
+	for c in $cases; do
+		n=$((n + 1))
+		job=$TMP/native/$n
+		mkdir "$job" 2>/dev/null || continue
+		mkdir "$job/tmp" && : >"$job/results"
+		( TMP=$job/tmp RESULTS=$job/results
+		  reports_to "$job/sanitizer"
+		  run_case "$c" ) >"$job/out" 2>&1
+		flock "$TMP/native/.lock" cat "$job/out"
+	done
+}
+
+PATTERN=${1:-}
+cases=$(native_list | while read -r c; do wanted "$c" && echo "$c"; done)
+mkdir -p "$TMP/native"
+workers=
+for w in $(seq "${CHECK_JOBS:-2}"); do
+	native_worker &
+	workers="$workers $!"
+done
+# shellcheck disable=SC2086
+wait $workers
+for job in "$TMP"/native/*/; do
+	[ -d "$job" ] && cat "$job/results" >>"$RESULTS"
+done
+for name in $NATIVE_ALONE; do
+	c=$(t_case_file "$name")
+	[ -n "$c" ] || continue
+	case $name in *"${PATTERN}"*) run_case "$c" ;; esac
 done
 
 if [ -n "$beside" ]; then

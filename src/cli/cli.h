@@ -63,6 +63,9 @@ int cli_parse_pid(const char *text, pid_t *pid);
 int cli_parse_seconds(const char *text, unsigned *seconds);
 /* A thread id (positive); -1 after one line if not. */
 int cli_parse_tid(const char *text, uint32_t *tid);
+/* --tracing-thresh's microseconds, 0 (none) to 4294967295, as the
+ * tracing_thresh file takes them; -1 after one line if not. */
+int cli_parse_thresh(const char *text, unsigned *us);
 /* A size in bytes, "100M" style (k, M, G: powers of 1024); -1 after one
  * line if not. */
 int cli_parse_size(const char *text, uint64_t *bytes);

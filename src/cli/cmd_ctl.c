@@ -36,6 +36,7 @@ static const char usage[] =
 	"  trace_marker  available_filter_functions  enabled_functions\n"
 	"  set_ftrace_filter  set_ftrace_notrace  set_graph_function\n"
 	"  set_graph_notrace  max_graph_depth  buffer_size_kb\n"
+	"  tracing_thresh (microseconds: only calls that long, whole)\n"
 	"  function_profile_enabled  trace_stat/function\n"
 	"  set_ftrace_args (record -A/-R specs: FUNC@arg1,arg2/s,retval/x)\n"
 	"  messages (what the runtime said since it was last read)\n\n"

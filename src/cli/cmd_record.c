@@ -28,6 +28,10 @@ static const char usage[] =
 	"                         *abc*, a glob, !GLOB to remove, GLOB:mod:MODULE\n"
 	"  -N, --notrace=GLOB     never trace matching functions (repeatable)\n"
 	"  -D, --depth=N          function_graph: trace N levels deep at most\n"
+	"      --tracing-thresh=USEC\n"
+	"                         function_graph: record only the calls that last\n"
+	"                         USEC microseconds or more, each whole at its\n"
+	"                         return (the kernel's tracing_thresh)\n"
 	"  -r, --retval           function_graph: record return values\n"
 	"  -A, --args=FUNC@SPEC   function_graph: record arguments of matching\n"
 	"                         functions (repeatable); SPEC: arg1, arg2/x ...\n"
@@ -61,6 +65,7 @@ static const char usage[] =
 	"(x86_64: six integer, eight floating-point; aarch64 and riscv64: eight\n"
 	"of each, and a -pg function gives its return value only).\n\n"
 	"example: fntrace record -F 'parse_*' -o parse.data -- ./prog input\n"
+	"         fntrace record --tracing-thresh=1000 -- ./server\n"
 	"         fntrace record -A 'parse_expr@arg1/s,arg2' -R 'parse_expr@retval'\n"
 	"                -- ./prog input\n"
 	"         fntrace record --overwrite -b 65536 -o flight -- ./server &\n"
@@ -154,9 +159,14 @@ static int parse_seconds(const char *s, uint64_t *ns)
 	return 0;
 }
 
+/* Long options without a letter of their own. */
+enum { OPT_TRACING_THRESH = 256 };
+
 static int parse_option(int c, struct record_options *o)
 {
 	switch (c) {
+	case OPT_TRACING_THRESH:
+		return cli_parse_thresh(optarg, &o->thresh);
 	case 't':
 		if (strcmp(optarg, "function") && strcmp(optarg, "function_graph")) {
 			cli_usage_error("no such tracer: '%s' (function, function_graph)", optarg);
@@ -204,6 +214,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "filter", required_argument, NULL, 'F' },
 		{ "notrace", required_argument, NULL, 'N' },
 		{ "depth", required_argument, NULL, 'D' },
+		{ "tracing-thresh", required_argument, NULL, OPT_TRACING_THRESH },
 		{ "retval", no_argument, NULL, 'r' },
 		{ "args", required_argument, NULL, 'A' },
 		{ "return", required_argument, NULL, 'R' },
@@ -237,6 +248,17 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 	}
 	if ((o->args || o->auto_args) && strcmp(o->tracer, "function_graph")) {
 		cli_usage_error("-A, -R and --auto-args need the function_graph tracer");
+		return -1;
+	}
+	if (o->thresh && strcmp(o->tracer, "function_graph")) {
+		cli_usage_error("--tracing-thresh needs the function_graph tracer");
+		return -1;
+	}
+	/* A call is written whole at its exit: its entry's values have no
+	 * event to go with, nor has a return value. */
+	if (o->thresh && (o->args || o->auto_args || o->retval)) {
+		cli_usage_error("--tracing-thresh records calls without their arguments "
+				"or return values (-A, -R, -a, -r)");
 		return -1;
 	}
 	return optind;

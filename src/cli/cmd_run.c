@@ -15,35 +15,73 @@
 #include <unistd.h>
 
 static const char usage[] =
-	"usage: fntrace run [--] PROG [ARGS...]\n\n"
+	"usage: fntrace run [OPTIONS] [--] PROG [ARGS...]\n\n"
 	"Start PROG with the fntrace runtime loaded and tracing off, and print\n"
 	"its pid on stderr.  Every call site is a nop: PROG runs at full speed\n"
 	"until 'fntrace ctl PID ...' or 'fntrace record -p PID' turns tracing on.\n\n"
+	"      --tracing-thresh=USEC\n"
+	"               function_graph, once switched on: keep only the calls\n"
+	"               that last USEC microseconds or more, each whole at its\n"
+	"               return (the tracing_thresh file, set from the start)\n"
 	"  -h, --help   this text\n\n"
 	"example: fntrace run -- xz -T2 -k big.tar &\n"
-	"         fntrace ctl $! current_tracer function\n\n"
+	"         fntrace ctl $! current_tracer function\n"
+	"         fntrace run --tracing-thresh=500 -- ./server &\n\n"
 	CLI_EXIT_HELP_PROGRAM;
+
+enum { OPT_TRACING_THRESH = 256 };
+
+/* The options before PROG (`run ./prog -h` runs prog -h): the index of
+ * PROG in argv, 0 after --help, -1 after a usage error (said). */
+static int parse_options(int argc, char **argv, unsigned *thresh)
+{
+	static const struct option opts[] = {
+		{ "tracing-thresh", required_argument, NULL, OPT_TRACING_THRESH },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	int c;
+
+	optind = 1;
+	while ((c = cli_getopt(argc, argv, "h", opts)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (c == '?' || cli_parse_thresh(optarg, thresh))
+			return -1;
+	}
+	if (optind >= argc) {
+		cli_usage_error("no program to run");
+		return -1;
+	}
+	return optind;
+}
+
+/* The runtime's environment: its library preloaded, the control endpoint
+ * open, and the settings asked for. */
+static int run_env(const char *path, const char *lib, unsigned thresh)
+{
+	char us[16];
+
+	snprintf(us, sizeof(us), "%u", thresh);
+	return cli_target_env(path, lib) || setenv("FNTRACE_CONTROL", "1", 1) ||
+	       (thresh ? setenv("FNTRACE_TRACING_THRESH", us, 1)
+		       : unsetenv("FNTRACE_TRACING_THRESH"));
+}
 
 int cmd_run(int argc, char **argv)
 {
 	struct cli_target target;
+	unsigned thresh = 0;
+	int first = parse_options(argc, argv, &thresh);
 	char *lib, *path;
 
-	/* Only before PROG: `run ./prog -h` runs prog -h. */
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(usage, stdout);
-		return CLI_EXIT_OK;
-	}
-	/* A program whose name starts with '-' comes after "--". */
-	if (argc > 1 && argv[1][0] == '-' && strcmp(argv[1], "--"))
-		return cli_usage_error("unknown option '%.*s'", (int)strcspn(argv[1], "="),
-				       argv[1]);
-	optind = 1 + (argc > 1 && !strcmp(argv[1], "--"));
-	if (optind >= argc)
-		return cli_usage_error("no program to run");
-	path = cli_find_program(argv[optind]);
+	if (first <= 0)
+		return first == 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	path = cli_find_program(argv[first]);
 	if (!path) {
-		cli_error("%s: no such program", argv[optind]);
+		cli_error("%s: no such program", argv[first]);
 		return CLI_EXIT_FAILED;
 	}
 	if (probe_runtime_reachable(path) || cli_target_of(path, &target) ||
@@ -52,9 +90,9 @@ int cmd_run(int argc, char **argv)
 		free(path);
 		return CLI_EXIT_FAILED;
 	}
-	if (!cli_target_env(path, lib) && !setenv("FNTRACE_CONTROL", "1", 1)) {
+	if (!run_env(path, lib, thresh)) {
 		fprintf(stderr, "fntrace: %s runs as pid %d\n", path, (int)getpid());
-		execv(path, argv + optind);
+		execv(path, argv + first);
 	}
 	cli_error("cannot run %s", path);
 	free(lib);

@@ -104,6 +104,22 @@ int cli_parse_tid(const char *text, uint32_t *tid)
 	return 0;
 }
 
+int cli_parse_thresh(const char *text, unsigned *us)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno || *text < '0' || *text > '9' || *end || v > UINT_MAX) {
+		cli_usage_error("--tracing-thresh wants microseconds from 0 to %u: '%s'",
+				UINT_MAX, text);
+		return -1;
+	}
+	*us = v;
+	return 0;
+}
+
 int cli_parse_size(const char *text, uint64_t *bytes)
 {
 	static const char units[] = "kMG";

@@ -66,8 +66,8 @@
 #define FT_EXIT_MAX_DELTA	((FT_U(1) << FT_EXIT_DELTA_BITS) - 1)
 
 /* Most words a writer may emit for one event: a CPU change, a TIME, and
- * the longest fixed event. */
-#define FT_MAX_EVENT_WORDS	(1 + 3 + 4)
+ * the longest fixed event (FT_LONG_CALL). */
+#define FT_MAX_EVENT_WORDS	(1 + 3 + 5)
 
 #ifndef __ASSEMBLER__
 
@@ -199,6 +199,10 @@ enum ft_long_type {
 				 * graph tracer saw but could not follow;
 				 * payload: why (enum ft_missed_why).  A
 				 * reader adds them up, as it does LOST's */
+	FT_LONG_CALL = 12,	/* +4: a whole call, written at its exit
+				 * (tracing_thresh: no entry was written):
+				 * function id, depth (below), duration in
+				 * ticks (lo, hi); payload delta */
 	FT_LONG_TYPES
 };
 
@@ -226,7 +230,17 @@ static const int8_t FT_LONG_WORDS[FT_LONG_TYPES] = {
 	[FT_LONG_OVERRUN] = 2,
 	[FT_LONG_ARGS] = -1,
 	[FT_LONG_MISSED] = 2,
+	[FT_LONG_CALL] = 4,
 };
+
+/*
+ * FT_LONG_CALL's depth word: the graph frames open around the call, as
+ * the kernel's return event carries its depth, so that a reader that saw
+ * none of their entries still indents it; and whether the call was left
+ * by a jump (longjmp, an exception) rather than returned.
+ */
+#define FT_CALL_DEPTH_MASK	0xffffu
+#define FT_CALL_UNWOUND		(1u << 31)
 
 /*
  * FT_LONG_ARGS: what a call was given (-A), or gave back (-R).  It comes
@@ -318,6 +332,7 @@ static inline uint64_t ft_event_time(const uint32_t *w, uint64_t now)
 	case FT_LONG_FUNC:
 	case FT_LONG_EXIT_RET:
 	case FT_LONG_UNWIND:
+	case FT_LONG_CALL:
 		return now + (head >> 8);
 	default:
 		return now;

@@ -36,9 +36,11 @@
 #define FT_FRAME_TRACED		0x1	/* its entry was written */
 
 /* struct ft_graph_config: trace, then the six settings that each take
- * the graph hooks off their fast path (profile .. args), 24 bytes. */
+ * the graph hooks off their fast path (profile .. args), 24 bytes, and a
+ * seventh, the 64-bit tracing_thresh. */
 #define FT_GRAPH_TRACE		0
 #define FT_GRAPH_SETTINGS	4
+#define FT_GRAPH_THRESH		32
 
 /* struct rec_hash and its slots */
 #define FT_HASH_SHIFT		8

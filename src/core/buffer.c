@@ -226,13 +226,13 @@ static void chunk_publish(struct ft_context *c)
 }
 
 /* Write how many events were dropped, and the context's graph depth now
- * (not the profiler's frames: the trace never opened them), so the
- * report can pick up the nesting again. */
+ * (not the profiler's frames, nor tracing_thresh's: the trace never
+ * opened them), so the report can pick up the nesting again. */
 static void note_lost(struct ft_context *c)
 {
 	c->pos[1] = (uint32_t)c->lost;
 	c->pos[2] = (uint32_t)(c->lost >> 32);
-	ev_commit(c, ft_long_word(FT_LONG_LOST, ft_graph_depth(c) & FT_LONG_MAX_PAYLOAD), 2);
+	ev_commit(c, ft_long_word(FT_LONG_LOST, ft_trace_depth(c) & FT_LONG_MAX_PAYLOAD), 2);
 	c->lost = 0;
 }
 

@@ -17,7 +17,9 @@
 #include "tracers.h"
 #include "tracing.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -40,13 +42,22 @@ static char *trimmed(const char *value)
 	return s;
 }
 
+/* A decimal from 0 to max, as the kernel's kstrtoul takes it: digits
+ * after an optional '+'; not a negative one, which strtoul would wrap,
+ * nor one past its range, which it would clamp to a value a 32-bit
+ * runtime might accept. */
 static int parse_number(const char *value, unsigned max, unsigned *out,
 			char *err, size_t errlen)
 {
-	char *v = trimmed(value), *end;
-	unsigned long n = v ? strtoul(v, &end, 10) : 0;
-	int ok = v && *v && !*end && n <= max;
+	char *v = trimmed(value), *end = NULL;
+	unsigned long n = 0;
+	int ok = 0;
 
+	if (v && (isdigit((unsigned char)*v) || *v == '+')) {
+		errno = 0;
+		n = strtoul(v, &end, 10);
+		ok = !*end && errno != ERANGE && n <= max;
+	}
 	if (ok)
 		*out = n;
 	else
@@ -243,6 +254,23 @@ static int write_depth(const char *value, int append, int arg, char *err, size_t
 	if (parse_number(value, 1u << 20, &depth, err, errlen))
 		return -1;
 	ft_graph_set_depth(depth);
+	return 0;
+}
+
+static int read_thresh(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n%u\n", ft_graph_thresh());
+	return 0;
+}
+
+/* Microseconds, as the kernel's; 0 switches it off. */
+static int write_thresh(const char *value, int append, int arg, char *err, size_t errlen)
+{
+	unsigned us;
+
+	if (parse_number(value, UINT_MAX, &us, err, errlen))
+		return -1;
+	ft_graph_set_thresh(us);
 	return 0;
 }
 
@@ -450,6 +478,7 @@ static const struct ctl_file files[] = {
 	{ "set_graph_notrace", read_filter_file, write_filter_file, FT_GRAPH_NOTRACE },
 	{ "set_ftrace_args", read_args, write_args, 0 },
 	{ "max_graph_depth", read_depth, write_depth, 0 },
+	{ "tracing_thresh", read_thresh, write_thresh, 0 },
 	{ "buffer_size_kb", read_buffer_size, write_buffer_size, 0 },
 	{ "trace", ft_readout_trace, ft_readout_clear, 0 },
 	{ "trace_pipe", ft_readout_pipe, NULL, 0 },

@@ -60,6 +60,9 @@ struct ft_context {
 	uint16_t notrace_frames;	/* set_graph_notrace functions' */
 	uint16_t profile_frames;	/* the profiler's alone: the graph's
 					 * depth leaves them out */
+	uint16_t whole_frames;		/* tracing_thresh's: the call is
+					 * written whole at its exit, the trace
+					 * has no entry of it */
 	uint32_t graph_off;	/* the thread's own: graph tracing suspended
 				 * (swapcontext); here, on a line the hooks
 				 * read anyway */
@@ -101,6 +104,13 @@ static inline struct shadow_frame *ft_stack(const struct ft_context *c)
 static inline uint32_t ft_graph_depth(const struct ft_context *c)
 {
 	return c->depth - c->profile_frames;
+}
+
+/* Those of them whose entry the trace holds: the nesting a reader has
+ * open, which a LOST note says (tracing_thresh's frames wrote none). */
+static inline uint32_t ft_trace_depth(const struct ft_context *c)
+{
+	return ft_graph_depth(c) - c->whole_frames;
 }
 
 /* A tracer's guard on its thread's own context.  The fences keep, at no
@@ -230,6 +240,24 @@ static inline int ev_missed(struct ft_context *c, enum ft_missed_why why, uint64
 	c->pos[2] = (uint32_t)(n >> 32);
 	ev_commit(c, ft_long_word(FT_LONG_MISSED, why), 2);
 	return 1;
+}
+
+/* A whole call, at its exit (now): tracing_thresh's.  Its depth word
+ * as FT_LONG_CALL says; took: its duration in ticks. */
+static inline void ev_call(struct ft_context *c, uint32_t id, uint32_t depth, uint64_t now,
+			   uint64_t took)
+{
+	uint32_t d;
+
+	if (!ev_room(c))
+		return;
+	ev_cpu(c);
+	d = ev_delta(c, now, FT_LONG_MAX_PAYLOAD);
+	c->pos[1] = id;
+	c->pos[2] = depth;
+	c->pos[3] = (uint32_t)took;
+	c->pos[4] = (uint32_t)(took >> 32);
+	ev_commit(c, ft_long_word(FT_LONG_CALL, d), 4);
 }
 
 static ft_inline void ev_func(struct ft_context *c, uint32_t id, uintptr_t parent,

@@ -150,11 +150,12 @@ static void send_preamble(struct sent *s, const char *tracer, const char *extra)
 	clock_samples(s, ticks, ns);
 	n = snprintf(line, sizeof(line),
 		     "fntrace-data: 1\ntracer: %s\npid: %d\nclock_sync: %llu %llu %llu %llu\n"
-		     "options: %s\nnr_cpus: %ld\n",
+		     "options: %s\nnr_cpus: %ld\ntracing_thresh: %u\n",
 		     tracer, (int)getpid(),
 		     (unsigned long long)ticks[0], (unsigned long long)ns[0],
 		     (unsigned long long)ticks[1], (unsigned long long)ns[1],
-		     ft_graph.retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN));
+		     ft_graph.retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN),
+		     ft_graph_thresh());
 	text_add(&info, line, n);
 	if (extra)
 		text_add(&info, extra, strlen(extra));

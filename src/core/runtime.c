@@ -17,6 +17,8 @@
  *   FNTRACE_TRACER    function | function_graph
  *   FNTRACE_FILTER, FNTRACE_NOTRACE   filter expressions, one per line
  *   FNTRACE_DEPTH     max_graph_depth
+ *   FNTRACE_TRACING_THRESH  tracing_thresh, microseconds (record's, and
+ *                     run's, for the tracer a user switches on later)
  *   FNTRACE_OPTIONS   comma-separated: funcgraph-retval
  *   FNTRACE_ARGS      argument specs (set_ftrace_args), one per line
  *   FNTRACE_ARGS_FILE a file of them: the recorder's, in its data directory
@@ -50,7 +52,9 @@
 #include "tracing.h"
 #include "../common/fileio.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +120,23 @@ static int option_set(const char *options, const char *name)
 		if ((p == options || p[-1] == ',') && (p[len] == ',' || !p[len]))
 			return 1;
 	return 0;
+}
+
+/* tracing_thresh, whether a recorder starts a tracer now or a user does
+ * later (fntrace run). */
+static void env_thresh(void)
+{
+	const char *us = getenv("FNTRACE_TRACING_THRESH");
+	char *end;
+	unsigned long v;
+
+	if (!us || !*us)
+		return;
+	v = strtoul(us, &end, 10);
+	if (*end || !isdigit((unsigned char)*us) || v > UINT_MAX)
+		ft_warn("FNTRACE_TRACING_THRESH: not a number of microseconds: '%s'", us);
+	else
+		ft_graph_set_thresh(v);
 }
 
 /* Switch on the tracer the recorder asked for. */
@@ -184,6 +205,7 @@ static void start(void)
 	if (ft_count_threads() > 1)
 		ftrace_patch_go_live();
 	recording = attach_recorder();
+	env_thresh();
 	if (recording > 0)
 		ftrace_modules_want_records();
 	if (ftrace_modules_pinned(NULL) < 0)

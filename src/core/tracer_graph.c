@@ -18,6 +18,11 @@
  * They and max_graph_depth shape the graph only, as in the kernel: a call
  * the graph does not take gets, for the profiler, a frame of its own,
  * which the graph's depth and filters leave out.
+ *
+ * With tracing_thresh set, the kernel's rule: a call's entry writes
+ * nothing, and its exit writes the call whole (FT_LONG_CALL: function,
+ * depth, duration) if it lasted at least that long.  Its frame is kept
+ * all the same, for the entry's time.
  */
 #include "args.h"
 #include "asm_offsets.h"
@@ -27,6 +32,7 @@
 #include "readout.h"
 #include "shared_tls.h"
 #include "thread.h"
+#include "thresh.h"
 #include "tracers.h"
 #include "tracing.h"
 
@@ -39,6 +45,8 @@
 				 * (while the program's unwinder walks) */
 #define FRAME_RETURN_ARGS 0x10	/* set_ftrace_args wants its return value */
 #define FRAME_PROFILE_ONLY 0x20	/* the graph did not take it: timed only */
+#define FRAME_WHOLE	0x40	/* tracing_thresh: no entry was written; the
+				 * call is, whole, at its exit if long enough */
 
 /* Both read by the fast paths in assembly too (asm_offsets.h). */
 struct ft_graph_config ft_graph;
@@ -69,7 +77,8 @@ _Static_assert(offsetof(struct shadow_frame, ret) == FT_FRAME_RET &&
 _Static_assert(offsetof(struct ft_graph_config, trace) == FT_GRAPH_TRACE &&
 	       offsetof(struct ft_graph_config, profile) == FT_GRAPH_SETTINGS &&
 	       offsetof(struct ft_graph_config, args) + sizeof(int) == FT_GRAPH_SETTINGS + 24 &&
-	       sizeof(struct ft_graph_config) == FT_GRAPH_SETTINGS + 24,
+	       offsetof(struct ft_graph_config, thresh) == FT_GRAPH_THRESH &&
+	       sizeof(struct ft_graph_config) == FT_GRAPH_THRESH + 8,
 	       "asm_offsets.h describes the graph settings");
 #endif
 
@@ -111,6 +120,7 @@ static ft_inline void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t
 	c->graph_functions += !!(flags & FRAME_FUNCTION);
 	c->notrace_frames += !!(flags & FRAME_NOTRACE);
 	c->profile_frames += !!(flags & FRAME_PROFILE_ONLY);
+	c->whole_frames += !!(flags & FRAME_WHOLE);
 	c->depth++;
 	/* A function whose return sites are on returns through them. */
 	if (!(rec_flags & FTRACE_FL_RETURNS))
@@ -195,7 +205,8 @@ static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 	/* The event before the push: a LOST note it brings must carry the
 	 * depth before this frame. */
 	if (ft_graph.trace && ft_tracing_on && !(flags & (FRAME_NOTRACE | FRAME_PROFILE_ONLY)))
-		flags |= write_entry(c, id, rec_flags, now, regs);
+		flags |= unlikely(ft_graph.thresh) ? FRAME_WHOLE :
+			 write_entry(c, id, rec_flags, now, regs);
 	push_frame(c, retp, id, flags, rec_flags, now);
 }
 
@@ -284,12 +295,15 @@ static ft_inline void pop_frame(struct ft_context *c, uint64_t now, uintptr_t re
 			ev_exit_ret(c, now, retval);
 		else
 			ev_exit(c, now);
+	} else if (!quiet && (f->flags & FRAME_WHOLE) && ft_thresh_long_enough(f, now)) {
+		ft_thresh_write(c, f, now, unwound);
 	}
 	if (!quiet && !unwound && ft_graph.profile)
 		ft_profile_add(f->id, now - f->time);
 	c->graph_functions -= !!(f->flags & FRAME_FUNCTION);
 	c->notrace_frames -= !!(f->flags & FRAME_NOTRACE);
 	c->profile_frames -= !!(f->flags & FRAME_PROFILE_ONLY);
+	c->whole_frames -= !!(f->flags & FRAME_WHOLE);
 	c->depth--;
 	if (unlikely(c->overruns != c->overruns_written) && !quiet && ft_graph.trace)
 		say_missed(c, FT_MISSED_OVERRUN, c->overruns, &c->overruns_written);
@@ -597,7 +611,7 @@ __attribute__((destructor)) static void say_missed_at_exit(void)
 static void forget(struct ft_context *c)
 {
 	c->depth = 0;
-	c->graph_functions = c->notrace_frames = c->profile_frames = 0;
+	c->graph_functions = c->notrace_frames = c->profile_frames = c->whole_frames = 0;
 }
 
 void graph_forget_all(struct ft_thread *t)

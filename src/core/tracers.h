@@ -51,6 +51,9 @@ struct ft_graph_config {
 	int filters;		/* set_graph_function/notrace are not empty */
 	int functions;		/* set_graph_function is not empty */
 	int args;		/* set_ftrace_args is not empty */
+	uint64_t thresh;	/* tracing_thresh in clock ticks; 0: off.
+				 * Calls are written whole at their exit,
+				 * and only those that lasted this long */
 };
 
 extern struct ft_graph_config ft_graph;

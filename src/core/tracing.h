@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The tracing state a user controls, with the kernel's tracefs meanings:
- * current_tracer, the filter files, max_graph_depth, tracing_on.  Used by
+ * current_tracer, the filter files, max_graph_depth, tracing_thresh,
+ * tracing_on.  Used by
  * start-up (a recorder's request) and by the control endpoint.  Callers
  * hold ftrace_lock().
  */
@@ -56,5 +57,11 @@ int ft_profile_enabled(void);
 /* max_graph_depth (0: no limit), and the funcgraph-retval option. */
 void ft_graph_set_depth(unsigned depth);
 void ft_graph_set_retval(int on);
+/* tracing_thresh, in microseconds (0: off): function_graph writes only
+ * calls that lasted at least that long, whole, at their exit (thresh.c).
+ * Setting it the first time takes a millisecond: the clock's rate is
+ * measured. */
+void ft_graph_set_thresh(unsigned us);
+unsigned ft_graph_thresh(void);
 
 #endif

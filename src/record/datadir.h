@@ -47,6 +47,7 @@ struct datadir_info {
 	const char *filter;	/* filter expressions, one per line, or NULL */
 	const char *notrace;
 	unsigned depth;		/* max_graph_depth; 0: none */
+	unsigned thresh;	/* tracing_thresh, microseconds; 0: none */
 	int64_t started;	/* the wall clock at the start, Unix seconds */
 	struct clock_sync clock;	/* the start, and the latest sample */
 	struct clock_sync program_clock; /* the runtime's own, of the clock

@@ -9,7 +9,9 @@
  * (`dropped: N`), and how many events the runtime dropped in threads
  * that ended before they could say so (`lost_unsaid: N`).  What was
  * asked for is there too: `filter: EXPR` and `notrace: EXPR`, one line
- * per expression, and `depth: N`; and when (`started:`, Unix seconds).
+ * per expression, `depth: N`, and `tracing_thresh: USEC` if one was set
+ * (its calls come whole, at their exits); and when (`started:`, Unix
+ * seconds).
  */
 #include "datadir.h"
 
@@ -83,11 +85,13 @@ static char *request_lines(const struct datadir_info *i)
 {
 	char *filter = list_lines("filter", i->filter);
 	char *notrace = list_lines("notrace", i->notrace);
-	char *text = NULL;
+	char *text = NULL, thresh[40] = "";
 
+	if (i->thresh)
+		snprintf(thresh, sizeof(thresh), "tracing_thresh: %u\n", i->thresh);
 	if (filter && notrace &&
-	    asprintf(&text, "%s%sdepth: %u\nstarted: %lld\n", filter, notrace, i->depth,
-		     (long long)i->started) < 0)
+	    asprintf(&text, "%s%sdepth: %u\n%sstarted: %lld\n", filter, notrace, i->depth,
+		     thresh, (long long)i->started) < 0)
 		text = NULL;
 	free(filter);
 	free(notrace);

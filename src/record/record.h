@@ -18,6 +18,7 @@ struct record_options {
 	char *filter;			/* filter expressions, one per line */
 	char *notrace;
 	unsigned depth;			/* max_graph_depth; 0: none */
+	unsigned thresh;		/* tracing_thresh, microseconds; 0: none */
 	unsigned buffer_kb;		/* shared memory for the buffers */
 	int retval;			/* funcgraph-retval */
 	char *args;			/* set_ftrace_args: -A/-R specs, one per line */
@@ -48,7 +49,7 @@ int record_exit_code(int wait_status);
 
 /* The settings record -p changes, as the process had them
  * (record_settings.c): read before, written back after. */
-#define NR_KEPT_SETTINGS 7
+#define NR_KEPT_SETTINGS 8
 struct record_settings {
 	char *value[NR_KEPT_SETTINGS];
 };

@@ -78,16 +78,18 @@ static int configure(struct attached *a, const char *specs)
 	const struct record_options *o = a->o;
 	struct timespec settle = { 0, 10 * 1000 * 1000 };
 	pid_t pid = o->pid;
-	char depth[16];
+	char depth[16], thresh[16];
 
 	if (ctl_set(pid, "current_tracer", "nop"))
 		return -1;
 	nanosleep(&settle, NULL);	/* an event begun before is finished now */
 	drain(&a->drainer, DRAIN_DISCARD);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
+	snprintf(thresh, sizeof(thresh), "%u", o->thresh);
 	return ctl_set(pid, "set_ftrace_filter", o->filter ? o->filter : "") ||
 	       ctl_set(pid, "set_ftrace_notrace", o->notrace ? o->notrace : "") ||
 	       ctl_set(pid, "max_graph_depth", depth) ||
+	       ctl_set(pid, "tracing_thresh", thresh) ||
 	       ctl_set(pid, "options/funcgraph-retval", o->retval ? "1" : "0") ||
 	       ctl_set(pid, "set_ftrace_args", specs ? specs : "") ||
 	       (o->overwrite && ctl_set(pid, "options/overwrite", "1")) ||
@@ -484,7 +486,8 @@ int record_attach(const struct record_options *o)
 	struct attached a = {
 		.o = o, .dir.trace_fd = -1, .flight = { .snap_fd = -1, .bell = -1 },
 		.info = { .tracer = o->tracer, .pid = o->pid, .retval = o->retval,
-			  .filter = o->filter, .notrace = o->notrace, .depth = o->depth },
+			  .filter = o->filter, .notrace = o->notrace, .depth = o->depth,
+			  .thresh = o->thresh },
 	};
 	int ret;
 

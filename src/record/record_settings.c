@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * record -p changes a running process's settings (tracer, filters,
- * depth, argument specs) for its recording; a user may have set them
+ * depth, tracing_thresh, argument specs) for its recording; a user may have set them
  * with `fntrace ctl` for their own reading.  So they are read first and
  * written back when the recording stops, the tracer last, as the user
  * had it.
@@ -17,7 +17,7 @@
 /* In the order they are put back: the tracer last, once its settings
  * are the user's again. */
 static const char *const files[NR_KEPT_SETTINGS] = {
-	"set_ftrace_filter", "set_ftrace_notrace", "max_graph_depth",
+	"set_ftrace_filter", "set_ftrace_notrace", "max_graph_depth", "tracing_thresh",
 	"options/funcgraph-retval", "set_ftrace_args", "tracing_on", "current_tracer",
 };
 

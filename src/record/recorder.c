@@ -253,17 +253,19 @@ static int flight_env(const struct record_options *o, const struct recorder *r)
 static int child_env(const struct record_options *o, const struct recorder *r,
 		     const char *path, const char *lib)
 {
-	char fd[16], files_fd[16], depth[16];
+	char fd[16], files_fd[16], depth[16], thresh[16];
 
 	snprintf(fd, sizeof(fd), "%d", r->shm_fd);
 	snprintf(files_fd, sizeof(files_fd), "%d", r->files.theirs);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
+	snprintf(thresh, sizeof(thresh), "%u", o->thresh);
 	return cli_target_env(path, lib) || set_env("FNTRACE_SHM_FD", fd) ||
 	       set_env("FNTRACE_DIR", r->dir.tmp) ||
 	       set_env("FNTRACE_FILES_FD", r->files.theirs >= 0 ? files_fd : NULL) ||
 	       set_env("FNTRACE_TRACER", o->tracer) ||
 	       set_env("FNTRACE_FILTER", o->filter) || set_env("FNTRACE_NOTRACE", o->notrace) ||
 	       set_env("FNTRACE_DEPTH", o->depth ? depth : NULL) ||
+	       set_env("FNTRACE_TRACING_THRESH", o->thresh ? thresh : NULL) ||
 	       set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL) ||
 	       set_env("FNTRACE_ARGS_FILE", o->args || o->auto_args ? r->args_file : NULL) ||
 	       flight_env(o, r);
@@ -329,6 +331,7 @@ static int describe_run(struct datadir_info *info, const struct record_options *
 	info->filter = o->filter;
 	info->notrace = o->notrace;
 	info->depth = o->depth;
+	info->thresh = o->thresh;
 	return info->command ? 0 : -1;
 }
 

@@ -93,6 +93,13 @@ static int take_raw(struct call_walk *w, const struct tr_event *raw, struct call
 		ev->func = raw->func;
 		ev->value = raw->value;
 		return 1;
+	case TR_CALL:
+		ev->kind = CALL_WHOLE;
+		ev->func = raw->func;
+		ev->depth = raw->depth;
+		ev->start = raw->time - raw->value;
+		ev->end = raw->exit_kind == TR_EXIT_UNWIND ? CALL_UNWOUND : CALL_RETURNED;
+		return 1;
 	case TR_MARKER:
 		ev->kind = CALL_MARKER;
 		ev->text = raw->text;

@@ -10,6 +10,8 @@
  *                                   or unnamed frames (func 0) open at t
  *   end of the thread's events      every open frame closes at its last
  *                                   event's time, marked unfinished
+ *   a whole call (tracing_thresh)   a call of its own, from its start to
+ *                                   its exit, after the calls it made
  *
  * Memory is one frame per level of the deepest stack, whatever the size
  * of the trace.
@@ -26,6 +28,10 @@ enum call_kind {
 	CALL_LOST,	/* lost events were counted here */
 	CALL_HIT,	/* the function tracer's: func was called (value:
 			 * the caller's address), no duration */
+	CALL_WHOLE,	/* a whole call (tracing_thresh), at its exit: func,
+			 * start, time, end; depth: the graph frames around
+			 * it.  It comes after the calls it made, and nests
+			 * in the open frames only by its times */
 };
 
 /* How a frame was closed. */
@@ -43,9 +49,10 @@ struct call_event {
 	uint64_t time;		/* CLOCK_MONOTONIC ns */
 	uint32_t func;		/* ENTER, EXIT: 0 for a frame entered unseen */
 	unsigned depth;		/* ENTER, EXIT: the frame's, 0 outermost;
-				 * MARKER, LOST: the stack's */
-	uint64_t start;		/* EXIT: when the frame was entered */
-	enum call_end end;	/* EXIT */
+				 * MARKER, LOST: the stack's; WHOLE: as
+				 * recorded */
+	uint64_t start;		/* EXIT, WHOLE: when the call was entered */
+	enum call_end end;	/* EXIT, WHOLE */
 	int has_retval;		/* EXIT: value is the return value */
 	uint64_t value;		/* EXIT: return value; LOST: events lost;
 				 * HIT: the caller's address */

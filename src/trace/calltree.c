@@ -202,6 +202,16 @@ static int enter(struct calltree *t, const struct trace_data *td,
 	return 0;
 }
 
+/* A call that ended took that long of its caller's time: the open
+ * call's, or, for an outermost one, the root's. */
+static void caller_took(struct calltree *t, uint64_t took)
+{
+	if (t->nr_open)
+		t->open[t->nr_open - 1].children += took;
+	else
+		t->nodes[CALLTREE_ROOT].total += took;
+}
+
 /* call_walk closes every frame it opens, so each exit has its entry on
  * the stack.  A clock that stepped back inside a call cannot make its
  * self time negative. */
@@ -214,14 +224,53 @@ static void leave(struct calltree *t, const struct call_event *ev)
 	n->calls++;
 	n->total += took;
 	n->self += took > call.children ? took - call.children : 0;
-	if (t->nr_open)
-		t->open[t->nr_open - 1].children += took;
-	else
-		t->nodes[CALLTREE_ROOT].total += took;
+	caller_took(t, took);
+}
+
+/* A whole call whose callers are known now, and each call below it, go
+ * below the open call: the outermost one's time is that call's. */
+static int whole_enter(void *arg, const struct whole_node *n)
+{
+	struct calltree *t = arg;
+	uint32_t parent = t->nr_open ? t->open[t->nr_open - 1].node : CALLTREE_ROOT;
+	int64_t name = n->key == WHOLE_UNKNOWN ? name_index(t, CALLTREE_UNFINISHED_NAME) : n->key;
+	int64_t node = name < 0 ? -1 : child_node(t, parent, name);
+
+	if (node < 0 ||
+	    grow_array((void **)&t->open, &t->cap_open, t->nr_open + 1, sizeof(*t->open)))
+		return -1;
+	if (t->whole_level++ == 0)
+		caller_took(t, n->total);
+	t->nodes[node].calls += n->calls;
+	t->nodes[node].total += n->total;
+	t->nodes[node].self += n->self;
+	t->open[t->nr_open++] = (struct calltree_open) { .node = node };
+	return 0;
+}
+
+static void whole_leave(void *arg, const struct whole_node *n)
+{
+	struct calltree *t = arg;
+
+	t->nr_open--;
+	t->whole_level--;
+}
+
+static int whole(struct calltree *t, const struct trace_data *td,
+		 const struct tr_thread *th, const struct call_event *ev)
+{
+	const struct whole_visitor v = { whole_enter, whole_leave, t };
+	int64_t name = name_of_func(t, td, th, ev->func);
+
+	if (name < 0)
+		return -1;
+	return whole_calls_add(&t->whole, name, ev->depth, ev->time - ev->start, t->nr_open,
+			       &v);
 }
 
 static int add_thread(struct calltree *t, struct trace_data *td, const struct tr_thread *th)
 {
+	const struct whole_visitor v = { whole_enter, whole_leave, t };
 	struct call_walk walk;
 	struct call_event ev;
 	int more, err = 0;
@@ -233,8 +282,12 @@ static int add_thread(struct calltree *t, struct trace_data *td, const struct tr
 			err = enter(t, td, th, &ev);
 		else if (ev.kind == CALL_EXIT)
 			leave(t, &ev);
+		else if (ev.kind == CALL_WHOLE)
+			err = whole(t, td, th, &ev);
 	}
 	call_walk_free(&walk);
+	if (!err && more == 0)
+		err = whole_calls_flush(&t->whole, t->nr_open, &v);
 	if (err || more < 0) {
 		pr_error("out of memory");
 		return -1;
@@ -295,6 +348,7 @@ static void drop_walk_state(struct calltree *t)
 	free(t->name_slots);
 	free(t->child_slots);
 	free(t->open);
+	whole_calls_free(&t->whole);
 	t->name_of_func = NULL;
 	t->name_slots = t->child_slots = NULL;
 	t->nr_name_slots = t->nr_child_slots = 0;

@@ -19,11 +19,17 @@
  *
  * Memory grows with the number of distinct stacks and of distinct names,
  * never with the number of calls.
+ *
+ * A whole call (tracing_thresh) comes after the calls it made: it joins
+ * the tree once its caller is known (whole_calls.h), the calls below it
+ * with it; one whose caller had not ended with the trace goes below an
+ * "[unfinished]" frame.
  */
 #ifndef FNTRACE_CALLTREE_H
 #define FNTRACE_CALLTREE_H
 
 #include "trace_reader.h"
+#include "whole_calls.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -33,6 +39,9 @@
 
 /* Names of frames no function name is known for. */
 #define CALLTREE_LOST_NAME	"[lost]"	/* entered while events were lost */
+#define CALLTREE_UNFINISHED_NAME "[unfinished]"	/* the caller of whole calls
+						 * (tracing_thresh) that had
+						 * not ended with the trace */
 
 struct calltree_node {
 	uint32_t name;			/* index into names; the root has none */
@@ -68,6 +77,8 @@ struct calltree {
 	struct calltree_open *open;	/* the thread's stack as it is read */
 	unsigned nr_open;
 	size_t cap_open;
+	struct whole_calls whole;	/* whole calls waiting for their callers */
+	unsigned whole_level;		/* of the whole call being added */
 };
 
 /* Reads the calls of threads (of td) into t: 0, or -1 after one line to

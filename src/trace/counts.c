@@ -18,6 +18,7 @@ static void count_long(const uint32_t *w, struct tr_counts *c)
 	switch ((w[0] >> 2) & 0x3f) {
 	case FT_LONG_ENTRY:
 	case FT_LONG_FUNC:
+	case FT_LONG_CALL:	/* a whole call: tracing_thresh's */
 		c->calls++;
 		c->events++;
 		break;

@@ -4,10 +4,11 @@
  * drains chunks) and by `fntrace info` (reading trace.dat), so that the
  * line a recording ends with and `info` agree:
  *
- *   events  what a trace shows: entries, exits, function hits, markers
- *           (TIME, CPU, LOST and OVERRUN records only describe them)
- *   calls   entries in a function_graph trace, hits in a function trace:
- *           what `report --stat` counts as hits
+ *   events  what a trace shows: entries, exits, function hits, whole
+ *           calls (tracing_thresh), markers (TIME, CPU, LOST and OVERRUN
+ *           records only describe them)
+ *   calls   entries and whole calls in a function_graph trace, hits in a
+ *           function trace: what `report --stat` counts as hits
  *   lost    events the runtime dropped, as its LOST records say
  *   missed  calls the graph tracer saw but could not follow, by why
  *           (its MISSED records: the shadow stack full, swapcontext)

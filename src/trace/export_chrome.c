@@ -16,6 +16,8 @@
  *
  * A call is a begin ("B") at its entry and an end ("E") at its exit,
  * both named: speedscope ends a frame only with an E of the same name.
+ * A whole call (tracing_thresh), known only at its exit, is one complete
+ * event ("X"), which the viewers nest by its times.
  * It used to be one complete event ("X", ts and dur), but speedscope
  * (1.25) turns an X into an end at ts + dur, computed in floating point:
  * when a callee and its caller end in the same nanosecond, as a tail
@@ -88,8 +90,15 @@ static uint64_t trace_start(struct trace_data *td)
 		ev = tr_cursor_peek(&cur);
 		if (ev && ev->time < first)
 			first = ev->time;
+		if (ev && ev->type == TR_CALL && ev->time - ev->value < first)
+			first = ev->time - ev->value;
 		tr_cursor_free(&cur);
 	}
+	/* Whole calls (tracing_thresh) began before their exits, before
+	 * the first event perhaps by the whole run; the runtime's first
+	 * clock sample, taken as it started, came before them all. */
+	if (td->info.thresh && td->info.has_clock && td->info.clock_n0 < first)
+		first = td->info.clock_n0;
 	return first == UINT64_MAX ? 0 : first;
 }
 
@@ -322,6 +331,25 @@ static int write_end(struct chrome *c, const struct call_event *ev)
 	return end_event(c, p);
 }
 
+/* A whole call (tracing_thresh): one complete event ("X"), from its
+ * start, as long as it lasted, written when it ended, after the calls it
+ * made: viewers nest complete events by their times. */
+static int write_whole(struct chrome *c, const struct call_event *ev)
+{
+	const struct func_text *ft = chrome_func_text(c, ev->func);
+	char *p;
+
+	if (!ft)
+		return -1;
+	p = chrome_begin_event(c, ev->start);
+	p = PUT(p, ",\"ph\":\"X\",\"dur\":");
+	p = json_put_usec(p, ev->time - ev->start);
+	p = put_name(c, p, ft);
+	if (ev->end != CALL_RETURNED || ft->src.s)
+		p = put_call_args(c, p, ev, ft);
+	return end_event(c, p);
+}
+
 /* An instant event of the thread ("s":"t"), up to its name. */
 static char *begin_instant(struct chrome *c, uint64_t time)
 {
@@ -412,6 +440,9 @@ static int write_event(struct chrome *c, const struct call_event *ev)
 		break;
 	case CALL_HIT:
 		err = write_hit(c, ev);
+		break;
+	case CALL_WHOLE:
+		err = write_whole(c, ev);
 		break;
 	default:
 		return 0;

@@ -8,7 +8,8 @@
  * file is written one packet at a time, each a field 1 of its own:
  *
  *   sequence 1     a TrackDescriptor per process, then one per thread
- *   sequence 2+i   the i-th thread's calls, in time order, on its track:
+ *   sequence 2+i   the i-th thread's calls, in time order, on its track
+ *                  (a whole call, tracing_thresh's, when it ended):
  *     first packet        SEQ_INCREMENTAL_STATE_CLEARED; defaults: the
  *                         thread's track, a clock of deltas (ClockSnapshot)
  *     a call              TYPE_SLICE_BEGIN (name_iid) ... TYPE_SLICE_END
@@ -443,6 +444,19 @@ static void write_exit(struct perfetto *p, const struct call_event *ev)
 	pb_end(&p->pb, packet);
 }
 
+/* A whole call (tracing_thresh): a slice's begin at its start and end at
+ * its exit, written when it ended, after the calls it made.  Its begin
+ * is then older than the packet before: packet_begin() gives it the
+ * trace's clock, and trace_processor sorts a file's events by time. */
+static void write_whole(struct perfetto *p, const struct call_event *ev)
+{
+	struct call_event begin = *ev;
+
+	begin.time = ev->start;
+	write_enter(p, &begin);
+	write_exit(p, ev);
+}
+
 /* A trace_marker's text, less the newline a write usually ends with. */
 static void write_marker(struct perfetto *p, const struct call_event *ev)
 {
@@ -522,6 +536,9 @@ static int write_event(struct perfetto *p, const struct call_event *ev)
 	case CALL_HIT:
 		if (write_hit(p, ev))
 			return -1;
+		break;
+	case CALL_WHOLE:
+		write_whole(p, ev);
 		break;
 	}
 	return pb_flush_if_full(&p->pb);

@@ -144,6 +144,8 @@ static void print_run(const struct info *in)
 		field(in, "max depth", "%u", i->depth);
 	else
 		field(in, "max depth", "-");
+	if (i->thresh)
+		field(in, "tracing_thresh", "%u us: calls that long and longer, whole", i->thresh);
 	field(in, "return values", "%s", tr_has_option(&in->td, "retval") ? "yes" : "no");
 	print_started(in);
 	print_duration(in);
@@ -190,7 +192,8 @@ static void print_storage(const struct info *in)
 	field(in, "threads", "%u", td->nr_threads);
 	field(in, "events", "%" PRIu64, in->total.events);
 	field(in, "calls", "%" PRIu64 " (%s)", in->total.calls,
-	      strcmp(i->tracer, "function") ? "function entries" : "function hits");
+	      !strcmp(i->tracer, "function") ? "function hits" :
+	      i->thresh ? "whole calls, and function entries" : "function entries");
 	field(in, "lost", "%" PRIu64 " events%s", lost, lost ? " (the buffers were full)" : "");
 	if (i->unsaid)
 		field(in, "", "%" PRIu64 " of them in threads that ended before they could "

@@ -184,6 +184,7 @@ static int on_event(struct fn_view *v, unsigned ti, const struct tr_event *ev)
 		break;
 	case TR_ENTRY:	/* the graph tracer's: no place in this view */
 	case TR_EXIT:
+	case TR_CALL:
 		break;
 	}
 	return 0;

@@ -15,6 +15,10 @@
  * next event of its thread is a leaf, printed on one line: the cursor's
  * one-event lookahead decides that.
  *
+ * A whole call (tracing_thresh) comes at its exit, as the kernel prints
+ * a return whose entry it did not see: a closing brace named in a
+ * comment, at the call's depth, its duration in the column.
+ *
  * Recorded arguments (-A) are shown as the kernel's funcgraph-args shows
  * them, values in the order recorded: `parse("1+2", 5) {` for a call,
  * `lex(0x10);` for a leaf.  A typed return value (-R) is said where the
@@ -372,6 +376,25 @@ static int on_return(struct graph *g, unsigned ti, const struct tr_event *ev)
 	return 0;
 }
 
+/* A whole call (tracing_thresh): the kernel's line for a return whose
+ * entry it never saw, a brace and the function's name in a comment,
+ * with the call's duration, at the depth it had. */
+static int on_call(struct graph *g, unsigned ti, const struct tr_event *ev)
+{
+	const struct tr_thread *th = g->r->threads[ti].th;
+	char buf[REPORT_NAME_LEN];
+	const char *name = report_func_name(th, ev->func, buf, sizeof(buf));
+
+	if (print_prologue(g, ti, ev))
+		return -1;
+	print_duration(g, ev->time - ev->value, ev->time);
+	print_indent(g->out, ev->depth);
+	fprintf(g->out, ev->exit_kind == TR_EXIT_UNWIND ? "} /* %s: unwound */" : "} /* %s */",
+		name);
+	print_srcline(g, th, ev->func);
+	return 0;
+}
+
 static int on_lost(struct graph *g, unsigned ti, const struct tr_event *ev)
 {
 	if (ev->cpu == TR_NO_CPU)
@@ -408,6 +431,8 @@ static int on_event(struct graph *g, unsigned ti, const struct tr_event *ev)
 		return on_lost(g, ti, ev);
 	case TR_MARKER:
 		return on_marker(g, ti, ev);
+	case TR_CALL:
+		return on_call(g, ti, ev);
 	case TR_FUNC:	/* the function tracer's: not part of a graph */
 		break;
 	}

@@ -288,6 +288,28 @@ static void on_lost(struct sel_cursor *c, const struct tr_event *ev)
 	}
 }
 
+/*
+ * A whole call (tracing_thresh), known only at its exit: shown as a call
+ * would be, by its name, its depth among the frames shown, its length,
+ * and whether it overlaps the range.  The frames open around it that
+ * the view holds back go out first: a call inside them proves them long
+ * enough, and running within the range.
+ */
+static void on_call(struct sel_cursor *c, const struct tr_event *ev)
+{
+	struct selection *s = c->sel;
+	unsigned hidden = c->depth - c->shown_depth, max = s->opt->max_depth;
+	struct tr_event said = *ev;
+
+	said.depth = ev->depth > hidden ? ev->depth - hidden : 0;
+	if (ev->value < s->opt->min_duration || ev->time < s->from ||
+	    ev->time - ev->value > s->to || (max && said.depth >= max) ||
+	    !name_shown(s, c->th, ev->func))
+		return;
+	release_held(c, c->depth);
+	put(c, &said);
+}
+
 static void take(struct sel_cursor *c, const struct tr_event *ev)
 {
 	struct selection *s = c->sel;
@@ -315,6 +337,9 @@ static void take(struct sel_cursor *c, const struct tr_event *ev)
 	case TR_FUNC:
 		if (in_range(s, ev->time) && name_shown(s, c->th, ev->func))
 			put(c, ev);
+		break;
+	case TR_CALL:
+		on_call(c, ev);
 		break;
 	}
 }
@@ -348,8 +373,10 @@ static void fill(struct sel_cursor *c)
 		c->when = c->last_time = ev.time;
 		take(c, &ev);
 		/* Past the range with no shown call open: nothing further
-		 * of this thread can show. */
-		if (ev.time > c->sel->to && !c->shown_depth)
+		 * of this thread can show.  Unless calls come whole at their
+		 * exits (tracing_thresh): one that began in the range may
+		 * end any time later. */
+		if (ev.time > c->sel->to && !c->shown_depth && !c->sel->td->info.thresh)
 			c->done = 1;
 	}
 }

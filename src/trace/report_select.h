@@ -15,6 +15,8 @@
  *  - --min-duration T hides calls shorter than T;
  *  - --time-range shows the calls that overlap it, the markers and lost
  *    events inside it;
+ *  - a whole call (tracing_thresh's, known at its exit) is judged by the
+ *    same rules, its depth counted in the shown frames around it;
  *  - a marker is never hidden but by --tid and --time-range.
  */
 #ifndef FNTRACE_REPORT_SELECT_H

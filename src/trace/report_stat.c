@@ -14,13 +14,18 @@
  *  - calls still open when their thread's trace ends (or when lost
  *    events hid their return) are counted up to the thread's last event
  *    (the loss): their Time and Self, but not s^2, whose samples are the
- *    durations of calls seen to return.
+ *    durations of calls seen to return;
+ *  - whole calls (tracing_thresh), which come after the calls they made,
+ *    are counted once their callers are known (whole_calls.h), by the
+ *    same rules.  The calls shorter than the threshold are not in the
+ *    trace: a whole call's Self holds their time.
  * Functions are keyed by name, so the same function in several processes
  * of the trace is one row.  The rows come by total time (by hits for the
  * function tracer), or in --sort's order.  The calls counted are those
  * the report's rules show (report_select.h).
  */
 #include "report_int.h"
+#include "whole_calls.h"
 #include "../common/array.h"
 
 #include <inttypes.h>
@@ -53,6 +58,8 @@ struct profile {
 	struct stat_frame *stack;
 	unsigned depth;
 	size_t cap_stack;
+	struct whole_calls whole;	/* whole calls waiting for their callers */
+	unsigned whole_level;		/* of the whole call being counted */
 };
 
 /* ---- rows, found by name ---- */
@@ -209,6 +216,48 @@ static int on_func(struct profile *p, const struct tr_thread *th,
 	return 0;
 }
 
+/* A whole call, its callers known now: a call of its row, and the calls
+ * below it, as pop() counts them.  The outermost one's time is its
+ * caller's, the open frame it was called from. */
+static int whole_enter(void *arg, const struct whole_node *n)
+{
+	struct profile *p = arg;
+	struct stat_row *row;
+
+	if (p->whole_level++ == 0 && p->depth)
+		p->stack[p->depth - 1].child += n->total;
+	if (n->key == WHOLE_UNKNOWN)
+		return 0;	/* a caller the trace does not name */
+	row = &p->rows[n->key];
+	row->hits += n->calls;
+	row->samples += n->calls;
+	row->sum += n->total;
+	row->sum_sq += n->total_sq;
+	row->self += n->self;
+	if (p->active[n->key]++ == 0)
+		row->total += n->total;
+	return 0;
+}
+
+static void whole_leave(void *arg, const struct whole_node *n)
+{
+	struct profile *p = arg;
+
+	p->whole_level--;
+	if (n->key != WHOLE_UNKNOWN)
+		p->active[n->key]--;
+}
+
+static int on_call(struct profile *p, const struct tr_thread *th, const struct tr_event *ev)
+{
+	const struct whole_visitor v = { whole_enter, whole_leave, p };
+	int row = row_by_func(p, th, ev->func);
+
+	if (row < 0)
+		return -1;
+	return whole_calls_add(&p->whole, row, ev->depth, ev->value, p->depth, &v);
+}
+
 /* The same resync as the graph view: frames beyond the resumed depth
  * returned unseen (counted up to now), missing ones are unknown. */
 static int on_lost(struct profile *p, struct report_thread *rt,
@@ -237,6 +286,8 @@ static int on_event(struct profile *p, struct report_thread *rt,
 		break;
 	case TR_FUNC:
 		return on_func(p, rt->th, ev);
+	case TR_CALL:
+		return on_call(p, rt->th, ev);
 	case TR_LOST:
 		return on_lost(p, rt, ev);
 	case TR_MARKER:
@@ -258,6 +309,11 @@ static int profile_thread(struct profile *p, struct report_thread *rt)
 		err = on_event(p, rt, &ev);
 	}
 	sel_cursor_free(&c);
+	if (!err) {
+		const struct whole_visitor v = { whole_enter, whole_leave, p };
+
+		err = whole_calls_flush(&p->whole, p->depth, &v);
+	}
 	while (p->depth)
 		pop(p, last, 0);
 	return err;
@@ -435,6 +491,7 @@ static void profile_free(struct profile *p)
 	free(p->slots);
 	free(p->active);
 	free(p->stack);
+	whole_calls_free(&p->whole);
 }
 
 int report_stat(struct report *r)

@@ -168,6 +168,16 @@ static void note_overruns(struct tr_cursor *c, struct tr_stream *s, uint64_t tot
 		note_missed(c, s, FT_MISSED_OVERRUN, total - s->missed[FT_MISSED_OVERRUN]);
 }
 
+/* A whole call's duration in ns: from its start, that long before its
+ * exit (the stream's time now), converted as an entry's time would be. */
+static uint64_t whole_ns(struct tr_cursor *c, struct tr_stream *s, const uint32_t *took)
+{
+	uint64_t ticks = u64_at(took), start = ticks < s->ticks ? s->ticks - ticks : 0;
+	uint64_t end = tr_ticks_to_ns(c->td, s->ticks), begin = tr_ticks_to_ns(c->td, start);
+
+	return end > begin ? end - begin : 0;
+}
+
 /* Fills ev from a long event; returns 0 for TIME, CPU, OVERRUN and
  * MISSED, which only change the cursor's state. */
 static int fill_long(struct tr_cursor *c, struct tr_stream *s, unsigned type,
@@ -197,6 +207,13 @@ static int fill_long(struct tr_cursor *c, struct tr_stream *s, unsigned type,
 	case FT_LONG_UNWIND:
 		start_event(c, s, ev, TR_EXIT, payload);
 		ev->exit_kind = TR_EXIT_UNWIND;
+		return 1;
+	case FT_LONG_CALL:
+		start_event(c, s, ev, TR_CALL, payload);
+		ev->func = x[0];
+		ev->depth = x[1] & FT_CALL_DEPTH_MASK;
+		ev->exit_kind = x[1] & FT_CALL_UNWOUND ? TR_EXIT_UNWIND : TR_EXIT_PLAIN;
+		ev->value = whole_ns(c, s, x + 2);
 		return 1;
 	case FT_LONG_LOST:
 		start_event(c, s, ev, TR_LOST, 0);

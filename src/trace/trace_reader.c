@@ -178,6 +178,8 @@ static int parse_info_field(struct tr_info *info, const char *key, char *v,
 		return append_line(&info->notrace, v);
 	if (!strcmp(key, "depth"))
 		return tr_take_u32(&v, &info->depth) || *v ? -1 : 0;
+	if (!strcmp(key, "tracing_thresh"))
+		return tr_take_u32(&v, &info->thresh) || *v ? -1 : 0;
 	if (!strcmp(key, "started"))
 		return parse_started(info, v);
 	if (!strcmp(key, "exit"))

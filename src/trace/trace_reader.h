@@ -40,6 +40,8 @@ struct tr_info {
 	char *filter;		/* filter expressions, one per line; "" if none */
 	char *notrace;		/* notrace expressions, the same */
 	unsigned depth;		/* max_graph_depth; 0: none */
+	unsigned thresh;	/* tracing_thresh, microseconds; 0: none.  Its
+				 * whole calls (TR_CALL) come at their exits */
 	int64_t started;	/* wall clock, Unix seconds; 0: not recorded */
 	char *exit;		/* "status N" or "signal N NAME [(core dumped)]" */
 	unsigned nr_cpus;	/* 0: not recorded */
@@ -150,6 +152,10 @@ enum tr_event_type {
 	TR_FUNC,	/* func, value = parent ip: the function tracer; args */
 	TR_LOST,	/* value = events lost, depth = graph depth on resume */
 	TR_MARKER,	/* text, text_len */
+	TR_CALL,	/* a whole call, at its exit (tracing_thresh: no entry
+			 * came): func, value = its duration in ns, depth =
+			 * the graph frames around it, exit_kind PLAIN or
+			 * UNWIND.  It changes no stream's depth */
 };
 
 enum tr_exit_kind {

@@ -59,7 +59,8 @@ ARCH_FLAVORS="gcc-pg gcc-pg-nopie gcc-fentry gcc-nop gcc-patchable clang-pg clan
 ARCH_CASES="static matrix functable tracers robust_threads robust_process robust_clone robust_signals robust_jumps
 	robust_dlopen robust_live robust_depth robust_batch_fork shlib threads
 	signal_nesting live_stress load_nops profile_dlopen crash control
-	record_faults errors list lost ctl_faults robust_torture far_lib real_zlib durations lifetime"
+	record_faults errors list lost ctl_faults robust_torture far_lib real_zlib durations lifetime
+	tracing_thresh"
 
 arch_flavor() {
 	link=

@@ -33,5 +33,5 @@ ARCH_JUMP="b|j"
 
 # The cases tests/cases/arch/cross.sh runs for mips in make check.
 ARCH_CASES="static matrix functable robust_threads robust_process robust_signals robust_jumps robust_dlopen robust_live
-	robust_batch_fork robust_depth shlib threads tracers crash far_lib real_zlib live_stress durations lifetime blocked_signals tracing_off
+	robust_batch_fork robust_depth shlib threads tracers crash far_lib real_zlib live_stress durations lifetime blocked_signals tracing_off tracing_thresh
 	flight"

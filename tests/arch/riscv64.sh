@@ -45,4 +45,4 @@ ARCH_FAR_RELOADS=0
 # qemu on a loaded machine: flaky).
 ARCH_CASES="static matrix functable robust_threads robust_process robust_signals robust_jumps robust_dlopen
 shlib tracers threads robust_live robust_batch_fork robust_torture profile_dlopen crash
-far_lib real_zlib live_stress durations lifetime blocked_signals tracing_off"
+far_lib real_zlib live_stress durations lifetime blocked_signals tracing_off tracing_thresh"

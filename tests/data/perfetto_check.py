@@ -9,6 +9,9 @@ compare with what it expects:
   process PID NAME              a process track
   thread PID TID NAME           a thread track
   slices N                      begin/end pairs
+  backdated N                   packets on the trace's clock, before the
+                                one before: whole calls' begins
+                                (tracing_thresh), written at their exits
   located N                     slices with a source location
   instants N                    instant events with an interned name
   instant_times T,...           their times, in seconds to the microsecond
@@ -108,7 +111,7 @@ def main():
     all_names = set()
     annotations = set()
     srclines = set()
-    slices = instants = located = 0
+    slices = instants = located = backdated = 0
     instant_times = []
     markers = []
 
@@ -140,9 +143,14 @@ def main():
             continue
         if get(packet, "sequence_flags") is not None:
             error(f"sequence {seq_id} cleared again")
-        if get(packet, "timestamp_clock_id") is not None:
-            error(f"sequence {seq_id}: time goes back, to {get(packet, 'timestamp')}")
-        seq.time += int(get(packet, "timestamp", "0"))
+        clock = get(packet, "timestamp_clock_id")
+        if clock is None:
+            seq.time += int(get(packet, "timestamp", "0"))
+        elif clock != BOOTTIME or int(get(packet, "timestamp", "0")) >= seq.time:
+            error(f"sequence {seq_id}: time on clock {clock}, at {get(packet, 'timestamp')}, "
+                  "is not a whole call's begin")
+        else:
+            backdated += 1
 
         for entry in every(get(packet, "interned_data", []), "event_names"):
             iid, name = int(get(entry, "iid")), get(entry, "name")
@@ -198,6 +206,7 @@ def main():
     for line in threads:
         print(line)
     print("slices", slices)
+    print("backdated", backdated)
     print("located", located)
     print("instants", instants)
     print("instant_times", ",".join(instant_times))

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run the trace fuzzer: tests/fuzz/run_trace.sh FUZZER OUTDIR SECONDS
 # Seeds: real recordings (function_graph with -A/-R, --auto-args with
-# structs, the function tracer, a forked child), their chunks moved to
+# structs, the function tracer, a forked child, whole calls of
+# tracing_thresh), their chunks moved to
 # pid 100, the process fuzz_trace.c describes.  The log is
 # OUTDIR/fuzz-0.log; a crashing input is saved as OUTDIR/crash-* (and the
 # run stops).
@@ -34,10 +35,12 @@ seed() {	# seed NAME PROGRAM FNTRACE-RECORD-OPTIONS...
 gcc -O2 -g -pg -o "$seeds/args" "$top/tests/progs/args.c"
 gcc -O2 -g -pg -o "$seeds/structs" "$top/tests/progs/struct_args.c"
 gcc -O2 -g -pg -o "$seeds/fork" "$top/tests/progs/robust_fork.c" -lpthread 2>/dev/null || true
+gcc -O2 -g -pg -I"$top/tests/progs" -o "$seeds/thresh" "$top/tests/progs/thresh.c"
 seed args "$seeds/args" -A 'add3@arg1,arg2/x,arg3/u8' -R 'add3@retval/i32' \
 	-A 'greet@arg1/s,arg2' -A 'area@farg1,farg2' -R 'area@retval/f' -A 'outer@arg1,arg2/s'
 seed structs "$seeds/structs" -a
 seed function "$seeds/args" -t function
+seed thresh "$seeds/thresh" --tracing-thresh=1000
 [ -x "$seeds/fork" ] && seed fork "$seeds/fork"
 cp "$seeds"/*.dat "$corpus"/
 cp "$top"/tests/fuzz/trace-regressions/*.dat "$corpus"/ 2>/dev/null || true

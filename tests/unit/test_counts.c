@@ -70,6 +70,32 @@ static void test_missed(void)
 	CHECK("missed: cut to the buffer", strlen(tr_format_missed(buf, 20, &c)) == 19);
 }
 
+/* tracing_thresh's whole calls: each a call and an event, its depth
+ * and duration words never taken for events of their own. */
+static void test_whole_calls(void)
+{
+	uint32_t w[16];
+	unsigned n = 0;
+	struct tr_counts c = { 0 };
+
+	w[n++] = ft_long_word(FT_LONG_CALL, 5);
+	w[n++] = 7;				/* id */
+	w[n++] = 2 | FT_CALL_UNWOUND;		/* depth */
+	w[n++] = 0;				/* a zero duration word */
+	w[n++] = 1;
+	w[n++] = ft_long_word(FT_LONG_CALL, 5);
+	w[n++] = 3;
+	w[n++] = 1;
+	w[n++] = 2000000;
+	w[n++] = 0;
+	tr_count_chunk(w, n, &c);
+	CHECK("whole calls: each a call", c.calls == 2);
+	CHECK("whole calls: each an event", c.events == 2);
+	memset(&c, 0, sizeof(c));
+	tr_count_chunk(w, n - 1, &c);
+	CHECK("whole calls: one cut by the chunk's end is not counted", c.calls == 1);
+}
+
 int main(void)
 {
 	uint32_t w[32];
@@ -116,6 +142,7 @@ int main(void)
 
 	test_short_runs();
 	test_missed();
+	test_whole_calls();
 	CHECK("bytes", !strcmp(tr_format_bytes(buf, sizeof(buf), 812), "812 bytes"));
 	CHECK("one byte", !strcmp(tr_format_bytes(buf, sizeof(buf), 1), "1 byte"));
 	CHECK("KB", !strcmp(tr_format_bytes(buf, sizeof(buf), 101068), "98.7 KB"));

@@ -25,8 +25,8 @@
 /*
  * The graph hooks' fast paths.  While function_graph is the one tracer,
  * tracing is on, and no setting asks more of a call than an event and a
- * shadow frame (no filter, argument, depth limit, profile or return
- * value), a call's entry and its return, through its return site or
+ * shadow frame (no filter, argument, depth limit, profile, return value
+ * or tracing_thresh), a call's entry and its return, through its return site or
  * through return_to_handler, are done here: five registers saved instead
  * of nine, and no C.  They write the event ev_entry()/ev_exit() would
  * (src/core/events.h) and push, hijack or pop the frame as push_frame()
@@ -80,13 +80,17 @@
 	.cfi_def_cfa %rsp, 8
 .endm
 
-/* To \slow unless the settings allow the fast paths.  Clobbers %rax. */
+/* To \slow unless the settings allow the fast paths.  Clobbers %rax.
+ * tracing_thresh too sends every call to C: an entry then writes no
+ * event, and a return decides by the call's length whether to write a
+ * whole call (tracer_graph.c). */
 .macro GRAPH_FAST_ALLOWED slow
 	cmpl	$0, ft_graph+FT_GRAPH_TRACE(%rip)
 	je	\slow
 	movq	ft_graph+FT_GRAPH_SETTINGS(%rip), %rax
 	orq	ft_graph+FT_GRAPH_SETTINGS+8(%rip), %rax
 	orq	ft_graph+FT_GRAPH_SETTINGS+16(%rip), %rax
+	orq	ft_graph+FT_GRAPH_THRESH(%rip), %rax
 	jnz	\slow
 	cmpl	$0, ft_graph_broken(%rip)
 	jne	\slow

@@ -97,6 +97,8 @@ t_ok "thread track: the main thread" grep -qx "thread $pid $pid prog" facts.txt
 t_eq "thread tracks: the workers by name" "pf-alpha pf-beta" \
 	"$(awk -v p="$pid" '$1 == "thread" && $2 == p && $3 != p && $4 ~ /^pf-/ { print $4 }' facts.txt | sort | tr '\n' ' ' | sed 's/ $//')"
 t_eq "names: the program's functions interned" "fact,leaf,main,wait_for_go,worker" "$(sed -n 's/^names //p' facts.txt)"
+t_eq "times: every packet after the one before, on its sequence's clock" "backdated 0" \
+	"$(grep '^backdated' facts.txt)"
 "$FNTRACE" report -i p.data --csv >stat.csv
 hits=$(awk -F, 'NR > 1 { n += $2 } END { print n }' stat.csv)
 t_eq "slices: as many as report --stat's hits" "$hits" "$(sed -n 's/^slices //p' facts.txt)"

@@ -74,14 +74,14 @@ t_ok "real_xz: both compressing threads seen" test "$(grep -o 'xz-[0-9]*' a.txt 
 # (3) every function graph-traced from the start: output
 # identical, and every thread's trace nests: no exit without its entry
 # (frames may stay open at the end: xz calls exit() inside tuklib_exit()).
-head -n 100000 input >small
+head -n 40000 input >small
 "$xz" -T2 -3 -c small >want3.xz
 "$FNTRACE" record -o full.data -- "$xz" -T2 -3 -c small >got3.xz 2>rec3.err
 t_eq "real_xz: fully traced: exit status" 0 "$?"
 t_ok "real_xz: fully traced: output identical" cmp -s want3.xz got3.xz
 "$FNTRACE" report -i full.data >full.txt
 t_eq "real_xz: fully traced: no event lost" "" "$(grep '^# lost' full.txt)"
-# One pass over the whole report (ten million lines): the threads it
+# One pass over the whole report (four million lines): the threads it
 # names ("xz-TID"), and those whose graph closes a frame it did not open,
 # each thread's lines as r_threads splits them (tests/robust_lib.sh).
 awk -F'|' '

@@ -3,7 +3,7 @@
 # library and run a traced computation (each must exit 0: the child gets
 # whole text and a runtime lock it can take), or execs a traced program (the new image
 # runs as untraced), under fntrace run and fntrace record.
-# 300 children (BATCH_FORKS), 100 under qemu-user: a fork there costs what
+# 300 children (BATCH_FORKS), 60 under qemu-user: a fork there costs what
 # dozens do natively, and as the switcher flips without a pause, nearly
 # every fork lands in a batch either way; make stress forks 300 everywhere.
 
@@ -12,7 +12,7 @@
 r_build torture_fork tfork
 r_build robust_exec_target target
 forks=${BATCH_FORKS:-300}
-[ -z "${BATCH_FORKS:-}" ] && [ -n "${ARCH_EMULATED:-}" ] && forks=100
+[ -z "${BATCH_FORKS:-}" ] && [ -n "${ARCH_EMULATED:-}" ] && forks=60
 
 # batch NAME EXPECTED CMD...: output and status as expected, nothing said.
 # The time limit only catches a hang: mips under qemu on a loaded machine

@@ -1,8 +1,8 @@
 # The torture case: a traced library dlopen()ed and dlclose()d in a
 # loop by one thread, called by another, while a third switches the
 # filter between that library and every function and the tracer between
-# every tracer (tests/progs/torture_dl.c): 2 000 rounds in make check
-# (500 under qemu-user), 10 000 in make stress (TORTURE_ROUNDS).  Under fntrace
+# every tracer (tests/progs/torture_dl.c): 1 000 rounds in make check
+# (300 under qemu-user), 10 000 in make stress (TORTURE_ROUNDS).  Under fntrace
 # run (the process's own buffer) and under fntrace record (a recorder
 # draining): no crash, no wrong result, nothing said by the runtime, and
 # an address space that stops growing (each update's replaced tables freed).
@@ -11,14 +11,14 @@
 
 t_examples "$PWD/ex"
 r_build torture_dl torture
-rounds=${TORTURE_ROUNDS:-2000}
+rounds=${TORTURE_ROUNDS:-1000}
 # Under qemu-user a round costs tens of times what it does natively, and
-# make check runs the case on four such architectures: 500 rounds there.
+# make check runs the case on four such architectures: 300 rounds there.
 # Each round is the same race as any other (a filter and a tracer switch
-# while the library is mapped and unmapped under them), so 500 still run
-# it hundreds of times; the address space check then sees 375 rounds
-# instead of 1500, and make stress keeps its 10 000 rounds everywhere.
-[ -z "${TORTURE_ROUNDS:-}" ] && [ -n "${ARCH_EMULATED:-}" ] && rounds=500
+# while the library is mapped and unmapped under them), so 300 still run
+# it hundreds of times; the address space check then sees 225 rounds
+# instead of 750, and make stress keeps its 10 000 rounds everywhere.
+[ -z "${TORTURE_ROUNDS:-}" ] && [ -n "${ARCH_EMULATED:-}" ] && rounds=300
 
 # torture NAME CMD...: the run's output, status and runtime messages.
 torture() {
