@@ -393,14 +393,15 @@ int ft_snap_info_lines(const struct ft_snap *s, char *buf, size_t len)
 	return snprintf(buf, len,
 			"snapshot: %u\nsnapshot_reason: %s\nsnapshot_asked_by: %u\n"
 			"snapshot_taken_by: %u\nsnapshot_taken: %llu %llu\n"
-			"snapshot_copy: %llu %u %u\nsnapshot_lost: %llu\n"
+			"snapshot_copy: %llu %u %u\nsnapshot_chunk_size: %u\nsnapshot_lost: %llu\n"
 			"snapshot_published: %llu\n%s%s%s",
 			ft_snap_u32(s, s->number), ft_snap_reason_name(ft_snap_u32(s, s->reason)),
 			ft_snap_u32(s, s->asked_by), ft_snap_u32(s, s->taken_by),
 			(unsigned long long)ft_snap_u64(s, s->taken_ns),
 			(unsigned long long)ft_snap_u64(s, s->realtime_ns),
 			(unsigned long long)ft_snap_u64(s, s->copy_ns), ft_snap_u32(s, s->chunks),
-			ft_snap_u32(s, s->skipped), (unsigned long long)ft_snap_u64(s, s->lost),
+			ft_snap_u32(s, s->skipped), ft_shm_u32(ft_snap_shm(s), ft_snap_shm(s)->chunk_size),
+			(unsigned long long)ft_snap_u64(s, s->lost),
 			(unsigned long long)ft_snap_u64(s, s->published),
 			*why ? "snapshot_why: " : "", why, *why ? "\n" : "");
 }

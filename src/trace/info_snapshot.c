@@ -92,8 +92,12 @@ static void print_losses(FILE *out, const struct trace_data *td)
 	      by_recorder(s) ? "the recorder, pid" : "thread", s->taken_by, s->copy_ns / 1e6,
 	      s->chunks, s->skipped ? ", some changed hands: left out" : "");
 	field(out, "lost before it", "%" PRIu64 " events (no chunk was free for them)", s->lost);
-	field(out, "overwritten", "%" PRIu64 " chunks of older events, of %u thread%s",
-	      before, threads, threads == 1 ? "" : "s");
+	if (s->chunk_size)
+		field(out, "overwritten", "%" PRIu64 " chunks of older events (%u KB each at most), "
+		      "of %u thread%s", before, s->chunk_size / 1024, threads, threads == 1 ? "" : "s");
+	else
+		field(out, "overwritten", "%" PRIu64 " chunks of older events, of %u thread%s",
+		      before, threads, threads == 1 ? "" : "s");
 }
 
 /* ---- each thread's window ---- */

@@ -50,6 +50,8 @@ int tr_snapshot_field(struct tr_snapshot *s, const char *key, char *v)
 		return numbers(v, &s->taken_ns, &s->realtime_ns);
 	if (!strcmp(key, "snapshot_copy"))
 		return parse_copy(s, v);
+	if (!strcmp(key, "snapshot_chunk_size"))
+		return tr_take_u32(&v, &s->chunk_size) || *v ? -1 : 0;
 	if (!strcmp(key, "snapshot_lost"))
 		return numbers(v, &s->lost, NULL);
 	if (!strcmp(key, "snapshot_published"))

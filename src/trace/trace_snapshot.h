@@ -23,6 +23,7 @@ struct tr_snapshot {
 	uint64_t copy_ns;	/* how long the copy took */
 	uint32_t chunks;	/* chunks copied */
 	uint32_t skipped;	/* chunks left out: they changed hands at each try */
+	uint32_t chunk_size;	/* the ring's, in bytes; 0 if not said */
 	uint64_t lost;		/* events the ring had dropped until then */
 	uint64_t published;	/* chunks the ring had published until then */
 	char *why;		/* more, in words; NULL if none */
