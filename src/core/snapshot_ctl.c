@@ -24,6 +24,7 @@
 #include "snapshot_ctl.h"
 #include "buffer.h"
 #include "readout.h"
+#include "seccomp.h"
 #include "tracing.h"
 #include "../common/clock_pair.h"
 #include "../common/shm.h"
@@ -313,11 +314,16 @@ void ft_snapshot_serve(void)
 	if (upto == atomic_load(&served))
 		return;
 	ops = atomic_exchange(&asked_ops, 0);
+	/* As for a client: not under a seccomp filter that came since. */
+	if (!ft_seccomp_may_serve("snapshots are not taken")) {
+		ops = 0;
+		ok = 0;
+	}
 	for (unsigned i = 0; i < 3; i++)
 		if ((ops & 1u << order[i]) &&
 		    apply(order[i], FT_SNAP_PROGRAM, atomic_load(&request_tid), err, sizeof(err)))
 			ok = 0;
-	if (!ok)
+	if (*err)
 		ft_warn("snapshot: %s", err);
 	atomic_store(&served_ok, ok);
 	atomic_store(&served, upto);
