@@ -32,6 +32,7 @@ static const char usage[] =
 	"or adding with --append, as '>' and '>>' do).  The files are the\n"
 	"kernel's tracefs files:\n\n"
 	"  available_tracers  current_tracer  tracing_on  trace  trace_pipe\n"
+	"  snapshot (write 1: take one; read: print it; 0: free it; 2: clear it)\n"
 	"  trace_marker  available_filter_functions  enabled_functions\n"
 	"  set_ftrace_filter  set_ftrace_notrace  set_graph_function\n"
 	"  set_graph_notrace  max_graph_depth  buffer_size_kb\n"
@@ -49,7 +50,8 @@ static const char usage[] =
 	"                          (a stopped one) within SECONDS (default 5)\n"
 	"  -h, --help              this text\n\n"
 	"example: fntrace ctl 4242 set_ftrace_filter 'parse_*'\n"
-	"         fntrace ctl 4242 current_tracer function_graph\n\n"
+	"         fntrace ctl 4242 current_tracer function_graph\n"
+	"         fntrace ctl 4242 snapshot 1; fntrace ctl 4242 snapshot\n\n"
 	CLI_EXIT_HELP;
 
 /* A data directory being filled from a trace stream. */
@@ -175,7 +177,9 @@ static int make_stream_dir(struct stream_dir *d)
 	return 0;
 }
 
-static int show_trace(struct ctl_conn *c)
+/* The stream of file (trace, snapshot), printed as the report prints a
+ * recording; first: its first line, if read already. */
+static int show_trace(struct ctl_conn *c, const char *file, const char *first)
 {
 	struct report_options o = { .live = 1 };
 	struct stream_dir d;
@@ -183,14 +187,15 @@ static int show_trace(struct ctl_conn *c)
 
 	if (make_stream_dir(&d))
 		return 1;
-	while ((ret = read_section(&d, c)) == 0)
+	ret = first ? stream_start(&d, first) : 0;
+	while (ret == 0 && (ret = read_section(&d, c)) == 0)
 		;
 	end = ret == 1;
 	ret = end ? report_run(d.dir, stdout, &o) : 1;
 	if (!end && c->err)
-		ctl_say_broken(c, "trace");
+		ctl_say_broken(c, file);
 	else if (!end)
-		cli_error("trace: the process sent a malformed trace");
+		cli_error("%s: the process sent a malformed trace", file);
 	remove_stream_dir(&d);
 	return ret;
 }
@@ -344,6 +349,22 @@ static int copy_out(struct ctl_conn *c, const char *file)
 	return c->err ? 1 : 0;
 }
 
+/* snapshot: a trace stream, or the kernel's lines saying there is no
+ * snapshot buffer. */
+static int show_snapshot(struct ctl_conn *c)
+{
+	char line[256];
+
+	if (ctl_read_line(c, line, sizeof(line))) {
+		ctl_say_broken(c, "snapshot");
+		return 1;
+	}
+	if (!strncmp(line, "fntrace-stream ", 15))
+		return show_trace(c, "snapshot", line);
+	printf("%s\n", line);
+	return copy_out(c, "snapshot");
+}
+
 /* --auto-args: the specs of pid's program, for set_ftrace_args; NULL
  * after one line. */
 static char *auto_value(pid_t pid)
@@ -413,7 +434,9 @@ int cmd_ctl(int argc, char **argv)
 	if (autoargs || argc - optind == 3)
 		ret = 0;
 	else if (!strcmp(file, "trace"))
-		ret = show_trace(conn);
+		ret = show_trace(conn, "trace", NULL);
+	else if (!strcmp(file, "snapshot"))
+		ret = show_snapshot(conn);
 	else if (!strcmp(file, "trace_pipe"))
 		ret = show_pipe(conn);
 	else if (!strcmp(file, "trace_stat/function"))

@@ -50,6 +50,9 @@ static int refused(const struct record_options *o)
 	if (o->output)
 		return cli_usage_error("keeps nothing: use 'fntrace record -o DIR' "
 				       "to keep a trace");
+	if (o->overwrite)
+		return cli_usage_error("--overwrite keeps snapshots: use 'fntrace record "
+				       "--overwrite -o DIR'");
 	return 0;
 }
 

@@ -19,7 +19,10 @@ static const char usage[] =
 	"Run PROG with the fntrace runtime and record its function trace into\n"
 	"a data directory; PROG's exit status is passed on.  With -p, record\n"
 	"the running process PID (started with 'fntrace run', or attached\n"
-	"with 'fntrace attach') for SECONDS, or until Ctrl-C or its end.\n\n"
+	"with 'fntrace attach') for SECONDS, or until Ctrl-C or its end.\n"
+	"With --overwrite, keep only the newest events in memory and write a\n"
+	"data directory DIR/snapshot.N for each snapshot taken, and one for\n"
+	"the last window when PROG ends (or the recording stops).\n\n"
 	"  -t, --tracer=NAME      function_graph (default) or function\n"
 	"  -F, --filter=GLOB      trace only matching functions (repeatable);\n"
 	"                         set_ftrace_filter syntax: name, abc*, *abc,\n"
@@ -53,6 +56,11 @@ static const char usage[] =
 	"      --max-size=SIZE    keep only the newest SIZE of trace (K, M or G;\n"
 	"                         256K at least): the oldest is dropped as the\n"
 	"                         recording grows, and the report says how much\n"
+	"      --overwrite        flight recording (the kernel's overwrite\n"
+	"                         option): the buffer keeps the newest events,\n"
+	"                         nothing is written until a snapshot is taken\n"
+	"                         ('fntrace ctl PID snapshot 1'); each goes to\n"
+	"                         DIR/snapshot.N, read by report, info, export\n"
 	"  -h, --help             this text\n\n"
 	"SPEC: values separated by commas, up to 8: argN (the Nth integer or\n"
 	"pointer argument, N from 1), fargN (the Nth floating-point one), each\n"
@@ -71,7 +79,10 @@ static const char usage[] =
 	"         fntrace record --tracing-thresh=1000 -- ./server\n"
 	"         fntrace record -A 'parse_expr@arg1/s,arg2' -R 'parse_expr@retval'\n"
 	"                -- ./prog input\n"
-	"         fntrace record --max-size=512M -p 4242   (its last 512 MB)\n\n"
+	"         fntrace record --max-size=512M -p 4242   (its last 512 MB)\n"
+	"         fntrace record --overwrite -b 65536 -o flight -- ./server &\n"
+	"         fntrace ctl $(pgrep -n server) snapshot 1   # flight/snapshot.1\n"
+	"         fntrace record -p 4242 --overwrite -o flight  # till Ctrl-C\n\n"
 	CLI_EXIT_HELP_PROGRAM
 	"with -p: 0 done, 1 failed, 2 usage error\n";
 
@@ -177,7 +188,7 @@ static int parse_max_size(const char *s, uint64_t *bytes)
 }
 
 /* Long options without a letter of their own. */
-enum { OPT_TRACING_THRESH = 256, OPT_MAX_SIZE, OPT_TRIGGER };
+enum { OPT_TRACING_THRESH = 256, OPT_MAX_SIZE, OPT_OVERWRITE, OPT_TRIGGER };
 
 static int parse_option(int c, struct record_options *o)
 {
@@ -221,6 +232,9 @@ static int parse_option(int c, struct record_options *o)
 		return parse_seconds(optarg, &o->duration_ns);
 	case OPT_MAX_SIZE:
 		return parse_max_size(optarg, &o->max_size);
+	case OPT_OVERWRITE:
+		o->overwrite = 1;
+		return 0;
 	}
 	return -1;
 }
@@ -243,6 +257,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "pid", required_argument, NULL, 'p' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+		{ "overwrite", no_argument, NULL, OPT_OVERWRITE },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};

@@ -10,14 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A command with a reason is refused until the runtime can do it: its
- * hit goes into core/trigger_hits.c's table, and its reason goes. */
+/* A command with a reason is refused until the runtime can do it: then
+ * its hit goes into core/trigger_hits.c's table, and its reason goes. */
 const struct trigger_command trigger_commands[TRIGGER_COMMANDS] = {
 	[TRIGGER_TRACEOFF] = { "traceoff", NULL },
 	[TRIGGER_TRACEON] = { "traceon", NULL },
 	[TRIGGER_STACKTRACE] = { "stacktrace", NULL },
-	[TRIGGER_SNAPSHOT] = { "snapshot", "no snapshot buffer in this version" },
-	[TRIGGER_DUMP] = { "dump", "no snapshot buffer in this version" },
+	[TRIGGER_SNAPSHOT] = { "snapshot",
+			       "not a trigger in this version (the snapshot file takes one)" },
+	[TRIGGER_DUMP] = { "dump", "not a trigger in this version" },
 };
 
 int trigger_is_command(const char *text)

@@ -6,8 +6,9 @@
  *   FUNC:traceoff[:N]    tracing_on 0 when FUNC is called (N times)
  *   FUNC:traceon[:N]     tracing_on 1
  *   FUNC:stacktrace[:N]  the calling stack into the trace
- *   FUNC:snapshot[:N]    refused for now: there is no snapshot buffer yet
- *   FUNC:dump            the same
+ *   FUNC:snapshot[:N]    refused for now: not a trigger yet (the snapshot
+ *                        file takes one)
+ *   FUNC:dump            refused for now: not a trigger yet
  *   !FUNC:COMMAND[:N]    removed (the count is not read: the kernel's
  *                        form for removing a counted one)
  *

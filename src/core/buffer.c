@@ -138,7 +138,7 @@ static void chunk_own(struct ft_context *c, unsigned i)
 	k->consumed = 0;
 	k->image = ft_image;
 	k->cpu = c->cpu;
-	k->depth = ft_graph_depth(c) + 1;
+	k->depth = ft_trace_depth(c) + 1;
 	prctl(PR_GET_NAME, k->comm);
 	c->chunk = k;
 	c->pos = (uint32_t *)(k + 1);

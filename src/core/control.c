@@ -15,6 +15,7 @@
 #include "lock.h"
 #include "messages.h"
 #include "seccomp.h"
+#include "snapshot_ctl.h"
 #include "sync.h"
 #include "../common/array.h"
 
@@ -23,6 +24,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -164,9 +167,18 @@ static void run_request(struct ctl_out *o, char *req)
 	}
 }
 
+/* The client being served: who asked, for a snapshot's header. */
+static pid_t client_pid;
+
+pid_t ft_control_client_pid(void)
+{
+	return client_pid;
+}
+
 static void serve(int fd)
 {
 	struct ctl_out *o = calloc(1, sizeof(*o));
+	pid_t outer = client_pid;	/* one a stream serves others around */
 	char *req;
 
 	if (!o)
@@ -181,8 +193,11 @@ static void serve(int fd)
 	 * stopped): what it asked is not done. */
 	if (!req)
 		answer_error(o, EINVAL, "unreadable request");
-	else if (!ctl_peer_gone(fd))
+	else if (!ctl_peer_gone(fd)) {
+		client_pid = ctl_peer_pid(fd);
 		run_request(o, req);
+		client_pid = outer;
+	}
 	ctl_flush(o);
 	free(req);
 	free(o);
@@ -197,6 +212,7 @@ static void close_endpoint(void)
 {
 	ft_fd_release(FT_FD_CONTROL);
 	ft_fd_release(FT_FD_POLL);
+	ft_snapshot_requests_close();
 }
 
 /* A new endpoint in place of one lost. */
@@ -211,6 +227,10 @@ static int accept_once(void *listen_fd)
 {
 	return accept4(*(int *)listen_fd, NULL, NULL, SOCK_CLOEXEC);
 }
+
+/* What woke the thread: a client (the listening socket's event), or a
+ * program thread's request for a snapshot (its eventfd's). */
+enum { WOKEN_BY_CLIENT, WOKEN_BY_SNAPSHOT };
 
 /*
  * Until a client waits, the thread sleeps in epoll_wait(), not in
@@ -232,6 +252,11 @@ static int wait_client(void)
 	while (epoll_wait(ft_fd(FT_FD_POLL), &ev, 1, -1) < 0)
 		if (errno != EINTR)
 			return -1;
+	if (ev.data.u32 == WOKEN_BY_SNAPSHOT) {
+		ft_snapshot_serve();
+		errno = EAGAIN;
+		return -1;
+	}
 	listen_fd = ft_fd_checked(FT_FD_CONTROL);
 	if (listen_fd < 0) {
 		errno = EBADF;
@@ -298,6 +323,10 @@ void ft_control_serve_waiting(void)
 
 		if (poll_fd < 0 || epoll_wait(poll_fd, &ev, 1, 0) <= 0)
 			return;
+		if (ev.data.u32 == WOKEN_BY_SNAPSHOT) {
+			ft_snapshot_serve();
+			continue;
+		}
 		listen_fd = ft_fd_checked(FT_FD_CONTROL);
 		if (listen_fd < 0 ||
 		    ft_fd_open(FT_FD_SIDE_CLIENT, accept_once, &listen_fd, NULL) < 0)
@@ -353,8 +382,18 @@ static void take_own_signals(void)
 	pthread_sigmask(SIG_UNBLOCK, &own, NULL);
 }
 
+/* The control thread's tid, which it sets itself: pthread_create() may
+ * not have stored its id yet when it first serves. */
+static _Atomic pid_t control_tid;
+
+int ft_control_on_thread(void)
+{
+	return atomic_load(&control_tid) == (pid_t)syscall(SYS_gettid);
+}
+
 static void *control_thread(void *arg)
 {
+	atomic_store(&control_tid, (pid_t)syscall(SYS_gettid));
 	take_own_signals();
 	prctl(PR_SET_NAME, "fntrace-ctl");
 	while (!stop_requested) {
@@ -435,13 +474,20 @@ static int new_epoll(void *unused)
 	return epoll_create1(EPOLL_CLOEXEC);
 }
 
-/* What the control thread sleeps in: the socket's readiness. */
+/* What the control thread sleeps in: the socket's readiness, and the
+ * program threads' requests for snapshots (snapshot_ctl.c). */
 static int open_waiter(int listen_fd)
 {
-	struct epoll_event ev = { .events = EPOLLIN };
-	int fd = ft_fd_open(FT_FD_POLL, new_epoll, NULL, NULL);
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = WOKEN_BY_CLIENT };
+	struct epoll_event req = { .events = EPOLLIN, .data.u32 = WOKEN_BY_SNAPSHOT };
+	int fd = ft_fd_open(FT_FD_POLL, new_epoll, NULL, NULL), req_fd;
 
-	return fd < 0 ? -1 : epoll_ctl(fd, EPOLL_CTL_ADD, listen_fd, &ev);
+	if (fd < 0 || epoll_ctl(fd, EPOLL_CTL_ADD, listen_fd, &ev))
+		return -1;
+	req_fd = ft_snapshot_requests_open();
+	if (req_fd < 0 || epoll_ctl(fd, EPOLL_CTL_ADD, req_fd, &req))
+		ft_warn("control: snapshots cannot be asked for by the program's threads");
+	return 0;
 }
 
 /* Listening in uid's directory, the socket taken into its slot; -1

@@ -63,6 +63,11 @@ int ft_ctl_busy(struct ctl_out *o);
 int ft_ctl_pipe_claim(struct ctl_out *o);
 void ft_ctl_pipe_release(void);
 
+/* Is the caller the control thread?  And the client it serves now (its
+ * pid; 0 if none or unknown). */
+int ft_control_on_thread(void);
+pid_t ft_control_client_pid(void);
+
 /* After the current request is answered, close the endpoint (detach). */
 void ft_control_stop_after_request(void);
 /* Has a request asked for that?  A stream then ends. */

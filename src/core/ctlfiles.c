@@ -13,6 +13,7 @@
 #include "messages.h"
 #include "profile.h"
 #include "readout.h"
+#include "snapshot_ctl.h"
 #include "tracers.h"
 #include "tracing.h"
 #include "triggers.h"
@@ -111,8 +112,10 @@ static int write_tracer(const char *value, int append, int arg, char *err, size_
 		ret = name ? 0 : -1;
 	ftrace_unlock();
 	/* Another tracer starts with an empty buffer, as in the kernel. */
-	if (ret == 0)
+	if (ret == 0) {
 		ft_readout_clear("", 0, 0, err, errlen);
+		ft_snapshot_note_tracer();
+	}
 	free(name);
 	return ret;
 }
@@ -390,7 +393,7 @@ void ft_ctl_pipe_release(void)
  * overwrites, since the recorder drains it. */
 static int read_buffer_fd(struct ctl_out *o, int arg)
 {
-	if (ft_ctl_busy(o))
+	if (ft_ctl_busy(o) || ft_snapshot_busy(o))
 		return -1;
 	ftrace_lock();
 	if (ft_buffer_create()) {
@@ -464,6 +467,7 @@ static int write_detach(const char *value, int append, int arg, char *err, size_
 		return -1;
 	}
 	ft_control_stop_after_request();
+	ft_snapshot_ring_bell();	/* a recorder waiting sees the end */
 	return 0;
 }
 
@@ -483,12 +487,15 @@ static const struct ctl_file files[] = {
 	{ "buffer_size_kb", read_buffer_size, write_buffer_size, 0 },
 	{ "trace", ft_readout_trace, ft_readout_clear, 0 },
 	{ "trace_pipe", ft_readout_pipe, NULL, 0 },
+	{ "snapshot", ft_snapshot_read, ft_snapshot_write, 0 },
 	{ "trace_marker", NULL, write_marker, 0 },
 	{ "function_profile_enabled", read_profile_enabled, write_profile_enabled, 0 },
 	{ "trace_stat/function", ft_readout_profile, NULL, 0 },
 	{ "options/overwrite", read_overwrite, write_overwrite, 0 },
 	{ "options/funcgraph-retval", read_retval, write_retval, 0 },
 	{ "buffer_fd", read_buffer_fd, NULL, 0 },
+	{ "snapshot_fd", ft_snapshot_read_fd, NULL, 0 },
+	{ "snapshot_bell", ft_snapshot_read_bell, NULL, 0 },
 	{ "funcs", ft_readout_funcs, NULL, 0 },
 	{ "detach", NULL, write_detach, 0 },
 	{ "traps_unblocked", read_traps_unblocked, NULL, 0 },

@@ -21,6 +21,9 @@ enum ft_fd_slot {
 	FT_FD_MESSAGES,		/* the stderr the runtime started with */
 	FT_FD_FILES,		/* the recorder's file service (recorder_files.c) */
 	FT_FD_MAPS,		/* /proc/self/maps, for the text's protections */
+	FT_FD_SNAPSHOT,		/* the snapshot buffer's shared memory */
+	FT_FD_SNAP_REQUEST,	/* the eventfd program threads ask for one with */
+	FT_FD_SNAP_BELL,	/* the eventfd that tells a recorder one was taken */
 	FT_NR_FD_SLOTS
 };
 

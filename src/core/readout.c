@@ -77,6 +77,7 @@ static void send_section(struct ctl_out *o, const char *name, const char *data, 
  */
 struct sent {
 	struct ctl_out *o;
+	struct ft_shm *shm;		/* the buffer read: the ring, or a snapshot */
 	struct proc_key { uint32_t pid, image; } *procs;
 	size_t nr, cap, described;
 };
@@ -127,24 +128,37 @@ static void send_specs(struct ctl_out *o)
 	free(specs.buf);
 }
 
-static void send_preamble(struct sent *s)
+/* The clock samples the times convert with: the runtime's start and
+ * now, or a snapshot's own, so that it reads the same each time. */
+static void clock_samples(const struct sent *s, uint64_t ticks[2], uint64_t ns[2])
+{
+	if (s->shm && s->shm != ft_buffer_shm() && !ft_shm_clock_read(s->shm, ticks, ns))
+		return;
+	ticks[0] = clock_ticks0;
+	ns[0] = clock_ns0;
+	ft_clock_pair(&ticks[1], &ns[1]);
+}
+
+/* extra: more info lines (a snapshot's), or NULL. */
+static void send_preamble(struct sent *s, const char *tracer, const char *extra)
 {
 	struct text info = { 0 };
-	uint64_t ticks, ns;
+	uint64_t ticks[2], ns[2];
 	char line[512];
 	int n;
 
-	ft_clock_pair(&ticks, &ns);
-
+	clock_samples(s, ticks, ns);
 	n = snprintf(line, sizeof(line),
 		     "fntrace-data: 1\ntracer: %s\npid: %d\nclock_sync: %llu %llu %llu %llu\n"
 		     "options: %s\nnr_cpus: %ld\ntracing_thresh: %u\n",
-		     ft_tracer_name(), (int)getpid(),
-		     (unsigned long long)clock_ticks0, (unsigned long long)clock_ns0,
-		     (unsigned long long)ticks, (unsigned long long)ns,
+		     tracer, (int)getpid(),
+		     (unsigned long long)ticks[0], (unsigned long long)ns[0],
+		     (unsigned long long)ticks[1], (unsigned long long)ns[1],
 		     ft_graph.retval ? "retval" : "", sysconf(_SC_NPROCESSORS_ONLN),
 		     ft_graph_thresh());
 	text_add(&info, line, n);
+	if (extra)
+		text_add(&info, extra, strlen(extra));
 	/* The chunks go as they are, in our byte order: the reader swaps. */
 	ctl_printf(s->o, "fntrace-stream 1 %s\n", FT_BIG_ENDIAN ? "be" : "le");
 	send_section(s->o, "info", info.buf, info.len);
@@ -155,11 +169,12 @@ static void send_preamble(struct sent *s)
 }
 
 /* The head of events [from, from + len) of c, a chunk of their own. */
-static struct ft_chunk piece_head(const struct ft_chunk *c, uint32_t from, uint32_t len)
+static struct ft_chunk piece_head(const struct ft_shm *shm, const struct ft_chunk *c,
+				  uint32_t from, uint32_t len)
 {
 	struct ft_chunk head = *c;
 
-	ft_chunk_state_at(ft_buffer_shm(), c, from, &head);
+	ft_chunk_state_at(shm, c, from, &head);
 	head.used = len;
 	head.consumed = 0;
 	return head;
@@ -180,7 +195,7 @@ static void send_piece(struct sent *s, const struct ft_chunk *c, uint32_t from, 
 
 	if (to <= from)
 		return;
-	head = piece_head(c, from, to - from);
+	head = piece_head(s->shm, c, from, to - from);
 	send_events(s, &head, (const char *)(c + 1) + from);
 }
 
@@ -217,7 +232,7 @@ static int send_filling_piece(struct sent *s, const struct ft_chunk *c, uint32_t
 	copy = malloc(to - from);
 	if (!copy)
 		return -1;
-	head = piece_head(c, from, to - from);
+	head = piece_head(s->shm, c, from, to - from);
 	memcpy(copy, (const char *)(c + 1) + from, to - from);
 	after = use_of(c);
 	if (after.order == use.order && after.seq == use.seq)
@@ -262,18 +277,19 @@ static void read_chunk(struct sent *s, struct ft_shm *shm, unsigned i, int consu
 
 static void read_all(struct sent *s, int consume, int send)
 {
-	struct ft_shm *shm = ft_buffer_shm();
+	struct ft_shm *shm = s->shm;
 
 	for (unsigned i = 0; shm && i < shm->nr_chunks; i++)
 		read_chunk(s, shm, i, consume, send);
 }
 
-int ft_readout_trace(struct ctl_out *o, int arg)
+int ft_readout_stream(struct ctl_out *o, struct ft_shm *shm, const char *tracer,
+		      const char *extra)
 {
-	struct sent s = { .o = o };
+	struct sent s = { .o = o, .shm = shm };
 
 	ctl_printf(o, "ok\n");
-	send_preamble(&s);
+	send_preamble(&s, tracer, extra);
 	read_all(&s, 0, 1);
 	send_funcs(&s);
 	ctl_printf(o, "end\n");
@@ -281,16 +297,21 @@ int ft_readout_trace(struct ctl_out *o, int arg)
 	return 0;
 }
 
+int ft_readout_trace(struct ctl_out *o, int arg)
+{
+	return ft_readout_stream(o, ft_buffer_shm(), ft_tracer_name(), NULL);
+}
+
 /* Emptying the buffer (writing trace, or another tracer starting, as in
  * the kernel) leaves alone a buffer a recorder drains: what is in it
  * belongs to the recording, and would be lost without a count. */
 int ft_readout_clear(const char *value, int append, int arg, char *err, size_t errlen)
 {
-	struct ft_shm *shm = ft_buffer_shm();
+	struct sent s = { .shm = ft_buffer_shm() };
 
-	if (shm && !(atomic_load(&shm->flags) & FT_SHM_OVERWRITE))
+	if (s.shm && !(atomic_load(&s.shm->flags) & FT_SHM_OVERWRITE))
 		return 0;
-	read_all(NULL, 1, 0);
+	read_all(&s, 1, 0);
 	return 0;
 }
 
@@ -328,10 +349,11 @@ int ft_readout_pipe(struct ctl_out *o, int arg)
 		return -1;
 	o->streaming = 1;
 	ctl_printf(o, "ok\n");
-	send_preamble(&s);
+	send_preamble(&s, ft_tracer_name(), NULL);
 	while (!o->failed && !ctl_peer_gone(o->fd) && !ft_control_stopping()) {
 		uint32_t seen = published();
 
+		s.shm = ft_buffer_shm();	/* made when the first tracer starts */
 		read_all(&s, 1, 1);
 		send_funcs(&s);
 		ctl_printf(o, "sync\n");	/* a whole part: the reader may print it */

@@ -21,9 +21,14 @@
 #include <stddef.h>
 
 struct ctl_out;
+struct ft_shm;
 
 /* trace: everything in the buffer not consumed yet; a write clears it. */
 int ft_readout_trace(struct ctl_out *o, int arg);
+/* The same of shm (the ring, or a snapshot's copy of it), its events
+ * named as tracer's, with extra lines for the info section (or NULL). */
+int ft_readout_stream(struct ctl_out *o, struct ft_shm *shm, const char *tracer,
+		      const char *extra);
 int ft_readout_clear(const char *value, int append, int arg, char *err, size_t errlen);
 /* trace_pipe: consume events as they come, until the reader goes away. */
 int ft_readout_pipe(struct ctl_out *o, int arg);

@@ -11,6 +11,9 @@
  *   FNTRACE_SHM_FD    the shared-memory fd (none: do not trace)
  *   FNTRACE_DIR       the data directory, for funcs-<pid>
  *   FNTRACE_FILES_FD  the recorder's end for the files we cannot make
+ *   FNTRACE_SNAPSHOT_FD, FNTRACE_SNAPSHOT_BELL   the recorder's snapshot
+ *                     buffer and the eventfd to ring after each snapshot
+ *                     (record --overwrite)
  *   FNTRACE_TRACER    function | function_graph
  *   FNTRACE_FILTER, FNTRACE_NOTRACE   filter expressions, one per line
  *   FNTRACE_DEPTH     max_graph_depth
@@ -42,6 +45,7 @@
 #include "runtime.h"
 #include "sanitized.h"
 #include "seccomp.h"
+#include "snapshot_ctl.h"
 #include "thread.h"
 #include "tracers.h"
 #include "tasks.h"
@@ -181,7 +185,9 @@ static int attach_recorder(void)
 	if (!fd)
 		return 0;
 	ft_recorder_files_init(getenv("FNTRACE_FILES_FD"));
-	if (ft_buffer_attach(atoi(fd)) || ft_funcs_open(getenv("FNTRACE_DIR"))) {
+	if (ft_buffer_attach(atoi(fd)) || ft_funcs_open(getenv("FNTRACE_DIR")) ||
+	    ft_snapshot_from_recorder(getenv("FNTRACE_SNAPSHOT_FD"),
+				      getenv("FNTRACE_SNAPSHOT_BELL"))) {
 		ft_warn("cannot reach the recorder: not tracing");
 		return -1;
 	}
@@ -228,6 +234,7 @@ static void start(void)
 		ftrace_kill("cannot start the tracer");
 	if (recording >= 0 && !ftrace_killed())
 		env_triggers();
+	ft_snapshot_note_tracer();
 	ftrace_patch_go_live();
 	ftrace_unlock();
 	if (getenv("FNTRACE_CONTROL") && !strcmp(getenv("FNTRACE_CONTROL"), "1"))

@@ -81,6 +81,7 @@ struct datadir_info {
 	uint64_t unsaid;	/* events lost that no thread's trace says */
 	uint64_t max_size;	/* --max-size, bytes; 0: none */
 	struct tr_cut cut;	/* what it dropped */
+	const char *extra;	/* more lines (a snapshot's), or NULL */
 };
 
 /* Create DIR.tmp-PID with trace.dat (its first segment, with
@@ -132,6 +133,9 @@ void datadir_cap_note(struct datadir *d, const struct ft_chunk *head, size_t len
 		      const struct tr_counts *n);
 void datadir_cap_free(struct datadir *d);
 
+/* Remove a recording, or a flight recording's directory, of fntrace's,
+ * found by its name (never through a symlink); -1 if it is not one. */
+int datadir_remove_ours(const char *path);
 /* Remove the temporary directory after a failure. */
 void datadir_abandon(struct datadir *d);
 /* Remove a directory of plain files. */

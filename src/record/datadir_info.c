@@ -131,12 +131,12 @@ char *datadir_info_text(const struct datadir *d, const struct datadir_info *i, i
 	cap_lines(i, cap, sizeof(cap));
 	n = asprintf(&text, "fntrace-data: 1\ncommand: %s\ntracer: %s\npid: %d\n"
 			    "clock_sync: %llu %llu %llu %llu\noptions: %s\n%snr_cpus: %ld\n"
-			    "%sstate: %s\n%s%s",
+			    "%sstate: %s\n%s%s%s",
 		     i->command, i->tracer, i->pid,
 		     (unsigned long long)c->ticks[0], (unsigned long long)c->ns[0],
 		     (unsigned long long)c->ticks[1], (unsigned long long)c->ns[1],
 		     i->retval ? "retval" : "", request, sysconf(_SC_NPROCESSORS_ONLN), exit,
-		     sealed ? "sealed" : "recording", trouble, cap);
+		     sealed ? "sealed" : "recording", trouble, cap, i->extra ? i->extra : "");
 	free(request);
 	return n < 0 ? NULL : text;
 }

@@ -8,6 +8,7 @@
  * before the program runs when the output cannot be placed.
  */
 #include "datadir.h"
+#include "flight.h"
 #include "../cli/cli.h"
 
 #include <dirent.h>
@@ -86,7 +87,7 @@ static int replaceable(const char *path)
 		return 1;
 	fd = open_recording(path);
 	if (fd < 0)
-		return 0;
+		return flight_dir_is_ours(path);
 	close(fd);
 	return 1;
 }
@@ -150,6 +151,11 @@ static int remove_recording(const char *path)
 	return rmdir(path);
 }
 
+int datadir_remove_ours(const char *path)
+{
+	return flight_dir_is_ours(path) ? flight_dir_remove(path) : remove_recording(path);
+}
+
 /* DIR becomes DIR.old (an older DIR.old goes), then TMP becomes DIR. */
 int datadir_place(const char *tmp, const char *final)
 {
@@ -162,7 +168,7 @@ int datadir_place(const char *tmp, const char *final)
 			  "stays in %s", final, old, tmp);
 		return -1;
 	}
-	if (previous && ((exists(old) && remove_recording(old)) || rename(final, old))) {
+	if (previous && ((exists(old) && datadir_remove_ours(old)) || rename(final, old))) {
 		cli_error("cannot keep the previous %s as %s: %s; this recording stays in %s",
 			  final, old, strerror(errno), tmp);
 		return -1;

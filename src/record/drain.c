@@ -116,6 +116,8 @@ static void drain_chunk(struct drainer *d, unsigned i, uint32_t state, enum drai
 	end = end > room ? room : end;
 	if (what != DRAIN_DISCARD)
 		take_piece(d, c, end);
+	if (what == DRAIN_KEEP)
+		return;
 	if (state == FT_CHUNK_FILLING && (what == DRAIN_LIVE || what == DRAIN_DISCARD)) {
 		c->consumed = ft_shm_u32(d->shm, end);
 		return;
@@ -151,6 +153,15 @@ static uint32_t state_of(const struct drainer *d, unsigned i)
 	return ft_shm_u32(d->shm, atomic_load_explicit(&d->shm->state[i], memory_order_acquire));
 }
 
+/* Chunk i's state as this pass sees it: a snapshot's chunk is READING
+ * while its process prints it, and whole. */
+static uint32_t state_for(const struct drainer *d, unsigned i, enum drain_what what)
+{
+	uint32_t s = state_of(d, i);
+
+	return what == DRAIN_KEEP && s == FT_CHUNK_READING ? FT_CHUNK_FULL : s;
+}
+
 static uint64_t order_of(const struct drainer *d, unsigned i)
 {
 	return ft_shm_u64(d->shm, ft_shm_chunk(d->shm, i)->order);
@@ -173,7 +184,7 @@ static int to_take(const struct drainer *d, unsigned i, uint32_t s, enum drain_w
 {
 	if (s == FT_CHUNK_FULL)
 		return order_of(d, i) <= newest;
-	return s == FT_CHUNK_FILLING && what != DRAIN_FULL;
+	return s == FT_CHUNK_FILLING && what != DRAIN_FULL && what != DRAIN_KEEP;
 }
 
 /* The chunks to take this pass, into d->picks, in order; with no memory
@@ -186,7 +197,7 @@ static unsigned collect(struct drainer *d, enum drain_what what)
 	if (!d->picks)
 		d->picks = calloc(nr, sizeof(*d->picks));
 	for (unsigned i = 0; i < nr; i++) {
-		uint32_t s = state_of(d, i);
+		uint32_t s = state_for(d, i, what);
 
 		if (!to_take(d, i, s, what, newest))
 			continue;

@@ -50,6 +50,8 @@ enum drain_what {
 				 * stay theirs: only their events are taken */
 	DRAIN_DISCARD,		/* as DRAIN_LIVE, the events thrown away:
 				 * what was there before a recording began */
+	DRAIN_KEEP,		/* the full chunks, written and left as they
+				 * are: a snapshot's (../common/snapshot.h) */
 };
 
 void drain(struct drainer *d, enum drain_what what);

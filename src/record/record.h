@@ -32,6 +32,8 @@ struct record_options {
 	uint64_t duration_ns;		/* -d: how long to record it; 0: until Ctrl-C */
 	uint64_t max_size;		/* --max-size: the newest bytes of trace
 					 * kept; 0: all of it */
+	int overwrite;			/* --overwrite: flight recording, a data
+					 * directory per snapshot (flight.h) */
 };
 
 /* Parse record options up to the program; returns the index of the

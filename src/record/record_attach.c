@@ -11,6 +11,7 @@
 #include "../cli/cli.h"
 #include "../control/ctl_client.h"
 #include "drain.h"
+#include "flight.h"
 #include "record.h"
 #include "../common/clock_pair.h"
 #include "../common/array.h"
@@ -42,6 +43,7 @@ struct attached {
 					 * /proc no longer tells once it ended */
 	struct record_settings saved;	/* the process's, put back at the end */
 	int detached;			/* its endpoint closed while recorded */
+	struct flight flight;		/* --overwrite: the snapshots */
 };
 
 static struct ft_shm *map_buffer(pid_t pid)
@@ -91,6 +93,7 @@ static int configure(struct attached *a, const char *specs)
 	       ctl_set(pid, "tracing_thresh", thresh) ||
 	       ctl_set(pid, "options/funcgraph-retval", o->retval ? "1" : "0") ||
 	       ctl_set(pid, "set_ftrace_args", specs ? specs : "") ||
+	       (o->overwrite && ctl_set(pid, "options/overwrite", "1")) ||
 	       ctl_set(pid, "tracing_on", "1") ||
 	       ctl_set(pid, "current_tracer", o->tracer);
 }
@@ -212,14 +215,14 @@ static int stop(struct attached *a)
 	       ctl_set(pid, "options/overwrite", "1");
 }
 
-/* funcs-PID[.IMAGE] in the recording; 1 if it was there already. */
-static int write_funcs(const struct attached *a, uint32_t pid, uint32_t image,
-		       const char *text, size_t len)
+/* funcs-PID[.IMAGE] in dir; 1 if it was there already. */
+static int write_funcs(const char *dir, uint32_t pid, uint32_t image, const char *text,
+		       size_t len)
 {
 	char path[4200];
 	int fd, ret;
 
-	ft_funcs_path(path, sizeof(path), a->dir.tmp, pid, image);
+	ft_funcs_path(path, sizeof(path), dir, pid, image);
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0 && errno == EEXIST)
 		return 1;
@@ -268,20 +271,25 @@ static int keep_specs(const struct attached *a, char **specs)
  * with the parent's ids as of the fork (a module it loads after that
  * stays unnamed).
  */
-static int save_funcs(const struct attached *a)
+static int save_funcs_in(const struct attached *a, const char *dir, const struct drainer *d)
 {
 	uint32_t own = a->own_pid, image = 0;
-	const struct drainer *d = &a->drainer;
 	int ret;
 
 	for (unsigned i = 0; i < d->nr_slots; i++)
 		if (d->threads[i].tid && d->threads[i].pid == own)
 			image = d->threads[i].image;
-	ret = write_funcs(a, own, image, a->funcs, a->funcs_len) < 0;
+	ret = write_funcs(dir, own, image, a->funcs, a->funcs_len) < 0;
 	for (unsigned i = 0; i < d->nr_slots && !ret; i++)
 		if (d->threads[i].tid && d->threads[i].image == image)
-			ret = write_funcs(a, d->threads[i].pid, image, a->funcs, a->funcs_len) < 0;
+			ret = write_funcs(dir, d->threads[i].pid, image, a->funcs,
+					  a->funcs_len) < 0;
 	return ret ? -1 : 0;
+}
+
+static int save_funcs(const struct attached *a)
+{
+	return save_funcs_in(a, a->dir.tmp, &a->drainer);
 }
 
 /* /proc/PID/cmdline whole (its size reads as 0), its length in *len. */
@@ -355,6 +363,81 @@ static void release_buffer(pid_t pid)
 	ctl_set(pid, "options/overwrite", "1");
 }
 
+/* ---- --overwrite ---- */
+
+/* flight.tables: the table as the process has it now, if it is there. */
+static int snapshot_tables(void *arg, const char *dir, const struct drainer *d)
+{
+	struct attached *a = arg;
+
+	if (!over(a))
+		keep_funcs(a);
+	return save_funcs_in(a, dir, d);
+}
+
+static int over_now(void *a)
+{
+	return over(a);
+}
+
+/* An fd the process passes along the answer to reading file; -1, said. */
+static int fd_of(pid_t pid, const char *file)
+{
+	int fd = -1, status;
+
+	ctl_close(ctl_request(pid, "read", file, NULL, &fd, &status));
+	return fd;
+}
+
+/* The process's snapshot buffer and bell, and DIR for the snapshots;
+ * a->dir stands for DIR/shared, where the specs go. */
+static int start_flight(struct attached *a)
+{
+	int snap = fd_of(a->o->pid, "snapshot_fd");
+	int bell = snap < 0 ? -1 : fd_of(a->o->pid, "snapshot_bell");
+
+	a->info.started = time(NULL);
+	ft_clock_pair(&a->info.clock.ticks[0], &a->info.clock.ns[0]);
+	a->info.clock.ticks[1] = a->info.clock.ticks[0];
+	a->info.clock.ns[1] = a->info.clock.ns[0];
+	if (bell < 0 || flight_start_attached(&a->flight, a->o->output, a->shm, snap, bell,
+					      &a->info)) {
+		if (snap >= 0 && bell < 0)
+			close(snap);
+		return -1;
+	}
+	a->flight.tables = snapshot_tables;
+	a->flight.tables_arg = a;
+	snprintf(a->dir.tmp, sizeof(a->dir.tmp), "%s", a->flight.shared);
+	snprintf(a->dir.final, sizeof(a->dir.final), "%s", a->flight.dir);
+	a->dir.info = &a->info;
+	return 0;
+}
+
+/* The last window, then the process's settings back, overwrite on. */
+static int stop_flight(struct attached *a)
+{
+	pid_t pid = a->o->pid;
+	int ended = gone(pid);
+
+	if (ended || over(a))
+		snprintf(a->info.exit, sizeof(a->info.exit), "%s while recorded",
+			 ended ? "gone" : "detached");
+	flight_final(&a->flight, ended ? FT_SNAP_END : FT_SNAP_STOPPED, ended);
+	flight_say_summary(&a->flight);
+	if (over(a))
+		return 0;
+	return ctl_set(pid, "current_tracer", "nop") || record_settings_restore(pid, &a->saved) ||
+	       ctl_set(pid, "options/overwrite", "1");
+}
+
+static void fly(struct attached *a)
+{
+	uint64_t end = a->o->duration_ns ? now_ns() + a->o->duration_ns : 0;
+
+	flight_watch(&a->flight, a->o->pid, end, over_now, a);
+}
+
 static int record_attached(struct attached *a)
 {
 	const struct record_options *o = a->o;
@@ -362,7 +445,7 @@ static int record_attached(struct attached *a)
 
 	if (!has_call_sites(o->pid) || !(a->shm = map_buffer(o->pid)))
 		return -1;
-	if (datadir_create(&a->dir, o->output, &a->info)) {
+	if (o->overwrite ? start_flight(a) : datadir_create(&a->dir, o->output, &a->info)) {
 		release_buffer(o->pid);
 		return -1;
 	}
@@ -378,6 +461,10 @@ static int record_attached(struct attached *a)
 		return -1;
 	}
 	free(specs);
+	if (o->overwrite) {
+		fly(a);
+		return stop_flight(a);
+	}
 	record_loop(a);
 	if (stop(a) || finish(a)) {
 		datadir_abandon(&a->dir);
@@ -399,7 +486,7 @@ static int record_attached(struct attached *a)
 int record_attach(const struct record_options *o)
 {
 	struct attached a = {
-		.o = o, .dir.trace_fd = -1,
+		.o = o, .dir.trace_fd = -1, .flight = { .snap_fd = -1, .bell = -1 },
 		.info = { .tracer = o->tracer, .pid = o->pid, .retval = o->retval,
 			  .filter = o->filter, .notrace = o->notrace, .depth = o->depth,
 			  .thresh = o->thresh, .max_size = o->max_size },
@@ -414,6 +501,7 @@ int record_attach(const struct record_options *o)
 	if (datadir_check_output(o->output) || !(a.info.command = command_of(o->pid)))
 		return -1;
 	ret = record_attached(&a);
+	flight_close(&a.flight);
 	record_settings_free(&a.saved);
 	free(a.info.command);
 	free(a.funcs);

@@ -18,6 +18,7 @@
 #include "datadir.h"
 #include "drain.h"
 #include "file_service.h"
+#include "flight.h"
 #include "../target/probe.h"
 #include "../dwarf/auto_args.h"
 #include "record.h"
@@ -28,6 +29,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +48,7 @@ struct recorder {
 	struct drainer drainer;
 	struct file_service files;	/* files for the processes that can no
 					 * longer open them */
+	struct flight flight;		/* --overwrite: the snapshots */
 	struct datadir_info info;
 	pid_t pid;
 	int status;
@@ -107,10 +110,14 @@ static void pass_on_signal(const struct recorder *r)
 		kill(r->pid, sig);
 }
 
-/* The buffers, in the program's byte order (see trace_format.h). */
-static int shm_create(struct recorder *r, unsigned buffer_kb, int big_endian)
+/* The buffers, in the program's byte order (see trace_format.h); with
+ * --overwrite, a ring that keeps the newest events, as the kernel's. */
+static int shm_create(struct recorder *r, const struct record_options *o, int big_endian)
 {
-	if (ft_shm_create(buffer_kb, 0, big_endian != FT_BIG_ENDIAN, &r->shm_fd, &r->shm) == 0)
+	unsigned flags = o->overwrite ? FT_SHM_OVERWRITE : 0;
+
+	if (ft_shm_create(o->buffer_kb, flags, big_endian != FT_BIG_ENDIAN, &r->shm_fd,
+			  &r->shm) == 0)
 		return 0;
 	cli_error("cannot create the shared buffers: %s", strerror(errno));
 	return -1;
@@ -186,6 +193,40 @@ static void drain_until_exit(struct recorder *r, const char *name)
 	}
 }
 
+/*
+ * --overwrite: nothing is drained and nothing written while the program
+ * runs, and the recorder sleeps in one ppoll() until a snapshot is taken
+ * (the bell), a process of the program asks for a file, or a signal
+ * comes (the program ended, or one to pass on).  Those signals are
+ * blocked but in ppoll(), so none comes between a look and the sleep.
+ */
+static void fly_until_exit(struct recorder *r, const char *name)
+{
+	struct timespec said = { 0, 500 * 1000 * 1000 };
+	sigset_t waits, during;
+
+	sigemptyset(&waits);
+	sigaddset(&waits, SIGCHLD);
+	sigaddset(&waits, SIGTERM);
+	sigaddset(&waits, SIGHUP);
+	sigaddset(&waits, SIGINT);
+	sigprocmask(SIG_BLOCK, &waits, &during);
+	for (;;) {
+		struct pollfd p[2] = { { .fd = r->flight.bell, .events = POLLIN },
+				       { .fd = r->files.ours, .events = POLLIN } };
+
+		flight_take_new(&r->flight);
+		file_service_serve(&r->files, &r->dir);
+		pass_on_signal(r);
+		if ((r->exited || child_exited(r)) && recording_done(r, name))
+			break;
+		/* what the program left running: said after a while */
+		ppoll(p, 2, r->exited && !r->wait_said ? &said : NULL, &during);
+		child_done = 0;
+	}
+	sigprocmask(SIG_SETMASK, &during, NULL);
+}
+
 static int set_env(const char *name, const char *value)
 {
 	return value && *value ? setenv(name, value, 1) : unsetenv(name);
@@ -193,6 +234,22 @@ static int set_env(const char *name, const char *value)
 
 /* The runtime first in LD_PRELOAD, its mcount winning over libc's; only
  * a sanitizer's runtime comes before it. */
+/* --overwrite: the control endpoint (fntrace ctl PID snapshot 1), the
+ * snapshot buffer and the bell.  Without it, FNTRACE_CONTROL is the
+ * user's to set. */
+static int flight_env(const struct record_options *o, const struct recorder *r)
+{
+	char fd[16], bell[16];
+
+	snprintf(fd, sizeof(fd), "%d", r->flight.snap_fd);
+	snprintf(bell, sizeof(bell), "%d", r->flight.bell);
+	return (o->overwrite && set_env("FNTRACE_CONTROL", "1")) ||
+	       set_env("FNTRACE_SNAPSHOT_FD", o->overwrite ? fd : NULL) ||
+	       set_env("FNTRACE_SNAPSHOT_BELL", o->overwrite ? bell : NULL) ||
+	       (o->overwrite && (fcntl(r->flight.snap_fd, F_SETFD, 0) ||
+				 fcntl(r->flight.bell, F_SETFD, 0)));
+}
+
 static int child_env(const struct record_options *o, const struct recorder *r,
 		     const char *path, const char *lib)
 {
@@ -211,7 +268,8 @@ static int child_env(const struct record_options *o, const struct recorder *r,
 	       set_env("FNTRACE_DEPTH", o->depth ? depth : NULL) ||
 	       set_env("FNTRACE_TRACING_THRESH", o->thresh ? thresh : NULL) ||
 	       set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL) ||
-	       set_env("FNTRACE_ARGS_FILE", o->args || o->auto_args ? r->args_file : NULL);
+	       set_env("FNTRACE_ARGS_FILE", o->args || o->auto_args ? r->args_file : NULL) ||
+	       flight_env(o, r);
 }
 
 static int spawn(struct recorder *r, const struct record_options *o,
@@ -389,9 +447,19 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	if (spawn(r, o, path, lib))
 		return -1;
 	r->info.pid = r->pid;
-	drain_until_exit(r, o->argv[0]);
+	if (o->overwrite && flight_dir_tag(r->flight.dir, &r->info))
+		cli_error("cannot write %s/flight: %s", r->flight.dir, strerror(errno));
+	if (o->overwrite)
+		fly_until_exit(r, o->argv[0]);
+	else
+		drain_until_exit(r, o->argv[0]);
 	clock_end(&r->info.clock);
 	describe_exit(r->status, r->info.exit, sizeof(r->info.exit));
+	if (o->overwrite) {
+		flight_final(&r->flight, FT_SNAP_END, 1);
+		flight_say_summary(&r->flight);
+		return r->status;
+	}
 	if (!r->dir.error && untraced(r, o, path)) {
 		datadir_abandon(&r->dir);	/* the previous recording stays */
 		return failed(r->status);
@@ -435,9 +503,29 @@ static int write_specs(struct recorder *r, const struct record_options *o,
 	return n < 0 ? -1 : 0;
 }
 
+/* --overwrite: DIR for the snapshots, with the run's info; what the
+ * processes write (funcs-PID, the specs) goes to DIR/shared, which
+ * stands for the data directory of a recording. */
+static int start_flight(struct recorder *r, const struct record_options *o)
+{
+	r->info.started = time(NULL);
+	ft_clock_pair(&r->info.clock.ticks[0], &r->info.clock.ns[0]);
+	r->info.clock.ticks[1] = r->info.clock.ticks[0];
+	r->info.clock.ns[1] = r->info.clock.ns[0];
+	if (flight_start(&r->flight, o->output, r->shm, &r->info))
+		return -1;
+	r->flight.tables = flight_shared_tables;
+	r->flight.tables_arg = &r->flight;
+	snprintf(r->dir.tmp, sizeof(r->dir.tmp), "%s", r->flight.shared);
+	snprintf(r->dir.final, sizeof(r->dir.final), "%s", r->flight.dir);
+	r->dir.info = &r->info;
+	return 0;
+}
+
 int record_run(const struct record_options *o)
 {
-	struct recorder r = { .shm_fd = -1, .dir.trace_fd = -1, .files = { -1, -1 } };
+	struct recorder r = { .shm_fd = -1, .dir.trace_fd = -1, .files = { -1, -1 },
+			      .flight = { .snap_fd = -1, .bell = -1 } };
 	char *path = cli_find_program(o->argv[0]), *lib = NULL;
 	struct cli_target target;
 	int ret = -1;
@@ -451,8 +539,8 @@ int record_run(const struct record_options *o)
 	if (describe_run(&r.info, o))
 		goto out;
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a failed write */
-	if (shm_create(&r, o->buffer_kb, target.big_endian) ||
-	    datadir_create(&r.dir, o->output, &r.info))
+	if (shm_create(&r, o, target.big_endian) ||
+	    (o->overwrite ? start_flight(&r, o) : datadir_create(&r.dir, o->output, &r.info)))
 		goto out;
 	if ((o->args || o->auto_args) && write_specs(&r, o, &target, path)) {
 		datadir_abandon(&r.dir);
@@ -468,6 +556,7 @@ int record_run(const struct record_options *o)
 	if (ret < 0)
 		datadir_abandon(&r.dir);
 	drain_free(&r.drainer);
+	flight_close(&r.flight);
 out:
 	free(r.info.command);
 	free(path);

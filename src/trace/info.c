@@ -296,6 +296,7 @@ int info_run(const char *dir, FILE *out)
 	} else {
 		print_run(&in);
 		print_storage(&in);
+		info_print_snapshot(&in.td, out);
 		print_processes(&in);
 		print_threads(&in);
 	}

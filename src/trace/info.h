@@ -15,4 +15,9 @@
  * the printer (src/common/print.h) if dir cannot be read. */
 int info_run(const char *dir, FILE *out);
 
+struct trace_data;
+/* A snapshot's: when, why, what came before, each thread's window
+ * (info_snapshot.c); nothing for a recording. */
+void info_print_snapshot(const struct trace_data *td, FILE *out);
+
 #endif

@@ -212,6 +212,8 @@ static int parse_info_field(struct tr_info *info, const char *key, char *v,
 		return parse_cut(&info->cut, v);
 	if (!strcmp(key, "max_size_kept_from"))
 		return tr_take_number(&v, &info->cut.kept_from) || *v ? -1 : 0;
+	if (!strncmp(key, "snapshot", 8))
+		return tr_snapshot_field(&info->snapshot, key, v);
 	return 0;
 }
 
@@ -259,7 +261,8 @@ static int read_info(struct trace_data *td)
 	FILE *f = path ? fopen(path, "r") : NULL;
 
 	if (!f) {
-		tr_fail(td, "%s: %s", path ? path : td->dir, strerror(errno));
+		if (!tr_flight_dir_fail(td))
+			tr_fail(td, "%s: %s", path ? path : td->dir, strerror(errno));
 		free(path);
 		return -1;
 	}
@@ -318,6 +321,7 @@ void tr_close(struct trace_data *td)
 	free(info->notrace);
 	free(info->exit);
 	free(info->ending);
+	tr_snapshot_free(&info->snapshot);
 	free(td->dir);
 	tr_close_trace(td);
 	memset(td, 0, sizeof(*td));

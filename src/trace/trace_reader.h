@@ -26,6 +26,7 @@
 
 #include "../common/trace_format.h"
 #include "counts.h"
+#include "trace_snapshot.h"
 
 #define TR_NO_CPU	0xffffffffu	/* a CPU nobody recorded */
 
@@ -60,6 +61,7 @@ struct tr_info {
 				 * their trace could say so */
 	uint64_t max_size;	/* record --max-size, bytes; 0: none */
 	struct tr_cut cut;	/* what it dropped */
+	struct tr_snapshot snapshot;	/* a snapshot's: when and why */
 };
 
 /* `module IDX BIAS START END PATH`: [start, end) mapped at bias. */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Snapshots in the runtime (snapshot_ctl.c): the `snapshot` control file
+ * with the kernel's meanings, the snapshot buffer (../common/snapshot.h),
+ * and the requests of program threads, which the control thread serves.
+ */
+#ifndef FNTRACE_SNAPSHOT_CTL_H
+#define FNTRACE_SNAPSHOT_CTL_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+struct ctl_out;
+
+/* The buffer (and the eventfd that tells of each snapshot) the recorder
+ * that started the process made: FNTRACE_SNAPSHOT_FD and
+ * FNTRACE_SNAPSHOT_BELL.  0, or -1 if they cannot be used. */
+int ft_snapshot_from_recorder(const char *fd, const char *bell);
+
+/* The control files: snapshot (0 frees, 1 takes one, 2 clears; read:
+ * the snapshot in its tracer's format), and for a recorder attaching
+ * (record -p --overwrite) the buffer's fd and the bell's. */
+int ft_snapshot_read(struct ctl_out *o, int arg);
+int ft_snapshot_write(const char *value, int append, int arg, char *err, size_t errlen);
+int ft_snapshot_read_fd(struct ctl_out *o, int arg);
+int ft_snapshot_read_bell(struct ctl_out *o, int arg);
+/* A recorder asking for the ring (buffer_fd) while another flight-records
+ * the process: -1, the refusal written to o. */
+int ft_snapshot_busy(struct ctl_out *o);
+
+/*
+ * A snapshot asked for by a program thread, which never waits for it:
+ * async-signal-safe (a crash handler may ask).  It counts the request
+ * and writes the eventfd the control thread sleeps on.  Returns the
+ * request's ticket, or 0 if there is no control thread to take it.
+ * ft_snapshot_wait: until the control thread has served the ticket (0,
+ * or -1 if the snapshot could not be taken), or timeout_ms pass (-1).
+ */
+uint32_t ft_snapshot_request(void);
+int ft_snapshot_wait(uint32_t ticket, unsigned timeout_ms);
+
+/* The control thread's side: the eventfd requests come on (made anew
+ * with each endpoint), and the requests waiting, served. */
+int ft_snapshot_requests_open(void);
+void ft_snapshot_requests_close(void);
+void ft_snapshot_serve(void);
+
+/* The tracer changed: a recorder's last copy names its events by it. */
+void ft_snapshot_note_tracer(void);
+/* A recorder waiting for snapshots should look again (detach). */
+void ft_snapshot_ring_bell(void);
+
+#endif

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing snapshots out as data directories (flight.h).  The recorder
+ * reads the snapshot buffer while the program's control thread may take
+ * the next one: it says so in the buffer's `reader` (a snapshot waits a
+ * little for it) and checks the sequence number after; a copy that a new
+ * snapshot overwrote meanwhile is thrown away, and the new one written.
+ */
+#include "flight.h"
+#include "../cli/cli.h"
+#include "../common/clock_pair.h"
+#include "../common/fileio.h"
+#include "../common/shm.h"
+#include "../trace/counts.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static int paths(struct flight *f, const char *dir)
+{
+	if (datadir_name(dir, f->dir, sizeof(f->dir)))
+		return -1;
+	snprintf(f->shared, sizeof(f->shared), "%s/shared", f->dir);
+	return 0;
+}
+
+int flight_start(struct flight *f, const char *dir, struct ft_shm *ring,
+		 const struct datadir_info *run)
+{
+	f->ring = ring;
+	f->run = run;
+	f->snap_fd = f->bell = -1;
+	if (paths(f, dir) || flight_dir_create(f->dir, f->shared, run))
+		return -1;
+	if (ft_snap_create(ring, &f->snap_fd, &f->snap) ||
+	    (f->bell = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
+		cli_error("cannot make the snapshot buffer: %s", strerror(errno));
+		flight_close(f);
+		return -1;
+	}
+	return 0;
+}
+
+int flight_start_attached(struct flight *f, const char *dir, struct ft_shm *ring,
+			  int snap_fd, int bell, const struct datadir_info *run)
+{
+	f->ring = ring;
+	f->run = run;
+	f->snap_fd = snap_fd;
+	f->bell = bell;
+	f->snap = ft_snap_map(snap_fd);
+	if (paths(f, dir)) {
+		flight_close(f);
+		return -1;
+	}
+	if (!f->snap || !ft_snap_fits(f->snap, ring) || fcntl(bell, F_SETFL, O_NONBLOCK)) {
+		cli_error("the process sent no usable snapshot buffer");
+		flight_close(f);
+		return -1;
+	}
+	/* What it held from before is not this recording's. */
+	f->seen = ft_snap_seq(f->snap);
+	return flight_dir_create(f->dir, f->shared, run);
+}
+
+void flight_close(struct flight *f)
+{
+	if (f->snap)
+		munmap(f->snap, ft_snap_size(f->snap));
+	if (f->snap_fd >= 0)
+		close(f->snap_fd);
+	if (f->bell >= 0)
+		close(f->bell);
+	f->snap = NULL;
+	f->snap_fd = f->bell = -1;
+}
+
+/* ---- one snapshot out ---- */
+
+/* shared/NAME into dir, if it is there. */
+static int copy_shared(const struct flight *f, const char *dir, const char *name)
+{
+	char from[4400], to[4400], *text;
+	int ret;
+
+	snprintf(from, sizeof(from), "%s/%s", f->shared, name);
+	if (access(from, F_OK))
+		return 0;
+	snprintf(to, sizeof(to), "%s/%s", dir, name);
+	text = read_text_file(from);
+	ret = text ? replace_file(to, text, strlen(text), 0644) : -1;
+	free(text);
+	return ret;
+}
+
+/* The function tables a program the recorder started wrote in shared/,
+ * for each process whose events the snapshot holds. */
+int flight_shared_tables(void *arg, const char *dir, const struct drainer *d)
+{
+	const struct flight *f = arg;
+	char name[64];
+	int ret = 0;
+
+	for (unsigned i = 0; i < d->nr_slots; i++) {
+		if (!d->threads[i].tid)
+			continue;
+		ft_funcs_path(name, sizeof(name), NULL, d->threads[i].pid, d->threads[i].image);
+		ret |= copy_shared(f, dir, name);
+	}
+	return ret ? -1 : 0;
+}
+
+static char *field_text(const char *field, size_t size, char *buf)
+{
+	memcpy(buf, field, size);
+	buf[size - 1] = '\0';
+	return buf;
+}
+
+/* Who asked for the snapshot, in words, for the line said. */
+static void asked(const struct ft_snap *s, char *buf, size_t len)
+{
+	unsigned by = ft_snap_u32(s, s->asked_by);
+
+	switch (ft_snap_u32(s, s->reason)) {
+	case FT_SNAP_CONTROL:
+		snprintf(buf, len, "written to the snapshot file, by pid %u", by);
+		break;
+	case FT_SNAP_PROGRAM:
+		snprintf(buf, len, "asked by thread %u of the program", by);
+		break;
+	case FT_SNAP_END:
+		snprintf(buf, len, "the program's end: the ring's last window");
+		break;
+	default:
+		snprintf(buf, len, "the recording's end: the ring's window then");
+	}
+}
+
+static void say_written(const struct flight *f, const struct drainer *d, const char *name)
+{
+	char size[32], why[96];
+
+	asked(f->snap, why, sizeof(why));
+	fprintf(stderr, "fntrace: snapshot %u (%s): %llu calls, %llu events (%s) in %u "
+		"thread%s -> %s\n", f->written, why, (unsigned long long)d->written.calls,
+		(unsigned long long)d->written.events,
+		tr_format_bytes(size, sizeof(size), d->dir->size), d->nr_threads,
+		d->nr_threads == 1 ? "" : "s", name);
+}
+
+/* The info every snapshot's directory gets: the run's, with the
+ * snapshot's tracer and lines. */
+static void snapshot_info(const struct flight *f, struct datadir_info *info, char *tracer,
+			  char *extra, size_t extra_len)
+{
+	*info = *f->run;
+	field_text(f->snap->tracer, sizeof(f->snap->tracer), tracer);
+	if (*tracer)
+		info->tracer = tracer;
+	ft_snap_info_lines(f->snap, extra, extra_len);
+	info->extra = extra;
+	if (ft_snap_u32(f->snap, f->snap->reason) != FT_SNAP_END)
+		info->exit[0] = '\0';
+}
+
+/* Under read_begin's seq: DIR/snapshot.N, whole, or nothing.  1 if a
+ * snapshot taken meanwhile overwrote the copy. */
+static int write_out(struct flight *f, uint32_t seq)
+{
+	struct datadir d = { .trace_fd = -1 };
+	struct datadir_info info;
+	struct drainer dr = { 0 };
+	char name[4200], tracer[sizeof(f->snap->tracer)], extra[1024];
+	int ok;
+
+	snapshot_info(f, &info, tracer, extra, sizeof(extra));
+	snprintf(name, sizeof(name), "%s/snapshot.%u", f->dir, f->written + 1);
+	if (datadir_create(&d, name, &info)) {
+		ft_snap_read_end(f->snap, seq);
+		return 0;
+	}
+	/* The recorder's clock from the start to now stands in for a
+	 * program that never took two samples of its own (drain.c). */
+	info.started = f->run->started;
+	info.clock.ticks[0] = f->run->clock.ticks[0];
+	info.clock.ns[0] = f->run->clock.ns[0];
+	ft_clock_pair(&info.clock.ticks[1], &info.clock.ns[1]);
+	dr = (struct drainer){ .shm = ft_snap_shm(f->snap), .dir = &d };
+	drain(&dr, DRAIN_KEEP);
+	ok = !f->tables(f->tables_arg, d.tmp, &dr) && !copy_shared(f, d.tmp, "args") &&
+	     !copy_shared(f, d.tmp, "enums");
+	if (!ft_snap_read_end(f->snap, seq)) {
+		datadir_abandon(&d);
+		drain_free(&dr);
+		return 1;
+	}
+	if (!ok)
+		cli_error("%s: cannot copy the function tables", name);
+	if (datadir_seal(&d) == 0) {
+		f->written++;
+		f->bytes += d.size;
+		say_written(f, &dr, name);
+	}
+	drain_free(&dr);
+	return 0;
+}
+
+void flight_take_new(struct flight *f)
+{
+	uint64_t rang;
+
+	if (read(f->bell, &rang, sizeof(rang)) < 0 && errno != EAGAIN)
+		return;
+	for (;;) {
+		int64_t seq = ft_snap_read_begin(f->snap, (uint32_t)getpid());
+
+		if (seq < 0)
+			return;		/* being taken: the bell rings after */
+		if ((uint32_t)seq == f->seen ||
+		    ft_snap_u32(f->snap, f->snap->reason) == FT_SNAP_NONE) {
+			f->seen = (uint32_t)seq;
+			ft_snap_read_end(f->snap, (uint32_t)seq);
+			return;
+		}
+		f->seen = (uint32_t)seq;
+		if (!write_out(f, (uint32_t)seq))
+			return;
+	}
+}
+
+/* ---- record -p: waiting ---- */
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
+}
+
+/*
+ * Until over(arg), Ctrl-C, or end_ns (CLOCK_MONOTONIC; 0: none), asleep
+ * in one ppoll() on the bell and the process's pidfd, which is readable
+ * once it ends; SIGINT and SIGTERM are blocked but there.  A kernel
+ * without pidfd_open() (before 5.3) has the end looked for every second.
+ */
+void flight_watch(struct flight *f, pid_t pid, uint64_t end_ns, int (*over)(void *), void *arg)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	sigset_t waits, during;
+
+	cli_catch_interrupt();
+	sigemptyset(&waits);
+	sigaddset(&waits, SIGINT);
+	sigaddset(&waits, SIGTERM);
+	sigprocmask(SIG_BLOCK, &waits, &during);
+	for (;;) {
+		struct pollfd p[2] = { { .fd = f->bell, .events = POLLIN },
+				       { .fd = pidfd, .events = POLLIN } };
+		uint64_t now = now_ns(), left = end_ns ? end_ns - now : UINT64_MAX;
+		struct timespec t;
+
+		flight_take_new(f);
+		if (cli_interrupted() || over(arg) || (end_ns && now >= end_ns))
+			break;
+		if (pidfd < 0 && left > 1000000000)
+			left = 1000000000;
+		t = (struct timespec){ (time_t)(left / 1000000000), (long)(left % 1000000000) };
+		ppoll(p, 2, left == UINT64_MAX ? NULL : &t, &during);
+	}
+	sigprocmask(SIG_SETMASK, &during, NULL);
+	if (pidfd >= 0)
+		close(pidfd);
+}
+
+/* ---- the last one ---- */
+
+/* The lock, from the program's control thread (busy for a few ms at
+ * most), or from nobody's if the program died holding it. */
+static int lock(struct flight *f, int program_gone)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+	for (int tries = 0; tries < 300; tries++) {
+		if (ft_snap_lock(f->snap) == 0)
+			return 0;
+		if (program_gone) {
+			uint32_t seq = ft_snap_seq(f->snap);
+
+			atomic_store(&f->snap->seq, ft_snap_u32(f->snap, seq | 1));
+			return 0;
+		}
+		nanosleep(&tick, NULL);
+	}
+	return -1;
+}
+
+static void set_text(char *field, size_t size, const char *text)
+{
+	memset(field, 0, size);
+	snprintf(field, size, "%s", text);
+}
+
+void flight_final(struct flight *f, unsigned reason, int program_gone)
+{
+	struct ft_snap *s = f->snap;
+	char tracer[sizeof(s->tracer)];
+
+	flight_take_new(f);	/* one taken just before */
+	if (lock(f, program_gone)) {
+		cli_error("cannot take the last snapshot: the program's control thread holds "
+			  "the snapshot buffer");
+		return;
+	}
+	ft_snap_copy(s, f->ring);
+	ft_snap_set32(s, &s->reason, reason);
+	ft_snap_set32(s, &s->asked_by, 0);
+	ft_snap_set32(s, &s->taken_by, (uint32_t)getpid());
+	ft_snap_set32(s, &s->pid, (uint32_t)f->run->pid);
+	field_text(s->ring_tracer, sizeof(s->ring_tracer), tracer);
+	set_text(s->tracer, sizeof(s->tracer), *tracer ? tracer : f->run->tracer);
+	set_text(s->why, sizeof(s->why), "");
+	ft_snap_unlock(s);
+	flight_take_new(f);
+}
+
+void flight_say_summary(const struct flight *f)
+{
+	char size[32];
+
+	if (!f->written) {
+		fprintf(stderr, "fntrace: no snapshot written in %s\n", f->dir);
+		return;
+	}
+	tr_format_bytes(size, sizeof(size), f->bytes);
+	if (f->written == 1)
+		fprintf(stderr, "fntrace: 1 snapshot (%s) -> %s/snapshot.1\n", size, f->dir);
+	else
+		fprintf(stderr, "fntrace: %u snapshots (%s) -> %s/snapshot.1 .. snapshot.%u\n",
+			f->written, size, f->dir, f->written);
+}

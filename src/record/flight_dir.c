@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A flight recording's directory (record --overwrite -o DIR):
+ *
+ *   DIR/flight        what was recorded: "fntrace-flight: 1", command, pid
+ *   DIR/shared/       the function tables (funcs-PID) the program's
+ *                     processes write, and the argument specs
+ *   DIR/snapshot.N    one data directory per snapshot, N from 1
+ *
+ * Unlike a recording's, DIR is made at the start, under its own name:
+ * its snapshots are read while the program runs.  Like a recording, it
+ * replaces only what is recognisably one of fntrace's (datadir_place.c
+ * asks here too), and the previous one is kept as DIR.old.
+ */
+#include "datadir.h"
+#include "flight.h"
+#include "../cli/cli.h"
+#include "../common/fileio.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define FLIGHT_TAG "fntrace-flight: "
+
+/* Its `flight` file starts so, and it is a directory, not a symlink. */
+static int has_tag(int dir_fd)
+{
+	char head[sizeof(FLIGHT_TAG) - 1];
+	int fd = openat(dir_fd, "flight", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n == (ssize_t)sizeof(head) && !memcmp(head, FLIGHT_TAG, sizeof(head));
+}
+
+/* A directory of plain files only (shared/), removed; -1 if it has
+ * anything else. */
+static int remove_plain_dir(int parent, const char *name)
+{
+	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			ret |= unlinkat(fd, e->d_name, 0);
+	closedir(d);
+	return ret ? -1 : unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+int flight_dir_is_ours(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), ours;
+
+	if (fd < 0)
+		return 0;
+	ours = has_tag(fd);
+	close(fd);
+	return ours;
+}
+
+/* Every entry: its snapshots (recordings, or their temporary
+ * directories), shared/ and the flight file. */
+int flight_dir_remove(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), fd2;
+	DIR *d;
+	struct dirent *e;
+	char sub[4400];
+
+	if (fd < 0 || !has_tag(fd) || (fd2 = dup(fd)) < 0 || !(d = fdopendir(fd2))) {
+		if (fd >= 0)
+			close(fd);
+		errno = ENOTEMPTY;
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		if (!strncmp(e->d_name, "snapshot.", 9))
+			datadir_remove(sub);
+		else if (!strcmp(e->d_name, "shared"))
+			remove_plain_dir(fd, e->d_name);
+	}
+	closedir(d);
+	unlinkat(fd, "flight", 0);
+	close(fd);
+	return rmdir(path);
+}
+
+/* DIR/flight: what is recorded, for the user and for has_tag(). */
+int flight_dir_tag(const char *dir, const struct datadir_info *info)
+{
+	char path[4200], *text;
+	int ret;
+
+	if (asprintf(&text, FLIGHT_TAG "1\ncommand: %s\npid: %d\nstarted: %lld\n",
+		     info->command, info->pid, (long long)info->started) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/flight", dir);
+	ret = replace_file(path, text, strlen(text), 0644);
+	free(text);
+	return ret;
+}
+
+int flight_dir_create(const char *dir, const char *shared, const struct datadir_info *info)
+{
+	char old[4200];
+
+	if (datadir_check_output(dir))
+		return -1;
+	snprintf(old, sizeof(old), "%s.old", dir);
+	if (access(dir, F_OK) == 0 &&
+	    ((access(old, F_OK) == 0 && datadir_remove_ours(old)) || rename(dir, old))) {
+		cli_error("cannot keep the previous %s as %s: %s", dir, old, strerror(errno));
+		return -1;
+	}
+	if (mkdir(dir, 0755) || mkdir(shared, 0755) || flight_dir_tag(dir, info)) {
+		cli_error("cannot make %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

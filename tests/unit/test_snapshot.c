@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The snapshot buffer (src/common/snapshot.c): a copy of every kind of
+ * chunk (full, being filled, partly consumed, free), in either byte
+ * order; the sequence lock and the reader's check; and a copy made while
+ * a writer fills, publishes and overwrites chunks as fast as it can,
+ * every copied chunk of which must be one use of its chunk, whole.
+ */
+#include "unit.h"
+#include "common/shm.h"
+#include "common/snapshot.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+static uint32_t order32(int swapped, uint32_t v)
+{
+	return swapped ? __builtin_bswap32(v) : v;
+}
+
+static uint64_t order64(int swapped, uint64_t v)
+{
+	return swapped ? __builtin_bswap64(v) : v;
+}
+
+/* Chunk i of shm: n entries of function id, each 10 ticks after the
+ * one before, from start_time 1000; its state; consumed bytes taken. */
+static void fill(struct ft_shm *shm, int swapped, unsigned i, uint32_t id, unsigned n,
+		 enum ft_chunk_state state, uint32_t consumed)
+{
+	struct ft_chunk *c = ft_shm_chunk(shm, i);
+	uint32_t *w = (uint32_t *)(c + 1);
+
+	c->pid = order32(swapped, 100);
+	c->tid = order32(swapped, 100 + i);
+	c->seq = order64(swapped, 7);
+	c->start_time = order64(swapped, 1000);
+	c->cpu = order32(swapped, 1);
+	c->consumed = order32(swapped, consumed);
+	c->used = order32(swapped, state == FT_CHUNK_FULL ? n * 4 : 0);
+	for (unsigned k = 0; k < n; k++)
+		w[k] = order32(swapped, ft_entry_word(id, 10));
+	atomic_store(&shm->state[i], order32(swapped, state));
+}
+
+static void test_kinds(int swapped)
+{
+	const char *name = swapped ? "swapped" : "native";
+	struct ft_shm *ring, *copy;
+	struct ft_snap *snap;
+	const struct ft_chunk *c;
+	char what[128];
+	int fd, snap_fd;
+
+	if (ft_shm_create(1024, FT_SHM_OVERWRITE, swapped, &fd, &ring) ||
+	    ft_snap_create(ring, &snap_fd, &snap)) {
+		CHECK("the buffers are made", 0);
+		return;
+	}
+	fill(ring, swapped, 0, 5, 6, FT_CHUNK_FULL, 0);
+	fill(ring, swapped, 1, 6, 3, FT_CHUNK_FILLING, 0);
+	fill(ring, swapped, 3, 7, 6, FT_CHUNK_FULL, 8);
+	copy = ft_snap_shm(snap);
+	CHECK("the copy has the ring's layout", ft_snap_fits(snap, ring));
+	CHECK("a lock is taken once", ft_snap_lock(snap) == 0 && ft_snap_lock(snap) == -1);
+	ft_snap_copy(snap, ring);
+	ft_snap_unlock(snap);
+
+	snprintf(what, sizeof(what), "%s: full, filling and consumed chunks copied, free not", name);
+	CHECK(what, order32(swapped, copy->state[0]) == FT_CHUNK_FULL &&
+		    order32(swapped, copy->state[1]) == FT_CHUNK_FULL &&
+		    order32(swapped, copy->state[2]) == FT_CHUNK_FREE &&
+		    order32(swapped, copy->state[3]) == FT_CHUNK_FULL);
+	snprintf(what, sizeof(what), "%s: the ring's chunks as they were", name);
+	CHECK(what, order32(swapped, ring->state[0]) == FT_CHUNK_FULL &&
+		    order32(swapped, ring->state[1]) == FT_CHUNK_FILLING);
+	c = ft_shm_chunk(copy, 0);
+	snprintf(what, sizeof(what), "%s: a full chunk whole, its header kept", name);
+	CHECK(what, order32(swapped, c->used) == 24 && order32(swapped, c->tid) == 100 &&
+		    !memcmp(c + 1, ft_shm_chunk(ring, 0) + 1, 24));
+	c = ft_shm_chunk(copy, 1);
+	snprintf(what, sizeof(what), "%s: a chunk being filled, to its last event", name);
+	CHECK(what, order32(swapped, c->used) == 12);
+	c = ft_shm_chunk(copy, 3);
+	snprintf(what, sizeof(what), "%s: a consumed part left out, the rest timed from it", name);
+	CHECK(what, order32(swapped, c->used) == 16 && order32(swapped, c->consumed) == 0 &&
+		    order64(swapped, c->start_time) == 1020);
+	snprintf(what, sizeof(what), "%s: the header counts", name);
+	CHECK(what, ft_snap_u32(snap, snap->chunks) == 3 && ft_snap_u32(snap, snap->skipped) == 0 &&
+		    ft_snap_u32(snap, snap->number) == 1 && ft_snap_seq(snap) == 2);
+	close(fd);
+	close(snap_fd);
+}
+
+static void test_reader(void)
+{
+	struct ft_shm *ring;
+	struct ft_snap *snap, *again;
+	char lines[1024];
+	int fd, snap_fd;
+	int64_t seq;
+
+	if (ft_shm_create(1024, FT_SHM_OVERWRITE, 0, &fd, &ring) ||
+	    ft_snap_create(ring, &snap_fd, &snap))
+		return;
+	seq = ft_snap_read_begin(snap, getpid());
+	CHECK("a reader of a whole snapshot gets its seq", seq == 0);
+	CHECK("... and is seen", ft_snap_wait_reader(snap, 10) == 1);
+	CHECK("... whole if nothing was taken meanwhile", ft_snap_read_end(snap, (uint32_t)seq));
+	CHECK("... and gone after", ft_snap_wait_reader(snap, 10) == 0);
+	seq = ft_snap_read_begin(snap, getpid());
+	ft_snap_lock(snap);
+	CHECK("a reader while one is taken is told to wait", ft_snap_read_begin(snap, getpid()) == -1);
+	ft_snap_clear(snap);
+	ft_snap_unlock(snap);
+	CHECK("a copy a snapshot overwrote is void", !ft_snap_read_end(snap, (uint32_t)seq));
+	snap->reason = FT_SNAP_CONTROL;
+	snap->asked_by = 4242;
+	ft_snap_info_lines(snap, lines, sizeof(lines));
+	CHECK("info says why and who asked", strstr(lines, "snapshot_reason: control\n") &&
+					      strstr(lines, "snapshot_asked_by: 4242\n"));
+	again = ft_snap_map(snap_fd);
+	CHECK("its fd maps the same buffer", again && again->asked_by == 4242 &&
+					     ft_snap_fits(again, ring));
+	close(fd);
+	close(snap_fd);
+}
+
+/* ---- copies while a writer overwrites ---- */
+
+/*
+ * The writer runs in a signal handler of the copying thread, a step at
+ * each tick of a fast timer: so it runs in the middle of copies, as a
+ * program's thread does while the control thread is preempted, at any
+ * point of them.  A step takes a chunk (a free one, else the oldest full
+ * one: overwrite) and zeroes it, or fills it, or publishes it.
+ */
+static struct ft_shm *race_ring;
+static int race_chunk = -1, race_phase;
+static uint64_t race_seq;
+
+/* Every event of a use of a chunk carries an id of that use: its seq. */
+static uint32_t id_of(uint64_t seq)
+{
+	return (uint32_t)(seq % 1000) + 1;
+}
+
+static int take_chunk(struct ft_shm *shm)
+{
+	uint64_t oldest = UINT64_MAX;
+	int best = -1;
+
+	for (unsigned i = 0; i < shm->nr_chunks; i++) {
+		uint32_t from = FT_CHUNK_FREE;
+
+		if (atomic_compare_exchange_strong(&shm->state[i], &from, FT_CHUNK_FILLING))
+			return (int)i;
+	}
+	for (unsigned i = 0; i < shm->nr_chunks; i++)
+		if (atomic_load(&shm->state[i]) == FT_CHUNK_FULL &&
+		    ft_shm_chunk(shm, i)->order < oldest) {
+			oldest = ft_shm_chunk(shm, i)->order;
+			best = (int)i;
+		}
+	if (best >= 0) {
+		uint32_t from = FT_CHUNK_FULL;
+
+		if (atomic_compare_exchange_strong(&shm->state[best], &from, FT_CHUNK_FILLING))
+			return best;
+	}
+	return -1;
+}
+
+/* A new use: zeroed, then its header. */
+static void start_use(struct ft_chunk *c, unsigned words)
+{
+	_Atomic uint32_t *w = (_Atomic uint32_t *)(c + 1);
+
+	for (unsigned k = 0; k < words; k++)
+		atomic_store_explicit(&w[k], 0, memory_order_relaxed);
+	c->tid = 1;
+	c->seq = ++race_seq;
+	c->start_time = race_seq * 100000;
+	c->used = 0;
+}
+
+static void writer_step(int sig)
+{
+	struct ft_chunk *c = race_chunk >= 0 ? ft_shm_chunk(race_ring, race_chunk) : NULL;
+	unsigned words = (race_ring->chunk_size - sizeof(*c)) / 4, fill = 1000 + race_seq % 3000;
+	_Atomic uint32_t *w = c ? (_Atomic uint32_t *)(c + 1) : NULL;
+
+	if (race_phase == 0 && (race_chunk = take_chunk(race_ring)) >= 0) {
+		start_use(ft_shm_chunk(race_ring, race_chunk), words);
+		race_phase = 1;
+	} else if (race_phase == 1) {
+		for (unsigned k = 0; k < fill; k++)
+			atomic_store_explicit(&w[k], ft_entry_word(id_of(c->seq), 1),
+					      memory_order_release);
+		c->used = fill * 4;
+		race_phase = 2;
+	} else if (race_phase == 2) {
+		c->order = atomic_fetch_add(&race_ring->order, 1) + 1;
+		atomic_store_explicit(&race_ring->state[race_chunk], FT_CHUNK_FULL,
+				      memory_order_release);
+		race_phase = 0;
+	}
+}
+
+/* Each chunk of the copy is one use: its header's, every event the id
+ * of its seq. */
+static int copy_consistent(const struct ft_shm *copy)
+{
+	for (unsigned i = 0; i < copy->nr_chunks; i++) {
+		const struct ft_chunk *c = ft_shm_chunk(copy, i);
+		const uint32_t *w = (const uint32_t *)(c + 1);
+
+		if (copy->state[i] != FT_CHUNK_FULL)
+			continue;
+		if (c->start_time != c->seq * 100000 || !c->used)
+			return 0;
+		for (unsigned k = 0; k < c->used / 4; k++)
+			if (w[k] != ft_entry_word(id_of(c->seq), 1))
+				return 0;
+	}
+	return 1;
+}
+
+static void test_race(void)
+{
+	struct itimerval fast = { { 0, 20 }, { 0, 20 } }, off = { { 0, 0 }, { 0, 0 } };
+	struct sigaction sa = { .sa_handler = writer_step };
+	struct ft_snap *snap;
+	int fd, snap_fd, ok = 1, copied = 0, rounds = 0;
+
+	if (ft_shm_create(1024, FT_SHM_OVERWRITE, 0, &fd, &race_ring) ||
+	    ft_snap_create(race_ring, &snap_fd, &snap))
+		return;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &fast, NULL);
+	while (atomic_load(&race_ring->order) < 8)
+		;		/* every chunk used once, most full */
+	for (; rounds < 20000 && race_seq < 3000; rounds++) {
+		ft_snap_lock(snap);
+		ft_snap_copy(snap, race_ring);
+		ft_snap_unlock(snap);
+		ok &= copy_consistent(ft_snap_shm(snap));
+		copied += ft_snap_u32(snap, snap->chunks) > 0;
+	}
+	setitimer(ITIMER_REAL, &off, NULL);
+	CHECK("copies while a writer overwrites: every chunk one use, whole", ok);
+	CHECK("... and they hold events", copied == rounds);
+	close(fd);
+	close(snap_fd);
+}
+
+int main(void)
+{
+	test_kinds(0);
+	test_kinds(1);
+	test_reader();
+	test_race();
+	return unit_done();
+}
