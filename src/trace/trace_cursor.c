@@ -88,13 +88,17 @@ static int ensure_words(struct tr_stream *s, size_t n)
 }
 
 /* Do chunks of the stream come before r that are not in the trace?  The
- * stream's first chunk, or one past a gap in the numbers: the ones
- * before were dropped (record --max-size), overwritten (the ring), or
- * taken before a recording of a running process began.  The pieces a
- * chunk was read in share its number. */
+ * stream's first chunk if it is not the thread's first (0), or one past
+ * a gap in the numbers: the ones before were dropped (record --max-size),
+ * overwritten (the ring), or taken before a recording of a running
+ * process began.  The pieces a chunk was read in share its number.  A
+ * forked child's first chunk is its own first: it starts at depth 0,
+ * the frames it inherited being its parent's trace's. */
 static int follows_gap(const struct tr_stream *s, const struct tr_chunk_ref *r)
 {
-	return !s->chunk || (r->seq != s->chunk->seq && r->seq != s->chunk->seq + 1);
+	if (!s->chunk)
+		return r->seq != 0;
+	return r->seq != s->chunk->seq && r->seq != s->chunk->seq + 1;
 }
 
 /* 1: the next chunk is loaded (it may hold no events); 0: no more, or a
