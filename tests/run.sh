@@ -15,8 +15,10 @@ TIMES=$TMP/times
 # The test programs of tests/progs/, each built once per compiler and
 # flags in a run, for every case (t_build in tests/lib.sh).
 T_PROGS=$TMP/progs
+# The run's own directory, private to its user, above every case's.
+RUN_TMP=$TMP
 : >"$RESULTS"; : >"$TIMES"
-export BUILD TMP RESULTS TIMES T_PROGS top
+export BUILD TMP RESULTS TIMES T_PROGS RUN_TMP top
 . "$top/tests/timing.sh"
 . "$top/tests/case_file.sh"
 run_start=$(t_now_ms)

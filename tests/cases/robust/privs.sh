@@ -15,9 +15,13 @@ r_build privs privs
 # Built with its sites nops already, its call sites are read only when
 # first wanted: after the change of root, under run.
 r_build privs privs_nop gcc-nop
-# The programs run as nobody must reach ./privs: the test's own
-# directory is private to root.
-chmod o+x "$TMP"
+# The programs run as nobody must reach ./privs: the run's directory is
+# private to root, and the case's is some levels below it.
+d=$PWD
+while :; do
+	chmod o+x "$d"
+	case $d in "$RUN_TMP"|"$RUN_TMP"/) break ;; "$RUN_TMP"/*) d=${d%/*} ;; *) break ;; esac
+done
 mkdir -p newroot/old
 
 # privs_recorded NAME: the recording of ./privs CHANGE fork under NAME:
