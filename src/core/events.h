@@ -60,9 +60,6 @@ struct ft_context {
 	uint16_t notrace_frames;	/* set_graph_notrace functions' */
 	uint16_t profile_frames;	/* the profiler's alone: the graph's
 					 * depth leaves them out */
-	uint16_t whole_frames;		/* tracing_thresh's: the call is
-					 * written whole at its exit, the trace
-					 * has no entry of it */
 	uint32_t graph_off;	/* the thread's own: graph tracing suspended
 				 * (swapcontext); here, on a line the hooks
 				 * read anyway */
@@ -107,11 +104,8 @@ static inline uint32_t ft_graph_depth(const struct ft_context *c)
 }
 
 /* Those of them whose entry the trace holds: the nesting a reader has
- * open, which a LOST note says (tracing_thresh's frames wrote none). */
-static inline uint32_t ft_trace_depth(const struct ft_context *c)
-{
-	return ft_graph_depth(c) - c->whole_frames;
-}
+ * open, which a LOST note and a chunk's header say (tracer_graph.c). */
+uint32_t ft_trace_depth(const struct ft_context *c);
 
 /* A tracer's guard on its thread's own context.  The fences keep, at no
  * cost, the flag's stores around what the tracer reads: the grace period

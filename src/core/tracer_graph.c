@@ -107,6 +107,18 @@ static int too_deep(const struct ft_thread *t, const struct ft_context *c)
 	       ft_graph_depth(c) + (c->number ? ft_graph_depth(&t->own) : 0) >= ft_graph.max_depth;
 }
 
+/* tracing_thresh's frames wrote no entry: counted here, when a chunk is
+ * taken or a loss noted, rather than by every push and pop. */
+uint32_t ft_trace_depth(const struct ft_context *c)
+{
+	const struct shadow_frame *f = ft_stack(c);
+	uint32_t whole = 0;
+
+	for (uint32_t i = 0; i < c->depth; i++)
+		whole += !!(f[i].flags & FRAME_WHOLE);
+	return ft_graph_depth(c) - whole;
+}
+
 static ft_inline void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t id,
 				  uint32_t flags, uint32_t rec_flags, uint64_t now)
 {
@@ -120,7 +132,6 @@ static ft_inline void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t
 	c->graph_functions += !!(flags & FRAME_FUNCTION);
 	c->notrace_frames += !!(flags & FRAME_NOTRACE);
 	c->profile_frames += !!(flags & FRAME_PROFILE_ONLY);
-	c->whole_frames += !!(flags & FRAME_WHOLE);
 	c->depth++;
 	/* A function whose return sites are on returns through them. */
 	if (!(rec_flags & FTRACE_FL_RETURNS))
@@ -307,7 +318,6 @@ static ft_inline void pop_frame(struct ft_context *c, uint64_t now, uintptr_t re
 	c->graph_functions -= !!(f->flags & FRAME_FUNCTION);
 	c->notrace_frames -= !!(f->flags & FRAME_NOTRACE);
 	c->profile_frames -= !!(f->flags & FRAME_PROFILE_ONLY);
-	c->whole_frames -= !!(f->flags & FRAME_WHOLE);
 	c->depth--;
 	if (unlikely(c->overruns != c->overruns_written) && !quiet && ft_graph.trace)
 		say_missed(c, FT_MISSED_OVERRUN, c->overruns, &c->overruns_written);
@@ -615,7 +625,7 @@ __attribute__((destructor)) static void say_missed_at_exit(void)
 static void forget(struct ft_context *c)
 {
 	c->depth = 0;
-	c->graph_functions = c->notrace_frames = c->profile_frames = c->whole_frames = 0;
+	c->graph_functions = c->notrace_frames = c->profile_frames = 0;
 }
 
 void graph_forget_all(struct ft_thread *t)
