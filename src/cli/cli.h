@@ -77,6 +77,11 @@ int cli_size_value(const char *text, uint64_t *bytes);
 int cli_add_trigger(char **list, const char *text);
 /* The directory fntrace itself was run from. */
 const char *cli_self_dir(void);
+/* Set NAME to VALUE in the environment a program will get, or take it
+ * away if VALUE is NULL or empty. */
+int cli_set_env(const char *name, const char *value);
+/* One more line on a list of them (NULL: none yet); -1 if out of memory. */
+int cli_append_line(char **list, const char *line);
 /* A new private directory $TMPDIR/NAME.XXXXXX (else in /tmp), as a user
  * expects of temporary files, its path in dir; -1 after one line if
  * none could be made. */

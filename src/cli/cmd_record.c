@@ -86,18 +86,6 @@ static const char usage[] =
 	CLI_EXIT_HELP_PROGRAM
 	"with -p: 0 done, 1 failed, 2 usage error\n";
 
-static int append_line(char **list, const char *expr)
-{
-	size_t old = *list ? strlen(*list) : 0;
-	char *s = realloc(*list, old + strlen(expr) + 2);
-
-	if (!s)
-		return -1;
-	sprintf(s + old, "%s%s", old ? "\n" : "", expr);
-	*list = s;
-	return 0;
-}
-
 static int check_filter(char **list, const char *expr)
 {
 	struct filter f = { 0 };
@@ -109,7 +97,7 @@ static int check_filter(char **list, const char *expr)
 		cli_usage_error("bad filter: %s", err);
 		return -1;
 	}
-	return append_line(list, expr);
+	return cli_append_line(list, expr);
 }
 
 /* -A takes argument values, -R the return value. */
@@ -131,7 +119,7 @@ static int check_args(char **list, const char *spec, int of_return)
 			  spec);
 		return -1;
 	}
-	return append_line(list, spec);
+	return cli_append_line(list, spec);
 }
 
 static int parse_uint(const char *s, const char *what, unsigned *out)

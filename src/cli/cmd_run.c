@@ -81,11 +81,6 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 	return optind;
 }
 
-static int set_env(const char *name, const char *value)
-{
-	return value ? setenv(name, value, 1) : unsetenv(name);
-}
-
 /* The runtime's environment: its library preloaded, the control endpoint
  * open, and the settings asked for. */
 static int run_env(const char *path, const char *lib, const struct run_options *o)
@@ -94,8 +89,8 @@ static int run_env(const char *path, const char *lib, const struct run_options *
 
 	snprintf(us, sizeof(us), "%u", o->thresh);
 	return cli_target_env(path, lib) || setenv("FNTRACE_CONTROL", "1", 1) ||
-	       set_env("FNTRACE_TRACING_THRESH", o->thresh ? us : NULL) ||
-	       set_env("FNTRACE_TRIGGERS", o->triggers);
+	       cli_set_env("FNTRACE_TRACING_THRESH", o->thresh ? us : NULL) ||
+	       cli_set_env("FNTRACE_TRIGGERS", o->triggers);
 }
 
 static int run(char **argv, const struct run_options *o)

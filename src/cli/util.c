@@ -151,8 +151,7 @@ int cli_parse_size(const char *text, uint64_t *bytes)
 	return -1;
 }
 
-/* One more line on a list of them. */
-static int append_line(char **list, const char *line)
+int cli_append_line(char **list, const char *line)
 {
 	size_t old = *list ? strlen(*list) : 0;
 	char *s = realloc(*list, old + strlen(line) + 2);
@@ -180,11 +179,16 @@ int cli_add_trigger(char **list, const char *text)
 	trigger_expr_free(&t);
 	if (bad)
 		return cli_usage_error("bad trigger: %s", err);
-	if (append_line(list, text)) {
+	if (cli_append_line(list, text)) {
 		cli_error("out of memory");
 		return CLI_EXIT_FAILED;
 	}
 	return 0;
+}
+
+int cli_set_env(const char *name, const char *value)
+{
+	return value && *value ? setenv(name, value, 1) : unsetenv(name);
 }
 
 const char *cli_self_dir(void)

@@ -4,7 +4,7 @@
 
 #include <time.h>
 
-static uint64_t monotonic_ns(void)
+uint64_t ft_monotonic_ns(void)
 {
 	struct timespec ts;
 
@@ -17,7 +17,7 @@ void ft_clock_pair(uint64_t *ticks, uint64_t *ns)
 	uint64_t best = UINT64_MAX;
 
 	for (int i = 0; i < 3; i++) {
-		uint64_t a = monotonic_ns(), t = arch_clock(), b = monotonic_ns();
+		uint64_t a = ft_monotonic_ns(), t = arch_clock(), b = ft_monotonic_ns();
 
 		if (b - a < best) {
 			best = b - a;

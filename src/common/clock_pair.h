@@ -13,5 +13,7 @@
 /* The counter read between two clock reads, and their middle: the
  * tightest of a few tries, so that a preemption in one does not count. */
 void ft_clock_pair(uint64_t *ticks, uint64_t *ns);
+/* CLOCK_MONOTONIC, in ns. */
+uint64_t ft_monotonic_ns(void);
 
 #endif

@@ -77,10 +77,11 @@ static void ftrace_ops_list_func(uintptr_t self_ret, uintptr_t parent_ip, uintpt
 
 static int ops_wants(const struct ftrace_ops *ops, const struct ftrace_rec *rec, uint32_t id)
 {
-	const char *mod = ftrace_module_get(rec->module)->name;
+	const char *mod;
 
 	if (ops->selects)
 		return ops->selects(id);
+	mod = ftrace_module_get(rec->module)->name;
 	return (!ops->filter ||
 		filter_selects_as(ops->filter, rec->name, ft_plain_name(ops->filter, rec), mod)) &&
 	       !(ops->notrace && filter_matches_any_as(ops->notrace, rec->name,
@@ -94,17 +95,17 @@ static uint32_t rec_state(const struct ftrace_rec *rec, uint8_t **bits, unsigned
 {
 	const char *mod = ftrace_module_get(rec->module)->name;
 	uint32_t flags = 0;
-	unsigned i = 0, probes = 0, others = 0;
+	unsigned i = 0;
+	int tracer = 0;		/* an ops other than a probe wants it */
 
 	for (struct ftrace_ops *ops = ops_list; ops; ops = ops->next, i++)
 		if (ops_wants(ops, rec, id)) {
 			flags |= FTRACE_FL_WANTED;
-			probes += !!(ops->flags & FTRACE_OPS_FL_PROBE);
-			others += !(ops->flags & FTRACE_OPS_FL_PROBE);
+			tracer |= !(ops->flags & FTRACE_OPS_FL_PROBE);
 			if (i < nops && bits[i])
 				bits[i][id >> 3] |= 1 << (id & 7);
 		}
-	if (probes && !others)
+	if ((flags & FTRACE_FL_WANTED) && !tracer)
 		flags |= FTRACE_FL_PROBE_ONLY;
 	if (ft_filter_selects(FT_GRAPH_FUNCTION, rec, mod))
 		flags |= FTRACE_FL_GRAPH_FUNC;

@@ -11,6 +11,7 @@
 #include "profile.h"
 #include "events.h"
 #include "tracers.h"
+#include "../common/clock_pair.h"
 #include "../common/muldiv.h"
 
 #include <stdatomic.h>
@@ -26,14 +27,6 @@ static struct ft_profile_stat *blocks[MAX_BLOCKS];
 static struct ftrace_ops profile_ops = { .flags = FTRACE_OPS_FL_GRAPH };
 static uint64_t start_ticks, start_ns;
 static int running;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static struct ft_profile_stat *stat_of(uint32_t id)
 {
@@ -77,7 +70,7 @@ int ft_profile_start_stop(int on, const struct filter *filter, const struct filt
 	if (cover_records(1))
 		return -1;
 	start_ticks = arch_clock();
-	start_ns = now_ns();
+	start_ns = ft_monotonic_ns();
 	profile_ops.filter = filter;
 	profile_ops.notrace = notrace;
 	running = 1;
@@ -119,7 +112,7 @@ const struct ft_profile_stat *ft_profile_get(uint32_t id)
 
 uint64_t ft_profile_ticks_to_ns(uint64_t ticks)
 {
-	uint64_t dt = arch_clock() - start_ticks, dn = now_ns() - start_ns;
+	uint64_t dt = arch_clock() - start_ticks, dn = ft_monotonic_ns() - start_ns;
 
 	return dt ? mul_div_u64(ticks, dn, dt) : ticks;
 }
@@ -134,7 +127,7 @@ uint64_t ft_profile_ticks_to_ns(uint64_t ticks)
 uint64_t ft_profile_variance_ns2(const struct ft_profile_stat *s)
 {
 	uint64_t n = s->hits, sq = s->time_sq, sum = s->time_scaled, mean_part, var;
-	uint64_t dt = arch_clock() - start_ticks, dn = now_ns() - start_ns;
+	uint64_t dt = arch_clock() - start_ticks, dn = ft_monotonic_ns() - start_ns;
 
 	if (n < 2 || !dt)
 		return 0;

@@ -100,17 +100,21 @@ static void hit_stacktrace(const struct ft_trigger_hit *h)
 		ft_trigger_stack(h);
 }
 
-/* snapshot and dump have no hit yet: common/trigger.c refuses them. */
+/*
+ * The kernel's struct ftrace_func_command: what a command does, by its
+ * number (its name: common/trigger.c's table).  A command with no hit yet
+ * (snapshot, dump) is refused there, with its reason; giving it a hit
+ * here, and dropping that reason, is all it takes to add one.
+ */
+struct ft_func_command {
+	void (*hit)(const struct ft_trigger_hit *h);
+};
+
 static const struct ft_func_command commands[TRIGGER_COMMANDS] = {
 	[TRIGGER_TRACEOFF] = { hit_traceoff },
 	[TRIGGER_TRACEON] = { hit_traceon },
 	[TRIGGER_STACKTRACE] = { hit_stacktrace },
 };
-
-const struct ft_func_command *ft_trigger_command(enum trigger_cmd cmd)
-{
-	return &commands[cmd];
-}
 
 static ft_cold void fire(struct ft_thread *t, struct ft_context *c, struct ft_trigger_slot *s,
 			 uint32_t armed, uint32_t id, uintptr_t parent_ip, uintptr_t *retp)

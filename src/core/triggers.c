@@ -181,7 +181,6 @@ int ft_triggers_prepare(struct ft_trigger_write **out, const char *const *exprs,
 	*out = NULL;
 	if (!w)
 		return refuse(err, errlen, "out of memory", exprs[0]);
-	ft_plain_names_prepare();
 	for (unsigned i = 0; i < n; i++)
 		if (plan(w, exprs[i], err, errlen)) {
 			ft_triggers_drop(w);

@@ -52,18 +52,6 @@ struct ft_trigger_hit {
 	_Atomic long *count;		/* this command's */
 };
 
-/*
- * The kernel's struct ftrace_func_command: what a command does, by its
- * number (its name: common/trigger.c's table).  A command with no hit yet
- * (snapshot, dump) is refused there, with its reason; giving it a hit
- * here, and dropping that reason, is all it takes to add one.
- */
-struct ft_func_command {
-	void (*hit)(const struct ft_trigger_hit *h);
-};
-
-const struct ft_func_command *ft_trigger_command(enum trigger_cmd cmd);
-
 /* The probe ops' callback: ftrace_call's, for every enabled site while
  * some function has a trigger. */
 void ft_trigger_call(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *retp);

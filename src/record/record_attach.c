@@ -166,19 +166,11 @@ static int over(struct attached *a)
 	return a->detached || gone(a->o->pid);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
 /* Until -d's time is up (to the millisecond), Ctrl-C, or the process
  * is gone. */
 static void record_loop(struct attached *a)
 {
-	uint64_t end = a->o->duration_ns ? now_ns() + a->o->duration_ns : UINT64_MAX, now;
+	uint64_t end = a->o->duration_ns ? ft_monotonic_ns() + a->o->duration_ns : UINT64_MAX, now;
 	struct timespec t;
 
 	cli_catch_interrupt();
@@ -190,7 +182,7 @@ static void record_loop(struct attached *a)
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if (t.tv_sec - a->funcs_read.tv_sec >= FUNCS_EVERY && !over(a))
 			keep_funcs(a);
-		now = now_ns();
+		now = ft_monotonic_ns();
 		if (now >= end)
 			return;
 		drain_wait(&a->drainer, seen, end - now < 100000000 ? (end - now + 999999) / 1000000 : 100);
@@ -433,7 +425,7 @@ static int stop_flight(struct attached *a)
 
 static void fly(struct attached *a)
 {
-	uint64_t end = a->o->duration_ns ? now_ns() + a->o->duration_ns : 0;
+	uint64_t end = a->o->duration_ns ? ft_monotonic_ns() + a->o->duration_ns : 0;
 
 	flight_watch(&a->flight, a->o->pid, end, over_now, a);
 }

@@ -147,14 +147,6 @@ static int descendants_gone(void)
 	return p < 0 && errno == ECHILD;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
-}
-
 /* Once the program has ended: is there anything left to wait for?  A
  * wait is said once it lasts: what ends a moment after the program (a
  * sanitizer's symbolizer, whose pipe closed) is waited for silently. */
@@ -165,8 +157,8 @@ static int recording_done(struct recorder *r, const char *name)
 	if (descendants_gone() || stop_asked)
 		return 1;
 	if (!r->exited++)
-		r->ended_ns = now_ns();
-	if (!r->wait_said && now_ns() - r->ended_ns >= said_after_ns) {
+		r->ended_ns = ft_monotonic_ns();
+	if (!r->wait_said && ft_monotonic_ns() - r->ended_ns >= said_after_ns) {
 		r->wait_said = 1;
 		fprintf(stderr, "fntrace: %s ended; recording the processes it left running "
 			"until they end (Ctrl-C to stop)\n", name);
@@ -227,13 +219,6 @@ static void fly_until_exit(struct recorder *r, const char *name)
 	sigprocmask(SIG_SETMASK, &during, NULL);
 }
 
-static int set_env(const char *name, const char *value)
-{
-	return value && *value ? setenv(name, value, 1) : unsetenv(name);
-}
-
-/* The runtime first in LD_PRELOAD, its mcount winning over libc's; only
- * a sanitizer's runtime comes before it. */
 /* --overwrite: the control endpoint (fntrace ctl PID snapshot 1), the
  * snapshot buffer and the bell.  Without it, FNTRACE_CONTROL is the
  * user's to set. */
@@ -243,13 +228,15 @@ static int flight_env(const struct record_options *o, const struct recorder *r)
 
 	snprintf(fd, sizeof(fd), "%d", r->flight.snap_fd);
 	snprintf(bell, sizeof(bell), "%d", r->flight.bell);
-	return (o->overwrite && set_env("FNTRACE_CONTROL", "1")) ||
-	       set_env("FNTRACE_SNAPSHOT_FD", o->overwrite ? fd : NULL) ||
-	       set_env("FNTRACE_SNAPSHOT_BELL", o->overwrite ? bell : NULL) ||
+	return (o->overwrite && cli_set_env("FNTRACE_CONTROL", "1")) ||
+	       cli_set_env("FNTRACE_SNAPSHOT_FD", o->overwrite ? fd : NULL) ||
+	       cli_set_env("FNTRACE_SNAPSHOT_BELL", o->overwrite ? bell : NULL) ||
 	       (o->overwrite && (fcntl(r->flight.snap_fd, F_SETFD, 0) ||
 				 fcntl(r->flight.bell, F_SETFD, 0)));
 }
 
+/* The runtime first in LD_PRELOAD, its mcount winning over libc's; only
+ * a sanitizer's runtime comes before it. */
 static int child_env(const struct record_options *o, const struct recorder *r,
 		     const char *path, const char *lib)
 {
@@ -259,16 +246,16 @@ static int child_env(const struct record_options *o, const struct recorder *r,
 	snprintf(files_fd, sizeof(files_fd), "%d", r->files.theirs);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
 	snprintf(thresh, sizeof(thresh), "%u", o->thresh);
-	return cli_target_env(path, lib) || set_env("FNTRACE_SHM_FD", fd) ||
-	       set_env("FNTRACE_DIR", r->dir.tmp) ||
-	       set_env("FNTRACE_FILES_FD", r->files.theirs >= 0 ? files_fd : NULL) ||
-	       set_env("FNTRACE_TRACER", o->tracer) ||
-	       set_env("FNTRACE_FILTER", o->filter) || set_env("FNTRACE_NOTRACE", o->notrace) ||
-	       set_env("FNTRACE_TRIGGERS", o->triggers) ||
-	       set_env("FNTRACE_DEPTH", o->depth ? depth : NULL) ||
-	       set_env("FNTRACE_TRACING_THRESH", o->thresh ? thresh : NULL) ||
-	       set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL) ||
-	       set_env("FNTRACE_ARGS_FILE", o->args || o->auto_args ? r->args_file : NULL) ||
+	return cli_target_env(path, lib) || cli_set_env("FNTRACE_SHM_FD", fd) ||
+	       cli_set_env("FNTRACE_DIR", r->dir.tmp) ||
+	       cli_set_env("FNTRACE_FILES_FD", r->files.theirs >= 0 ? files_fd : NULL) ||
+	       cli_set_env("FNTRACE_TRACER", o->tracer) ||
+	       cli_set_env("FNTRACE_FILTER", o->filter) || cli_set_env("FNTRACE_NOTRACE", o->notrace) ||
+	       cli_set_env("FNTRACE_TRIGGERS", o->triggers) ||
+	       cli_set_env("FNTRACE_DEPTH", o->depth ? depth : NULL) ||
+	       cli_set_env("FNTRACE_TRACING_THRESH", o->thresh ? thresh : NULL) ||
+	       cli_set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL) ||
+	       cli_set_env("FNTRACE_ARGS_FILE", o->args || o->auto_args ? r->args_file : NULL) ||
 	       flight_env(o, r);
 }
 

@@ -303,6 +303,16 @@ static void print_ending(const struct report *r)
 			"before their trace could say so\n", i->unsaid);
 }
 
+void report_print_lost(FILE *out, const struct tr_event *ev)
+{
+	if (!ev->value)
+		return;
+	if (ev->cpu == TR_NO_CPU)
+		fprintf(out, " CPU:? [LOST %" PRIu64 " EVENTS]\n", ev->value);
+	else
+		fprintf(out, " CPU:%u [LOST %" PRIu64 " EVENTS]\n", ev->cpu, ev->value);
+}
+
 void report_print_cut(const struct report *r)
 {
 	const struct tr_info *i = &r->td.info;

@@ -165,13 +165,7 @@ static int on_event(struct fn_view *v, unsigned ti, const struct tr_event *ev)
 		print_context(v->out, rt->th, ev);
 		return report_print_stack(v->r, rt->th, ev, "");
 	case TR_LOST:
-		if (!ev->value)		/* a gap's: nothing to say */
-			break;
-		if (ev->cpu == TR_NO_CPU)
-			fprintf(v->out, " CPU:? [LOST %" PRIu64 " EVENTS]\n", ev->value);
-		else
-			fprintf(v->out, " CPU:%u [LOST %" PRIu64 " EVENTS]\n",
-				ev->cpu, ev->value);
+		report_print_lost(v->out, ev);
 		rt->lost += ev->value;
 		break;
 	case TR_ENTRY:	/* the graph tracer's: no place in this view */

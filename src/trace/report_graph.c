@@ -398,13 +398,9 @@ static int on_call(struct graph *g, unsigned ti, const struct tr_event *ev)
 	return 0;
 }
 
-/* A gap's LOST (of no events) has only its depth to give. */
 static int on_lost(struct graph *g, unsigned ti, const struct tr_event *ev)
 {
-	if (ev->value && ev->cpu == TR_NO_CPU)
-		fprintf(g->out, " CPU:? [LOST %" PRIu64 " EVENTS]\n", ev->value);
-	else if (ev->value)
-		fprintf(g->out, " CPU:%u [LOST %" PRIu64 " EVENTS]\n", ev->cpu, ev->value);
+	report_print_lost(g->out, ev);
 	g->r->threads[ti].lost += ev->value;
 	return resync(&g->threads[ti], tr_resume_depth(ev));
 }

@@ -56,6 +56,9 @@ int merge_next(struct report_merge *m, struct tr_event *ev);
 /* "# oldest 120.0 MB (...) dropped by --max-size=8.0 MB: the last 1.234 s
  * of the recording kept", in a view's header, if it dropped some. */
 void report_print_cut(const struct report *r);
+/* A LOST's line, the kernel's; none for a gap's (no events said lost:
+ * only its depth, to resume at). */
+void report_print_lost(FILE *out, const struct tr_event *ev);
 
 /* The kernel's duration column: "1234.567 us " padded to 12 columns
  * (7 significant digits at most; longer ones take more room). */
