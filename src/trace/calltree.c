@@ -278,6 +278,12 @@ static int add_thread(struct calltree *t, struct trace_data *td, const struct tr
 	t->nr_open = 0;
 	call_walk_init(&walk, td, th);
 	while (!err && (more = call_walk_next(&walk, &ev)) > 0) {
+		/* At the trace's end, the calls still waiting go under the
+		 * frames still open, before the walk closes those. */
+		if (ev.kind == CALL_EXIT && ev.end == CALL_UNFINISHED)
+			err = whole_calls_flush(&t->whole, t->nr_open, &v);
+		if (err)
+			break;
 		if (ev.kind == CALL_ENTER)
 			err = enter(t, td, th, &ev);
 		else if (ev.kind == CALL_EXIT)

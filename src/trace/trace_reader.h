@@ -227,10 +227,11 @@ static inline unsigned tr_stack_frames(const struct tr_event *ev)
 static inline uint32_t tr_stack_frame(const struct tr_event *ev, unsigned i, uint64_t *addr)
 {
 	unsigned ids = (uint32_t)ev->value;
-	const uint32_t *w = ev->args + ids + 2 * (i - ids);
+	const uint32_t *w;
 
 	if (i < ids)
 		return ev->args[i];
+	w = ev->args + ids + 2 * (i - ids);
 	*addr = w[0] | (uint64_t)w[1] << 32;
 	return 0;
 }
