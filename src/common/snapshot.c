@@ -33,7 +33,7 @@ uint32_t ft_snap_u32(const struct ft_snap *s, uint32_t v)
 	return ft_order32(swapped(s), v);
 }
 
-uint64_t ft_snap_u64(const struct ft_snap *s, uint64_t v)
+static uint64_t ft_snap_u64(const struct ft_snap *s, uint64_t v)
 {
 	return ft_order64(swapped(s), v);
 }
@@ -43,7 +43,7 @@ void ft_snap_set32(const struct ft_snap *s, uint32_t *field, uint32_t v)
 	*field = ft_order32(swapped(s), v);
 }
 
-void ft_snap_set64(const struct ft_snap *s, uint64_t *field, uint64_t v)
+static void ft_snap_set64(const struct ft_snap *s, uint64_t *field, uint64_t v)
 {
 	*field = ft_order64(swapped(s), v);
 }
@@ -95,6 +95,7 @@ int ft_snap_create(const struct ft_shm *ring, int *fd, struct ft_snap **out)
 	if (ftruncate(*fd, size) ||
 	    (s = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0)) == MAP_FAILED) {
 		close(*fd);
+		*fd = -1;
 		return -1;
 	}
 	/* Every page written once now: the first write to fresh memory is
@@ -365,7 +366,7 @@ void ft_snap_clear(struct ft_snap *s)
 
 /* ---- what info says ---- */
 
-const char *ft_snap_reason_name(unsigned reason)
+static const char *ft_snap_reason_name(unsigned reason)
 {
 	static const char *const names[FT_SNAP_REASONS] = {
 		[FT_SNAP_NONE] = "none",

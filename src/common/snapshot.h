@@ -91,9 +91,7 @@ int ft_snap_fits(const struct ft_snap *s, const struct ft_shm *ring);
 
 /* A field of the header, in our byte order (the memory's may differ). */
 uint32_t ft_snap_u32(const struct ft_snap *s, uint32_t v);
-uint64_t ft_snap_u64(const struct ft_snap *s, uint64_t v);
 void ft_snap_set32(const struct ft_snap *s, uint32_t *field, uint32_t v);
-void ft_snap_set64(const struct ft_snap *s, uint64_t *field, uint64_t v);
 /* seq, in our byte order. */
 uint32_t ft_snap_seq(const struct ft_snap *s);
 
@@ -118,10 +116,8 @@ int64_t ft_snap_read_begin(struct ft_snap *s, uint32_t pid);
 int ft_snap_read_end(struct ft_snap *s, uint32_t seq);
 
 /* The lines a data directory's info (and the snapshot's stream) gets:
- * `snapshot: N`, `snapshot_reason: ...` and the rest (trace_reader's
- * snapshot_info.c reads them).  The text's length, as snprintf's. */
+ * `snapshot: N`, `snapshot_reason: ...` and the rest (src/trace/
+ * trace_snapshot.c reads them).  The text's length, as snprintf's. */
 int ft_snap_info_lines(const struct ft_snap *s, char *buf, size_t len);
-/* The names info gives the reasons (snapshot_reason:). */
-const char *ft_snap_reason_name(unsigned reason);
 
 #endif

@@ -112,10 +112,8 @@ static int write_tracer(const char *value, int append, int arg, char *err, size_
 		ret = name ? 0 : -1;
 	ftrace_unlock();
 	/* Another tracer starts with an empty buffer, as in the kernel. */
-	if (ret == 0) {
+	if (ret == 0)
 		ft_readout_clear("", 0, 0, err, errlen);
-		ft_snapshot_note_tracer();
-	}
 	free(name);
 	return ret;
 }

@@ -20,6 +20,7 @@
  */
 #include "control.h"
 #include "fds.h"
+#include "lock.h"
 #include "messages.h"
 #include "snapshot_ctl.h"
 #include "buffer.h"
@@ -160,8 +161,12 @@ static int release(char *err, size_t errlen)
 	}
 	if (!snap)
 		return 0;
+	/* A tracer switch, on any thread, names the tracer in it
+	 * (ft_snapshot_note_tracer, under the lock). */
+	ftrace_lock();
 	munmap(snap, ft_snap_size(snap));
 	snap = NULL;
+	ftrace_unlock();
 	ft_fd_release(FT_FD_SNAPSHOT);
 	ft_snapshot_ring_bell();
 	return 0;
@@ -173,6 +178,7 @@ static void copy_text(char *field, size_t size, const char *text)
 	snprintf(field, size, "%s", text);
 }
 
+/* Under ftrace_lock, which keeps release() from unmapping it meanwhile. */
 void ft_snapshot_note_tracer(void)
 {
 	if (snap)
@@ -262,6 +268,10 @@ void ft_snapshot_requests_close(void)
 	ft_fd_release(FT_FD_SNAP_REQUEST);
 }
 
+/* A write of v asked for by a program thread, which never takes the
+ * snapshot itself: async-signal-safe (a crash handler may ask).  It counts
+ * the request and rings the eventfd the control thread sleeps on; the
+ * request's ticket, or 0 if there is no control thread to take it. */
 static uint32_t ask(unsigned long v)
 {
 	int fd = ft_fd(FT_FD_SNAP_REQUEST);
@@ -279,12 +289,9 @@ static uint32_t ask(unsigned long v)
 	return ticket;
 }
 
-uint32_t ft_snapshot_request(void)
-{
-	return ask(1);
-}
-
-int ft_snapshot_wait(uint32_t ticket, unsigned timeout_ms)
+/* Until the control thread has served the ticket (0, or -1 if it could
+ * not), or timeout_ms pass (-1). */
+static int wait_served(uint32_t ticket, unsigned timeout_ms)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
 
@@ -304,13 +311,16 @@ int ft_snapshot_wait(uint32_t ticket, unsigned timeout_ms)
 void ft_snapshot_serve(void)
 {
 	static const unsigned long order[] = { 0, 2, 1 };
-	uint32_t upto = atomic_load(&requested), ops;
+	uint32_t upto, ops;
 	uint64_t count;
 	char err[160] = "";
 	int ok = 1;
 
+	/* The bell first, then the count: a request that rings after the
+	 * read rings again, one that rang before it is counted. */
 	if (read(ft_fd(FT_FD_SNAP_REQUEST), &count, sizeof(count)) < 0 && errno != EAGAIN)
 		return;
+	upto = atomic_load(&requested);
 	if (upto == atomic_load(&served))
 		return;
 	ops = atomic_exchange(&asked_ops, 0);
@@ -357,7 +367,7 @@ static int from_program(unsigned long v, char *err, size_t errlen)
 			 "(start the program with fntrace run)");
 		return -1;
 	}
-	if (ft_snapshot_wait(ticket, PROGRAM_WAIT_MS)) {
+	if (wait_served(ticket, PROGRAM_WAIT_MS)) {
 		snprintf(err, errlen, "not done (see the messages file)");
 		return -1;
 	}

@@ -28,24 +28,14 @@ int ft_snapshot_read_bell(struct ctl_out *o, int arg);
  * the process: -1, the refusal written to o. */
 int ft_snapshot_busy(struct ctl_out *o);
 
-/*
- * A snapshot asked for by a program thread, which never waits for it:
- * async-signal-safe (a crash handler may ask).  It counts the request
- * and writes the eventfd the control thread sleeps on.  Returns the
- * request's ticket, or 0 if there is no control thread to take it.
- * ft_snapshot_wait: until the control thread has served the ticket (0,
- * or -1 if the snapshot could not be taken), or timeout_ms pass (-1).
- */
-uint32_t ft_snapshot_request(void);
-int ft_snapshot_wait(uint32_t ticket, unsigned timeout_ms);
-
 /* The control thread's side: the eventfd requests come on (made anew
  * with each endpoint), and the requests waiting, served. */
 int ft_snapshot_requests_open(void);
 void ft_snapshot_requests_close(void);
 void ft_snapshot_serve(void);
 
-/* The tracer changed: a recorder's last copy names its events by it. */
+/* The tracer changed (under ftrace_lock): a recorder's last copy names
+ * its events by it. */
 void ft_snapshot_note_tracer(void);
 /* A recorder waiting for snapshots should look again (detach). */
 void ft_snapshot_ring_bell(void);

@@ -11,6 +11,7 @@
 #include "ftrace.h"
 #include "plain_names.h"
 #include "profile.h"
+#include "snapshot_ctl.h"
 #include "sync.h"
 #include "tracers.h"
 #include "triggers.h"
@@ -121,6 +122,7 @@ int ft_tracer_set(const char *name, char *err, size_t errlen)
 	old = current;
 	switch (switch_tracer(old, t)) {
 	case 0:
+		ft_snapshot_note_tracer();
 		return 0;
 	case -1:
 		snprintf(what, sizeof(what), "cannot switch to %s, nothing changed", name);

@@ -133,6 +133,12 @@ void datadir_cap_note(struct datadir *d, const struct ft_chunk *head, size_t len
 		      const struct tr_counts *n);
 void datadir_cap_free(struct datadir *d);
 
+/* Does FILE in the directory (not a symlink) start with TAG (64 bytes at
+ * most)? */
+int datadir_file_starts(int dir_fd, const char *file, const char *tag);
+/* Remove a recording, found again by its name (never through a
+ * symlink): it must still be one; -1 if it is not. */
+int datadir_remove_recording(const char *path);
 /* Remove a recording, or a flight recording's directory, of fntrace's,
  * found by its name (never through a symlink); -1 if it is not one. */
 int datadir_remove_ours(const char *path);

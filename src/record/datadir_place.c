@@ -22,17 +22,23 @@
 /* Every data directory's info starts so (datadir_info.c). */
 #define INFO_TAG "fntrace-data: "
 
-static int info_is_ours(int dir_fd)
+int datadir_file_starts(int dir_fd, const char *file, const char *tag)
 {
-	char head[sizeof(INFO_TAG) - 1];
-	int fd = openat(dir_fd, "info", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	size_t len = strlen(tag);
+	char head[64];
+	int fd = len <= sizeof(head) ? openat(dir_fd, file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
 	ssize_t n;
 
 	if (fd < 0)
 		return 0;
-	n = read(fd, head, sizeof(head));
+	n = read(fd, head, len);
 	close(fd);
-	return n == (ssize_t)sizeof(head) && !memcmp(head, INFO_TAG, sizeof(head));
+	return n == (ssize_t)len && !memcmp(head, tag, len);
+}
+
+static int info_is_ours(int dir_fd)
+{
+	return datadir_file_starts(dir_fd, "info", INFO_TAG);
 }
 
 /* Nothing in it but plain files: a recording has no subdirectories and
@@ -127,8 +133,7 @@ int datadir_check_output(const char *dir)
 	return 0;
 }
 
-/* Remove a recording, found again by its name: it must still be one. */
-static int remove_recording(const char *path)
+int datadir_remove_recording(const char *path)
 {
 	int fd = open_recording(path), fd2 = fd >= 0 ? dup(fd) : -1;
 	DIR *d = fd2 >= 0 ? fdopendir(fd2) : NULL;
@@ -153,7 +158,7 @@ static int remove_recording(const char *path)
 
 int datadir_remove_ours(const char *path)
 {
-	return flight_dir_is_ours(path) ? flight_dir_remove(path) : remove_recording(path);
+	return flight_dir_is_ours(path) ? flight_dir_remove(path) : datadir_remove_recording(path);
 }
 
 /* DIR becomes DIR.old (an older DIR.old goes), then TMP becomes DIR. */

@@ -241,14 +241,6 @@ void flight_take_new(struct flight *f)
 
 /* ---- record -p: waiting ---- */
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000 + (uint64_t)t.tv_nsec;
-}
-
 /*
  * Until over(arg), Ctrl-C, or end_ns (CLOCK_MONOTONIC; 0: none), asleep
  * in one ppoll() on the bell and the process's pidfd, which is readable
@@ -268,7 +260,7 @@ void flight_watch(struct flight *f, pid_t pid, uint64_t end_ns, int (*over)(void
 	for (;;) {
 		struct pollfd p[2] = { { .fd = f->bell, .events = POLLIN },
 				       { .fd = pidfd, .events = POLLIN } };
-		uint64_t now = now_ns(), left = end_ns ? end_ns - now : UINT64_MAX;
+		uint64_t now = ft_monotonic_ns(), left = end_ns ? end_ns - now : UINT64_MAX;
 		struct timespec t;
 
 		flight_take_new(f);
@@ -292,18 +284,20 @@ static int lock(struct flight *f, int program_gone)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
 
+	uint32_t seq;
+
 	for (int tries = 0; tries < 300; tries++) {
 		if (ft_snap_lock(f->snap) == 0)
 			return 0;
-		if (program_gone) {
-			uint32_t seq = ft_snap_seq(f->snap);
-
-			atomic_store(&f->snap->seq, ft_snap_u32(f->snap, seq | 1));
-			return 0;
-		}
 		nanosleep(&tick, NULL);
 	}
-	return -1;
+	if (!program_gone)
+		return -1;
+	/* Held for 3 s with the program gone: a copier that died in it (a
+	 * descendant still copying would have let go by now). */
+	seq = ft_snap_seq(f->snap);
+	atomic_store(&f->snap->seq, ft_snap_u32(f->snap, seq | 1));
+	return 0;
 }
 
 static void set_text(char *field, size_t size, const char *text)

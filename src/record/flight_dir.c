@@ -31,15 +31,7 @@
 /* Its `flight` file starts so, and it is a directory, not a symlink. */
 static int has_tag(int dir_fd)
 {
-	char head[sizeof(FLIGHT_TAG) - 1];
-	int fd = openat(dir_fd, "flight", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	return n == (ssize_t)sizeof(head) && !memcmp(head, FLIGHT_TAG, sizeof(head));
+	return datadir_file_starts(dir_fd, "flight", FLIGHT_TAG);
 }
 
 /* A directory of plain files only (shared/), removed; -1 if it has
@@ -78,21 +70,24 @@ int flight_dir_is_ours(const char *path)
  * directories), shared/ and the flight file. */
 int flight_dir_remove(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), fd2;
-	DIR *d;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd2 = fd >= 0 && has_tag(fd) ? dup(fd) : -1;
+	DIR *d = fd2 >= 0 ? fdopendir(fd2) : NULL;
 	struct dirent *e;
 	char sub[4400];
 
-	if (fd < 0 || !has_tag(fd) || (fd2 = dup(fd)) < 0 || !(d = fdopendir(fd2))) {
+	if (!d) {
 		if (fd >= 0)
 			close(fd);
+		if (fd2 >= 0)
+			close(fd2);
 		errno = ENOTEMPTY;
 		return -1;
 	}
 	while ((e = readdir(d))) {
 		snprintf(sub, sizeof(sub), "%s/%s", path, e->d_name);
 		if (!strncmp(e->d_name, "snapshot.", 9))
-			datadir_remove(sub);
+			datadir_remove_recording(sub);
 		else if (!strcmp(e->d_name, "shared"))
 			remove_plain_dir(fd, e->d_name);
 	}
