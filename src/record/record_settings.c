@@ -58,18 +58,6 @@ static char *read_file(pid_t pid, const char *file)
 	return text;
 }
 
-static int append(char **list, const char *line)
-{
-	size_t old = *list ? strlen(*list) : 0;
-	char *s = realloc(*list, old + strlen(line) + 2);
-
-	if (!s)
-		return -1;
-	sprintf(s + old, "%s\n", line);
-	*list = s;
-	return 0;
-}
-
 /* A trigger's listed count as it is written: ":count=3" is ":3", and
  * ":unlimited" goes.  Cut in place. */
 static void written_count(char *rest)
@@ -106,8 +94,21 @@ static char *writable(const char *line)
 	return out;
 }
 
+/* Is line one of list's? */
+static int has_line(const char *list, const char *line)
+{
+	size_t len = strlen(line);
+
+	for (const char *p = list; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, line, len) && (p[len] == '\n' || !p[len]))
+			return 1;
+	return 0;
+}
+
 /* The listing split into the filter's expressions and the triggers,
- * each as written back, a line each; -1 if out of memory. */
+ * each as written back, a line each, once: a library's function is
+ * listed both by name and in the :mod: expression that names it, as it
+ * was set; -1 if out of memory. */
 static int split_listing(const char *listing, char **filter, char **triggers)
 {
 	char *copy = strdup(listing), *save = NULL;
@@ -117,57 +118,72 @@ static int split_listing(const char *listing, char **filter, char **triggers)
 	*triggers = NULL;
 	for (char *line = copy ? strtok_r(copy, "\n", &save) : NULL; line && !ret && *filter;
 	     line = strtok_r(NULL, "\n", &save)) {
-		char *expr;
+		char *expr, **list;
 
 		if (!strcmp(line, all_enabled))
 			continue;
 		expr = writable(line);
-		ret = !expr || append(trigger_is_command(expr) ? triggers : filter, expr);
+		list = expr && trigger_is_command(expr) ? triggers : filter;
+		ret = !expr || (!has_line(*list, expr) && cli_append_line(list, expr));
 		free(expr);
 	}
 	free(copy);
 	return ret || !*filter ? -1 : 0;
 }
 
-int record_settings_save(pid_t pid, struct record_settings *s)
+/* A filter file's listing (set_ftrace_filter, set_ftrace_notrace: both
+ * name a library's functions "name [libx.so]"), as written back. */
+static int save_filter(pid_t pid, unsigned i, char **value, char **triggers)
 {
-	char *listing;
+	char *listing = read_file(pid, files[i]);
 	int ret;
 
-	for (int i = 1; i < NR_KEPT_SETTINGS; i++)
-		if (!(s->value[i] = read_file(pid, files[i])))
-			return -1;
-	if (!(listing = read_file(pid, files[0])))
+	if (!listing)
 		return -1;
-	ret = split_listing(listing, &s->value[0], &s->triggers);
+	ret = split_listing(listing, value, triggers);
 	free(listing);
 	if (ret)
 		cli_error("out of memory");
 	return ret;
 }
 
-/* One trigger of the process taken off: "!" before it as written. */
-static int take_off(pid_t pid, const char *trigger)
+int record_settings_save(pid_t pid, struct record_settings *s)
 {
-	char *remove = malloc(strlen(trigger) + 2);
+	char *none = NULL;
+	int ret;
+
+	for (int i = 2; i < NR_KEPT_SETTINGS; i++)
+		if (!(s->value[i] = read_file(pid, files[i])))
+			return -1;
+	ret = save_filter(pid, 0, &s->value[0], &s->triggers) ||
+	      save_filter(pid, 1, &s->value[1], &none);
+	free(none);
+	return ret ? -1 : 0;
+}
+
+/* The triggers taken off, in one write: "!" before each as written. */
+static int take_off(pid_t pid, char *triggers)
+{
+	char *remove = malloc(2 * strlen(triggers) + 2), *save = NULL, *end;
 	int ret;
 
 	if (!remove)
 		return -1;
-	sprintf(remove, "!%s", trigger);
-	ret = ctl_set(pid, files[0], remove);
+	end = remove;
+	*end = '\0';
+	for (char *t = strtok_r(triggers, "\n", &save); t; t = strtok_r(NULL, "\n", &save))
+		end += sprintf(end, "!%s\n", t);
+	ret = *remove ? ctl_set(pid, files[0], remove) : 0;
 	free(remove);
 	return ret;
 }
 
 int record_triggers_set(pid_t pid, const char *triggers)
 {
-	char *listing = read_file(pid, files[0]), *filter = NULL, *now = NULL, *save = NULL;
-	int ret = !listing || split_listing(listing, &filter, &now);
+	char *listing = read_file(pid, files[0]), *filter = NULL, *now = NULL;
+	int ret = !listing || split_listing(listing, &filter, &now) ||
+		  (now && take_off(pid, now));
 
-	for (char *t = !ret && now ? strtok_r(now, "\n", &save) : NULL; t && !ret;
-	     t = strtok_r(NULL, "\n", &save))
-		ret = take_off(pid, t);
 	free(listing);
 	free(filter);
 	free(now);

@@ -106,3 +106,23 @@ t_ok "detached while recorded: the recording kept" test -f det/trace.dat
 t_ok "detached while recorded: info says so" grep -q "^exit: detached while recorded" det/info
 t_ok "detached while recorded: calls in it" test "$("$FNTRACE" report -i det --stat --csv | grep -c '^mid,')" -eq 1
 kill "$plain"; wait
+
+# A library's functions in the filter files, listed "name [lib.so]",
+# are put back as they were set (name:mod:lib.so), notrace's too.
+t_examples "$PWD/ex"
+t_build gcc-pg -O2 lib_loop "$top/tests/progs/lib_loop.c"
+"$FNTRACE" run -- ./lib_loop "$PWD/ex/libcalc.so" 20 >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+"$FNTRACE" ctl "$pid" set_ftrace_filter 'calc_eval:mod:libcalc.so between'
+"$FNTRACE" ctl "$pid" set_ftrace_notrace 'parse_sum:mod:libcalc.so'
+"$FNTRACE" ctl "$pid" set_ftrace_filter >filter.before
+"$FNTRACE" ctl "$pid" set_ftrace_notrace >notrace.before
+"$FNTRACE" record -p "$pid" -d 0.3 -F 'parse_*' -N 'skip_*' -o lib.data 2>lib.err
+t_eq "library filters: record -p" 0 "$?"
+"$FNTRACE" ctl "$pid" set_ftrace_filter >filter.after
+"$FNTRACE" ctl "$pid" set_ftrace_notrace >notrace.after
+t_same "library filters: set_ftrace_filter put back" filter.before filter.after
+t_same "library filters: set_ftrace_notrace put back" notrace.before notrace.after
+t_ok "library filters: as they were set" grep -q 'parse_sum \[libcalc.so\]' notrace.after
+kill "$pid"; wait
