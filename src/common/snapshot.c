@@ -33,7 +33,7 @@ uint32_t ft_snap_u32(const struct ft_snap *s, uint32_t v)
 	return ft_order32(swapped(s), v);
 }
 
-static uint64_t ft_snap_u64(const struct ft_snap *s, uint64_t v)
+uint64_t ft_snap_u64(const struct ft_snap *s, uint64_t v)
 {
 	return ft_order64(swapped(s), v);
 }

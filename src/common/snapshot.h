@@ -91,6 +91,7 @@ int ft_snap_fits(const struct ft_snap *s, const struct ft_shm *ring);
 
 /* A field of the header, in our byte order (the memory's may differ). */
 uint32_t ft_snap_u32(const struct ft_snap *s, uint32_t v);
+uint64_t ft_snap_u64(const struct ft_snap *s, uint64_t v);
 void ft_snap_set32(const struct ft_snap *s, uint32_t *field, uint32_t v);
 /* seq, in our byte order. */
 uint32_t ft_snap_seq(const struct ft_snap *s);

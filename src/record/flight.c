@@ -152,11 +152,14 @@ static void say_written(const struct flight *f, const struct drainer *d, const c
 	char size[32], why[96];
 
 	asked(f->snap, why, sizeof(why));
+	/* The ring's count of events no chunk was free for, since the
+	 * start: a window short of the truth says so. */
 	fprintf(stderr, "fntrace: snapshot %u (%s): %llu calls, %llu events (%s) in %u "
-		"thread%s -> %s\n", f->written, why, (unsigned long long)d->written.calls,
-		(unsigned long long)d->written.events,
+		"thread%s, %llu lost so far -> %s\n", f->written, why,
+		(unsigned long long)d->written.calls, (unsigned long long)d->written.events,
 		tr_format_bytes(size, sizeof(size), d->dir->size), d->nr_threads,
-		d->nr_threads == 1 ? "" : "s", name);
+		d->nr_threads == 1 ? "" : "s",
+		(unsigned long long)ft_snap_u64(f->snap, f->snap->lost), name);
 }
 
 /* The info every snapshot's directory gets: the run's, with the

@@ -66,6 +66,8 @@ t_eq "the program's exit status passed on" 0 "$?"
 t_ok "the last window when the program ended" test -d fl.data/snapshot.4
 t_eq "... and no more" "" "$(ls -d fl.data/snapshot.5* 2>/dev/null)"
 t_ok "one line per snapshot, and a summary" grep -q "^fntrace: 4 snapshots .* -> fl.data/snapshot.1 .. snapshot.4$" rec.err
+t_ok "each line says what the ring lost so far" \
+	test "$(grep -c '^fntrace: snapshot [1-4] (.*, [0-9]* lost so far -> fl.data/snapshot.[1-4]$' rec.err)" -eq 4
 
 for n in 1 2 3 4; do
 	d=fl.data/snapshot.$n
