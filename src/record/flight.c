@@ -147,19 +147,23 @@ static void asked(const struct ft_snap *s, char *buf, size_t len)
 	}
 }
 
+/* What the snapshot's directory kept (--max-size drops its oldest
+ * chunks, as a recording's), and the ring's count of events no chunk was
+ * free for since the start: a window short of the truth says so. */
 static void say_written(const struct flight *f, const struct drainer *d, const char *name)
 {
-	char size[32], why[96];
+	char size[32], why[96], cut[192];
+	struct tr_counts kept = d->written;
 
 	asked(f->snap, why, sizeof(why));
-	/* The ring's count of events no chunk was free for, since the
-	 * start: a window short of the truth says so. */
+	tr_counts_sub(&kept, &d->dir->cap.counts);
 	fprintf(stderr, "fntrace: snapshot %u (%s): %llu calls, %llu events (%s) in %u "
-		"thread%s, %llu lost so far -> %s\n", f->written, why,
-		(unsigned long long)d->written.calls, (unsigned long long)d->written.events,
+		"thread%s, %llu lost so far%s -> %s\n", f->written, why,
+		(unsigned long long)kept.calls, (unsigned long long)kept.events,
 		tr_format_bytes(size, sizeof(size), d->dir->size), d->nr_threads,
 		d->nr_threads == 1 ? "" : "s",
-		(unsigned long long)ft_snap_u64(f->snap, f->snap->lost), name);
+		(unsigned long long)ft_snap_u64(f->snap, f->snap->lost),
+		drain_say_cut(d, cut, sizeof(cut)), name);
 }
 
 /* The info every snapshot's directory gets: the run's, with the

@@ -149,3 +149,12 @@ t_ok "record --help: --overwrite, with an example" sh -c \
 t_ok "ctl --help: the snapshot file, with an example" sh -c \
 	"'$FNTRACE' ctl --help | grep -q 'snapshot (write 1: take one' &&
 	 '$FNTRACE' ctl --help | grep -q 'fntrace ctl 4242 snapshot 1'"
+
+# With --max-size, each snapshot keeps its newest SIZE, and its line
+# counts what it kept and says what was dropped.
+"$FNTRACE" record --overwrite --max-size=256K -o cap.data -- ./flight nohold e2 a2 q2 200000 \
+	>/dev/null 2>cap.err
+t_eq "--max-size: the program's status" 0 "$?"
+kept=$("$FNTRACE" info -i cap.data/snapshot.1 | awk '$1 == "events" { print $2 }')
+t_ok "--max-size: the line counts the events kept ($kept), says what went" \
+	grep -q "^fntrace: snapshot 1 (.*: [0-9]* calls, $kept events .*; oldest .* dropped by --max-size=256" cap.err
