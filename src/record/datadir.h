@@ -136,6 +136,9 @@ void datadir_cap_free(struct datadir *d);
 /* Does FILE in the directory (not a symlink) start with TAG (64 bytes at
  * most)? */
 int datadir_file_starts(int dir_fd, const char *file, const char *tag);
+/* Is PATH itself (not a symlink) a recording of ours: tagged info,
+ * nothing but plain files? */
+int datadir_is_recording(const char *path);
 /* Remove a recording, found again by its name (never through a
  * symlink): it must still be one; -1 if it is not. */
 int datadir_remove_recording(const char *path);

@@ -77,6 +77,16 @@ static int open_recording(const char *path)
 	return -1;
 }
 
+int datadir_is_recording(const char *path)
+{
+	int fd = open_recording(path);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
 static int exists(const char *path)
 {
 	struct stat st;
@@ -87,15 +97,7 @@ static int exists(const char *path)
 /* A path that exists must be one of our recordings to be replaced. */
 static int replaceable(const char *path)
 {
-	int fd;
-
-	if (!exists(path))
-		return 1;
-	fd = open_recording(path);
-	if (fd < 0)
-		return flight_dir_is_ours(path);
-	close(fd);
-	return 1;
+	return !exists(path) || datadir_is_recording(path) || flight_dir_is_ours(path);
 }
 
 int datadir_name(const char *dir, char *buf, size_t len)

@@ -55,14 +55,43 @@ static int remove_plain_dir(int parent, const char *name)
 	return ret ? -1 : unlinkat(parent, name, AT_REMOVEDIR);
 }
 
+/* Is the entry one a flight directory has: its flight file, shared/ (a
+ * directory, not a link), or a snapshot that is a recording of ours? */
+static int entry_is_ours(int dir_fd, const char *path, const char *name)
+{
+	struct stat st;
+	char sub[4400];
+
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return 1;
+	if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return 0;
+	if (!strcmp(name, "flight"))
+		return S_ISREG(st.st_mode);
+	if (!strcmp(name, "shared"))
+		return S_ISDIR(st.st_mode);
+	snprintf(sub, sizeof(sub), "%s/%s", path, name);
+	return !strncmp(name, "snapshot.", 9) && datadir_is_recording(sub);
+}
+
+/* Tagged, and nothing in it but what a flight recording makes: so that
+ * replacing it removes nothing of the user's, and is decided before. */
 int flight_dir_is_ours(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), ours;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd2 = fd >= 0 && has_tag(fd) ? dup(fd) : -1;
+	DIR *d = fd2 >= 0 ? fdopendir(fd2) : NULL;
+	struct dirent *e;
+	int ours = d != NULL;
 
-	if (fd < 0)
-		return 0;
-	ours = has_tag(fd);
-	close(fd);
+	while (ours && (e = readdir(d)))
+		ours = entry_is_ours(fd, path, e->d_name);
+	if (d)
+		closedir(d);
+	else if (fd2 >= 0)
+		close(fd2);
+	if (fd >= 0)
+		close(fd);
 	return ours;
 }
 

@@ -158,3 +158,15 @@ t_eq "--max-size: the program's status" 0 "$?"
 kept=$("$FNTRACE" info -i cap.data/snapshot.1 | awk '$1 == "events" { print $2 }')
 t_ok "--max-size: the line counts the events kept ($kept), says what went" \
 	grep -q "^fntrace: snapshot 1 (.*: [0-9]* calls, $kept events .*; oldest .* dropped by --max-size=256" cap.err
+
+# A previous flight directory is replaced only if nothing in it is the
+# user's: a snapshot that is a link to the user's directory refuses the
+# recording before anything is removed.
+"$FNTRACE" record --overwrite -o cap.data -- ./flight nohold e3 a3 q3 10 >/dev/null 2>&1
+mkdir mine && echo keep >mine/file
+rm -rf cap.data.old/snapshot.1 && ln -s "$PWD/mine" cap.data.old/snapshot.1
+t_error "a link in the old flight directory: refused" 1 "cap.data.old exists and is not an fntrace recording" \
+	"$FNTRACE" record --overwrite -o cap.data -- ./flight nohold e4 a4 q4 10
+t_eq "... the user's directory untouched" keep "$(cat mine/file)"
+t_eq "... and nothing of the old directory removed" "flight shared snapshot.1" \
+	"$(ls cap.data.old | tr '\n' ' ' | sed 's/ $//')"
