@@ -136,16 +136,19 @@ int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info
 	return 0;
 }
 
-int datadir_write(struct datadir *d, const void *head, size_t head_len,
-		  const void *data, size_t len)
+int datadir_write_chunks(struct datadir *d, struct iovec *iov, int n)
 {
+	size_t len = 0;
+
+	for (int i = 0; i < n; i++)
+		len += iov[i].iov_len;
 	if (d->error)
 		return -1;
-	if (write_all(d->trace_fd, head, head_len) || write_all(d->trace_fd, data, len)) {
+	if (writev_all(d->trace_fd, iov, n)) {
 		stop_writing(d, errno);
 		return -1;
 	}
-	d->size += head_len + len;
+	d->size += len;
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #include <sys/types.h>
 
 struct datadir_info;
+struct iovec;
 
 struct datadir {
 	char final[4096];	/* DIR */
@@ -61,10 +62,11 @@ struct datadir_info {
  * first clock sample; info stays the recorder's, read whenever the info
  * file is written. */
 int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info);
-/* Append one chunk record to trace.dat; -1 once a write has failed
- * (d->error says why; nothing is said). */
-int datadir_write(struct datadir *d, const void *head, size_t head_len,
-		  const void *data, size_t len);
+/* Append chunk records to trace.dat, each a struct ft_chunk and its
+ * events: iov holds them in pairs, n pieces in all (used up); -1 once a
+ * write has failed (d->error says why; nothing is said), trace.dat then
+ * cut back to before them. */
+int datadir_write_chunks(struct datadir *d, struct iovec *iov, int n);
 /* Replace the provisional info, with a new clock sample; a failure
  * stops the recording as a failed write does. */
 int datadir_refresh(struct datadir *d);

@@ -28,6 +28,7 @@ struct drainer {
 					 * hold; its lost: events the runtime
 					 * dropped, as their LOST events say */
 	uint64_t lost_noted;		/* ... and in the chunks dropped too */
+	unsigned free;			/* chunks free after the last pass */
 	struct drain_thread *threads;	/* a hash set, open addressing */
 	unsigned nr_threads, nr_slots;
 };
@@ -46,7 +47,8 @@ enum drain_what {
 };
 
 void drain(struct drainer *d, enum drain_what what);
-/* Sleep until a chunk is handed over, or timeout_ms pass. */
+/* Sleep until enough chunks are handed over (seen: `published` before
+ * the last pass), a request for a file comes, or timeout_ms pass. */
 void drain_wait(struct drainer *d, uint32_t seen, unsigned timeout_ms);
 /* Refresh the provisional info when it is due (soon after the start,
  * then once a second), so a recorder killed leaves a recent clock sample. */
