@@ -218,18 +218,18 @@ static int claim(unsigned i, uint32_t word)
 	return 1;
 }
 
-/* What had been freed (and, with no recorder, published: one more chunk
- * to overwrite) when a search found no chunk to take; another search is
- * worth it only once that moves on.  A context with no chunk tries again
- * at every event, and a turn of thousands of chunks is a cost the
- * program would pay for each. */
-static _Atomic uint64_t none_at = UINT64_MAX;
+/* How often chunks had been freed (and, with no recorder, published: one
+ * more chunk to overwrite) when a search found no chunk to take; another
+ * search is worth it only once that moves on.  A context with no chunk
+ * tries again at every event, and a turn of thousands of chunks is a cost
+ * the program would pay for each.  Both counts only grow, so their sum
+ * moves whenever either does; 32 bits, which i386 stores atomically
+ * without a library call. */
+static _Atomic uint32_t none_at = UINT32_MAX;
 
-static uint64_t buffer_moves(int overwrite)
+static uint32_t buffer_moves(int overwrite)
 {
-	uint64_t freed = atomic_load(&shm->freed);
-
-	return overwrite ? freed << 32 | atomic_load(&shm->published) : freed;
+	return atomic_load(&shm->freed) + (overwrite ? atomic_load(&shm->published) : 0);
 }
 
 /*
@@ -244,7 +244,7 @@ static int take_index(void)
 {
 	unsigned n = shm->nr_chunks, start;
 	int overwrite = atomic_load_explicit(&shm->flags, memory_order_relaxed) & FT_SHM_OVERWRITE;
-	uint64_t moves = buffer_moves(overwrite);
+	uint32_t moves = buffer_moves(overwrite);
 	int last = -1;
 	uint32_t last_word = 0;
 
