@@ -100,8 +100,9 @@ struct ft_chunk *ft_shm_chunk(const struct ft_shm *shm, unsigned i)
  * `published` on it wants waking (wake_at), then counts itself in
  * `waiters`, then looks at `published` a last time, and sleeps on `wakes`
  * as it read it before all that.  A writer moves `published` on, then
- * looks at `waiters` and `wake_at`, and if the reader wants waking moves
- * `wakes` on and wakes it.  These accesses are sequentially consistent,
+ * looks at `waiters` and `wake_at`, and if its count is the one the
+ * reader wants (only one writer's is: the others would make a system
+ * call each until the reader runs) moves `wakes` on and wakes it.  These accesses are sequentially consistent,
  * so in their one order either the writer sees the reader counted (and
  * its wake_at, stored before) or the reader sees the writer's
  * `published`.  A wake that comes before the reader is inside
@@ -119,8 +120,7 @@ void ft_shm_wake(struct ft_shm *shm, int urgent)
 
 	if (!atomic_load_explicit(&shm->waiters, memory_order_seq_cst))
 		return;
-	if (urgent || (int32_t)(now - atomic_load_explicit(&shm->wake_at,
-							     memory_order_seq_cst)) >= 0) {
+	if (urgent || now == atomic_load_explicit(&shm->wake_at, memory_order_seq_cst)) {
 		atomic_fetch_add_explicit(&shm->wakes, 1, memory_order_seq_cst);
 		syscall(SYS_futex, &shm->wakes, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 	}

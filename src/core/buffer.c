@@ -135,17 +135,16 @@ int ft_buffer_fd(void)
 }
 
 /* The thread's name, into every chunk: asked of the kernel (a system
- * call, microseconds) at a context's first chunk and every NAME_EVERY
- * chunks after, small as chunks are; a name set meanwhile shows from the
- * next ask.  Each context keeps its own copy, which a signal handler's
- * chunk taken halfway through the other's cannot tear. */
-#define NAME_EVERY 16
-
+ * call, microseconds) at a context's first chunk and then once every
+ * FT_CHUNK_MAX bytes of its chunks, as when every chunk was that large,
+ * small as chunks are now; a name set meanwhile shows from the next ask.
+ * Each context keeps its own copy, which a signal handler's chunk taken
+ * halfway through the other's cannot tear. */
 static void chunk_name(struct ft_context *c, struct ft_chunk *k)
 {
 	char *name = c->thread->comm[c->number];
 
-	if (k->seq % NAME_EVERY == 0)
+	if (k->seq % (FT_CHUNK_MAX / shm->chunk_size) == 0)
 		prctl(PR_GET_NAME, name);
 	for (unsigned i = 0; i < sizeof(k->comm); i++)
 		k->comm[i] = name[i];
