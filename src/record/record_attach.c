@@ -458,7 +458,6 @@ static int record_attached(struct attached *a)
 	record_loop(a);
 	if (stop(a) || finish(a)) {
 		datadir_abandon(&a->dir);
-		drain_free(&a->drainer);
 		return -1;
 	}
 	if (a->dir.error)
@@ -469,7 +468,6 @@ static int record_attached(struct attached *a)
 	else
 		drain_say_summary(&a->drainer, o->output);
 	record_say_unmatched(a->dir.final, o);
-	drain_free(&a->drainer);
 	return 0;
 }
 
@@ -491,6 +489,7 @@ int record_attach(const struct record_options *o)
 	if (datadir_check_output(o->output) || !(a.info.command = command_of(o->pid)))
 		return -1;
 	ret = record_attached(&a);
+	drain_free(&a.drainer);	/* whichever way it ended: configure drained */
 	flight_close(&a.flight);
 	record_settings_free(&a.saved);
 	free(a.info.command);
