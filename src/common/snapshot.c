@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 _Static_assert(sizeof(struct ft_snap) <= FT_SNAP_HEAD, "the header fits its page");
+_Static_assert(FT_SNAP_HEAD % _Alignof(struct ft_shm) == 0, "the ring's copy is aligned");
 _Static_assert(offsetof(struct ft_snap, taken_ns) % 8 == 0, "the same layout on 32-bit");
 
 /* ---- the header, in the memory's byte order ---- */
@@ -113,7 +114,8 @@ int ft_snap_create(const struct ft_shm *ring, int *fd, struct ft_snap **out)
 
 struct ft_snap *ft_snap_map(int fd)
 {
-	char head[FT_SNAP_HEAD + sizeof(struct ft_shm)];
+	/* aligned as the ring's header, which FT_SNAP_HEAD bytes in keeps */
+	_Alignas(struct ft_shm) char head[FT_SNAP_HEAD + sizeof(struct ft_shm)];
 	const struct ft_snap *h = (const struct ft_snap *)head;
 	void *p;
 
