@@ -141,6 +141,46 @@ void ft_shm_freed(struct ft_shm *shm)
 	add_count(shm, &shm->freed, 1);
 }
 
+/*
+ * READING keeps writers off a full chunk while it is copied.  Its thread
+ * may mark it superseded meanwhile (buffer.c sets FT_CHUNK_OLD on a FULL
+ * or READING word of the generation it published), so it goes back to
+ * FULL by a compare-and-swap on the word as it is then, never by storing
+ * the word read before, which would lose the mark; nor at all if the
+ * generation or state moved.
+ */
+int ft_chunk_start_reading(struct ft_shm *shm, unsigned i, uint32_t *word)
+{
+	uint32_t raw = atomic_load(&shm->state[i]);
+
+	for (;;) {
+		uint32_t reading = ft_chunk_with_state(ft_shm_u32(shm, raw), FT_CHUNK_READING);
+
+		*word = ft_shm_u32(shm, raw);
+		if (ft_chunk_state(*word) != FT_CHUNK_FULL)
+			return 0;
+		if (atomic_compare_exchange_weak(&shm->state[i], &raw, ft_shm_u32(shm, reading))) {
+			*word = reading;
+			return 1;
+		}
+	}
+}
+
+int ft_chunk_end_reading(struct ft_shm *shm, unsigned i, uint32_t reading)
+{
+	uint32_t raw = atomic_load(&shm->state[i]);
+
+	for (;;) {
+		uint32_t now = ft_shm_u32(shm, raw);
+
+		if ((now & ~FT_CHUNK_OLD) != (reading & ~FT_CHUNK_OLD))
+			return -1;
+		if (atomic_compare_exchange_weak(&shm->state[i], &raw,
+						 ft_shm_u32(shm, ft_chunk_with_state(now, FT_CHUNK_FULL))))
+			return 0;
+	}
+}
+
 void ft_shm_wait(struct ft_shm *shm, uint32_t seen, uint32_t want, unsigned timeout_ms)
 {
 	struct timespec timeout = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };

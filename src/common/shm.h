@@ -91,6 +91,17 @@ void ft_shm_wait(struct ft_shm *shm, uint32_t seen, uint32_t want, unsigned time
  * reading), which writers that found none may take now. */
 void ft_shm_freed(struct ft_shm *shm);
 
+/* A reader's side (either order), copying a full chunk it does not free
+ * (a snapshot, the trace file): chunk i, while FULL, marked READING, so
+ * that no writer takes it meanwhile: 1, its READING word (our order) in
+ * *word; 0 if it is not FULL, *word then its word. */
+int ft_chunk_start_reading(struct ft_shm *shm, unsigned i, uint32_t *word);
+/* ... and FULL again, with the FT_CHUNK_OLD mark its thread may have set
+ * meanwhile: 0; -1 if it is no longer the use of the chunk `reading`
+ * (its state or generation moved: a recorder freed it under the mark,
+ * and a writer may have taken it), which is then left as it is. */
+int ft_chunk_end_reading(struct ft_shm *shm, unsigned i, uint32_t reading);
+
 /* A chunk header and its events (bytes of whole events) of the other
  * byte order, into ours: copied, or in place if head is c and out is
  * events. */

@@ -281,42 +281,21 @@ static uint32_t room(const struct ft_shm *ring)
 	return ft_shm_u32(ring, ring->chunk_size) - sizeof(struct ft_chunk);
 }
 
-/* Chunk i, marked READING as `reading` says (our order), FULL again,
- * with the FT_CHUNK_OLD its thread may have set meanwhile (superseded,
- * src/core/buffer.c), in one compare-and-swap: 0, or -1 if it is no
- * longer that use of the chunk (its state or generation moved). */
-static int unmark(struct ft_shm *ring, unsigned i, uint32_t reading)
+/* A full chunk, marked READING meanwhile (shm.h): writers in overwrite
+ * mode take another, and its events stay as they are (no walk needed).
+ * -1 if it was not FULL by then, or was taken from under the mark (a
+ * recorder draining the ring frees full chunks without looking for it). */
+static int64_t copy_full(struct ft_shm *ring, unsigned i, struct ft_chunk *d)
 {
-	uint32_t raw = atomic_load(&ring->state[i]);
-
-	for (;;) {
-		uint32_t now = ft_shm_u32(ring, raw);
-
-		if ((now & ~FT_CHUNK_OLD) != (reading & ~FT_CHUNK_OLD))
-			return -1;
-		if (atomic_compare_exchange_weak(&ring->state[i], &raw,
-						 ft_shm_u32(ring, ft_chunk_with_state(now, FT_CHUNK_FULL))))
-			return 0;
-	}
-}
-
-/* A full chunk (state word `full`, our order), marked READING meanwhile:
- * writers in overwrite mode take another, and its events stay as they
- * are (no walk needed).  -1 if it was not that FULL word by then, or was
- * taken from under the mark (a recorder draining the ring frees full
- * chunks without looking for it). */
-static int64_t copy_full(struct ft_shm *ring, unsigned i, uint32_t full, struct ft_chunk *d)
-{
-	uint32_t raw = ft_shm_u32(ring, full), reading = ft_chunk_with_state(full, FT_CHUNK_READING);
 	const struct ft_chunk *c = ft_shm_chunk(ring, i);
-	uint32_t used, n;
+	uint32_t reading, used, n;
 
-	if (!atomic_compare_exchange_strong(&ring->state[i], &raw, ft_shm_u32(ring, reading)))
+	if (!ft_chunk_start_reading(ring, i, &reading))
 		return -1;
 	used = ft_shm_u32(ring, c->used);
 	n = copy_piece(ring, c, d, ft_shm_u32(ring, c->consumed),
 		       used > room(ring) ? room(ring) : used, 0);
-	return unmark(ring, i, reading) ? -1 : (int64_t)n;
+	return ft_chunk_end_reading(ring, i, reading) ? -1 : (int64_t)n;
 }
 
 /* A chunk a thread fills (or someone else reads), up to its last whole
@@ -338,13 +317,12 @@ static int copy_chunk(struct ft_shm *ring, struct ft_shm *copy, unsigned i)
 	struct ft_chunk *d = ft_shm_chunk(copy, i);
 
 	for (int tries = 0; tries < 3; tries++) {
-		uint32_t word = ft_shm_u32(ring, atomic_load(&ring->state[i]));
-		unsigned state = ft_chunk_state(word);
+		unsigned state = ft_chunk_state(ft_shm_u32(ring, atomic_load(&ring->state[i])));
 		int64_t n;
 
 		if (state == FT_CHUNK_FREE)
 			return 0;
-		n = state == FT_CHUNK_FULL ? copy_full(ring, i, word, d) : copy_filling(ring, i, d);
+		n = state == FT_CHUNK_FULL ? copy_full(ring, i, d) : copy_filling(ring, i, d);
 		if (n >= 0)
 			return n > 0;
 	}

@@ -248,35 +248,23 @@ static void free_chunk(struct ft_shm *shm, unsigned i, uint32_t word)
 	atomic_store(&shm->state[i], ft_chunk_with_state(word, FT_CHUNK_FREE));
 }
 
-/* Chunk i, from FULL to READING: 1, and its READING word in *word. */
-static int start_reading(struct ft_shm *shm, unsigned i, uint32_t *word)
-{
-	*word = atomic_load(&shm->state[i]);
-	while (ft_chunk_state(*word) == FT_CHUNK_FULL)
-		if (atomic_compare_exchange_weak(&shm->state[i], word,
-						 ft_chunk_with_state(*word, FT_CHUNK_READING))) {
-			*word = ft_chunk_with_state(*word, FT_CHUNK_READING);
-			return 1;
-		}
-	return 0;
-}
-
 /* Send (or, with send = 0, drop) what chunk i holds past `consumed`;
  * with consume, advance `consumed` and free a full chunk.  A chunk read
- * but kept goes back to FULL with one atomic step, which keeps the mark
- * its thread may have set meanwhile (FT_CHUNK_OLD, buffer.c). */
+ * but kept goes back to FULL with the mark its thread may have set
+ * meanwhile (FT_CHUNK_OLD, buffer.c), unless a recorder freed it under
+ * the mark (shm.h). */
 static void read_chunk(struct sent *s, struct ft_shm *shm, unsigned i, int consume, int send)
 {
 	struct ft_chunk *c = ft_shm_chunk(shm, i);
 	uint32_t word;
 
-	if (start_reading(shm, i, &word)) {
+	if (ft_chunk_start_reading(shm, i, &word)) {
 		if (send)
 			send_piece(s, c, c->consumed, c->used);
 		if (consume)
 			free_chunk(shm, i, word);
 		else
-			atomic_fetch_and(&shm->state[i], ~(uint32_t)(FT_CHUNK_READING ^ FT_CHUNK_FULL));
+			ft_chunk_end_reading(shm, i, word);
 	} else if (ft_chunk_state(word) == FT_CHUNK_FILLING) {
 		struct chunk_use use = use_of(c);
 		uint32_t to = ft_chunk_filled(shm, c);
