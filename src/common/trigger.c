@@ -16,9 +16,8 @@ const struct trigger_command trigger_commands[TRIGGER_COMMANDS] = {
 	[TRIGGER_TRACEOFF] = { "traceoff", NULL },
 	[TRIGGER_TRACEON] = { "traceon", NULL },
 	[TRIGGER_STACKTRACE] = { "stacktrace", NULL },
-	[TRIGGER_SNAPSHOT] = { "snapshot",
-			       "not a trigger in this version (the snapshot file takes one)" },
-	[TRIGGER_DUMP] = { "dump", "not a trigger in this version" },
+	[TRIGGER_SNAPSHOT] = { "snapshot", NULL },
+	[TRIGGER_DUMP] = { "dump", NULL },
 };
 
 int trigger_is_command(const char *text)

@@ -6,9 +6,9 @@
  *   FUNC:traceoff[:N]    tracing_on 0 when FUNC is called (N times)
  *   FUNC:traceon[:N]     tracing_on 1
  *   FUNC:stacktrace[:N]  the calling stack into the trace
- *   FUNC:snapshot[:N]    refused for now: not a trigger yet (the snapshot
- *                        file takes one)
- *   FUNC:dump            refused for now: not a trigger yet
+ *   FUNC:snapshot[:N]    a snapshot of the ring, taken just after the call
+ *   FUNC:dump[:N]        the same, said on stderr as the kernel's dump is
+ *                        on the console (docs/design.md, Function triggers)
  *   !FUNC:COMMAND[:N]    removed (the count is not read: the kernel's
  *                        form for removing a counted one)
  *

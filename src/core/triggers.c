@@ -17,6 +17,7 @@
 #include "control.h"
 #include "tracers.h"
 #include "tracing.h"
+#include "snapshot_ctl.h"
 #include "triggers.h"
 #include "../common/array.h"
 
@@ -255,10 +256,28 @@ static int sync_ops(char *err, size_t errlen)
 	return ret;
 }
 
+/* Does the plan arm a command that takes snapshots? */
+static int arms_snapshots(const struct ft_trigger_write *w)
+{
+	const uint32_t snapshots = 1u << TRIGGER_SNAPSHOT | 1u << TRIGGER_DUMP;
+
+	for (size_t i = 0; i < w->nr; i++)
+		if (ft_trigger_slot(w->v[i].id, 0)->next_armed & snapshots)
+			return 1;
+	return 0;
+}
+
 int ft_triggers_commit(struct ft_trigger_write *w, char *err, size_t errlen)
 {
 	int ret;
 
+	/* The snapshot buffer first, as the kernel's registration makes it:
+	 * a trigger's first snapshot then copies, with no fresh memory to
+	 * touch, and one that cannot be made refuses the write. */
+	if (arms_snapshots(w) && (ft_get_ready(err, errlen) || ft_snapshot_alloc(err, errlen))) {
+		ft_triggers_drop(w);
+		return -1;
+	}
 	store_plan(w);
 	ret = sync_ops(err, errlen);
 	if (ret)
@@ -285,6 +304,17 @@ int ft_triggers_clear(void)
 
 /* ---- the listing ---- */
 
+/* As the kernel lists a probe: its count, or unlimited. */
+static void show_command(struct ctl_out *o, const struct ft_trigger_slot *s, unsigned cmd)
+{
+	long count = atomic_load(&s->count[cmd]);
+
+	if (count == TRIGGER_UNLIMITED)
+		ctl_printf(o, ":%s:unlimited\n", trigger_commands[cmd].name);
+	else
+		ctl_printf(o, ":%s:count=%ld\n", trigger_commands[cmd].name, count);
+}
+
 void ft_triggers_show(struct ctl_out *o,
 		      void (*name)(struct ctl_out *o, const struct ftrace_rec *rec))
 {
@@ -295,15 +325,10 @@ void ft_triggers_show(struct ctl_out *o,
 		if (ftrace_rec_get(id)->flags & FTRACE_FL_DISABLED)
 			continue;	/* its module is gone */
 		for (unsigned i = 0; i < TRIGGER_COMMANDS; i++) {
-			long count = s ? atomic_load(&s->count[i]) : 0;
-
 			if (!(armed >> i & 1))
 				continue;
 			name(o, ftrace_rec_get(id));
-			if (count == TRIGGER_UNLIMITED)
-				ctl_printf(o, ":%s:unlimited\n", trigger_commands[i].name);
-			else
-				ctl_printf(o, ":%s:count=%ld\n", trigger_commands[i].name, count);
+			show_command(o, s, i);
 		}
 	}
 }

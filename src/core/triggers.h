@@ -49,6 +49,7 @@ struct ft_trigger_hit {
 	uint32_t id;
 	uintptr_t parent_ip;
 	uintptr_t *retp;		/* the slot of its return address */
+	enum trigger_cmd cmd;
 	_Atomic long *count;		/* this command's */
 };
 
@@ -59,6 +60,19 @@ void ft_trigger_call(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *retp);
 /* The stacktrace command: the stack of h's call into h's context
  * (trigger_stack.c). */
 void ft_trigger_stack(const struct ft_trigger_hit *h);
+
+/* One hit from a count, if any is left (a compare-and-swap). */
+int ft_trigger_take_count(_Atomic long *count);
+
+/* ---- the snapshot commands (trigger_snap.c) ---- */
+
+/* snapshot and dump: a snapshot asked for, never waited for. */
+void ft_trigger_snapshot(const struct ft_trigger_hit *h);
+struct ft_snap;
+/* The control thread took a snapshot a program thread asked for: a
+ * trigger's request, if one is pending, says why in it; a dump is said
+ * on stderr. */
+void ft_trigger_snap_note(struct ft_snap *snap);
 
 /* ---- the control side (triggers.c) ---- */
 

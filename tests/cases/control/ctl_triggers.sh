@@ -50,8 +50,8 @@ hit:traceoff:-1|bad count
 hit:stacktrace:99999999999|bad count
 nosuch:traceoff|no such function: 'nosuch:traceoff'
 leaf:mod:nosuchlib:traceoff|no such function
-hit:snapshot|snapshot: not a trigger in this version
-hit:dump|dump: not a trigger in this version
+hit:snapshot:x|bad count
+hit:dump:-1|bad count
 !inner:traceon|no such trigger: '!inner:traceon'
 :traceoff|empty filter
 outer hit:bogus|no such command

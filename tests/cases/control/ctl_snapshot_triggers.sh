@@ -1,0 +1,84 @@
+# The kernel's snapshot and dump triggers in set_ftrace_filter of a
+# process started with fntrace run: listed in the kernel's words, each
+# with and without a count; a snapshot is taken just after the call
+# (never by the calling thread: it goes on), a dump is said on stderr;
+# bad ones are refused in one line, changing nothing.
+# (tests/progs/slow_request.c.)
+
+t_build gcc-pg "-O2 -fno-omit-frame-pointer" slow_request "$top/tests/progs/slow_request.c"
+
+# start ARGS...: slow_request ARGS go hold under fntrace run, waiting for
+# go; $pid.
+start() {
+	rm -f go out.txt && touch hold
+	"$FNTRACE" run -- ./slow_request "$@" go hold >out.txt 2>err.txt &
+	pid=$!
+	for i in $(seq 100); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+	"$FNTRACE" ctl "$pid" current_tracer function_graph
+}
+# finish: let it run, until it has printed its counts.
+finish() {
+	touch go
+	for i in $(seq 300); do [ -s out.txt ] && break; sleep 0.05; done
+	sleep 0.3	# the last snapshot asked for is taken
+}
+stop() {
+	rm -f hold
+	wait "$pid"
+}
+ctl() { "$FNTRACE" ctl "$pid" "$@"; }
+listing() { ctl set_ftrace_filter | tr '\n' ' ' | sed 's/ $//'; }
+# requests: the requests the snapshot holds.
+requests() { ctl snapshot | grep -c 'handle_request() {'; }
+
+# ---- with counts ----
+start 1 6 1000 0 100000
+ctl set_ftrace_filter 'reply:snapshot:2 parse_request:dump:1'
+t_eq "listed in the kernel's words" \
+	"#### all functions enabled #### parse_request:dump:count=1 reply:snapshot:count=2" \
+	"$(listing)"
+before=$(listing)
+while IFS='|' read -r bad why; do
+	t_error "refused: '$bad'" 1 "set_ftrace_filter: $why" ctl set_ftrace_filter "$bad"
+	t_eq "... nothing changed" "$before" "$(listing)"
+done <<'EOF2'
+reply:snapshot:x|bad count
+reply:dump:1x|bad count
+reply:snapshots|no such command 'snapshots'
+reply:dump:1 nosuch:snapshot|no such function
+EOF2
+finish
+t_eq "snapshot:2 over 6 calls: the last snapshot was taken after the 2nd" 2 "$(requests)"
+t_eq "dump:1: said once on stderr, with how to read it" 1 \
+	"$(grep -c "^fntrace: dump (trigger parse_request:dump, thread [0-9]*): snapshot [0-9]* holds the ring: fntrace ctl $pid snapshot$" err.txt)"
+t_eq "... the counts spent, listed 0" \
+	"#### all functions enabled #### parse_request:dump:count=0 reply:snapshot:count=0" \
+	"$(listing)"
+ctl set_ftrace_filter '!reply:snapshot !parse_request:dump'
+t_eq "removed as the kernel's are" "#### all functions enabled ####" "$(listing)"
+stop
+
+# ---- without counts, set from the command line ----
+rm -f go out.txt && touch hold
+"$FNTRACE" run --trigger=reply:snapshot -- ./slow_request 1 6 1000 0 50000 go hold \
+	>out.txt 2>err.txt &
+pid=$!
+for i in $(seq 100); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+ctl current_tracer function_graph
+t_eq "run --trigger: listed" \
+	"#### all functions enabled #### reply:snapshot:unlimited" "$(listing)"
+finish
+t_eq "snapshot: every call; the last snapshot holds all six" 6 "$(requests)"
+stop
+
+# ---- under record --overwrite: each a DIR/snapshot.N saying why ----
+"$FNTRACE" record --overwrite -o snap.data --trigger=reply:snapshot:2 -- \
+	./slow_request 1 6 1000 0 300000 >out.txt 2>rec.err
+t_eq "record --overwrite --trigger=reply:snapshot:2: the program as its own" \
+	"0 requests 6 slow 0" "$? $(cat out.txt)"
+t_eq "... two snapshots by the trigger, each line saying so" 2 \
+	"$(grep -c '^fntrace: snapshot [12] (trigger reply:snapshot thread [0-9]*)' rec.err)"
+t_ok "... and the end's" test -d snap.data/snapshot.3
+t_ok "info says why" sh -c "'$FNTRACE' info -i snap.data/snapshot.2 | grep -q 'reply:snapshot thread'"
+t_eq "... the second holds the calls up to the second reply" 2 \
+	"$("$FNTRACE" report -i snap.data/snapshot.2 | grep -c 'handle_request() {')"
