@@ -19,6 +19,14 @@
  * and its pop.  A storm of slow calls is turned into few snapshots by
  * snapshot_interval_ms, process-wide: a slow call within the interval of
  * the last snapshot asked is counted (suppressed), not snapshotted.
+ *
+ * tracing_max_latency, as the kernel's latency tracers keep it: the
+ * longest of the timed calls so far.  A slow call that beats it by an
+ * eighth or more is snapshotted whatever the interval, as the kernel
+ * snapshots each new maximum (update_max_tr): so a snapshot of the
+ * slowest call, or of one within an eighth of it, is taken; the margin
+ * keeps a storm of calls about as slow as each other to few snapshots
+ * (with no margin, N of them would set a new maximum about ln N times).
  */
 #include "events.h"
 #include "messages.h"
@@ -44,6 +52,7 @@ static struct {
 	uint32_t id, tid;
 	uint64_t entry, exit;		/* a timed call's, in clock ticks */
 	uint64_t slow, suppressed;	/* its slot's counts then */
+	int new_max;			/* the longest timed call so far */
 } pending;
 
 static unsigned interval_ms = DEFAULT_INTERVAL_MS;
@@ -53,6 +62,8 @@ static int interval_converted;
 static _Atomic uint64_t interval_ticks;
 /* When the duration triggers may ask again, in clock ticks. */
 static _Atomic uint64_t next_allowed;
+/* tracing_max_latency, in clock ticks. */
+static _Atomic uint64_t max_ticks;
 
 unsigned ft_trigger_interval_ms(void)
 {
@@ -77,7 +88,7 @@ void ft_trigger_interval_prepare(void)
  * one: the snapshot it asks for is taken after this call.  0 only if
  * none can be made (no control thread). */
 static int request(enum trigger_cmd cmd, uint32_t id, uint32_t tid, uint64_t entry,
-		   uint64_t exit, const struct ft_trigger_slot *s)
+		   uint64_t exit, const struct ft_trigger_slot *s, int new_max)
 {
 	int free_state = SLOT_FREE;
 
@@ -90,6 +101,7 @@ static int request(enum trigger_cmd cmd, uint32_t id, uint32_t tid, uint64_t ent
 	pending.exit = exit;
 	pending.slow = s ? atomic_load(&s->slow) : 0;
 	pending.suppressed = s ? atomic_load(&s->suppressed) : 0;
+	pending.new_max = new_max;
 	atomic_store(&pending.state, SLOT_READY);
 	if (ft_snapshot_ask())
 		return 1;
@@ -100,7 +112,7 @@ static int request(enum trigger_cmd cmd, uint32_t id, uint32_t tid, uint64_t ent
 void ft_trigger_snapshot(const struct ft_trigger_hit *h)
 {
 	if (ft_trigger_take_count(h->count))
-		request(h->cmd, h->id, h->t->tid, 0, 0, NULL);
+		request(h->cmd, h->id, h->t->tid, 0, 0, NULL, 0);
 }
 
 int ft_trigger_timed(uint32_t id)
@@ -112,32 +124,63 @@ int ft_trigger_timed(uint32_t id)
 }
 
 /* The interval since the last snapshot a duration trigger asked for has
- * passed: claimed for this one. */
-static int interval_passed(uint64_t now)
+ * passed (or a new maximum need not wait for it): claimed for this one. */
+static int interval_passed(uint64_t now, int new_max)
 {
 	uint64_t next = atomic_load(&next_allowed);
 
+	if (new_max) {
+		atomic_store(&next_allowed, now + atomic_load(&interval_ticks));
+		return 1;
+	}
 	return now >= next &&
 	       atomic_compare_exchange_strong(&next_allowed, &next,
 					      now + atomic_load(&interval_ticks));
+}
+
+/* A call of d ticks: the longest so far is then tracing_max_latency.  Did
+ * it beat the one before by an eighth or more? */
+static int raise_max(uint64_t d)
+{
+	uint64_t max = atomic_load(&max_ticks);
+
+	do {
+		if (d <= max)
+			return 0;
+	} while (!atomic_compare_exchange_weak(&max_ticks, &max, d));
+	return d - max >= max / 8;
+}
+
+uint64_t ft_trigger_max_latency_us(void)
+{
+	return ft_clock_ticks_to_us(atomic_load(&max_ticks));
+}
+
+void ft_trigger_set_max_latency_us(uint64_t us)
+{
+	atomic_store(&max_ticks, us ? ft_clock_us_to_ticks(us) : 0);
 }
 
 void ft_trigger_timed_exit(uint32_t id, uint32_t tid, uint64_t entry, uint64_t now)
 {
 	struct ft_trigger_slot *s = ft_trigger_slot(id, 0);
 	_Atomic long *count;
+	int new_max;
 
-	if (!ft_trigger_timed(id) || now < entry || now - entry < atomic_load(&s->longer_ticks))
+	if (!ft_trigger_timed(id) || now < entry)
+		return;
+	new_max = raise_max(now - entry);
+	if (now - entry < atomic_load(&s->longer_ticks))
 		return;
 	atomic_fetch_add(&s->slow, 1);
 	count = &s->count[TRIGGER_SNAPSHOT_IF_LONGER];
 	if (atomic_load(count) == 0)
 		return;		/* spent: counted, as the kernel's counts stay listed */
-	if (!interval_passed(now) || !ft_trigger_take_count(count)) {
+	if (!interval_passed(now, new_max) || !ft_trigger_take_count(count)) {
 		atomic_fetch_add(&s->suppressed, 1);
 		return;
 	}
-	if (!request(TRIGGER_SNAPSHOT_IF_LONGER, id, tid, entry, now, s))
+	if (!request(TRIGGER_SNAPSHOT_IF_LONGER, id, tid, entry, now, s, new_max))
 		atomic_fetch_add(&s->suppressed, 1);
 }
 
@@ -164,9 +207,10 @@ static void say_timed(char *why, size_t len, const struct ft_snap *snap, const c
 {
 	int whole = thread_start(ft_snap_shm(snap), pending.tid) <= pending.entry;
 
-	snprintf(why, len, "%s:snapshot_if_longer thread %u: call %llu us, %llu slow, "
+	snprintf(why, len, "%s:snapshot_if_longer thread %u: call %llu us%s, %llu slow, "
 		 "%llu suppressed%s", name, pending.tid,
 		 (unsigned long long)ft_clock_ticks_to_us(pending.exit - pending.entry),
+		 pending.new_max ? " (max)" : "",
 		 (unsigned long long)pending.slow, (unsigned long long)pending.suppressed,
 		 whole ? "" : ", start lost: ring too small");
 }

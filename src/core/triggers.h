@@ -88,6 +88,10 @@ void ft_trigger_set_interval_ms(unsigned ms);
 /* The default interval converted to clock ticks, if it is not yet: as
  * a duration trigger is set. */
 void ft_trigger_interval_prepare(void);
+/* tracing_max_latency: the longest call the duration triggers timed, in
+ * microseconds; set (0 resets it) on the control thread. */
+uint64_t ft_trigger_max_latency_us(void);
+void ft_trigger_set_max_latency_us(uint64_t us);
 
 struct ft_snap;
 /* The control thread took a snapshot a program thread asked for: a

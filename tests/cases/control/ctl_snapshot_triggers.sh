@@ -2,8 +2,9 @@
 # set_ftrace_filter of a process started with fntrace run: listed in the
 # kernel's words, each with and without a count; a snapshot is taken
 # just after the call (never by the calling thread: it goes on), a dump
-# is said on stderr; snapshot_if_longer lists its tallies; bad ones are
-# refused in one line, changing nothing.  (tests/progs/slow_request.c.)
+# is said on stderr; snapshot_if_longer lists its tallies, and
+# tracing_max_latency its slowest call; bad ones are refused in one line,
+# changing nothing.  (tests/progs/slow_request.c.)
 
 t_build gcc-pg "-O2 -fno-omit-frame-pointer" slow_request "$top/tests/progs/slow_request.c"
 
@@ -81,6 +82,11 @@ t_eq "snapshot: every call; the last snapshot holds all six" 6 "$(requests)"
 t_eq "snapshot_if_longer: three slow calls of six, tallied" \
 	"handle_request:snapshot_if_longer:15000:unlimited # slow=3 suppressed=0" \
 	"$(ctl set_ftrace_filter | grep snapshot_if_longer)"
+max=$(ctl tracing_max_latency)
+t_ok "tracing_max_latency: the slowest call, 30 ms ($max us)" test "$max" -ge 29900 -a "$max" -lt 1000000
+ctl tracing_max_latency 0
+t_eq "... 0 written: reset" 0 "$(ctl tracing_max_latency)"
+t_error "... a bad value refused in one line" 1 "tracing_max_latency" ctl tracing_max_latency -1
 ctl snapshot_interval_ms 250
 t_eq "snapshot_interval_ms set" 250 "$(ctl snapshot_interval_ms)"
 t_error "snapshot_interval_ms: a bad value refused in one line" 1 "snapshot_interval_ms" \
