@@ -7,7 +7,9 @@
  *   handle_request -> parse_request, compute -> [slow_step], reply
  *
  * pausing PAUSE_US between two.  Thread 0's request i is slow when
- * i % SLOW_EVERY == SLOW_EVERY - 1: its slow_step() sleeps SLOW_US.  With
+ * i % SLOW_EVERY == SLOW_EVERY - 1: its slow_step() sleeps SLOW_US, or,
+ * given -N, calls parse_request() N times (a subtree bigger than a small
+ * ring).  With
  * GO, the threads wait for that file first (for triggers set once the
  * program runs).  At the end it prints "requests N slow S", and with
  * HOLD waits until that file is gone (for its ring to be read).
@@ -43,7 +45,10 @@ KEEP long parse_request(long x)
 
 KEEP long slow_step(long x)
 {
-	nap(slow_us);
+	if (slow_us >= 0)
+		nap(slow_us);
+	for (long i = slow_us; i < 0; i++)
+		x = parse_request(x);
 	sink = x;
 	return x + 7;
 }

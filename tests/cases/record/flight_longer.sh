@@ -45,6 +45,22 @@ t_eq "four workers in it" 4 "$(echo "$first" | wc -l)"
 t_eq "... each from before the call's entry" "" \
 	"$(echo "$first" | awk -v us="$us" '$1 + us / 1e6 > 0')"
 
+# ---- a ring too small for the call ----
+# Its subtree, a million calls, overwrites the chunk its entry was in
+# (a ring of 1 MB); a ring of 64 MB holds it.  (A request follows it: a
+# snapshot asked for as the program exits is the end's.)
+for kb in 1024 65536; do
+	"$FNTRACE" record --overwrite -b $kb -o small.data \
+		--trigger=handle_request:snapshot_if_longer:20000 -- \
+		./slow_request 1 4 3 -1000000 100000 >out.txt 2>rec.err
+	t_eq "a slow call of a million calls, a ring of $kb KB: snapshotted" "0 1" \
+		"$? $(snapshots rec.err)"
+	lost=no
+	grep -q "^fntrace: snapshot 1 (trigger .*, start lost: ring too small)" rec.err && lost=yes
+	t_eq "... its why says whether the ring lost the call's start" \
+		"$([ $kb = 1024 ] && echo yes || echo no)" "$lost"
+done
+
 # ---- with a count ----
 "$FNTRACE" record --overwrite -o count.data \
 	--trigger=handle_request:snapshot_if_longer:2000:2 \
