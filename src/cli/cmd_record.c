@@ -45,9 +45,17 @@ static const char usage[] =
 	"                         describes (build it with -g), typed from it\n"
 	"      --trigger=FUNC:COMMAND[:COUNT]\n"
 	"                         a function trigger (repeatable), as written to\n"
-	"                         set_ftrace_filter: COMMAND traceoff, traceon or\n"
-	"                         stacktrace, COUNT the times it fires (default:\n"
-	"                         every call)\n"
+	"                         set_ftrace_filter: COMMAND traceoff, traceon,\n"
+	"                         stacktrace, snapshot (a snapshot just after the\n"
+	"                         call), dump (the same, said on stderr), or\n"
+	"                         snapshot_if_longer:USEC (a snapshot after a call\n"
+	"                         that lasted USEC microseconds or more; needs\n"
+	"                         function_graph), COUNT the times it fires\n"
+	"                         (default: every call)\n"
+	"      --snapshot-interval=MS\n"
+	"                         snapshot_if_longer takes one snapshot per MS\n"
+	"                         milliseconds at most (default 1000, 0: no limit);\n"
+	"                         the slow calls meanwhile are counted\n"
 	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
 	"  -p, --pid=PID          record a running process\n"
 	"  -d, --duration=SECS    with -p: stop after SECS seconds (0.5: half a second)\n"
@@ -82,7 +90,12 @@ static const char usage[] =
 	"         fntrace record --max-size=512M -p 4242   (its last 512 MB)\n"
 	"         fntrace record --overwrite -b 65536 -o flight -- ./server &\n"
 	"         fntrace ctl $(pgrep -n server) snapshot 1   # flight/snapshot.1\n"
-	"         fntrace record -p 4242 --overwrite -o flight  # till Ctrl-C\n\n"
+	"         fntrace record -p 4242 --overwrite -o flight  # till Ctrl-C\n"
+	"         fntrace record --overwrite -o slow \\\n"
+	"                --trigger=handle_request:snapshot_if_longer:50000:10 \\\n"
+	"                --snapshot-interval=5000 -- ./server\n"
+	"                (slow/snapshot.N after each request of 50 ms or more,\n"
+	"                10 at most, one per 5 s)\n\n"
 	CLI_EXIT_HELP_PROGRAM
 	"with -p: 0 done, 1 failed, 2 usage error\n";
 
@@ -176,13 +189,17 @@ static int parse_max_size(const char *s, uint64_t *bytes)
 }
 
 /* Long options without a letter of their own. */
-enum { OPT_TRACING_THRESH = 256, OPT_MAX_SIZE, OPT_OVERWRITE, OPT_TRIGGER };
+enum { OPT_TRACING_THRESH = 256, OPT_MAX_SIZE, OPT_OVERWRITE, OPT_TRIGGER,
+       OPT_SNAPSHOT_INTERVAL };
 
 static int parse_option(int c, struct record_options *o)
 {
 	switch (c) {
 	case OPT_TRACING_THRESH:
 		return cli_parse_thresh(optarg, &o->thresh);
+	case OPT_SNAPSHOT_INTERVAL:
+		o->snap_interval = optarg;
+		return cli_parse_interval(optarg);
 	case 't':
 		if (strcmp(optarg, "function") && strcmp(optarg, "function_graph")) {
 			cli_usage_error("no such tracer: '%s' (function, function_graph)", optarg);
@@ -235,6 +252,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "notrace", required_argument, NULL, 'N' },
 		{ "depth", required_argument, NULL, 'D' },
 		{ "tracing-thresh", required_argument, NULL, OPT_TRACING_THRESH },
+		{ "snapshot-interval", required_argument, NULL, OPT_SNAPSHOT_INTERVAL },
 		{ "retval", no_argument, NULL, 'r' },
 		{ "args", required_argument, NULL, 'A' },
 		{ "return", required_argument, NULL, 'R' },

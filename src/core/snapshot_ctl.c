@@ -27,6 +27,7 @@
 #include "readout.h"
 #include "seccomp.h"
 #include "tracing.h"
+#include "triggers.h"
 #include "../common/clock_pair.h"
 #include "../common/shm.h"
 #include "../common/snapshot.h"
@@ -116,7 +117,7 @@ static int create_snap(void *out)
 }
 
 /* The buffer, made if it is not there yet. */
-static int alloc(char *err, size_t errlen)
+int ft_snapshot_alloc(char *err, size_t errlen)
 {
 	struct ft_snap *s = NULL;
 
@@ -204,7 +205,7 @@ static void note_clock(struct ft_shm *copy)
 
 static int take(unsigned reason, uint32_t asked_by, char *err, size_t errlen)
 {
-	if (alloc(err, errlen))
+	if (ft_snapshot_alloc(err, errlen))
 		return -1;
 	if (ft_snap_wait_reader(snap, READER_WAIT_MS))
 		ft_debug("snapshot: a recorder still writes the previous one out");
@@ -219,6 +220,8 @@ static int take(unsigned reason, uint32_t asked_by, char *err, size_t errlen)
 	snap->pid = getpid();
 	copy_text(snap->tracer, sizeof(snap->tracer), ft_tracer_name());
 	copy_text(snap->why, sizeof(snap->why), "");
+	if (reason == FT_SNAP_PROGRAM)
+		ft_trigger_snap_note(snap);
 	note_clock(ft_snap_shm(snap));
 	ft_snap_unlock(snap);
 	ft_snapshot_ring_bell();
@@ -287,6 +290,11 @@ static uint32_t ask(unsigned long v)
 	if (write(fd, &one, sizeof(one)) < 0)
 		return 0;
 	return ticket;
+}
+
+uint32_t ft_snapshot_ask(void)
+{
+	return ask(1);
 }
 
 /* Until the control thread has served the ticket (0, or -1 if it could
@@ -396,7 +404,7 @@ static int send_slot(struct ctl_out *o, enum ft_fd_slot slot)
 {
 	char err[160] = "";
 
-	if (alloc(err, sizeof(err))) {
+	if (ft_snapshot_alloc(err, sizeof(err))) {
 		ctl_printf(o, "error %d %s\n", ENOMEM, err);
 		return -1;
 	}

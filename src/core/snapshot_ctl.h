@@ -28,6 +28,17 @@ int ft_snapshot_read_bell(struct ctl_out *o, int arg);
  * the process: -1, the refusal written to o. */
 int ft_snapshot_busy(struct ctl_out *o);
 
+/* The snapshot buffer made now, if it is not there yet, as a snapshot
+ * trigger is set (the kernel allocates it then too): a snapshot it asks
+ * for is a copy, not a first touch of fresh memory.  On the control
+ * thread; -1 with the reason in err. */
+int ft_snapshot_alloc(char *err, size_t errlen);
+
+/* A snapshot asked for by a program thread (a trigger), not waited
+ * for: async-signal-safe.  Its ticket, or 0 if there is no control
+ * thread to take it. */
+uint32_t ft_snapshot_ask(void);
+
 /* The control thread's side: the eventfd requests come on (made anew
  * with each endpoint), and the requests waiting, served. */
 int ft_snapshot_requests_open(void);

@@ -131,13 +131,17 @@ static char *field_text(const char *field, size_t size, char *buf)
 static void asked(const struct ft_snap *s, char *buf, size_t len)
 {
 	unsigned by = ft_snap_u32(s, s->asked_by);
+	char why[sizeof(s->why)];
 
 	switch (ft_snap_u32(s, s->reason)) {
 	case FT_SNAP_CONTROL:
 		snprintf(buf, len, "written to the snapshot file, by pid %u", by);
 		break;
 	case FT_SNAP_PROGRAM:
-		snprintf(buf, len, "asked by thread %u of the program", by);
+		if (*field_text(s->why, sizeof(s->why), why))
+			snprintf(buf, len, "trigger %s", why);
+		else
+			snprintf(buf, len, "asked by thread %u of the program", by);
 		break;
 	case FT_SNAP_END:
 		snprintf(buf, len, "the program's end: the ring's last window");
@@ -152,7 +156,7 @@ static void asked(const struct ft_snap *s, char *buf, size_t len)
  * free for since the start: a window short of the truth says so. */
 static void say_written(const struct flight *f, const struct drainer *d, const char *name)
 {
-	char size[32], why[96], cut[192];
+	char size[32], why[160], cut[192];
 	struct tr_counts kept = d->written;
 
 	asked(f->snap, why, sizeof(why));

@@ -88,6 +88,7 @@ static int configure(struct attached *a, const char *specs)
 	snprintf(thresh, sizeof(thresh), "%u", o->thresh);
 	return ctl_set(pid, "set_ftrace_filter", o->filter ? o->filter : "") ||
 	       record_triggers_set(pid, o->triggers) ||
+	       (o->snap_interval && ctl_set(pid, "snapshot_interval_ms", o->snap_interval)) ||
 	       ctl_set(pid, "set_ftrace_notrace", o->notrace ? o->notrace : "") ||
 	       ctl_set(pid, "max_graph_depth", depth) ||
 	       ctl_set(pid, "tracing_thresh", thresh) ||

@@ -252,6 +252,7 @@ static int child_env(const struct record_options *o, const struct recorder *r,
 	       cli_set_env("FNTRACE_TRACER", o->tracer) ||
 	       cli_set_env("FNTRACE_FILTER", o->filter) || cli_set_env("FNTRACE_NOTRACE", o->notrace) ||
 	       cli_set_env("FNTRACE_TRIGGERS", o->triggers) ||
+	       cli_set_env("FNTRACE_SNAPSHOT_INTERVAL", o->snap_interval) ||
 	       cli_set_env("FNTRACE_DEPTH", o->depth ? depth : NULL) ||
 	       cli_set_env("FNTRACE_TRACING_THRESH", o->thresh ? thresh : NULL) ||
 	       cli_set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL) ||
