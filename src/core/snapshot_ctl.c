@@ -19,6 +19,7 @@
  * --overwrite) is not freed while it records.
  */
 #include "control.h"
+#include "crash.h"
 #include "fds.h"
 #include "lock.h"
 #include "messages.h"
@@ -105,6 +106,7 @@ int ft_snapshot_from_recorder(const char *fd, const char *bell)
 	snap = s;
 	recorder_made = 1;
 	ft_snapshot_note_tracer();
+	ft_crash_start(s);
 	return 0;
 }
 

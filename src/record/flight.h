@@ -34,6 +34,7 @@ struct flight {
 	int (*tables)(void *arg, const char *dir, const struct drainer *d);
 	void *tables_arg;
 	uint64_t bytes;			/* of the snapshots' trace.dat files */
+	char why[128];			/* the last snapshot's words (a crash's) */
 };
 
 /* DIR made (a previous one kept as DIR.old), for a program the recorder
@@ -58,6 +59,10 @@ void flight_watch(struct flight *f, pid_t pid, uint64_t end_ns, int (*over)(void
 /* The last snapshot, copied by the recorder: reason FT_SNAP_END (the
  * program has ended; its exit in run) or FT_SNAP_STOPPED. */
 void flight_final(struct flight *f, unsigned reason, int program_gone);
+/* Why the last snapshot of a program that ended with status: FT_SNAP_CRASH
+ * if it died of a crash signal, else FT_SNAP_END; its words (which signal,
+ * which thread, where: the stamp of flight_crash.c) into f->why. */
+unsigned flight_end_reason(struct flight *f, int status);
 /* One line: how many snapshots, where. */
 void flight_say_summary(const struct flight *f);
 void flight_close(struct flight *f);

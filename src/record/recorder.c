@@ -443,7 +443,7 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	clock_end(&r->info.clock);
 	describe_exit(r->status, r->info.exit, sizeof(r->info.exit));
 	if (o->overwrite) {
-		flight_final(&r->flight, FT_SNAP_END, 1);
+		flight_final(&r->flight, flight_end_reason(&r->flight, r->status), 1);
 		flight_say_summary(&r->flight);
 		return r->status;
 	}

@@ -1,0 +1,76 @@
+# Crash snapshots (the kernel's ftrace_dump_on_oops): a multi-threaded
+# program that dies of SIGSEGV, SIGBUS, SIGILL, SIGFPE or SIGABRT under
+# record --overwrite leaves a last snapshot that says "crash", the
+# signal and the crashing thread, and holds that thread's last calls and
+# the other threads' windows; the program's output, exit status and core
+# dump are those of the same program run untraced.  A program that
+# recovers from SIGSEGV in its own handler runs as untraced, with no
+# snapshot per fault.
+
+t_build gcc-pg -O2 crash_threads "$top/tests/progs/crash_threads.c"
+# How a program ended, as the kernel says it: built for the host, it runs
+# the program (under qemu-user with T_ARCH) as the recorder does.
+gcc -O2 -o wait_status "$top/tests/progs/wait_status.c"
+ulimit -c unlimited 2>/dev/null
+
+# cores DIR: the core files the program left there (the core pattern may
+# send them elsewhere: then none, traced or not).
+cores() {
+	ls "$1" | grep -c '^core\|^qemu_.*\.core$'
+}
+
+for kind in segv bus ill fpe abrt; do
+	mkdir "un-$kind" "tr-$kind"
+	(cd "un-$kind" && ../wait_status ../crash_threads "$kind" >out 2>status)
+	(cd "tr-$kind" && "$FNTRACE" record --overwrite -b 1024 -o fl.data -- ../crash_threads "$kind" \
+		>out 2>rec.err; echo $? >rc)
+	want=$(cat "un-$kind/status")
+	sig=$(echo "$want" | awk '{ print $3 }')
+	num=$(echo "$want" | awk '{ print $2 }')
+	d=tr-$kind/fl.data/snapshot.1
+	t_ok "$kind: untraced, it dies of a signal" test -n "$sig"
+	t_same "$kind: its output as untraced" "un-$kind/out" "tr-$kind/out"
+	t_eq "$kind: fntrace's status, 128 + the signal" "$((128 + num))" "$(cat "tr-$kind/rc")"
+	t_eq "$kind: the program's wait status as untraced (the core dump bit too)" "$want" \
+		"$(sed -n 's/^exit: //p' "$d/info")"
+	t_eq "$kind: a core file as untraced" "$(cores "un-$kind")" "$(cores "tr-$kind")"
+	t_eq "$kind: one snapshot, the last" "$d" "$(ls -d "tr-$kind"/fl.data/snapshot.*)"
+	t_eq "$kind: its reason is a crash" crash "$(sed -n 's/^snapshot_reason: //p' "$d/info")"
+	pid=$(sed -n 's/^pid: //p' "tr-$kind/fl.data/flight")
+	why=$(sed -n 's/^snapshot_why: //p' "$d/info")
+	t_ok "$kind: it names the signal, the crashing thread and its process ($why)" \
+		expr "$why" : "$sig in thread [0-9]* (crasher) of pid $pid[, ]"
+	tid=$(echo "$why" | awk '{ print $4 }')
+	"$FNTRACE" report -i "$d" >"tr-$kind/report" 2>"tr-$kind/report.err"
+	t_eq "$kind: reported" "0 " "$? $(cat "tr-$kind/report.err")"
+	t_ok "$kind: the crashing thread's last calls" \
+		grep -q -- "-$tid *|.* do_$kind()" "tr-$kind/report"
+	t_ok "$kind: ... and those before them" grep -q -- "-$tid *|.* before_crash();" "tr-$kind/report"
+	t_ok "$kind: the other threads' windows" grep -q " worker_tick();" "tr-$kind/report"
+	"$FNTRACE" info -i "$d" >"tr-$kind/info"
+	t_ok "$kind: info says it crashed" grep -q "^why  *the program crashed" "tr-$kind/info"
+	t_ok "$kind: ... and how" grep -q "^  *$sig in thread $tid (crasher)" "tr-$kind/info"
+	t_ok "$kind: ... and every thread's window (main, two workers, the crasher)" \
+		test "$(awk '/^the window/ { on = 1; next } on && /^$/ { on = 0 } on && $1 ~ /^[0-9]+$/' \
+			"tr-$kind/info" | wc -l)" -eq 4
+	t_ok "$kind: the recorder's line says so" \
+		grep -q "^fntrace: snapshot 1 (a crash: $sig in thread $tid (crasher)" "tr-$kind/rec.err"
+done
+
+# A program with its own SIGSEGV handler, which mends the page and goes
+# on (a GC's write barrier): it reads the default back while ours stands
+# in, gets its own handler alone, and no snapshot is taken per fault.
+mkdir un-recover tr-recover
+(cd un-recover && ../wait_status ../crash_threads recover 500 >out 2>status)
+(cd tr-recover && "$FNTRACE" record --overwrite -b 1024 -o fl.data -- ../crash_threads recover 500 \
+	>out 2>rec.err; echo $? >rc)
+t_eq "recover: untraced, it ends well" "status 0" "$(cat un-recover/status)"
+t_same "recover: its output as untraced (the default read back)" un-recover/out tr-recover/out
+t_eq "recover: its status" 0 "$(cat tr-recover/rc)"
+t_eq "recover: one snapshot, at the end" "tr-recover/fl.data/snapshot.1" \
+	"$(ls -d tr-recover/fl.data/snapshot.*)"
+t_eq "recover: its reason is the end" end \
+	"$(sed -n 's/^snapshot_reason: //p' tr-recover/fl.data/snapshot.1/info)"
+t_eq "recover: every fault's call traced" 500 \
+	"$("$FNTRACE" report -i tr-recover/fl.data/snapshot.1 --stat --csv |
+	   awk -F, '$1 == "touch_guarded" { print $2 }')"
