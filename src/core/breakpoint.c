@@ -12,6 +12,7 @@
  */
 #include "breakpoint.h"
 #include "crash.h"
+#include "snapsig.h"
 #include "interpose.h"
 #include "sigmask.h"
 #include "sync.h"
@@ -170,7 +171,8 @@ FT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *
 	act = ft_handler_mask_free(act, &copy);
 	if (ftrace_sync_sigaction(sig, act, old) == 0)
 		return 0;
-	if ((ret = ft_crash_sigaction(sig, act, old)) <= 0)
+	if ((ret = ft_crash_sigaction(sig, act, old)) <= 0 ||
+	    (ret = ft_snapsig_sigaction(sig, act, old)) <= 0)
 		return ret;
 	if (sig != SIGTRAP || !installed)
 		return ft_real_sigaction()(sig, act, old);

@@ -20,6 +20,7 @@
  */
 #include "control.h"
 #include "crash.h"
+#include "snapsig.h"
 #include "fds.h"
 #include "lock.h"
 #include "messages.h"
@@ -107,6 +108,7 @@ int ft_snapshot_from_recorder(const char *fd, const char *bell)
 	recorder_made = 1;
 	ft_snapshot_note_tracer();
 	ft_crash_start(s);
+	ft_snapsig_start(getenv("FNTRACE_SNAPSHOT_SIGNAL"));
 	return 0;
 }
 
@@ -204,6 +206,16 @@ static void note_clock(struct ft_shm *copy)
 	copy->clock.ns[1] = ns;
 }
 
+/* What the latest request said it was for (static text), or NULL. */
+static const char *_Atomic request_why;
+
+static const char *asked_why(void)
+{
+	const char *why = atomic_exchange(&request_why, NULL);
+
+	return why ? why : "";
+}
+
 static int take(unsigned reason, uint32_t asked_by, char *err, size_t errlen)
 {
 	if (alloc(err, errlen))
@@ -220,7 +232,7 @@ static int take(unsigned reason, uint32_t asked_by, char *err, size_t errlen)
 	snap->taken_by = own_tid();
 	snap->pid = getpid();
 	copy_text(snap->tracer, sizeof(snap->tracer), ft_tracer_name());
-	copy_text(snap->why, sizeof(snap->why), "");
+	copy_text(snap->why, sizeof(snap->why), reason == FT_SNAP_PROGRAM ? asked_why() : "");
 	note_clock(ft_snap_shm(snap));
 	ft_snap_unlock(snap);
 	ft_snapshot_ring_bell();
@@ -436,4 +448,17 @@ int ft_snapshot_read_fd(struct ctl_out *o, int arg)
 int ft_snapshot_read_bell(struct ctl_out *o, int arg)
 {
 	return send_slot(o, FT_FD_SNAP_BELL);
+}
+
+/* ---- for a signal handler (snapsig.c) ---- */
+
+uint32_t ft_snapshot_ask(const char *why)
+{
+	atomic_store(&request_why, why);
+	return ask(1);
+}
+
+int ft_snapshot_wait(uint32_t ticket, unsigned timeout_ms)
+{
+	return ticket ? wait_served(ticket, timeout_ms) : -1;
 }

@@ -34,6 +34,12 @@ int ft_snapshot_requests_open(void);
 void ft_snapshot_requests_close(void);
 void ft_snapshot_serve(void);
 
+/* A snapshot asked for from a signal handler (async-signal-safe), why
+ * (static text) said in it: its ticket, or 0 if no control thread takes
+ * it.  ft_snapshot_wait: until it is taken (0), or timeout_ms pass (-1). */
+uint32_t ft_snapshot_ask(const char *why);
+int ft_snapshot_wait(uint32_t ticket, unsigned timeout_ms);
+
 /* The tracer changed (under ftrace_lock): a recorder's last copy names
  * its events by it. */
 void ft_snapshot_note_tracer(void);

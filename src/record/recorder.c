@@ -231,6 +231,7 @@ static int flight_env(const struct record_options *o, const struct recorder *r)
 	return (o->overwrite && cli_set_env("FNTRACE_CONTROL", "1")) ||
 	       cli_set_env("FNTRACE_SNAPSHOT_FD", o->overwrite ? fd : NULL) ||
 	       cli_set_env("FNTRACE_SNAPSHOT_BELL", o->overwrite ? bell : NULL) ||
+	       cli_set_env("FNTRACE_SNAPSHOT_SIGNAL", o->overwrite ? o->snapshot_signal : NULL) ||
 	       (o->overwrite && (fcntl(r->flight.snap_fd, F_SETFD, 0) ||
 				 fcntl(r->flight.bell, F_SETFD, 0)));
 }

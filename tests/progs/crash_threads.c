@@ -10,9 +10,11 @@
  *   crash_threads recover N                N faults, each caught by the
  *                                          program's own SIGSEGV handler,
  *                                          which mends the page, then exit 0
- *   crash_threads signal SIG               the signal numbered SIG, sent to
- *                                          the process by itself, then exit 0
- *                                          if it is still there
+ *   crash_threads signal USR1|USR2         that signal, sent to the process
+ *                                          by itself, then exit 0 if it is
+ *                                          still there
+ *   crash_threads handled USR1|USR2        the same, with a handler of its
+ *                                          own, which says it ran
  *
  * Each prints what it did on stdout, flushed before the end.
  */
@@ -130,6 +132,34 @@ static int recover(int n)
 	return 0;
 }
 
+/* ---- a signal that takes a snapshot ---- */
+
+static void said(int sig)
+{
+	static const char ran[] = "the program's handler ran\n";
+
+	write(1, ran, sizeof(ran) - 1);
+}
+
+__attribute__((noinline)) void before_signal(int i)
+{
+	sink = i;
+}
+
+static int send_self(int handled, int sig)
+{
+	if (handled)
+		signal(sig, said);
+	while (ticks < 20)
+		usleep(1000);
+	before_signal(1);
+	printf("sending it\n");
+	fflush(stdout);
+	kill(getpid(), sig);
+	printf("after the signal\n");
+	return 0;
+}
+
 static void *crasher(void *arg)
 {
 	const char *how = arg;
@@ -159,13 +189,8 @@ int main(int argc, char **argv)
 		pthread_create(&t, NULL, worker, NULL);
 	if (!strcmp(argv[1], "recover"))
 		return recover(argc > 2 ? atoi(argv[2]) : 1);
-	if (!strcmp(argv[1], "signal")) {
-		while (ticks < 20)
-			usleep(1000);
-		kill(getpid(), argc > 2 ? atoi(argv[2]) : SIGUSR2);
-		printf("after the signal\n");
-		return 0;
-	}
+	if (!strcmp(argv[1], "signal") || !strcmp(argv[1], "handled"))
+		return send_self(argv[1][0] == 'h', argc > 2 && !strcmp(argv[2], "USR1") ? SIGUSR1 : SIGUSR2);
 	pthread_create(&t, NULL, crasher, argv[1]);
 	pthread_join(t, NULL);
 	return 0;

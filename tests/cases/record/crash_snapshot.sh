@@ -74,3 +74,34 @@ t_eq "recover: its reason is the end" end \
 t_eq "recover: every fault's call traced" 500 \
 	"$("$FNTRACE" report -i tr-recover/fl.data/snapshot.1 --stat --csv |
 	   awk -F, '$1 == "touch_guarded" { print $2 }')"
+
+# --snapshot-signal=SIG: the program getting SIG takes a snapshot first,
+# then what the program set happens: its handler, or the default action.
+for how in signal handled; do
+	mkdir "un-$how" "tr-$how"
+	(cd "un-$how" && ../wait_status ../crash_threads "$how" USR2 >out 2>status)
+	(cd "tr-$how" && "$FNTRACE" record --overwrite --snapshot-signal=USR2 -b 1024 -o fl.data -- \
+		../crash_threads "$how" USR2 >out 2>rec.err; echo $? >rc)
+	d=tr-$how/fl.data
+	t_same "$how: the program's output as untraced" "un-$how/out" "tr-$how/out"
+	t_eq "$how: its wait status as untraced" "$(cat "un-$how/status")" \
+		"$(sed -n 's/^exit: //p' "$d/snapshot.2/info")"
+	t_eq "$how: a snapshot for the signal, then the last" "$d/snapshot.1 $d/snapshot.2" \
+		"$(echo $(ls -d "$d"/snapshot.*))"
+	t_eq "$how: the first asked by the program" program \
+		"$(sed -n 's/^snapshot_reason: //p' "$d/snapshot.1/info")"
+	t_eq "$how: ... for the signal" "signal SIGUSR2" \
+		"$(sed -n 's/^snapshot_why: //p' "$d/snapshot.1/info")"
+	t_ok "$how: ... holding the calls before it" \
+		sh -c "'$FNTRACE' report -i '$d/snapshot.1' | grep -q ' before_signal();'"
+done
+t_eq "handled: its status" 0 "$(cat tr-handled/rc)"
+t_eq "signal: fntrace's status, 128 + the signal" "$((128 + $(awk '{ print $2 }' un-signal/status)))" \
+	"$(cat tr-signal/rc)"
+
+t_error "--snapshot-signal: a signal that cannot be one, refused" 2 \
+	"bad --snapshot-signal: 'KILL' (one of HUP, INT, QUIT, USR1, USR2" \
+	"$FNTRACE" record --overwrite --snapshot-signal=KILL -- ./crash_threads signal
+t_error "--snapshot-signal: without --overwrite, refused" 2 \
+	"--snapshot-signal needs --overwrite and a program to run" \
+	"$FNTRACE" record --snapshot-signal=USR2 -- ./crash_threads signal
