@@ -10,9 +10,9 @@
  * READING while it copies it, so a writer that needs a chunk meanwhile
  * takes another, and reads the chunks threads still fill as they fill
  * them.  A program thread that wants one (fntrace_ctl_write, a trigger,
- * a crash handler) counts a request and writes an eventfd in the control
- * thread's epoll set, and goes on; whoever wants to know when it is taken
- * waits on a futex word.  After each snapshot the bell (an eventfd a
+ * the snapshot signal's handler) counts a request and writes an eventfd
+ * in the control thread's epoll set, and goes on; whoever wants to know
+ * when it is taken waits on a futex word.  After each snapshot the bell (an eventfd a
  * recorder polls) rings.
  *
  * A buffer the recorder made (record --overwrite) or took (record -p
@@ -283,9 +283,10 @@ void ft_snapshot_requests_close(void)
 }
 
 /* A write of v asked for by a program thread, which never takes the
- * snapshot itself: async-signal-safe (a crash handler may ask).  It counts
- * the request and rings the eventfd the control thread sleeps on; the
- * request's ticket, or 0 if there is no control thread to take it. */
+ * snapshot itself: async-signal-safe (a signal handler asks: snapsig.c).
+ * It counts the request and rings the eventfd the control thread sleeps
+ * on; the request's ticket, or 0 if there is no control thread to take
+ * it. */
 static uint32_t ask(unsigned long v)
 {
 	int fd = ft_fd(FT_FD_SNAP_REQUEST);
