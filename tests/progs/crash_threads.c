@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 static volatile int sink;
+static volatile int zero;	/* the workers write sink, never this */
 static _Atomic int ticks;
 
 __attribute__((noinline)) void worker_tick(int i)
@@ -54,7 +55,7 @@ __attribute__((noinline)) void before_crash(int i)
 
 __attribute__((noinline)) void do_segv(void)
 {
-	*(volatile int *)(uintptr_t)sink = 1;	/* sink is 0 by then */
+	*(volatile int *)(uintptr_t)zero = 1;
 }
 
 /* A page of a file past its end. */
@@ -81,7 +82,7 @@ __attribute__((noinline)) void do_ill(void)
 __attribute__((noinline)) void do_fpe(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
-	sink = 7 / sink;
+	sink = 7 / zero;
 #else
 	raise(SIGFPE);
 #endif
@@ -169,7 +170,6 @@ static void *crasher(void *arg)
 		usleep(1000);
 	for (int i = 0; i < 5; i++)
 		before_crash(i);
-	sink = 0;
 	printf("crashing: %s\n", how);
 	fflush(stdout);
 	for (unsigned i = 0; i < sizeof(crashes) / sizeof(crashes[0]); i++)

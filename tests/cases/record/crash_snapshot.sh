@@ -40,6 +40,7 @@ for kind in segv bus ill fpe abrt; do
 	why=$(sed -n 's/^snapshot_why: //p' "$d/info")
 	t_ok "$kind: it names the signal, the crashing thread and its process ($why)" \
 		expr "$why" : "$sig in thread [0-9]* (crasher) of pid $pid[, ]"
+	[ "$kind" = segv ] && t_ok "segv: ... and the address it wrote to" expr "$why" : ".*, address 0x0, "
 	tid=$(echo "$why" | awk '{ print $4 }')
 	"$FNTRACE" report -i "$d" >"tr-$kind/report" 2>"tr-$kind/report.err"
 	t_eq "$kind: reported" "0 " "$? $(cat "tr-$kind/report.err")"
