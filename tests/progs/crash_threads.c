@@ -7,6 +7,9 @@
  *                                          the arch makes one (aarch64's
  *                                          division by zero does not trap:
  *                                          there SIGFPE is raised)
+ *   crash_threads blocked                  SIGSEGV with SIGSEGV blocked: the
+ *                                          kernel kills at once, no handler
+ *                                          runs
  *   crash_threads recover N                N faults, each caught by the
  *                                          program's own SIGSEGV handler,
  *                                          which mends the page, then exit 0
@@ -93,12 +96,22 @@ __attribute__((noinline)) void do_abrt(void)
 	abort();
 }
 
+__attribute__((noinline)) void do_blocked(void)
+{
+	sigset_t segv;
+
+	sigemptyset(&segv);
+	sigaddset(&segv, SIGSEGV);
+	pthread_sigmask(SIG_BLOCK, &segv, NULL);
+	do_segv();
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } crashes[] = {
 	{ "segv", do_segv }, { "bus", do_bus }, { "ill", do_ill },
-	{ "fpe", do_fpe }, { "abrt", do_abrt },
+	{ "fpe", do_fpe }, { "abrt", do_abrt }, { "blocked", do_blocked },
 };
 
 /* ---- recovering from SIGSEGV, as a GC does ---- */

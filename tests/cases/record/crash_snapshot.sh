@@ -58,6 +58,20 @@ for kind in segv bus ill fpe abrt; do
 		grep -q "^fntrace: snapshot 1 (a crash: $sig in thread $tid (crasher)" "tr-$kind/rec.err"
 done
 
+# SIGSEGV while the thread blocks it: the kernel kills the process at
+# once, no handler runs, and the snapshot says so from the wait status.
+mkdir un-blocked tr-blocked
+(cd un-blocked && ../wait_status ../crash_threads blocked >out 2>status)
+(cd tr-blocked && "$FNTRACE" record --overwrite -b 1024 -o fl.data -- ../crash_threads blocked \
+	>out 2>rec.err)
+t_eq "blocked: the wait status as untraced" "$(cat un-blocked/status)" \
+	"$(sed -n 's/^exit: //p' tr-blocked/fl.data/snapshot.1/info)"
+t_eq "blocked: a crash, no thread to say it" "crash SIGSEGV: no thread said it" \
+	"$(sed -n 's/^snapshot_reason: //p; s/^snapshot_why: \(SIGSEGV: no thread said it\) (.*/\1/p' \
+	   tr-blocked/fl.data/snapshot.1/info | tr '\n' ' ' | sed 's/ $//')"
+t_ok "blocked: still holds the crashing thread's last calls" \
+	sh -c "'$FNTRACE' report -i tr-blocked/fl.data/snapshot.1 | grep -q ' do_blocked() {'"
+
 # A program with its own SIGSEGV handler, which mends the page and goes
 # on (a GC's write barrier): it reads the default back while ours stands
 # in, gets its own handler alone, and no snapshot is taken per fault.
