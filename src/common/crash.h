@@ -12,8 +12,9 @@
  * window once the program has ended, labelled with it.
  *
  * state is 0 (no crash), STAMPING while a thread writes the rest, then
- * STAMPED; the first crash of the program's processes holds it.  Written
- * in the program's byte order, as the rest of the buffer is.
+ * STAMPED, and a FUTEX_WAKE on it wakes the recorder's watcher; the
+ * first crash of the program's processes holds it.  Written in the
+ * program's byte order, as the rest of the buffer is.
  */
 #ifndef FNTRACE_CRASH_H
 #define FNTRACE_CRASH_H

@@ -19,7 +19,7 @@
  *
  * The handler does nothing unsafe on a crashing thread: a compare-and-swap
  * and a few stores into memory mapped for the process's life, then
- * system calls (clock_gettime, prctl, rt_tgsigqueueinfo).  It takes no
+ * system calls (clock_gettime, prctl, futex, rt_tgsigqueueinfo).  It takes no
  * lock, so a crash inside the runtime, on the control thread, or with
  * ftrace_lock held stamps as well; it writes no event and waits for
  * nobody.  SA_RESETHAND gives the default back as the kernel enters it,
@@ -35,6 +35,8 @@
 #include "../common/crash.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -83,6 +85,9 @@ static void stamp(struct ft_crash *c, int sig, const siginfo_t *si)
 	strncpy(c->signal, fatal_name(sig), sizeof(c->signal));
 	syscall(SYS_prctl, PR_GET_NAME, c->comm, 0, 0, 0);
 	atomic_store(&c->state, FT_CRASH_STAMPED);
+	/* The recorder's watcher sleeps on it (a futex of shared memory, not
+	 * a descriptor: the program may have closed ours). */
+	syscall(SYS_futex, &c->state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
 /*

@@ -75,6 +75,7 @@ int flight_start_attached(struct flight *f, const char *dir, struct ft_shm *ring
 
 void flight_close(struct flight *f)
 {
+	flight_crash_unwatch(f);
 	if (f->snap)
 		munmap(f->snap, ft_snap_size(f->snap));
 	if (f->snap_fd >= 0)

@@ -208,6 +208,7 @@ static void fly_until_exit(struct recorder *r, const char *name)
 				       { .fd = r->files.ours, .events = POLLIN } };
 
 		flight_take_new(&r->flight);
+		flight_crash_take(&r->flight);
 		file_service_serve(&r->files, &r->dir);
 		pass_on_signal(r);
 		if ((r->exited || child_exited(r)) && recording_done(r, name))
@@ -500,7 +501,7 @@ static int start_flight(struct recorder *r, const struct record_options *o)
 	ft_clock_pair(&r->info.clock.ticks[0], &r->info.clock.ns[0]);
 	r->info.clock.ticks[1] = r->info.clock.ticks[0];
 	r->info.clock.ns[1] = r->info.clock.ns[0];
-	if (flight_start(&r->flight, o->output, r->shm, &r->info))
+	if (flight_start(&r->flight, o->output, r->shm, &r->info) || flight_crash_watch(&r->flight))
 		return -1;
 	r->flight.tables = flight_shared_tables;
 	r->flight.tables_arg = &r->flight;

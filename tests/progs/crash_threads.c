@@ -10,6 +10,8 @@
  *   crash_threads blocked                  SIGSEGV with SIGSEGV blocked: the
  *                                          kernel kills at once, no handler
  *                                          runs
+ *   crash_threads child                    a child it forks dies of SIGSEGV;
+ *                                          it says so and exits 0
  *   crash_threads recover N                N faults, each caught by the
  *                                          program's own SIGSEGV handler,
  *                                          which mends the page, then exit 0
@@ -30,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static volatile int sink;
@@ -192,6 +196,28 @@ static void *crasher(void *arg)
 	exit(3);
 }
 
+static int child_crashes(void)
+{
+	int status = 0;
+	pid_t pid;
+
+	while (ticks < 20)
+		usleep(1000);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_NAME, "crasher");
+		for (int i = 0; i < 5; i++)
+			before_crash(i);
+		do_segv();
+		_exit(3);
+	}
+	waitpid(pid, &status, 0);
+	printf("the child: %s\n", WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "exited");
+	usleep(100 * 1000);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t t;
@@ -200,6 +226,8 @@ int main(int argc, char **argv)
 		return 2;
 	for (int i = 0; i < 2; i++)
 		pthread_create(&t, NULL, worker, NULL);
+	if (!strcmp(argv[1], "child"))
+		return child_crashes();
 	if (!strcmp(argv[1], "recover"))
 		return recover(argc > 2 ? atoi(argv[2]) : 1);
 	if (!strcmp(argv[1], "signal") || !strcmp(argv[1], "handled"))

@@ -72,6 +72,28 @@ t_eq "blocked: a crash, no thread to say it" "crash SIGSEGV: no thread said it" 
 t_ok "blocked: still holds the crashing thread's last calls" \
 	sh -c "'$FNTRACE' report -i tr-blocked/fl.data/snapshot.1 | grep -q ' do_blocked() {'"
 
+# A forked child's crash does not end the program: its snapshot is taken
+# at its time (the recorder's watcher wakes on the stamp), and the last
+# one, at the program's end, recalls it.
+mkdir un-child tr-child
+(cd un-child && ../wait_status ../crash_threads child >out 2>status)
+(cd tr-child && "$FNTRACE" record --overwrite -b 1024 -o fl.data -- ../crash_threads child \
+	>out 2>rec.err; echo $? >rc)
+d=tr-child/fl.data
+t_same "child: the program's output as untraced" un-child/out tr-child/out
+t_eq "child: its status" "status 0 0" "$(cat un-child/status) $(cat tr-child/rc)"
+t_eq "child: a snapshot at the crash, then the last" "$d/snapshot.1 $d/snapshot.2" \
+	"$(echo $(ls -d "$d"/snapshot.*))"
+why=$(sed -n 's/^snapshot_why: //p' "$d/snapshot.1/info")
+t_eq "child: the first for the crash" crash "$(sed -n 's/^snapshot_reason: //p' "$d/snapshot.1/info")"
+t_ok "child: ... of the child's thread ($why)" \
+	expr "$why" : "SIGSEGV in thread \([0-9]*\) (crasher) of pid \1, address 0x0, "
+t_ok "child: ... holding its last calls" \
+	sh -c "'$FNTRACE' report -i '$d/snapshot.1' | grep -q -- '-$(echo "$why" | awk '{ print $4 }') *|.* do_segv()'"
+t_eq "child: the last one recalls it" "end an earlier crash: $why" \
+	"$(sed -n 's/^snapshot_reason: //p; s/^snapshot_why: //p' "$d/snapshot.2/info" | tr '\n' ' ' |
+	   sed 's/ $//')"
+
 # A program with its own SIGSEGV handler, which mends the page and goes
 # on (a GC's write barrier): it reads the default back while ours stands
 # in, gets its own handler alone, and no snapshot is taken per fault.
