@@ -54,8 +54,8 @@ static void print_why(FILE *out, const struct tr_snapshot *s)
 	else if (!strcmp(r, "stopped"))
 		field(out, "why", "the recording stopped: the ring's window then");
 	else if (!strcmp(r, "crash"))
-		field(out, "why", "the program crashed: the ring's last window, as the kernel's "
-		      "ftrace_dump_on_oops");
+		field(out, "why", "a crash: the ring's window once the process that crashed had "
+		      "ended (the kernel's ftrace_dump_on_oops)");
 	else
 		field(out, "why", "%s", *r ? r : "-");
 	if (s->why)

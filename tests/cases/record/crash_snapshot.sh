@@ -49,7 +49,7 @@ for kind in segv bus ill fpe abrt; do
 	t_ok "$kind: ... and those before them" grep -q -- "-$tid *|.* before_crash();" "tr-$kind/report"
 	t_ok "$kind: the other threads' windows" grep -q " worker_tick();" "tr-$kind/report"
 	"$FNTRACE" info -i "$d" >"tr-$kind/info"
-	t_ok "$kind: info says it crashed" grep -q "^why  *the program crashed" "tr-$kind/info"
+	t_ok "$kind: info says it crashed" grep -q "^why  *a crash: the ring's window once" "tr-$kind/info"
 	t_ok "$kind: ... and how" grep -q "^  *$sig in thread $tid (crasher)" "tr-$kind/info"
 	t_ok "$kind: ... and every thread's window (main, two workers, the crasher)" \
 		test "$(awk '/^the window/ { on = 1; next } on && /^$/ { on = 0 } on && $1 ~ /^[0-9]+$/' \
