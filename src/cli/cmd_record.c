@@ -7,6 +7,7 @@
 #include "../common/argspec.h"
 #include "../common/filter.h"
 #include "../common/shm.h"
+#include "../common/signame.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -68,7 +69,13 @@ static const char usage[] =
 	"                         option): the buffer keeps the newest events,\n"
 	"                         nothing is written until a snapshot is taken\n"
 	"                         ('fntrace ctl PID snapshot 1'); each goes to\n"
-	"                         DIR/snapshot.N, read by report, info, export\n"
+	"                         DIR/snapshot.N, read by report, info, export;\n"
+	"                         a crash (SIGSEGV, SIGBUS, SIGILL, SIGFPE,\n"
+	"                         SIGABRT) makes the last one say which, where\n"
+	"      --snapshot-signal=SIG\n"
+	"                         with --overwrite: PROG getting signal SIG\n"
+	"                         (USR1, USR2, HUP, QUIT ...) takes a snapshot,\n"
+	"                         then its own handler runs, or the default action\n"
 	"  -h, --help             this text\n\n"
 	"SPEC: values separated by commas, up to 8: argN (the Nth integer or\n"
 	"pointer argument, N from 1), fargN (the Nth floating-point one), each\n"
@@ -95,7 +102,9 @@ static const char usage[] =
 	"                --trigger=handle_request:snapshot_if_longer:50000:10 \\\n"
 	"                --snapshot-interval=5000 -- ./server\n"
 	"                (slow/snapshot.N after each request of 50 ms or more,\n"
-	"                10 at most, one per 5 s)\n\n"
+	"                10 at most, one per 5 s)\n"
+	"         fntrace record --overwrite --snapshot-signal=USR2 -o flight -- ./server\n"
+	"         kill -USR2 $(pgrep -n server)                # flight/snapshot.1\n\n"
 	CLI_EXIT_HELP_PROGRAM
 	"with -p: 0 done, 1 failed, 2 usage error\n";
 
@@ -190,7 +199,20 @@ static int parse_max_size(const char *s, uint64_t *bytes)
 
 /* Long options without a letter of their own. */
 enum { OPT_TRACING_THRESH = 256, OPT_MAX_SIZE, OPT_OVERWRITE, OPT_TRIGGER,
-       OPT_SNAPSHOT_INTERVAL };
+       OPT_SNAPSHOT_INTERVAL, OPT_SNAPSHOT_SIGNAL };
+
+/* --snapshot-signal=SIG: by name, which the runtime looks up in its own
+ * arch's numbering (signame.h). */
+static int parse_snapshot_signal(const char *name, struct record_options *o)
+{
+	if (!ft_snapshot_signal_number(name)) {
+		cli_usage_error("bad --snapshot-signal: '%s' (one of %s)", name,
+				ft_snapshot_signal_names());
+		return -1;
+	}
+	o->snapshot_signal = name;
+	return 0;
+}
 
 static int parse_option(int c, struct record_options *o)
 {
@@ -240,6 +262,8 @@ static int parse_option(int c, struct record_options *o)
 	case OPT_OVERWRITE:
 		o->overwrite = 1;
 		return 0;
+	case OPT_SNAPSHOT_SIGNAL:
+		return parse_snapshot_signal(optarg, o);
 	}
 	return -1;
 }
@@ -264,6 +288,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "duration", required_argument, NULL, 'd' },
 		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "overwrite", no_argument, NULL, OPT_OVERWRITE },
+		{ "snapshot-signal", required_argument, NULL, OPT_SNAPSHOT_SIGNAL },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -288,6 +313,10 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 	}
 	if ((o->args || o->auto_args) && strcmp(o->tracer, "function_graph")) {
 		cli_usage_error("-A, -R and --auto-args need the function_graph tracer");
+		return -1;
+	}
+	if (o->snapshot_signal && (!o->overwrite || o->pid)) {
+		cli_usage_error("--snapshot-signal needs --overwrite and a program to run");
 		return -1;
 	}
 	if (o->thresh && strcmp(o->tracer, "function_graph")) {

@@ -103,7 +103,7 @@ static int request(enum trigger_cmd cmd, uint32_t id, uint32_t tid, uint64_t ent
 	pending.suppressed = s ? atomic_load(&s->suppressed) : 0;
 	pending.new_max = new_max;
 	atomic_store(&pending.state, SLOT_READY);
-	if (ft_snapshot_ask())
+	if (ft_snapshot_ask(NULL))
 		return 1;
 	atomic_store(&pending.state, SLOT_FREE);
 	return 0;

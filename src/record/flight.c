@@ -75,6 +75,7 @@ int flight_start_attached(struct flight *f, const char *dir, struct ft_shm *ring
 
 void flight_close(struct flight *f)
 {
+	flight_crash_unwatch(f);
 	if (f->snap)
 		munmap(f->snap, ft_snap_size(f->snap));
 	if (f->snap_fd >= 0)
@@ -146,6 +147,9 @@ static void asked(const struct ft_snap *s, char *buf, size_t len)
 	case FT_SNAP_END:
 		snprintf(buf, len, "the program's end: the ring's last window");
 		break;
+	case FT_SNAP_CRASH:
+		snprintf(buf, len, "a crash: %.*s", (int)sizeof(s->why), s->why);
+		break;
 	default:
 		snprintf(buf, len, "the recording's end: the ring's window then");
 	}
@@ -181,7 +185,8 @@ static void snapshot_info(const struct flight *f, struct datadir_info *info, cha
 		info->tracer = tracer;
 	ft_snap_info_lines(f->snap, extra, extra_len);
 	info->extra = extra;
-	if (ft_snap_u32(f->snap, f->snap->reason) != FT_SNAP_END)
+	if (ft_snap_u32(f->snap, f->snap->reason) != FT_SNAP_END &&
+	    ft_snap_u32(f->snap, f->snap->reason) != FT_SNAP_CRASH)
 		info->exit[0] = '\0';
 }
 
@@ -335,7 +340,7 @@ void flight_final(struct flight *f, unsigned reason, int program_gone)
 	ft_snap_set32(s, &s->pid, (uint32_t)f->run->pid);
 	field_text(s->ring_tracer, sizeof(s->ring_tracer), tracer);
 	set_text(s->tracer, sizeof(s->tracer), *tracer ? tracer : f->run->tracer);
-	set_text(s->why, sizeof(s->why), "");
+	set_text(s->why, sizeof(s->why), f->why);
 	ft_snap_unlock(s);
 	flight_take_new(f);
 }

@@ -36,6 +36,7 @@ struct record_options {
 					 * kept; 0: all of it */
 	int overwrite;			/* --overwrite: flight recording, a data
 					 * directory per snapshot (flight.h) */
+	const char *snapshot_signal;	/* --snapshot-signal: its name, or NULL */
 };
 
 /* Parse record options up to the program; returns the index of the
