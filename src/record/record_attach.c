@@ -436,6 +436,10 @@ static int record_attached(struct attached *a)
 	const struct record_options *o = a->o;
 	char ending[256], cut[192], *specs = NULL;
 
+	/* First, while the process is surely there: once it is gone /proc
+	 * no longer tells, and a table named by the pid outside its
+	 * namespace would be nobody's. */
+	a->own_pid = ctl_own_pid(o->pid);
 	if (!has_call_sites(o->pid) || !(a->shm = map_buffer(o->pid)))
 		return -1;
 	if (o->overwrite ? start_flight(a) : datadir_create(&a->dir, o->output, &a->info)) {
@@ -443,7 +447,6 @@ static int record_attached(struct attached *a)
 		return -1;
 	}
 	a->drainer = (struct drainer){ .shm = a->shm, .dir = &a->dir };
-	a->own_pid = ctl_own_pid(o->pid);
 	if (keep_funcs(a) || keep_specs(a, &specs) || record_settings_save(o->pid, &a->saved) ||
 	    configure(a, specs)) {
 		datadir_abandon(&a->dir);
