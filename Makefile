@@ -17,6 +17,10 @@ HOST_ARCH := $(patsubst i%86,i386,$(shell uname -m))
 ARCH    ?= $(HOST_ARCH)
 PREFIX  ?= /usr/local
 BUILD   ?= build
+# One spelling of every object's path, whichever way BUILD was given:
+# the dependency files name their targets by it, and a relative and an
+# absolute spelling would each miss the other's header changes.
+override BUILD := $(abspath $(BUILD))
 CC      ?= gcc
 
 CFLAGS   ?= -O2 -g

@@ -26,7 +26,8 @@
 # tests/real/workload.lua.  Then bench/startup.sh (100 000 call sites),
 # bench/args.sh (what recording arguments costs), bench/recordmcount.sh,
 # bench/livepatch.sh, bench/snapshot.sh (what a snapshot of 64 MB costs
-# the program) and bench/export.sh (reading a 2 GB trace;
+# the program), bench/trigger_storm.sh (a slow call every millisecond
+# under a duration trigger) and bench/export.sh (reading a 2 GB trace;
 # EXPORT_SIZE=500M makes it smaller), and one summary table of
 # every figure with its target.  Every figure is the median of repeated
 # runs, the commands of a group interleaved so that drifts of the machine
@@ -36,7 +37,7 @@
 # only when something could not run (or a traced program printed a wrong
 # result). BENCH_QUICK=1 makes a short run (a few minutes); BENCH_SKIP
 # leaves parts out: any of off cost startup args recordmcount livepatch
-# snapshot export.
+# snapshot trigger_storm export.
 set -eu
 export LC_ALL=C   # EPOCHREALTIME with a '.' separator; plain sort order
 
@@ -466,7 +467,7 @@ want() { [[ " ${BENCH_SKIP:-} " != *" $1 "* ]]; }
 # The other scripts, in turn; one that fails marks the run broken.
 others() {
 	local part
-	for part in startup args recordmcount livepatch snapshot export; do
+	for part in startup args recordmcount livepatch snapshot trigger_storm export; do
 		want $part || continue
 		BUILD=$BUILD "$top/bench/$part.sh" || broken=1
 	done

@@ -66,6 +66,10 @@ int cli_parse_tid(const char *text, uint32_t *tid);
 /* --tracing-thresh's microseconds, 0 (none) to 4294967295, as the
  * tracing_thresh file takes them; -1 after one line if not. */
 int cli_parse_thresh(const char *text, unsigned *us);
+/* --snapshot-interval's milliseconds, 0 (none) to an hour, as the
+ * snapshot_interval_ms file takes them; -1 after one line if not. */
+#define CLI_MAX_INTERVAL_MS 3600000u
+int cli_parse_interval(const char *text);
 /* A size in bytes, "100M" style (k or K, M, G: powers of 1024); -1 after
  * one line if not. */
 int cli_parse_size(const char *text, uint64_t *bytes);

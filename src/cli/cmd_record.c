@@ -7,6 +7,7 @@
 #include "../common/argspec.h"
 #include "../common/filter.h"
 #include "../common/shm.h"
+#include "../common/signame.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -45,9 +46,17 @@ static const char usage[] =
 	"                         describes (build it with -g), typed from it\n"
 	"      --trigger=FUNC:COMMAND[:COUNT]\n"
 	"                         a function trigger (repeatable), as written to\n"
-	"                         set_ftrace_filter: COMMAND traceoff, traceon or\n"
-	"                         stacktrace, COUNT the times it fires (default:\n"
-	"                         every call)\n"
+	"                         set_ftrace_filter: COMMAND traceoff, traceon,\n"
+	"                         stacktrace, snapshot (a snapshot just after the\n"
+	"                         call), dump (the same, said on stderr), or\n"
+	"                         snapshot_if_longer:USEC (a snapshot after a call\n"
+	"                         that lasted USEC microseconds or more; needs\n"
+	"                         function_graph), COUNT the times it fires\n"
+	"                         (default: every call)\n"
+	"      --snapshot-interval=MS\n"
+	"                         snapshot_if_longer takes one snapshot per MS\n"
+	"                         milliseconds at most (default 1000, 0: no limit);\n"
+	"                         the slow calls meanwhile are counted\n"
 	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
 	"  -p, --pid=PID          record a running process\n"
 	"  -d, --duration=SECS    with -p: stop after SECS seconds (0.5: half a second)\n"
@@ -60,7 +69,13 @@ static const char usage[] =
 	"                         option): the buffer keeps the newest events,\n"
 	"                         nothing is written until a snapshot is taken\n"
 	"                         ('fntrace ctl PID snapshot 1'); each goes to\n"
-	"                         DIR/snapshot.N, read by report, info, export\n"
+	"                         DIR/snapshot.N, read by report, info, export;\n"
+	"                         a crash (SIGSEGV, SIGBUS, SIGILL, SIGFPE,\n"
+	"                         SIGABRT) makes the last one say which, where\n"
+	"      --snapshot-signal=SIG\n"
+	"                         with --overwrite: PROG getting signal SIG\n"
+	"                         (USR1, USR2, HUP, QUIT ...) takes a snapshot,\n"
+	"                         then its own handler runs, or the default action\n"
 	"  -h, --help             this text\n\n"
 	"SPEC: values separated by commas, up to 8: argN (the Nth integer or\n"
 	"pointer argument, N from 1), fargN (the Nth floating-point one), each\n"
@@ -82,7 +97,14 @@ static const char usage[] =
 	"         fntrace record --max-size=512M -p 4242   (its last 512 MB)\n"
 	"         fntrace record --overwrite -b 65536 -o flight -- ./server &\n"
 	"         fntrace ctl $(pgrep -n server) snapshot 1   # flight/snapshot.1\n"
-	"         fntrace record -p 4242 --overwrite -o flight  # till Ctrl-C\n\n"
+	"         fntrace record -p 4242 --overwrite -o flight  # till Ctrl-C\n"
+	"         fntrace record --overwrite -o slow \\\n"
+	"                --trigger=handle_request:snapshot_if_longer:50000:10 \\\n"
+	"                --snapshot-interval=5000 -- ./server\n"
+	"                (slow/snapshot.N after each request of 50 ms or more,\n"
+	"                10 at most, one per 5 s)\n"
+	"         fntrace record --overwrite --snapshot-signal=USR2 -o flight -- ./server\n"
+	"         kill -USR2 $(pgrep -n server)                # flight/snapshot.1\n\n"
 	CLI_EXIT_HELP_PROGRAM
 	"with -p: 0 done, 1 failed, 2 usage error\n";
 
@@ -176,13 +198,30 @@ static int parse_max_size(const char *s, uint64_t *bytes)
 }
 
 /* Long options without a letter of their own. */
-enum { OPT_TRACING_THRESH = 256, OPT_MAX_SIZE, OPT_OVERWRITE, OPT_TRIGGER };
+enum { OPT_TRACING_THRESH = 256, OPT_MAX_SIZE, OPT_OVERWRITE, OPT_TRIGGER,
+       OPT_SNAPSHOT_INTERVAL, OPT_SNAPSHOT_SIGNAL };
+
+/* --snapshot-signal=SIG: by name, which the runtime looks up in its own
+ * arch's numbering (signame.h). */
+static int parse_snapshot_signal(const char *name, struct record_options *o)
+{
+	if (!ft_snapshot_signal_number(name)) {
+		cli_usage_error("bad --snapshot-signal: '%s' (one of %s)", name,
+				ft_snapshot_signal_names());
+		return -1;
+	}
+	o->snapshot_signal = name;
+	return 0;
+}
 
 static int parse_option(int c, struct record_options *o)
 {
 	switch (c) {
 	case OPT_TRACING_THRESH:
 		return cli_parse_thresh(optarg, &o->thresh);
+	case OPT_SNAPSHOT_INTERVAL:
+		o->snap_interval = optarg;
+		return cli_parse_interval(optarg);
 	case 't':
 		if (strcmp(optarg, "function") && strcmp(optarg, "function_graph")) {
 			cli_usage_error("no such tracer: '%s' (function, function_graph)", optarg);
@@ -223,6 +262,8 @@ static int parse_option(int c, struct record_options *o)
 	case OPT_OVERWRITE:
 		o->overwrite = 1;
 		return 0;
+	case OPT_SNAPSHOT_SIGNAL:
+		return parse_snapshot_signal(optarg, o);
 	}
 	return -1;
 }
@@ -235,6 +276,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "notrace", required_argument, NULL, 'N' },
 		{ "depth", required_argument, NULL, 'D' },
 		{ "tracing-thresh", required_argument, NULL, OPT_TRACING_THRESH },
+		{ "snapshot-interval", required_argument, NULL, OPT_SNAPSHOT_INTERVAL },
 		{ "retval", no_argument, NULL, 'r' },
 		{ "args", required_argument, NULL, 'A' },
 		{ "return", required_argument, NULL, 'R' },
@@ -246,6 +288,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "duration", required_argument, NULL, 'd' },
 		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "overwrite", no_argument, NULL, OPT_OVERWRITE },
+		{ "snapshot-signal", required_argument, NULL, OPT_SNAPSHOT_SIGNAL },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -270,6 +313,10 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 	}
 	if ((o->args || o->auto_args) && strcmp(o->tracer, "function_graph")) {
 		cli_usage_error("-A, -R and --auto-args need the function_graph tracer");
+		return -1;
+	}
+	if (o->snapshot_signal && (!o->overwrite || o->pid)) {
+		cli_usage_error("--snapshot-signal needs --overwrite and a program to run");
 		return -1;
 	}
 	if (o->thresh && strcmp(o->tracer, "function_graph")) {

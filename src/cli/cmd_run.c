@@ -25,23 +25,33 @@ static const char usage[] =
 	"               return (the tracing_thresh file, set from the start)\n"
 	"      --trigger=FUNC:COMMAND[:COUNT]\n"
 	"               a function trigger from the start (repeatable), as\n"
-	"               written to set_ftrace_filter: COMMAND traceoff, traceon\n"
-	"               or stacktrace, COUNT the times it fires (default: every\n"
-	"               call); only FUNC's site is on\n"
+	"               written to set_ftrace_filter: COMMAND traceoff, traceon,\n"
+	"               stacktrace, snapshot, dump or snapshot_if_longer:USEC\n"
+	"               (fntrace record --help says what each does), COUNT the\n"
+	"               times it fires (default: every call); only FUNC's site\n"
+	"               is on\n"
+	"      --snapshot-interval=MS\n"
+	"               snapshot_if_longer takes one snapshot per MS ms at most\n"
+	"               (default 1000; the snapshot_interval_ms file)\n"
 	"  -h, --help   this text\n\n"
 	"example: fntrace run -- xz -T2 -k big.tar &\n"
 	"         fntrace ctl $! current_tracer function\n"
 	"         fntrace run --tracing-thresh=500 -- ./server &\n"
 	"         fntrace run --trigger=abort_request:stacktrace -- ./server &\n"
-	"         fntrace ctl $! trace      (the stacks abort_request was called from)\n\n"
+	"         fntrace ctl $! trace      (the stacks abort_request was called from)\n"
+	"         fntrace run --trigger=handle_request:snapshot_if_longer:50000 \\\n"
+	"                --snapshot-interval=10000 -- ./server &\n"
+	"         fntrace ctl $! current_tracer function_graph\n"
+	"         fntrace ctl $! snapshot   (the last request of 50 ms or more)\n\n"
 	CLI_EXIT_HELP_PROGRAM;
 
-enum { OPT_TRACING_THRESH = 256, OPT_TRIGGER };
+enum { OPT_TRACING_THRESH = 256, OPT_TRIGGER, OPT_SNAPSHOT_INTERVAL };
 
 /* What the runtime is asked for from the start. */
 struct run_options {
 	unsigned thresh;	/* --tracing-thresh, microseconds */
 	char *triggers;		/* --trigger, one per line */
+	const char *snap_interval;	/* --snapshot-interval, ms, or NULL */
 };
 
 static int parse_option(int c, struct run_options *o)
@@ -50,6 +60,10 @@ static int parse_option(int c, struct run_options *o)
 		return cli_parse_thresh(optarg, &o->thresh);
 	if (c == OPT_TRIGGER)
 		return cli_add_trigger(&o->triggers, optarg) ? -1 : 0;
+	if (c == OPT_SNAPSHOT_INTERVAL) {
+		o->snap_interval = optarg;
+		return cli_parse_interval(optarg);
+	}
 	return -1;
 }
 
@@ -60,6 +74,7 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 	static const struct option opts[] = {
 		{ "tracing-thresh", required_argument, NULL, OPT_TRACING_THRESH },
 		{ "trigger", required_argument, NULL, OPT_TRIGGER },
+		{ "snapshot-interval", required_argument, NULL, OPT_SNAPSHOT_INTERVAL },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -90,7 +105,8 @@ static int run_env(const char *path, const char *lib, const struct run_options *
 	snprintf(us, sizeof(us), "%u", o->thresh);
 	return cli_target_env(path, lib) || setenv("FNTRACE_CONTROL", "1", 1) ||
 	       cli_set_env("FNTRACE_TRACING_THRESH", o->thresh ? us : NULL) ||
-	       cli_set_env("FNTRACE_TRIGGERS", o->triggers);
+	       cli_set_env("FNTRACE_TRIGGERS", o->triggers) ||
+	       cli_set_env("FNTRACE_SNAPSHOT_INTERVAL", o->snap_interval);
 }
 
 static int run(char **argv, const struct run_options *o)

@@ -122,6 +122,21 @@ int cli_parse_thresh(const char *text, unsigned *us)
 	return 0;
 }
 
+int cli_parse_interval(const char *text)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(text, &end, 10);
+	if (errno || *text < '0' || *text > '9' || *end || v > CLI_MAX_INTERVAL_MS) {
+		cli_usage_error("--snapshot-interval wants milliseconds from 0 to %u: '%s'",
+				CLI_MAX_INTERVAL_MS, text);
+		return -1;
+	}
+	return 0;
+}
+
 int cli_size_value(const char *text, uint64_t *bytes)
 {
 	static const char units[] = "kMG";

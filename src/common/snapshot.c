@@ -378,6 +378,7 @@ static const char *ft_snap_reason_name(unsigned reason)
 		[FT_SNAP_PROGRAM] = "program",
 		[FT_SNAP_END] = "end",
 		[FT_SNAP_STOPPED] = "stopped",
+		[FT_SNAP_CRASH] = "crash",
 	};
 
 	return reason < FT_SNAP_REASONS ? names[reason] : "none";

@@ -48,6 +48,9 @@ enum ft_snap_reason {
 	FT_SNAP_END,		/* the program ended: the ring's last window */
 	FT_SNAP_STOPPED,	/* the recording stopped (record -p: Ctrl-C,
 				 * -d's time): the window then */
+	FT_SNAP_CRASH,		/* the program died of SIGSEGV, SIGBUS, SIGILL,
+				 * SIGFPE or SIGABRT: the ring's last window,
+				 * `why` says which and where (crash.h) */
 	FT_SNAP_REASONS
 };
 

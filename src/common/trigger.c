@@ -16,9 +16,9 @@ const struct trigger_command trigger_commands[TRIGGER_COMMANDS] = {
 	[TRIGGER_TRACEOFF] = { "traceoff", NULL },
 	[TRIGGER_TRACEON] = { "traceon", NULL },
 	[TRIGGER_STACKTRACE] = { "stacktrace", NULL },
-	[TRIGGER_SNAPSHOT] = { "snapshot",
-			       "not a trigger in this version (the snapshot file takes one)" },
-	[TRIGGER_DUMP] = { "dump", "not a trigger in this version" },
+	[TRIGGER_SNAPSHOT] = { "snapshot", NULL },
+	[TRIGGER_DUMP] = { "dump", NULL },
+	[TRIGGER_SNAPSHOT_IF_LONGER] = { "snapshot_if_longer", NULL, 1 },
 };
 
 int trigger_is_command(const char *text)
@@ -67,7 +67,7 @@ static int check_command(struct trigger_expr *t, const char *name, size_t len,
 {
 	if (find_command(name, len, &t->cmd)) {
 		snprintf(err, errlen, "no such command '%.*s' (traceoff, traceon, stacktrace, "
-			 "snapshot, dump): '%s'", (int)len, name, text);
+			 "snapshot, dump, snapshot_if_longer): '%s'", (int)len, name, text);
 		return -1;
 	}
 	if (!t->remove && trigger_commands[t->cmd].unavailable) {
@@ -75,6 +75,21 @@ static int check_command(struct trigger_expr *t, const char *name, size_t len,
 			 trigger_commands[t->cmd].unavailable, text);
 		return -1;
 	}
+	return 0;
+}
+
+/* snapshot_if_longer's "USEC" before the count: a whole number of
+ * microseconds, 1 to an hour.  The count's text is left in *param. */
+static int parse_usec(const char **param, unsigned long *usec)
+{
+	char *end;
+
+	if (!*param || (*param)[1] < '0' || (*param)[1] > '9')
+		return -1;
+	*usec = strtoul(*param + 1, &end, 10);
+	if ((*end && *end != ':') || *usec == 0 || *usec > TRIGGER_MAX_USEC)
+		return -1;
+	*param = *end ? end : NULL;
 	return 0;
 }
 
@@ -90,6 +105,9 @@ int trigger_parse(struct trigger_expr *t, const char *text, char *err, size_t er
 		return refuse(err, errlen, "not a command (FUNC:COMMAND[:COUNT])", text);
 	if (check_command(t, name, len, text, err, errlen))
 		return -1;
+	if (!t->remove && trigger_commands[t->cmd].takes_usec && parse_usec(&param, &t->usec))
+		return refuse(err, errlen, "bad duration (FUNC:snapshot_if_longer:USEC[:COUNT], "
+			      "USEC from 1 to 3600000000)", text);
 	if (!t->remove && parse_count(param ? param + 1 : NULL, &t->count))
 		return refuse(err, errlen, "bad count (a number from 0 to 2147483647)", text);
 	t->func = strndup(text + t->remove, name - 1 - (text + t->remove));

@@ -11,6 +11,8 @@
  * stays first, like the kernel's int3 handler.
  */
 #include "breakpoint.h"
+#include "crash.h"
+#include "snapsig.h"
 #include "interpose.h"
 #include "sigmask.h"
 #include "sync.h"
@@ -164,10 +166,14 @@ void ftrace_bp_retire(void)
 FT_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	struct sigaction copy;
+	int ret;
 
 	act = ft_handler_mask_free(act, &copy);
 	if (ftrace_sync_sigaction(sig, act, old) == 0)
 		return 0;
+	if ((ret = ft_crash_sigaction(sig, act, old)) <= 0 ||
+	    (ret = ft_snapsig_sigaction(sig, act, old)) <= 0)
+		return ret;
 	if (sig != SIGTRAP || !installed)
 		return ft_real_sigaction()(sig, act, old);
 	if (old)

@@ -277,6 +277,42 @@ static int write_thresh(const char *value, int append, int arg, char *err, size_
 	return 0;
 }
 
+static int read_interval(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n%u\n", ft_trigger_interval_ms());
+	return 0;
+}
+
+/* The least time between two snapshots of the duration triggers, in
+ * milliseconds (an hour at most); 0: none. */
+static int write_interval(const char *value, int append, int arg, char *err, size_t errlen)
+{
+	unsigned ms;
+
+	if (parse_number(value, 3600000, &ms, err, errlen))
+		return -1;
+	ft_trigger_set_interval_ms(ms);
+	return 0;
+}
+
+static int read_max_latency(struct ctl_out *o, int arg)
+{
+	ctl_printf(o, "ok\n%llu\n", (unsigned long long)ft_trigger_max_latency_us());
+	return 0;
+}
+
+/* Microseconds, as the kernel's: 0 resets it, another value is the one
+ * a call must beat. */
+static int write_max_latency(const char *value, int append, int arg, char *err, size_t errlen)
+{
+	unsigned us;
+
+	if (parse_number(value, UINT_MAX, &us, err, errlen))
+		return -1;
+	ft_trigger_set_max_latency_us(us);
+	return 0;
+}
+
 static int read_buffer_size(struct ctl_out *o, int arg)
 {
 	ctl_printf(o, "ok\n%u\n", ft_buffer_size_kb());
@@ -486,6 +522,8 @@ static const struct ctl_file files[] = {
 	{ "trace", ft_readout_trace, ft_readout_clear, 0 },
 	{ "trace_pipe", ft_readout_pipe, NULL, 0 },
 	{ "snapshot", ft_snapshot_read, ft_snapshot_write, 0 },
+	{ "snapshot_interval_ms", read_interval, write_interval, 0 },
+	{ "tracing_max_latency", read_max_latency, write_max_latency, 0 },
 	{ "trace_marker", NULL, write_marker, 0 },
 	{ "function_profile_enabled", read_profile_enabled, write_profile_enabled, 0 },
 	{ "trace_stat/function", ft_readout_profile, NULL, 0 },

@@ -24,10 +24,12 @@
  *   FNTRACE_ARGS_FILE a file of them: the recorder's, in its data directory
  *   FNTRACE_TRIGGERS  function triggers (set_ftrace_filter's commands), one
  *                     per line
+ *   FNTRACE_SNAPSHOT_INTERVAL  snapshot_interval_ms
  *   FNTRACE_DEBUG     say what is found and done (messages.c)
  */
 #include "args.h"
 #include "breakpoint.h"
+#include "triggers.h"
 #include "buffer.h"
 #include "clone.h"
 #include "control.h"
@@ -141,6 +143,22 @@ static void env_thresh(void)
 		ft_graph_set_thresh(v);
 }
 
+/* snapshot_interval_ms, from run's or record's --snapshot-interval. */
+static void env_interval(void)
+{
+	const char *ms = getenv("FNTRACE_SNAPSHOT_INTERVAL");
+	char *end;
+	unsigned long v;
+
+	if (!ms || !*ms)
+		return;
+	v = strtoul(ms, &end, 10);
+	if (*end || !isdigit((unsigned char)*ms) || v > 3600000)
+		ft_warn("FNTRACE_SNAPSHOT_INTERVAL: not a number of milliseconds: '%s'", ms);
+	else
+		ft_trigger_set_interval_ms(v);
+}
+
 /* Switch on the tracer the recorder asked for. */
 static int start_tracer(void)
 {
@@ -224,6 +242,7 @@ static void start(void)
 		ftrace_patch_go_live();
 	recording = attach_recorder();
 	env_thresh();
+	env_interval();
 	if (recording > 0 || getenv("FNTRACE_TRIGGERS"))
 		ftrace_modules_want_records();
 	if (ftrace_modules_pinned(NULL) < 0)

@@ -10,15 +10,17 @@
  * READING while it copies it, so a writer that needs a chunk meanwhile
  * takes another, and reads the chunks threads still fill as they fill
  * them.  A program thread that wants one (fntrace_ctl_write, a trigger,
- * a crash handler) counts a request and writes an eventfd in the control
- * thread's epoll set, and goes on; whoever wants to know when it is taken
- * waits on a futex word.  After each snapshot the bell (an eventfd a
+ * the snapshot signal's handler) counts a request and writes an eventfd
+ * in the control thread's epoll set, and goes on; whoever wants to know
+ * when it is taken waits on a futex word.  After each snapshot the bell (an eventfd a
  * recorder polls) rings.
  *
  * A buffer the recorder made (record --overwrite) or took (record -p
  * --overwrite) is not freed while it records.
  */
 #include "control.h"
+#include "crash.h"
+#include "snapsig.h"
 #include "fds.h"
 #include "lock.h"
 #include "messages.h"
@@ -27,6 +29,7 @@
 #include "readout.h"
 #include "seccomp.h"
 #include "tracing.h"
+#include "triggers.h"
 #include "../common/clock_pair.h"
 #include "../common/shm.h"
 #include "../common/snapshot.h"
@@ -105,6 +108,8 @@ int ft_snapshot_from_recorder(const char *fd, const char *bell)
 	snap = s;
 	recorder_made = 1;
 	ft_snapshot_note_tracer();
+	ft_crash_start(s);
+	ft_snapsig_start(getenv("FNTRACE_SNAPSHOT_SIGNAL"));
 	return 0;
 }
 
@@ -116,7 +121,7 @@ static int create_snap(void *out)
 }
 
 /* The buffer, made if it is not there yet. */
-static int alloc(char *err, size_t errlen)
+int ft_snapshot_alloc(char *err, size_t errlen)
 {
 	struct ft_snap *s = NULL;
 
@@ -202,9 +207,19 @@ static void note_clock(struct ft_shm *copy)
 	copy->clock.ns[1] = ns;
 }
 
+/* What the latest request said it was for (static text), or NULL. */
+static const char *_Atomic request_why;
+
+static const char *asked_why(void)
+{
+	const char *why = atomic_exchange(&request_why, NULL);
+
+	return why ? why : "";
+}
+
 static int take(unsigned reason, uint32_t asked_by, char *err, size_t errlen)
 {
-	if (alloc(err, errlen))
+	if (ft_snapshot_alloc(err, errlen))
 		return -1;
 	if (ft_snap_wait_reader(snap, READER_WAIT_MS))
 		ft_debug("snapshot: a recorder still writes the previous one out");
@@ -218,7 +233,9 @@ static int take(unsigned reason, uint32_t asked_by, char *err, size_t errlen)
 	snap->taken_by = own_tid();
 	snap->pid = getpid();
 	copy_text(snap->tracer, sizeof(snap->tracer), ft_tracer_name());
-	copy_text(snap->why, sizeof(snap->why), "");
+	copy_text(snap->why, sizeof(snap->why), reason == FT_SNAP_PROGRAM ? asked_why() : "");
+	if (reason == FT_SNAP_PROGRAM)
+		ft_trigger_snap_note(snap);
 	note_clock(ft_snap_shm(snap));
 	ft_snap_unlock(snap);
 	ft_snapshot_ring_bell();
@@ -269,9 +286,10 @@ void ft_snapshot_requests_close(void)
 }
 
 /* A write of v asked for by a program thread, which never takes the
- * snapshot itself: async-signal-safe (a crash handler may ask).  It counts
- * the request and rings the eventfd the control thread sleeps on; the
- * request's ticket, or 0 if there is no control thread to take it. */
+ * snapshot itself: async-signal-safe (a signal handler asks: snapsig.c).
+ * It counts the request and rings the eventfd the control thread sleeps
+ * on; the request's ticket, or 0 if there is no control thread to take
+ * it. */
 static uint32_t ask(unsigned long v)
 {
 	int fd = ft_fd(FT_FD_SNAP_REQUEST);
@@ -396,7 +414,7 @@ static int send_slot(struct ctl_out *o, enum ft_fd_slot slot)
 {
 	char err[160] = "";
 
-	if (alloc(err, sizeof(err))) {
+	if (ft_snapshot_alloc(err, sizeof(err))) {
 		ctl_printf(o, "error %d %s\n", ENOMEM, err);
 		return -1;
 	}
@@ -434,4 +452,18 @@ int ft_snapshot_read_fd(struct ctl_out *o, int arg)
 int ft_snapshot_read_bell(struct ctl_out *o, int arg)
 {
 	return send_slot(o, FT_FD_SNAP_BELL);
+}
+
+/* ---- for program threads: triggers (trigger_snap.c) and signal
+ * handlers (snapsig.c) ---- */
+
+uint32_t ft_snapshot_ask(const char *why)
+{
+	atomic_store(&request_why, why);
+	return ask(1);
+}
+
+int ft_snapshot_wait(uint32_t ticket, unsigned timeout_ms)
+{
+	return ticket ? wait_served(ticket, timeout_ms) : -1;
 }

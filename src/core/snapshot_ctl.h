@@ -28,11 +28,24 @@ int ft_snapshot_read_bell(struct ctl_out *o, int arg);
  * the process: -1, the refusal written to o. */
 int ft_snapshot_busy(struct ctl_out *o);
 
+/* The snapshot buffer made now, if it is not there yet, as a snapshot
+ * trigger is set (the kernel allocates it then too): a snapshot it asks
+ * for is a copy, not a first touch of fresh memory.  On the control
+ * thread; -1 with the reason in err. */
+int ft_snapshot_alloc(char *err, size_t errlen);
+
 /* The control thread's side: the eventfd requests come on (made anew
  * with each endpoint), and the requests waiting, served. */
 int ft_snapshot_requests_open(void);
 void ft_snapshot_requests_close(void);
 void ft_snapshot_serve(void);
+
+/* A snapshot asked for by a program thread (a trigger, a signal
+ * handler), never taken by it: async-signal-safe; why (static text, or
+ * NULL: a trigger says its own) is said in it.  Its ticket, or 0 if no
+ * control thread takes it.  ft_snapshot_wait: until it is taken (0), or timeout_ms pass (-1). */
+uint32_t ft_snapshot_ask(const char *why);
+int ft_snapshot_wait(uint32_t ticket, unsigned timeout_ms);
 
 /* The tracer changed (under ftrace_lock): a recorder's last copy names
  * its events by it. */

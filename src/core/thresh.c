@@ -33,21 +33,27 @@ static void measure_rate(void)
 	rate_ns = n1 - n0;
 }
 
-/* us microseconds in ticks; at least one, so that a threshold set is
- * never taken for none. */
-static uint64_t us_to_ticks(unsigned us)
+/* At least one tick, so that a threshold set is never taken for none. */
+uint64_t ft_clock_us_to_ticks(uint64_t us)
 {
 	uint64_t ticks;
 
 	if (!rate_ns)
 		measure_rate();
-	ticks = mul_div_u64((uint64_t)us * 1000, rate_ticks, rate_ns);
+	ticks = mul_div_u64(us * 1000, rate_ticks, rate_ns);
 	return ticks ? ticks : 1;
+}
+
+uint64_t ft_clock_ticks_to_us(uint64_t ticks)
+{
+	if (!rate_ns)
+		measure_rate();
+	return mul_div_u64(ticks, rate_ns, rate_ticks) / 1000;
 }
 
 void ft_graph_set_thresh(unsigned us)
 {
-	ft_graph.thresh = us ? us_to_ticks(us) : 0;
+	ft_graph.thresh = us ? ft_clock_us_to_ticks(us) : 0;
 	thresh_us = us;
 }
 

@@ -24,4 +24,9 @@ static ft_inline int ft_thresh_long_enough(const struct shadow_frame *f, uint64_
 void ft_thresh_write(struct ft_context *c, const struct shadow_frame *f, uint64_t now,
 		     int unwound);
 
+/* Microseconds in ticks of the clock events carry, and back, at a rate
+ * measured once (a millisecond's wait, on the control thread: thresh.c). */
+uint64_t ft_clock_us_to_ticks(uint64_t us);
+uint64_t ft_clock_ticks_to_us(uint64_t ticks);
+
 #endif

@@ -35,6 +35,7 @@
 #include "thresh.h"
 #include "tracers.h"
 #include "tracing.h"
+#include "triggers.h"
 
 #include <stdlib.h>
 
@@ -47,6 +48,7 @@
 #define FRAME_PROFILE_ONLY 0x20	/* the graph did not take it: timed only */
 #define FRAME_WHOLE	0x40	/* tracing_thresh: no entry was written; the
 				 * call is, whole, at its exit if long enough */
+#define FRAME_TIMED	0x80	/* a snapshot_if_longer trigger times it */
 
 /* Both read by the fast paths in assembly too (asm_offsets.h). */
 struct ft_graph_config ft_graph;
@@ -222,6 +224,8 @@ static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 	if (ft_graph.trace && ft_tracing_on && !(flags & (FRAME_NOTRACE | FRAME_PROFILE_ONLY)))
 		flags |= unlikely(ft_graph.thresh) ? FRAME_WHOLE :
 			 write_entry(c, id, rec_flags, now, regs);
+	if (unlikely(ft_graph.probes) && ft_trigger_timed(id))
+		flags |= FRAME_TIMED;
 	push_frame(c, retp, id, flags, rec_flags, now);
 }
 
@@ -315,6 +319,8 @@ static ft_inline void pop_frame(struct ft_context *c, uint64_t now, uintptr_t re
 	}
 	if (!quiet && !unwound && ft_graph.profile)
 		ft_profile_add(f->id, now - f->time);
+	if (unlikely(f->flags & FRAME_TIMED) && !quiet)
+		ft_trigger_timed_exit(f->id, c->thread->tid, f->time, now);
 	c->graph_functions -= !!(f->flags & FRAME_FUNCTION);
 	c->notrace_frames -= !!(f->flags & FRAME_NOTRACE);
 	c->profile_frames -= !!(f->flags & FRAME_PROFILE_ONLY);

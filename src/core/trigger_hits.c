@@ -16,6 +16,8 @@
  * count, as the kernel's do, only the hits that change tracing_on: one
  * that finds it as it would set it does nothing and keeps its count.
  * stacktrace records only while tracing is on, as the kernel's.
+ * snapshot and dump ask the control thread for a snapshot
+ * (trigger_snap.c).
  */
 #include "events.h"
 #include "ftrace.h"
@@ -51,8 +53,7 @@ struct ft_trigger_slot *ft_trigger_slot(uint32_t id, int make)
 	return block ? &block[i & (BLOCK - 1)] : NULL;
 }
 
-/* One hit from the count, if any is left. */
-static int take_count(_Atomic long *count)
+int ft_trigger_take_count(_Atomic long *count)
 {
 	long n = atomic_load_explicit(count, memory_order_relaxed);
 
@@ -77,7 +78,8 @@ static void set_tracing(const struct ft_trigger_hit *h, int on)
 {
 	int from = !on;
 
-	if (__atomic_load_n(&ft_tracing_on, __ATOMIC_RELAXED) == on || !take_count(h->count))
+	if (__atomic_load_n(&ft_tracing_on, __ATOMIC_RELAXED) == on ||
+	    !ft_trigger_take_count(h->count))
 		return;
 	if (!__atomic_compare_exchange_n(&ft_tracing_on, &from, on, 0, __ATOMIC_SEQ_CST,
 					 __ATOMIC_RELAXED))
@@ -96,15 +98,14 @@ static void hit_traceon(const struct ft_trigger_hit *h)
 
 static void hit_stacktrace(const struct ft_trigger_hit *h)
 {
-	if (ft_tracing_on && take_count(h->count))
+	if (ft_tracing_on && ft_trigger_take_count(h->count))
 		ft_trigger_stack(h);
 }
 
 /*
  * The kernel's struct ftrace_func_command: what a command does, by its
- * number (its name: common/trigger.c's table).  A command with no hit yet
- * (snapshot, dump) is refused there, with its reason; giving it a hit
- * here, and dropping that reason, is all it takes to add one.
+ * number (its name: common/trigger.c's table).  snapshot_if_longer has no
+ * hit at the call: the graph hooks time its calls (trigger_snap.c).
  */
 struct ft_func_command {
 	void (*hit)(const struct ft_trigger_hit *h);
@@ -114,6 +115,8 @@ static const struct ft_func_command commands[TRIGGER_COMMANDS] = {
 	[TRIGGER_TRACEOFF] = { hit_traceoff },
 	[TRIGGER_TRACEON] = { hit_traceon },
 	[TRIGGER_STACKTRACE] = { hit_stacktrace },
+	[TRIGGER_SNAPSHOT] = { ft_trigger_snapshot },
+	[TRIGGER_DUMP] = { ft_trigger_snapshot },
 };
 
 static ft_cold void fire(struct ft_thread *t, struct ft_context *c, struct ft_trigger_slot *s,
@@ -124,6 +127,7 @@ static ft_cold void fire(struct ft_thread *t, struct ft_context *c, struct ft_tr
 
 	for (unsigned i = 0; i < TRIGGER_COMMANDS; i++)
 		if ((armed >> i & 1) && commands[i].hit) {
+			h.cmd = i;
 			h.count = &s->count[i];
 			commands[i].hit(&h);
 		}

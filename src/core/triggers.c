@@ -17,6 +17,8 @@
 #include "control.h"
 #include "tracers.h"
 #include "tracing.h"
+#include "snapshot_ctl.h"
+#include "thresh.h"
 #include "triggers.h"
 #include "../common/array.h"
 
@@ -45,6 +47,7 @@ struct touched {
 	uint32_t id;
 	uint32_t armed;
 	long count[TRIGGER_COMMANDS];
+	unsigned long longer_us;
 };
 
 struct ft_trigger_write {
@@ -103,6 +106,7 @@ static int plan_slot(struct ft_trigger_write *w, struct ft_trigger_slot *s, uint
 	s->next_armed = t->armed | PLANNED;
 	for (unsigned i = 0; i < TRIGGER_COMMANDS; i++)
 		s->next_count[i] = t->count[i] = atomic_load(&s->count[i]);
+	s->next_longer_us = t->longer_us = s->longer_us;
 	return 0;
 }
 
@@ -136,6 +140,8 @@ static long plan_command(struct ft_trigger_write *w, const struct command *c)
 		else
 			s->next_armed |= bit;
 		s->next_count[e->cmd] = e->remove ? 0 : e->count;
+		if (!e->remove && e->cmd == TRIGGER_SNAPSHOT_IF_LONGER)
+			s->next_longer_us = e->usec;
 		n++;
 	}
 	return n;
@@ -205,11 +211,17 @@ static unsigned bits(uint32_t v)
 	return n;
 }
 
-/* Counts first, then the bits that make hooks read them. */
-static void store(struct ft_trigger_slot *s, uint32_t armed, const long *count)
+/* Counts and duration first, then the bits that make hooks read them. */
+static void store(struct ft_trigger_slot *s, uint32_t armed, const long *count,
+		  unsigned long longer_us)
 {
 	for (unsigned i = 0; i < TRIGGER_COMMANDS; i++)
 		atomic_store(&s->count[i], count[i]);
+	if (longer_us)
+		ft_trigger_interval_prepare();
+	if (longer_us != s->longer_us)
+		atomic_store(&s->longer_ticks, longer_us ? ft_clock_us_to_ticks(longer_us) : 0);
+	s->longer_us = longer_us;
 	nr_armed += bits(armed);
 	nr_armed -= bits(atomic_exchange(&s->armed, armed));
 }
@@ -219,14 +231,15 @@ static void store_plan(struct ft_trigger_write *w)
 	for (size_t i = 0; i < w->nr; i++) {
 		struct ft_trigger_slot *s = ft_trigger_slot(w->v[i].id, 0);
 
-		store(s, s->next_armed & ~PLANNED, s->next_count);
+		store(s, s->next_armed & ~PLANNED, s->next_count, s->next_longer_us);
 	}
 }
 
 static void undo_plan(struct ft_trigger_write *w)
 {
 	for (size_t i = 0; i < w->nr; i++)
-		store(ft_trigger_slot(w->v[i].id, 0), w->v[i].armed, w->v[i].count);
+		store(ft_trigger_slot(w->v[i].id, 0), w->v[i].armed, w->v[i].count,
+		      w->v[i].longer_us);
 }
 
 /* The probe ops in with the first trigger, out with the last; otherwise
@@ -255,10 +268,29 @@ static int sync_ops(char *err, size_t errlen)
 	return ret;
 }
 
+/* Does the plan arm a command that takes snapshots? */
+static int arms_snapshots(const struct ft_trigger_write *w)
+{
+	const uint32_t snapshots = 1u << TRIGGER_SNAPSHOT | 1u << TRIGGER_DUMP |
+				   1u << TRIGGER_SNAPSHOT_IF_LONGER;
+
+	for (size_t i = 0; i < w->nr; i++)
+		if (ft_trigger_slot(w->v[i].id, 0)->next_armed & snapshots)
+			return 1;
+	return 0;
+}
+
 int ft_triggers_commit(struct ft_trigger_write *w, char *err, size_t errlen)
 {
 	int ret;
 
+	/* The snapshot buffer first, as the kernel's registration makes it:
+	 * a trigger's first snapshot then copies, with no fresh memory to
+	 * touch, and one that cannot be made refuses the write. */
+	if (arms_snapshots(w) && (ft_get_ready(err, errlen) || ft_snapshot_alloc(err, errlen))) {
+		ft_triggers_drop(w);
+		return -1;
+	}
 	store_plan(w);
 	ret = sync_ops(err, errlen);
 	if (ret)
@@ -278,12 +310,33 @@ int ft_triggers_clear(void)
 		long none[TRIGGER_COMMANDS] = { 0 };
 
 		if (s)
-			store(s, 0, none);
+			store(s, 0, none, s->longer_us);
 	}
 	return sync_ops(err, sizeof(err));
 }
 
 /* ---- the listing ---- */
+
+/* A command's parameters as they are written back: the count, and for
+ * snapshot_if_longer its duration first and its tallies after a '#',
+ * which a writer of the line leaves out (record_settings.c). */
+static void show_command(struct ctl_out *o, const struct ft_trigger_slot *s, unsigned cmd)
+{
+	long count = atomic_load(&s->count[cmd]);
+
+	ctl_printf(o, ":%s", trigger_commands[cmd].name);
+	if (cmd == TRIGGER_SNAPSHOT_IF_LONGER)
+		ctl_printf(o, ":%lu", s->longer_us);
+	if (count == TRIGGER_UNLIMITED)
+		ctl_printf(o, ":unlimited");
+	else
+		ctl_printf(o, ":count=%ld", count);
+	if (cmd == TRIGGER_SNAPSHOT_IF_LONGER)
+		ctl_printf(o, " # slow=%llu suppressed=%llu",
+			   (unsigned long long)atomic_load(&s->slow),
+			   (unsigned long long)atomic_load(&s->suppressed));
+	ctl_printf(o, "\n");
+}
 
 void ft_triggers_show(struct ctl_out *o,
 		      void (*name)(struct ctl_out *o, const struct ftrace_rec *rec))
@@ -295,15 +348,10 @@ void ft_triggers_show(struct ctl_out *o,
 		if (ftrace_rec_get(id)->flags & FTRACE_FL_DISABLED)
 			continue;	/* its module is gone */
 		for (unsigned i = 0; i < TRIGGER_COMMANDS; i++) {
-			long count = s ? atomic_load(&s->count[i]) : 0;
-
 			if (!(armed >> i & 1))
 				continue;
 			name(o, ftrace_rec_get(id));
-			if (count == TRIGGER_UNLIMITED)
-				ctl_printf(o, ":%s:unlimited\n", trigger_commands[i].name);
-			else
-				ctl_printf(o, ":%s:count=%ld\n", trigger_commands[i].name, count);
+			show_command(o, s, i);
 		}
 	}
 }

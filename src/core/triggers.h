@@ -36,6 +36,12 @@ struct ft_trigger_slot {
 	uint32_t next_armed;
 	_Atomic long count[TRIGGER_COMMANDS];	/* or TRIGGER_UNLIMITED */
 	long next_count[TRIGGER_COMMANDS];
+	/* snapshot_if_longer: its duration (the ticks stored before the
+	 * bit that makes hooks read them), the calls that lasted as long,
+	 * and those of them no snapshot was asked for: the interval */
+	_Atomic uint64_t longer_ticks;
+	unsigned long longer_us, next_longer_us;
+	_Atomic uint64_t slow, suppressed;
 };
 
 /* Function id's slot; NULL if it has none (make: then one is made, NULL
@@ -49,6 +55,7 @@ struct ft_trigger_hit {
 	uint32_t id;
 	uintptr_t parent_ip;
 	uintptr_t *retp;		/* the slot of its return address */
+	enum trigger_cmd cmd;
 	_Atomic long *count;		/* this command's */
 };
 
@@ -59,6 +66,38 @@ void ft_trigger_call(uintptr_t self_ret, uintptr_t parent_ip, uintptr_t *retp);
 /* The stacktrace command: the stack of h's call into h's context
  * (trigger_stack.c). */
 void ft_trigger_stack(const struct ft_trigger_hit *h);
+
+/* One hit from a count, if any is left (a compare-and-swap). */
+int ft_trigger_take_count(_Atomic long *count);
+
+/* ---- the snapshot commands (trigger_snap.c) ---- */
+
+/* snapshot and dump: a snapshot asked for, never waited for. */
+void ft_trigger_snapshot(const struct ft_trigger_hit *h);
+/* Is function id's call to be timed for snapshot_if_longer?  Asked by
+ * the graph hooks as they push its frame, while a trigger is set. */
+int ft_trigger_timed(uint32_t id);
+/* A timed call closed (the graph's pop, thresh's path): entry and now in
+ * clock ticks.  A snapshot is asked for if it lasted long enough, its
+ * count and the interval allow. */
+void ft_trigger_timed_exit(uint32_t id, uint32_t tid, uint64_t entry, uint64_t now);
+/* snapshot_interval_ms: the least time between two snapshots the
+ * duration triggers ask for (0: none). */
+unsigned ft_trigger_interval_ms(void);
+void ft_trigger_set_interval_ms(unsigned ms);
+/* The default interval converted to clock ticks, if it is not yet: as
+ * a duration trigger is set. */
+void ft_trigger_interval_prepare(void);
+/* tracing_max_latency: the longest call the duration triggers timed, in
+ * microseconds; set (0 resets it) on the control thread. */
+uint64_t ft_trigger_max_latency_us(void);
+void ft_trigger_set_max_latency_us(uint64_t us);
+
+struct ft_snap;
+/* The control thread took a snapshot a program thread asked for: a
+ * trigger's request, if one is pending, says why in it (and whether the
+ * ring still held the slow call's start); a dump is said on stderr. */
+void ft_trigger_snap_note(struct ft_snap *snap);
 
 /* ---- the control side (triggers.c) ---- */
 

@@ -75,6 +75,7 @@ int flight_start_attached(struct flight *f, const char *dir, struct ft_shm *ring
 
 void flight_close(struct flight *f)
 {
+	flight_crash_unwatch(f);
 	if (f->snap)
 		munmap(f->snap, ft_snap_size(f->snap));
 	if (f->snap_fd >= 0)
@@ -131,16 +132,23 @@ static char *field_text(const char *field, size_t size, char *buf)
 static void asked(const struct ft_snap *s, char *buf, size_t len)
 {
 	unsigned by = ft_snap_u32(s, s->asked_by);
+	char why[sizeof(s->why)];
 
 	switch (ft_snap_u32(s, s->reason)) {
 	case FT_SNAP_CONTROL:
 		snprintf(buf, len, "written to the snapshot file, by pid %u", by);
 		break;
 	case FT_SNAP_PROGRAM:
-		snprintf(buf, len, "asked by thread %u of the program", by);
+		if (*field_text(s->why, sizeof(s->why), why))
+			snprintf(buf, len, "trigger %s", why);
+		else
+			snprintf(buf, len, "asked by thread %u of the program", by);
 		break;
 	case FT_SNAP_END:
 		snprintf(buf, len, "the program's end: the ring's last window");
+		break;
+	case FT_SNAP_CRASH:
+		snprintf(buf, len, "a crash: %.*s", (int)sizeof(s->why), s->why);
 		break;
 	default:
 		snprintf(buf, len, "the recording's end: the ring's window then");
@@ -152,7 +160,7 @@ static void asked(const struct ft_snap *s, char *buf, size_t len)
  * free for since the start: a window short of the truth says so. */
 static void say_written(const struct flight *f, const struct drainer *d, const char *name)
 {
-	char size[32], why[96], cut[192];
+	char size[32], why[160], cut[192];
 	struct tr_counts kept = d->written;
 
 	asked(f->snap, why, sizeof(why));
@@ -177,7 +185,8 @@ static void snapshot_info(const struct flight *f, struct datadir_info *info, cha
 		info->tracer = tracer;
 	ft_snap_info_lines(f->snap, extra, extra_len);
 	info->extra = extra;
-	if (ft_snap_u32(f->snap, f->snap->reason) != FT_SNAP_END)
+	if (ft_snap_u32(f->snap, f->snap->reason) != FT_SNAP_END &&
+	    ft_snap_u32(f->snap, f->snap->reason) != FT_SNAP_CRASH)
 		info->exit[0] = '\0';
 }
 
@@ -331,7 +340,7 @@ void flight_final(struct flight *f, unsigned reason, int program_gone)
 	ft_snap_set32(s, &s->pid, (uint32_t)f->run->pid);
 	field_text(s->ring_tracer, sizeof(s->ring_tracer), tracer);
 	set_text(s->tracer, sizeof(s->tracer), *tracer ? tracer : f->run->tracer);
-	set_text(s->why, sizeof(s->why), "");
+	set_text(s->why, sizeof(s->why), f->why);
 	ft_snap_unlock(s);
 	flight_take_new(f);
 }

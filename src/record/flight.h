@@ -11,6 +11,7 @@
 #ifndef FNTRACE_FLIGHT_H
 #define FNTRACE_FLIGHT_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -34,6 +35,13 @@ struct flight {
 	int (*tables)(void *arg, const char *dir, const struct drainer *d);
 	void *tables_arg;
 	uint64_t bytes;			/* of the snapshots' trace.dat files */
+	char why[128];			/* the last snapshot's words (a crash's) */
+	/* flight_crash.c: a thread asleep until a process of the program
+	 * stamps a crash, which then rings the bell. */
+	pthread_t watcher;
+	int watching;
+	_Atomic int stop_watching;
+	int crash_seen;			/* the stamp was looked at */
 };
 
 /* DIR made (a previous one kept as DIR.old), for a program the recorder
@@ -58,6 +66,18 @@ void flight_watch(struct flight *f, pid_t pid, uint64_t end_ns, int (*over)(void
 /* The last snapshot, copied by the recorder: reason FT_SNAP_END (the
  * program has ended; its exit in run) or FT_SNAP_STOPPED. */
 void flight_final(struct flight *f, unsigned reason, int program_gone);
+/* Why the last snapshot of a program that ended with status: FT_SNAP_CRASH
+ * if it died of a crash signal, else FT_SNAP_END; its words (which signal,
+ * which thread, where: the stamp of flight_crash.c) into f->why. */
+unsigned flight_end_reason(struct flight *f, int status);
+/* Watch for a crash stamp (flight_crash.c): the bell rings when one is
+ * written.  0, or -1 (said). */
+int flight_crash_watch(struct flight *f);
+void flight_crash_unwatch(struct flight *f);
+/* A crash of a process of the program other than the one the recorder
+ * started, once it is gone: a snapshot of its own, then (that one's
+ * crash is told by the last snapshot).  Called when the bell rang. */
+void flight_crash_take(struct flight *f);
 /* One line: how many snapshots, where. */
 void flight_say_summary(const struct flight *f);
 void flight_close(struct flight *f);

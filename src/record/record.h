@@ -24,6 +24,8 @@ struct record_options {
 	char *args;			/* set_ftrace_args: -A/-R specs, one per line */
 	int auto_args;			/* --auto-args: specs from the DWARF too */
 	char *triggers;			/* --trigger: function triggers, one per line */
+	const char *snap_interval;	/* --snapshot-interval, ms; NULL: the
+					 * runtime's default */
 	const char *output;		/* the data directory */
 	char **argv;			/* the program and its arguments */
 	int transient;			/* live: output goes once reported, so
@@ -34,6 +36,7 @@ struct record_options {
 					 * kept; 0: all of it */
 	int overwrite;			/* --overwrite: flight recording, a data
 					 * directory per snapshot (flight.h) */
+	const char *snapshot_signal;	/* --snapshot-signal: its name, or NULL */
 };
 
 /* Parse record options up to the program; returns the index of the

@@ -86,6 +86,7 @@ static int configure(struct attached *a, const char *specs)
 	snprintf(thresh, sizeof(thresh), "%u", o->thresh);
 	return ctl_set(pid, "set_ftrace_filter", o->filter ? o->filter : "") ||
 	       record_triggers_set(pid, o->triggers) ||
+	       (o->snap_interval && ctl_set(pid, "snapshot_interval_ms", o->snap_interval)) ||
 	       ctl_set(pid, "set_ftrace_notrace", o->notrace ? o->notrace : "") ||
 	       ctl_set(pid, "max_graph_depth", depth) ||
 	       ctl_set(pid, "tracing_thresh", thresh) ||
@@ -433,6 +434,10 @@ static int record_attached(struct attached *a)
 	const struct record_options *o = a->o;
 	char ending[256], cut[192], *specs = NULL;
 
+	/* First, while the process is surely there: once it is gone /proc
+	 * no longer tells, and a table named by the pid outside its
+	 * namespace would be nobody's. */
+	a->own_pid = ctl_own_pid(o->pid);
 	if (!has_call_sites(o->pid) || !(a->shm = map_buffer(o->pid)))
 		return -1;
 	if (o->overwrite ? start_flight(a) : datadir_create(&a->dir, o->output, &a->info)) {
@@ -440,7 +445,6 @@ static int record_attached(struct attached *a)
 		return -1;
 	}
 	a->drainer = (struct drainer){ .shm = a->shm, .dir = &a->dir };
-	a->own_pid = ctl_own_pid(o->pid);
 	if (keep_funcs(a) || keep_specs(a, &specs) || record_settings_save(o->pid, &a->saved) ||
 	    configure(a, specs)) {
 		datadir_abandon(&a->dir);

@@ -10,7 +10,8 @@
  * not all written back as they read: a function of a library is
  * "name [libx.so]", written "name:mod:libx.so"; a trigger is
  * "name:traceoff:count=3" or ":unlimited", written "name:traceoff:3" or
- * with no count.  The recording runs with its own triggers alone: the
+ * with no count, and what follows a " # " (snapshot_if_longer's tallies)
+ * is left out.  The recording runs with its own triggers alone: the
  * process's are taken off for it and put back after.
  */
 #include "../cli/cli.h"
@@ -89,6 +90,9 @@ static char *writable(const char *line)
 			(int)(close - bracket - 2), bracket + 2, rest);
 	else
 		strcpy(out, line);
+	/* snapshot_if_longer's tallies follow a '#': not written back. */
+	if (strstr(out, " # "))
+		*strstr(out, " # ") = '\0';
 	if (trigger_is_command(out))
 		written_count(out);
 	return out;

@@ -208,6 +208,7 @@ static void fly_until_exit(struct recorder *r, const char *name)
 				       { .fd = r->files.ours, .events = POLLIN } };
 
 		flight_take_new(&r->flight);
+		flight_crash_take(&r->flight);
 		file_service_serve(&r->files, &r->dir);
 		pass_on_signal(r);
 		if ((r->exited || child_exited(r)) && recording_done(r, name))
@@ -231,6 +232,7 @@ static int flight_env(const struct record_options *o, const struct recorder *r)
 	return (o->overwrite && cli_set_env("FNTRACE_CONTROL", "1")) ||
 	       cli_set_env("FNTRACE_SNAPSHOT_FD", o->overwrite ? fd : NULL) ||
 	       cli_set_env("FNTRACE_SNAPSHOT_BELL", o->overwrite ? bell : NULL) ||
+	       cli_set_env("FNTRACE_SNAPSHOT_SIGNAL", o->overwrite ? o->snapshot_signal : NULL) ||
 	       (o->overwrite && (fcntl(r->flight.snap_fd, F_SETFD, 0) ||
 				 fcntl(r->flight.bell, F_SETFD, 0)));
 }
@@ -252,6 +254,7 @@ static int child_env(const struct record_options *o, const struct recorder *r,
 	       cli_set_env("FNTRACE_TRACER", o->tracer) ||
 	       cli_set_env("FNTRACE_FILTER", o->filter) || cli_set_env("FNTRACE_NOTRACE", o->notrace) ||
 	       cli_set_env("FNTRACE_TRIGGERS", o->triggers) ||
+	       cli_set_env("FNTRACE_SNAPSHOT_INTERVAL", o->snap_interval) ||
 	       cli_set_env("FNTRACE_DEPTH", o->depth ? depth : NULL) ||
 	       cli_set_env("FNTRACE_TRACING_THRESH", o->thresh ? thresh : NULL) ||
 	       cli_set_env("FNTRACE_OPTIONS", o->retval ? "funcgraph-retval" : NULL) ||
@@ -443,7 +446,7 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	clock_end(&r->info.clock);
 	describe_exit(r->status, r->info.exit, sizeof(r->info.exit));
 	if (o->overwrite) {
-		flight_final(&r->flight, FT_SNAP_END, 1);
+		flight_final(&r->flight, flight_end_reason(&r->flight, r->status), 1);
 		flight_say_summary(&r->flight);
 		return r->status;
 	}
@@ -499,7 +502,7 @@ static int start_flight(struct recorder *r, const struct record_options *o)
 	ft_clock_pair(&r->info.clock.ticks[0], &r->info.clock.ns[0]);
 	r->info.clock.ticks[1] = r->info.clock.ticks[0];
 	r->info.clock.ns[1] = r->info.clock.ns[0];
-	if (flight_start(&r->flight, o->output, r->shm, &r->info))
+	if (flight_start(&r->flight, o->output, r->shm, &r->info) || flight_crash_watch(&r->flight))
 		return -1;
 	r->flight.tables = flight_shared_tables;
 	r->flight.tables_arg = &r->flight;

@@ -53,6 +53,9 @@ static void print_why(FILE *out, const struct tr_snapshot *s)
 		      "kernel keeps its buffer");
 	else if (!strcmp(r, "stopped"))
 		field(out, "why", "the recording stopped: the ring's window then");
+	else if (!strcmp(r, "crash"))
+		field(out, "why", "a crash: the ring's window once the process that crashed had "
+		      "ended (the kernel's ftrace_dump_on_oops)");
 	else
 		field(out, "why", "%s", *r ? r : "-");
 	if (s->why)
@@ -73,7 +76,8 @@ static uint64_t chunks_before(const struct tr_thread *th)
 /* The last window, which the recorder copies itself. */
 static int by_recorder(const struct tr_snapshot *s)
 {
-	return s->reason && (!strcmp(s->reason, "end") || !strcmp(s->reason, "stopped"));
+	return s->reason && (!strcmp(s->reason, "end") || !strcmp(s->reason, "stopped") ||
+			     !strcmp(s->reason, "crash"));
 }
 
 static void print_losses(FILE *out, const struct trace_data *td)

@@ -14,15 +14,16 @@ seeds=$out/trace-seeds corpus=$out/trace-corpus
 mkdir -p "$seeds" "$corpus"
 
 # as_pid100 IN OUT: every chunk's pid made 100 (header 16 bytes; a chunk
-# is an 80-byte head, pid first and used at 32, then its events).
+# is a 72-byte head, struct ft_chunk: pid first and used at 24, then its
+# events).
 as_pid100() {
 	python3 - "$1" "$2" <<'PY'
 import struct, sys
 b = bytearray(open(sys.argv[1], 'rb').read())
 at = 16
-while at + 80 <= len(b):
+while at + 72 <= len(b):
     struct.pack_into('<I', b, at, 100)
-    at += 80 + struct.unpack_from('<I', b, at + 32)[0]
+    at += 72 + struct.unpack_from('<I', b, at + 24)[0]
 open(sys.argv[2], 'wb').write(b)
 PY
 }

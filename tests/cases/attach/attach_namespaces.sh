@@ -72,12 +72,21 @@ t_eq "own root: only the endpoint's directory is left in its /tmp" "fntrace-$(id
 	"$(ls root/tmp)"
 
 # Ended while recorded: record -p names the table by the process's own
-# pid, 1, which /proc no longer tells once the process is gone.
-unshare --pid --fork ./spin 2 >ended.out &
+# pid, 1, which /proc no longer tells once the process is gone.  The
+# process is held until the recorder has set its tracer, then let end.
+touch ended.hold
+unshare --pid --fork ./spin 2 "$PWD/ended.hold" >ended.out &
 waiter=$!
 pid=$(wait_for spin)
 "$FNTRACE" attach $pid 2>err.txt
-"$FNTRACE" record -p $pid -d 30 -o ended.data 2>err.txt
+"$FNTRACE" record -p $pid -d 30 -o ended.data 2>err.txt &
+recorder=$!
+for i in $(seq 100); do
+	[ "$("$FNTRACE" ctl $pid current_tracer 2>/dev/null)" = function_graph ] && break
+	sleep 0.1
+done
+rm ended.hold
+wait $recorder
 t_eq "ended while recorded: record -p succeeds" 0 "$?"
 t_eq "ended while recorded: its table named by its own pid" funcs-1 \
 	"$(cd ended.data && echo funcs-*)"

@@ -50,8 +50,10 @@ hit:traceoff:-1|bad count
 hit:stacktrace:99999999999|bad count
 nosuch:traceoff|no such function: 'nosuch:traceoff'
 leaf:mod:nosuchlib:traceoff|no such function
-hit:snapshot|snapshot: not a trigger in this version
-hit:dump|dump: not a trigger in this version
+hit:snapshot_if_longer|bad duration (FUNC:snapshot_if_longer:USEC
+hit:snapshot_if_longer:0|bad duration
+hit:snapshot_if_longer:10:x|bad count
+hit:dump:-1|bad count
 !inner:traceon|no such trigger: '!inner:traceon'
 :traceoff|empty filter
 outer hit:bogus|no such command

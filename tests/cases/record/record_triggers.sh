@@ -32,7 +32,7 @@ while IFS='|' read -r bad why; do
 done <<'EOF'
 hit:bogus|no such command 'bogus'
 hit:traceoff:x|bad count
-hit:snapshot|snapshot: not a trigger in this version
+hit:snapshot_if_longer:9999999999|bad duration
 hit|not a command
 hit[:traceoff|bad glob
 EOF

@@ -121,7 +121,7 @@ for sync in $syncs; do
 	# aarch64's sites change by one store threads run through: no
 	# breakpoint, and a thread not synced sees the old or the new.
 	if [ $sync = membarrier ] || [ -n "${ARCH_POKES_LIVE:-}" ]; then
-		t_eq "$name: switch made" 0 $rc
+		t_eq "$name: switch made" "0 " "$rc $(cat ctl.err)"
 		t_ok "$name: function_graph traces the workers" traced function_graph
 		"$FNTRACE" ctl $pid current_tracer nop
 	else

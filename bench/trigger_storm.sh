@@ -1,0 +1,86 @@
+#!/bin/bash
+# A trigger storm, run by bench/run.sh (BUILD set), or alone:
+#
+#   bench/trigger_storm.c for STORM_SECONDS (10): thread 0 makes a slow
+#   call (1 ms) after another, while STORM_WORKERS (2) threads handle
+#   fast requests as fast as they can, all under `fntrace record
+#   --overwrite` (function_graph).  Once with
+#   --trigger=handle_request:snapshot_if_longer:500 (the default interval,
+#   a snapshot a second at most), once without, and once with a trigger
+#   that never fires (parse_request:traceon, tracing being on): the fast
+#   requests per second of each, the snapshots taken, the slow calls
+#   tallied.  The third tells what any trigger costs (every call then
+#   leaves the graph hooks' fast path for the probe's callback) from what
+#   the storm does.  Target (issue 32): throughput within 5 % of the run
+#   without triggers.
+set -eu
+export LC_ALL=C
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$top/build}
+OUT=$BUILD/bench
+FNTRACE=${FNTRACE:-$BUILD/fntrace}
+SECONDS_RUN=${STORM_SECONDS:-10}
+WORKERS=${STORM_WORKERS:-2}
+ROUNDS=${STORM_ROUNDS:-3}
+[ "${BENCH_QUICK:-0}" != 0 ] && SECONDS_RUN=3 ROUNDS=1
+
+. "$top/bench/lib.sh"    # log, summary
+
+build() {
+	local bin=$OUT/trigger_storm
+	[ "$bin" -nt "$top/bench/trigger_storm.c" ] && return 0
+	gcc -O2 -g -pg -mfentry -c "$top/bench/trigger_storm.c" -o "$bin.o"
+	gcc -o "$bin" "$bin.o" -lpthread
+	rm -f "$bin.o"
+}
+
+# storm OUTFILE [--trigger=...]: one run, its figures appended to OUTFILE.
+storm() {
+	local out=$1 dir=$OUT/storm.data line
+	shift
+	line=$("$FNTRACE" record --overwrite -o "$dir" "$@" -- "$OUT/trigger_storm" \
+		"$SECONDS_RUN" "$WORKERS" 2>"$OUT/storm.err")
+	echo "$line snapshots $(grep -c '^fntrace: snapshot [0-9]* (trigger ' "$OUT/storm.err")" \
+	     "suppressed $(sed -n 's/.* \([0-9]*\) suppressed).*/\1/p' "$OUT/storm.err" | tail -n 1)" \
+		>>"$out"
+	rm -rf "$dir" "$dir.old"
+}
+
+# median FILE FIELD
+median() {
+	awk -v f="$2" '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }' "$1" |
+		sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "?" }'
+}
+
+main() {
+	local with=$OUT/storm-with.txt without=$OUT/storm-without.txt idle=$OUT/storm-idle.txt
+	local ratio idle_ratio
+	mkdir -p "$OUT"
+	build
+	rm -f "$with" "$without" "$idle"
+	log "trigger storm: ${SECONDS_RUN}s, a slow call a millisecond, $WORKERS fast threads, $ROUNDS rounds"
+	for r in $(seq "$ROUNDS"); do
+		storm "$without"
+		storm "$with" --trigger=handle_request:snapshot_if_longer:500
+		storm "$idle" --trigger=parse_request:traceon
+	done
+	ratio=$(awk -v a="$(median "$with" fast_per_s)" -v b="$(median "$without" fast_per_s)" \
+		'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }')
+	idle_ratio=$(awk -v a="$(median "$idle" fast_per_s)" -v b="$(median "$without" fast_per_s)" \
+		'BEGIN { printf "%.1f", b ? 100 * a / b : 0 }')
+	echo
+	echo "trigger storm: ${SECONDS_RUN}s, thread 0 a slow call (1 ms) after another, $WORKERS fast threads"
+	echo "  fast requests/s without triggers: $(median "$without" fast_per_s) (median of $ROUNDS)"
+	echo "  fast requests/s with the trigger: $(median "$with" fast_per_s) ($ratio %)"
+	echo "  ... with one that never fires:    $(median "$idle" fast_per_s) ($idle_ratio %)"
+	echo "  slow calls: $(median "$with" slow); snapshots: $(median "$with" snapshots);" \
+		"suppressed in the last: $(median "$with" suppressed)"
+	summary "trigger storm: throughput" "$ratio %" ">= 95 %" \
+		"$(awk -v r="$ratio" 'BEGIN { print (r >= 95) ? "PASS" : "MISS" }')"
+	summary "trigger storm: snapshots in ${SECONDS_RUN}s" "$(median "$with" snapshots)" \
+		"<= $((SECONDS_RUN + 1))" \
+		"$(awk -v n="$(median "$with" snapshots)" -v s="$SECONDS_RUN" 'BEGIN { print (n <= s + 1) ? "PASS" : "MISS" }')"
+}
+
+main "$@"

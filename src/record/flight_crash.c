@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The last snapshot of a program that crashed (the kernel's
+ * ftrace_dump_on_oops).  The ring outlives the program: it is the
+ * recorder's memory, and a process that dies writes nothing more into
+ * it, so the window the recorder copies once the program has ended is
+ * the window at the crash, whatever the program's handler or its core
+ * dump did meanwhile.  What remains is to say why: the crashing thread's
+ * stamp (../common/crash.h, written by ../core/crash.c), or, where none
+ * was written (the signal blocked, no stack left to run a handler on, a
+ * crash before the runtime started), the process's wait status.
+ *
+ * A crash in another process of the program (a forked child) does not
+ * end it: the ring goes on, and would overwrite the dead process's last
+ * chunks.  So a thread of the recorder sleeps on the stamp (a futex in
+ * the shared page: the program may have closed any descriptor of ours)
+ * and rings the bell the recorder sleeps on; the recorder waits for that
+ * process to be gone, then copies the ring as for the last snapshot.
+ */
+#include "flight.h"
+#include "../common/crash.h"
+
+#include "../cli/cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static int is_crash_signal(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE ||
+	       sig == SIGABRT;
+}
+
+static const char *text(const char *field, size_t size, char *buf)
+{
+	memcpy(buf, field, size);
+	buf[size - 1] = '\0';
+	return buf;
+}
+
+/* "SIGSEGV in thread T (name) of pid P, address A, si_code C": the
+ * address only for the faults that have one. */
+static void say_stamp(const struct ft_snap *s, const struct ft_crash *c, char *buf, size_t len)
+{
+	char sig[sizeof(c->signal)], comm[sizeof(c->comm)], addr[48] = "";
+	int code = (int)ft_snap_u32(s, (uint32_t)c->code);
+
+	text(c->signal, sizeof(c->signal), sig);
+	if (code > 0 && (!strcmp(sig, "SIGSEGV") || !strcmp(sig, "SIGBUS")))
+		snprintf(addr, sizeof(addr), ", address 0x%" PRIx64, ft_snap_u64(s, c->addr));
+	snprintf(buf, len, "%s in thread %u (%s) of pid %u%s, si_code %d", sig,
+		 ft_snap_u32(s, c->tid), text(c->comm, sizeof(c->comm), comm),
+		 ft_snap_u32(s, c->pid), addr, code);
+}
+
+/* The stamp, if a whole one is there: 1. */
+static int stamped(const struct ft_snap *s, const struct ft_crash **out)
+{
+	const struct ft_crash *c = ft_crash_of(s);
+
+	*out = c;
+	return ft_snap_u32(s, atomic_load(&((struct ft_crash *)c)->state)) == FT_CRASH_STAMPED;
+}
+
+unsigned flight_end_reason(struct flight *f, int status)
+{
+	const struct ft_crash *c;
+	int has_stamp = stamped(f->snap, &c);
+	int own = has_stamp && ft_snap_u32(f->snap, c->pid) == (uint32_t)f->run->pid;
+	char said[sizeof(f->why)];
+
+	f->why[0] = '\0';
+	if (has_stamp)
+		say_stamp(f->snap, c, said, sizeof(said));
+	if (WIFSIGNALED(status) && is_crash_signal(WTERMSIG(status))) {
+		if (own)
+			snprintf(f->why, sizeof(f->why), "%s", said);
+		else
+			snprintf(f->why, sizeof(f->why), "SIG%s: no thread said it (the signal was "
+				 "blocked, or no stack was left to handle it)",
+				 sigabbrev_np(WTERMSIG(status)));
+		return FT_SNAP_CRASH;
+	}
+	if (has_stamp)
+		snprintf(f->why, sizeof(f->why), "an earlier crash: %.100s", said);
+	return FT_SNAP_END;
+}
+
+/* ---- another process's crash, at its time ---- */
+
+/* Asleep on the stamp, awake once a second to see whether to stop. */
+static void *watch(void *arg)
+{
+	struct flight *f = arg;
+	_Atomic uint32_t *state = &ft_crash_of(f->snap)->state;
+	struct timespec second = { 1, 0 };
+	uint64_t one = 1;
+
+	while (!atomic_load(&f->stop_watching)) {
+		uint32_t now = atomic_load(state);
+
+		if (ft_snap_u32(f->snap, now) != FT_CRASH_STAMPED) {
+			syscall(SYS_futex, state, FUTEX_WAIT, now, &second, NULL, 0);
+			continue;
+		}
+		if (write(f->bell, &one, sizeof(one)) < 0)
+			cli_error("the crash watcher cannot ring the bell: %s", strerror(errno));
+		break;
+	}
+	return NULL;
+}
+
+int flight_crash_watch(struct flight *f)
+{
+	sigset_t all, was;
+	int err;
+
+	/* The recorder's signals are its main thread's. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &was);
+	err = pthread_create(&f->watcher, NULL, watch, f);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	if (err) {
+		cli_error("cannot start the crash watcher: %s", strerror(err));
+		return -1;
+	}
+	f->watching = 1;
+	return 0;
+}
+
+void flight_crash_unwatch(struct flight *f)
+{
+	if (!f->watching)
+		return;
+	atomic_store(&f->stop_watching, 1);
+	syscall(SYS_futex, &ft_crash_of(f->snap)->state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	pthread_join(f->watcher, NULL);
+	f->watching = 0;
+}
+
+/* Until pid has ended (a zombie counts), a second at most. */
+static void wait_gone(pid_t pid)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (fd < 0)
+		return;		/* gone already, or no pidfd: the copy now */
+	poll(&p, 1, 1000);
+	close(fd);
+}
+
+void flight_crash_take(struct flight *f)
+{
+	const struct ft_crash *c;
+	pid_t pid;
+
+	if (f->crash_seen || !stamped(f->snap, &c))
+		return;
+	f->crash_seen = 1;
+	pid = (pid_t)ft_snap_u32(f->snap, c->pid);
+	if (pid == f->run->pid)
+		return;		/* the last snapshot tells it */
+	wait_gone(pid);
+	say_stamp(f->snap, c, f->why, sizeof(f->why));
+	flight_final(f, FT_SNAP_CRASH, 0);
+	f->why[0] = '\0';
+}
