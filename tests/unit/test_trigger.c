@@ -67,9 +67,15 @@ int main(void)
 	CHECK("bad counts", refused("f:traceoff:x", "bad count") &&
 	      refused("f:traceoff:-1", "bad count") && refused("f:traceoff:+1", "bad count") &&
 	      refused("f:traceoff:1x", "bad count") && refused("f:traceoff:2147483648", "bad count"));
-	CHECK("snapshot refused, saying why",
-	      refused("f:snapshot:1", "snapshot: not a trigger in this version"));
-	CHECK("dump refused, saying why", refused("f:dump", "dump: not a trigger in this version"));
+	CHECK("snapshot, with a count", parses("f:snapshot:1", "f", TRIGGER_SNAPSHOT, 1, 0));
+	CHECK("dump", parses("f:dump", "f", TRIGGER_DUMP, TRIGGER_UNLIMITED, 0));
+	CHECK("snapshot_if_longer: the duration, then the count",
+	      parses("f:snapshot_if_longer:50000:3", "f", TRIGGER_SNAPSHOT_IF_LONGER, 3, 0));
+	CHECK("snapshot_if_longer wants a duration",
+	      refused("f:snapshot_if_longer", "bad duration") &&
+	      refused("f:snapshot_if_longer:0", "bad duration") &&
+	      refused("f:snapshot_if_longer:3600000001", "bad duration") &&
+	      refused("f:snapshot_if_longer:5x", "bad duration"));
 	CHECK("every command named", !strcmp(trigger_commands[TRIGGER_TRACEOFF].name, "traceoff") &&
 	      !strcmp(trigger_commands[TRIGGER_DUMP].name, "dump"));
 	return unit_done();

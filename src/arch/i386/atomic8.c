@@ -27,6 +27,14 @@ uint64_t ft_atomic_load_8(volatile uint64_t *p, int model)
 	return cmpxchg8b(p, 0, 0);
 }
 
+/* A store is an exchange whose old value nobody wants: two plain 32-bit
+ * stores could be seen half done. */
+void ft_atomic_store_8(volatile uint64_t *p, uint64_t v, int model) __asm__("__atomic_store_8");
+void ft_atomic_store_8(volatile uint64_t *p, uint64_t v, int model)
+{
+	update(p, v, 1);
+}
+
 uint64_t ft_atomic_exchange_8(volatile uint64_t *p, uint64_t v, int model)
 	__asm__("__atomic_exchange_8");
 uint64_t ft_atomic_exchange_8(volatile uint64_t *p, uint64_t v, int model)

@@ -35,3 +35,17 @@ t_eq "libfntrace.so exports no data" "" \
 $nm --defined-only "$a" | sed -n 's/^.* [TtWw] __wrap_//p' | sort >stubs.txt
 t_same "libfntrace.a has a __wrap_ stub for every listed wrapper, and no other" \
 	listed_static.txt stubs.txt
+
+# Every architecture's runtime loads: a 64-bit atomic the compiler could
+# not inline is a call to libatomic's __atomic_*_8, which a runtime that
+# does not link libatomic (all but mips) must define itself (i386:
+# src/arch/i386/atomic8.c); one left undefined fails every program's
+# load.
+for rt in "$BUILD"/libfntrace.so "$BUILD"/*/libfntrace.so; do
+	[ -f "$rt" ] || continue
+	readelf -dW "$rt" | grep -q 'NEEDED.*libatomic' && continue
+	name=$(basename "$(dirname "$rt")")
+	[ "$rt" = "$BUILD/libfntrace.so" ] && name=native
+	t_eq "$name runtime calls no __atomic_ function it lacks" "" \
+		"$(readelf -W --dyn-syms "$rt" | awk '$7 == "UND" && $8 ~ /^__atomic_/ { print $8 }' | tr '\n' ' ')"
+done
