@@ -45,7 +45,7 @@
 
 /* ---- the runtime's fork handlers, for a child fork never made ---- */
 
-#define MAX_FORK_HANDLERS 4
+#define MAX_FORK_HANDLERS 8
 
 struct fork_handlers {
 	void (*prepare)(void);

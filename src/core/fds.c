@@ -24,6 +24,7 @@
  * took, before the control thread's accept(), a message, or the buffer
  * passed to a recorder.
  */
+#include "clone.h"
 #include "fds.h"
 #include "ftrace.h"
 
@@ -161,7 +162,9 @@ static void runtime_leave(void)
 	atomic_store(&runtime_busy, 0);
 }
 
-/* A child has one thread: none of the parent's is inside either side. */
+/* A child has one thread: none of the parent's is inside either side.
+ * Run for clone()'s processes too (ft_atfork): a child made while the
+ * control thread held the gate would wait for it for ever. */
 static void gate_after_fork(void)
 {
 	atomic_store(&in_wrappers, 0);
@@ -337,7 +340,7 @@ __attribute__((constructor(102))) static void find_real_closers(void)
 	real_close_range = (close_range_fn)ft_real("close_range");
 	real_dup2 = (dup2_fn)ft_real("dup2");
 	real_dup3 = (dup3_fn)ft_real("dup3");
-	pthread_atfork(NULL, NULL, gate_after_fork);
+	ft_atfork(NULL, NULL, gate_after_fork);
 }
 
 FT_EXPORT int close(int fd)
