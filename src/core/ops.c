@@ -101,7 +101,10 @@ static uint32_t rec_state(const struct ftrace_rec *rec, uint8_t **bits, unsigned
 	for (struct ftrace_ops *ops = ops_list; ops; ops = ops->next, i++)
 		if (ops_wants(ops, rec, id)) {
 			flags |= FTRACE_FL_WANTED;
-			tracer |= !(ops->flags & FTRACE_OPS_FL_PROBE);
+			if (ops->flags & FTRACE_OPS_FL_PROBE)
+				flags |= FTRACE_FL_PROBED;
+			else
+				tracer = 1;
 			if (i < nops && bits[i])
 				bits[i][id >> 3] |= 1 << (id & 7);
 		}

@@ -78,7 +78,8 @@ _Static_assert(offsetof(struct shadow_frame, ret) == FT_FRAME_RET &&
 	       "asm_offsets.h describes a shadow frame");
 _Static_assert(offsetof(struct ft_graph_config, trace) == FT_GRAPH_TRACE &&
 	       offsetof(struct ft_graph_config, profile) == FT_GRAPH_SETTINGS &&
-	       offsetof(struct ft_graph_config, probes) + sizeof(int) == FT_GRAPH_SETTINGS + 28 &&
+	       offsetof(struct ft_graph_config, args) + sizeof(int) == FT_GRAPH_PROBES &&
+	       offsetof(struct ft_graph_config, probes) == FT_GRAPH_PROBES &&
 	       offsetof(struct ft_graph_config, thresh) == FT_GRAPH_THRESH &&
 	       sizeof(struct ft_graph_config) == FT_GRAPH_THRESH + 8,
 	       "asm_offsets.h describes the graph settings");
