@@ -28,6 +28,7 @@
 #include "seccomp.h"
 #include "tracers.h"
 #include "tracing.h"
+#include "triggers.h"
 #include "../common/array.h"
 
 #include <stdatomic.h>
@@ -101,10 +102,7 @@ static uint32_t rec_state(const struct ftrace_rec *rec, uint8_t **bits, unsigned
 	for (struct ftrace_ops *ops = ops_list; ops; ops = ops->next, i++)
 		if (ops_wants(ops, rec, id)) {
 			flags |= FTRACE_FL_WANTED;
-			if (ops->flags & FTRACE_OPS_FL_PROBE)
-				flags |= FTRACE_FL_PROBED;
-			else
-				tracer = 1;
+			tracer |= !(ops->flags & FTRACE_OPS_FL_PROBE);
 			if (i < nops && bits[i])
 				bits[i][id >> 3] |= 1 << (id & 7);
 		}
@@ -114,7 +112,7 @@ static uint32_t rec_state(const struct ftrace_rec *rec, uint8_t **bits, unsigned
 		flags |= FTRACE_FL_GRAPH_FUNC;
 	if (ft_filter_selects(FT_GRAPH_NOTRACE, rec, mod))
 		flags |= FTRACE_FL_GRAPH_NOTRACE;
-	return flags | ft_args_rec_flags(rec, mod);
+	return flags | ft_args_rec_flags(rec, mod) | ft_trigger_rec_flags(id);
 }
 
 unsigned ftrace_rec_refs(const struct ftrace_rec *rec, uint32_t id)

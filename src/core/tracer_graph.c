@@ -48,7 +48,7 @@
 #define FRAME_PROFILE_ONLY 0x20	/* the graph did not take it: timed only */
 #define FRAME_WHOLE	0x40	/* tracing_thresh: no entry was written; the
 				 * call is, whole, at its exit if long enough */
-#define FRAME_TIMED	0x80	/* a snapshot_if_longer trigger times it */
+#define FRAME_TIMED	FT_FRAME_TIMED	/* a snapshot_if_longer trigger times it */
 
 /* Both read by the fast paths in assembly too (asm_offsets.h). */
 struct ft_graph_config ft_graph;

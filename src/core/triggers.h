@@ -88,6 +88,20 @@ void ft_trigger_set_interval_ms(unsigned ms);
 /* The default interval converted to clock ticks, if it is not yet: as
  * a duration trigger is set. */
 void ft_trigger_interval_prepare(void);
+/* The record flags of function id's triggers, for the update (ops.c):
+ * FTRACE_FL_PROBED if one acts at its calls, FTRACE_FL_TIMED if its
+ * calls are timed. */
+uint32_t ft_trigger_rec_flags(uint32_t id);
+
+/* What the graph hooks' fast return path (x86_64's entry.S) compares a
+ * timed call with, in clock ticks: one shorter than both has nothing for
+ * ft_trigger_timed_exit to do (not slow, no new maximum) and need not
+ * leave the fast path.  ft_timed_max is tracing_max_latency;
+ * ft_timed_shortest the shortest duration of the snapshot_if_longer
+ * triggers armed (triggers.c lowers it before a write arms a shorter
+ * one, and raises it after). */
+extern _Atomic uint64_t ft_timed_max, ft_timed_shortest;
+
 /* tracing_max_latency: the longest call the duration triggers timed, in
  * microseconds; set (0 resets it) on the control thread. */
 uint64_t ft_trigger_max_latency_us(void);

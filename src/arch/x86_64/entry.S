@@ -196,6 +196,20 @@
 .Lscrubbed\@:
 .endm
 
+/* A timed call (the frame at %rcx) to \idle, where C may snapshot it,
+ * unless it was shorter than every duration trigger's and than
+ * tracing_max_latency (triggers.h).  Clobbers %rax, %rdx. */
+.macro GRAPH_FAST_SHORT idle
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax
+	subq	FT_FRAME_TIME(%rcx), %rax
+	cmpq	ft_timed_shortest(%rip), %rax
+	jae	\idle
+	cmpq	ft_timed_max(%rip), %rax
+	jae	\idle
+.endm
+
 /*
  * A return through the slot at %rsi closes the top frame, as pop_frame()
  * would: there must be one, with that slot, traced, no overrun to tell,
@@ -210,8 +224,13 @@
 	leaq	FT_CTX_SIZE - (1 << FT_FRAME_SHIFT)(%rdi,%rcx), %rcx
 	cmpq	%rsi, FT_FRAME_RETP(%rcx)
 	jne	\idle
-	cmpl	$FT_FRAME_TRACED, FT_FRAME_FLAGS(%rcx)
+	movl	FT_FRAME_FLAGS(%rcx), %eax
+	cmpl	$FT_FRAME_TRACED, %eax
+	je	.Lpop_plain\@
+	cmpl	$FT_FRAME_TRACED | FT_FRAME_TIMED, %eax
 	jne	\idle
+	GRAPH_FAST_SHORT \idle
+.Lpop_plain\@:
 	movq	FT_CTX_OVERRUNS(%rdi), %rax
 	cmpq	FT_CTX_OVERRUNS_WRITTEN(%rdi), %rax
 	jne	\idle
@@ -315,6 +334,9 @@ ftrace_caller:
 	/* The frame is pushed: its return slot takes return_to_handler,
 	 * unless the function's return sites are on. */
 	REC_FLAGS_AT r11, dx
+	testl	$FT_REC_FL_TIMED, FT_REC_FLAGS(%r11,%rdx)
+	jnz	.Lentry_timed
+.Lentry_hijack:
 	testl	$FT_REC_FL_RETURNS, FT_REC_FLAGS(%r11,%rdx)
 	jnz	5f
 	leaq	return_to_handler(%rip), %rax
@@ -327,6 +349,11 @@ ftrace_caller:
 	SCRUB_SAVED 5
 	ret
 	.cfi_restore_state
+
+/* A snapshot_if_longer trigger times its calls: as C marks the frame. */
+.Lentry_timed:
+	orl	$FT_FRAME_TIMED, FT_FRAME_FLAGS(%rcx)
+	jmp	.Lentry_hijack
 
 .Lentry_probes:
 	REC_FLAGS_AT rcx, dx

@@ -105,3 +105,17 @@ t_ok "... and the end's" test -d snap.data/snapshot.3
 t_ok "info says why" sh -c "'$FNTRACE' info -i snap.data/snapshot.2 | grep -q 'reply:snapshot thread'"
 t_eq "... the second holds the calls up to the second reply" 2 \
 	"$("$FNTRACE" report -i snap.data/snapshot.2 | grep -c 'handle_request() {')"
+
+# ---- tracing_max_latency, no call slow enough to snapshot ----
+# A timed call shorter than every duration trigger's is still the
+# slowest so far when it is: x86_64's fast return path leaves it to C.
+start 1 6 2 30000 50000
+ctl set_ftrace_filter 'handle_request:snapshot_if_longer:1000000'
+finish
+max=$(ctl tracing_max_latency)
+t_ok "tracing_max_latency, no call of a second: still the slowest, 30 ms ($max us)" \
+	test "$max" -ge 29900 -a "$max" -lt 1000000
+t_eq "... none tallied slow" \
+	"handle_request:snapshot_if_longer:1000000:unlimited # slow=0 suppressed=0" \
+	"$(ctl set_ftrace_filter | grep snapshot_if_longer)"
+stop
