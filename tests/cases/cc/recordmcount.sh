@@ -85,12 +85,34 @@ rmc_compile() {
 # rmc_link DIR CC PROGFLAGS BOTHFLAGS: DIR/librmc.so and DIR/prog, their
 # relocations kept (-q) for rmc_image_check.
 rmc_link() {
-	local dir=$1 cc=$2 progflags=$3 both=$4
+	local dir=$1 cc=$2 progflags=$3 both=$4 shape
+	case $both in *--gc-sections*) shape=gc ;; *) shape=all ;; esac
+	case $both in *--no-relax*) shape=$shape-norelax ;; esac
 	# shellcheck disable=SC2086
-	$cc -shared -Wl,-q -o "$dir/librmc.so" "$dir/lib.o" $both 2>"$dir/ld.err" &&
-		$cc -Wl,-q -o "$dir/prog" "$dir/main.o" -L"$dir" -lrmc \
+	rmc_ld "$dir" "$cc" so-$shape -shared -Wl,-q -o "$dir/librmc.so" "$dir/lib.o" $both \
+			2>"$dir/ld.err" &&
+		rmc_ld "$dir" "$cc" prog-$shape -Wl,-q -o "$dir/prog" "$dir/main.o" -L"$dir" -lrmc \
 			-Wl,-rpath,"$PWD/$dir" $progflags $both 2>>"$dir/ld.err" ||
 		{ cat "$dir/ld.err"; return 1; }
+}
+
+# rmc_ld DIR CC SHAPE ARGS...: CC ARGS, a link of DIR's files.  clang's
+# driver costs a tenth of a CPU second a start (its libraries'
+# relocations) and a link runs no more than the linker, so the command it
+# runs (clang -###) is kept per configuration ($RMC_LD) and SHAPE, with
+# DIR a variable, and run as it is: the same linker, arguments and files.
+rmc_ld() {
+	local dir=$1 cc=$2 kept=$RMC_LD/$3 D cmd
+	shift 3
+	case $cc in clang*) ;; *) $cc "$@"; return ;; esac
+	if [ ! -f "$kept" ]; then
+		$cc -### "$@" 2>&1 | grep '^ "' | sed "s|$dir|\${D}|g" >"$kept.new" &&
+			[ "$(wc -l <"$kept.new")" -eq 1 ] && mv "$kept.new" "$kept" ||
+			{ echo "rmc_ld: no link command from $cc -###" >&2; return 1; }
+	fi
+	read -r cmd <"$kept"
+	D=$dir
+	eval "$cmd"
 }
 
 # rmc_variant NAME ARCH CC OBJDUMP LDFLAGS RUN SRC MODE GC: process a copy
@@ -141,6 +163,8 @@ rmc_config() {
 		t_skip "recordmcount $name" "$cc or $objdump is not installed"
 		return
 	fi
+	RMC_LD=$PWD/$name.ld
+	mkdir -p "$RMC_LD"
 	for opt in -O0 -O2; do
 		for fs in "" -ffunction-sections; do
 			dir=$name$opt${fs:+-fs}
