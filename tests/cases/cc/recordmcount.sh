@@ -123,6 +123,7 @@ rmc_ld() {
 			{ echo "rmc_ld: no link command from $cc -###" >&2; return 1; }
 	fi
 	read -r cmd <"$kept"
+	# shellcheck disable=SC2034 # the kept command says ${D}
 	D=$dir
 	eval "$cmd"
 }
