@@ -196,18 +196,19 @@
 .Lscrubbed\@:
 .endm
 
-/* A timed call (the frame at %rcx) to \idle, where C may snapshot it,
- * unless it was shorter than every duration trigger's and than
- * tracing_max_latency (triggers.h).  Clobbers %rax, %rdx. */
+/* A timed call (the frame at %rcx, the time now in %rax) to \idle,
+ * where C may snapshot it, unless it was shorter than every duration
+ * trigger's and than tracing_max_latency (triggers.h). */
 .macro GRAPH_FAST_SHORT idle
-	rdtsc
-	shlq	$32, %rdx
-	orq	%rdx, %rax
+	testl	$FT_FRAME_TIMED, FT_FRAME_FLAGS(%rcx)
+	jz	.Lshort\@
 	subq	FT_FRAME_TIME(%rcx), %rax
 	cmpq	ft_timed_shortest(%rip), %rax
 	jae	\idle
 	cmpq	ft_timed_max(%rip), %rax
 	jae	\idle
+	addq	FT_FRAME_TIME(%rcx), %rax
+.Lshort\@:
 .endm
 
 /*
@@ -225,17 +226,15 @@
 	cmpq	%rsi, FT_FRAME_RETP(%rcx)
 	jne	\idle
 	movl	FT_FRAME_FLAGS(%rcx), %eax
+	andl	$~FT_FRAME_TIMED, %eax
 	cmpl	$FT_FRAME_TRACED, %eax
-	je	.Lpop_plain\@
-	cmpl	$FT_FRAME_TRACED | FT_FRAME_TIMED, %eax
 	jne	\idle
-	GRAPH_FAST_SHORT \idle
-.Lpop_plain\@:
 	movq	FT_CTX_OVERRUNS(%rdi), %rax
 	cmpq	FT_CTX_OVERRUNS_WRITTEN(%rdi), %rax
 	jne	\idle
 	GRAPH_FAST_ROOM \idle
 	GRAPH_FAST_CLOCK
+	GRAPH_FAST_SHORT \idle
 	cmpq	$FT_EXIT_MAX_DELTA, %rdx
 	ja	\idle
 	leal	1(,%rdx,4), %edx		/* the exit word: delta << 2 | 1 */
