@@ -225,7 +225,7 @@ static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 	if (ft_graph.trace && ft_tracing_on && !(flags & (FRAME_NOTRACE | FRAME_PROFILE_ONLY)))
 		flags |= unlikely(ft_graph.thresh) ? FRAME_WHOLE :
 			 write_entry(c, id, rec_flags, now, regs);
-	if (unlikely(ft_graph.probes) && ft_trigger_timed(id))
+	if (unlikely(rec_flags & FTRACE_FL_TIMED))
 		flags |= FRAME_TIMED;
 	push_frame(c, retp, id, flags, rec_flags, now);
 }

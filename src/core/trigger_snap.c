@@ -116,7 +116,9 @@ void ft_trigger_snapshot(const struct ft_trigger_hit *h)
 		request(h->cmd, h->id, h->t->tid, 0, 0, NULL, 0);
 }
 
-int ft_trigger_timed(uint32_t id)
+/* Is function id timed for snapshot_if_longer now?  (Its calls were
+ * timed as its record said: FTRACE_FL_TIMED.) */
+static int timed(uint32_t id)
 {
 	struct ft_trigger_slot *s = ft_trigger_slot(id, 0);
 
@@ -168,7 +170,7 @@ void ft_trigger_timed_exit(uint32_t id, uint32_t tid, uint64_t entry, uint64_t n
 	_Atomic long *count;
 	int new_max;
 
-	if (!ft_trigger_timed(id) || now < entry)
+	if (!timed(id) || now < entry)
 		return;
 	new_max = raise_max(now - entry);
 	if (now - entry < atomic_load(&s->longer_ticks))

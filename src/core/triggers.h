@@ -74,9 +74,6 @@ int ft_trigger_take_count(_Atomic long *count);
 
 /* snapshot and dump: a snapshot asked for, never waited for. */
 void ft_trigger_snapshot(const struct ft_trigger_hit *h);
-/* Is function id's call to be timed for snapshot_if_longer?  Asked by
- * the graph hooks as they push its frame, while a trigger is set. */
-int ft_trigger_timed(uint32_t id);
 /* A timed call closed (the graph's pop, thresh's path): entry and now in
  * clock ticks.  A snapshot is asked for if it lasted long enough, its
  * count and the interval allow. */

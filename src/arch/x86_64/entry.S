@@ -29,7 +29,8 @@
  * or tracing_thresh), a call's entry and its return, through its return
  * site or through return_to_handler, are done here: five registers saved
  * instead of nine, and no C.  A trigger sends to C only the calls of its
- * functions (whose frames C marks, so that their returns go there too).  They write the event ev_entry()/ev_exit() would
+ * function (a timed one's only when long: GRAPH_FAST_SHORT).  They
+ * write the event ev_entry()/ev_exit() would
  * (src/core/events.h) and push, hijack or pop the frame as push_frame()
  * and pop_frame() would (src/core/tracer_graph.c), to the layouts of
  * src/core/asm_offsets.h.
@@ -214,7 +215,8 @@
 /*
  * A return through the slot at %rsi closes the top frame, as pop_frame()
  * would: there must be one, with that slot, traced, no overrun to tell,
- * room, and a time that fits the exit word; or to \idle, untouched.
+ * room, a time that fits the exit word, and if timed, a short call; or
+ * to \idle, untouched.
  * %rcx: the frame, whose words stay readable until the guard goes down.
  */
 .macro GRAPH_FAST_POP idle
