@@ -25,6 +25,7 @@
 #include "interpose.h"
 #include "../common/clock_pair.h"
 #include "messages.h"
+#include "raw_syscall.h"
 #include "sync.h"
 #include "ftrace.h"
 #include "tasks.h"
@@ -177,9 +178,10 @@ int ftrace_sync_signal(void)
 	return install_sync_signal() ? 0 : sync_signal;
 }
 
+/* Past syscall()'s wrapper, which would keep the sync signal free. */
 void ftrace_thread_mask(int how, const sigset_t *set, sigset_t *old)
 {
-	syscall(SYS_rt_sigprocmask, how, set, old, _NSIG / 8);
+	ft_syscall_direct(SYS_rt_sigprocmask, how, (long)set, (long)old, _NSIG / 8);
 }
 
 void ftrace_sync_hold(sigset_t *old)
