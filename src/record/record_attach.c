@@ -464,7 +464,6 @@ static int record_attached(struct attached *a)
 	record_loop(a);
 	if (stop(a) || finish(a)) {
 		datadir_abandon(&a->dir);
-		drain_free(&a->drainer);
 		return -1;
 	}
 	if (a->dir.error)
@@ -475,7 +474,6 @@ static int record_attached(struct attached *a)
 	else
 		drain_say_summary(&a->drainer, o->output);
 	record_say_unmatched(a->dir.final, o);
-	drain_free(&a->drainer);
 	return 0;
 }
 
@@ -497,6 +495,7 @@ int record_attach(const struct record_options *o)
 	if (datadir_check_output(o->output) || !(a.info.command = command_of(o->pid)))
 		return -1;
 	ret = record_attached(&a);
+	drain_free(&a.drainer);	/* whichever way it ended */
 	flight_close(&a.flight);
 	record_settings_free(&a.saved);
 	free(a.info.command);
