@@ -32,9 +32,16 @@ void detach_reblock_traps(pid_t pid, const char *list);
 void attach_root(pid_t pid, char *buf, size_t len);
 /* The runtime where the process can dlopen it (a copy in its root's /tmp,
  * or top, if that is not ours, with the files it cannot open by their
- * paths), and those copies removed once it is loaded; 0, or -1 after one
- * line (attach_stage.c). */
-int attach_stage_runtime(pid_t pid, const char *lib, char *inside, size_t len);
+ * paths and the libraries the runtime needs that it has not loaded), and
+ * those copies removed once it is loaded; 0, or -1 after one line
+ * (attach_stage.c). */
+#define ATTACH_MAX_DEPS 8
+struct attach_staging {
+	char runtime[4096];	/* the path the process dlopen()s */
+	unsigned nr_deps;	/* libraries it lacks, to dlopen() first */
+	char deps[ATTACH_MAX_DEPS][4096];
+};
+int attach_stage_runtime(pid_t pid, const char *lib, struct attach_staging *s);
 void attach_unstage_runtime(pid_t pid);
 
 #endif

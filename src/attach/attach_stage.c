@@ -11,14 +11,23 @@
  * find at its path (nothing there, or another file) is copied beside the
  * runtime, DIR/files/PATH, and DIR/exe links to the program's copy path
  * (src/core/staged.c reads them).
+ *
+ * The runtime needs the C library and the loader alone, which every
+ * process has loaded; a sanitized build needs UBSan's runtime and what
+ * that needs.  Those the process has not loaded are staged too, DIR/NAME,
+ * and dlopen()ed first by their paths, each after its own: the runtime's
+ * load then finds them loaded by their names.
  */
 #include "attach.h"
 #include "../cli/cli.h"
+#include "../elf/elf.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <link.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -119,35 +128,123 @@ static int link_program(pid_t pid, const char *dir)
 	return symlink(rel, link);
 }
 
-/* The runtime and, for a process that cannot open its own files, those
- * the runtime reads. */
-static int stage_all(pid_t pid, const char *lib, const char *root, const char *dir)
+/* The names of the libraries the process has loaded, and of those staged
+ * so far, each between newlines: what elf_needed_find() skips. */
+static char loaded[16384], staged[1024];
+
+static int listed(const char *list, const char *name)
 {
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(list, name); p; p = strstr(p + 1, name))
+		if (p > list && p[-1] == '\n' && p[n] == '\n')
+			return 1;
+	return 0;
+}
+
+static int lacking(const char *name)
+{
+	return !listed(loaded, name) && !listed(staged, name);
+}
+
+static void note_loaded(pid_t pid)
+{
+	char maps[64], line[PATH_MAX + 128];
+	size_t len = 1;
+	FILE *f;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	strcpy(loaded, "\n");
+	staged[0] = '\0';
+	if (!(f = fopen(maps, "re")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *slash = strrchr(line, '/'), *deleted = strstr(line, " (deleted)");
+
+		if (deleted)	/* replaced on disk since, loaded all the same */
+			strcpy(deleted, "\n");
+		if (slash && len + strlen(slash) < sizeof(loaded))
+			len += snprintf(loaded + len, sizeof(loaded) - len, "%s", slash + 1);
+	}
+	fclose(f);
+}
+
+/* Where our own loader finds the library name. */
+static int host_library(const char *name, char *out, size_t len)
+{
+	void *h = dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
+	struct link_map *map = NULL;
+
+	if (!h)
+		h = dlopen(name, RTLD_LAZY);
+	if (h && dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map->l_name[0])
+		snprintf(out, len, "%s", map->l_name);
+	if (h)
+		dlclose(h);
+	return map && map->l_name[0] ? 0 : -1;
+}
+
+/* The libraries file needs that the process lacks, each after those it
+ * needs, into s->deps. */
+static int stage_needed(const char *file, const char *dir, const char *inside,
+			struct attach_staging *s, int depth)
+{
+	char name[256], host[PATH_MAX], copy[PATH_MAX];
+
+	while (elf_needed_find(file, lacking, name, sizeof(name)) == 1) {
+		if (depth > 4 || s->nr_deps == ATTACH_MAX_DEPS ||
+		    strlen(staged) + strlen(name) + 2 > sizeof(staged)) {
+			errno = E2BIG;
+			return -1;
+		}
+		if (host_library(name, host, sizeof(host))) {
+			errno = ENOENT;
+			return -1;
+		}
+		snprintf(staged + strlen(staged), sizeof(staged) - strlen(staged), "\n%s\n", name);
+		snprintf(copy, sizeof(copy), "%s/%s", dir, name);
+		if (copy_file(host, copy) || stage_needed(host, dir, inside, s, depth + 1))
+			return -1;
+		snprintf(s->deps[s->nr_deps++], sizeof(s->deps[0]), "%s/%s", inside, name);
+	}
+	return 0;
+}
+
+/* The runtime, the libraries it needs that the process lacks and, for a
+ * process that cannot open its own files, those the runtime reads. */
+static int stage_all(pid_t pid, const char *lib, const char *root, const char *dir,
+		     struct attach_staging *s)
+{
+	const char *inside = dir + strlen(root);
 	char copy[PATH_MAX];
 
 	snprintf(copy, sizeof(copy), "%s/libfntrace.so", dir);
 	if ((mkdir(dir, 0755) && errno != EEXIST) || copy_file(lib, copy))
 		return -1;
+	snprintf(s->runtime, sizeof(s->runtime), "%s/libfntrace.so", inside);
+	note_loaded(pid);
+	if (stage_needed(lib, dir, inside, s, 0))
+		return -1;
 	return stage_mapped_files(pid, root, dir) || link_program(pid, dir) ? -1 : 0;
 }
 
-int attach_stage_runtime(pid_t pid, const char *lib, char *inside, size_t len)
+int attach_stage_runtime(pid_t pid, const char *lib, struct attach_staging *s)
 {
 	char root[64], dir[128];
 
+	s->nr_deps = 0;
 	attach_root(pid, root, sizeof(root));
 	if (!root[0]) {
-		snprintf(inside, len, "%s", lib);
+		snprintf(s->runtime, sizeof(s->runtime), "%s", lib);
 		return 0;
 	}
 	staging_dir(root, dir, sizeof(dir));
-	if (stage_all(pid, lib, root, dir)) {
+	if (stage_all(pid, lib, root, dir, s)) {
 		cli_error("process %d: cannot put the runtime in its root (%s): %s", (int)pid, dir,
 			  strerror(errno));
 		attach_unstage_runtime(pid);
 		return -1;
 	}
-	snprintf(inside, len, "%s/libfntrace.so", dir + strlen(root));
 	return 0;
 }
 
