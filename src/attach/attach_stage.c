@@ -88,32 +88,6 @@ static int copy_with_dirs(const char *from, char *to)
 	return copy_file(from, to);
 }
 
-/* The mapped files of code that the process cannot open at their paths.
- * Each appears in maps once per mapping: a copy that exists is skipped. */
-static int stage_mapped_files(pid_t pid, const char *root, const char *dir)
-{
-	char maps[64], line[PATH_MAX + 128], copy[PATH_MAX];
-	FILE *f;
-	int ret = 0;
-
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
-	if (!(f = fopen(maps, "re")))
-		return -1;
-	while (!ret && fgets(line, sizeof(line), f)) {
-		char perms[8], *path = strchr(line, '/');
-
-		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line, "%*s %7s", perms) != 1 || !strchr(perms, 'x') || !path ||
-		    strstr(path, " (deleted)") || visible_inside(root, path))
-			continue;
-		snprintf(copy, sizeof(copy), "%s/files%s", dir, path);
-		if (access(copy, F_OK))
-			ret = copy_with_dirs(path, copy);
-	}
-	fclose(f);
-	return ret;
-}
-
 static int link_program(pid_t pid, const char *dir)
 {
 	char exe[64], target[PATH_MAX], rel[PATH_MAX + 8], link[PATH_MAX];
@@ -147,26 +121,45 @@ static int lacking(const char *name)
 	return !listed(loaded, name) && !listed(staged, name);
 }
 
-static void note_loaded(pid_t pid)
+/* A line of /proc/PID/maps: its file's name into loaded (one replaced on
+ * disk since counts as loaded), and, if it maps code the process cannot
+ * open at its path, that file copied under dir (once per file: a mapping
+ * of one already copied is skipped). */
+static int take_mapping(char *line, const char *root, const char *dir, size_t *len)
+{
+	char perms[8], copy[PATH_MAX], *path = strchr(line, '/'), *deleted;
+	int code = sscanf(line, "%*s %7s", perms) == 1 && strchr(perms, 'x');
+
+	line[strcspn(line, "\n")] = '\0';
+	if (!path)
+		return 0;
+	if ((deleted = strstr(path, " (deleted)")))
+		*deleted = '\0';
+	if (*len + strlen(strrchr(path, '/')) + 1 < sizeof(loaded))
+		*len += snprintf(loaded + *len, sizeof(loaded) - *len, "%s\n", strrchr(path, '/') + 1);
+	if (!code || deleted || visible_inside(root, path))
+		return 0;
+	snprintf(copy, sizeof(copy), "%s/files%s", dir, path);
+	return access(copy, F_OK) ? copy_with_dirs(path, copy) : 0;
+}
+
+/* One pass over the process's mappings. */
+static int read_mappings(pid_t pid, const char *root, const char *dir)
 {
 	char maps[64], line[PATH_MAX + 128];
 	size_t len = 1;
+	int ret = 0;
 	FILE *f;
 
 	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
 	strcpy(loaded, "\n");
 	staged[0] = '\0';
 	if (!(f = fopen(maps, "re")))
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *slash = strrchr(line, '/'), *deleted = strstr(line, " (deleted)");
-
-		if (deleted)	/* replaced on disk since, loaded all the same */
-			strcpy(deleted, "\n");
-		if (slash && len + strlen(slash) < sizeof(loaded))
-			len += snprintf(loaded + len, sizeof(loaded) - len, "%s", slash + 1);
-	}
+		return -1;
+	while (!ret && fgets(line, sizeof(line), f))
+		ret = take_mapping(line, root, dir, &len);
 	fclose(f);
+	return ret;
 }
 
 /* Where our own loader finds the library name. */
@@ -222,10 +215,8 @@ static int stage_all(pid_t pid, const char *lib, const char *root, const char *d
 	if ((mkdir(dir, 0755) && errno != EEXIST) || copy_file(lib, copy))
 		return -1;
 	snprintf(s->runtime, sizeof(s->runtime), "%s/libfntrace.so", inside);
-	note_loaded(pid);
-	if (stage_needed(lib, dir, inside, s, 0))
-		return -1;
-	return stage_mapped_files(pid, root, dir) || link_program(pid, dir) ? -1 : 0;
+	return read_mappings(pid, root, dir) || stage_needed(lib, dir, inside, s, 0) ||
+	       link_program(pid, dir) ? -1 : 0;
 }
 
 int attach_stage_runtime(pid_t pid, const char *lib, struct attach_staging *s)
