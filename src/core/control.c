@@ -440,6 +440,11 @@ static void wait_stopped(void)
 	thread_made = thread_made && !stop_requested;
 }
 
+int ft_control_running(void)
+{
+	return thread_made && !stop_requested;
+}
+
 static int start_thread(void)
 {
 	sigset_t all, old;
