@@ -239,9 +239,11 @@ unit: $(UNIT_BIN)
 stress: deps-check all runtimes $(UNIT_BIN)
 	BUILD=$(abspath $(BUILD)) tests/stress.sh
 
+# ASan sets the core size limit of a sanitized program to 0, which the
+# programs fntrace starts would inherit: disable_coredump=0 keeps theirs.
 check-sanitize: deps-sanitize
 	$(MAKE) BUILD=build-sanitize SANITIZE=1 all runtimes unit
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	ASAN_OPTIONS=detect_leaks=1:disable_coredump=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		BUILD=$(abspath build-sanitize) tests/run.sh
 
 bench: deps-bench all

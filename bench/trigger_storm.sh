@@ -9,9 +9,9 @@
 #   a snapshot a second at most), once without, and once with a trigger
 #   that never fires (parse_request:traceon, tracing being on): the fast
 #   requests per second of each, the snapshots taken, the slow calls
-#   tallied.  The third tells what any trigger costs (every call then
-#   leaves the graph hooks' fast path for the probe's callback) from what
-#   the storm does.  Target (issue 32): throughput within 5 % of the run
+#   tallied.  The third tells what a trigger acting at the call costs
+#   (its function's calls, one in each request, leave the graph hooks'
+#   fast path for the probe's callback) from what the storm does.  Target (issue 32): throughput within 5 % of the run
 #   without triggers.
 set -eu
 export LC_ALL=C

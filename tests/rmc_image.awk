@@ -7,6 +7,8 @@
 #   nops:    readelf -x .text IMG | awk -v what=nops -v entries=FILE \
 #              -v nops="HEX HEX" -f rmc_image.awk
 #     "bad ADDR HEX" for each entry whose bytes begin with none of the nops
+# With -v section=NAME, only the hex dump of section NAME is read: the
+# input may hold readelf's other output (one readelf run for all).
 
 function hexval(s,   i, v) {
 	s = tolower(s)
@@ -33,7 +35,12 @@ BEGIN {
 		}
 }
 
-match($0, /^  0x[0-9a-f]+ /) {
+/^Hex dump of section '/ {
+	dumping = section == "" || index($0, "'" section "'") > 0
+	next
+}
+
+(section == "" || dumping) && match($0, /^  0x[0-9a-f]+ /) {
 	if (bytes == "") start = hexval(substr($0, 3, RLENGTH - 3))
 	h = substr($0, RLENGTH + 1, 35)
 	gsub(/ /, "", h)

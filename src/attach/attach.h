@@ -3,8 +3,8 @@
  * src/attach/: the runtime loaded into a process that was started
  * without it (fntrace attach), and taken out again (detach): whether it
  * may be (attach_check.c), the load under ptrace (attach_load.c), the
- * process's own root (attach_root.c), and the threads that block SIGTRAP
- * (attach_traps.c).
+ * process's own root (attach_root.c) and what is staged in it
+ * (attach_stage.c), and the threads that block SIGTRAP (attach_traps.c).
  */
 #ifndef FNTRACE_ATTACH_H
 #define FNTRACE_ATTACH_H
@@ -27,12 +27,21 @@ int attach_ptrace_stop(pid_t tid);
 int attach_unblock_traps(pid_t pid, char *list, size_t len);
 int detach_traps_list(pid_t pid, char *list, size_t len);
 void detach_reblock_traps(pid_t pid, const char *list);
-/* A process's root as we reach it: "" if it is ours, else /proc/PID/root. */
+/* A process's root as we reach it: "" if it is ours (the same root, in
+ * the same mount namespace), else /proc/PID/root. */
 void attach_root(pid_t pid, char *buf, size_t len);
-/* The runtime where the process can dlopen it (a copy in its root's /tmp
- * if that is not ours), and that copy removed once it is loaded; 0, or -1
- * after one line (attach_root.c). */
-int attach_stage_runtime(pid_t pid, const char *lib, char *inside, size_t len);
+/* The runtime where the process can dlopen it (a copy in its root's /tmp,
+ * or top, if that is not ours, with the files it cannot open by their
+ * paths and the libraries the runtime needs that it has not loaded), and
+ * those copies removed once it is loaded; 0, or -1 after one line
+ * (attach_stage.c). */
+#define ATTACH_MAX_DEPS 8
+struct attach_staging {
+	char runtime[4096];	/* the path the process dlopen()s */
+	unsigned nr_deps;	/* libraries it lacks, to dlopen() first */
+	char deps[ATTACH_MAX_DEPS][4096];
+};
+int attach_stage_runtime(pid_t pid, const char *lib, struct attach_staging *s);
 void attach_unstage_runtime(pid_t pid);
 
 #endif

@@ -160,25 +160,37 @@ static int inject_init(pid_t pid, uintptr_t sp, const char *traps)
 	return 0;
 }
 
-static int inject(pid_t pid, const char *lib, const char *traps)
+/* dlopen(lib) called in pid, the path pushed at sp. */
+static int remote_dlopen(pid_t pid, uintptr_t dlopen_addr, uintptr_t sp, const char *lib)
 {
-	uintptr_t dlopen_addr = remote_symbol(pid, "/libc.so", "dlopen"), ret = 0;
-	uintptr_t sp = arch_inject_stack(pid), str = sp ? push_string(pid, sp, lib) : 0;
+	uintptr_t str = push_string(pid, sp, lib), ret = 0;
 	uintptr_t args[2] = { str, RTLD_NOW };
 
-	if (!dlopen_addr || !str) {
+	if (str && arch_inject_call(pid, dlopen_addr, args, 2, str - 256, &ret) == 0 && ret)
+		return 0;
+	if (timed_out)
+		cli_error("process %d: the runtime did not load within the time limit "
+			  "(a thread may hold a lock the loader needs); try again later", (int)pid);
+	else
+		cli_error("process %d: dlopen(%s) failed in it", (int)pid, lib);
+	return -1;
+}
+
+/* The libraries staged for the runtime first, then the runtime. */
+static int inject(pid_t pid, const struct attach_staging *s, const char *traps)
+{
+	uintptr_t dlopen_addr = remote_symbol(pid, "/libc.so", "dlopen");
+	uintptr_t sp = arch_inject_stack(pid);
+
+	if (!dlopen_addr || !sp) {
 		cli_error("process %d: cannot find dlopen in its C library", (int)pid);
 		return -1;
 	}
-	if (arch_inject_call(pid, dlopen_addr, args, 2, str - 256, &ret) || !ret) {
-		if (timed_out)
-			cli_error("process %d: the runtime did not load within the time limit "
-				  "(a thread may hold a lock the loader needs); try again later",
-				  (int)pid);
-		else
-			cli_error("process %d: dlopen(%s) failed in it", (int)pid, lib);
+	for (unsigned i = 0; i < s->nr_deps; i++)
+		if (remote_dlopen(pid, dlopen_addr, sp, s->deps[i]))
+			return -1;
+	if (remote_dlopen(pid, dlopen_addr, sp, s->runtime))
 		return -1;
-	}
 	/* dlopen() has copied the path: the list takes its place. */
 	return inject_init(pid, sp, traps);
 }
@@ -216,15 +228,14 @@ static int seize(pid_t pid)
  * is copied where the process can open it for the moment of the load. */
 static int load(pid_t pid, const char *lib, int loaded, const char *traps, unsigned timeout)
 {
-	char inside[4096];
+	static struct attach_staging staging;
 	int ret;
 
 	time_limit(timeout);
 	if (loaded)
 		ret = inject_init(pid, arch_inject_stack(pid), traps);
 	else
-		ret = attach_stage_runtime(pid, lib, inside, sizeof(inside)) ||
-		      inject(pid, inside, traps);
+		ret = attach_stage_runtime(pid, lib, &staging) || inject(pid, &staging, traps);
 	alarm(0);
 	if (!loaded)
 		attach_unstage_runtime(pid);

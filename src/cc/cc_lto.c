@@ -4,8 +4,9 @@
  * from objects that hold none, so the link must instrument it.
  *
  * clang keeps the instrumentation of each function in the bitcode, and
- * its link needs nothing (cc_instrument.c gives its LTO compiles patchable
- * entries, whose table the linker's code generation writes).
+ * its link needs nothing of ours (cc_instrument.c gives its LTO compiles
+ * patchable entries, whose table the linker's code generation writes),
+ * but on riscv64 the ABI clang 14 forgets there.
  *
  * gcc takes its instrumentation from the link's own options, and its code
  * generation (lto-wrapper's ltrans) runs the driver and the assembler once
@@ -169,12 +170,38 @@ static int link_start_files(const struct cmd *cc, const struct cc_args *a, const
 	return ret ? -1 : 0;
 }
 
+/*
+ * clang 14's code generation at an LTO link for riscv64 takes the
+ * soft-float ABI whatever its compiles were given (lp64d by default),
+ * and the link fails ("can't link soft-float modules with double-float
+ * modules") with or without fntrace.  The ABI of the compiles, -mabi= or
+ * the default, goes to the linker's LLVM plugin.
+ */
+static int clang_lto_abi(const struct cc_instr *in, const struct cc_args *a, struct cmd *link,
+			 char **owned)
+{
+	const char *abi = "lp64d";
+
+	if (strcmp(in->arch, "riscv64"))
+		return 0;
+	for (int i = 0; i < a->argc; i++)
+		if (a->role[i] == CC_OPT && !strncmp(a->argv[i], "-mabi=", 6))
+			abi = a->argv[i] + 6;
+	if (asprintf(owned, "-Wl,-plugin-opt=-target-abi=%s", abi) < 0)
+		*owned = NULL;
+	if (!*owned || cmd_push(link, *owned)) {
+		cli_error("cc: out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 int cc_lto_prepare(const struct cmd *cc, const struct cc_instr *in, const struct cc_args *a,
 		   const char *dir, struct cmd *link, char **owned)
 {
 	*owned = NULL;
-	if (in->clang)
-		return 0;	/* the bitcode has it all */
+	if (in->clang)	/* the bitcode has its instrumentation */
+		return clang_lto_abi(in, a, link, owned);
 	if (in->form == CC_FORM_PG &&
 	    (write_assembler(cc, a, dir) ||
 	     (cc_link_kind(a) == CC_LINKS_PROGRAM && link_start_files(cc, a, dir))))

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Connecting to a traced process's control endpoint: /tmp/fntrace-UID/PID,
- * UID being the user the process had when it bound it.
+ * UID being the user the process had when it bound it, or the abstract
+ * name "@fntrace-UID/PID" where it could make no such file
+ * (src/core/ctl_endpoint.c).
  */
 #include "ctl_client.h"
 #include "../cli/cli.h"
@@ -12,6 +14,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +69,8 @@ long ctl_own_pid(pid_t pid)
  * (chroot, pivot_root: the socket stays in the root it had).  So every
  * place it may be is tried, the likeliest first: in the process's root
  * (a container's /tmp) and in ours, in the directory of the process's
- * owner and of our user, and, for root, of every user.  The process at
+ * owner and of our user, and, for root, of every user; last, its abstract
+ * name, where it could make none of those files.  The process at
  * the other end must be pid itself (SO_PEERCRED): the same name in
  * another root may be another process's.
  */
@@ -85,20 +89,14 @@ static int peer_is(int fd, pid_t pid)
 	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && cred.pid == pid;
 }
 
-static void try_endpoint(struct search *s, const char *root, unsigned uid)
+static void try_address(struct search *s, const struct sockaddr_un *addr, socklen_t len)
 {
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	int fd, err;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), err;
 
-	if (s->fd >= 0 || (size_t)snprintf(addr.sun_path, sizeof(addr.sun_path),
-					   "%s/tmp/fntrace-%u/%ld", root, uid, s->own_pid) >=
-			      sizeof(addr.sun_path))
-		return;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return;
 	set_timeouts(fd);
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0 && peer_is(fd, s->pid)) {
+	if (connect(fd, (const struct sockaddr *)addr, len) == 0 && peer_is(fd, s->pid)) {
 		s->fd = fd;
 		return;
 	}
@@ -106,6 +104,54 @@ static void try_endpoint(struct search *s, const char *root, unsigned uid)
 	s->denied |= err == EACCES || err == EPERM;
 	s->timed_out |= timed_out(err);
 	close(fd);
+}
+
+static void try_endpoint(struct search *s, const char *root, unsigned uid)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+
+	if (s->fd >= 0 || (size_t)snprintf(addr.sun_path, sizeof(addr.sun_path),
+					   "%s/tmp/fntrace-%u/%ld", root, uid, s->own_pid) >=
+			      sizeof(addr.sun_path))
+		return;
+	try_address(s, &addr, sizeof(addr));
+}
+
+/* name: an abstract one, without its leading NUL. */
+static void try_abstract_name(struct search *s, const char *name)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	size_t n = strlen(name);
+
+	if (n + 1 > sizeof(addr.sun_path))
+		return;
+	memcpy(addr.sun_path + 1, name, n);
+	try_address(s, &addr, offsetof(struct sockaddr_un, sun_path) + 1 + n);
+}
+
+/* A process that could make no directory for its endpoint (attached in
+ * a chroot without /tmp) listens on "@fntrace-UID/PID", its owner's UID
+ * whatever it is: those names of pid's are in /proc/net/unix. */
+static void try_abstract(struct search *s)
+{
+	FILE *f = fopen("/proc/net/unix", "re");
+	char line[512], tail[32];
+	size_t tail_len = snprintf(tail, sizeof(tail), "/%ld", s->own_pid);
+
+	while (f && s->fd < 0 && fgets(line, sizeof(line), f)) {
+		char *name = strstr(line, " @fntrace-");
+		size_t n;
+
+		if (!name)
+			continue;
+		name += 2;
+		n = strcspn(name, "\n");
+		name[n] = '\0';
+		if (n > tail_len && !strcmp(name + n - tail_len, tail))
+			try_abstract_name(s, name);
+	}
+	if (f)
+		fclose(f);
 }
 
 /* Root may enter every user's directory: each is tried. */
@@ -151,6 +197,7 @@ static void search_endpoint(struct search *s, unsigned owner)
 	search_in(s, root, owner);
 	if (root[0])
 		search_in(s, "", owner);
+	try_abstract(s);
 }
 
 int ctl_endpoint_exists(pid_t pid)

@@ -34,12 +34,16 @@
 #define FT_FRAME_TIME		24
 #define FT_FRAME_SHIFT		5	/* log2 of its size */
 #define FT_FRAME_TRACED		0x1	/* its entry was written */
+#define FT_FRAME_TIMED		0x80	/* a snapshot_if_longer trigger times it */
 
-/* struct ft_graph_config: trace, then the seven settings that each take
- * the graph hooks off their fast path (profile .. probes), 28 bytes, and
- * an eighth, the 64-bit tracing_thresh. */
+/* struct ft_graph_config: trace, then the six settings that each take
+ * the graph hooks off their fast path (profile .. args), 24 bytes; then
+ * probes, which sends there only the functions with a trigger at the
+ * call (their records' FT_REC_FL_PROBED); then the 64-bit
+ * tracing_thresh. */
 #define FT_GRAPH_TRACE		0
 #define FT_GRAPH_SETTINGS	4
+#define FT_GRAPH_PROBES		28
 #define FT_GRAPH_THRESH		32
 
 /* struct rec_hash and its slots */
@@ -55,5 +59,7 @@
 #define FT_REC_FLAGS		24
 #define FT_REC_BLOCK_SHIFT	12
 #define FT_REC_FL_RETURNS	0x40	/* the one FTRACE_FL_RETURNS */
+#define FT_REC_FL_PROBED	0x80	/* the one FTRACE_FL_PROBED */
+#define FT_REC_FL_TIMED		0x100	/* the one FTRACE_FL_TIMED */
 
 #endif

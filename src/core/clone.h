@@ -17,7 +17,5 @@ int ft_forked_by_clone(void);
 void ft_fork_prepare(void);
 void ft_fork_parent(void);
 void ft_fork_child(int clone_child);
-/* Find the real syscall() before anything calls our wrapper (raw_clone.c). */
-void ft_raw_clone_init(void);
 
 #endif

@@ -9,6 +9,7 @@
  */
 #include "clone.h"
 #include "control.h"
+#include "ctl_endpoint.h"
 #include "fds.h"
 #include "ftrace.h"
 #include "interpose.h"
@@ -19,7 +20,6 @@
 #include "sync.h"
 #include "../common/array.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -31,14 +31,10 @@
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #define MAX_REQUEST (1 << 20)
-/* Connections that may wait to be accepted. */
-#define BACKLOG 16
 
 /*
  * While one client is served nobody else can be, so none may keep the
@@ -53,7 +49,6 @@
 #define REQUEST_TIMEOUT_MS 1000
 #define ANSWER_TIMEOUT_MS 5000
 
-static char sock_path[108];
 static int stop_requested;
 
 void ft_control_stop_after_request(void)
@@ -64,12 +59,6 @@ void ft_control_stop_after_request(void)
 int ft_control_stopping(void)
 {
 	return stop_requested;
-}
-
-static void remove_socket(void)
-{
-	if (sock_path[0])
-		unlink(sock_path);
 }
 
 /*
@@ -219,7 +208,7 @@ static void close_endpoint(void)
 static int reopen_socket(void)
 {
 	close_endpoint();
-	remove_socket();
+	ft_ctl_endpoint_remove();
 	return open_socket() < 0 ? -1 : 0;
 }
 
@@ -317,7 +306,7 @@ static void serve_client(enum ft_fd_slot slot)
  */
 void ft_control_serve_waiting(void)
 {
-	for (int n = 0; n < BACKLOG && !stop_requested; n++) {
+	for (int n = 0; n < FT_CTL_BACKLOG && !stop_requested; n++) {
 		int poll_fd = ft_fd_checked(FT_FD_POLL), listen_fd;
 		struct epoll_event ev;
 
@@ -402,71 +391,8 @@ static void *control_thread(void *arg)
 		serve_client(FT_FD_CLIENT);
 	}
 	close_endpoint();
-	remove_socket();
+	ft_ctl_endpoint_remove();
 	return NULL;
-}
-
-/* /tmp/fntrace-UID, a directory only uid may enter; refuse one that is
- * not. */
-static int socket_dir(char *dir, size_t len, uid_t uid)
-{
-	struct stat st;
-
-	snprintf(dir, len, "/tmp/fntrace-%u", (unsigned)uid);
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		return -1;
-	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != uid ||
-	    (st.st_mode & 0077)) {
-		ft_warn("control: %s is not a private directory of ours", dir);
-		return -1;
-	}
-	return 0;
-}
-
-/* Whether nobody listens on DIR/NAME any more. */
-static int socket_is_dead(const char *dir, const char *name)
-{
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	int fd, dead;
-
-	if ((size_t)snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/%s", dir, name) >=
-	    sizeof(addr.sun_path))
-		return 0;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return 0;
-	dead = connect(fd, (struct sockaddr *)&addr, sizeof(addr)) && errno == ECONNREFUSED;
-	close(fd);
-	return dead;
-}
-
-/*
- * A process killed by SIGKILL cannot remove its socket.  Remove those of
- * processes that are gone: no such pid here, and nobody listening (which
- * spares a live process of another pid namespace sharing this /tmp).
- */
-static void remove_stale_sockets(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-
-		if (*end || pid <= 0 || !kill((pid_t)pid, 0) || errno != ESRCH)
-			continue;
-		if (socket_is_dead(dir, e->d_name))
-			unlinkat(dirfd(d), e->d_name, 0);
-	}
-	closedir(d);
-}
-
-static int new_socket(void *unused)
-{
-	return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 }
 
 static int new_epoll(void *unused)
@@ -490,48 +416,15 @@ static int open_waiter(int listen_fd)
 	return 0;
 }
 
-/* Listening in uid's directory, the socket taken into its slot; -1
- * (errno set) if it cannot. */
-static int open_socket_as(uid_t uid)
-{
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	char dir[64];
-	int fd, err;
-
-	if (socket_dir(dir, sizeof(dir), uid))
-		return -1;
-	remove_stale_sockets(dir);
-	snprintf(sock_path, sizeof(sock_path), "%s/%d", dir, (int)getpid());
-	strcpy(addr.sun_path, sock_path);
-	unlink(sock_path);
-	fd = ft_fd_open(FT_FD_CONTROL, new_socket, NULL, NULL);
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0 &&
-	    chmod(sock_path, 0600) == 0 && listen(fd, BACKLOG) == 0 && open_waiter(fd) == 0)
-		return fd;
-	err = errno;
-	close_endpoint();
-	errno = err;
-	return -1;
-}
-
-/*
- * In the owner's directory, where fntrace ctl looks first.  A child
- * forked after its program gave up the owner's user may not write there:
- * its own user's directory then, where root finds it.
- */
+/* The endpoint (ctl_endpoint.c) and what the thread sleeps in. */
 static int open_socket(void)
 {
-	int fd;
+	int fd = ft_ctl_endpoint_open(owner_uid);
 
-	sock_path[0] = '\0';
-	fd = open_socket_as(owner_uid);
-	if (fd < 0 && geteuid() != owner_uid)
-		fd = open_socket_as(geteuid());
-	if (fd >= 0)
+	if (fd >= 0 && open_waiter(fd) == 0)
 		return fd;
-	if (sock_path[0])
-		ft_warn("control: cannot listen on %s: %s", sock_path, strerror(errno));
-	sock_path[0] = '\0';
+	close_endpoint();
+	ft_ctl_endpoint_remove();
 	return -1;
 }
 
@@ -545,6 +438,11 @@ static void wait_stopped(void)
 	if (thread_made && stop_requested)
 		pthread_join(thread, NULL);
 	thread_made = thread_made && !stop_requested;
+}
+
+int ft_control_running(void)
+{
+	return thread_made && !stop_requested;
 }
 
 static int start_thread(void)
@@ -572,7 +470,7 @@ static void control_after_fork(void)
 	if (ft_fd(FT_FD_CONTROL) < 0)
 		return;
 	close_endpoint();
-	sock_path[0] = '\0';
+	ft_ctl_endpoint_forget();
 	if (!ft_forked_by_clone())
 		ft_control_start();
 }
@@ -591,11 +489,11 @@ int ft_control_start(void)
 		return -1;
 	if (start_thread()) {
 		close_endpoint();
-		remove_socket();
+		ft_ctl_endpoint_remove();
 		return -1;
 	}
 	if (!once++) {
-		atexit(remove_socket);
+		atexit(ft_ctl_endpoint_remove);
 		ft_atfork(NULL, NULL, control_after_fork);
 	}
 	return 0;

@@ -67,6 +67,9 @@ void ft_ctl_pipe_release(void);
  * pid; 0 if none or unknown). */
 int ft_control_on_thread(void);
 pid_t ft_control_client_pid(void);
+/* Is this process's control thread there to serve (not stopped by a
+ * detach, not the parent's only, after a fork)? */
+int ft_control_running(void);
 
 /* After the current request is answered, close the endpoint (detach). */
 void ft_control_stop_after_request(void);

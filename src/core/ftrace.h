@@ -42,6 +42,11 @@
 /* Its module's return sites are on: the graph tracer leaves its return
  * alone.  The fast paths read it too, in asm_offsets.h's terms. */
 #define FTRACE_FL_RETURNS	FT_REC_FL_RETURNS
+/* A trigger acts at its calls: the graph hooks' fast path leaves them to
+ * C, which calls the probe ops.  Or its calls are timed (snapshot_if_longer):
+ * the fast path marks their frames as C does.  (triggers.c) */
+#define FTRACE_FL_PROBED	FT_REC_FL_PROBED
+#define FTRACE_FL_TIMED		FT_REC_FL_TIMED
 /* [31:16]: the entry of the argument table (args.c) saying which of its
  * values to record; 0: none. */
 #define FTRACE_FL_ARGS_SHIFT	16

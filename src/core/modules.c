@@ -15,10 +15,12 @@
 #include "messages.h"
 #include "modload.h"
 #include "profile.h"
+#include "staged.h"
 #include "../common/array.h"
 #include "../sites/sites.h"
 
 #include <elf.h>
+#include <limits.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,13 +79,15 @@ static void mapped_ranges(const struct dl_phdr_info *info, struct mapped *m)
 /*
  * The program's own path, which the loader leaves empty.  Read once: a
  * chroot or pivot_root may take /proc/self/exe away, and the program
- * does not change but by an exec, which starts another runtime.
+ * does not change but by an exec, which starts another runtime.  Gone
+ * already when fntrace attach came: it told us (staged.c).
  */
 static const char *program_path(void)
 {
 	static char path[sizeof(((struct mapped *)0)->path)];
 
-	if (!path[0] && readlink("/proc/self/exe", path, sizeof(path) - 1) < 0)
+	if (!path[0] && readlink("/proc/self/exe", path, sizeof(path) - 1) < 0 &&
+	    ft_staged_program(path, sizeof(path)))
 		path[0] = '\0';
 	return path;
 }
@@ -151,10 +155,11 @@ static int load_mode_now(void)
 
 static void file_identity(const char *path, uint64_t id[4])
 {
+	char staged[PATH_MAX];
 	struct stat st;
 
 	memset(id, 0, 4 * sizeof(*id));
-	if (stat(path, &st) == 0) {
+	if (stat(ft_staged_path(path, staged, sizeof(staged)), &st) == 0) {
 		id[0] = st.st_dev;
 		id[1] = st.st_ino;
 		id[2] = st.st_size;
@@ -165,13 +170,15 @@ static void file_identity(const char *path, uint64_t id[4])
 /* The module's file: the one kept since it was deferred, or opened now. */
 static int open_file(struct ft_module *mod, struct elf_file *f)
 {
+	char staged[PATH_MAX];
+
 	if (mod->kept) {
 		*f = *mod->kept;
 		free(mod->kept);
 		mod->kept = NULL;
 		return 0;
 	}
-	if (elf_open_path(f, mod->path) == 0)
+	if (elf_open_path(f, ft_staged_path(mod->path, staged, sizeof(staged))) == 0)
 		return 0;
 	ft_debug("%s", f->err);
 	return -1;

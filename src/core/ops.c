@@ -28,6 +28,7 @@
 #include "seccomp.h"
 #include "tracers.h"
 #include "tracing.h"
+#include "triggers.h"
 #include "../common/array.h"
 
 #include <stdatomic.h>
@@ -111,7 +112,7 @@ static uint32_t rec_state(const struct ftrace_rec *rec, uint8_t **bits, unsigned
 		flags |= FTRACE_FL_GRAPH_FUNC;
 	if (ft_filter_selects(FT_GRAPH_NOTRACE, rec, mod))
 		flags |= FTRACE_FL_GRAPH_NOTRACE;
-	return flags | ft_args_rec_flags(rec, mod);
+	return flags | ft_args_rec_flags(rec, mod) | ft_trigger_rec_flags(id);
 }
 
 unsigned ftrace_rec_refs(const struct ftrace_rec *rec, uint32_t id)

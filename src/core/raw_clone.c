@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * syscall(): the clone system calls a program makes itself.
+ * The clone system calls a program makes through syscall().
  *
  * glibc's fork() and clone() have wrappers (clone.c), but a program may
  * also make a process with syscall(SYS_clone, SIGCHLD, 0, ...),
@@ -19,32 +19,17 @@
  *                 returns from the system call on the creator's
  *                 thread-local storage, where no hook can tell the two
  *                 apart: tracing is switched off first, with the reason
- *
- * Every other system call goes straight through.  The runtime's own
- * syscall() calls come here too when it is preloaded (it is first in
- * every lookup): the real one is found at start-up (ft_raw_clone_init),
- * before any of them can come from a signal handler.
  */
 #include "args.h"
 #include "clone.h"
 #include "ftrace.h"
 #include "lock.h"
+#include "raw_syscall.h"
 
 #include <errno.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <sys/syscall.h>
-
-typedef long (*syscall_fn)(long, ...);
-
-static syscall_fn real_syscall;
-
-void ft_raw_clone_init(void)
-{
-	if (!real_syscall)
-		real_syscall = (syscall_fn)ft_real("syscall");
-}
 
 enum raw_kind { RAW_OTHER, RAW_PROCESS, RAW_SHARED };
 
@@ -77,11 +62,6 @@ static enum raw_kind kind_of(long nr, const long *a)
 	return RAW_OTHER;
 }
 
-static long pass(long nr, const long *a)
-{
-	return real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
-}
-
 /* The child continues on a copy of the stack its parent called from, so
  * the frames it inherits return there as after fork(). */
 static long raw_process(long nr, const long *a)
@@ -90,7 +70,7 @@ static long raw_process(long nr, const long *a)
 	int err;
 
 	ft_fork_prepare();
-	ret = pass(nr, a);
+	ret = ft_syscall_pass(nr, a);
 	err = errno;
 	if (ret == 0)
 		ft_fork_child(0);
@@ -106,30 +86,19 @@ static long raw_shared(long nr, const long *a)
 	ftrace_kill("a clone with CLONE_VM through syscall(): its thread would share its "
 		    "creator's thread-local storage, where the runtime cannot tell them apart");
 	ftrace_unlock();
-	return pass(nr, a);
+	return ft_syscall_pass(nr, a);
 }
 
-/* glibc's syscall() reads six arguments whatever the call; so do we. */
-FT_EXPORT long syscall(long nr, ...)
+int ft_raw_clone(long nr, const long *a, long *ret)
 {
-	long a[6];
-	va_list ap;
-
-	va_start(ap, nr);
-	for (int i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
-	ft_raw_clone_init();
-	if (!real_syscall) {
-		errno = ENOSYS;
-		return -1;
-	}
 	switch (kind_of(nr, a)) {
 	case RAW_PROCESS:
-		return raw_process(nr, a);
+		*ret = raw_process(nr, a);
+		return 1;
 	case RAW_SHARED:
-		return raw_shared(nr, a);
+		*ret = raw_shared(nr, a);
+		return 1;
 	default:
-		return pass(nr, a);
+		return 0;
 	}
 }

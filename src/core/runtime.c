@@ -37,6 +37,7 @@
 #include "exec_env.h"
 #include "lock.h"
 #include "messages.h"
+#include "raw_syscall.h"
 #include "readout.h"
 #include "recorder_files.h"
 #include "events.h"
@@ -220,7 +221,7 @@ static void start(void)
 	if (ft_exec_env_stays_out())
 		return;
 	ft_messages_start();
-	ft_raw_clone_init();
+	ft_raw_syscall_init();
 	ft_sanitized_start();
 	ft_limits_startup_begin();
 	if (ft_threads_init()) {

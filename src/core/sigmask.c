@@ -9,12 +9,13 @@
  *   signal       that blocks it never answers, and no live patch can be
  *                made while it runs
  *
- * So the wrappers of sigprocmask(), pthread_sigmask(),
- * pthread_attr_setsigmask_np(), sigsuspend() and of a handler's sa_mask
- * take both out of every set that would block them (the waits that take
- * a mask for their time, ppoll() and the like, count a thread whose mask
- * blocks the sync signal as synced instead), and those of signalfd() and
- * the sigwait() family out of every set that would take them (xz's
+ * So the wrappers of sigprocmask(), pthread_sigmask(), of the same
+ * system call made through syscall(), of pthread_attr_setsigmask_np() and
+ * of a handler's sa_mask take both out of every set that would block them
+ * (the waits that take a mask for their time, sigsuspend(), ppoll() and
+ * the like, count a thread whose mask blocks the sync signal as synced
+ * instead), and those of signalfd() and the sigwait() family out of
+ * every set that would take them (xz's
  * threads block every signal; a thread created while its creator blocks
  * everything inherits the mask as the kernel has it, without them).  The
  * program reads back what it asked: a thread remembers whether it
@@ -23,18 +24,23 @@
  * one block the other, and as a thread inherits its creator's mask.
  * Threads that blocked them before the runtime came (attach) are found
  * by ftrace_traps_blocked(), and the patcher avoids traps then; one that
- * blocks the sync signal with the system call makes a sync fail, and the
- * patch is undone (patch.c).
+ * blocks the sync signal with its own system call instruction makes a
+ * sync fail, and the patch is undone (patch.c).
  */
-#include "sigmask.h"
+#include "args.h"
 #include "ftrace.h"
+#include "raw_syscall.h"
+#include "sigmask.h"
 #include "sync.h"
 
+#include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 enum { KEPT = 2 };
@@ -97,6 +103,28 @@ static void remember(int i, int sig, int how, const sigset_t *set, int was)
 	blocks[i] = now;
 }
 
+/*
+ * setcontext() and swapcontext() set the next context's mask with the
+ * system call: they are given a copy without the kept signals, and the
+ * thread says what the program set.  (A context saved by swapcontext() or
+ * getcontext() holds the kernel's mask, without them: switched back to,
+ * it unblocks them in the program's view too.)
+ */
+const ucontext_t *ft_context_mask_free(const ucontext_t *uc, ucontext_t *copy)
+{
+	int sig[KEPT];
+
+	if (!uc)
+		return uc;
+	*copy = *uc;
+	remove_kept(&copy->uc_sigmask);
+	kept_signals(sig);
+	for (int i = 0; i < KEPT; i++)
+		if (sig[i])
+			remember(i, sig[i], SIG_SETMASK, &uc->uc_sigmask, 0);
+	return copy;
+}
+
 /* The mask the kernel had (prev) becomes the one the program set. */
 static void program_view(int how, const sigset_t *set, sigset_t *prev)
 {
@@ -144,6 +172,49 @@ FT_EXPORT int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
 	return set_mask(real, how, set, old);
 }
 
+/*
+ * syscall(SYS_rt_sigprocmask, how, set, old, size), as a thread that
+ * will not be interrupted may block every signal: glibc's sigset_t
+ * begins with the kernel's set, the size it gives (_NSIG / 8).  A set of
+ * another size, or one that cannot be read, goes to the kernel as it
+ * came, for the kernel's answer.  The old set is the kernel's to write
+ * (EFAULT, the mask changed all the same), then made the program's view.
+ */
+static long raw_set_mask(const long *a)
+{
+	sigset_t set, copy, prev;
+	const sigset_t *want = NULL;
+	size_t size = a[3];
+	long b[6], ret;
+
+	memcpy(b, a, sizeof(b));
+	sigemptyset(&set);
+	if (a[1]) {
+		if (ft_args_read(a[1], (char *)&set, size) != (long)size)
+			return ft_syscall_pass(SYS_rt_sigprocmask, a);
+		want = &set;
+		b[1] = (long)without_kept(a[0], want, &copy);
+	}
+	sigemptyset(&prev);
+	b[2] = a[2] ? a[2] : (long)&prev;
+	ret = ft_syscall_pass(SYS_rt_sigprocmask, b);
+	if (ret)
+		return ret;
+	memcpy(&prev, (void *)b[2], size);
+	program_view(a[0], want, &prev);
+	if (a[2])
+		memcpy((void *)a[2], &prev, size);
+	return 0;
+}
+
+int ft_raw_sigmask(long nr, const long *a, long *ret)
+{
+	if (nr != SYS_rt_sigprocmask || (size_t)a[3] != _NSIG / 8)
+		return 0;
+	*ret = raw_set_mask(a);
+	return 1;
+}
+
 /* A thread created with a mask of its own: glibc sets it with the system
  * call, past the wrappers. */
 FT_EXPORT int pthread_attr_setsigmask_np(pthread_attr_t *attr, const sigset_t *set)
@@ -158,8 +229,7 @@ FT_EXPORT int pthread_attr_setsigmask_np(pthread_attr_t *attr, const sigset_t *s
 /*
  * A thread that waits for signals, through a signalfd or sigwait, takes
  * any pending signal of its set, blocked or not: the sync signal too, which
- * would never reach our handler.  Nor may sigsuspend() block it for the
- * wait.
+ * would never reach our handler.
  */
 FT_EXPORT int signalfd(int fd, const sigset_t *mask, int flags)
 {
@@ -179,22 +249,65 @@ FT_EXPORT int sigwait(const sigset_t *set, int *sig)
 	return real(without_kept(SIG_SETMASK, set, &copy), sig);
 }
 
+/*
+ * sigwaitinfo() and sigtimedwait() end with EINTR when a handler runs
+ * (glibc's sigwait() waits on): ours would end a wait the program made
+ * proof against its own signals.  So the thread waits with the sync
+ * signal blocked, counted as synced, as in the waits below; the signal
+ * is unblocked once it runs again, after any sync in progress.
+ */
+struct quiet_wait {
+	int slot;
+	sigset_t mask;	/* the thread's, to restore */
+};
+
+static void quiet_begin(struct quiet_wait *q)
+{
+	int sig = ftrace_sync_signal_kept();
+	sigset_t sync;
+
+	q->slot = sig ? ftrace_sync_wait_begin() : 0;
+	if (!q->slot)
+		return;
+	sigemptyset(&sync);
+	sigaddset(&sync, sig);
+	ftrace_thread_mask(SIG_BLOCK, &sync, &q->mask);
+}
+
+static int quiet_end(const struct quiet_wait *q, int ret)
+{
+	int saved = errno;
+
+	if (q->slot) {
+		ftrace_sync_wait_end(q->slot);
+		ftrace_thread_mask(SIG_SETMASK, &q->mask, NULL);
+	}
+	errno = saved;
+	return ret;
+}
+
 FT_EXPORT int sigwaitinfo(const sigset_t *set, siginfo_t *info)
 {
 	typedef int (*sigwaitinfo_fn)(const sigset_t *, siginfo_t *);
+	struct quiet_wait q;
 	sigset_t copy;
 
 	REAL(sigwaitinfo_fn, "sigwaitinfo");
-	return real(without_kept(SIG_SETMASK, set, &copy), info);
+	set = without_kept(SIG_SETMASK, set, &copy);
+	quiet_begin(&q);
+	return quiet_end(&q, real(set, info));
 }
 
 FT_EXPORT int sigtimedwait(const sigset_t *set, siginfo_t *info, const struct timespec *timeout)
 {
 	typedef int (*sigtimedwait_fn)(const sigset_t *, siginfo_t *, const struct timespec *);
+	struct quiet_wait q;
 	sigset_t copy;
 
 	REAL(sigtimedwait_fn, "sigtimedwait");
-	return real(without_kept(SIG_SETMASK, set, &copy), info, timeout);
+	set = without_kept(SIG_SETMASK, set, &copy);
+	quiet_begin(&q);
+	return quiet_end(&q, real(set, info, timeout));
 }
 
 #if __TIMESIZE == 32
@@ -208,31 +321,30 @@ int ft_sigtimedwait64(const sigset_t *set, siginfo_t *info, const void *timeout)
 	typedef int (*sigtimedwait64_fn)(const sigset_t *, siginfo_t *, const void *);
 	sigset_t copy;
 
+	struct quiet_wait q;
+
 	REAL(sigtimedwait64_fn, "__sigtimedwait64");
-	return real(without_kept(SIG_SETMASK, set, &copy), info, timeout);
+	set = without_kept(SIG_SETMASK, set, &copy);
+	quiet_begin(&q);
+	return quiet_end(&q, real(set, info, timeout));
 }
 #endif
 
-FT_EXPORT int sigsuspend(const sigset_t *mask)
-{
-	typedef int (*sigsuspend_fn)(const sigset_t *);
-	sigset_t copy;
-
-	REAL(sigsuspend_fn, "sigsuspend");
-	return real(without_kept(SIG_SETMASK, mask, &copy));
-}
 
 /*
- * ppoll(), pselect(), epoll_pwait() and epoll_pwait2() sleep with a mask
- * of their own, set for the wait: one that blocks every signal would keep
- * the sync signal from the thread for as long as it sleeps, maybe for
- * good.  Taken out of that mask, the sync signal would end the wait with
- * EINTR, which a program that blocked every signal does not expect.  So
- * the thread sleeps with the program's mask, and is counted as synced
- * while it does (ftrace_sync_wait_begin: it runs none of the program's
- * text until it wakes; nor can it meet a breakpoint, so SIGTRAP may stay
- * blocked too).  A NULL mask stays NULL (the thread's, kept already);
- * any other mask loses the kept signals, as every mask does.
+ * sigsuspend(), ppoll(), pselect(), epoll_pwait() and epoll_pwait2() sleep
+ * with a mask of their own, set for the wait: one that blocks every signal
+ * would keep the sync signal from the thread for as long as it sleeps,
+ * maybe for good.  Taken out of that mask, the sync signal would end the
+ * wait with EINTR, which a program that blocked every signal does not
+ * expect (and sigsuspend()'s caller takes for the signal it waits for).
+ * So the thread sleeps with the program's mask, and is counted as synced
+ * while it does (ftrace_sync_wait_begin).  It runs none of the program's
+ * text until it wakes, but for a handler of a signal the mask lets in,
+ * entered from the kernel, which serialises as a sync does; that handler
+ * may meet a breakpoint, so SIGTRAP is let in too.  A NULL mask stays NULL
+ * (the thread's, kept already); any other mask that lets the sync signal
+ * in loses the kept signals, as every mask does.
  *
  * Where time_t is 32 bits (i386, mips), glibc has a second name for each
  * wait with a timeout, taking the 64-bit timespec (__ppoll64 ...), which
@@ -252,7 +364,11 @@ static const sigset_t *wait_mask(const sigset_t *mask, sigset_t *copy, int *slot
 	int sig = ftrace_sync_signal_kept();
 
 	*slot = mask && sig && sigismember(mask, sig) ? ftrace_sync_wait_begin() : 0;
-	return *slot ? mask : without_kept(SIG_SETMASK, mask, copy);
+	if (!*slot)
+		return without_kept(SIG_SETMASK, mask, copy);
+	*copy = *mask;
+	sigdelset(copy, SIGTRAP);
+	return copy;
 }
 
 static int wait_done(int slot, int ret)
@@ -260,6 +376,17 @@ static int wait_done(int slot, int ret)
 	if (slot)
 		ftrace_sync_wait_end(slot);
 	return ret;
+}
+
+FT_EXPORT int sigsuspend(const sigset_t *mask)
+{
+	typedef int (*sigsuspend_fn)(const sigset_t *);
+	sigset_t copy;
+	int slot;
+
+	REAL(sigsuspend_fn, "sigsuspend");
+	mask = wait_mask(mask, &copy, &slot);
+	return wait_done(slot, real(mask));
 }
 
 static int ppoll_kept(ppoll_fn real, struct pollfd *fds, nfds_t n, const void *timeout,

@@ -276,6 +276,8 @@ static _Atomic int served_ok;
 
 int ft_snapshot_requests_open(void)
 {
+	/* A forked child's counts are its parent's: none of them is its. */
+	atomic_store(&served, atomic_load(&requested));
 	ft_fd_release(FT_FD_SNAP_REQUEST);
 	return ft_fd_open(FT_FD_SNAP_REQUEST, new_eventfd, NULL, NULL);
 }
@@ -356,6 +358,22 @@ void ft_snapshot_serve(void)
 	atomic_store(&served_ok, ok);
 	atomic_store(&served, upto);
 	syscall(SYS_futex, &served, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* The program ends: a snapshot asked for just before (a slow call's
+ * trigger as the last request returns) is the control thread's to take
+ * still, and exit() would end that thread mid-copy.  It is waited for,
+ * a while; one not taken by then is said lost, not left unsaid.  (An
+ * _exit() runs no destructor: the end's snapshot holds that call.) */
+__attribute__((destructor)) static void take_pending_at_exit(void)
+{
+	uint32_t upto = atomic_load(&requested);
+
+	if (upto == atomic_load(&served) || !ft_control_running())
+		return;
+	if (wait_served(upto, PROGRAM_WAIT_MS))
+		ft_warn("snapshot: one asked for was not taken: the program ended first "
+			"(the last snapshot holds what the ring kept)");
 }
 
 /* ---- the control files ---- */

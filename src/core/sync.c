@@ -25,6 +25,7 @@
 #include "interpose.h"
 #include "../common/clock_pair.h"
 #include "messages.h"
+#include "raw_syscall.h"
 #include "sync.h"
 #include "ftrace.h"
 #include "tasks.h"
@@ -44,14 +45,34 @@
 
 static int use_membarrier;
 static int sync_signal;
-static _Atomic unsigned acks, left;
-static _Atomic int parked;	/* threads hold in the handler while set */
 static struct sigaction program_action;	/* what the program asked for */
 static char failure[200];	/* why the last sync failed */
 
+/*
+ * Every sync has a number, its generation, and the answers carry it:
+ * acks and left hold it in their top bits, their count in the low ones.
+ * Real-time signals queue: one resent to a slow thread (or sent to a
+ * thread still in the handler of the sync before) may be taken after
+ * its sync ended, just as the next begins.  Its handler adds its answer
+ * to whichever sync is current, in one atomic step, and holds only while
+ * that very sync is parked.  Without the number, an answer counted just
+ * before the next sync reset the count held the thread in the next
+ * stop, its signal blocked by the handler it sat in: it never answered,
+ * and the stop failed ("did not answer", under qemu on a busy machine).
+ */
+#define GEN_SHIFT 16
+#define COUNT_MASK 0xffffu
+#define MAX_GEN 65534u		/* 1 .. MAX_GEN: odd and even alternate */
+
+static _Atomic uint32_t acks, left;
+static _Atomic uint32_t parked;	/* the generation held in the handler; 0: none */
+static uint32_t generation;	/* the syncer's, under ftrace_lock */
+
 #define MAX_SIGNALLED 4096
 
-static pid_t answered[MAX_SIGNALLED];	/* who acknowledged, in order */
+/* Who acknowledged, in order, by the generation's parity: a handler late
+ * to write its name writes it where the next sync does not look. */
+static pid_t answered[2][MAX_SIGNALLED];
 
 #define MAX_WAITERS 256
 
@@ -61,7 +82,7 @@ static _Atomic pid_t waiting[MAX_WAITERS];	/* asleep with the signal blocked */
 /* The value our signals carry: an address no one else sends. */
 static void *cookie(void)
 {
-	return (void *)&acks;
+	return (void *)&answered;
 }
 
 static int is_ours(const siginfo_t *si)
@@ -86,20 +107,36 @@ static void pass_on(int sig, siginfo_t *si, void *uc)
 	}
 }
 
+/* Counted as out of the handler, if its sync is still the current one. */
+static void leave(uint32_t gen)
+{
+	uint32_t now = atomic_load(&left);
+
+	while (now >> GEN_SHIFT == gen && !atomic_compare_exchange_weak(&left, &now, now + 1))
+		;
+}
+
 static void on_sync_signal(int sig, siginfo_t *si, void *uc)
 {
-	unsigned i;
+	uint32_t ack, gen, i;
 
 	if (!is_ours(si)) {
 		pass_on(sig, si, uc);
 		return;
 	}
-	i = atomic_fetch_add(&acks, 1);
+	ack = atomic_fetch_add(&acks, 1);
+	gen = ack >> GEN_SHIFT;
+	i = ack & COUNT_MASK;
 	if (i < MAX_SIGNALLED)
-		answered[i] = syscall(SYS_gettid);
-	while (atomic_load(&parked))
+		answered[gen & 1][i] = syscall(SYS_gettid);
+	while (gen && atomic_load(&parked) == gen)	/* 0: a probe, before any sync */
 		;
-	atomic_fetch_add(&left, 1);
+	leave(gen);
+}
+
+static unsigned count_of(_Atomic uint32_t *counter)
+{
+	return atomic_load(counter) & COUNT_MASK;
 }
 
 static int membarrier(int cmd)
@@ -177,9 +214,10 @@ int ftrace_sync_signal(void)
 	return install_sync_signal() ? 0 : sync_signal;
 }
 
+/* Past syscall()'s wrapper, which would keep the sync signal free. */
 void ftrace_thread_mask(int how, const sigset_t *set, sigset_t *old)
 {
-	syscall(SYS_rt_sigprocmask, how, set, old, _NSIG / 8);
+	ft_syscall_direct(SYS_rt_sigprocmask, how, (long)set, (long)old, _NSIG / 8);
 }
 
 void ftrace_sync_hold(sigset_t *old)
@@ -314,7 +352,7 @@ static unsigned signal_others(pid_t *tids)
 static int has_answered(pid_t tid, unsigned n)
 {
 	for (unsigned i = 0; i < n && i < MAX_SIGNALLED; i++)
-		if (answered[i] == tid)
+		if (answered[generation & 1][i] == tid)
 			return 1;
 	return 0;
 }
@@ -328,7 +366,7 @@ static int silent(pid_t tid, unsigned n)
 /* Has every signalled thread answered, or ended (and so never will)? */
 static int all_accounted(const pid_t *tids, unsigned sent)
 {
-	unsigned n = atomic_load(&acks);
+	unsigned n = count_of(&acks);
 
 	for (unsigned i = 0; i < sent; i++)
 		if (silent(tids[i], n))
@@ -355,7 +393,7 @@ static unsigned sync_patience_s(void)
 /* Why the sync gave up: which threads kept silent, the first few named. */
 static void say_who(const pid_t *tids, unsigned sent)
 {
-	unsigned n = atomic_load(&acks), nr = 0;
+	unsigned n = count_of(&acks), nr = 0;
 	char who[64] = "";
 	size_t len = 0;
 
@@ -411,26 +449,35 @@ static uint64_t waited_ns(struct patience *p)
 
 static void resend_to_silent(const pid_t *tids, unsigned sent)
 {
-	unsigned n = atomic_load(&acks);
+	unsigned n = count_of(&acks);
 
 	for (unsigned i = 0; i < sent; i++)
 		if (silent(tids[i], n))
 			send_sync(tids[i], sync_signal);
 }
 
+/* A new generation: parked first, so that no answer counted for it
+ * finds its thread free to go. */
+static void begin_generation(int park)
+{
+	generation = generation % MAX_GEN + 1;
+	atomic_store(&parked, park ? generation : 0);
+	atomic_store(&left, generation << GEN_SHIFT);
+	atomic_store(&acks, generation << GEN_SHIFT);
+}
+
 /* Answers come within microseconds: yield, do not sleep (a sleep lasts a
  * timer tick, milliseconds, on many machines).  A thread's late answer
  * to an earlier sync may count among the answers: they are checked by
  * name before the sync ends. */
-static int sync_by_signals(void)
+static int sync_by_signals(int park)
 {
 	static pid_t tids[MAX_SIGNALLED];
 	struct patience patience;
 	unsigned sent, spins = 0;
 	uint64_t next_resend = RESEND_NS;
 
-	atomic_store(&acks, 0);
-	atomic_store(&left, 0);
+	begin_generation(park);
 	if (!sync_signal) {
 		snprintf(failure, sizeof(failure), "no signal can sync the threads");
 		return -1;
@@ -440,7 +487,7 @@ static int sync_by_signals(void)
 	for (;;) {
 		/* Threads that ended meanwhile count as answered, now and then
 		 * and once all seem to have answered. */
-		if ((atomic_load(&acks) >= sent || ++spins % 64 == 0) &&
+		if ((count_of(&acks) >= sent || ++spins % 64 == 0) &&
 		    all_accounted(tids, sent))
 			return 0;
 		uint64_t waited = waited_ns(&patience);
@@ -461,28 +508,27 @@ int ftrace_stop_others(void)
 {
 	if (install_sync_signal())
 		return -1;
-	atomic_store(&parked, 1);
-	if (sync_by_signals() == 0)
+	if (sync_by_signals(1) == 0)
 		return 0;
 	atomic_store(&parked, 0);
 	return -1;
 }
 
-/* Let them go, and wait until every one has left the handler: one still
- * spinning in it would take the next stop for its own. */
+/* Let them go, and wait until every one has left the handler: a stop
+ * ends as it began, with none of them in the runtime's code. */
 void ftrace_release_others(void)
 {
-	unsigned stopped = atomic_load(&acks);
+	unsigned stopped = count_of(&acks);
 
 	atomic_store(&parked, 0);
-	while (atomic_load(&left) < stopped)
+	while (count_of(&left) < stopped)
 		sched_yield();
 }
 
 int ftrace_sync_cores(void)
 {
 	if (!use_membarrier)
-		return sync_by_signals();
+		return sync_by_signals(0);
 	if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE) == 0)
 		return 0;
 	snprintf(failure, sizeof(failure), "membarrier: %s", strerror(errno));

@@ -48,7 +48,7 @@
 #define FRAME_PROFILE_ONLY 0x20	/* the graph did not take it: timed only */
 #define FRAME_WHOLE	0x40	/* tracing_thresh: no entry was written; the
 				 * call is, whole, at its exit if long enough */
-#define FRAME_TIMED	0x80	/* a snapshot_if_longer trigger times it */
+#define FRAME_TIMED	FT_FRAME_TIMED	/* a snapshot_if_longer trigger times it */
 
 /* Both read by the fast paths in assembly too (asm_offsets.h). */
 struct ft_graph_config ft_graph;
@@ -78,7 +78,8 @@ _Static_assert(offsetof(struct shadow_frame, ret) == FT_FRAME_RET &&
 	       "asm_offsets.h describes a shadow frame");
 _Static_assert(offsetof(struct ft_graph_config, trace) == FT_GRAPH_TRACE &&
 	       offsetof(struct ft_graph_config, profile) == FT_GRAPH_SETTINGS &&
-	       offsetof(struct ft_graph_config, probes) + sizeof(int) == FT_GRAPH_SETTINGS + 28 &&
+	       offsetof(struct ft_graph_config, args) + sizeof(int) == FT_GRAPH_PROBES &&
+	       offsetof(struct ft_graph_config, probes) == FT_GRAPH_PROBES &&
 	       offsetof(struct ft_graph_config, thresh) == FT_GRAPH_THRESH &&
 	       sizeof(struct ft_graph_config) == FT_GRAPH_THRESH + 8,
 	       "asm_offsets.h describes the graph settings");
@@ -224,7 +225,7 @@ static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 	if (ft_graph.trace && ft_tracing_on && !(flags & (FRAME_NOTRACE | FRAME_PROFILE_ONLY)))
 		flags |= unlikely(ft_graph.thresh) ? FRAME_WHOLE :
 			 write_entry(c, id, rec_flags, now, regs);
-	if (unlikely(ft_graph.probes) && ft_trigger_timed(id))
+	if (unlikely(rec_flags & FTRACE_FL_TIMED))
 		flags |= FRAME_TIMED;
 	push_frame(c, retp, id, flags, rec_flags, now);
 }

@@ -62,8 +62,9 @@ static int interval_converted;
 static _Atomic uint64_t interval_ticks;
 /* When the duration triggers may ask again, in clock ticks. */
 static _Atomic uint64_t next_allowed;
-/* tracing_max_latency, in clock ticks. */
-static _Atomic uint64_t max_ticks;
+/* tracing_max_latency, in clock ticks; and the shortest duration armed
+ * (triggers.h). */
+_Atomic uint64_t ft_timed_max, ft_timed_shortest;
 
 unsigned ft_trigger_interval_ms(void)
 {
@@ -115,7 +116,9 @@ void ft_trigger_snapshot(const struct ft_trigger_hit *h)
 		request(h->cmd, h->id, h->t->tid, 0, 0, NULL, 0);
 }
 
-int ft_trigger_timed(uint32_t id)
+/* Is function id timed for snapshot_if_longer now?  (Its calls were
+ * timed as its record said: FTRACE_FL_TIMED.) */
+static int timed(uint32_t id)
 {
 	struct ft_trigger_slot *s = ft_trigger_slot(id, 0);
 
@@ -142,23 +145,23 @@ static int interval_passed(uint64_t now, int new_max)
  * it beat the one before by an eighth or more? */
 static int raise_max(uint64_t d)
 {
-	uint64_t max = atomic_load(&max_ticks);
+	uint64_t max = atomic_load(&ft_timed_max);
 
 	do {
 		if (d <= max)
 			return 0;
-	} while (!atomic_compare_exchange_weak(&max_ticks, &max, d));
+	} while (!atomic_compare_exchange_weak(&ft_timed_max, &max, d));
 	return d - max >= max / 8;
 }
 
 uint64_t ft_trigger_max_latency_us(void)
 {
-	return ft_clock_ticks_to_us(atomic_load(&max_ticks));
+	return ft_clock_ticks_to_us(atomic_load(&ft_timed_max));
 }
 
 void ft_trigger_set_max_latency_us(uint64_t us)
 {
-	atomic_store(&max_ticks, us ? ft_clock_us_to_ticks(us) : 0);
+	atomic_store(&ft_timed_max, us ? ft_clock_us_to_ticks(us) : 0);
 }
 
 void ft_trigger_timed_exit(uint32_t id, uint32_t tid, uint64_t entry, uint64_t now)
@@ -167,7 +170,7 @@ void ft_trigger_timed_exit(uint32_t id, uint32_t tid, uint64_t entry, uint64_t n
 	_Atomic long *count;
 	int new_max;
 
-	if (!ft_trigger_timed(id) || now < entry)
+	if (!timed(id) || now < entry)
 		return;
 	new_max = raise_max(now - entry);
 	if (now - entry < atomic_load(&s->longer_ticks))

@@ -196,6 +196,53 @@ int ft_triggers_prepare(struct ft_trigger_write **out, const char *const *exprs,
 	return 0;
 }
 
+/* ---- what the fast paths need to know ---- */
+
+#define TIMED_BIT (1u << TRIGGER_SNAPSHOT_IF_LONGER)
+
+uint32_t ft_trigger_rec_flags(uint32_t id)
+{
+	const struct ft_trigger_slot *s = ft_trigger_slot(id, 0);
+	uint32_t armed = s ? atomic_load(&s->armed) : 0;
+
+	return (armed & ~TIMED_BIT ? FTRACE_FL_PROBED : 0) |
+	       (armed & TIMED_BIT ? FTRACE_FL_TIMED : 0);
+}
+
+static uint64_t longer_ticks(unsigned long us)
+{
+	return us ? ft_clock_us_to_ticks(us) : 0;
+}
+
+/* Before a write is stored: no shorter than what it arms. */
+static void lower_shortest(const struct ft_trigger_write *w)
+{
+	uint64_t shortest = atomic_load(&ft_timed_shortest);
+
+	for (size_t i = 0; i < w->nr; i++) {
+		const struct ft_trigger_slot *s = ft_trigger_slot(w->v[i].id, 0);
+
+		if ((s->next_armed & TIMED_BIT) && longer_ticks(s->next_longer_us) < shortest)
+			shortest = longer_ticks(s->next_longer_us);
+	}
+	atomic_store(&ft_timed_shortest, shortest);
+}
+
+/* After: the shortest armed, as it is now. */
+static void reset_shortest(void)
+{
+	uint64_t shortest = UINT64_MAX;
+
+	for (uint32_t id = 1; id <= ftrace_rec_count(); id++) {
+		const struct ft_trigger_slot *s = ft_trigger_slot(id, 0);
+
+		if (s && (atomic_load(&s->armed) & TIMED_BIT) &&
+		    atomic_load(&s->longer_ticks) < shortest)
+			shortest = atomic_load(&s->longer_ticks);
+	}
+	atomic_store(&ft_timed_shortest, shortest);
+}
+
 /* ---- the commit ---- */
 
 /* By hand: gcc makes __builtin_popcount a call to libgcc's
@@ -220,7 +267,7 @@ static void store(struct ft_trigger_slot *s, uint32_t armed, const long *count,
 	if (longer_us)
 		ft_trigger_interval_prepare();
 	if (longer_us != s->longer_us)
-		atomic_store(&s->longer_ticks, longer_us ? ft_clock_us_to_ticks(longer_us) : 0);
+		atomic_store(&s->longer_ticks, longer_ticks(longer_us));
 	s->longer_us = longer_us;
 	nr_armed += bits(armed);
 	nr_armed -= bits(atomic_exchange(&s->armed, armed));
@@ -291,10 +338,12 @@ int ft_triggers_commit(struct ft_trigger_write *w, char *err, size_t errlen)
 		ft_triggers_drop(w);
 		return -1;
 	}
+	lower_shortest(w);
 	store_plan(w);
 	ret = sync_ops(err, errlen);
 	if (ret)
 		undo_plan(w);
+	reset_shortest();
 	ft_triggers_drop(w);
 	return ret;
 }
@@ -302,6 +351,7 @@ int ft_triggers_commit(struct ft_trigger_write *w, char *err, size_t errlen)
 int ft_triggers_clear(void)
 {
 	char err[160];
+	int ret;
 
 	if (!nr_armed && !registered)
 		return 0;
@@ -312,7 +362,9 @@ int ft_triggers_clear(void)
 		if (s)
 			store(s, 0, none, s->longer_us);
 	}
-	return sync_ops(err, sizeof(err));
+	ret = sync_ops(err, sizeof(err));
+	reset_shortest();
+	return ret;
 }
 
 /* ---- the listing ---- */

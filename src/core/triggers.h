@@ -74,9 +74,6 @@ int ft_trigger_take_count(_Atomic long *count);
 
 /* snapshot and dump: a snapshot asked for, never waited for. */
 void ft_trigger_snapshot(const struct ft_trigger_hit *h);
-/* Is function id's call to be timed for snapshot_if_longer?  Asked by
- * the graph hooks as they push its frame, while a trigger is set. */
-int ft_trigger_timed(uint32_t id);
 /* A timed call closed (the graph's pop, thresh's path): entry and now in
  * clock ticks.  A snapshot is asked for if it lasted long enough, its
  * count and the interval allow. */
@@ -88,6 +85,20 @@ void ft_trigger_set_interval_ms(unsigned ms);
 /* The default interval converted to clock ticks, if it is not yet: as
  * a duration trigger is set. */
 void ft_trigger_interval_prepare(void);
+/* The record flags of function id's triggers, for the update (ops.c):
+ * FTRACE_FL_PROBED if one acts at its calls, FTRACE_FL_TIMED if its
+ * calls are timed. */
+uint32_t ft_trigger_rec_flags(uint32_t id);
+
+/* What the graph hooks' fast return path (x86_64's entry.S) compares a
+ * timed call with, in clock ticks: one shorter than both has nothing for
+ * ft_trigger_timed_exit to do (not slow, no new maximum) and need not
+ * leave the fast path.  ft_timed_max is tracing_max_latency;
+ * ft_timed_shortest the shortest duration of the snapshot_if_longer
+ * triggers armed (triggers.c lowers it before a write arms a shorter
+ * one, and raises it after). */
+extern _Atomic uint64_t ft_timed_max, ft_timed_shortest;
+
 /* tracing_max_latency: the longest call the duration triggers timed, in
  * microseconds; set (0 resets it) on the control thread. */
 uint64_t ft_trigger_max_latency_us(void);

@@ -15,7 +15,9 @@
  *   backtrace                 real return addresses while it reads them
  *   pthread_exit              every frame of the thread is closed
  *   swapcontext, setcontext   the thread changes stacks: graph tracing is
- *                             suspended for it, with a marker
+ *                             suspended for it, with a marker (and the
+ *                             mask it sets keeps the runtime's signals
+ *                             free, sigmask.c)
  *   execve and its family     no frame returns in the new program: all
  *                             closed (and given their real return
  *                             addresses back, in case the exec fails)
@@ -25,6 +27,7 @@
 #include "buffer.h"
 #include "exec_env.h"
 #include "interpose.h"
+#include "sigmask.h"
 #include "sync.h"
 #include "events.h"
 #include "tracers.h"
@@ -216,7 +219,10 @@ FT_EXPORT int swapcontext(ucontext_t *old, const ucontext_t *next)
 {
 	typedef int (*swap_fn)(ucontext_t *, const ucontext_t *);
 
+	ucontext_t copy;
+
 	REAL(swap_fn, "swapcontext");
+	next = ft_context_mask_free(next, &copy);
 	switching_stacks();
 	return real(old, next);
 }
@@ -225,7 +231,10 @@ FT_EXPORT int setcontext(const ucontext_t *next)
 {
 	typedef int (*set_fn)(const ucontext_t *);
 
+	ucontext_t copy;
+
 	REAL(set_fn, "setcontext");
+	next = ft_context_mask_free(next, &copy);
 	switching_stacks();
 	return real(next);
 }

@@ -493,7 +493,7 @@ int record_attach(const struct record_options *o)
 	if (datadir_check_output(o->output) || !(a.info.command = command_of(o->pid)))
 		return -1;
 	ret = record_attached(&a);
-	drain_free(&a.drainer);	/* whichever way it ended: configure drained */
+	drain_free(&a.drainer);	/* whichever way it ended */
 	flight_close(&a.flight);
 	record_settings_free(&a.saved);
 	free(a.info.command);

@@ -149,10 +149,12 @@ static int descendants_gone(void)
 
 /* Once the program has ended: is there anything left to wait for?  A
  * wait is said once it lasts: what ends a moment after the program (a
- * sanitizer's symbolizer, whose pipe closed) is waited for silently. */
+ * sanitizer's symbolizer, whose pipe closed) is waited for silently.  A
+ * moment is up to two seconds: TSan's symbolizer took over half of one
+ * to go on a loaded machine. */
 static int recording_done(struct recorder *r, const char *name)
 {
-	const uint64_t said_after_ns = 500 * 1000 * 1000;
+	const uint64_t said_after_ns = 2000ULL * 1000 * 1000;
 
 	if (descendants_gone() || stop_asked)
 		return 1;

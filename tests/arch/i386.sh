@@ -60,7 +60,7 @@ ARCH_CASES="static matrix functable tracers robust_threads robust_process robust
 	robust_dlopen robust_live robust_depth robust_batch_fork shlib threads
 	signal_nesting live_stress load_nops profile_dlopen crash control
 	record_faults errors list lost ctl_faults robust_torture far_lib real_zlib durations lifetime
-	tracing_thresh ctl_triggers record_triggers"
+	tracing_thresh ctl_triggers record_triggers sanitizers_arch"
 
 arch_flavor() {
 	link=

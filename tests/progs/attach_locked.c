@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * attach_locked LIB SECONDS: a second thread dlopens LIB, whose
+ * attach_locked LIB SECONDS DONE: a second thread dlopens LIB, whose
  * constructor may take its time (slow_ctor.c), while the main thread
- * calls mid() every 20 ms for SECONDS.  Prints the library's value and
- * the sum of the calls.
+ * calls mid() every 20 ms for SECONDS, and on until the file DONE exists
+ * (the test traces it meanwhile, whatever the machine's load).  Prints
+ * the library's value and the sum of the calls of the first SECONDS.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -28,10 +29,12 @@ int main(int argc, char **argv)
 	void *value;
 	long sum = 0;
 
-	if (argc != 3 || pthread_create(&loader, NULL, load, argv[1]))
+	if (argc != 4 || pthread_create(&loader, NULL, load, argv[1]))
 		return 2;
-	for (int i = 0; i < n; i++) {
-		sum += mid(i);
+	for (int i = 0; i < n || access(argv[3], F_OK); i++) {
+		int v = mid(i);
+
+		sum += i < n ? v : 0;
 		usleep(20000);
 	}
 	pthread_join(loader, &value);

@@ -4,7 +4,9 @@
  * (dl_iterate_phdr, which holds a lock of the loader's) and stays in its
  * callback from the creation of DIR/in_walk until DIR/release appears;
  * then it dlopens LIB.  The main thread calls mid() every 20 ms for
- * SECONDS.  Prints the library's value and the sum of the calls.
+ * SECONDS, and on until DIR/done appears (the test traces it meanwhile,
+ * whatever the machine's load).  Prints the library's value and the sum
+ * of the calls of the first SECONDS.
  */
 #include <dlfcn.h>
 #include <link.h>
@@ -54,6 +56,7 @@ static void *walk_then_load(void *lib)
 int main(int argc, char **argv)
 {
 	int n = argc > 3 ? atoi(argv[3]) * 50 : 0;
+	char done[4096];
 	pthread_t walker;
 	void *value;
 	long sum = 0;
@@ -61,8 +64,11 @@ int main(int argc, char **argv)
 	dir = argv[1];
 	if (argc != 4 || pthread_create(&walker, NULL, walk_then_load, argv[2]))
 		return 2;
-	for (int i = 0; i < n; i++) {
-		sum += mid(i);
+	snprintf(done, sizeof(done), "%s/done", dir);
+	for (int i = 0; i < n || access(done, F_OK); i++) {
+		int v = mid(i);
+
+		sum += i < n ? v : 0;
 		usleep(20000);
 	}
 	pthread_join(walker, &value);

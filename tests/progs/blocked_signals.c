@@ -9,19 +9,23 @@
  *   signalfd  blocks everything, and pauses in poll() on a signalfd of
  *             every signal, reading any that comes
  *   sigwait   blocks everything, and pauses in sigtimedwait() for any
- *   sleepers  four that block everything and sleep on a pipe, their
- *             bell, with every signal blocked in the wait's own mask
- *             too: in ppoll(), in __ppoll_chk() (a fortified ppoll's),
- *             in pselect() and in epoll_pwait(), one each; rung, each
- *             calls woken() a few times and sleeps again
+ *   sleepers  six that block everything and sleep until their bell
+ *             rings, each woken by nothing else: four on a pipe, with
+ *             every signal blocked in the wait's own mask too, in
+ *             ppoll(), in __ppoll_chk() (a fortified ppoll's), in
+ *             pselect() and in epoll_pwait(), one each; one in
+ *             sigsuspend() with all but SIGUSR1 blocked, rung by it; one
+ *             in sigwaitinfo() for SIGUSR2, rung by it; rung, each calls
+ *             woken() a few times and sleeps again
  *   main      first sends itself every real-time signal it can handle,
  *             then blocks everything too, and reads stdin, ringing every
  *             bell at each line
  *
  * With "raw" as its argument one more thread blocks everything with the
- * system call itself, past any wrapper, and ends on its own once it has
- * seen a byte on its pipe (the first line of input): a thread no
- * wrapper can keep a signal free in.  Each thread prints the signals it
+ * system call, through syscall(), and ends on its own once it has seen a
+ * byte on its pipe (the first line of input); with "asm" that thread
+ * makes the system call with its own instruction: a thread no wrapper
+ * can keep a signal free in.  Each thread prints the signals it
  * reads back as not blocked (none, natively) and whether its results
  * were right, the waiters how many signals they took (none: nobody sends
  * the program one), the sleepers only whether theirs were right; the
@@ -142,10 +146,45 @@ KEEP void *waiter(void *name)
 	return wrong ? NULL : name;
 }
 
-/* The sleepers' waits, each in its own call, and their bells. */
-enum { PPOLL, PPOLL_CHK, PSELECT, EPOLL_PWAIT, SLEEPERS };
-static char *const sleeper_names[SLEEPERS] = { "ppoll", "ppoll_chk", "pselect", "epoll_pwait" };
+/* The sleepers' waits, each in its own call, and their bells: a pipe,
+ * or a signal sent to the thread. */
+enum { PPOLL, PPOLL_CHK, PSELECT, EPOLL_PWAIT, SIGSUSPEND, SIGWAITINFO, SLEEPERS };
+static char *const sleeper_names[SLEEPERS] = { "ppoll", "ppoll_chk", "pselect", "epoll_pwait",
+					       "sigsuspend", "sigwaitinfo" };
 static int bell[SLEEPERS][2];
+static pthread_t sleeping[SLEEPERS];
+static volatile sig_atomic_t suspend_bells;
+
+static void on_suspend_bell(int sig)
+{
+	suspend_bells++;
+}
+
+static int rung_by_signal(int which)
+{
+	return which == SIGSUSPEND || which == SIGWAITINFO;
+}
+
+/* sigsuspend() returns once a handler ran: the bell's, or it was woken
+ * by another signal.  1 if the bell's. */
+static int suspend_for_bell(void)
+{
+	sig_atomic_t before = suspend_bells;
+	sigset_t all;
+
+	sigfillset(&all);
+	sigdelset(&all, SIGUSR1);
+	return sigsuspend(&all) == -1 && errno == EINTR && suspend_bells != before;
+}
+
+static int wait_for_bell(void)
+{
+	sigset_t usr2;
+
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	return sigwaitinfo(&usr2, NULL) == SIGUSR2;
+}
 
 /* What a fortified ppoll() calls when it cannot tell the array's size
  * is right (declared by <poll.h> only under _FORTIFY_SOURCE). */
@@ -184,6 +223,12 @@ static int sleep_on_bell(int which, int epoll_fd)
 	case PSELECT:
 		n = pselect(fd + 1, &in, NULL, NULL, NULL, &all);
 		break;
+	case SIGSUSPEND:
+		n = suspend_for_bell();
+		break;
+	case SIGWAITINFO:
+		n = wait_for_bell();
+		break;
 	default:
 		n = epoll_pwait(epoll_fd, &ev, 1, -1, &all);
 	}
@@ -205,7 +250,7 @@ KEEP void *sleeper(void *arg)
 	while (!stop && !wrong) {
 		int rung = sleep_on_bell(which, epoll_fd);
 
-		if (rung < 0 || (rung && read(bell[which][0], &c, 1) != 1))
+		if (rung < 0 || (!rung_by_signal(which) && read(bell[which][0], &c, 1) != 1))
 			wrong++;
 		for (long i = 0; rung && i < 10; i++)
 			wrong += woken(i) != 2 * i + 4;
@@ -217,9 +262,14 @@ KEEP void *sleeper(void *arg)
 /* Every sleeper wakes, once. */
 static int ring(void)
 {
-	for (int i = 0; i < SLEEPERS; i++)
-		if (write(bell[i][1], "x", 1) != 1)
+	for (int i = 0; i < SLEEPERS; i++) {
+		if (i == SIGSUSPEND || i == SIGWAITINFO) {
+			if (pthread_kill(sleeping[i], i == SIGSUSPEND ? SIGUSR1 : SIGUSR2))
+				return -1;
+		} else if (write(bell[i][1], "x", 1) != 1) {
 			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -232,20 +282,76 @@ KEEP void *blocker(void *name)
 	return loop(name);
 }
 
-/* Blocks everything with the system call, and ends when told. */
+/* rt_sigprocmask(SIG_BLOCK, set, NULL) made by this program's own
+ * instruction, as the kernel's calling convention has it. */
+static void block_by_instruction(const sigset_t *set)
+{
+#if defined(__x86_64__)
+	register long size __asm__("r10") = _NSIG / 8;
+	long ret;
+
+	__asm__ volatile("syscall" : "=a"(ret)
+			 : "0"((long)SYS_rt_sigprocmask), "D"((long)SIG_BLOCK), "S"(set), "d"(0L),
+			   "r"(size)
+			 : "rcx", "r11", "memory");
+#elif defined(__i386__)
+	long ret;
+
+	__asm__ volatile("int $0x80" : "=a"(ret)
+			 : "0"((long)SYS_rt_sigprocmask), "b"((long)SIG_BLOCK), "c"(set), "d"(0L),
+			   "S"((long)(_NSIG / 8))
+			 : "memory");
+#elif defined(__aarch64__)
+	register long nr __asm__("x8") = SYS_rt_sigprocmask;
+	register long a0 __asm__("x0") = SIG_BLOCK;
+	register long a1 __asm__("x1") = (long)set, a2 __asm__("x2") = 0, a3 __asm__("x3") = _NSIG / 8;
+
+	__asm__ volatile("svc 0" : "+r"(a0) : "r"(nr), "r"(a1), "r"(a2), "r"(a3) : "memory");
+#elif defined(__riscv)
+	register long nr __asm__("a7") = SYS_rt_sigprocmask;
+	register long a0 __asm__("a0") = SIG_BLOCK;
+	register long a1 __asm__("a1") = (long)set, a2 __asm__("a2") = 0, a3 __asm__("a3") = _NSIG / 8;
+
+	__asm__ volatile("ecall" : "+r"(a0) : "r"(nr), "r"(a1), "r"(a2), "r"(a3) : "memory");
+#elif defined(__mips__)
+	register long nr __asm__("$2") = SYS_rt_sigprocmask;
+	register long a0 __asm__("$4") = SIG_BLOCK;
+	register long a1 __asm__("$5") = (long)set, a2 __asm__("$6") = 0, a3 __asm__("$7") = _NSIG / 8;
+
+	__asm__ volatile("syscall" : "+r"(nr), "+r"(a3) : "r"(a0), "r"(a1), "r"(a2)
+			 : "$1", "$3", "$8", "$9", "$10", "$11", "$12", "$13", "$14", "$15", "$24",
+			   "$25", "hi", "lo", "memory");
+#else
+#error "block_by_instruction: no system call instruction for this architecture"
+#endif
+}
+
+/* Blocks everything with the system call, through syscall() (reading
+ * back what it set as the others do) or by its own instruction, and ends
+ * when told. */
 KEEP void *raw_blocker(void *name)
 {
-	sigset_t all;
+	sigset_t all, now;
+	char open[256] = "";
 	long wrong = 0;
 	char c;
 
 	sigfillset(&all);
-	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, NULL, _NSIG / 8);
+	if (!strcmp(name, "asm")) {
+		block_by_instruction(&all);
+	} else {
+		syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, NULL, _NSIG / 8);
+		syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, &now, _NSIG / 8);
+		for (int sig = 1; sig <= SIGRTMAX; sig++)
+			if (sig != SIGKILL && sig != SIGSTOP && (sig < 32 || sig >= SIGRTMIN) &&
+			    !sigismember(&now, sig))
+				snprintf(open + strlen(open), sizeof(open) - strlen(open), " %d", sig);
+	}
 	printf("%s: blocking\n", (char *)name);
 	fcntl(raw_pipe[0], F_SETFL, O_NONBLOCK);
 	while (read(raw_pipe[0], &c, 1) < 0)
 		wrong += burst();
-	printf("%s: results right: %s\n", (char *)name, wrong ? "no" : "yes");
+	printf("%s: not blocked:%s; results right: %s\n", (char *)name, open, wrong ? "no" : "yes");
 	return wrong ? NULL : name;
 }
 
@@ -280,15 +386,20 @@ static int start(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *), 
 	return -1;
 }
 
-static int start_sleepers(pthread_t *t)
+static int start_sleepers(void)
 {
+	struct sigaction sa = { .sa_handler = on_suspend_bell };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL))
+		return -1;
 	for (long i = 0; i < SLEEPERS; i++)
-		if (pipe(bell[i]) || start(&t[i], NULL, sleeper, (void *)i))
+		if (pipe(bell[i]) || start(&sleeping[i], NULL, sleeper, (void *)i))
 			return -1;
 	return 0;
 }
 
-static int start_all(pthread_t *t, int raw)
+static int start_all(pthread_t *t, char *raw)
 {
 	sigset_t all, old;
 	pthread_attr_t attr;
@@ -307,26 +418,31 @@ static int start_all(pthread_t *t, int raw)
 	pthread_attr_destroy(&attr);
 	if (start(&t[3], NULL, waiter, "signalfd") || start(&t[4], NULL, waiter, "sigwait"))
 		return -1;
-	if (raw && (pipe(raw_pipe) || start(&t[RAW], NULL, raw_blocker, "raw")))
+	if (raw && (pipe(raw_pipe) || start(&t[RAW], NULL, raw_blocker, raw)))
 		return -1;
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	int raw = argc > 1 && !strcmp(argv[1], "raw"), ok = 1;
+	char *raw = argc > 1 ? argv[1] : NULL;
 	void *right = (void *)1;
 	char open[256];
-	pthread_t t[RAW + 1], sleepers[SLEEPERS];
+	pthread_t t[RAW + 1];
 	sigset_t all;
+	int ok = 1;
 	char c;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	own_signals();
-	if (start_all(t, raw) || start_sleepers(sleepers))
+	if (start_all(t, raw))
 		return 1;
+	/* The sleepers start with every signal blocked: a bell rung before
+	 * they wait stays pending for their wait. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if (start_sleepers())
+		return 1;
 	/* Each line rings the bells; the first also ends the raw thread;
 	 * end of input: every thread. */
 	while (read(0, &c, 1) == 1) {
@@ -347,7 +463,7 @@ int main(int argc, char **argv)
 		ok &= right != NULL;
 	}
 	for (int i = 0; i < SLEEPERS; i++) {
-		pthread_join(sleepers[i], &right);
+		pthread_join(sleeping[i], &right);
 		ok &= right != NULL;
 	}
 	unblocked(open, sizeof(open));

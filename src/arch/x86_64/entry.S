@@ -25,10 +25,12 @@
 /*
  * The graph hooks' fast paths.  While function_graph is the one tracer,
  * tracing is on, and no setting asks more of a call than an event and a
- * shadow frame (no filter, argument, depth limit, profile, return value,
- * tracing_thresh or trigger), a call's entry and its return, through its
- * return site or through return_to_handler, are done here: five registers saved instead
- * of nine, and no C.  They write the event ev_entry()/ev_exit() would
+ * shadow frame (no filter, argument, depth limit, profile, return value
+ * or tracing_thresh), a call's entry and its return, through its return
+ * site or through return_to_handler, are done here: five registers saved
+ * instead of nine, and no C.  A trigger sends to C only the calls of its
+ * function (a timed one's only when long: GRAPH_FAST_SHORT).  They
+ * write the event ev_entry()/ev_exit() would
  * (src/core/events.h) and push, hijack or pop the frame as push_frame()
  * and pop_frame() would (src/core/tracer_graph.c), to the layouts of
  * src/core/asm_offsets.h.
@@ -87,8 +89,7 @@
 .macro GRAPH_FAST_ALLOWED slow
 	cmpl	$0, ft_graph+FT_GRAPH_TRACE(%rip)
 	je	\slow
-	movl	ft_graph+FT_GRAPH_SETTINGS+24(%rip), %eax
-	orq	ft_graph+FT_GRAPH_SETTINGS(%rip), %rax
+	movq	ft_graph+FT_GRAPH_SETTINGS(%rip), %rax
 	orq	ft_graph+FT_GRAPH_SETTINGS+8(%rip), %rax
 	orq	ft_graph+FT_GRAPH_SETTINGS+16(%rip), %rax
 	orq	ft_graph+FT_GRAPH_THRESH(%rip), %rax
@@ -97,6 +98,18 @@
 	jne	\slow
 	cmpl	$0, ft_tracing_on(%rip)
 	je	\slow
+.endm
+
+/* \base+\index: the flags word of the record whose id is %esi (ids
+ * count from 1), found as ftrace_rec_get() finds it.  Clobbers %eax. */
+.macro REC_FLAGS_AT base, index
+	leal	-1(%rsi), %eax
+	movl	%eax, %e\index
+	shrl	$FT_REC_BLOCK_SHIFT, %eax
+	leaq	ftrace_rec_blocks(%rip), %\base
+	movq	(%\base,%rax,8), %\base
+	andl	$(1 << FT_REC_BLOCK_SHIFT) - 1, %e\index
+	imull	$FT_REC_SIZE, %e\index, %e\index
 .endm
 
 /* %rdi: the thread's state, its own context now busy, the hook's stack
@@ -184,10 +197,26 @@
 .Lscrubbed\@:
 .endm
 
+/* A timed call (the frame at %rcx, the time now in %rax) to \idle,
+ * where C may snapshot it, unless it was shorter than every duration
+ * trigger's and than tracing_max_latency (triggers.h). */
+.macro GRAPH_FAST_SHORT idle
+	testl	$FT_FRAME_TIMED, FT_FRAME_FLAGS(%rcx)
+	jz	.Lshort\@
+	subq	FT_FRAME_TIME(%rcx), %rax
+	cmpq	ft_timed_shortest(%rip), %rax
+	jae	\idle
+	cmpq	ft_timed_max(%rip), %rax
+	jae	\idle
+	addq	FT_FRAME_TIME(%rcx), %rax
+.Lshort\@:
+.endm
+
 /*
  * A return through the slot at %rsi closes the top frame, as pop_frame()
  * would: there must be one, with that slot, traced, no overrun to tell,
- * room, and a time that fits the exit word; or to \idle, untouched.
+ * room, a time that fits the exit word, and if timed, a short call; or
+ * to \idle, untouched.
  * %rcx: the frame, whose words stay readable until the guard goes down.
  */
 .macro GRAPH_FAST_POP idle
@@ -198,13 +227,16 @@
 	leaq	FT_CTX_SIZE - (1 << FT_FRAME_SHIFT)(%rdi,%rcx), %rcx
 	cmpq	%rsi, FT_FRAME_RETP(%rcx)
 	jne	\idle
-	cmpl	$FT_FRAME_TRACED, FT_FRAME_FLAGS(%rcx)
+	movl	FT_FRAME_FLAGS(%rcx), %eax
+	andl	$~FT_FRAME_TIMED, %eax
+	cmpl	$FT_FRAME_TRACED, %eax
 	jne	\idle
 	movq	FT_CTX_OVERRUNS(%rdi), %rax
 	cmpq	FT_CTX_OVERRUNS_WRITTEN(%rdi), %rax
 	jne	\idle
 	GRAPH_FAST_ROOM \idle
 	GRAPH_FAST_CLOCK
+	GRAPH_FAST_SHORT \idle
 	cmpq	$FT_EXIT_MAX_DELTA, %rdx
 	ja	\idle
 	leal	1(,%rdx,4), %edx		/* the exit word: delta << 2 | 1 */
@@ -270,6 +302,11 @@ ftrace_caller:
 4:	movl	FT_HASH_SLOTS+FT_HASH_SLOT_ID(%rcx), %esi
 	cmpl	$FT_ENTRY_MAX_ID, %esi
 	ja	.Lentry_idle
+	/* With a trigger set, its functions go to C, which calls the probe
+	 * ops from ftrace_call; every other function stays here. */
+	cmpl	$0, ft_graph+FT_GRAPH_PROBES(%rip)
+	jne	.Lentry_probes
+.Lentry_frame:
 
 	/* The frame, filled in above the top of the shadow stack (after
 	 * the context); pushed once the event is written, in C's order, so
@@ -297,13 +334,10 @@ ftrace_caller:
 
 	/* The frame is pushed: its return slot takes return_to_handler,
 	 * unless the function's return sites are on. */
-	leal	-1(%rsi), %eax
-	movl	%eax, %edx
-	shrl	$FT_REC_BLOCK_SHIFT, %eax
-	leaq	ftrace_rec_blocks(%rip), %r11
-	movq	(%r11,%rax,8), %r11
-	andl	$(1 << FT_REC_BLOCK_SHIFT) - 1, %edx
-	imull	$FT_REC_SIZE, %edx, %edx
+	REC_FLAGS_AT r11, dx
+	testl	$FT_REC_FL_TIMED, FT_REC_FLAGS(%r11,%rdx)
+	jnz	.Lentry_timed
+.Lentry_hijack:
 	testl	$FT_REC_FL_RETURNS, FT_REC_FLAGS(%r11,%rdx)
 	jnz	5f
 	leaq	return_to_handler(%rip), %rax
@@ -317,6 +351,15 @@ ftrace_caller:
 	ret
 	.cfi_restore_state
 
+/* A snapshot_if_longer trigger times its calls: as C marks the frame. */
+.Lentry_timed:
+	orl	$FT_FRAME_TIMED, FT_FRAME_FLAGS(%rcx)
+	jmp	.Lentry_hijack
+
+.Lentry_probes:
+	REC_FLAGS_AT rcx, dx
+	testl	$FT_REC_FL_PROBED, FT_REC_FLAGS(%rcx,%rdx)
+	jz	.Lentry_frame
 .Lentry_idle:
 	movl	$0, FT_CTX_BUSY(%rdi)
 .Lentry_slow:

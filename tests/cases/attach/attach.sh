@@ -263,7 +263,7 @@ t_same "run, detach, attach: its output" want.txt got.txt
 t_build gcc-pg -O2 locked "$top/tests/progs/attach_locked.c"
 $(t_cc gcc) -O2 -fPIC -shared -o libslow.so "$top/tests/progs/slow_ctor.c"
 mkdir -p slow
-SLOW_CTOR_DIR=$PWD/slow ./locked "$PWD/libslow.so" 3 >got.txt &
+SLOW_CTOR_DIR=$PWD/slow ./locked "$PWD/libslow.so" 3 "$PWD/slow/done" >got.txt &
 pid=$!
 for i in $(seq 50); do [ -e slow/in_ctor ] && break; sleep 0.1; done
 start=$(date +%s)
@@ -280,6 +280,7 @@ t_eq "attach, loader free: succeeds" 0 "$?"
 sleep 0.3
 t_ok "attach, loader free: traced" sh -c "'$FNTRACE' ctl $pid trace | grep -q 'mid <-main'"
 "$FNTRACE" ctl $pid current_tracer nop
+touch slow/done
 wait $pid
 t_eq "attach, loader busy: the program ends normally" 0 "$?"
 t_eq "attach, loader busy: its output" "42 22650" "$(cat got.txt)"
@@ -302,6 +303,7 @@ t_ok "attach, module list walked at the time limit: says it waits on" \
 sleep 0.3
 t_ok "attach, module list walked: traced" sh -c "'$FNTRACE' ctl $pid trace | grep -q 'mid <-main'"
 "$FNTRACE" ctl $pid current_tracer nop
+touch walk/done
 wait $pid
 t_eq "attach, module list walked: the program ends normally" 0 "$?"
 t_eq "attach, module list walked: its own dlopen works after" "42 22650" "$(cat got.txt)"

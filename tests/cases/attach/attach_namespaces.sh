@@ -31,10 +31,12 @@ ends() {
 	t_same "$1: its output is untouched" want.txt "$3"
 }
 
-# wait_for NAME: the pid of the newest process called NAME, once it runs.
+# wait_for NAME PARENT: the pid of PARENT's child called NAME (unshare's
+# --fork), once it runs.  Not the newest NAME on the machine: a case
+# running beside this one may have a spin of its own.
 wait_for() {
 	for i in $(seq 100); do
-		pgrep -n -x "$1" && return
+		pgrep -P "$2" -x "$1" && return
 		sleep 0.05
 	done
 }
@@ -43,7 +45,7 @@ wait_for() {
 touch hold
 unshare --pid --fork ./spin 2 "$PWD/hold" >pidns.out &
 waiter=$!
-pid=$(wait_for spin)
+pid=$(wait_for spin $waiter)
 t_eq "pid namespace: the process sees itself as 1" 1 \
 	"$(awk '/^NSpid:/ { print $NF }' /proc/$pid/status)"
 traced pidns $pid
@@ -63,7 +65,7 @@ done
 touch root/tmp/hold
 unshare --pid --fork --mount --mount-proc="$PWD/root/proc" chroot root /spin 2 /tmp/hold >chroot.out &
 waiter=$!
-pid=$(wait_for spin)
+pid=$(wait_for spin $waiter)
 t_ok "own root: the process has another root" test "$(readlink /proc/$pid/root)" != /
 traced chroot $pid
 rm root/tmp/hold
@@ -77,7 +79,7 @@ t_eq "own root: only the endpoint's directory is left in its /tmp" "fntrace-$(id
 touch ended.hold
 unshare --pid --fork ./spin 2 "$PWD/ended.hold" >ended.out &
 waiter=$!
-pid=$(wait_for spin)
+pid=$(wait_for spin $waiter)
 "$FNTRACE" attach $pid 2>err.txt
 "$FNTRACE" record -p $pid -d 30 -o ended.data 2>err.txt &
 recorder=$!

@@ -61,6 +61,16 @@ for kb in 1024 65536; do
 		"$([ $kb = 1024 ] && echo yes || echo no)" "$lost"
 done
 
+# The slow call the program's last: the control thread's copy must not
+# be cut short by the exit that follows at once.
+"$FNTRACE" record --overwrite -b 65536 -o last.data \
+	--trigger=handle_request:snapshot_if_longer:20000 -- \
+	./slow_request 1 3 3 -1000000 0 >out.txt 2>rec.err
+t_eq "a slow call just before the program exits: snapshotted, then the end's" "0 1 2" \
+	"$? $(snapshots rec.err) $(ls -d last.data/snapshot.* | wc -l)"
+t_ok "... the snapshot holds the slow call's exit" \
+	sh -c "'$FNTRACE' report -i last.data/snapshot.1 | grep -q '} /\* handle_request \*/'"
+
 # ---- with a count ----
 "$FNTRACE" record --overwrite -o count.data \
 	--trigger=handle_request:snapshot_if_longer:2000:2 \

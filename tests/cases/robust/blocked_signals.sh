@@ -4,20 +4,24 @@
 # runtime keeps that signal deliverable whatever the program blocks, so
 # every switch is made and the workers' calls are traced, as where
 # membarrier syncs them; threads asleep in ppoll() (plain and
-# fortified), pselect() and epoll_pwait() with every signal blocked in
-# the wait's mask count as synced, no signal ends their waits (EINTR),
+# fortified), pselect(), epoll_pwait() and sigsuspend() with every
+# signal (but their bell's) blocked in the wait's mask, or in
+# sigwaitinfo(), count as synced, no signal ends their waits (EINTR),
 # and once woken their calls are traced; the
 # program reads back the masks it set, its own real-time signals reach
 # its handlers, and its output and status are its own.  A thread that
-# blocks everything with the system call itself cannot be reached by any
-# signal: a switch that needs it fails, says why, and changes nothing;
-# once that thread is gone the next one works.
+# blocks everything with the system call through syscall() is kept
+# reachable as with sigprocmask(); one that makes the system call with
+# its own instruction cannot be reached by any signal: a switch that
+# needs it fails, says why, and changes nothing; once that thread is gone
+# the next one works.
 
 . "$top/tests/robust_lib.sh"
 
 r_build blocked_signals bs
 ./bs </dev/null | sort >want.txt
 echo | ./bs raw | sort >want_raw.txt
+echo | ./bs asm | sort >want_asm.txt
 
 syncs="membarrier signals"
 [ -n "${ARCH_EMULATED:-}" ] && syncs=signals
@@ -74,11 +78,11 @@ traced() {
 }
 
 # woken TRACER: a line of input rings the sleepers' bells; woken() then
-# in all four.
+# in all six.
 woken() {
 	"$FNTRACE" ctl $pid trace ''
 	echo >&3
-	seen_in "$1" woken '^<-sleeper$' 4
+	seen_in "$1" woken '^<-sleeper$' 6
 }
 
 for sync in $syncs; do
@@ -106,21 +110,23 @@ waitfor() {
 	return 1
 }
 
-# A thread that blocks the sync signal with the system call: membarrier
-# needs no signal; a signal cannot reach it, and a switch that needs
-# breakpoints is undone.  (The answer takes a second
+# A thread that blocks the sync signal with the system call: through
+# syscall() it is kept reachable, the switch made.  By its own
+# instruction: membarrier needs no signal; a signal cannot reach it, and
+# a switch that needs breakpoints is undone.  (The answer takes a second
 # of waiting for it, and more on a loaded machine: a long timeout.)
 for sync in $syncs; do
+for kind in raw asm; do
 	env=""
 	[ $sync = signals ] && env="FNTRACE_NO_MEMBARRIER=1"
-	name="raw blocker (sync by $sync)"
-	start raw raw
-	t_ok "$name: it blocks" waitfor raw.out 'raw: blocking'
+	name="$kind blocker (sync by $sync)"
+	start $kind $kind
+	t_ok "$name: it blocks" waitfor $kind.out "$kind: blocking"
 	"$FNTRACE" ctl --timeout 60 $pid current_tracer function_graph 2>ctl.err
 	rc=$?
 	# aarch64's sites change by one store threads run through: no
 	# breakpoint, and a thread not synced sees the old or the new.
-	if [ $sync = membarrier ] || [ -n "${ARCH_POKES_LIVE:-}" ]; then
+	if [ $kind = raw ] || [ $sync = membarrier ] || [ -n "${ARCH_POKES_LIVE:-}" ]; then
 		t_eq "$name: switch made" "0 " "$rc $(cat ctl.err)"
 		t_ok "$name: function_graph traces the workers" traced function_graph
 		"$FNTRACE" ctl $pid current_tracer nop
@@ -132,10 +138,11 @@ for sync in $syncs; do
 		t_eq "$name: ... no site enabled" "" "$("$FNTRACE" ctl $pid enabled_functions)"
 	fi
 	echo >&3
-	t_ok "$name: it ends" waitfor raw.out 'raw: results right'
+	t_ok "$name: it ends" waitfor $kind.out "$kind: not blocked:.*results right"
 	"$FNTRACE" ctl $pid current_tracer function_graph 2>ctl.err
 	t_eq "$name: then the switch is made" "0 " "$? $(cat ctl.err)"
 	t_ok "$name: ... and traces the workers" traced function_graph
 	"$FNTRACE" ctl $pid current_tracer nop
-	finish raw want_raw.txt
+	finish $kind want_$kind.txt
+done
 done

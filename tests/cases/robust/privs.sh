@@ -5,7 +5,8 @@
 # still reaches the endpoint it bound before the change, as root and as
 # the user that started the program; another user is still refused, the
 # program's new user too; record -p records it, for its owner and root;
-# attached after the change, ctl and record -p reach it; and call sites
+# attached after the change, ctl and record -p reach it (each after
+# setuid, chroot and pivot_root); and call sites
 # left unread at load are still read when first wanted, after the change
 # of root.
 
@@ -134,6 +135,42 @@ controlled() {
 	"$FNTRACE" ctl "$pid" current_tracer nop
 }
 
+# recorded_p NAME PROG CHANGE CAPS: record -p of ./PROG CHANGE under run,
+# after the change, by its owner (into a directory of its own: this one
+# is root's) and by root: mid() recorded, named.
+recorded_p() {
+	local name=$1 who out as owner_dir
+	started "$2" "$3" "$4" spin 60
+	owner_dir=$(mktemp -d) && chown 1000:1000 "$owner_dir"
+	for who in owner root; do
+		out=$PWD/rp-$name-$who.data as=
+		[ $who = owner ] && out=$owner_dir/rp.data as=$as_owner
+		$as "$FNTRACE" record -p "$pid" -d 1 -o "$out" >"rp-$who.out" 2>"rp-$who.err"
+		t_eq "record -p after $name, as $who: status" 0 "$?"
+		"$FNTRACE" report -i "$out" >"rp-$who.txt" 2>&1
+		t_ok "record -p after $name, as $who: mid() recorded, named" grep -q 'mid() {' "rp-$who.txt"
+	done
+	rm -rf "$owner_dir"
+	kill "$pid"; wait "$runner" 2>/dev/null || :
+}
+
+# attached NAME CHANGE CAPS: ./privs CHANGE started untraced by the owner,
+# attached by root after the change: ctl and record -p reach it.
+attached() {
+	local name=$1 i
+	$as_owner --inh-caps="$3" --ambient-caps="$3" ./privs "$2" spin 60 >plain.out 2>plain.err &
+	runner=$!
+	for i in $(seq 400); do grep -q changed plain.out 2>/dev/null && break; sleep 0.05; done
+	t_ok "attach after $name: attached" "$FNTRACE" attach "$runner"
+	t_eq "attach after $name: ctl reaches it" nop "$("$FNTRACE" ctl "$runner" current_tracer 2>&1)"
+	rm -rf at.data
+	"$FNTRACE" record -p "$runner" -d 1 -o at.data >at.out 2>at.err
+	t_eq "attach after $name, record -p: status" 0 "$?"
+	t_ok "attach after $name, record -p: mid() recorded, named" \
+		sh -c "'$FNTRACE' report -i at.data 2>&1 | grep -q 'mid() {'"
+	kill "$runner"; wait "$runner" 2>/dev/null || :
+}
+
 if $as_owner --inh-caps=+setuid --ambient-caps=+setuid true 2>/dev/null; then
 	started privs setuid +setuid,+setgid spin 60
 	t_eq "run, setuid: the program is nobody now" 65534 \
@@ -141,40 +178,16 @@ if $as_owner --inh-caps=+setuid --ambient-caps=+setuid true 2>/dev/null; then
 	controlled "run, setuid"
 	kill "$pid"; wait "$runner" 2>/dev/null || :
 
-	# record -p after the change, by the owner (into a directory of its
-	# own: this one is root's) and by root.
-	started privs setuid +setuid,+setgid spin 60
-	owner_dir=$(mktemp -d) && chown 1000:1000 "$owner_dir"
-	for who in owner root; do
-		out=$PWD/rp-$who.data as=
-		[ $who = owner ] && out=$owner_dir/rp.data as=$as_owner
-		$as "$FNTRACE" record -p "$pid" -d 1 -o "$out" >"rp-$who.out" 2>"rp-$who.err"
-		t_eq "record -p after setuid, as $who: status" 0 "$?"
-		"$FNTRACE" report -i "$out" >"rp-$who.txt" 2>&1
-		t_ok "record -p after setuid, as $who: mid() recorded, named" grep -q 'mid() {' "rp-$who.txt"
-	done
-	rm -rf "$owner_dir"
-	kill "$pid"; wait "$runner" 2>/dev/null || :
-
-	# attach after the change, by root: ctl and record -p reach it.
-	$as_owner --inh-caps=+setuid,+setgid --ambient-caps=+setuid,+setgid \
-		./privs setuid spin 60 >plain.out 2>plain.err &
-	runner=$!
-	for i in $(seq 400); do grep -q changed plain.out 2>/dev/null && break; sleep 0.05; done
-	t_ok "attach after setuid: attached" "$FNTRACE" attach "$runner"
-	t_eq "attach after setuid: ctl reaches it" nop "$("$FNTRACE" ctl "$runner" current_tracer 2>&1)"
-	rm -rf at.data
-	"$FNTRACE" record -p "$runner" -d 1 -o at.data >at.out 2>at.err
-	t_eq "attach after setuid, record -p: status" 0 "$?"
-	t_ok "attach after setuid, record -p: mid() recorded, named" \
-		sh -c "'$FNTRACE' report -i at.data 2>&1 | grep -q 'mid() {'"
-	kill "$runner"; wait "$runner" 2>/dev/null || :
+	recorded_p setuid privs setuid +setuid,+setgid
+	attached setuid setuid +setuid,+setgid
 
 	started privs_nop chroot:"$PWD/newroot" +sys_chroot spin 60
 	t_ok "run, chroot: the program's root is another" \
 		test "$(readlink "/proc/$pid/root")" = "$PWD/newroot"
 	controlled "run, chroot"
 	kill "$pid"; wait "$runner" 2>/dev/null || :
+	recorded_p chroot privs_nop chroot:"$PWD/newroot" +sys_chroot
+	attached chroot chroot:"$PWD/newroot" +sys_chroot
 
 	if unshare --mount true 2>/dev/null; then
 		started privs_nop pivot:"$PWD/newroot" +sys_admin spin 60
@@ -182,6 +195,8 @@ if $as_owner --inh-caps=+setuid --ambient-caps=+setuid true 2>/dev/null; then
 			test "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink /proc/self/ns/mnt)"
 		controlled "run, pivot_root"
 		kill "$pid"; wait "$runner" 2>/dev/null || :
+		recorded_p pivot_root privs_nop pivot:"$PWD/newroot" +sys_admin
+		attached pivot_root pivot:"$PWD/newroot" +sys_admin
 	else
 		t_skip "run, pivot_root" "no mount namespace may be made here"
 	fi

@@ -27,10 +27,11 @@ t_same "fork: the parent's calls under the parent's pid" want.txt parent.txt
 t_eq "fork: both nest" "" "$(r_all_nest fk.txt)"
 
 # A child its parent does not wait for: recorded until it ends too.  It
-# works two seconds after its parent ends, time for a recorder slowed by
-# a sanitizer build and an emulator on a loaded machine to see the parent
-# go while the child still runs (300 ms was not, once).
-r_record orphan ./fork orphan 2000
+# works five seconds after its parent ends: the recorder says it waits
+# once the wait has lasted two (src/record/recorder.c), and a recorder
+# slowed by a sanitizer build and an emulator on a loaded machine must
+# see the parent go while the child still runs (300 ms was not, once).
+r_record orphan ./fork orphan 5000
 t_eq "fork, orphan: the program's exit status" 0 "$(cat orphan.rc)"
 t_ok "fork, orphan: the recorder says it waits" grep -q 'recording the processes it left running' orphan.err
 child=$(sed -n 's/^child \([0-9]*\)$/\1/p' orphan.out)
@@ -39,7 +40,7 @@ printf 'child_work() {\n  leaf();\n  leaf();\n} /* child_work */\n' >want.txt
 t_same "fork, orphan: the calls it made after its parent ended" want.txt child.txt
 "$FNTRACE" record -o long.data -- ./fork orphan 60000 >long.out 2>long.err &
 rec=$!
-for i in $(seq 50); do grep -q 'left running' long.err && break; sleep 0.1; done
+for i in $(seq 100); do grep -q 'left running' long.err && break; sleep 0.1; done
 kill -INT $rec
 wait $rec
 t_eq "fork, orphan: Ctrl-C ends the wait" 0 "$?"

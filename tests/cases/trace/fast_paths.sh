@@ -2,7 +2,8 @@
 # depth limit too deep to matter sends every call through C; the calls
 # traced, with their nesting, must be the same one for one, for each way
 # a return is caught: a return site (fntrace cc), a hijacked return from
-# an -mfentry site, and one from a -pg site after the frame is set up.
+# an -mfentry site, and one from a -pg site after the frame is set up;
+# and with a trigger set, which only its function's calls take to C.
 # Elsewhere both recordings go through C, and must agree all the same.
 
 [ -z "$T_ARCH" ] || return 0
@@ -17,6 +18,15 @@ fast_vs_c() {
 	t_ok "fast paths, $name: the trace has micro's calls" \
 		sh -c "[ \$(grep -c '^ *fib' $name-fast.txt) -gt 30000 ]"
 	t_same "fast paths, $name: the same calls as through C" "$name-c.txt" "$name-fast.txt"
+	# A trigger sends its function's calls to C, the others' not.
+	"$FNTRACE" record --trigger=scale:stacktrace:3 -o "$name-trig.data" -- "./$bin" 3 \
+		>"$name-trig.out" 2>/dev/null
+	"$FNTRACE" report -i "$name-trig.data" >"$name-trig.txt"
+	t_eq "fast paths, $name, a trigger on scale: its stack traces" 3 \
+		"$(grep -c '/\* <stack trace>' "$name-trig.txt")"
+	grep -v '/\* <stack trace>' "$name-trig.txt" | t_graph_calls /dev/stdin >"$name-trig.calls"
+	t_same "fast paths, $name, a trigger on scale: the same calls as through C" \
+		"$name-c.txt" "$name-trig.calls"
 }
 
 if "$FNTRACE" cc -O2 -o micro-cc "$top/bench/micro.c"; then

@@ -1,0 +1,66 @@
+# Programs built with a sanitizer by the architecture's own gcc (run
+# with T_ARCH, from tests/arch/<arch>.sh's case list): under fntrace
+# record each runs as without fntrace, its exit status, output and
+# report the same, and the trace holds the calls made before the report
+# (helpers: tests/san_lib.sh).  Each sanitizer whose runtime the cross
+# gcc has: ASan on aarch64, riscv64 and i386, UBSan on aarch64 and i386,
+# TSan on aarch64 (riscv64's ASan does not run under qemu-riscv64, with
+# fntrace or without: said as skipped).  Under qemu-user LSan cannot run, with fntrace or
+# without: it stops the threads to scan them with ptrace, which the
+# emulator does not give a guest ("LeakSanitizer has encountered a fatal
+# error"); ASan's leak check is off there.
+
+# Natively, tests/cases/tools/sanitizers.sh covers these and more.
+[ -n "$T_ARCH" ] || return 0
+
+. "$top/tests/san_lib.sh"
+[ -n "$ARCH_EMULATED" ] && ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0
+
+gcc=$(t_cc gcc)
+# i386 programs run on the host's 32-bit libraries (no QEMU_LD_PREFIX),
+# which hold no sanitizer runtime: the cross ones are found by rpath.
+rpath=
+[ -z "${QEMU_LD_PREFIX:-}" ] && rpath=-Wl,-rpath,/usr/$ARCH_TRIPLE/lib
+
+# has_runtime NAME: the cross gcc has libNAME.so (it prints the bare
+# name for one it lacks).
+has_runtime() {
+	case $($gcc -print-file-name="lib$1.so") in /*) return 0 ;; esac
+	return 1
+}
+
+# usable NAME: the clean build runs without fntrace (ASan's allocator
+# does not fit the address space qemu-riscv64 gives it: a CHECK fails
+# before main).
+usable() {
+	"./$1" clean >/dev/null 2>usable.err && return 0
+	t_skip "$1 on $T_ARCH" "it fails without fntrace: $(grep -m1 . usable.err)"
+	return 1
+}
+
+kinds=0
+if has_runtime asan && san_build "$gcc" asan -fsanitize=address $rpath && usable asan; then
+	kinds=$((kinds + 1))
+	san_same "asan clean" 0 ./asan clean
+	san_calls "asan clean" main steps step
+	san_same "asan heap overflow" 1 ./asan overflow
+	san_calls "asan heap overflow" steps read_at
+	san_same "asan started by posix_spawn" 1 ./asan spawn overflow
+	san_calls "asan started by posix_spawn" read_at
+fi
+if has_runtime ubsan && san_build "$gcc" ubsan -fsanitize=undefined $rpath && usable ubsan; then
+	kinds=$((kinds + 1))
+	san_same "ubsan, recovering" 1 ./ubsan ub
+	san_calls "ubsan, recovering" add
+	san_build "$gcc" ubsan_abort -fsanitize=undefined -fno-sanitize-recover=all $rpath
+	san_same "ubsan, not recovering" 1 ./ubsan_abort ub
+	san_calls "ubsan, not recovering" add
+fi
+if has_runtime tsan && san_build "$gcc" tsan -fsanitize=thread $rpath && usable tsan; then
+	kinds=$((kinds + 1))
+	san_same "tsan clean" 0 ./tsan clean
+	san_calls "tsan clean" steps step
+	san_same "tsan race" 1 ./tsan race
+	san_calls "tsan race" bump
+fi
+t_ok "$gcc has a sanitizer that runs here to try" test "$kinds" -gt 0

@@ -1,0 +1,56 @@
+# Helpers for the cases of programs built with a sanitizer
+# (tests/cases/tools/sanitizers.sh, tests/cases/arch/sanitizers_arch.sh):
+# the sanitizers' options without make check-sanitize's log file (the
+# programs here report on stderr, as without fntrace), a build, and the
+# comparison of a run under fntrace record with one without.
+
+ASAN_OPTIONS=$(printf '%s' "${ASAN_OPTIONS:-}" | sed 's/:*log_path=[^:]*//')
+ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=1
+UBSAN_OPTIONS=$(printf '%s' "${UBSAN_OPTIONS:-}" | sed 's/:*log_path=[^:]*//')
+export ASAN_OPTIONS UBSAN_OPTIONS
+PROG=$top/tests/progs/sanitize.c
+PROG_CXX=$top/tests/progs/sanitize_cxx.cpp
+
+# san_build CC NAME FLAGS...: fntrace cc (c++ for a .cpp) with compiler CC.
+san_build() {
+	local cc=$1 out=$2 src=$PROG cmd=cc; shift 2
+	case $out in *_cxx) src=$PROG_CXX cmd=c++ ;; esac
+	case $cc in *gcc) cxx=${cc%gcc}g++ ;; *) cxx=clang++ ;; esac
+	FNTRACE_CC=$cc FNTRACE_CXX=$cxx "$FNTRACE" $cmd -g -O1 "$@" -o "$out" "$src" -lpthread
+}
+
+# The lines a sanitizer's report is known by: its error, its summary;
+# pids, thread ids and addresses taken out.
+san_summary() {
+	grep -E 'ERROR: |WARNING: ThreadSanitizer|^SUMMARY: |runtime error: ' "$1" |
+		sed -E 's/==[0-9]+==/==PID==/; s/(pid|tid)=[0-9]+/\1=N/g; s/0x[0-9a-f]+/ADDR/g'
+}
+
+# san_same NAME WANT_REPORT CMD...: CMD under fntrace record as without:
+# exit status, stdout, the report's lines (WANT_REPORT 1: there is one),
+# and fntrace's one line.  The report of the recording in s.txt.
+san_same() {
+	local name=$1 want=$2 rc_plain rc; shift 2
+	"$@" >plain.out 2>plain.err
+	rc_plain=$?
+	rm -rf s.data
+	"$FNTRACE" record -o s.data -- "$@" >rec.out 2>rec.err
+	rc=$?
+	t_eq "$name: exit status" "$rc_plain" "$rc"
+	t_same "$name: the program's output" plain.out rec.out
+	san_summary plain.err >want.sum
+	san_summary rec.err >got.sum
+	t_eq "$name: a report without fntrace: $want" "$want" "$([ -s want.sum ] && echo 1 || echo 0)"
+	t_same "$name: the sanitizer's report lines" want.sum got.sum
+	t_eq "$name: fntrace's one line" "fntrace: recorded" \
+		"$(grep '^fntrace' rec.err | cut -c1-17 | tr '\n' ' ' | sed 's/ $//')"
+	"$FNTRACE" report -i s.data >s.txt 2>&1
+}
+
+# san_calls NAME FUNC...: each FUNC was called in the recording.
+san_calls() {
+	local name=$1 f; shift
+	for f in "$@"; do
+		t_ok "$name: $f() traced" grep -q " $f()" s.txt
+	done
+}
