@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The longest write a writer reserves room for (a marker, readout.c;
@@ -273,6 +274,10 @@ static int take_index(void)
 	return -1;
 }
 
+/* Set when a thread's wait for a chunk at its end got none; cleared when
+ * a thread gets one (chunk_at_end). */
+static _Atomic int end_wait_vain;
+
 static int chunk_take(struct ft_context *c)
 {
 	int i = take_index();
@@ -280,6 +285,8 @@ static int chunk_take(struct ft_context *c)
 	if (i < 0)
 		return 0;
 	chunk_own(c, i);
+	if (atomic_load_explicit(&end_wait_vain, memory_order_relaxed))
+		atomic_store_explicit(&end_wait_vain, 0, memory_order_relaxed);
 	return 1;
 }
 
@@ -393,6 +400,31 @@ int ft_buffer_reserve(struct ft_context *c, unsigned words)
 	return ft_buffer_refill(c) && c->end - c->pos >= (ptrdiff_t)words ? 0 : -1;
 }
 
+/*
+ * A thread that ends having lost events, with no chunk to say so in,
+ * waits a while for the recorder to free one: without the note (its
+ * count, and its depth once its frames were closed) its last frames
+ * stay open in the trace, and the loss is only in the shared total.  A
+ * recorder frees chunks at every pass, at least every 100 ms.  A wait
+ * that got no chunk is not tried again until some thread gets one, so
+ * that with nobody draining (overwrite off and no reader) one thread
+ * waits, not every thread that ends.
+ */
+#define END_WAIT_MS 300
+
+static void chunk_at_end(struct ft_context *c)
+{
+	struct timespec tick = { 0, 5 * 1000 * 1000 };
+
+	for (unsigned waited = 0; !chunk_next(c); waited += 5) {
+		if (atomic_load(&end_wait_vain) || waited >= END_WAIT_MS) {
+			atomic_store(&end_wait_vain, 1);
+			return;
+		}
+		nanosleep(&tick, NULL);
+	}
+}
+
 /* A thread ends: its chunks go to the recorder, with a last try at
  * saying what it lost (else only the shared total has it). */
 void ft_buffer_release(struct ft_thread *t)
@@ -401,7 +433,7 @@ void ft_buffer_release(struct ft_thread *t)
 
 	for (unsigned i = 0; shm && i < 2; i++) {
 		if (c[i]->lost && !c[i]->chunk)
-			chunk_next(c[i]);
+			chunk_at_end(c[i]);
 		if (c[i]->chunk)
 			chunk_publish(c[i]);
 	}
