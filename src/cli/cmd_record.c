@@ -181,17 +181,17 @@ static int parse_seconds(const char *s, uint64_t *ns)
 	return 0;
 }
 
-/* --max-size=SIZE: the recording keeps at least a chunk of the buffer
- * (a segment of trace.dat holds one whole). */
+/* --max-size=SIZE: the recording keeps at least the largest chunk a
+ * buffer may have (a segment of trace.dat holds one whole). */
 static int parse_max_size(const char *s, uint64_t *bytes)
 {
 	if (cli_size_value(s, bytes)) {
 		cli_usage_error("bad --max-size: '%s' (bytes, or with K, M or G: 512M)", s);
 		return -1;
 	}
-	if (*bytes < FT_CHUNK_SIZE) {
+	if (*bytes < FT_CHUNK_MAX) {
 		cli_usage_error("--max-size=%s: smaller than one chunk of the buffer (%uK)", s,
-				FT_CHUNK_SIZE / 1024);
+				FT_CHUNK_MAX / 1024);
 		return -1;
 	}
 	return 0;

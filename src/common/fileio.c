@@ -6,10 +6,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 /* One loop for both directions, so that they cannot come to differ. */
@@ -32,6 +34,32 @@ static int transfer(int fd, char *p, size_t len, int writing)
 int write_all(int fd, const void *buf, size_t len)
 {
 	return transfer(fd, (char *)buf, len, 1);
+}
+
+int writev_all(int fd, struct iovec *iov, int n)
+{
+	while (n) {
+		ssize_t w;
+
+		while (n && !iov->iov_len) {
+			iov++;
+			n--;
+		}
+		if (!n)
+			break;
+		w = writev(fd, iov, n > IOV_MAX ? IOV_MAX : n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		for (; n && (size_t)w >= iov->iov_len; iov++, n--)
+			w -= iov->iov_len;
+		if (n) {
+			iov->iov_base = (char *)iov->iov_base + w;
+			iov->iov_len -= w;
+		}
+	}
+	return 0;
 }
 
 int read_all(int fd, void *buf, size_t len)

@@ -10,9 +10,15 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct iovec;
+
 /* All len bytes, through interruptions and short counts; -1 if a write
  * fails (what was written before stays written). */
 int write_all(int fd, const void *buf, size_t len);
+/* All of iov's n pieces, in as few system calls as the kernel allows,
+ * through interruptions and short counts (iov is used up on the way); -1
+ * if a write fails (what was written before stays written). */
+int writev_all(int fd, struct iovec *iov, int n);
 /* Exactly len bytes; -1 if a read fails or the file ends first. */
 int read_all(int fd, void *buf, size_t len);
 /* A regular file's whole content, NUL-terminated (malloc'd); NULL if it

@@ -6,31 +6,48 @@
  */
 #include "shm.h"
 
+#include <limits.h>
+#include <linux/futex.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
-static void write_header(struct ft_shm *shm, unsigned n, size_t head, unsigned flags,
-			 int swapped)
+static void write_header(struct ft_shm *shm, unsigned n, size_t chunk, size_t head,
+			 unsigned flags, int swapped)
 {
 	memcpy(shm->magic, FT_SHM_MAGIC, sizeof(shm->magic));
 	shm->version = ft_order32(swapped, FT_SHM_VERSION);
 	shm->nr_chunks = ft_order32(swapped, n);
-	shm->chunk_size = ft_order32(swapped, FT_CHUNK_SIZE);
+	shm->chunk_size = ft_order32(swapped, chunk);
 	shm->chunks_offset = ft_order32(swapped, head);
 	shm->flags = ft_order32(swapped, flags);
 	shm->word_order = ft_order32(swapped, FT_WORD_ORDER);
 }
 
+/* The largest power of two from FT_CHUNK_MIN to FT_CHUNK_MAX that still
+ * makes FT_CHUNKS chunks. */
+size_t ft_shm_chunk_size_for(unsigned size_kb)
+{
+	uint64_t share = (uint64_t)size_kb * 1024 / FT_CHUNKS;
+	size_t size = FT_CHUNK_MIN;
+
+	while (size < FT_CHUNK_MAX && size * 2 <= share)
+		size *= 2;
+	return size;
+}
+
 int ft_shm_create(unsigned size_kb, unsigned flags, int swapped, int *fd, struct ft_shm **out)
 {
-	unsigned n = (uint64_t)size_kb * 1024 / FT_CHUNK_SIZE;
+	size_t chunk = ft_shm_chunk_size_for(size_kb);
+	unsigned n = (uint64_t)size_kb * 1024 / chunk;
 	size_t head, size;
 	struct ft_shm *shm;
 
 	n = n < 4 ? 4 : n;
 	head = (sizeof(*shm) + n * sizeof(uint32_t) + 4095) & ~(size_t)4095;
-	size = head + (size_t)n * FT_CHUNK_SIZE;
+	size = head + (size_t)n * chunk;
 	*fd = memfd_create("fntrace-buffers", MFD_CLOEXEC);
 	if (*fd < 0)
 		return -1;
@@ -39,7 +56,7 @@ int ft_shm_create(unsigned size_kb, unsigned flags, int swapped, int *fd, struct
 		close(*fd);
 		return -1;
 	}
-	write_header(shm, n, head, flags, swapped);
+	write_header(shm, n, chunk, head, flags, swapped);
 	*out = shm;
 	return 0;
 }
@@ -49,20 +66,133 @@ unsigned ft_shm_nr_chunks(const struct ft_shm *shm)
 	return ft_shm_u32(shm, shm->nr_chunks);
 }
 
-static size_t chunk_size(const struct ft_shm *shm)
+size_t ft_shm_chunk_size(const struct ft_shm *shm)
 {
 	return ft_shm_u32(shm, shm->chunk_size);
 }
 
 size_t ft_shm_size(const struct ft_shm *shm)
 {
-	return ft_shm_u32(shm, shm->chunks_offset) + ft_shm_nr_chunks(shm) * chunk_size(shm);
+	return ft_shm_u32(shm, shm->chunks_offset) +
+	       (size_t)ft_shm_nr_chunks(shm) * ft_shm_chunk_size(shm);
+}
+
+int ft_shm_sane(const struct ft_shm *shm)
+{
+	size_t chunk = ft_shm_chunk_size(shm);
+	unsigned n = ft_shm_nr_chunks(shm);
+
+	return !memcmp(shm->magic, FT_SHM_MAGIC, sizeof(shm->magic)) &&
+	       ft_shm_u32(shm, shm->version) == FT_SHM_VERSION && n &&
+	       chunk >= FT_CHUNK_MIN && chunk <= FT_CHUNK_MAX && !(chunk & (chunk - 1)) &&
+	       ft_shm_u32(shm, shm->chunks_offset) >= sizeof(*shm) + (uint64_t)n * 4;
 }
 
 struct ft_chunk *ft_shm_chunk(const struct ft_shm *shm, unsigned i)
 {
 	return (struct ft_chunk *)((char *)shm + ft_shm_u32(shm, shm->chunks_offset) +
-				   i * chunk_size(shm));
+				   (size_t)i * ft_shm_chunk_size(shm));
+}
+
+/*
+ * Waking a reader only when it sleeps, and only once it has something
+ * worth waking for, without losing a wake.  A reader says from which
+ * `published` on it wants waking (wake_at), then counts itself in
+ * `waiters`, then looks at `published` a last time, and sleeps on `wakes`
+ * as it read it before all that.  A writer moves `published` on, then
+ * looks at `waiters` and `wake_at`, and if its count is the one the
+ * reader wants (only one writer's is: the others would make a system
+ * call each until the reader runs) moves `wakes` on and wakes it.  These accesses are sequentially consistent,
+ * so in their one order either the writer sees the reader counted (and
+ * its wake_at, stored before) or the reader sees the writer's
+ * `published`.  A wake that comes before the reader is inside
+ * FUTEX_WAIT is not lost either: the kernel compares `wakes` with what
+ * the reader read first and returns at once.  So a publish costs no
+ * system call while the recorder drains (with small chunks, most of
+ * them), and the recorder sleeps until a share of the chunks is full
+ * rather than waking for each one.  One reader at a time waits (a
+ * recorder, or trace_pipe, which exclude each other): a second one's
+ * wake_at would replace the first's.
+ */
+void ft_shm_wake(struct ft_shm *shm, int urgent)
+{
+	uint32_t now = atomic_fetch_add_explicit(&shm->published, 1, memory_order_seq_cst) + 1;
+
+	if (!atomic_load_explicit(&shm->waiters, memory_order_seq_cst))
+		return;
+	if (urgent || now == atomic_load_explicit(&shm->wake_at, memory_order_seq_cst)) {
+		atomic_fetch_add_explicit(&shm->wakes, 1, memory_order_seq_cst);
+		syscall(SYS_futex, &shm->wakes, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	}
+}
+
+/* n added to a count in the memory's byte order (a reader may be of the
+ * other): a compare-and-swap, sequentially consistent. */
+static void add_count(struct ft_shm *shm, _Atomic uint32_t *count, uint32_t n)
+{
+	uint32_t old = atomic_load_explicit(count, memory_order_relaxed);
+
+	while (!atomic_compare_exchange_weak(count, &old, ft_shm_u32(shm, ft_shm_u32(shm, old) + n)))
+		;
+}
+
+void ft_shm_freed(struct ft_shm *shm)
+{
+	add_count(shm, &shm->freed, 1);
+}
+
+/*
+ * READING keeps writers off a full chunk while it is copied.  Its thread
+ * may mark it superseded meanwhile (buffer.c sets FT_CHUNK_OLD on a FULL
+ * or READING word of the generation it published), so it goes back to
+ * FULL by a compare-and-swap on the word as it is then, never by storing
+ * the word read before, which would lose the mark; nor at all if the
+ * generation or state moved.
+ */
+int ft_chunk_start_reading(struct ft_shm *shm, unsigned i, uint32_t *word)
+{
+	uint32_t raw = atomic_load(&shm->state[i]);
+
+	for (;;) {
+		uint32_t reading = ft_chunk_with_state(ft_shm_u32(shm, raw), FT_CHUNK_READING);
+
+		*word = ft_shm_u32(shm, raw);
+		if (ft_chunk_state(*word) != FT_CHUNK_FULL)
+			return 0;
+		if (atomic_compare_exchange_weak(&shm->state[i], &raw, ft_shm_u32(shm, reading))) {
+			*word = reading;
+			return 1;
+		}
+	}
+}
+
+int ft_chunk_end_reading(struct ft_shm *shm, unsigned i, uint32_t reading)
+{
+	uint32_t raw = atomic_load(&shm->state[i]);
+
+	for (;;) {
+		uint32_t now = ft_shm_u32(shm, raw);
+
+		if ((now & ~FT_CHUNK_OLD) != (reading & ~FT_CHUNK_OLD))
+			return -1;
+		if (atomic_compare_exchange_weak(&shm->state[i], &raw,
+						 ft_shm_u32(shm, ft_chunk_with_state(now, FT_CHUNK_FULL))))
+			return 0;
+	}
+}
+
+void ft_shm_wait(struct ft_shm *shm, uint32_t seen, uint32_t want, unsigned timeout_ms)
+{
+	struct timespec timeout = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+	uint32_t wakes = atomic_load_explicit(&shm->wakes, memory_order_seq_cst);
+	uint32_t at = ft_shm_u32(shm, seen) + (want ? want : 1);
+
+	atomic_store_explicit(&shm->wake_at, ft_shm_u32(shm, at), memory_order_seq_cst);
+	add_count(shm, &shm->waiters, 1);
+	if ((int32_t)(ft_shm_u32(shm, atomic_load_explicit(&shm->published,
+							   memory_order_seq_cst)) - at) < 0)
+		syscall(SYS_futex, &shm->wakes, FUTEX_WAIT, wakes, &timeout, NULL, 0);
+	add_count(shm, &shm->waiters, -1);
 }
 
 /* Whole events up to the first place an event should start and none does;
@@ -70,7 +200,7 @@ struct ft_chunk *ft_shm_chunk(const struct ft_shm *shm, unsigned i)
 uint32_t ft_chunk_filled(const struct ft_shm *shm, const struct ft_chunk *c)
 {
 	const _Atomic uint32_t *w = (const _Atomic uint32_t *)(c + 1);
-	size_t n = (chunk_size(shm) - sizeof(*c)) / 4, i = ft_shm_u32(shm, c->consumed) / 4;
+	size_t n = (ft_shm_chunk_size(shm) - sizeof(*c)) / 4, i = ft_shm_u32(shm, c->consumed) / 4;
 
 	for (;;) {
 		uint32_t head = i < n ? atomic_load_explicit(&w[i], memory_order_acquire) : 0;

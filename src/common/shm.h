@@ -12,12 +12,24 @@
 
 #include "trace_format.h"
 
-#define FT_CHUNK_SIZE (256 * 1024)
+/*
+ * A buffer is cut into FT_CHUNKS chunks, as the kernel's ring buffer is
+ * into pages: a thread holds one while it writes, so the more chunks, the
+ * more threads write at once without loss.  Their size is a power of two,
+ * at least FT_CHUNK_MIN, which holds the longest event a writer reserves
+ * room for (a marker, FT_MARKER_MAX), and at most FT_CHUNK_MAX: a larger
+ * buffer gets more chunks rather than larger ones.
+ */
+#define FT_CHUNKS	4096
+#define FT_CHUNK_MIN	(8 * 1024)
+#define FT_CHUNK_MAX	(256 * 1024)
 
-/* A memfd of about size_kb, with its header written (in the other byte
- * order if swapped); its fd in *fd and its mapping in *shm.  -1 with errno
- * set on failure. */
+/* A memfd of about size_kb (FT_CHUNK_MIN at least, and at least four
+ * chunks), with its header written (in the other byte order if swapped);
+ * its fd in *fd and its mapping in *shm.  -1 with errno set on failure. */
 int ft_shm_create(unsigned size_kb, unsigned flags, int swapped, int *fd, struct ft_shm **shm);
+/* The chunk size a buffer of size_kb gets. */
+size_t ft_shm_chunk_size_for(unsigned size_kb);
 
 /* Is the memory in the other byte order than ours? */
 static inline int ft_shm_swapped(const struct ft_shm *shm)
@@ -53,6 +65,9 @@ int ft_shm_clock_read(const struct ft_shm *shm, uint64_t ticks[2], uint64_t ns[2
 
 size_t ft_shm_size(const struct ft_shm *shm);
 unsigned ft_shm_nr_chunks(const struct ft_shm *shm);
+size_t ft_shm_chunk_size(const struct ft_shm *shm);
+/* Does a header (of either byte order) describe chunks we can read? */
+int ft_shm_sane(const struct ft_shm *shm);
 struct ft_chunk *ft_shm_chunk(const struct ft_shm *shm, unsigned i);
 /* Bytes of whole events in a chunk still being filled (counted from the
  * start of its events, beginning the walk at c->consumed). */
@@ -63,6 +78,29 @@ uint32_t ft_chunk_filled(const struct ft_shm *shm, const struct ft_chunk *c);
  * starting there is a chunk of its own with these. */
 void ft_chunk_state_at(const struct ft_shm *shm, const struct ft_chunk *c, uint32_t offset,
 		       struct ft_chunk *head);
+
+/* A writer's side (native order): a chunk was published, or (urgent) a
+ * request made; a reader asleep in ft_shm_wait() is woken if it asked to
+ * be at this count, or at once if urgent. */
+void ft_shm_wake(struct ft_shm *shm, int urgent);
+/* A reader's side (either order): sleep until `published` is `want` past
+ * seen (as read before the reader last looked at the chunks), an urgent
+ * wake, a signal, or timeout_ms. */
+void ft_shm_wait(struct ft_shm *shm, uint32_t seen, uint32_t want, unsigned timeout_ms);
+/* A reader's side (either order): chunks were freed (or put back after
+ * reading), which writers that found none may take now. */
+void ft_shm_freed(struct ft_shm *shm);
+
+/* A reader's side (either order), copying a full chunk it does not free
+ * (a snapshot, the trace file): chunk i, while FULL, marked READING, so
+ * that no writer takes it meanwhile: 1, its READING word (our order) in
+ * *word; 0 if it is not FULL, *word then its word. */
+int ft_chunk_start_reading(struct ft_shm *shm, unsigned i, uint32_t *word);
+/* ... and FULL again, with the FT_CHUNK_OLD mark its thread may have set
+ * meanwhile: 0; -1 if it is no longer the use of the chunk `reading`
+ * (its state or generation moved: a recorder freed it under the mark,
+ * and a writer may have taken it), which is then left as it is. */
+int ft_chunk_end_reading(struct ft_shm *shm, unsigned i, uint32_t reading);
 
 /* A chunk header and its events (bytes of whole events) of the other
  * byte order, into ours: copied, or in place if head is c and out is

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 _Static_assert(sizeof(struct ft_snap) <= FT_SNAP_HEAD, "the header fits its page");
+_Static_assert(FT_SNAP_HEAD % _Alignof(struct ft_shm) == 0, "the ring's copy is aligned");
 _Static_assert(offsetof(struct ft_snap, taken_ns) % 8 == 0, "the same layout on 32-bit");
 
 /* ---- the header, in the memory's byte order ---- */
@@ -113,7 +114,8 @@ int ft_snap_create(const struct ft_shm *ring, int *fd, struct ft_snap **out)
 
 struct ft_snap *ft_snap_map(int fd)
 {
-	char head[FT_SNAP_HEAD + sizeof(struct ft_shm)];
+	/* aligned as the ring's header, which FT_SNAP_HEAD bytes in keeps */
+	_Alignas(struct ft_shm) char head[FT_SNAP_HEAD + sizeof(struct ft_shm)];
 	const struct ft_snap *h = (const struct ft_snap *)head;
 	void *p;
 
@@ -279,22 +281,21 @@ static uint32_t room(const struct ft_shm *ring)
 	return ft_shm_u32(ring, ring->chunk_size) - sizeof(struct ft_chunk);
 }
 
-/* A full chunk, marked READING meanwhile: writers in overwrite mode
- * take another, and its events stay as they are (no walk needed).  -1 if
- * it was not FULL by then, or was taken from under the mark (a recorder
- * draining the ring frees full chunks without looking for it). */
+/* A full chunk, marked READING meanwhile (shm.h): writers in overwrite
+ * mode take another, and its events stay as they are (no walk needed).
+ * -1 if it was not FULL by then, or was taken from under the mark (a
+ * recorder draining the ring frees full chunks without looking for it). */
 static int64_t copy_full(struct ft_shm *ring, unsigned i, struct ft_chunk *d)
 {
-	uint32_t full = ft_shm_u32(ring, FT_CHUNK_FULL), reading = ft_shm_u32(ring, FT_CHUNK_READING);
 	const struct ft_chunk *c = ft_shm_chunk(ring, i);
-	uint32_t used, n;
+	uint32_t reading, used, n;
 
-	if (!atomic_compare_exchange_strong(&ring->state[i], &full, reading))
+	if (!ft_chunk_start_reading(ring, i, &reading))
 		return -1;
 	used = ft_shm_u32(ring, c->used);
 	n = copy_piece(ring, c, d, ft_shm_u32(ring, c->consumed),
 		       used > room(ring) ? room(ring) : used, 0);
-	return atomic_compare_exchange_strong(&ring->state[i], &reading, full) ? (int64_t)n : -1;
+	return ft_chunk_end_reading(ring, i, reading) ? -1 : (int64_t)n;
 }
 
 /* A chunk a thread fills (or someone else reads), up to its last whole
@@ -316,7 +317,7 @@ static int copy_chunk(struct ft_shm *ring, struct ft_shm *copy, unsigned i)
 	struct ft_chunk *d = ft_shm_chunk(copy, i);
 
 	for (int tries = 0; tries < 3; tries++) {
-		uint32_t state = ft_shm_u32(ring, atomic_load(&ring->state[i]));
+		unsigned state = ft_chunk_state(ft_shm_u32(ring, atomic_load(&ring->state[i])));
 		int64_t n;
 
 		if (state == FT_CHUNK_FREE)
@@ -343,6 +344,9 @@ void ft_snap_copy(struct ft_snap *s, struct ft_shm *ring)
 		skipped += n < 0;
 		atomic_store(&copy->state[i], ft_shm_u32(copy, n > 0 ? FT_CHUNK_FULL : FT_CHUNK_FREE));
 	}
+	/* The chunks held READING are the writers' again: one that found
+	 * none to take looks again. */
+	ft_shm_freed(ring);
 	memcpy(&copy->clock, &ring->clock, sizeof(copy->clock));
 	atomic_store(&copy->clock.seq, 0);
 	ft_snap_set32(s, &s->number, ft_snap_u32(s, s->number) + 1);

@@ -13,9 +13,11 @@
  * (the runtime's control thread, or the recorder once the program has
  * ended), and makes no program thread wait: a full chunk is marked
  * READING while it is copied, so that a writer in overwrite mode takes
- * another meanwhile; a chunk still being filled is copied up to its last
- * whole event, and the copy kept only if the chunk was still the same
- * use of it afterwards.
+ * another meanwhile, then FULL again with the rest of its state word as
+ * it is then (its generation, and FT_CHUNK_OLD if its thread superseded
+ * it meanwhile: trace_format.h); a chunk still being filled is copied up
+ * to its last whole event, and the copy kept only if the chunk was still
+ * the same use of it afterwards.
  *
  * seq is a sequence lock and a futex word: even while the snapshot is
  * whole, odd while one is taken or cleared; it moves on by two each time

@@ -6,7 +6,14 @@
  * Shared memory: a struct ft_shm header, then nr_chunks chunks of
  * chunk_size bytes, each starting at a page boundary.  A thread owns one
  * chunk at a time: it takes a FREE chunk, fills it with events, marks it
- * FULL and wakes the recorder, which writes it out, zeroes it and frees it.
+ * FULL and wakes the recorder if it sleeps; the recorder writes it out,
+ * zeroes it and frees it.  With no recorder (FT_SHM_OVERWRITE) a full
+ * chunk is taken again for new events, its old ones lost, as the kernel's
+ * ring buffer overwrites: first the chunks a newer one of their thread
+ * has superseded (FT_CHUNK_OLD).  Many small chunks rather than a few
+ * large ones (chunk_size from the buffer's size, shm.h): each thread
+ * holds one while it writes, so their number bounds how many threads may
+ * write at once.
  * A chunk's events end at `used` bytes or where the next event would start
  * with a zero word: chunks are zeroed before reuse, and no event starts
  * with a zero word, so the recorder can still read the chunks of a process
@@ -74,6 +81,9 @@
 /* Most words a writer may emit for one event: a CPU change, a TIME, and
  * the longest fixed event (FT_LONG_CALL). */
 #define FT_MAX_EVENT_WORDS	(1 + 3 + 5)
+/* Bytes of a trace_marker write kept: the longest event of all, which a
+ * chunk must hold (shm.h's FT_CHUNK_MIN). */
+#define FT_MARKER_MAX		4096
 
 #ifndef __ASSEMBLER__
 
@@ -84,11 +94,20 @@
 #define FT_SHM_MAGIC	"FNTRACE\x01"
 #define FT_FILE_MAGIC	"FNTRDAT\x01"
 #define FT_VERSION	2	/* 2: ft_chunk.context */
-#define FT_SHM_VERSION	3	/* 3: ft_shm.clock */
+#define FT_SHM_VERSION	4	/* 4: chunk_size varies, ft_shm.waiters,
+				 * the state word's generation */
 #define FT_WORD_ORDER	0x01020304u
 /* This side's byte order (runtime or recorder). */
 #define FT_BIG_ENDIAN	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
 
+/*
+ * A chunk's state word: [1:0] enum ft_chunk_state, [2] FT_CHUNK_OLD,
+ * [31:3] a generation, one more each time a thread takes the chunk, so
+ * that a compare-and-swap on the word never mistakes one use of the chunk
+ * for another (a thread marking its previous chunk superseded while a
+ * steal and a publish have made it another thread's newest).  Whoever
+ * changes the state keeps the generation; only taking moves it on.
+ */
 enum ft_chunk_state {
 	FT_CHUNK_FREE,
 	FT_CHUNK_FILLING,
@@ -96,10 +115,27 @@ enum ft_chunk_state {
 	FT_CHUNK_READING,	/* full, being copied: not to be reused */
 };
 
+#define FT_CHUNK_STATE		0x3u	/* the enum ft_chunk_state bits */
+#define FT_CHUNK_OLD		0x4u	/* full, and its thread's context has
+					 * published a newer chunk since: the
+					 * first to overwrite */
+#define FT_CHUNK_GEN_ONE	0x8u	/* one generation */
+
+static inline unsigned ft_chunk_state(uint32_t word)
+{
+	return word & FT_CHUNK_STATE;
+}
+
+/* The word with its state replaced, generation (and age) kept. */
+static inline uint32_t ft_chunk_with_state(uint32_t word, enum ft_chunk_state state)
+{
+	return (word & ~FT_CHUNK_STATE) | state;
+}
+
 /* Shared-memory flags. */
-#define FT_SHM_OVERWRITE	0x1	/* no recorder: when no chunk is free, the
-					 * oldest full one is reused (the kernel's
-					 * overwrite mode) */
+#define FT_SHM_OVERWRITE	0x1	/* no recorder: when no chunk is free, a
+					 * full one is reused, superseded ones
+					 * first (the kernel's overwrite mode) */
 #define FT_SHM_KILLED		0x2	/* a runtime switched its tracing off
 					 * (ftrace_kill): said to the user */
 
@@ -119,23 +155,45 @@ struct ft_shm_clock {
 	uint64_t ns[2];
 };
 
+/*
+ * The header keeps apart, a cache line each, what is read at every step
+ * but never changes, what the program's threads change as they take and
+ * publish chunks, what a reader changes, and the clock: with chunks
+ * handed over thousands of times a second, a line both sides write to
+ * would go back and forth between their CPUs at every step.
+ */
 struct ft_shm {
 	char magic[8];
 	uint32_t version;
 	uint32_t nr_chunks;
 	uint32_t chunk_size;		/* bytes, header included */
 	uint32_t chunks_offset;		/* from the start of the region */
-	_Atomic uint32_t published;	/* futex word: +1 on every FULL chunk,
-					 * and every request for a file */
-	_Atomic uint32_t hint;		/* where a chunk search starts */
-	_Atomic uint32_t flags;		/* FT_SHM_* */
+	_Atomic uint32_t flags;		/* FT_SHM_* (seldom changed) */
 	uint32_t word_order;		/* FT_WORD_ORDER in the memory's order */
+
+	/* The writers': */
+	_Alignas(64) _Atomic uint32_t published;	/* +1 on every FULL chunk,
+							 * and every request for
+							 * a file */
+	_Atomic uint32_t hand;		/* where a search for a chunk to take
+					 * starts: after the last one taken */
 	_Atomic uint64_t order;		/* publish counter, for ft_chunk.order */
 	_Atomic uint64_t lost;		/* events dropped, process-wide: a thread
 					 * that ends with no chunk to say its
 					 * losses in is counted here too */
-	struct ft_shm_clock clock;
-	_Atomic uint32_t state[];	/* enum ft_chunk_state, one per chunk */
+
+	/* A reader's, waiting for chunks (shm.c), and freeing them: */
+	_Alignas(64) _Atomic uint32_t waiters;	/* readers about to sleep, or
+						 * asleep */
+	_Atomic uint32_t wake_at;	/* `published` that wakes them */
+	_Atomic uint32_t wakes;		/* futex word: +1 on every wake */
+	_Atomic uint32_t freed;		/* +1 whenever a reader frees chunks */
+
+	_Alignas(64) struct ft_shm_clock clock;
+
+	_Alignas(64) _Atomic uint32_t state[];	/* one word per chunk: its
+						 * state, age and generation
+						 * (above) */
 };
 
 struct ft_chunk {

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-thread chunks of the recorder's shared memory.  Taking and handing
- * back a chunk are the only synchronised steps; writing events into an
- * owned chunk needs none.  When the recorder falls behind and no chunk is
- * free, events are dropped and counted, and the count is written into the
- * next chunk the thread gets: loss is never silent.  Each context of a
- * thread (events.h) takes chunks of its own, so a signal handler's events
- * never land in the middle of the interrupted code's.
+ * Per-thread chunks of the buffer's shared memory: a recorder's, or with
+ * none our own, which overwrites.  Taking and handing back a chunk are
+ * the only synchronised steps; writing events into an owned chunk needs
+ * none.  When the recorder falls behind and no chunk is free, events are
+ * dropped and counted, and the count is written into the next chunk the
+ * thread gets: loss is never silent.  Overwriting takes first the chunks
+ * a newer chunk of the same context has superseded, so that every thread
+ * keeps at least its newest full chunk and the one it fills, however busy
+ * the others are: quiet threads, and threads that ended, keep their last
+ * window.  Each context of a thread (events.h) takes chunks of its own,
+ * so a signal handler's events never land in the middle of the
+ * interrupted code's.
  */
 #include "buffer.h"
 #include "events.h"
@@ -17,13 +22,20 @@
 #include "../common/clock_pair.h"
 #include "../common/shm.h"
 
-#include <linux/futex.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The longest write a writer reserves room for (a marker, readout.c;
+ * an ARGS event, whose words args.c counts in a byte; a stack trace,
+ * trigger_stack.c), after the LOST a fresh chunk may start with, fits the
+ * smallest chunk. */
+#define FT_ROOM_FOR(words) (sizeof(struct ft_chunk) + 4 * (3 + FT_MAX_EVENT_WORDS + 1 + (words)))
+_Static_assert(FT_ROOM_FOR(FT_MARKER_MAX / 4) <= FT_CHUNK_MIN && FT_ROOM_FOR(255) <= FT_CHUNK_MIN &&
+	       FT_ROOM_FOR(2 * FT_STACK_MAX_FRAMES) <= FT_CHUNK_MIN,
+	       "the smallest chunk holds the longest event");
 
 static struct ft_shm *shm;
 static unsigned own_size_kb = 16384;	/* buffer_size_kb */
@@ -66,9 +78,8 @@ int ft_buffer_attach(int fd)
 	struct ft_shm head;
 	void *p;
 
-	if (pread(fd, &head, sizeof(head), 0) != sizeof(head) ||
-	    memcmp(head.magic, FT_SHM_MAGIC, sizeof(head.magic)) ||
-	    head.version != FT_SHM_VERSION || head.nr_chunks == 0) {
+	if (pread(fd, &head, sizeof(head), 0) != sizeof(head) || !ft_shm_sane(&head) ||
+	    ft_shm_swapped(&head)) {
 		ft_warn("the recorder's shared memory (fd %d) is not usable", fd);
 		return -1;
 	}
@@ -126,6 +137,22 @@ int ft_buffer_fd(void)
 	return ft_fd_checked(FT_FD_BUFFER);
 }
 
+/* The thread's name, into every chunk: asked of the kernel (a system
+ * call, microseconds) at a context's first chunk and then once every
+ * FT_CHUNK_MAX bytes of its chunks, as when every chunk was that large,
+ * small as chunks are now; a name set meanwhile shows from the next ask.
+ * Each context keeps its own copy, which a signal handler's chunk taken
+ * halfway through the other's cannot tear. */
+static void chunk_name(struct ft_context *c, struct ft_chunk *k)
+{
+	char *name = c->thread->comm[c->number];
+
+	if (k->seq % (FT_CHUNK_MAX / shm->chunk_size) == 0)
+		prctl(PR_GET_NAME, name);
+	for (unsigned i = 0; i < sizeof(k->comm); i++)
+		k->comm[i] = name[i];
+}
+
 static void chunk_own(struct ft_context *c, unsigned i)
 {
 	struct ft_chunk *k = ft_shm_chunk(shm, i);
@@ -140,16 +167,16 @@ static void chunk_own(struct ft_context *c, unsigned i)
 	k->image = ft_image;
 	k->cpu = c->cpu;
 	k->depth = ft_trace_depth(c) + 1;
-	prctl(PR_GET_NAME, k->comm);
+	chunk_name(c, k);
 	c->chunk = k;
 	c->pos = (uint32_t *)(k + 1);
 	c->end = (uint32_t *)((char *)k + shm->chunk_size);
 }
 
-static int claim(unsigned i, uint32_t from)
+/* The chunk's place in the buffer. */
+static unsigned chunk_index(const struct ft_chunk *k)
 {
-	return atomic_load_explicit(&shm->state[i], memory_order_relaxed) == from &&
-	       atomic_compare_exchange_strong(&shm->state[i], &from, FT_CHUNK_FILLING);
+	return ((const char *)k - ((const char *)shm + shm->chunks_offset)) / shm->chunk_size;
 }
 
 /* By hand, not with memset: this runs inside a hook, where the traced
@@ -162,26 +189,89 @@ static void zero_words(uint32_t *w, size_t n)
 		w[i] = 0;
 }
 
-/* With no recorder, the oldest full chunk is reused, its events lost,
- * as the kernel's ring buffer overwrites. */
-static int steal_oldest(void)
+/* How much a chunk in state `word` is worth taking: a free one at once;
+ * with no recorder (overwrite), a full one superseded by a newer chunk
+ * of its context at once too, any other full one only if a whole turn
+ * found nothing better (it is some context's newest). */
+enum take_rank { TAKE_NEVER, TAKE_LAST, TAKE_NOW };
+
+static enum take_rank take_rank(uint32_t word, int overwrite)
 {
-	uint64_t oldest = UINT64_MAX;
-	int best = -1;
+	unsigned state = ft_chunk_state(word);
 
-	for (unsigned i = 0; i < shm->nr_chunks; i++) {
-		const struct ft_chunk *c = ft_shm_chunk(shm, i);
+	if (state == FT_CHUNK_FREE)
+		return TAKE_NOW;
+	if (!overwrite || state != FT_CHUNK_FULL)
+		return TAKE_NEVER;
+	return word & FT_CHUNK_OLD ? TAKE_NOW : TAKE_LAST;
+}
 
-		if (atomic_load(&shm->state[i]) == FT_CHUNK_FULL && c->order < oldest) {
-			oldest = c->order;
-			best = i;
+/* Chunk i, still in state `word`, is ours to fill: its next generation.
+ * A full one is emptied first, its events lost, as the kernel's ring
+ * buffer overwrites. */
+static int claim(unsigned i, uint32_t word)
+{
+	uint32_t next = ft_chunk_with_state(word + FT_CHUNK_GEN_ONE, FT_CHUNK_FILLING);
+
+	if (!atomic_compare_exchange_strong(&shm->state[i], &word, next & ~FT_CHUNK_OLD))
+		return 0;
+	if (ft_chunk_state(word) == FT_CHUNK_FULL)
+		zero_words((uint32_t *)(ft_shm_chunk(shm, i) + 1),
+			   (shm->chunk_size - sizeof(struct ft_chunk)) / 4);
+	return 1;
+}
+
+/* How often chunks had been freed (and, with no recorder, published: one
+ * more chunk to overwrite) when a search found no chunk to take; another
+ * search is worth it only once that moves on.  A context with no chunk
+ * tries again at every event, and a turn of thousands of chunks is a cost
+ * the program would pay for each.  Both counts only grow, so their sum
+ * moves whenever either does; 32 bits, which i386 stores atomically
+ * without a library call. */
+static _Atomic uint32_t none_at = UINT32_MAX;
+
+static uint32_t buffer_moves(int overwrite)
+{
+	return atomic_load(&shm->freed) + (overwrite ? atomic_load(&shm->published) : 0);
+}
+
+/*
+ * A chunk to fill: from the hand on, the first one worth taking now,
+ * else the first full one of the turn; -1 if there is none.  Chunks are
+ * taken round the buffer in turn, so that the hand points at the ones
+ * taken longest ago, and with no recorder the oldest events are the
+ * ones overwritten.  Each search starts one on from the last, so
+ * threads taking chunks at once do not contend for the same one.
+ */
+static int take_index(void)
+{
+	unsigned n = shm->nr_chunks, start;
+	int overwrite = atomic_load_explicit(&shm->flags, memory_order_relaxed) & FT_SHM_OVERWRITE;
+	uint32_t moves = buffer_moves(overwrite);
+	int last = -1;
+	uint32_t last_word = 0;
+
+	if (moves == atomic_load_explicit(&none_at, memory_order_relaxed))
+		return -1;
+	start = atomic_fetch_add_explicit(&shm->hand, 1, memory_order_relaxed) % n;
+	for (unsigned k = 0, i = start; k < n; k++, i = i + 1 < n ? i + 1 : 0) {
+		uint32_t word = atomic_load_explicit(&shm->state[i], memory_order_relaxed);
+		enum take_rank rank = take_rank(word, overwrite);
+
+		if (rank == TAKE_NOW && claim(i, word)) {
+			if (i != start)
+				atomic_store_explicit(&shm->hand, i + 1, memory_order_relaxed);
+			return i;
+		}
+		if (rank == TAKE_LAST && last < 0) {
+			last = i;
+			last_word = word;
 		}
 	}
-	if (best < 0 || !claim(best, FT_CHUNK_FULL))
-		return -1;
-	zero_words((uint32_t *)(ft_shm_chunk(shm, best) + 1),
-		   (shm->chunk_size - sizeof(struct ft_chunk)) / 4);
-	return best;
+	if (last >= 0 && claim(last, last_word))
+		return last;
+	atomic_store_explicit(&none_at, moves, memory_order_relaxed);
+	return -1;
 }
 
 /* Set when a thread's wait for a chunk at its end got none; cleared when
@@ -190,44 +280,51 @@ static _Atomic int end_wait_vain;
 
 static int chunk_take(struct ft_context *c)
 {
-	unsigned n = shm->nr_chunks;
-	unsigned start = atomic_fetch_add_explicit(&shm->hint, 1, memory_order_relaxed);
-	int stolen;
+	int i = take_index();
 
-	for (unsigned k = 0; k < n; k++) {
-		unsigned i = (start + k) % n;
-
-		if (claim(i, FT_CHUNK_FREE)) {
-			chunk_own(c, i);
-			if (atomic_load_explicit(&end_wait_vain, memory_order_relaxed))
-				atomic_store_explicit(&end_wait_vain, 0, memory_order_relaxed);
-			return 1;
-		}
-	}
-	if (!(atomic_load(&shm->flags) & FT_SHM_OVERWRITE) || (stolen = steal_oldest()) < 0)
+	if (i < 0)
 		return 0;
-	chunk_own(c, stolen);
+	chunk_own(c, i);
+	if (atomic_load_explicit(&end_wait_vain, memory_order_relaxed))
+		atomic_store_explicit(&end_wait_vain, 0, memory_order_relaxed);
 	return 1;
 }
 
-/* The word moves too: a recorder about to wait for it does not. */
 void ft_buffer_wake_recorder(void)
 {
-	if (!shm)
-		return;
-	atomic_fetch_add_explicit(&shm->published, 1, memory_order_release);
-	syscall(SYS_futex, &shm->published, FUTEX_WAKE, 1, NULL, NULL, 0);
+	if (shm)
+		ft_shm_wake(shm, 1);
+}
+
+/* c's previous chunk is no longer its newest: the first to be reused
+ * with no recorder.  Only if it is still that use of the chunk (its
+ * generation), full or being read: since it was published, a thread may
+ * have taken it and published it again as its own newest. */
+static void supersede(struct ft_context *c, unsigned i, uint32_t word)
+{
+	struct ft_chunk_note *newest = &c->thread->newest[c->number];
+	_Atomic uint32_t *w = &shm->state[newest->chunk];
+	uint32_t now = atomic_load_explicit(w, memory_order_relaxed);
+
+	while (newest->word && (now & ~(FT_CHUNK_OLD | 1u)) == newest->word &&
+	       !(now & FT_CHUNK_OLD) && !atomic_compare_exchange_weak(w, &now, now | FT_CHUNK_OLD))
+		;
+	newest->chunk = i;
+	newest->word = word;
 }
 
 static void chunk_publish(struct ft_context *c)
 {
 	struct ft_chunk *k = c->chunk;
-	unsigned i = ((char *)k - ((char *)shm + shm->chunks_offset)) / shm->chunk_size;
+	unsigned i = chunk_index(k);
+	uint32_t word = ft_chunk_with_state(atomic_load_explicit(&shm->state[i],
+								 memory_order_relaxed), FT_CHUNK_FULL);
 
 	k->used = (uint32_t)((char *)c->pos - (char *)(k + 1));
 	k->order = atomic_fetch_add(&shm->order, 1) + 1;
-	atomic_store_explicit(&shm->state[i], FT_CHUNK_FULL, memory_order_release);
-	ft_buffer_wake_recorder();
+	atomic_store_explicit(&shm->state[i], word, memory_order_release);
+	supersede(c, i, word);
+	ft_shm_wake(shm, 0);
 	note_clock();
 	c->chunk = NULL;
 	c->pos = c->end = NULL;
@@ -350,5 +447,6 @@ void ft_buffer_forget(struct ft_thread *t)
 		c[i]->chunk = NULL;
 		c[i]->pos = c[i]->end = NULL;
 		c[i]->seq = 0;
+		t->newest[i].word = 0;
 	}
 }

@@ -30,8 +30,9 @@ int ft_buffer_refill(struct ft_context *c);
 int ft_buffer_reserve(struct ft_context *c, unsigned words);
 /* n more events c lost: said in its chunk now, or in its next chunk. */
 void ft_buffer_add_lost(struct ft_context *c, uint64_t n);
-/* Wake the recorder, which waits for a chunk (or a request for a file,
- * recorder_files.c). */
+/* Wake the recorder now, if it sleeps: a request for a file waits for
+ * its answer (recorder_files.c).  (A chunk handed over wakes it only
+ * once enough are: ft_shm_wake.) */
 void ft_buffer_wake_recorder(void);
 /* n events lost by threads with no context to say so in (shared_tls.c):
  * counted in the shared total only. */

@@ -81,6 +81,13 @@ struct ft_thread {
 	struct ft_context signal;	/* context 1 */
 	struct shadow_frame signal_stack[FT_SIGNAL_DEPTH];
 	_Atomic uint64_t nested_lost;	/* events of deeper signals, not yet said */
+	struct ft_chunk_note {
+		uint32_t chunk;		/* its index */
+		uint32_t word;		/* its state word as published; 0: none */
+	} newest[2];			/* each context's last chunk published: the
+					 * next publish marks it superseded */
+	char comm[2][16];		/* the thread's name, as each context
+					 * last asked (buffer.c) */
 	uint32_t pid, tid;
 	struct ft_thread *prev, *next;	/* every thread's state (thread.c) */
 };

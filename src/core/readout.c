@@ -26,16 +26,12 @@
 #include "../common/muldiv.h"
 
 #include <errno.h>
-#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-
-#define MAX_MARKER 4096
 
 static uint64_t clock_ticks0, clock_ns0;
 
@@ -241,30 +237,35 @@ static int send_filling_piece(struct sent *s, const struct ft_chunk *c, uint32_t
 	return after.order == use.order && after.seq == use.seq ? 0 : -1;
 }
 
-static void free_chunk(struct ft_shm *shm, unsigned i)
+/* Chunk i, READING as word says, emptied and free (its generation kept:
+ * only a writer taking it moves that on). */
+static void free_chunk(struct ft_shm *shm, unsigned i, uint32_t word)
 {
 	struct ft_chunk *c = ft_shm_chunk(shm, i);
 
 	memset(c + 1, 0, c->used);
 	c->consumed = 0;
-	atomic_store(&shm->state[i], FT_CHUNK_FREE);
+	atomic_store(&shm->state[i], ft_chunk_with_state(word, FT_CHUNK_FREE));
 }
 
 /* Send (or, with send = 0, drop) what chunk i holds past `consumed`;
- * with consume, advance `consumed` and free a full chunk. */
+ * with consume, advance `consumed` and free a full chunk.  A chunk read
+ * but kept goes back to FULL with the mark its thread may have set
+ * meanwhile (FT_CHUNK_OLD, buffer.c), unless a recorder freed it under
+ * the mark (shm.h). */
 static void read_chunk(struct sent *s, struct ft_shm *shm, unsigned i, int consume, int send)
 {
 	struct ft_chunk *c = ft_shm_chunk(shm, i);
-	uint32_t full = FT_CHUNK_FULL;
+	uint32_t word;
 
-	if (atomic_compare_exchange_strong(&shm->state[i], &full, FT_CHUNK_READING)) {
+	if (ft_chunk_start_reading(shm, i, &word)) {
 		if (send)
 			send_piece(s, c, c->consumed, c->used);
 		if (consume)
-			free_chunk(shm, i);
+			free_chunk(shm, i, word);
 		else
-			atomic_store(&shm->state[i], FT_CHUNK_FULL);
-	} else if (full == FT_CHUNK_FILLING) {
+			ft_chunk_end_reading(shm, i, word);
+	} else if (ft_chunk_state(word) == FT_CHUNK_FILLING) {
 		struct chunk_use use = use_of(c);
 		uint32_t to = ft_chunk_filled(shm, c);
 
@@ -281,6 +282,8 @@ static void read_all(struct sent *s, int consume, int send)
 
 	for (unsigned i = 0; shm && i < shm->nr_chunks; i++)
 		read_chunk(s, shm, i, consume, send);
+	if (shm)
+		ft_shm_freed(shm);
 }
 
 int ft_readout_stream(struct ctl_out *o, struct ft_shm *shm, const char *tracer,
@@ -330,7 +333,7 @@ static void wait_events(uint32_t seen)
 	struct ft_shm *shm = ft_buffer_shm();
 
 	if (shm)
-		syscall(SYS_futex, &shm->published, FUTEX_WAIT, seen, &tick, NULL, 0);
+		ft_shm_wait(shm, seen, 1, tick.tv_nsec / 1000000);
 	else
 		nanosleep(&tick, NULL);
 	ft_control_serve_waiting();
@@ -401,7 +404,7 @@ int ft_marker_write(const char *text, size_t len)
 	if (!t || !ft_buffer_attached())
 		return -1;
 	c = &t->own;
-	len = len > MAX_MARKER ? MAX_MARKER : len;
+	len = len > FT_MARKER_MAX ? FT_MARKER_MAX : len;
 	while (len && text[len - 1] == '\n')
 		len--;
 	words = 1 + (len + 3) / 4;

@@ -190,7 +190,11 @@ void ft_trigger_timed_exit(uint32_t id, uint32_t tid, uint64_t entry, uint64_t n
 /* ---- on the control thread ---- */
 
 /* The earliest time the copy holds of thread tid's own events (its
- * signal handlers' aside), or UINT64_MAX if none. */
+ * signal handlers' aside), or UINT64_MAX if none.  Only the chunks the
+ * copy says FULL: a FREE one's header is an older snapshot's, and its
+ * page is not touched, which under the snapshot's lock matters with
+ * thousands of small chunks (a first touch of each page of the mapping
+ * is a fault, and a program that ends meanwhile leaves the lock held). */
 static uint64_t thread_start(const struct ft_shm *copy, uint32_t tid)
 {
 	uint64_t first = UINT64_MAX;
@@ -199,6 +203,9 @@ static uint64_t thread_start(const struct ft_shm *copy, uint32_t tid)
 	for (unsigned i = 0; i < copy->nr_chunks; i++) {
 		const struct ft_chunk *ch = ft_shm_chunk(copy, i);
 
+		if (ft_chunk_state(atomic_load_explicit(&copy->state[i], memory_order_relaxed)) !=
+		    FT_CHUNK_FULL)
+			continue;
 		if (ch->used && ch->pid == pid && ch->tid == tid && ch->context == 0 &&
 		    ch->start_time < first)
 			first = ch->start_time;

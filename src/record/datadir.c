@@ -150,23 +150,56 @@ int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info
 	return 0;
 }
 
-int datadir_write(struct datadir *d, const struct ft_chunk *head, const void *events,
-		  const struct tr_counts *n)
-{
-	size_t len = sizeof(*head) + head->used;
+#define WRITEV_PIECES	64
 
-	if (d->error || (d->info->max_size && datadir_cap_room(d, len)))
-		return -1;
-	if (write_all(d->trace_fd, head, sizeof(*head)) ||
-	    write_all(d->trace_fd, events, head->used)) {
-		datadir_stop_writing(d, errno);
-		return -1;
+/* Pieces [0, n) appended to the file trace_fd writes, a writev for
+ * each WRITEV_PIECES of them: how many were written whole, n unless a
+ * write failed (which stops the writing, the file cut back to its last
+ * whole chunk). */
+static unsigned append(struct datadir *d, const struct datadir_piece *p, unsigned n)
+{
+	struct iovec iov[2 * WRITEV_PIECES];
+	unsigned done = 0;
+
+	while (done < n) {
+		unsigned k = n - done < WRITEV_PIECES ? n - done : WRITEV_PIECES;
+		size_t len = 0;
+
+		for (unsigned i = 0; i < k; i++) {
+			const struct datadir_piece *q = &p[done + i];
+
+			iov[2 * i] = (struct iovec){ (void *)&q->head, sizeof(q->head) };
+			iov[2 * i + 1] = (struct iovec){ (void *)q->events, q->head.used };
+			len += sizeof(q->head) + q->head.used;
+		}
+		if (writev_all(d->trace_fd, iov, 2 * k)) {
+			datadir_stop_writing(d, errno);
+			break;
+		}
+		d->size += len;
+		d->file_size += len;
+		done += k;
 	}
-	d->size += len;
-	d->file_size += len;
-	if (d->info->max_size)
-		datadir_cap_note(d, head, len, n);
-	return 0;
+	return done;
+}
+
+unsigned datadir_write_chunks(struct datadir *d, const struct datadir_piece *p, unsigned n)
+{
+	unsigned done = 0;
+
+	if (!d->info->max_size)
+		return d->error ? 0 : append(d, p, n);
+	while (done < n && !d->error) {
+		unsigned k = datadir_cap_room(d, p + done, n - done);
+		unsigned w = append(d, p + done, k);
+
+		for (unsigned i = 0; i < w; i++)
+			datadir_cap_note(d, &p[done + i]);
+		done += w;
+		if (w < k || !k)
+			break;
+	}
+	return done;
 }
 
 /* trace.dat, or the whole directory, removed under the recorder: writes

@@ -88,12 +88,19 @@ struct datadir_info {
  * info->max_size) and a provisional info, with the first clock sample;
  * info stays the recorder's, read whenever the info file is written. */
 int datadir_create(struct datadir *d, const char *dir, struct datadir_info *info);
-/* Append one chunk (head, then its head->used bytes of events, which
- * hold what n counts) to trace.dat, or to the newest segment after
- * making room; -1 once a write has failed (d->error says why; nothing
- * is said). */
-int datadir_write(struct datadir *d, const struct ft_chunk *head, const void *events,
-		  const struct tr_counts *n);
+/* One chunk record for trace.dat: its head (head.used: the bytes of
+ * its events, in our byte order), its events, and what they hold. */
+struct datadir_piece {
+	struct ft_chunk head;
+	const void *events;
+	struct tr_counts n;
+};
+
+/* Append n chunk records to trace.dat, many to a system call, or to the
+ * newest segment after making room; how many were written whole: n, or
+ * fewer once a write has failed (d->error says why; nothing is said;
+ * the file is cut back to its last whole chunk). */
+unsigned datadir_write_chunks(struct datadir *d, const struct datadir_piece *p, unsigned n);
 /* Replace the provisional info, with a new clock sample; a failure
  * stops the recording as a failed write does. */
 int datadir_refresh(struct datadir *d);
@@ -123,14 +130,14 @@ int datadir_open_trace(struct datadir *d, const char *name);
 /* A write failed (errno err): nothing more is written. */
 void datadir_stop_writing(struct datadir *d, int err);
 
-/* With --max-size (datadir_cap.c): the first segment; room for a chunk
- * of len bytes, in a new segment if the newest is full, the oldest
- * removed while the total would pass the cap (-1 once a write failed);
- * the chunk written, counted in the newest; the segments forgotten. */
+/* With --max-size (datadir_cap.c): the first segment; room for the
+ * first of n chunk records, in a new segment if the newest is full, and
+ * for as many after it as the newest segment takes, the oldest removed
+ * while the total would pass the cap: how many (0 once a write failed);
+ * a record written, counted in the newest; the segments forgotten. */
 int datadir_cap_start(struct datadir *d);
-int datadir_cap_room(struct datadir *d, size_t len);
-void datadir_cap_note(struct datadir *d, const struct ft_chunk *head, size_t len,
-		      const struct tr_counts *n);
+unsigned datadir_cap_room(struct datadir *d, const struct datadir_piece *p, unsigned n);
+void datadir_cap_note(struct datadir *d, const struct datadir_piece *p);
 void datadir_cap_free(struct datadir *d);
 
 /* Does FILE in the directory (not a symlink) start with TAG (64 bytes at

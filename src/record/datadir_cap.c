@@ -10,9 +10,12 @@
  * are: only the newest may end inside a chunk.  (LTTng keeps a ring of
  * trace files the same way: enable-channel --tracefile-size/-count.)
  *
- * A segment is an eighth of SIZE, and holds a chunk at the least: from
- * 2 MB up, what is kept is at least seven eighths of SIZE, the newest, in
- * a few files; below, the newest chunks that fit.
+ * A segment is an eighth of SIZE, and holds the largest chunk a buffer
+ * may have (FT_CHUNK_MAX) at the least: from 2 MB up, what is kept is at
+ * least seven eighths of SIZE, the newest, in a few files; below, the
+ * newest chunks that fit.  A batch of chunks written in one system call
+ * (drain.c) goes in as many as the newest segment takes, the rest after
+ * a new one is begun.
  * What went is counted (chunks, bytes, events) into info, with where the
  * oldest chunk kept begins, and info is rewritten at once, so that even
  * a recorder killed says what its segments lack.
@@ -55,7 +58,7 @@ static int open_segment(struct datadir *d)
 
 int datadir_cap_start(struct datadir *d)
 {
-	uint64_t least = sizeof(struct ft_file_header) + FT_CHUNK_SIZE;
+	uint64_t least = sizeof(struct ft_file_header) + FT_CHUNK_MAX;
 
 	d->cap.segment_size = d->info->max_size / SEGMENTS_PER_CAP;
 	if (d->cap.segment_size < least)
@@ -96,29 +99,38 @@ static void drop_oldest(struct datadir *d)
 	datadir_refresh(d);
 }
 
-int datadir_cap_room(struct datadir *d, size_t len)
+static uint64_t piece_len(const struct datadir_piece *p)
+{
+	return sizeof(p->head) + p->head.used;
+}
+
+unsigned datadir_cap_room(struct datadir *d, const struct datadir_piece *p, unsigned n)
 {
 	const struct datadir_segment *s = newest(d);
+	uint64_t len = piece_len(p);
+	unsigned k = 1;
 
 	if (s->chunks && s->bytes + len > d->cap.segment_size && open_segment(d)) {
 		datadir_stop_writing(d, errno);
-		return -1;
+		return 0;
 	}
+	s = newest(d);
+	while (k < n && s->bytes + len + piece_len(&p[k]) <= d->cap.segment_size)
+		len += piece_len(&p[k++]);
 	while (d->cap.nr_live > 1 && d->size + len > d->info->max_size)
 		drop_oldest(d);
-	return d->error ? -1 : 0;
+	return d->error ? 0 : k;
 }
 
-void datadir_cap_note(struct datadir *d, const struct ft_chunk *head, size_t len,
-		      const struct tr_counts *n)
+void datadir_cap_note(struct datadir *d, const struct datadir_piece *p)
 {
 	struct datadir_segment *s = newest(d);
 
-	s->bytes += len;
+	s->bytes += piece_len(p);
 	s->chunks++;
-	tr_counts_add(&s->counts, n);
-	if (head->start_time < s->first_time)
-		s->first_time = head->start_time;
+	tr_counts_add(&s->counts, &p->n);
+	if (p->head.start_time < s->first_time)
+		s->first_time = p->head.start_time;
 }
 
 void datadir_cap_free(struct datadir *d)

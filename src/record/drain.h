@@ -24,7 +24,7 @@ struct drain_thread {
 /* A chunk a pass takes, and when it was handed over. */
 struct drain_pick {
 	uint64_t order;
-	uint32_t index, state;
+	uint32_t index, word;	/* word: its state word, in our order */
 };
 
 struct drainer {
@@ -34,6 +34,7 @@ struct drainer {
 					 * hold; its lost: events the runtime
 					 * dropped, as their LOST events say */
 	uint64_t lost_noted;		/* ... and in the chunks dropped too */
+	unsigned free;			/* chunks free after the last pass */
 	struct drain_thread *threads;	/* a hash set, open addressing */
 	unsigned nr_threads, nr_slots;
 	struct drain_pick *picks;	/* the chunks of one pass, in order */
@@ -55,7 +56,8 @@ enum drain_what {
 };
 
 void drain(struct drainer *d, enum drain_what what);
-/* Sleep until a chunk is handed over, or timeout_ms pass. */
+/* Sleep until enough chunks are handed over (seen: `published` before
+ * the last pass), a request for a file comes, or timeout_ms pass. */
 void drain_wait(struct drainer *d, uint32_t seen, unsigned timeout_ms);
 /* Refresh the provisional info when it is due (soon after the start,
  * then once a second), so a recorder killed leaves a recent clock sample. */

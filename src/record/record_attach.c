@@ -55,9 +55,7 @@ static struct ft_shm *map_buffer(pid_t pid)
 	ctl_close(c);
 	if (!c)
 		return NULL;
-	if (fd < 0 || pread(fd, &head, sizeof(head), 0) != sizeof(head) ||
-	    memcmp(head.magic, FT_SHM_MAGIC, sizeof(head.magic)) ||
-	    ft_shm_u32(&head, head.version) != FT_SHM_VERSION) {
+	if (fd < 0 || pread(fd, &head, sizeof(head), 0) != sizeof(head) || !ft_shm_sane(&head)) {
 		cli_error("process %d sent no usable buffer (is its fntrace another version?)", pid);
 		if (fd >= 0)
 			close(fd);

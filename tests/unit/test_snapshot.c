@@ -28,9 +28,10 @@ static uint64_t order64(int swapped, uint64_t v)
 }
 
 /* Chunk i of shm: n entries of function id, each 10 ticks after the
- * one before, from start_time 1000; its state; consumed bytes taken. */
+ * one before, from start_time 1000; its state word; consumed bytes
+ * taken. */
 static void fill(struct ft_shm *shm, int swapped, unsigned i, uint32_t id, unsigned n,
-		 enum ft_chunk_state state, uint32_t consumed)
+		 uint32_t state, uint32_t consumed)
 {
 	struct ft_chunk *c = ft_shm_chunk(shm, i);
 	uint32_t *w = (uint32_t *)(c + 1);
@@ -41,7 +42,7 @@ static void fill(struct ft_shm *shm, int swapped, unsigned i, uint32_t id, unsig
 	c->start_time = order64(swapped, 1000);
 	c->cpu = order32(swapped, 1);
 	c->consumed = order32(swapped, consumed);
-	c->used = order32(swapped, state == FT_CHUNK_FULL ? n * 4 : 0);
+	c->used = order32(swapped, ft_chunk_state(state) == FT_CHUNK_FULL ? n * 4 : 0);
 	for (unsigned k = 0; k < n; k++)
 		w[k] = order32(swapped, ft_entry_word(id, 10));
 	atomic_store(&shm->state[i], order32(swapped, state));
@@ -61,7 +62,7 @@ static void test_kinds(int swapped)
 		CHECK("the buffers are made", 0);
 		return;
 	}
-	fill(ring, swapped, 0, 5, 6, FT_CHUNK_FULL, 0);
+	fill(ring, swapped, 0, 5, 6, FT_CHUNK_FULL | FT_CHUNK_OLD | 5 * FT_CHUNK_GEN_ONE, 0);
 	fill(ring, swapped, 1, 6, 3, FT_CHUNK_FILLING, 0);
 	fill(ring, swapped, 3, 7, 6, FT_CHUNK_FULL, 8);
 	copy = ft_snap_shm(snap);
@@ -75,8 +76,9 @@ static void test_kinds(int swapped)
 		    order32(swapped, copy->state[1]) == FT_CHUNK_FULL &&
 		    order32(swapped, copy->state[2]) == FT_CHUNK_FREE &&
 		    order32(swapped, copy->state[3]) == FT_CHUNK_FULL);
-	snprintf(what, sizeof(what), "%s: the ring's chunks as they were", name);
-	CHECK(what, order32(swapped, ring->state[0]) == FT_CHUNK_FULL &&
+	snprintf(what, sizeof(what), "%s: the ring's chunks as they were, mark and generation", name);
+	CHECK(what, order32(swapped, ring->state[0]) ==
+		    (FT_CHUNK_FULL | FT_CHUNK_OLD | 5 * FT_CHUNK_GEN_ONE) &&
 		    order32(swapped, ring->state[1]) == FT_CHUNK_FILLING);
 	c = ft_shm_chunk(copy, 0);
 	snprintf(what, sizeof(what), "%s: a full chunk whole, its header kept", name);
@@ -136,8 +138,9 @@ static void test_reader(void)
  * The writer runs in a signal handler of the copying thread, a step at
  * each tick of a fast timer: so it runs in the middle of copies, as a
  * program's thread does while the control thread is preempted, at any
- * point of them.  A step takes a chunk (a free one, else the oldest full
- * one: overwrite) and zeroes it, or fills it, or publishes it.
+ * point of them.  A step takes a chunk (a free or superseded one, else
+ * the oldest full one: overwrite) and zeroes it, or fills it, or
+ * publishes it and marks the one it published before superseded.
  */
 static struct ft_shm *race_ring;
 static int race_chunk = -1, race_phase;
@@ -149,30 +152,54 @@ static uint32_t id_of(uint64_t seq)
 	return (uint32_t)(seq % 1000) + 1;
 }
 
+/* As the runtime takes a chunk (src/core/buffer.c): a free or superseded
+ * one, else the oldest full one; its generation moved on. */
+static int claim(struct ft_shm *shm, unsigned i, uint32_t word)
+{
+	uint32_t next = ft_chunk_with_state(word + FT_CHUNK_GEN_ONE, FT_CHUNK_FILLING);
+
+	return atomic_compare_exchange_strong(&shm->state[i], &word, next & ~FT_CHUNK_OLD);
+}
+
 static int take_chunk(struct ft_shm *shm)
 {
 	uint64_t oldest = UINT64_MAX;
 	int best = -1;
 
 	for (unsigned i = 0; i < shm->nr_chunks; i++) {
-		uint32_t from = FT_CHUNK_FREE;
+		uint32_t word = atomic_load(&shm->state[i]);
 
-		if (atomic_compare_exchange_strong(&shm->state[i], &from, FT_CHUNK_FILLING))
+		if ((ft_chunk_state(word) == FT_CHUNK_FREE ||
+		     (ft_chunk_state(word) == FT_CHUNK_FULL && (word & FT_CHUNK_OLD))) &&
+		    claim(shm, i, word))
 			return (int)i;
 	}
 	for (unsigned i = 0; i < shm->nr_chunks; i++)
-		if (atomic_load(&shm->state[i]) == FT_CHUNK_FULL &&
+		if (ft_chunk_state(atomic_load(&shm->state[i])) == FT_CHUNK_FULL &&
 		    ft_shm_chunk(shm, i)->order < oldest) {
 			oldest = ft_shm_chunk(shm, i)->order;
 			best = (int)i;
 		}
-	if (best >= 0) {
-		uint32_t from = FT_CHUNK_FULL;
+	return best >= 0 && claim(shm, best, atomic_load(&shm->state[best])) ? best : -1;
+}
 
-		if (atomic_compare_exchange_strong(&shm->state[best], &from, FT_CHUNK_FILLING))
-			return best;
-	}
-	return -1;
+/* As the runtime publishes a chunk: FULL, and the one published before
+ * marked superseded if it is still that use of it, full or being read. */
+static int race_last = -1;
+static uint32_t race_last_word;
+
+static void publish(struct ft_shm *shm, unsigned i)
+{
+	uint32_t word = ft_chunk_with_state(atomic_load(&shm->state[i]), FT_CHUNK_FULL);
+	_Atomic uint32_t *last = race_last >= 0 ? &shm->state[race_last] : NULL;
+	uint32_t now = last ? atomic_load(last) : 0;
+
+	atomic_store_explicit(&shm->state[i], word, memory_order_release);
+	while (last && (now & ~(FT_CHUNK_OLD | 1u)) == race_last_word && !(now & FT_CHUNK_OLD) &&
+	       !atomic_compare_exchange_weak(last, &now, now | FT_CHUNK_OLD))
+		;
+	race_last = (int)i;
+	race_last_word = word;
 }
 
 /* A new use: zeroed, then its header. */
@@ -191,7 +218,8 @@ static void start_use(struct ft_chunk *c, unsigned words)
 static void writer_step(int sig)
 {
 	struct ft_chunk *c = race_chunk >= 0 ? ft_shm_chunk(race_ring, race_chunk) : NULL;
-	unsigned words = (race_ring->chunk_size - sizeof(*c)) / 4, fill = 1000 + race_seq % 3000;
+	unsigned words = (race_ring->chunk_size - sizeof(*c)) / 4;
+	unsigned fill = words / 2 + race_seq % (words / 2);
 	_Atomic uint32_t *w = c ? (_Atomic uint32_t *)(c + 1) : NULL;
 
 	if (race_phase == 0 && (race_chunk = take_chunk(race_ring)) >= 0) {
@@ -205,10 +233,25 @@ static void writer_step(int sig)
 		race_phase = 2;
 	} else if (race_phase == 2) {
 		c->order = atomic_fetch_add(&race_ring->order, 1) + 1;
-		atomic_store_explicit(&race_ring->state[race_chunk], FT_CHUNK_FULL,
-				      memory_order_release);
+		publish(race_ring, race_chunk);
 		race_phase = 0;
 	}
+}
+
+/* The ring as copies leave it: none READING, and every full chunk but
+ * the newest still marked superseded, marks set during a copy kept. */
+static int ring_marks_kept(const struct ft_shm *ring)
+{
+	unsigned newest = 0;
+
+	for (unsigned i = 0; i < ring->nr_chunks; i++) {
+		uint32_t word = atomic_load(&ring->state[i]);
+
+		if (ft_chunk_state(word) == FT_CHUNK_READING)
+			return 0;
+		newest += ft_chunk_state(word) == FT_CHUNK_FULL && !(word & FT_CHUNK_OLD);
+	}
+	return newest <= 1;
 }
 
 /* Each chunk of the copy is one use: its header's, every event the id
@@ -242,7 +285,7 @@ static void test_race(void)
 		return;
 	sigaction(SIGALRM, &sa, NULL);
 	setitimer(ITIMER_REAL, &fast, NULL);
-	while (atomic_load(&race_ring->order) < 8)
+	while (atomic_load(&race_ring->order) < race_ring->nr_chunks)
 		;		/* every chunk used once, most full */
 	for (; rounds < 20000 && race_seq < 3000; rounds++) {
 		ft_snap_lock(snap);
@@ -254,6 +297,8 @@ static void test_race(void)
 	setitimer(ITIMER_REAL, &off, NULL);
 	CHECK("copies while a writer overwrites: every chunk one use, whole", ok);
 	CHECK("... and they hold events", copied == rounds);
+	CHECK("... and leave the ring's chunks full again, superseded marks kept",
+	      ring_marks_kept(race_ring));
 	close(fd);
 	close(snap_fd);
 }

@@ -26,14 +26,15 @@ C
 t_build gcc-pg -O2 flood flood.c
 
 # stalled_record DIR PROG OUT [LINES]: record PROG with a small buffer
-# (8 chunks: one for each thread, and room to resume in) and a recorder
-# stopped for a while, so that the program must fill it and go on; the
-# recorder's status.  The stop comes 0.2 s in, and once PROG has printed
-# LINES lines (it runs, and its threads do): on a loaded machine the
-# program may start late.
+# (512 KB: 64 chunks, one for each thread and room to resume in, which
+# even a program under qemu-user fills in a fraction of the stop) and a
+# recorder stopped for a while, so that the program must fill it and go
+# on; the recorder's status.  The stop comes 0.2 s in, and once PROG has
+# printed LINES lines (it runs, and its threads do): on a loaded machine
+# the program may start late.
 stalled_record() {
 	local i
-	"$FNTRACE" record -b 2048 -o "$1" -- "$2" >"$3" 2>/dev/null &
+	"$FNTRACE" record -b 512 -o "$1" -- "$2" >"$3" 2>/dev/null &
 	rec=$!
 	sleep 0.2
 	for i in $(seq 50); do
@@ -78,7 +79,9 @@ t_eq "lost, 4 threads: the per-thread counts add up" \
 # Threads that end while the recorder is stopped and every chunk is full:
 # what they lost last is in no chunk, but in the shared count, and the
 # report says it.  Every call is either in the report or counted lost:
-# main, 4 workers, 4 x 100 000 ticks.
+# main, 4 workers, 4 x 100 000 ticks.  The recorder is stopped once the
+# program says it starts its workers, and goes on once they are joined,
+# however fast the program runs (under qemu-user, slowly).
 cat >ends.c <<'C'
 #include <pthread.h>
 #include <stdio.h>
@@ -94,12 +97,15 @@ __attribute__((noinline)) void *worker(void *arg)
 int main(void)
 {
 	pthread_t t[4];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	puts("starting");
 	usleep(300000);
 	for (int i = 0; i < 4; i++)
 		pthread_create(&t[i], NULL, worker, NULL);
 	for (int i = 0; i < 4; i++)
 		pthread_join(t[i], NULL);
-	usleep(600000);
+	puts("joined");
+	usleep(300000);
 	puts("done");
 	return 0;
 }
@@ -107,12 +113,13 @@ C
 t_build gcc-pg -O2 ends ends.c
 "$FNTRACE" record -t function -b 1024 -o e.data -- ./ends >eout.txt 2>erec.txt &
 rec=$!
-sleep 0.1
+for i in $(seq 200); do grep -q starting eout.txt && break; sleep 0.05; done
 kill -STOP $rec
-sleep 0.6
+for i in $(seq 400); do grep -q joined eout.txt && break; sleep 0.05; done
 kill -CONT $rec
 wait $rec
-t_eq "lost at thread end: program finished normally" "0 done" "$? $(cat eout.txt)"
+t_eq "lost at thread end: program finished normally" "0 starting joined done" \
+	"$? $(tr '\n' ' ' <eout.txt | sed 's/ $//')"
 "$FNTRACE" report -i e.data >e.txt
 "$FNTRACE" report -i e.data --csv >e.csv
 noted=$(sed -n 's/^# lost events: \([0-9]*\).*/\1/p' e.txt)
