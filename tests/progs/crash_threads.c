@@ -38,21 +38,31 @@
 
 static volatile int sink;
 static volatile int zero;	/* the workers write sink, never this */
-static _Atomic int ticks;
+static _Atomic int ticks[2];	/* each worker's: both must be in the ring */
 
 __attribute__((noinline)) void worker_tick(int i)
 {
 	sink = i;
-	ticks++;
 }
 
 static void *worker(void *arg)
 {
+	_Atomic int *mine = arg;
+
 	for (int i = 0;; i++) {
 		worker_tick(i);
+		(*mine)++;
 		usleep(1000);
 	}
 	return arg;
+}
+
+/* Until each worker has ticked n times: on a busy machine one may not
+ * have run yet when the other has ticked twenty. */
+static void wait_ticks(int n)
+{
+	while (ticks[0] < n || ticks[1] < n)
+		usleep(1000);
 }
 
 __attribute__((noinline)) void before_crash(int i)
@@ -168,8 +178,7 @@ static int send_self(int handled, int sig)
 {
 	if (handled)
 		signal(sig, said);
-	while (ticks < 20)
-		usleep(1000);
+	wait_ticks(20);
 	before_signal(1);
 	printf("sending it\n");
 	fflush(stdout);
@@ -183,8 +192,7 @@ static void *crasher(void *arg)
 	const char *how = arg;
 
 	pthread_setname_np(pthread_self(), "crasher");
-	while (ticks < 20)
-		usleep(1000);
+	wait_ticks(20);
 	for (int i = 0; i < 5; i++)
 		before_crash(i);
 	printf("crashing: %s\n", how);
@@ -201,8 +209,7 @@ static int child_crashes(void)
 	int status = 0;
 	pid_t pid;
 
-	while (ticks < 20)
-		usleep(1000);
+	wait_ticks(20);
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
@@ -225,7 +232,7 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return 2;
 	for (int i = 0; i < 2; i++)
-		pthread_create(&t, NULL, worker, NULL);
+		pthread_create(&t, NULL, worker, &ticks[i]);
 	if (!strcmp(argv[1], "child"))
 		return child_crashes();
 	if (!strcmp(argv[1], "recover"))
