@@ -166,6 +166,16 @@ int ft_chunk_start_reading(struct ft_shm *shm, unsigned i, uint32_t *word)
 	}
 }
 
+void ft_chunk_free(struct ft_shm *shm, unsigned i, uint32_t word, uint32_t used)
+{
+	struct ft_chunk *c = ft_shm_chunk(shm, i);
+
+	memset(c + 1, 0, used);
+	c->consumed = 0;
+	atomic_store_explicit(&shm->state[i], ft_shm_u32(shm, ft_chunk_with_state(word, FT_CHUNK_FREE)),
+			      memory_order_release);
+}
+
 int ft_chunk_end_reading(struct ft_shm *shm, unsigned i, uint32_t reading)
 {
 	uint32_t raw = atomic_load(&shm->state[i]);

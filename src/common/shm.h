@@ -101,6 +101,11 @@ int ft_chunk_start_reading(struct ft_shm *shm, unsigned i, uint32_t *word);
  * (its state or generation moved: a recorder freed it under the mark,
  * and a writer may have taken it), which is then left as it is. */
 int ft_chunk_end_reading(struct ft_shm *shm, unsigned i, uint32_t reading);
+/* A reader's side (either order), done with chunk i, whose word (our
+ * order) it holds: its first `used` bytes of events zeroed (a writer
+ * finds the end of its events by the first zero head), and FREE, the
+ * generation kept (only a writer taking it moves that on). */
+void ft_chunk_free(struct ft_shm *shm, unsigned i, uint32_t word, uint32_t used);
 
 /* A chunk header and its events (bytes of whole events) of the other
  * byte order, into ours: copied, or in place if head is c and out is

@@ -237,17 +237,6 @@ static int send_filling_piece(struct sent *s, const struct ft_chunk *c, uint32_t
 	return after.order == use.order && after.seq == use.seq ? 0 : -1;
 }
 
-/* Chunk i, READING as word says, emptied and free (its generation kept:
- * only a writer taking it moves that on). */
-static void free_chunk(struct ft_shm *shm, unsigned i, uint32_t word)
-{
-	struct ft_chunk *c = ft_shm_chunk(shm, i);
-
-	memset(c + 1, 0, c->used);
-	c->consumed = 0;
-	atomic_store(&shm->state[i], ft_chunk_with_state(word, FT_CHUNK_FREE));
-}
-
 /* Send (or, with send = 0, drop) what chunk i holds past `consumed`;
  * with consume, advance `consumed` and free a full chunk.  A chunk read
  * but kept goes back to FULL with the mark its thread may have set
@@ -262,7 +251,7 @@ static void read_chunk(struct sent *s, struct ft_shm *shm, unsigned i, int consu
 		if (send)
 			send_piece(s, c, c->consumed, c->used);
 		if (consume)
-			free_chunk(shm, i, word);
+			ft_chunk_free(shm, i, word, c->used);
 		else
 			ft_chunk_end_reading(shm, i, word);
 	} else if (ft_chunk_state(word) == FT_CHUNK_FILLING) {

@@ -132,17 +132,6 @@ static void take_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end
 
 /* Zeroed and free again: its generation kept, which only a writer
  * taking it moves on. */
-static void free_chunk(struct drainer *d, const struct batch_entry *e)
-{
-	struct ft_chunk *c = ft_shm_chunk(d->shm, e->chunk);
-
-	memset(c + 1, 0, e->zero);
-	c->consumed = 0;
-	atomic_store_explicit(&d->shm->state[e->chunk],
-			      ft_shm_u32(d->shm, ft_chunk_with_state(e->word, FT_CHUNK_FREE)),
-			      memory_order_release);
-}
-
 /* The batch's pieces written (those trace.dat takes no more of counted
  * as dropped), then its chunks freed. */
 static void flush(struct drainer *d)
@@ -161,7 +150,8 @@ static void flush(struct drainer *d)
 	}
 	for (unsigned k = 0; k < batch.n; k++)
 		if (batch.entry[k].chunk != NOT_FREED)
-			free_chunk(d, &batch.entry[k]);
+			ft_chunk_free(d->shm, batch.entry[k].chunk, batch.entry[k].word,
+				      batch.entry[k].zero);
 	batch.n = batch.nr_pieces = batch.bytes = 0;
 }
 
