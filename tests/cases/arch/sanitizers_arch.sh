@@ -14,7 +14,7 @@
 [ -n "$T_ARCH" ] || return 0
 
 . "$top/tests/san_lib.sh"
-[ -n "$ARCH_EMULATED" ] && ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0
+[ -n "${ARCH_EMULATED:-}" ] && ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0
 
 gcc=$(t_cc gcc)
 # i386 programs run on the host's 32-bit libraries (no QEMU_LD_PREFIX),
