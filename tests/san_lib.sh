@@ -26,9 +26,17 @@ san_summary() {
 		sed -E 's/==[0-9]+==/==PID==/; s/(pid|tid)=[0-9]+/\1=N/g; s/0x[0-9a-f]+/ADDR/g'
 }
 
+# The stacks a sanitizer's report shows: each frame's function, file and
+# line (addresses taken out).
+san_frames() {
+	grep -E '^ *#[0-9]+ ' "$1" | sed -E 's/0x[0-9a-f]+//g'
+}
+
 # san_same NAME WANT_REPORT CMD...: CMD under fntrace record as without:
 # exit status, stdout, the report's lines (WANT_REPORT 1: there is one),
-# and fntrace's one line.  The report of the recording in s.txt.
+# and fntrace's one line; with SAN_FRAMES set (where returns go through
+# return sites, not hijacked), the report's stacks too.  The report of
+# the recording in s.txt.
 san_same() {
 	local name=$1 want=$2 rc_plain rc; shift 2
 	"$@" >plain.out 2>plain.err
@@ -42,6 +50,11 @@ san_same() {
 	san_summary rec.err >got.sum
 	t_eq "$name: a report without fntrace: $want" "$want" "$([ -s want.sum ] && echo 1 || echo 0)"
 	t_same "$name: the sanitizer's report lines" want.sum got.sum
+	if [ -n "${SAN_FRAMES:-}" ]; then
+		san_frames plain.err >want.frames
+		san_frames rec.err >got.frames
+		t_same "$name: the report's stacks" want.frames got.frames
+	fi
 	t_eq "$name: fntrace's one line" "fntrace: recorded" \
 		"$(grep '^fntrace' rec.err | cut -c1-17 | tr '\n' ' ' | sed 's/ $//')"
 	"$FNTRACE" report -i s.data >s.txt 2>&1

@@ -122,6 +122,11 @@ struct recordmcount_desc {
 	 * "67 e8" (a GOT call ld relaxed), riscv's "jal" (a relaxed call). */
 	const struct mcount_call_form *image_forms;
 	unsigned nr_image_forms;
+	/* clang's XRay exit and tail-call sleds (src/sites/xray_map.h), made
+	 * return sites by recordmcount --nop: the sled of the given kind at
+	 * p, room bytes to its section's end, rewritten in place; 0 if it is
+	 * not the sled expected (left as it is).  NULL: none are taken. */
+	int (*xray_return_site)(unsigned kind, uint8_t *p, uint64_t room);
 };
 
 /*

@@ -32,6 +32,15 @@
  * address (src/core/returns.c). */
 #define RETURN_SITES_FLAG	"-minstrument-return=nop5"
 #define RECORD_RETURN_FLAG	"-mrecord-return"
+/* clang's: XRay's sleds at returns and tail calls alone, in every
+ * function however small, which recordmcount makes return sites
+ * (src/recordmcount/xray.c).  Compiles only: a link given them would
+ * pull in XRay's runtime. */
+static const char *const xray_exits[] = {
+	"-fxray-instrument", "-fxray-instrumentation-bundle=function-exit",
+	"-fxray-instruction-threshold=1",
+};
+#define NR_XRAY_EXITS (sizeof(xray_exits) / sizeof(xray_exits[0]))
 
 /* What each target wants is its architecture's (struct arch_desc's cc_
  * fields); a target fntrace has no runtime for wants nothing. */
@@ -103,6 +112,42 @@ static int takes_return_sites(const struct cmd *cc)
 	return ok;
 }
 
+/* Does the compiler make XRay's exit sleds for the target?  clang does
+ * where XRay is ported (x86_64: not -m32). */
+static int takes_xray_exits(const struct cmd *cc, const struct cc_args *a)
+{
+	struct cmd c;
+	int ret = cc_start_cmd(&c, cc, NULL);
+
+	for (int i = 0; i < a->argc && !ret; i++)
+		if (cc_abi_option(a, i))
+			ret = cmd_push(&c, a->argv[i]);
+	for (size_t i = 0; i < NR_XRAY_EXITS && !ret; i++)
+		ret = cmd_push(&c, xray_exits[i]);
+	ret = ret || cmd_push(&c, "-S") || cmd_push(&c, "-x") || cmd_push(&c, "c") ||
+	      cmd_push(&c, "/dev/null") || cmd_push(&c, "-o") || cmd_push(&c, "/dev/null");
+	ret = !ret && cc_succeeds(&c);
+	free(c.v);
+	return ret;
+}
+
+/* The compiler's return sites, where the target takes them. */
+static int return_sites_form(const struct cmd *cc, const struct cc_args *a,
+			     const struct arch_desc *t, struct cc_instr *in)
+{
+	int ret = 0;
+
+	if (!t->cc_return_sites)
+		return 0;
+	if (takes_return_sites(cc))
+		return cmd_push(&in->flags, RETURN_SITES_FLAG) |
+		       cmd_push(&in->flags, RECORD_RETURN_FLAG);
+	if (takes_xray_exits(cc, a))
+		for (size_t i = 0; i < NR_XRAY_EXITS; i++)
+			ret |= cmd_push(&in->flags, xray_exits[i]);
+	return ret;
+}
+
 /*
  * Does the compiler refuse -fomit-frame-pointer beside these flags?  gcc
  * does beside -pg on every target (a check of its driver), clang unless
@@ -133,9 +178,7 @@ static int pg_form(const struct cmd *cc, const struct cc_args *a, const struct a
 
 	if (t->cc_pg_extra)
 		ret |= cmd_push(&in->flags, t->cc_pg_extra);
-	if (t->cc_return_sites && takes_return_sites(cc))
-		ret |= cmd_push(&in->flags, RETURN_SITES_FLAG) |
-		       cmd_push(&in->flags, RECORD_RETURN_FLAG);
+	ret |= return_sites_form(cc, a, t, in);
 	if (ret || !a->omit_fp || !refuses_omit_fp(cc, a, &in->flags))
 		return ret;
 	/* With -mfentry nothing needs the frame pointer, and gcc leaves it

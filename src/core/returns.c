@@ -14,6 +14,12 @@
  * A site before a tail call's jump calls ftrace_tail_caller: which of the
  * two a site is, the instruction after it says, once, as it is read.
  *
+ * clang's come from XRay's exit and tail-call sleds, which recordmcount
+ * rewrote into the same form (src/recordmcount/xray.c): their table is
+ * xray_instr_map, read from the file (its addresses are relative).  A
+ * module whose sleds are all as XRay left them was built for XRay, not
+ * by fntrace cc: it has no return sites, and nothing is said.
+ *
  * A module's return sites go on and off together, with the graph caller,
  * whatever the filters say: the return of a function that was not traced
  * finds no frame of its own and does nothing.  Its records carry
@@ -28,6 +34,7 @@
 #include "../common/bulk.h"
 #include "../common/sort.h"
 #include "../sites/sites.h"
+#include "../sites/xray_map.h"
 
 #include <elf.h>
 #include <limits.h>
@@ -67,15 +74,15 @@ static uint8_t site_kind(const struct ft_module *mod, uintptr_t ip)
 	return SITE_TAIL_CALL;
 }
 
-/* The table as the loader relocated it: entries hold run-time addresses.
- * An entry the link dropped (a discarded function's) points nowhere in
- * the module's text and is skipped; any other that is not a nop leaves
- * the module without return sites. */
-static uint32_t read_table(struct ft_module *mod, const struct elf_file *f,
-			   const uintptr_t *table, size_t n)
+/* The table as the loader relocated it: entries hold run-time addresses,
+ * appended to the module's sites.  An entry the link dropped (a
+ * discarded function's) points nowhere in the module's text and is
+ * skipped; any other that is not a nop leaves the module without return
+ * sites (-1). */
+static int read_table(struct ft_module *mod, const struct elf_file *f,
+		      const uintptr_t *table, size_t n)
 {
 	uint8_t nop[ARCH_MAX_INSN];
-	uint32_t kept = 0;
 
 	arch_make_nop(NULL, RETURN_SITE_LEN, nop);
 	for (size_t i = 0; i < n; i++) {
@@ -86,29 +93,74 @@ static uint32_t read_table(struct ft_module *mod, const struct elf_file *f,
 		if (!nop_as_in_file(mod, f, ip, nop)) {
 			ft_warn("%s: a return site at %#lx is not what the file says; "
 				"its returns are hijacked instead", mod->path, (unsigned long)ip);
-			return 0;
+			return -1;
 		}
-		mod->returns[kept++] = (struct return_site){ ip, site_kind(mod, ip) };
+		mod->returns[mod->nr_returns++] = (struct return_site){ ip, site_kind(mod, ip) };
 	}
-	return kept;
+	return 0;
 }
 
+/* The run-time addresses of the exit and tail-call sleds xray_instr_map
+ * lists, in a bulk allocation, their number in *n; NULL if none. */
+static uintptr_t *xray_sleds(const struct ft_module *mod, const struct elf_file *f, size_t *n)
+{
+	int sec = elf_find_section(f, XRAY_MAP_NAME);
+	const struct elf_section *s = sec > 0 ? &f->sections[sec] : NULL;
+	const uint8_t *entry = s ? elf_section_data(f, (unsigned)sec) : NULL;
+	size_t nr = entry ? s->size / XRAY_ENTRY_SIZE : 0;
+	uintptr_t *ips = nr ? bulk_alloc(nr * sizeof(*ips)) : NULL;
+
+	*n = 0;
+	for (size_t i = 0; ips && i < nr; i++, entry += XRAY_ENTRY_SIZE) {
+		uint8_t kind = entry[XRAY_KIND_AT];
+
+		if (entry[XRAY_VERSION_AT] == XRAY_MAP_VERSION &&
+		    (kind == XRAY_SLED_EXIT || kind == XRAY_SLED_TAIL))
+			ips[(*n)++] = (uintptr_t)(mod->bias + s->addr + i * XRAY_ENTRY_SIZE +
+						  elf_u64(f, entry));
+	}
+	return ips;
+}
+
+/* Has fntrace cc made any of these sleds a return site? */
+static int any_site_made(const struct ft_module *mod, const struct elf_file *f,
+			 const uintptr_t *ips, size_t n)
+{
+	uint8_t nop[ARCH_MAX_INSN];
+
+	arch_make_nop(NULL, RETURN_SITE_LEN, nop);
+	for (size_t i = 0; i < n; i++)
+		if (nop_as_in_file(mod, f, ips[i], nop))
+			return 1;
+	return 0;
+}
+
+/*
+ * gcc's table and clang's, both where a module was linked from objects of
+ * both compilers: every function's returns must be sites if any are.
+ */
 void ftrace_returns_read(struct ft_module *mod, const struct elf_file *f)
 {
 	struct sites_mapping map = { mod->bias, mod->start, mod->end };
 	const uintptr_t *table;
-	size_t n;
+	uintptr_t *sleds;
+	size_t n, n_sleds;
 
 	/* A thread that blocks SIGTRAP could not be stopped short of a
 	 * half-written site: such a load keeps the hijack. */
 	if (!arch_has_return_sites() || mod->load_mode == 2)
 		return;
 	table = sites_table_mapped(f, elf_find_section(f, "__return_loc"), &map, &n);
-	if (!table)
+	sleds = xray_sleds(mod, f, &n_sleds);
+	if (sleds && !any_site_made(mod, f, sleds, n_sleds))
+		n_sleds = 0;
+	if (n + n_sleds)
+		mod->returns = bulk_alloc((n + n_sleds) * sizeof(*mod->returns));
+	if (mod->returns && (read_table(mod, f, table, n) || read_table(mod, f, sleds, n_sleds)))
+		mod->nr_returns = 0;
+	bulk_free(sleds);
+	if (!mod->returns)
 		return;
-	mod->returns = bulk_alloc(n * sizeof(*mod->returns));
-	if (mod->returns)
-		mod->nr_returns = read_table(mod, f, table, n);
 	sort_array(mod->returns, mod->nr_returns, sizeof(*mod->returns), by_address);
 	if (!mod->nr_returns)
 		ftrace_returns_free(mod);

@@ -116,6 +116,22 @@ static void warn_relax(const char *path, const struct rmc_sites *s)
 		path, s->after_relax, s->nr);
 }
 
+/* An object without sites (every function notrace) may still have
+ * XRay's sleds, which the runtime would take for return sites. */
+static int sleds_only(const char *path, const struct elf_file *f, const struct arch_desc *arch)
+{
+	uint8_t *copy = malloc(f->size);
+	int ret = 0;
+
+	if (!copy)
+		return rmc_file_error(path, "out of memory");
+	memcpy(copy, f->data, f->size);
+	if (rmc_xray_sleds(f, arch, copy))
+		ret = replace_object(path, copy, f->size);
+	free(copy);
+	return ret;
+}
+
 static int record_file(const char *path, const struct elf_file *f,
 		       const struct rmc_sites *s, const struct opts *o)
 {
@@ -124,7 +140,7 @@ static int record_file(const char *path, const struct elf_file *f,
 	int ret;
 
 	if (s->nr == 0)
-		return 0;	/* not built with -pg: nothing to record */
+		return o->nop ? sleds_only(path, f, s->arch) : 0;	/* no -pg */
 	if (rmc_build(f, s, o->nop, &out, err, sizeof(err)))
 		return rmc_file_error(path, err);
 	warn_relax(path, s);

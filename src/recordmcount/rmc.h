@@ -94,6 +94,10 @@ struct rmc_output {
 
 int rmc_build(const struct elf_file *f, const struct rmc_sites *s, int nop,
 	      struct rmc_output *out, char *err, size_t errlen);
+/* --nop: clang's XRay exit and tail-call sleds in the object, copied to
+ * out at the same offsets, rewritten into return sites (xray.c); how
+ * many were.  rmc_build() does it for an object with sites. */
+unsigned rmc_xray_sleds(const struct elf_file *f, const struct arch_desc *arch, uint8_t *out);
 void rmc_output_free(struct rmc_output *out);
 
 /* The command: fntrace recordmcount / fntrace-recordmcount. */

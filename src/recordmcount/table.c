@@ -458,6 +458,8 @@ static void write_all(const struct elf_file *f, const struct rmc_sites *s, int n
 	}
 	for (unsigned i = 0; nop && i < s->nr; i++)
 		nop_site(f, d, &s->v[i], out);
+	if (nop)
+		rmc_xray_sleds(f, s->arch, out);
 	write_groups(f, p, out);
 	memcpy(out + p->str_off, f->data + str->offset, str->size);
 	memcpy(out + p->str_off + str->size, p->rel_name, strlen(p->rel_name) + 1);

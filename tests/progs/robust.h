@@ -7,7 +7,11 @@
 #ifndef ROBUST_H
 #define ROBUST_H
 
+#ifdef __clang__
+#define KEEP __attribute__((noinline))	/* clang has no noipa */
+#else
 #define KEEP __attribute__((noipa))
+#endif
 
 /* Written by every function after its calls: a store the compiler must
  * keep, so that no call is a tail call (except where one is meant). */

@@ -3,10 +3,12 @@
  * The recordmcount tables of every arch (src/arch/<arch>/decode.c): each
  * call form's relocation lies inside its site, and no form's nop is taken
  * for a call again (so a --nop'ed object yields no site, and a site is
- * never nopped twice).
+ * never nopped twice); and x86_64's rewrite of clang's XRay sleds into
+ * return sites, exactly, and only of the sleds it expects.
  */
 #include "unit.h"
 #include "../../src/arch/arch.h"
+#include "../../src/sites/xray_map.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -50,8 +52,45 @@ static void check_arch(unsigned machine, const char *name, unsigned word)
 	CHECK(what, fresh);
 }
 
+/* The bytes of the XRay sled hex, rewritten as kind in a room of len. */
+static int sled_becomes(unsigned kind, const char *hex, unsigned len, const char *want)
+{
+	int (*rewrite)(unsigned, uint8_t *, uint64_t) = arch_lookup(EM_X86_64)->rmc->xray_return_site;
+	uint8_t p[16] = { 0 };
+	unsigned n = 0, byte;
+	int used;
+
+	while (n < sizeof(p) && sscanf(hex, "%2x%n", &byte, &used) == 1) {
+		p[n++] = (uint8_t)byte;
+		hex += used;
+	}
+	return rewrite(kind, p, len) == (want != NULL) && unit_bytes_are(p, want ? want : hex);
+}
+
+static void check_xray(void)
+{
+	CHECK("x86_64: an XRay exit sled becomes nopl; ret; nopl",
+	      sled_becomes(XRAY_SLED_EXIT, "c3 2e 66 0f 1f 84 00 00 02 00 00", 11,
+			   "0f 1f 44 00 00 c3 0f 1f 44 00 00"));
+	CHECK("x86_64: ... with its nops split as another -mtune splits them",
+	      sled_becomes(XRAY_SLED_EXIT, "c3 0f 1f 80 00 02 00 00 0f 1f 00", 11,
+			   "0f 1f 44 00 00 c3 0f 1f 44 00 00"));
+	CHECK("x86_64: a tail-call sled becomes nopl; nopw",
+	      sled_becomes(XRAY_SLED_TAIL, "eb 09 66 0f 1f 84 00 00 02 00 00", 11,
+			   "0f 1f 44 00 00 66 0f 1f 44 00 00"));
+	CHECK("x86_64: a sled of the other kind, too short a room, ret imm16, "
+	      "or anything but nops after it, is left",
+	      sled_becomes(XRAY_SLED_TAIL, "c3 2e 66 0f 1f 84 00 00 02 00 00", 11, NULL) &&
+	      sled_becomes(XRAY_SLED_EXIT, "c3 2e 66 0f 1f 84 00 00 02 00 00", 10, NULL) &&
+	      sled_becomes(XRAY_SLED_EXIT, "c2 08 00 0f 1f 84 00 00 02 00 00", 11, NULL) &&
+	      sled_becomes(XRAY_SLED_EXIT, "c3 0f 1f 44 00 00 0f 1f 40 00 c3", 11, NULL) &&
+	      sled_becomes(XRAY_SLED_EXIT, "c3 0f 1f 05 00 00 00 00 90 90 90", 11, NULL) &&
+	      sled_becomes(XRAY_SLED_TAIL, "eb 08 66 0f 1f 84 00 00 02 00 00", 11, NULL));
+}
+
 int main(void)
 {
+	check_xray();
 	check_arch(EM_X86_64, "x86_64", 8);
 	check_arch(EM_386, "i386", 4);
 	check_arch(EM_AARCH64, "aarch64", 8);

@@ -14,6 +14,7 @@
  * callee-saved registers, so the function head is searched.
  */
 #include "../x86/x86.h"
+#include "../../sites/xray_map.h"
 
 #include <elf.h>
 #include <string.h>
@@ -133,6 +134,74 @@ static const struct mcount_call_form x86_64_image_forms[] = {
 	  { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 }, 0, 0 },
 };
 
+/*
+ * clang's XRay sleds (-fxray-instrument -fxray-instrumentation-bundle=
+ * function-exit), made the return sites gcc's -minstrument-return=nop5
+ * leaves, which the runtime patches (src/core/returns.c):
+ *
+ *   exit  c3 <nops: 10 bytes>           ret
+ *    ->   0f 1f 44 00 00 c3 0f 1f 44 00 00          nopl; ret; nopl
+ *   tail  eb 09 <nops: 9 bytes> e9 ...  jmp over the nops; jmp f
+ *    ->   0f 1f 44 00 00 66 0f 1f 44 00 00 e9 ...   nopl; nopw; jmp f
+ *
+ * The return moves on by a nop: nothing after it in the sled ever ran,
+ * and no branch lands inside a sled.
+ */
+#define XRAY_SLED_LEN 11
+
+static const uint8_t xray_exit_site[XRAY_SLED_LEN] = {
+	0x0f, 0x1f, 0x44, 0x00, 0x00, 0xc3, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+static const uint8_t xray_tail_site[XRAY_SLED_LEN] = {
+	0x0f, 0x1f, 0x44, 0x00, 0x00, 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+/* The length of the nop at p: 90 or 0f 1f /0 (its memory operand by
+ * ModRM, SIB and displacement, no RIP-relative one), after 66 and 2e
+ * prefixes; 0 if p holds no nop within room bytes. */
+static unsigned nop_len(const uint8_t *p, unsigned room)
+{
+	unsigned n = 0, mod, rm;
+
+	while (n < room && (p[n] == 0x66 || p[n] == 0x2e))
+		n++;
+	if (n < room && p[n] == 0x90)
+		return n + 1;
+	if (n + 3 > room || p[n] != 0x0f || p[n + 1] != 0x1f || (p[n + 2] & 0x38))
+		return 0;
+	mod = p[n + 2] >> 6;
+	rm = p[n + 2] & 7;
+	n += 3;
+	if (mod == 0 && rm == 5)
+		return 0;
+	if (mod != 3 && rm == 4 && (n >= room || (mod == 0 && (p[n] & 7) == 5)))
+		return 0;
+	n += (mod != 3 && rm == 4) + (mod == 1) + 4 * (mod == 2);
+	return n <= room ? n : 0;
+}
+
+static int nops_only(const uint8_t *p, unsigned len)
+{
+	unsigned n;
+
+	for (; len; p += n, len -= n)
+		if (!(n = nop_len(p, len)))
+			return 0;
+	return 1;
+}
+
+static int x86_64_xray_return_site(unsigned kind, uint8_t *p, uint64_t room)
+{
+	if (room < XRAY_SLED_LEN)
+		return 0;
+	if (kind == XRAY_SLED_EXIT && p[0] == 0xc3 && nops_only(p + 1, XRAY_SLED_LEN - 1))
+		memcpy(p, xray_exit_site, XRAY_SLED_LEN);
+	else if (kind == XRAY_SLED_TAIL && p[0] == 0xeb && p[1] == XRAY_SLED_LEN - 2 &&
+		 nops_only(p + 2, XRAY_SLED_LEN - 2))
+		memcpy(p, xray_tail_site, XRAY_SLED_LEN);
+	else
+		return 0;
+	return 1;
+}
+
 static const struct recordmcount_desc x86_64_rmc = {
 	.forms = x86_64_forms,
 	.nr_forms = sizeof(x86_64_forms) / sizeof(x86_64_forms[0]),
@@ -143,6 +212,7 @@ static const struct recordmcount_desc x86_64_rmc = {
 	.rel_none = R_X86_64_NONE,
 	.image_forms = x86_64_image_forms,
 	.nr_image_forms = sizeof(x86_64_image_forms) / sizeof(x86_64_image_forms[0]),
+	.xray_return_site = x86_64_xray_return_site,
 };
 
 const struct arch_desc arch_x86_64 = {

@@ -84,8 +84,9 @@ t_ok "cc: ... and makes its table of return sites writable (no DT_TEXTREL in a P
 	sh -c "readelf -SW x.o | grep -q '__return_loc .* WA '"
 cat >refusecc <<EOF
 #!/bin/sh
-# A compiler that refuses gcc's return-site flags, as clang does.
-case "\$*" in *-minstrument-return*) exit 1 ;; esac
+# A compiler that refuses gcc's return-site flags and XRay's, as an old
+# clang does.
+case "\$*" in *-minstrument-return*|*-fxray-*) exit 1 ;; esac
 echo "\$*" >>"$PWD/logcc.log"
 exec gcc "\$@"
 EOF
@@ -206,8 +207,15 @@ printf '#!/bin/sh\necho "$*" >>"%s/logclang.log"\nexec clang "$@"\n' "$PWD" >log
 chmod +x logclang
 : >logclang.log
 FNTRACE_CC=$PWD/logclang "$FNTRACE" cc -O2 -fomit-frame-pointer -c -o fpc.o x.c
-t_ok "cc: ... clang's is kept" grep -Eq '^-pg -mfentry -O2 -fomit-frame-pointer -c -o fpc.o x.c$' \
-	logclang.log
+XRAY="-fxray-instrument -fxray-instrumentation-bundle=function-exit -fxray-instruction-threshold=1"
+t_ok "cc: ... clang's is kept" \
+	grep -Eq "^-pg -mfentry $XRAY -O2 -fomit-frame-pointer -c -o fpc.o x.c\$" logclang.log
+t_ok "cc: clang gets XRay's exit sleds, for return sites, once it is seen to take them" \
+	sh -c "grep -v -e -pg logclang.log | grep -qF -e '$XRAY -S -x c /dev/null -o /dev/null'"
+: >logclang.log
+FNTRACE_CC=$PWD/logclang "$FNTRACE" cc -O2 -o fpc fpc.o
+t_eq "cc: ... and its link none of XRay's (which would link XRay's runtime)" "" \
+	"$(grep -e -fxray logclang.log)"
 
 # The code models and -fno-plt: traced.  gcc's -mcmodel=large calls
 # __fentry__ through a register: its functions get patchable entries

@@ -1,5 +1,6 @@
-# gcc's return sites (src/core/returns.c), on x86_64: a program built
-# with fntrace cc returns through its own "ret", its return addresses
+# Return sites (src/core/returns.c), on x86_64: gcc's, and clang's made
+# of XRay's sleds (src/recordmcount/xray.c).  A program built with
+# fntrace cc returns through its own "ret", its return addresses
 # untouched; tail calls into a traced function or into libc still nest
 # as under the hijack; a filter leaves the untraced functions' return
 # sites without effect.
@@ -66,4 +67,58 @@ if [ -n "${ARCH_RETURN_SITES:-}" ] && [ -z "$T_ARCH" ]; then
 	t_graph_calls att.txt >att-calls.txt
 	t_ok "return sites: ... leaf() traced inside mid()" \
 		sh -c "grep -A1 '^mid() {' att-calls.txt | grep -q '^  leaf();'"
+fi
+
+# clang: XRay's exit and tail-call sleds made return sites by
+# recordmcount, no XRay runtime linked; the same graph as gcc's.
+if [ -n "${ARCH_RETURN_SITES:-}" ] && [ -z "$T_ARCH" ] && command -v clang >/dev/null; then
+	FNTRACE_CC=clang "$FNTRACE" cc -O2 -I"$top/tests/progs" -o rs-clang \
+		"$top/tests/progs/return_sites.c"
+	t_ok "clang return sites: fntrace cc keeps XRay's table" \
+		sh -c "readelf -SW rs-clang | grep -q ' xray_instr_map '"
+	t_eq "clang return sites: ... and links none of XRay's runtime" "" \
+		"$(nm rs-clang | grep -i ' __xray_')"
+	# Each 32-byte entry's kind is its 17th byte: 1 exit, 2 tail call.
+	sleds=$(readelf -SW rs-clang | awk '$2 == "xray_instr_map" { print $5, $6 }')
+	od -An -tx1 -w32 -j $((0x${sleds% *})) -N $((0x${sleds#* })) rs-clang |
+		awk '$17 == "01" || $17 == "02"' | wc -l >sleds.count
+	FNTRACE_DEBUG=1 "$FNTRACE" record -o dbg.data -- ./rs-clang 2>&1 >/dev/null |
+		sed -n 's/.*rs-clang: \([0-9]*\) return sites$/\1/p' >sites.count
+	t_ok "clang return sites: a sled at each return and tail call" \
+		test "$(cat sleds.count)" -ge 4
+	t_eq "clang return sites: ... each taken by the runtime" "$(cat sleds.count)" \
+		"$(cat sites.count)"
+	r_record rs-clang ./rs-clang
+	t_eq "clang return sites: exit status" 0 "$(cat rs-clang.rc)"
+	t_eq "clang return sites: the return address is the program's own" "said|rs-clang 27" \
+		"$(tr '\n' '|' <rs-clang.out | sed 's/|$//')"
+	t_graph_calls rs-clang.txt >got-clang.txt
+	t_same "clang return sites: tail calls nest, into traced code and into libc" \
+		want.txt got-clang.txt
+fi
+
+# A program linked from gcc's objects and clang's: both tables read, so
+# that every function returns through a site (with gcc's alone, clang's
+# functions' frames would close only with their caller's, their time
+# taking in the caller's sleep after the call).
+if [ -n "${ARCH_RETURN_SITES:-}" ] && [ -z "$T_ARCH" ] && command -v clang >/dev/null; then
+	printf '%s\n' '#include <stdio.h>' 'int cl(int x);' \
+		'#include <unistd.h>' \
+		'__attribute__((noinline)) int gg(int x) { int r = cl(x); usleep(100000); return r + 1; }' \
+		'int main(void) { int s = 0; for (int i = 0; i < 2; i++) s += gg(i);' \
+		'	printf("%d\n", s); return 0; }' >mix_gcc.c
+	printf '%s\n' 'volatile int v;' \
+		'__attribute__((noinline)) int cl(int x) { v = x; return x * 2; }' >mix_clang.c
+	FNTRACE_CC=gcc "$FNTRACE" cc -O2 -c mix_gcc.c &&
+		FNTRACE_CC=clang "$FNTRACE" cc -O2 -c mix_clang.c &&
+		"$FNTRACE" cc -o mix mix_gcc.o mix_clang.o
+	r_record mix ./mix
+	t_eq "gcc and clang objects: the output" 4 "$(cat mix.out)"
+	t_graph_calls mix.txt >got-mix.txt
+	printf 'main() {\n  gg() {\n    cl();\n  } /* gg */\n  gg() {\n    cl();\n  } /* gg */\n} /* main */\n' >want-mix.txt
+	t_same "gcc and clang objects: the graph nests through both tables" want-mix.txt got-mix.txt
+	"$FNTRACE" report -i mix.data --csv >mix.csv
+	t_ok "gcc and clang objects: clang's function returns at its own return" \
+		awk -F, '$1 == "gg" { g = $3 } $1 == "cl" { c = $3 }
+			END { exit !(g - c >= 2 * 100000000) }' mix.csv
 fi

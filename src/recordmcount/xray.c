@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clang's return sites.  clang has no -minstrument-return; its XRay
+ * (-fxray-instrument -fxray-instrumentation-bundle=function-exit) leaves
+ * a sled at every return and before every tail call's jump, and lists
+ * them in xray_instr_map (src/sites/xray_map.h).  fntrace cc asks for
+ * them, and recordmcount --nop rewrites each sled into gcc's form of a
+ * return site (the arch's xray_return_site says how), where the runtime
+ * finds it through the same table once linked (src/core/returns.c).
+ *
+ * An object holds one xray_instr_map per function, its entries' sled
+ * addresses given by relocations against the text.  A sled that is not
+ * of the form the arch expects is left as it is: the runtime then finds
+ * it no return site, and the module's returns are hijacked.
+ */
+#include "rmc.h"
+#include "../sites/xray_map.h"
+
+#include <elf.h>
+#include <string.h>
+
+/* The SHT_RELA section of section sec, or 0. */
+static unsigned relocations_of(const struct elf_file *f, unsigned sec)
+{
+	for (unsigned i = 1; i < f->shnum; i++) {
+		const struct elf_section *s = &f->sections[i];
+
+		if (s->type == SHT_RELA && s->info == sec)
+			return i;
+	}
+	return 0;
+}
+
+/* The sled entry r fills, rewritten in out if it is an exit or tail-call
+ * sled in the text: 1 if it was. */
+static int rewrite_sled(const struct elf_file *f, const struct arch_desc *arch, unsigned map,
+			unsigned symtab, const struct elf_rel *r, uint8_t *out)
+{
+	const struct elf_section *m = &f->sections[map];
+	const uint8_t *entry = f->data + m->offset + r->offset;
+	const struct elf_section *text;
+	struct elf_sym sym;
+	uint64_t off;
+
+	if (r->offset % XRAY_ENTRY_SIZE || r->offset + XRAY_ENTRY_SIZE > m->size ||
+	    entry[XRAY_VERSION_AT] != XRAY_MAP_VERSION ||
+	    (entry[XRAY_KIND_AT] != XRAY_SLED_EXIT && entry[XRAY_KIND_AT] != XRAY_SLED_TAIL) ||
+	    elf_sym_get(f, symtab, r->sym, &sym) || !sym.shndx || sym.shndx >= f->shnum)
+		return 0;
+	text = &f->sections[sym.shndx];
+	off = sym.value + (uint64_t)r->addend;
+	if (text->type != SHT_PROGBITS || !(text->flags & SHF_EXECINSTR) || off >= text->size)
+		return 0;
+	return arch->rmc->xray_return_site(entry[XRAY_KIND_AT], out + text->offset + off,
+					   text->size - off);
+}
+
+unsigned rmc_xray_sleds(const struct elf_file *f, const struct arch_desc *arch, uint8_t *out)
+{
+	unsigned done = 0;
+
+	if (!arch->rmc->xray_return_site || !arch->rmc->rela)
+		return 0;
+	for (unsigned sec = 1; sec < f->shnum; sec++) {
+		unsigned rs = strcmp(elf_section_name(f, sec), XRAY_MAP_NAME) ? 0 :
+			      relocations_of(f, sec);
+		struct elf_rel r;
+
+		for (unsigned i = 0; rs && elf_rel_get(f, rs, i, &r) == 0; i++)
+			done += rewrite_sled(f, arch, sec, f->sections[rs].link, &r, out);
+	}
+	return done;
+}
