@@ -76,35 +76,6 @@ broken=0          # set when something could not run
 
 # ---- building -----------------------------------------------------------
 
-# micro in one flavor, with the flags of scripts/build-lua.sh: compiled
-# with -pg, linked without it (linking with -pg adds gprof's start-up).
-# Every build aligns functions and loops alike: the functions are a few
-# instructions long, and without it where they happen to fall moves the
-# time by 15% (the same source, PIE against non-PIE), more than any nop.
-# fp is plain with the frame pointer -pg forces into every function: the
-# fair reference for what fntrace adds to a -pg build.  clang and xray
-# are the LLVM XRay build and its untraced reference.
-build_micro() {
-	local flavor=$1 cc=gcc cflags="-falign-functions=64 -falign-loops=32" lflags=""
-	local src=$top/bench/micro.c
-	case $flavor in
-	plain) ;;
-	fp) cflags="$cflags -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer" ;;
-	pg) cflags="$cflags -pg" ;;
-	fentry) cflags="$cflags -pg -mfentry" ;;
-	nop) cflags="$cflags -fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount"; lflags="-no-pie" ;;
-	cc) cc="$FNTRACE cc" ;;
-	clang) cc=clang ;;
-	xray) cc=clang cflags="$cflags -fxray-instrument -fxray-instruction-threshold=1"
-		lflags="-fxray-instrument -Wl,--wrap=main $top/bench/xray_fdr.c" ;;
-	esac
-	local bin=$OUT/micro-$flavor
-	[ "$bin" -nt "$src" ] && [ "$bin" -nt "$0" ] && [ "$bin" -nt "$FNTRACE" ] && return 0
-	# shellcheck disable=SC2086
-	$cc -O2 -g -Wall -Wextra $cflags -c -o "$bin.o" "$src" &&
-		$cc $lflags -o "$bin" "$bin.o" && rm -f "$bin.o"
-}
-
 build_all() {
 	mkdir -p "$OUT"
 	local f
