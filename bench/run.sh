@@ -28,8 +28,9 @@
 # bench/livepatch.sh, bench/snapshot.sh (what a snapshot of 64 MB costs
 # the program), bench/trigger_storm.sh (a slow call every millisecond
 # under a duration trigger), bench/flight_cost.sh (a traced call under
-# record --overwrite, beside funtrace built from FUNTRACE_DIR) and
-# bench/export.sh (reading a 2 GB trace;
+# record --overwrite, beside funtrace built from FUNTRACE_DIR),
+# bench/flight_rss.sh (memory over 10^10 calls of threads that come and
+# go, under record --overwrite) and bench/export.sh (reading a 2 GB trace;
 # EXPORT_SIZE=500M makes it smaller), and one summary table of
 # every figure with its target.  Every figure is the median of repeated
 # runs, the commands of a group interleaved so that drifts of the machine
@@ -39,7 +40,7 @@
 # only when something could not run (or a traced program printed a wrong
 # result). BENCH_QUICK=1 makes a short run (a few minutes); BENCH_SKIP
 # leaves parts out: any of off cost startup args recordmcount livepatch
-# snapshot trigger_storm flight_cost export.
+# snapshot trigger_storm flight_cost flight_rss export.
 set -eu
 export LC_ALL=C   # EPOCHREALTIME with a '.' separator; plain sort order
 
@@ -441,7 +442,7 @@ want() { [[ " ${BENCH_SKIP:-} " != *" $1 "* ]]; }
 others() {
 	local part
 	for part in startup args recordmcount livepatch snapshot trigger_storm flight_cost \
-		export; do
+		flight_rss export; do
 		want $part || continue
 		BUILD=$BUILD "$top/bench/$part.sh" || broken=1
 	done
