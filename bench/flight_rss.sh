@@ -14,8 +14,9 @@
 #   memory not shared (what the process allocated itself, the ring and
 #   the snapshot buffer left out) is printed beside it, in KB, as it is
 #   where a leak would show first.
-#   About 25 ns a call on this 2-CPU machine, two threads running at a
-#   time: 10^10 calls take some two minutes quiet, five when it is busy.
+#   About 28 ns of CPU a traced call on this 2-CPU machine, two threads
+#   running at a time: 10^10 calls take some two and a half minutes
+#   when it is quiet, eight when a test run shares it.
 set -eu
 export LC_ALL=C
 
