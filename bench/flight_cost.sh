@@ -98,7 +98,8 @@ add_config() {
 }
 
 add_all() {
-	local sizes=($SIZES) i cfg labels=()
+	local sizes i cfg labels=()
+	read -ra sizes <<<"$SIZES"
 	for i in 0 1; do
 		add "fl_plain_$i" "fl_plain_$i" "$OUT/micro-plain" "${sizes[$i]}"
 		labels+=("fl_plain_$i")
@@ -119,7 +120,8 @@ slope() {
 
 # per CONFIG STAT: its slope less the plain build's, in ns per call.
 per() {
-	local sizes=($SIZES)
+	local sizes
+	read -ra sizes <<<"$SIZES"
 	awk -v t="$(slope "fl_$1" "$2")" -v r="$(slope fl_plain "$2")" -v c=$CALLS_PER_ITER \
 		-v n=$((sizes[1] - sizes[0])) \
 		'BEGIN { if (t != "" && r != "") printf "%.1f", (t - r) * 1000 / (c * n) }'
@@ -187,7 +189,10 @@ report() {
 
 main() {
 	broken=0 SKIPPED=""
-	build_micro plain && build_micro cc || { log "cannot build micro"; exit 1; }
+	if ! build_micro plain || ! build_micro cc; then
+		log "cannot build micro"
+		exit 1
+	fi
 	build_funtrace || log "flight: funtrace skipped: $SKIPPED"
 	rm -f "$OUT"/fl_*.expected
 	add_all

@@ -64,9 +64,9 @@ growth() {
 }
 
 row() {
-	local what=$1 samples=$2 field=$3 anon=$4 base lo hi pct res abase alo ahi apct
+	local what=$1 samples=$2 field=$3 anon=$4 base lo hi pct res abase alo ahi
 	read -r base lo hi pct < <(growth "$samples" "$field")
-	read -r abase alo ahi apct < <(growth "$samples" "$anon")
+	read -r abase alo ahi _ < <(growth "$samples" "$anon")
 	res=$(verdict "$pct" "$LIMIT_PCT")
 	printf '  %-10s %9s %9s %9s %7s %10s   %-7s %s\n' "$what" "$base" "$lo" "$hi" \
 		"$pct %" "<= $LIMIT_PCT %" "$res" "not shared: $abase KB, last $alo..$ahi"

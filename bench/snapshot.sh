@@ -61,10 +61,10 @@ below() { awk -v a="$1" -v b="$2" 'BEGIN { print (a != "?" && a + 0 < b + 0) ? "
 # $OUT/snapshot-SETTING.txt and its copies' times into
 # $OUT/snapshot-SETTING-copies.txt.
 run() {
-	local setting=$1 workers=$2 first=${3:-} dir=$OUT/snapshot.data pin=()
-	[ -n "$first" ] && pin=(taskset -c 0)
+	local setting=$1 workers=$2 dir=$OUT/snapshot.data pin=() first=()
+	[ -n "${3:-}" ] && pin=(taskset -c 0) first=("$3")
 	"${pin[@]}" "$FNTRACE" record --overwrite -b "$RING_KB" -o "$dir" -- "$OUT/snapshot" \
-		"$workers" "$ROUNDS" $first 2>"$OUT/snapshot.err" | grep '^round' \
+		"$workers" "$ROUNDS" "${first[@]}" 2>"$OUT/snapshot.err" | grep '^round' \
 		>"$OUT/snapshot-$setting.txt" || { log "snapshot: $(tail -n 2 "$OUT/snapshot.err")"; return 1; }
 	for info in "$dir"/snapshot.*/info; do
 		awk '$1 == "snapshot_reason:" { r = $2 } $1 == "snapshot_copy:" { ms = $2 / 1e6; n = $3 }
