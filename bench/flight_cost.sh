@@ -15,10 +15,11 @@
 #       last events in memory (1 MB a thread), as a flight recorder does.
 #   fntrace runs the `fntrace cc` build (with gcc on x86_64, return
 #   sites: the same hooks funtrace's -minstrument-return=call gives it).
-#   funtrace is not ours, nor a Debian package, and `make bench` has no
-#   way to download it: the bench builds micro with funtrace's own
-#   compiler wrapper from a copy of its source in FUNTRACE_DIR, and
-#   without one says so in a skipped row.
+#   funtrace is not ours, nor a Debian package, and this repository
+#   neither holds it nor builds it: the bench runs a micro already built
+#   with funtrace, named by FUNTRACE_MICRO (bench/micro.c, compiled and
+#   linked by whoever runs the bench, their own way), and without one
+#   says so in a skipped row.
 # Calls: CALLS_PER_ITER an iteration, as bench/args.sh (bench/run.sh
 # counts them from full traces; a ring keeps only its window).  Judged on
 # the slope of the median CPU time (every process of a run): neither
@@ -38,7 +39,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$top/build}
 OUT=$BUILD/bench
 FNTRACE=${FNTRACE:-$BUILD/fntrace}
-FUNTRACE_DIR=${FUNTRACE_DIR:-}
+FUNTRACE_MICRO=${FUNTRACE_MICRO:-}
 # Both sizes past the first turn of the default ring (16 MB, 8 bytes a
 # call: 2.1 million calls, 175 iterations): the first write to each of
 # its pages is a fault (tens of us here), paid once a recording, which
@@ -56,28 +57,17 @@ CONFIGS="disk graph func graph1m funtrace"
 
 trap 'rm -rf "$OUT"/fl_*.dir "$OUT"/fl_*.dir.old "$OUT"/fl_*.expected' EXIT
 
-# micro built by funtrace's compiler wrapper (hooks and runtime are
-# funtrace's; -x c keeps micro C, compiled by the same cc1 as the plain
-# build).  Sets SKIPPED to why it cannot be, and fails.
-build_funtrace() {
-	local wrap bin=$OUT/micro-funtrace
-	if [ -z "$FUNTRACE_DIR" ]; then
-		SKIPPED="FUNTRACE_DIR is not set (a copy of github.com/yosefk/funtrace)"
+# micro as funtrace built it, if FUNTRACE_MICRO names it.  Sets SKIPPED
+# to why it cannot be run, and fails.
+find_funtrace() {
+	if [ -z "$FUNTRACE_MICRO" ]; then
+		SKIPPED="FUNTRACE_MICRO is not set (bench/micro.c built with funtrace)"
 		return 1
 	fi
-	wrap=$(cd "$FUNTRACE_DIR" 2>/dev/null && pwd)/compiler-wrappers/funtrace-pg-g++
-	if [ ! -x "$wrap" ]; then
-		SKIPPED="no $wrap"
+	if [ ! -x "$FUNTRACE_MICRO" ]; then
+		SKIPPED="FUNTRACE_MICRO=$FUNTRACE_MICRO is not an executable"
 		return 1
 	fi
-	[ "$bin" -nt "$top/bench/micro.c" ] && [ "$bin" -nt "$wrap" ] && return 0
-	if ! { "$wrap" -x c -O2 -g -falign-functions=64 -falign-loops=32 -c -o "$bin.o" \
-		"$top/bench/micro.c" && "$wrap" -O2 -o "$bin" "$bin.o"; } >"$OUT/funtrace-build.log" 2>&1
-	then
-		SKIPPED="funtrace's wrapper failed: $(tail -n 1 "$OUT/funtrace-build.log")"
-		return 1
-	fi
-	rm -f "$bin.o"
 }
 
 # The command of CONFIG at SIZE, for label L.
@@ -92,7 +82,7 @@ add_config() {
 		-o "$OUT/$l.dir" -- "$cc" "$size" ;;
 	funtrace)
 		# In a directory of its own: a SIGTRAP would write funtrace.raw.
-		add "$l" "$ref" env -C "$OUT/$l.dir" "$FUNTRACE_ENV" "$OUT/micro-funtrace" "$size"
+		add "$l" "$ref" env -C "$OUT/$l.dir" "$FUNTRACE_ENV" "$FUNTRACE_MICRO" "$size"
 		MKDIR[$l]=1 ;;
 	esac
 }
@@ -193,7 +183,7 @@ main() {
 		log "cannot build micro"
 		exit 1
 	fi
-	build_funtrace || log "flight: funtrace skipped: $SKIPPED"
+	find_funtrace || log "flight: funtrace skipped: $SKIPPED"
 	rm -f "$OUT"/fl_*.expected
 	add_all
 	log "flight recorder cost: $REPS runs of ${#LABELS[@]} commands"

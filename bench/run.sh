@@ -28,7 +28,7 @@
 # bench/livepatch.sh, bench/snapshot.sh (what a snapshot of 64 MB costs
 # the program), bench/trigger_storm.sh (a slow call every millisecond
 # under a duration trigger), bench/flight_cost.sh (a traced call under
-# record --overwrite, beside funtrace built from FUNTRACE_DIR),
+# record --overwrite, beside a funtrace build named by FUNTRACE_MICRO),
 # bench/flight_rss.sh (memory over 10^10 calls of threads that come and
 # go, under record --overwrite) and bench/export.sh (reading a 2 GB trace;
 # EXPORT_SIZE=500M makes it smaller), and one summary table of
