@@ -101,7 +101,7 @@ report() {
 }
 
 main() {
-	build_micro_pg || { log "cannot build micro-pg"; exit 1; }
+	build_micro pg || { log "cannot build micro-pg"; exit 1; }
 	rm -f "$OUT"/a_*.expected
 	add_all
 	log "recording arguments: $REPS runs of ${#LABELS[@]} commands"

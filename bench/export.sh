@@ -39,7 +39,7 @@ DATA=$OUT/export.data
 RESULT=$OUT/export.out
 broken=0
 
-. "$top/bench/lib.sh"    # log, summary, build_micro_pg
+. "$top/bench/lib.sh"    # log, summary, build_micro
 
 # Everything but the micro-pg build, which bench/run.sh shares.
 trap 'rm -rf "$DATA" "$DATA".tmp-* "$OUT/export-calib.data" "$RESULT" "$RESULT".* \
@@ -53,7 +53,7 @@ bytes_of() {
 	esac
 }
 
-# bench/run.sh's micro-pg (build_micro_pg: lib.sh).
+# bench/run.sh's micro-pg (build_micro: lib.sh).
 micro=$OUT/micro-pg
 
 trace_bytes() { stat -c %s "$1/trace.dat"; }
@@ -119,7 +119,7 @@ has_format() { "$FNTRACE" export --help | grep -Eq "^ +$1 "; }
 
 main() {
 	local f size_out
-	build_micro_pg || { log "cannot build micro-pg"; exit 1; }
+	build_micro pg || { log "cannot build micro-pg"; exit 1; }
 	make_trace || { log "recording failed: $(tail -n 2 "$OUT/export-record.err")"; exit 1; }
 	BYTES=$(trace_bytes "$DATA")
 	echo

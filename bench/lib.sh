@@ -1,5 +1,6 @@
-# Timing and reporting helpers of the benchmarks, sourced by bench/run.sh
-# and bench/startup.sh (which set OUT and RUN_TIMEOUT first).
+# Timing, reporting and building helpers of the benchmarks, sourced by
+# bench/run.sh and the scripts it runs (which set top, OUT, FNTRACE and
+# RUN_TIMEOUT first).
 #
 # A label names one command to time; its runs go into $OUT/LABEL.us, one
 # line of microseconds each, and the CPU time they took (user and system,
@@ -132,12 +133,34 @@ summary() {
 	printf '%s\t%s\t%s\t%s\n' "$@" >>"$BENCH_SUMMARY"
 }
 
-# bench/micro.c's -pg build, as bench/run.sh makes it (micro-pg), for the
-# scripts that also run alone: built if missing.
-build_micro_pg() {
-	local bin=$OUT/micro-pg
-	[ "$bin" -nt "$top/bench/micro.c" ] && return 0
+# bench/micro.c in one flavor, as $OUT/micro-FLAVOR, for bench/run.sh and
+# the scripts that also run alone; built if missing or older than what
+# makes it.  Built with the flags of scripts/build-lua.sh: compiled with
+# -pg, linked without it (linking with -pg adds gprof's start-up).
+# Every build aligns functions and loops alike: the functions are a few
+# instructions long, and without it where they happen to fall moves the
+# time by 15% (the same source, PIE against non-PIE), more than any nop.
+# fp is plain with the frame pointer -pg forces into every function: the
+# fair reference for what fntrace adds to a -pg build.  clang and xray
+# are the LLVM XRay build and its untraced reference.
+build_micro() {
+	local flavor=$1 cc=gcc cflags="-falign-functions=64 -falign-loops=32" lflags=""
+	local src=$top/bench/micro.c bin=$OUT/micro-$1
+	case $flavor in
+	plain) ;;
+	fp) cflags="$cflags -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer" ;;
+	pg) cflags="$cflags -pg" ;;
+	fentry) cflags="$cflags -pg -mfentry" ;;
+	nop) cflags="$cflags -fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount"; lflags="-no-pie" ;;
+	cc) cc="$FNTRACE cc" ;;
+	clang) cc=clang ;;
+	xray) cc=clang cflags="$cflags -fxray-instrument -fxray-instruction-threshold=1"
+		lflags="-fxray-instrument -Wl,--wrap=main $top/bench/xray_fdr.c" ;;
+	esac
+	[ "$bin" -nt "$src" ] && [ "$bin" -nt "$top/bench/lib.sh" ] &&
+		{ [ "$flavor" != cc ] || [ "$bin" -nt "$FNTRACE" ]; } && return 0
 	mkdir -p "$OUT"
-	gcc -O2 -g -pg -falign-functions=64 -falign-loops=32 -c -o "$bin.o" \
-		"$top/bench/micro.c" && gcc -o "$bin" "$bin.o" && rm -f "$bin.o"
+	# shellcheck disable=SC2086
+	$cc -O2 -g -Wall -Wextra $cflags -c -o "$bin.o" "$src" &&
+		$cc $lflags -o "$bin" "$bin.o" && rm -f "$bin.o"
 }

@@ -27,7 +27,10 @@
 # bench/args.sh (what recording arguments costs), bench/recordmcount.sh,
 # bench/livepatch.sh, bench/snapshot.sh (what a snapshot of 64 MB costs
 # the program), bench/trigger_storm.sh (a slow call every millisecond
-# under a duration trigger) and bench/export.sh (reading a 2 GB trace;
+# under a duration trigger), bench/flight_cost.sh (a traced call under
+# record --overwrite, beside a funtrace build named by FUNTRACE_MICRO),
+# bench/flight_rss.sh (memory over 10^10 calls of threads that come and
+# go, under record --overwrite) and bench/export.sh (reading a 2 GB trace;
 # EXPORT_SIZE=500M makes it smaller), and one summary table of
 # every figure with its target.  Every figure is the median of repeated
 # runs, the commands of a group interleaved so that drifts of the machine
@@ -37,7 +40,7 @@
 # only when something could not run (or a traced program printed a wrong
 # result). BENCH_QUICK=1 makes a short run (a few minutes); BENCH_SKIP
 # leaves parts out: any of off cost startup args recordmcount livepatch
-# snapshot trigger_storm export.
+# snapshot trigger_storm flight_cost flight_rss export.
 set -eu
 export LC_ALL=C   # EPOCHREALTIME with a '.' separator; plain sort order
 
@@ -75,35 +78,6 @@ broken=0          # set when something could not run
 . "$top/bench/lib.sh"
 
 # ---- building -----------------------------------------------------------
-
-# micro in one flavor, with the flags of scripts/build-lua.sh: compiled
-# with -pg, linked without it (linking with -pg adds gprof's start-up).
-# Every build aligns functions and loops alike: the functions are a few
-# instructions long, and without it where they happen to fall moves the
-# time by 15% (the same source, PIE against non-PIE), more than any nop.
-# fp is plain with the frame pointer -pg forces into every function: the
-# fair reference for what fntrace adds to a -pg build.  clang and xray
-# are the LLVM XRay build and its untraced reference.
-build_micro() {
-	local flavor=$1 cc=gcc cflags="-falign-functions=64 -falign-loops=32" lflags=""
-	local src=$top/bench/micro.c
-	case $flavor in
-	plain) ;;
-	fp) cflags="$cflags -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer" ;;
-	pg) cflags="$cflags -pg" ;;
-	fentry) cflags="$cflags -pg -mfentry" ;;
-	nop) cflags="$cflags -fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount"; lflags="-no-pie" ;;
-	cc) cc="$FNTRACE cc" ;;
-	clang) cc=clang ;;
-	xray) cc=clang cflags="$cflags -fxray-instrument -fxray-instruction-threshold=1"
-		lflags="-fxray-instrument -Wl,--wrap=main $top/bench/xray_fdr.c" ;;
-	esac
-	local bin=$OUT/micro-$flavor
-	[ "$bin" -nt "$src" ] && [ "$bin" -nt "$0" ] && [ "$bin" -nt "$FNTRACE" ] && return 0
-	# shellcheck disable=SC2086
-	$cc -O2 -g -Wall -Wextra $cflags -c -o "$bin.o" "$src" &&
-		$cc $lflags -o "$bin" "$bin.o" && rm -f "$bin.o"
-}
 
 build_all() {
 	mkdir -p "$OUT"
@@ -467,7 +441,8 @@ want() { [[ " ${BENCH_SKIP:-} " != *" $1 "* ]]; }
 # The other scripts, in turn; one that fails marks the run broken.
 others() {
 	local part
-	for part in startup args recordmcount livepatch snapshot trigger_storm export; do
+	for part in startup args recordmcount livepatch snapshot trigger_storm flight_cost \
+		flight_rss export; do
 		want $part || continue
 		BUILD=$BUILD "$top/bench/$part.sh" || broken=1
 	done
@@ -533,9 +508,14 @@ main() {
 	LOAD0=$(loadavg)
 	# The trace directories are large (uftrace: 32 bytes per call).
 	trap 'rm -rf "$OUT"/*.dir' EXIT
-	command -v uftrace >/dev/null || { log "uftrace is not installed"; exit 1; }
-	command -v $XRAY >/dev/null || { log "$XRAY is not installed"; exit 1; }
-	build_all || exit 1
+	# The other scripts build what they run themselves: micro's flavors and
+	# Lua's (fetched from Debian the first time) only for (a) and (b).
+	if want off || want cost; then
+		command -v uftrace >/dev/null || { log "uftrace is not installed"; exit 1; }
+		command -v $XRAY >/dev/null || { log "$XRAY is not installed"; exit 1; }
+		build_all || exit 1
+	fi
+	mkdir -p "$OUT"
 	rm -f "$OUT"/*.expected
 	export BENCH_SUMMARY=$OUT/summary.txt
 	: >"$BENCH_SUMMARY"
