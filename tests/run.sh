@@ -77,9 +77,10 @@ run_case() {
 # The cross case (the other architectures, under qemu-user) runs beside
 # the others when CHECK_JOBS (2) allows two at once: a native case leaves
 # most of a core idle (it waits on its programs, most of them one
-# thread), and a qemu-user run fills it.  It starts first, one run at a
-# time until the native cases are done (it sees $BESIDE_DONE), then as
-# many as it runs alone; its output is printed after theirs, whole.
+# thread), and a qemu-user run fills it.  It starts first, two runs at a
+# time (CROSS_EARLY) until the native cases are done (it sees
+# $BESIDE_DONE), then as many as it runs alone; its output is printed
+# after theirs, whole.
 beside=
 cross=$top/tests/cases/arch/cross.sh
 case ${cross##*/} in *"${1:-}"*)

@@ -9,9 +9,13 @@
 # The (architecture, case) runs are independent, and qemu-user runs a
 # program's threads on one host thread most of the time: CROSS_JOBS (2)
 # of them run at once, each with its own directory, $TMP and results,
-# its output kept and printed whole, in the order of a run one by one.
-# Run by tests/run.sh beside the native cases (BESIDE_DONE set), one
-# worker starts at once and the others once those are done.
+# its output kept and printed whole, in the order they ran.  The longest
+# start first (CROSS_LONG_FIRST, slowest first: the summary's table says
+# which), so that the workers end together.  Run by tests/run.sh beside
+# the native cases (BESIDE_DONE set), CROSS_EARLY (2) workers start at
+# once and the others once those are done: the native cases and the
+# runs here mostly wait (on timeouts, on qemu's start), and the two
+# cores have room for both.
 # Some cases want the machine to themselves (CROSS_ALONE), and run after
 # the others (and after the native cases), one by one:
 #   control    leaves a dead process's socket for the next runtime to
@@ -19,6 +23,11 @@
 #   lost, ctl_faults  timed for native speed (i386 runs them natively).
 
 CROSS_ALONE="control lost ctl_faults"
+CROSS_LONG_FIRST="aarch64:sanitizers_arch riscv64:live_stress mips:live_stress riscv64:static
+	aarch64:robust_torture aarch64:live_stress i386:robust_torture i386:live_stress
+	riscv64:robust_batch_fork aarch64:blocked_signals mips:robust_batch_fork
+	i386:signal_nesting i386:record_faults aarch64:real_zlib riscv64:robust_torture
+	riscv64:real_zlib"
 . "$top/tests/arch/left_out.sh"
 host=$(uname -m)
 jobs=$TMP/cross
@@ -55,6 +64,19 @@ for entry in "$top"/src/arch/*/entry.S; do
 	done
 done
 
+# The runs again, the longest first.
+long_first() {
+	local r first=
+	for r in $CROSS_LONG_FIRST; do
+		case " $runs " in *" $r "*) first="$first $r" ;; esac
+	done
+	for r in $runs; do
+		case " $first " in *" $r "*) ;; *) first="$first $r" ;; esac
+	done
+	echo "$first"
+}
+runs=$(long_first)
+
 # beside_wait: until the native cases beside are done, if any.
 beside_wait() {
 	[ -z "${BESIDE_DONE:-}" ] && return 0
@@ -67,7 +89,7 @@ beside_wait() {
 # stay in its own directory.
 for w in $(seq "${CROSS_JOBS:-2}"); do
 	(
-	[ "$w" -eq 1 ] || beside_wait
+	[ "$w" -le "${CROSS_EARLY:-2}" ] || beside_wait
 	n=0
 	for run in $runs; do
 		n=$((n + 1))
