@@ -338,7 +338,11 @@ void flight_final(struct flight *f, unsigned reason, int program_gone)
 	ft_snap_set32(s, &s->asked_by, 0);
 	ft_snap_set32(s, &s->taken_by, (uint32_t)getpid());
 	ft_snap_set32(s, &s->pid, (uint32_t)f->run->pid);
-	field_text(s->ring_tracer, sizeof(s->ring_tracer), tracer);
+	/* The ring names the last tracer that wrote into it; a runtime that
+	 * never started one leaves the run's. */
+	field_text(f->ring->tracer, sizeof(f->ring->tracer), tracer);
+	if (!*tracer)
+		field_text(s->ring_tracer, sizeof(s->ring_tracer), tracer);
 	set_text(s->tracer, sizeof(s->tracer), *tracer ? tracer : f->run->tracer);
 	set_text(s->why, sizeof(s->why), f->why);
 	ft_snap_unlock(s);

@@ -36,6 +36,8 @@ struct flight {
 	void *tables_arg;
 	uint64_t bytes;			/* of the snapshots' trace.dat files */
 	char why[128];			/* the last snapshot's words (a crash's) */
+	uint32_t own_pid;		/* the program's pid as it knows it (as
+					 * its crash stamp says it) */
 	/* flight_crash.c: a thread asleep until a process of the program
 	 * stamps a crash, which then rings the bell. */
 	pthread_t watcher;

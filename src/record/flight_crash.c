@@ -18,7 +18,7 @@
  * process to be gone, then copies the ring as for the last snapshot.
  */
 #include "flight.h"
-#include "../common/crash.h"
+#include "../common/shm.h"
 
 #include "../cli/cli.h"
 
@@ -50,50 +50,61 @@ static const char *text(const char *field, size_t size, char *buf)
 
 /* "SIGSEGV in thread T (name) of pid P, address A, si_code C": the
  * address only for the faults that have one. */
-static void say_stamp(const struct ft_snap *s, const struct ft_crash *c, char *buf, size_t len)
+static void say_stamp(const struct ft_shm *ring, const struct ft_crash *c, char *buf, size_t len)
 {
 	char sig[sizeof(c->signal)], comm[sizeof(c->comm)], addr[48] = "";
-	int code = (int)ft_snap_u32(s, (uint32_t)c->code);
+	int code = (int)ft_shm_u32(ring, (uint32_t)c->code);
 
 	text(c->signal, sizeof(c->signal), sig);
 	if (code > 0 && (!strcmp(sig, "SIGSEGV") || !strcmp(sig, "SIGBUS")))
-		snprintf(addr, sizeof(addr), ", address 0x%" PRIx64, ft_snap_u64(s, c->addr));
+		snprintf(addr, sizeof(addr), ", address 0x%" PRIx64, ft_shm_u64(ring, c->addr));
 	snprintf(buf, len, "%s in thread %u (%s) of pid %u%s, si_code %d", sig,
-		 ft_snap_u32(s, c->tid), text(c->comm, sizeof(c->comm), comm),
-		 ft_snap_u32(s, c->pid), addr, code);
+		 ft_shm_u32(ring, c->tid), text(c->comm, sizeof(c->comm), comm),
+		 ft_shm_u32(ring, c->pid), addr, code);
 }
 
 /* The stamp, if a whole one is there: 1. */
-static int stamped(const struct ft_snap *s, const struct ft_crash **out)
+static int stamped(const struct ft_shm *ring, const struct ft_crash **out)
 {
-	const struct ft_crash *c = ft_crash_of(s);
+	const struct ft_crash *c = &ring->crash;
 
 	*out = c;
-	return ft_snap_u32(s, atomic_load(&((struct ft_crash *)c)->state)) == FT_CRASH_STAMPED;
+	return ft_shm_u32(ring, atomic_load(&((struct ft_crash *)c)->state)) == FT_CRASH_STAMPED;
 }
 
-unsigned flight_end_reason(struct flight *f, int status)
+/* Why the last snapshot: crashed is 1 if the program died of a crash
+ * signal, 0 if not, -1 if that is not known (only its stamp tells). */
+static unsigned end_reason(struct flight *f, int crashed, int sig)
 {
 	const struct ft_crash *c;
-	int has_stamp = stamped(f->snap, &c);
-	int own = has_stamp && ft_snap_u32(f->snap, c->pid) == (uint32_t)f->run->pid;
+	int has_stamp = stamped(f->ring, &c);
+	int own = has_stamp && ft_shm_u32(f->ring, c->pid) == f->own_pid;
 	char said[sizeof(f->why)];
 
 	f->why[0] = '\0';
 	if (has_stamp)
-		say_stamp(f->snap, c, said, sizeof(said));
-	if (WIFSIGNALED(status) && is_crash_signal(WTERMSIG(status))) {
-		if (own)
-			snprintf(f->why, sizeof(f->why), "%s", said);
-		else
-			snprintf(f->why, sizeof(f->why), "SIG%s: no thread said it (the signal was "
-				 "blocked, or no stack was left to handle it)",
-				 sigabbrev_np(WTERMSIG(status)));
+		say_stamp(f->ring, c, said, sizeof(said));
+	if (crashed < 0)
+		crashed = own;
+	if (crashed && own) {
+		snprintf(f->why, sizeof(f->why), "%s", said);
+		return FT_SNAP_CRASH;
+	}
+	if (crashed) {
+		snprintf(f->why, sizeof(f->why), "SIG%s: no thread said it (the signal was "
+			 "blocked, or no stack was left to handle it)", sigabbrev_np(sig));
 		return FT_SNAP_CRASH;
 	}
 	if (has_stamp)
 		snprintf(f->why, sizeof(f->why), "an earlier crash: %.100s", said);
 	return FT_SNAP_END;
+}
+
+unsigned flight_end_reason(struct flight *f, int status)
+{
+	int crashed = WIFSIGNALED(status) && is_crash_signal(WTERMSIG(status));
+
+	return end_reason(f, crashed, crashed ? WTERMSIG(status) : 0);
 }
 
 /* ---- another process's crash, at its time ---- */
@@ -102,14 +113,14 @@ unsigned flight_end_reason(struct flight *f, int status)
 static void *watch(void *arg)
 {
 	struct flight *f = arg;
-	_Atomic uint32_t *state = &ft_crash_of(f->snap)->state;
+	_Atomic uint32_t *state = &f->ring->crash.state;
 	struct timespec second = { 1, 0 };
 	uint64_t one = 1;
 
 	while (!atomic_load(&f->stop_watching)) {
 		uint32_t now = atomic_load(state);
 
-		if (ft_snap_u32(f->snap, now) != FT_CRASH_STAMPED) {
+		if (ft_shm_u32(f->ring, now) != FT_CRASH_STAMPED) {
 			syscall(SYS_futex, state, FUTEX_WAIT, now, &second, NULL, 0);
 			continue;
 		}
@@ -143,7 +154,7 @@ void flight_crash_unwatch(struct flight *f)
 	if (!f->watching)
 		return;
 	atomic_store(&f->stop_watching, 1);
-	syscall(SYS_futex, &ft_crash_of(f->snap)->state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	syscall(SYS_futex, &f->ring->crash.state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 	pthread_join(f->watcher, NULL);
 	f->watching = 0;
 }
@@ -165,14 +176,14 @@ void flight_crash_take(struct flight *f)
 	const struct ft_crash *c;
 	pid_t pid;
 
-	if (f->crash_seen || !stamped(f->snap, &c))
+	if (f->crash_seen || !stamped(f->ring, &c))
 		return;
 	f->crash_seen = 1;
-	pid = (pid_t)ft_snap_u32(f->snap, c->pid);
-	if (pid == f->run->pid)
+	pid = (pid_t)ft_shm_u32(f->ring, c->pid);
+	if ((uint32_t)pid == f->own_pid)
 		return;		/* the last snapshot tells it */
 	wait_gone(pid);
-	say_stamp(f->snap, c, f->why, sizeof(f->why));
+	say_stamp(f->ring, c, f->why, sizeof(f->why));
 	flight_final(f, FT_SNAP_CRASH, 0);
 	f->why[0] = '\0';
 }

@@ -439,6 +439,7 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	if (spawn(r, o, path, lib))
 		return -1;
 	r->info.pid = r->pid;
+	r->flight.own_pid = (uint32_t)r->pid;
 	if (o->overwrite && flight_dir_tag(r->flight.dir, &r->info))
 		cli_error("cannot write %s/flight: %s", r->flight.dir, strerror(errno));
 	if (o->overwrite)
