@@ -54,6 +54,8 @@ int flight_start(struct flight *f, const char *dir, struct ft_shm *ring,
 int flight_start_attached(struct flight *f, const char *dir, struct ft_shm *ring,
 			  int snap_fd, int bell, const struct datadir_info *run)
 {
+	uint32_t stamped = ft_shm_u32(ring, FT_CRASH_STAMPED);
+
 	f->ring = ring;
 	f->run = run;
 	f->snap_fd = snap_fd;
@@ -68,8 +70,10 @@ int flight_start_attached(struct flight *f, const char *dir, struct ft_shm *ring
 		flight_close(f);
 		return -1;
 	}
-	/* What it held from before is not this recording's. */
+	/* What it held from before is not this recording's, nor a crash a
+	 * child stamped while nobody watched (one being stamped is left). */
 	f->seen = ft_snap_seq(f->snap);
+	atomic_compare_exchange_strong(&ring->crash.state, &stamped, ft_shm_u32(ring, FT_CRASH_NONE));
 	return flight_dir_create(f->dir, f->shared, run);
 }
 
@@ -82,8 +86,10 @@ void flight_close(struct flight *f)
 		close(f->snap_fd);
 	if (f->bell >= 0)
 		close(f->bell);
+	if (f->pidfd >= 0)
+		close(f->pidfd);
 	f->snap = NULL;
-	f->snap_fd = f->bell = -1;
+	f->snap_fd = f->bell = f->pidfd = -1;
 }
 
 /* ---- one snapshot out ---- */
@@ -265,7 +271,6 @@ void flight_take_new(struct flight *f)
  */
 void flight_watch(struct flight *f, pid_t pid, uint64_t end_ns, int (*over)(void *), void *arg)
 {
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	sigset_t waits, during;
 
 	cli_catch_interrupt();
@@ -273,23 +278,24 @@ void flight_watch(struct flight *f, pid_t pid, uint64_t end_ns, int (*over)(void
 	sigaddset(&waits, SIGINT);
 	sigaddset(&waits, SIGTERM);
 	sigprocmask(SIG_BLOCK, &waits, &during);
+	if (f->pidfd < 0)
+		f->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	for (;;) {
 		struct pollfd p[2] = { { .fd = f->bell, .events = POLLIN },
-				       { .fd = pidfd, .events = POLLIN } };
+				       { .fd = f->pidfd, .events = POLLIN } };
 		uint64_t now = ft_monotonic_ns(), left = end_ns ? end_ns - now : UINT64_MAX;
 		struct timespec t;
 
 		flight_take_new(f);
+		flight_crash_take(f);
 		if (cli_interrupted() || over(arg) || (end_ns && now >= end_ns))
 			break;
-		if (pidfd < 0 && left > 1000000000)
+		if (f->pidfd < 0 && left > 1000000000)
 			left = 1000000000;
 		t = (struct timespec){ (time_t)(left / 1000000000), (long)(left % 1000000000) };
 		ppoll(p, 2, left == UINT64_MAX ? NULL : &t, &during);
 	}
 	sigprocmask(SIG_SETMASK, &during, NULL);
-	if (pidfd >= 0)
-		close(pidfd);
 }
 
 /* ---- the last one ---- */

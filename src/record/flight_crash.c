@@ -18,6 +18,7 @@
  * process to be gone, then copies the ring as for the last snapshot.
  */
 #include "flight.h"
+#include "record.h"
 #include "../common/shm.h"
 
 #include "../cli/cli.h"
@@ -30,6 +31,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -105,6 +107,52 @@ unsigned flight_end_reason(struct flight *f, int status)
 	int crashed = WIFSIGNALED(status) && is_crash_signal(WTERMSIG(status));
 
 	return end_reason(f, crashed, crashed ? WTERMSIG(status) : 0);
+}
+
+/* linux/pidfd.h's struct pidfd_info as far as exit_code (Linux 6.15),
+ * which the libc headers here may not have yet. */
+struct pidfd_exit {
+	uint64_t mask;
+	uint64_t cgroupid;
+	uint32_t ids[11];
+	int32_t exit_code;
+};
+#define PIDFD_INFO_EXIT_BIT	(1u << 3)
+#define PIDFD_GET_INFO_EXIT	_IOWR(0xFF, 11, struct pidfd_exit)
+
+/*
+ * The wait status of the process pidfd names, which is not ours to
+ * wait() for: the kernel keeps it for a pidfd once the parent has reaped
+ * the process (a zombie has none yet).  A parent reaps at once as a rule;
+ * one that has not within a second, or a kernel before 6.15, tells
+ * nothing: -1.
+ */
+static int gone_status(int pidfd, int *status)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+	for (int tries = 0; pidfd >= 0 && tries < 100; tries++) {
+		struct pidfd_exit info = { .mask = PIDFD_INFO_EXIT_BIT };
+
+		if (ioctl(pidfd, PIDFD_GET_INFO_EXIT, &info))
+			return -1;
+		if (info.mask & PIDFD_INFO_EXIT_BIT) {
+			*status = info.exit_code;
+			return 0;
+		}
+		nanosleep(&tick, NULL);
+	}
+	return -1;
+}
+
+unsigned flight_gone_reason(struct flight *f, char *exit, size_t len)
+{
+	int status;
+
+	if (gone_status(f->pidfd, &status))
+		return end_reason(f, -1, 0);
+	record_describe_exit(status, exit, len);
+	return flight_end_reason(f, status);
 }
 
 /* ---- another process's crash, at its time ---- */
