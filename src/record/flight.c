@@ -42,6 +42,7 @@ int flight_start(struct flight *f, const char *dir, struct ft_shm *ring,
 	f->snap_fd = f->bell = -1;
 	if (paths(f, dir) || flight_dir_create(f->dir, f->shared, run))
 		return -1;
+	f->dir_made = 1;
 	if (ft_snap_create(ring, &f->snap_fd, &f->snap) ||
 	    (f->bell = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
 		cli_error("cannot make the snapshot buffer: %s", strerror(errno));
@@ -74,7 +75,26 @@ int flight_start_attached(struct flight *f, const char *dir, struct ft_shm *ring
 	 * child stamped while nobody watched (one being stamped is left). */
 	f->seen = ft_snap_seq(f->snap);
 	atomic_compare_exchange_strong(&ring->crash.state, &stamped, ft_shm_u32(ring, FT_CRASH_NONE));
-	return flight_dir_create(f->dir, f->shared, run);
+	f->dir_made = !flight_dir_create(f->dir, f->shared, run);
+	return f->dir_made ? 0 : -1;
+}
+
+int flight_start_keeper(struct flight *f, const char *dir, const char *tables,
+			struct ft_shm *ring, const struct datadir_info *run)
+{
+	f->ring = ring;
+	f->run = run;
+	f->snap_fd = f->bell = -1;
+	if (paths(f, dir))
+		return -1;
+	snprintf(f->shared, sizeof(f->shared), "%s", tables);
+	if (ft_snap_create(ring, &f->snap_fd, &f->snap) ||
+	    (f->bell = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
+		cli_error("cannot make the snapshot buffer: %s", strerror(errno));
+		flight_close(f);
+		return -1;
+	}
+	return 0;
 }
 
 void flight_close(struct flight *f)
@@ -196,6 +216,21 @@ static void snapshot_info(const struct flight *f, struct datadir_info *info, cha
 		info->exit[0] = '\0';
 }
 
+/* DIR, made at the first snapshot if it is not there yet (the keeper's:
+ * a program that ends well leaves nothing).  Its shared/ stays empty:
+ * the tables are copied into each snapshot from where the keeper's
+ * program writes them. */
+static int dir_made(struct flight *f)
+{
+	char shared[4200];
+
+	if (!f->dir_made) {
+		snprintf(shared, sizeof(shared), "%s/shared", f->dir);
+		f->dir_made = !flight_dir_create(f->dir, shared, f->run);
+	}
+	return f->dir_made;
+}
+
 /* Under read_begin's seq: DIR/snapshot.N, whole, or nothing.  1 if a
  * snapshot taken meanwhile overwrote the copy. */
 static int write_out(struct flight *f, uint32_t seq)
@@ -208,7 +243,7 @@ static int write_out(struct flight *f, uint32_t seq)
 
 	snapshot_info(f, &info, tracer, extra, sizeof(extra));
 	snprintf(name, sizeof(name), "%s/snapshot.%u", f->dir, f->written + 1);
-	if (datadir_create(&d, name, &info)) {
+	if (!dir_made(f) || datadir_create(&d, name, &info)) {
 		ft_snap_read_end(f->snap, seq);
 		return 0;
 	}

@@ -36,6 +36,8 @@ struct flight {
 	void *tables_arg;
 	uint64_t bytes;			/* of the snapshots' trace.dat files */
 	char why[128];			/* the last snapshot's words (a crash's) */
+	int dir_made;			/* DIR is there (the keeper makes it at
+					 * the first crash) */
 	uint32_t own_pid;		/* the program's pid as it knows it (as
 					 * its crash stamp says it) */
 	int pidfd;			/* record -p's and the keeper's: the
@@ -59,6 +61,12 @@ int flight_start(struct flight *f, const char *dir, struct ft_shm *ring,
  * from before is cleared. */
 int flight_start_attached(struct flight *f, const char *dir, struct ft_shm *ring,
 			  int snap_fd, int bell, const struct datadir_info *run);
+/* The same for run --dump-on-oops's keeper (keeper.c), which holds the
+ * ring a program it did not start writes into: a snapshot buffer of its
+ * own, which the program never sees, and DIR made only when a snapshot
+ * is written; the program writes its tables in `tables`. */
+int flight_start_keeper(struct flight *f, const char *dir, const char *tables,
+			struct ft_shm *ring, const struct datadir_info *run);
 /* flight.tables for a program the recorder started: the tables its
  * processes wrote in DIR/shared (FNTRACE_DIR). */
 int flight_shared_tables(void *arg, const char *dir, const struct drainer *d);
@@ -102,6 +110,8 @@ int flight_dir_remove(const char *path);
 /* DIR and DIR/shared made, with its flight file, the previous DIR
  * (fntrace's) kept as DIR.old: 0, or -1 said. */
 int flight_dir_create(const char *dir, const char *shared, const struct datadir_info *run);
+/* A directory of plain files (the keeper's tables) removed: 0, or -1. */
+int flight_tables_remove(const char *path);
 /* DIR/flight written again (the program's pid, once it runs). */
 int flight_dir_tag(const char *dir, const struct datadir_info *run);
 

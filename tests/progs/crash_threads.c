@@ -23,6 +23,9 @@
  *                                          still there
  *   crash_threads handled USR1|USR2        the same, with a handler of its
  *                                          own, which says it ran
+ *   crash_threads children                 says whether it has a child to
+ *                                          wait() for, or a SIGCHLD pending,
+ *                                          then exit 0
  *
  * Each prints what it did on stdout, flushed before the end.  With
  * CRASH_THREADS_GO=FILE in the environment, the crash (the faults of
@@ -30,6 +33,7 @@
  * attaches meanwhile.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -270,12 +274,27 @@ static int child_crashes(void)
 	return 0;
 }
 
+/* What a program that never forked should find: no child, no SIGCHLD. */
+static int children(void)
+{
+	sigset_t pending;
+	pid_t p = waitpid(-1, NULL, WNOHANG);
+
+	sigpending(&pending);
+	printf("wait: %s; SIGCHLD %s\n", p < 0 && errno == ECHILD ? "no child" : "a child",
+	       sigismember(&pending, SIGCHLD) ? "pending" : "not pending");
+	wait_go();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t t;
 
 	if (argc < 2)
 		return 2;
+	if (!strcmp(argv[1], "children"))
+		return children();
 	for (int i = 0; i < 2; i++)
 		pthread_create(&t, NULL, worker, &ticks[i]);
 	if (!strcmp(argv[1], "child"))
