@@ -49,7 +49,6 @@
  * still says "crash" from the process's wait status where it has one.
  */
 #include "buffer.h"
-#include "clone.h"
 #include "crash.h"
 #include "control.h"
 #include "interpose.h"
@@ -176,8 +175,7 @@ static void gate_leave(const sigset_t *was)
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, was, NULL, _NSIG / 8);
 }
 
-/* A child has one thread: whoever held the gate is not in it. */
-static void gate_after_fork(void)
+void ft_crash_after_fork(void)
 {
 	atomic_flag_clear(&gate);
 }
@@ -245,13 +243,10 @@ static int program_sets(unsigned i, const struct sigaction *act, struct sigactio
 static int set(int on)
 {
 	struct ft_shm *ring = ft_buffer_shm();
-	static int fork_hook;
 	sigset_t was;
 
 	if (!ft_real_sigaction() || (on && !ring))
 		return -1;
-	if (!fork_hook++)
-		ft_atfork(NULL, NULL, gate_after_fork);
 	gate_enter(&was);
 	/* The stamp's place before any handler that may use it, and
 	 * cleared after the last is gone (one delivered before still finds

@@ -21,6 +21,10 @@ int ft_crash_start(void);
  * while switched on. */
 int ft_crash_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
 
+/* In a forked child, which has one thread: whoever held the gate the
+ * dispositions change under is not in it. */
+void ft_crash_after_fork(void);
+
 /* The ftrace_dump_on_oops control file: 1 switches it on, 0 off (the
  * program's dispositions back as the kernel held them). */
 int ft_crash_read(struct ctl_out *o, int arg);

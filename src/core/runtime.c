@@ -79,6 +79,7 @@ static void fork_done(void)
 static void fork_child(void)
 {
 	ft_tasks_after_fork();
+	ft_crash_after_fork();
 	ftrace_unlock();
 }
 
