@@ -109,15 +109,19 @@ unsigned flight_end_reason(struct flight *f, int status)
 	return end_reason(f, crashed, crashed ? WTERMSIG(status) : 0);
 }
 
-/* linux/pidfd.h's struct pidfd_info as far as exit_code (Linux 6.15),
- * which the libc headers here may not have yet. */
+/* linux/pidfd.h's struct pidfd_info as far as the core dump's mask
+ * (Linux 6.15, 6.16), which the libc headers here may not have yet. */
 struct pidfd_exit {
 	uint64_t mask;
 	uint64_t cgroupid;
 	uint32_t ids[11];
 	int32_t exit_code;
+	uint32_t coredump_mask;
+	uint32_t coredump_signal;
 };
 #define PIDFD_INFO_EXIT_BIT	(1u << 3)
+#define PIDFD_INFO_COREDUMP_BIT	(1u << 4)
+#define PIDFD_COREDUMPED_BIT	(1u << 0)
 #define PIDFD_GET_INFO_EXIT	_IOWR(0xFF, 11, struct pidfd_exit)
 
 /*
@@ -125,19 +129,26 @@ struct pidfd_exit {
  * wait() for: the kernel keeps it for a pidfd once the parent has reaped
  * the process (a zombie has none yet).  A parent reaps at once as a rule;
  * one that has not within a second, or a kernel before 6.15, tells
- * nothing: -1.
+ * nothing: -1.  The exit code kept is the thread group leader's: if it
+ * ended while another thread dumped core, it lacks the bit that says a
+ * core was dumped.  A dump to a helper (a core_pattern pipe or socket)
+ * is noted for the pidfd (6.16), and puts the bit back; one to a file is
+ * not, and the bit may be missing (as Linux 6.18 has it).
  */
 static int gone_status(int pidfd, int *status)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
 
 	for (int tries = 0; pidfd >= 0 && tries < 100; tries++) {
-		struct pidfd_exit info = { .mask = PIDFD_INFO_EXIT_BIT };
+		struct pidfd_exit info = { .mask = PIDFD_INFO_EXIT_BIT | PIDFD_INFO_COREDUMP_BIT };
 
 		if (ioctl(pidfd, PIDFD_GET_INFO_EXIT, &info))
 			return -1;
 		if (info.mask & PIDFD_INFO_EXIT_BIT) {
 			*status = info.exit_code;
+			if ((info.mask & PIDFD_INFO_COREDUMP_BIT) &&
+			    (info.coredump_mask & PIDFD_COREDUMPED_BIT) && WIFSIGNALED(*status))
+				*status |= WCOREFLAG;
 			return 0;
 		}
 		nanosleep(&tick, NULL);
