@@ -2,13 +2,15 @@
 /*
  * The last snapshot of a program that crashed (the kernel's
  * ftrace_dump_on_oops).  The ring outlives the program: it is the
- * recorder's memory, and a process that dies writes nothing more into
- * it, so the window the recorder copies once the program has ended is
- * the window at the crash, whatever the program's handler or its core
- * dump did meanwhile.  What remains is to say why: the crashing thread's
- * stamp (../common/crash.h, written by ../core/crash.c), or, where none
- * was written (the signal blocked, no stack left to run a handler on, a
- * crash before the runtime started), the process's wait status.
+ * memory of whoever holds it (a recorder, or run --dump-on-oops's keeper),
+ * and a process that dies writes nothing more into it, so the window
+ * copied once the program has ended is the window at the crash, whatever
+ * the program's handler or its core dump did meanwhile.  What remains is
+ * to say why: the crashing thread's stamp in the ring's header
+ * (../common/crash.h, written by ../core/crash.c), or, where none was
+ * written (the signal blocked, no stack left to run a handler on, a crash
+ * before the runtime started), the process's wait status: the recorder's
+ * child's, or what the kernel keeps for a pidfd of one that is not.
  *
  * A crash in another process of the program (a forked child) does not
  * end it: the ring goes on, and would overwrite the dead process's last
