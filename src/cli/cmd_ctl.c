@@ -39,6 +39,8 @@ static const char usage[] =
 	"  tracing_thresh (microseconds: only calls that long, whole)\n"
 	"  function_profile_enabled  trace_stat/function\n"
 	"  set_ftrace_args (record -A/-R specs: FUNC@arg1,arg2/s,retval/x)\n"
+	"  ftrace_dump_on_oops (1: a crash tells whoever holds the ring which\n"
+	"    signal, which thread: record -p --overwrite turns it on)\n"
 	"  messages (what the runtime said since it was last read)\n\n"
 	"The process must have been started with 'fntrace run' (or be\n"
 	"attached with 'fntrace attach').  trace_pipe streams until Ctrl-C.\n\n"

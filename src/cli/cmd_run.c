@@ -3,8 +3,11 @@
  * fntrace run -- PROG ARGS: become PROG, with the runtime loaded and its
  * control endpoint open, tracing nothing until told to through
  * `fntrace ctl`.  Its pid (ours: we exec it) goes to stderr first.
+ * With --dump-on-oops, a keeper that is not PROG's child holds its ring,
+ * so that a crash leaves a snapshot (../record/keeper.c).
  */
 #include "cli.h"
+#include "../record/keeper.h"
 #include "../target/probe.h"
 #include "../target/target.h"
 
@@ -33,6 +36,15 @@ static const char usage[] =
 	"      --snapshot-interval=MS\n"
 	"               snapshot_if_longer takes one snapshot per MS ms at most\n"
 	"               (default 1000; the snapshot_interval_ms file)\n"
+	"      --dump-on-oops=DIR\n"
+	"               the kernel's ftrace_dump_on_oops: if PROG, or a process\n"
+	"               it forks, dies of SIGSEGV, SIGBUS, SIGILL, SIGFPE or\n"
+	"               SIGABRT, the trace buffer's last window is saved as\n"
+	"               DIR/snapshot.N (read by report, info, export), saying\n"
+	"               which signal, which thread; PROG's pid, output, exit\n"
+	"               status and core dump stay its own, and a PROG that ends\n"
+	"               well leaves nothing.  The buffer is made at the start,\n"
+	"               16 MB (buffer_size_kb cannot change it)\n"
 	"  -h, --help   this text\n\n"
 	"example: fntrace run -- xz -T2 -k big.tar &\n"
 	"         fntrace ctl $! current_tracer function\n"
@@ -42,16 +54,20 @@ static const char usage[] =
 	"         fntrace run --trigger=handle_request:snapshot_if_longer:50000 \\\n"
 	"                --snapshot-interval=10000 -- ./server &\n"
 	"         fntrace ctl $! current_tracer function_graph\n"
-	"         fntrace ctl $! snapshot   (the last request of 50 ms or more)\n\n"
+	"         fntrace ctl $! snapshot   (the last request of 50 ms or more)\n"
+	"         fntrace run --dump-on-oops=crash -- ./server &\n"
+	"         fntrace ctl $! current_tracer function_graph\n"
+	"                (if it crashes: fntrace report -i crash/snapshot.1)\n\n"
 	CLI_EXIT_HELP_PROGRAM;
 
-enum { OPT_TRACING_THRESH = 256, OPT_TRIGGER, OPT_SNAPSHOT_INTERVAL };
+enum { OPT_TRACING_THRESH = 256, OPT_TRIGGER, OPT_SNAPSHOT_INTERVAL, OPT_DUMP_ON_OOPS };
 
 /* What the runtime is asked for from the start. */
 struct run_options {
 	unsigned thresh;	/* --tracing-thresh, microseconds */
 	char *triggers;		/* --trigger, one per line */
 	const char *snap_interval;	/* --snapshot-interval, ms, or NULL */
+	const char *dump_dir;		/* --dump-on-oops, or NULL */
 };
 
 static int parse_option(int c, struct run_options *o)
@@ -64,6 +80,10 @@ static int parse_option(int c, struct run_options *o)
 		o->snap_interval = optarg;
 		return cli_parse_interval(optarg);
 	}
+	if (c == OPT_DUMP_ON_OOPS) {
+		o->dump_dir = optarg;
+		return 0;
+	}
 	return -1;
 }
 
@@ -75,6 +95,7 @@ static int parse_options(int argc, char **argv, struct run_options *o)
 		{ "tracing-thresh", required_argument, NULL, OPT_TRACING_THRESH },
 		{ "trigger", required_argument, NULL, OPT_TRIGGER },
 		{ "snapshot-interval", required_argument, NULL, OPT_SNAPSHOT_INTERVAL },
+		{ "dump-on-oops", required_argument, NULL, OPT_DUMP_ON_OOPS },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -124,11 +145,13 @@ static int run(char **argv, const struct run_options *o)
 		free(path);
 		return CLI_EXIT_FAILED;
 	}
-	if (!run_env(path, lib, o)) {
+	if (run_env(path, lib, o)) {
+		cli_error("cannot run %s", path);
+	} else if (!o->dump_dir || !keeper_start(o->dump_dir, argv, target.big_endian)) {
 		fprintf(stderr, "fntrace: %s runs as pid %d\n", path, (int)getpid());
 		execv(path, argv);
+		cli_error("cannot run %s", path);
 	}
-	cli_error("cannot run %s", path);
 	free(lib);
 	free(path);
 	return CLI_EXIT_FAILED;

@@ -1,29 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A crash, said by the runtime to the recorder (the kernel's
+ * A crash, said by the runtime to whoever holds the ring (the kernel's
  * ftrace_dump_on_oops): the stamp a thread of the program writes when it
  * gets SIGSEGV, SIGBUS, SIGILL, SIGFPE or SIGABRT that will kill it.
  *
- * It lies in the snapshot buffer's first page, after struct ft_snap: that
- * memory is the recorder's (record --overwrite makes it) and the
- * program's at once, so a thread about to die says what killed it with a
- * few stores and no descriptor (a service closes every descriptor it did
- * not open), and the recorder, which holds the ring, copies its last
- * window once the program has ended, labelled with it.
+ * It lies in the ring's header (struct ft_shm, trace_format.h): memory
+ * the runtime maps once and never unmaps for the process's life, and
+ * that whoever copies the ring after the process's end maps as well
+ * (record --overwrite's recorder, record -p's, run --dump-on-oops's
+ * keeper).  So a thread about to die says what killed it with a few
+ * stores and no descriptor (a service closes every descriptor it did not
+ * open), into memory that cannot go away under it, and the reader
+ * labels the ring's last window with it.
  *
  * state is 0 (no crash), STAMPING while a thread writes the rest, then
- * STAMPED, and a FUTEX_WAKE on it wakes the recorder's watcher; the
- * first crash of the program's processes holds it.  Written in the
- * program's byte order, as the rest of the buffer is.
+ * STAMPED, and a FUTEX_WAKE on it wakes the reader's watcher; the first
+ * crash of the program's processes holds it.  Written in the program's
+ * byte order, as the rest of the ring is.
  */
 #ifndef FNTRACE_CRASH_H
 #define FNTRACE_CRASH_H
 
+#include <stdatomic.h>
 #include <stdint.h>
-
-#include "snapshot.h"
-
-#define FT_CRASH_AT	3072	/* offset in the snapshot buffer's first page */
 
 enum ft_crash_state { FT_CRASH_NONE, FT_CRASH_STAMPING, FT_CRASH_STAMPED };
 
@@ -38,14 +37,5 @@ struct ft_crash {
 					 * differ between arches (mips) */
 	char comm[16];			/* the thread's name */
 };
-
-_Static_assert(FT_CRASH_AT >= sizeof(struct ft_snap) &&
-	       FT_CRASH_AT + sizeof(struct ft_crash) <= FT_SNAP_HEAD,
-	       "the stamp lies between the snapshot's header and the ring's copy");
-
-static inline struct ft_crash *ft_crash_of(const struct ft_snap *s)
-{
-	return (struct ft_crash *)((char *)s + FT_CRASH_AT);
-}
 
 #endif

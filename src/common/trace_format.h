@@ -91,11 +91,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "crash.h"
+
 #define FT_SHM_MAGIC	"FNTRACE\x01"
 #define FT_FILE_MAGIC	"FNTRDAT\x01"
 #define FT_VERSION	2	/* 2: ft_chunk.context */
-#define FT_SHM_VERSION	4	/* 4: chunk_size varies, ft_shm.waiters,
-				 * the state word's generation */
+#define FT_SHM_VERSION	5	/* 4: chunk_size varies, ft_shm.waiters,
+				 * the state word's generation; 5: the
+				 * crash stamp and the tracer's name */
 #define FT_WORD_ORDER	0x01020304u
 /* This side's byte order (runtime or recorder). */
 #define FT_BIG_ENDIAN	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
@@ -190,6 +193,12 @@ struct ft_shm {
 	_Atomic uint32_t freed;		/* +1 whenever a reader frees chunks */
 
 	_Alignas(64) struct ft_shm_clock clock;
+
+	/* For a reader that copies the ring after the process has ended: who
+	 * crashed (crash.h), and the tracer whose events it holds, kept by
+	 * the runtime as it switches. */
+	_Alignas(64) struct ft_crash crash;
+	char tracer[24];
 
 	_Alignas(64) _Atomic uint32_t state[];	/* one word per chunk: its
 						 * state, age and generation

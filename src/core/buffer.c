@@ -73,7 +73,7 @@ int ft_buffer_attached(void)
 	return shm != NULL;
 }
 
-int ft_buffer_attach(int fd)
+int ft_buffer_attach(int fd, const char *exec_name)
 {
 	struct ft_shm head;
 	void *p;
@@ -88,7 +88,7 @@ int ft_buffer_attach(int fd)
 		return -1;
 	shm = p;
 	/* Kept for the images the program execs, wherever it moves to. */
-	ft_fd_adopt(FT_FD_BUFFER, fd, "FNTRACE_SHM_FD");
+	ft_fd_adopt(FT_FD_BUFFER, fd, exec_name);
 	note_clock();
 	return 0;
 }

@@ -11,8 +11,9 @@
 struct ft_context;
 struct ft_thread;
 
-/* Map the recorder's shared memory, passed as an inherited fd. */
-int ft_buffer_attach(int fd);
+/* Map the shared memory a recorder (or run --dump-on-oops) made, passed
+ * as an inherited fd; exec_name tells an exec'd image its number. */
+int ft_buffer_attach(int fd, const char *exec_name);
 int ft_buffer_attached(void);
 /* With no recorder: a buffer of our own, which overwrites when full,
  * made when the first tracer starts, of the size set before (in KiB;

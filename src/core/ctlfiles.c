@@ -8,6 +8,7 @@
 #include "buffer.h"
 #include "../common/trace_format.h"
 #include "control.h"
+#include "crash.h"
 #include "ftrace.h"
 #include "lock.h"
 #include "messages.h"
@@ -532,6 +533,7 @@ static const struct ctl_file files[] = {
 	{ "buffer_fd", read_buffer_fd, NULL, 0 },
 	{ "snapshot_fd", ft_snapshot_read_fd, NULL, 0 },
 	{ "snapshot_bell", ft_snapshot_read_bell, NULL, 0 },
+	{ "ftrace_dump_on_oops", ft_crash_read, ft_crash_write, 0 },
 	{ "funcs", ft_readout_funcs, NULL, 0 },
 	{ "detach", NULL, write_detach, 0 },
 	{ "traps_unblocked", read_traps_unblocked, NULL, 0 },

@@ -14,6 +14,9 @@
  *   FNTRACE_SNAPSHOT_FD, FNTRACE_SNAPSHOT_BELL   the recorder's snapshot
  *                     buffer and the eventfd to ring after each snapshot
  *                     (record --overwrite)
+ *   FNTRACE_OOPS_FD   with no recorder: the ring run --dump-on-oops made,
+ *                     which its keeper holds (FNTRACE_DIR: where the
+ *                     function tables go)
  *   FNTRACE_TRACER    function | function_graph
  *   FNTRACE_FILTER, FNTRACE_NOTRACE   filter expressions, one per line
  *   FNTRACE_DEPTH     max_graph_depth
@@ -32,6 +35,7 @@
 #include "triggers.h"
 #include "buffer.h"
 #include "clone.h"
+#include "crash.h"
 #include "control.h"
 #include "early.h"
 #include "exec_env.h"
@@ -75,6 +79,7 @@ static void fork_done(void)
 static void fork_child(void)
 {
 	ft_tasks_after_fork();
+	ft_crash_after_fork();
 	ftrace_unlock();
 }
 
@@ -204,13 +209,32 @@ static int attach_recorder(void)
 	if (!fd)
 		return 0;
 	ft_recorder_files_init(getenv("FNTRACE_FILES_FD"));
-	if (ft_buffer_attach(atoi(fd)) || ft_funcs_open(getenv("FNTRACE_DIR")) ||
+	if (ft_buffer_attach(atoi(fd), "FNTRACE_SHM_FD") || ft_funcs_open(getenv("FNTRACE_DIR")) ||
 	    ft_snapshot_from_recorder(getenv("FNTRACE_SNAPSHOT_FD"),
 				      getenv("FNTRACE_SNAPSHOT_BELL"))) {
 		ft_warn("cannot reach the recorder: not tracing");
 		return -1;
 	}
 	return 1;
+}
+
+/*
+ * run --dump-on-oops: the ring run made, which its keeper holds, is the
+ * process's own buffer, and a crash stamps it (crash.c).  Nothing is
+ * traced until a user switches a tracer on, as under run.  The tables go
+ * where the keeper copies them from; without them a dump names no
+ * function, which is said.
+ */
+static void attach_keeper(void)
+{
+	const char *fd = getenv("FNTRACE_OOPS_FD");
+
+	if (!fd)
+		return;
+	if (ft_buffer_attach(atoi(fd), "FNTRACE_OOPS_FD") || ft_crash_start())
+		ft_warn("cannot take fntrace run's ring: a crash will not be dumped");
+	else if (ft_funcs_open(getenv("FNTRACE_DIR")))
+		ft_warn("cannot write the function table: a crash's dump will not name them");
 }
 
 static void start(void)
@@ -242,6 +266,8 @@ static void start(void)
 	if (ft_count_threads() > 1)
 		ftrace_patch_go_live();
 	recording = attach_recorder();
+	if (!recording)
+		attach_keeper();
 	env_thresh();
 	env_interval();
 	if (recording > 0 || getenv("FNTRACE_TRIGGERS"))

@@ -108,7 +108,7 @@ int ft_snapshot_from_recorder(const char *fd, const char *bell)
 	snap = s;
 	recorder_made = 1;
 	ft_snapshot_note_tracer();
-	ft_crash_start(s);
+	ft_crash_start();
 	ft_snapsig_start(getenv("FNTRACE_SNAPSHOT_SIGNAL"));
 	return 0;
 }
@@ -183,11 +183,17 @@ static void copy_text(char *field, size_t size, const char *text)
 	snprintf(field, size, "%s", text);
 }
 
-/* Under ftrace_lock, which keeps release() from unmapping it meanwhile. */
+/* Under ftrace_lock, which keeps release() from unmapping it meanwhile.
+ * The ring's header names the last tracer that wrote into it, for a
+ * reader that copies it once the process has ended (crash.h). */
 void ft_snapshot_note_tracer(void)
 {
+	struct ft_shm *ring = ft_buffer_shm();
+
 	if (snap)
 		copy_text(snap->ring_tracer, sizeof(snap->ring_tracer), ft_tracer_name());
+	if (ring && strcmp(ft_tracer_name(), "nop"))
+		copy_text(ring->tracer, sizeof(ring->tracer), ft_tracer_name());
 }
 
 /* ---- taking one ---- */

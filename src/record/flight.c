@@ -42,6 +42,7 @@ int flight_start(struct flight *f, const char *dir, struct ft_shm *ring,
 	f->snap_fd = f->bell = -1;
 	if (paths(f, dir) || flight_dir_create(f->dir, f->shared, run))
 		return -1;
+	f->dir_made = 1;
 	if (ft_snap_create(ring, &f->snap_fd, &f->snap) ||
 	    (f->bell = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
 		cli_error("cannot make the snapshot buffer: %s", strerror(errno));
@@ -54,6 +55,8 @@ int flight_start(struct flight *f, const char *dir, struct ft_shm *ring,
 int flight_start_attached(struct flight *f, const char *dir, struct ft_shm *ring,
 			  int snap_fd, int bell, const struct datadir_info *run)
 {
+	uint32_t stamped = ft_shm_u32(ring, FT_CRASH_STAMPED);
+
 	f->ring = ring;
 	f->run = run;
 	f->snap_fd = snap_fd;
@@ -68,9 +71,30 @@ int flight_start_attached(struct flight *f, const char *dir, struct ft_shm *ring
 		flight_close(f);
 		return -1;
 	}
-	/* What it held from before is not this recording's. */
+	/* What it held from before is not this recording's, nor a crash a
+	 * child stamped while nobody watched (one being stamped is left). */
 	f->seen = ft_snap_seq(f->snap);
-	return flight_dir_create(f->dir, f->shared, run);
+	atomic_compare_exchange_strong(&ring->crash.state, &stamped, ft_shm_u32(ring, FT_CRASH_NONE));
+	f->dir_made = !flight_dir_create(f->dir, f->shared, run);
+	return f->dir_made ? 0 : -1;
+}
+
+int flight_start_keeper(struct flight *f, const char *dir, const char *tables,
+			struct ft_shm *ring, const struct datadir_info *run)
+{
+	f->ring = ring;
+	f->run = run;
+	f->snap_fd = f->bell = -1;
+	if (paths(f, dir))
+		return -1;
+	snprintf(f->shared, sizeof(f->shared), "%s", tables);
+	if (ft_snap_create(ring, &f->snap_fd, &f->snap) ||
+	    (f->bell = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
+		cli_error("cannot make the snapshot buffer: %s", strerror(errno));
+		flight_close(f);
+		return -1;
+	}
+	return 0;
 }
 
 void flight_close(struct flight *f)
@@ -82,8 +106,10 @@ void flight_close(struct flight *f)
 		close(f->snap_fd);
 	if (f->bell >= 0)
 		close(f->bell);
+	if (f->pidfd >= 0)
+		close(f->pidfd);
 	f->snap = NULL;
-	f->snap_fd = f->bell = -1;
+	f->snap_fd = f->bell = f->pidfd = -1;
 }
 
 /* ---- one snapshot out ---- */
@@ -190,6 +216,21 @@ static void snapshot_info(const struct flight *f, struct datadir_info *info, cha
 		info->exit[0] = '\0';
 }
 
+/* DIR, made at the first snapshot if it is not there yet (the keeper's:
+ * a program that ends well leaves nothing).  Its shared/ stays empty:
+ * the tables are copied into each snapshot from where the keeper's
+ * program writes them. */
+static int dir_made(struct flight *f)
+{
+	char shared[4200];
+
+	if (!f->dir_made) {
+		snprintf(shared, sizeof(shared), "%s/shared", f->dir);
+		f->dir_made = !flight_dir_create(f->dir, shared, f->run);
+	}
+	return f->dir_made;
+}
+
 /* Under read_begin's seq: DIR/snapshot.N, whole, or nothing.  1 if a
  * snapshot taken meanwhile overwrote the copy. */
 static int write_out(struct flight *f, uint32_t seq)
@@ -202,7 +243,7 @@ static int write_out(struct flight *f, uint32_t seq)
 
 	snapshot_info(f, &info, tracer, extra, sizeof(extra));
 	snprintf(name, sizeof(name), "%s/snapshot.%u", f->dir, f->written + 1);
-	if (datadir_create(&d, name, &info)) {
+	if (!dir_made(f) || datadir_create(&d, name, &info)) {
 		ft_snap_read_end(f->snap, seq);
 		return 0;
 	}
@@ -265,7 +306,6 @@ void flight_take_new(struct flight *f)
  */
 void flight_watch(struct flight *f, pid_t pid, uint64_t end_ns, int (*over)(void *), void *arg)
 {
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	sigset_t waits, during;
 
 	cli_catch_interrupt();
@@ -273,23 +313,24 @@ void flight_watch(struct flight *f, pid_t pid, uint64_t end_ns, int (*over)(void
 	sigaddset(&waits, SIGINT);
 	sigaddset(&waits, SIGTERM);
 	sigprocmask(SIG_BLOCK, &waits, &during);
+	if (f->pidfd < 0)
+		f->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	for (;;) {
 		struct pollfd p[2] = { { .fd = f->bell, .events = POLLIN },
-				       { .fd = pidfd, .events = POLLIN } };
+				       { .fd = f->pidfd, .events = POLLIN } };
 		uint64_t now = ft_monotonic_ns(), left = end_ns ? end_ns - now : UINT64_MAX;
 		struct timespec t;
 
 		flight_take_new(f);
+		flight_crash_take(f);
 		if (cli_interrupted() || over(arg) || (end_ns && now >= end_ns))
 			break;
-		if (pidfd < 0 && left > 1000000000)
+		if (f->pidfd < 0 && left > 1000000000)
 			left = 1000000000;
 		t = (struct timespec){ (time_t)(left / 1000000000), (long)(left % 1000000000) };
 		ppoll(p, 2, left == UINT64_MAX ? NULL : &t, &during);
 	}
 	sigprocmask(SIG_SETMASK, &during, NULL);
-	if (pidfd >= 0)
-		close(pidfd);
 }
 
 /* ---- the last one ---- */
@@ -338,7 +379,11 @@ void flight_final(struct flight *f, unsigned reason, int program_gone)
 	ft_snap_set32(s, &s->asked_by, 0);
 	ft_snap_set32(s, &s->taken_by, (uint32_t)getpid());
 	ft_snap_set32(s, &s->pid, (uint32_t)f->run->pid);
-	field_text(s->ring_tracer, sizeof(s->ring_tracer), tracer);
+	/* The ring names the last tracer that wrote into it; a runtime that
+	 * never started one leaves the run's. */
+	field_text(f->ring->tracer, sizeof(f->ring->tracer), tracer);
+	if (!*tracer)
+		field_text(s->ring_tracer, sizeof(s->ring_tracer), tracer);
 	set_text(s->tracer, sizeof(s->tracer), *tracer ? tracer : f->run->tracer);
 	set_text(s->why, sizeof(s->why), f->why);
 	ft_snap_unlock(s);

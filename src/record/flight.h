@@ -36,6 +36,13 @@ struct flight {
 	void *tables_arg;
 	uint64_t bytes;			/* of the snapshots' trace.dat files */
 	char why[128];			/* the last snapshot's words (a crash's) */
+	int dir_made;			/* DIR is there (the keeper makes it at
+					 * the first crash) */
+	uint32_t own_pid;		/* the program's pid as it knows it (as
+					 * its crash stamp says it) */
+	int pidfd;			/* record -p's and the keeper's: the
+					 * program's, for its end and how it
+					 * ended; -1 */
 	/* flight_crash.c: a thread asleep until a process of the program
 	 * stamps a crash, which then rings the bell. */
 	pthread_t watcher;
@@ -50,9 +57,16 @@ struct flight {
 int flight_start(struct flight *f, const char *dir, struct ft_shm *ring,
 		 const struct datadir_info *run);
 /* The same for a running process (record -p), whose snapshot buffer and
- * bell came over its control endpoint. */
+ * bell came over its control endpoint; a crash stamp left in its ring
+ * from before is cleared. */
 int flight_start_attached(struct flight *f, const char *dir, struct ft_shm *ring,
 			  int snap_fd, int bell, const struct datadir_info *run);
+/* The same for run --dump-on-oops's keeper (keeper.c), which holds the
+ * ring a program it did not start writes into: a snapshot buffer of its
+ * own, which the program never sees, and DIR made only when a snapshot
+ * is written; the program writes its tables in `tables`. */
+int flight_start_keeper(struct flight *f, const char *dir, const char *tables,
+			struct ft_shm *ring, const struct datadir_info *run);
 /* flight.tables for a program the recorder started: the tables its
  * processes wrote in DIR/shared (FNTRACE_DIR). */
 int flight_shared_tables(void *arg, const char *dir, const struct drainer *d);
@@ -61,7 +75,8 @@ int flight_shared_tables(void *arg, const char *dir, const struct drainer *d);
 void flight_take_new(struct flight *f);
 /* record -p: snapshots written out until over(arg), Ctrl-C (or
  * SIGTERM), or end_ns on CLOCK_MONOTONIC (0: none); asleep meanwhile
- * but for the snapshots, and pid's end. */
+ * but for the snapshots, a crash, and pid's end (its pidfd kept in
+ * f->pidfd). */
 void flight_watch(struct flight *f, pid_t pid, uint64_t end_ns, int (*over)(void *), void *arg);
 /* The last snapshot, copied by the recorder: reason FT_SNAP_END (the
  * program has ended; its exit in run) or FT_SNAP_STOPPED. */
@@ -70,6 +85,12 @@ void flight_final(struct flight *f, unsigned reason, int program_gone);
  * if it died of a crash signal, else FT_SNAP_END; its words (which signal,
  * which thread, where: the stamp of flight_crash.c) into f->why. */
 unsigned flight_end_reason(struct flight *f, int status);
+/* The same for a program that is not the recorder's child (record -p, the
+ * keeper), which has ended: its wait status from f->pidfd where the kernel
+ * tells it, said into exit (as a data directory's info says it: "signal
+ * 11 SIGSEGV (core dumped)"), else from the stamp alone (exit left as it
+ * is). */
+unsigned flight_gone_reason(struct flight *f, char *exit, size_t len);
 /* Watch for a crash stamp (flight_crash.c): the bell rings when one is
  * written.  0, or -1 (said). */
 int flight_crash_watch(struct flight *f);
@@ -89,6 +110,8 @@ int flight_dir_remove(const char *path);
 /* DIR and DIR/shared made, with its flight file, the previous DIR
  * (fntrace's) kept as DIR.old: 0, or -1 said. */
 int flight_dir_create(const char *dir, const char *shared, const struct datadir_info *run);
+/* A directory of plain files (the keeper's tables) removed: 0, or -1. */
+int flight_tables_remove(const char *path);
 /* DIR/flight written again (the program's pid, once it runs). */
 int flight_dir_tag(const char *dir, const struct datadir_info *run);
 

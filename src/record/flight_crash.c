@@ -2,13 +2,15 @@
 /*
  * The last snapshot of a program that crashed (the kernel's
  * ftrace_dump_on_oops).  The ring outlives the program: it is the
- * recorder's memory, and a process that dies writes nothing more into
- * it, so the window the recorder copies once the program has ended is
- * the window at the crash, whatever the program's handler or its core
- * dump did meanwhile.  What remains is to say why: the crashing thread's
- * stamp (../common/crash.h, written by ../core/crash.c), or, where none
- * was written (the signal blocked, no stack left to run a handler on, a
- * crash before the runtime started), the process's wait status.
+ * memory of whoever holds it (a recorder, or run --dump-on-oops's keeper),
+ * and a process that dies writes nothing more into it, so the window
+ * copied once the program has ended is the window at the crash, whatever
+ * the program's handler or its core dump did meanwhile.  What remains is
+ * to say why: the crashing thread's stamp in the ring's header
+ * (../common/crash.h, written by ../core/crash.c), or, where none was
+ * written (the signal blocked, no stack left to run a handler on, a crash
+ * before the runtime started), the process's wait status: the recorder's
+ * child's, or what the kernel keeps for a pidfd of one that is not.
  *
  * A crash in another process of the program (a forked child) does not
  * end it: the ring goes on, and would overwrite the dead process's last
@@ -18,7 +20,8 @@
  * process to be gone, then copies the ring as for the last snapshot.
  */
 #include "flight.h"
-#include "../common/crash.h"
+#include "record.h"
+#include "../common/shm.h"
 
 #include "../cli/cli.h"
 
@@ -30,6 +33,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -50,50 +54,118 @@ static const char *text(const char *field, size_t size, char *buf)
 
 /* "SIGSEGV in thread T (name) of pid P, address A, si_code C": the
  * address only for the faults that have one. */
-static void say_stamp(const struct ft_snap *s, const struct ft_crash *c, char *buf, size_t len)
+static void say_stamp(const struct ft_shm *ring, const struct ft_crash *c, char *buf, size_t len)
 {
 	char sig[sizeof(c->signal)], comm[sizeof(c->comm)], addr[48] = "";
-	int code = (int)ft_snap_u32(s, (uint32_t)c->code);
+	int code = (int)ft_shm_u32(ring, (uint32_t)c->code);
 
 	text(c->signal, sizeof(c->signal), sig);
 	if (code > 0 && (!strcmp(sig, "SIGSEGV") || !strcmp(sig, "SIGBUS")))
-		snprintf(addr, sizeof(addr), ", address 0x%" PRIx64, ft_snap_u64(s, c->addr));
+		snprintf(addr, sizeof(addr), ", address 0x%" PRIx64, ft_shm_u64(ring, c->addr));
 	snprintf(buf, len, "%s in thread %u (%s) of pid %u%s, si_code %d", sig,
-		 ft_snap_u32(s, c->tid), text(c->comm, sizeof(c->comm), comm),
-		 ft_snap_u32(s, c->pid), addr, code);
+		 ft_shm_u32(ring, c->tid), text(c->comm, sizeof(c->comm), comm),
+		 ft_shm_u32(ring, c->pid), addr, code);
 }
 
 /* The stamp, if a whole one is there: 1. */
-static int stamped(const struct ft_snap *s, const struct ft_crash **out)
+static int stamped(const struct ft_shm *ring, const struct ft_crash **out)
 {
-	const struct ft_crash *c = ft_crash_of(s);
+	const struct ft_crash *c = &ring->crash;
 
 	*out = c;
-	return ft_snap_u32(s, atomic_load(&((struct ft_crash *)c)->state)) == FT_CRASH_STAMPED;
+	return ft_shm_u32(ring, atomic_load(&((struct ft_crash *)c)->state)) == FT_CRASH_STAMPED;
 }
 
-unsigned flight_end_reason(struct flight *f, int status)
+/* Why the last snapshot: crashed is 1 if the program died of a crash
+ * signal, 0 if not, -1 if that is not known (only its stamp tells). */
+static unsigned end_reason(struct flight *f, int crashed, int sig)
 {
 	const struct ft_crash *c;
-	int has_stamp = stamped(f->snap, &c);
-	int own = has_stamp && ft_snap_u32(f->snap, c->pid) == (uint32_t)f->run->pid;
+	int has_stamp = stamped(f->ring, &c);
+	int own = has_stamp && ft_shm_u32(f->ring, c->pid) == f->own_pid;
 	char said[sizeof(f->why)];
 
 	f->why[0] = '\0';
 	if (has_stamp)
-		say_stamp(f->snap, c, said, sizeof(said));
-	if (WIFSIGNALED(status) && is_crash_signal(WTERMSIG(status))) {
-		if (own)
-			snprintf(f->why, sizeof(f->why), "%s", said);
-		else
-			snprintf(f->why, sizeof(f->why), "SIG%s: no thread said it (the signal was "
-				 "blocked, or no stack was left to handle it)",
-				 sigabbrev_np(WTERMSIG(status)));
+		say_stamp(f->ring, c, said, sizeof(said));
+	if (crashed < 0)
+		crashed = own;
+	if (crashed && own) {
+		snprintf(f->why, sizeof(f->why), "%s", said);
+		return FT_SNAP_CRASH;
+	}
+	if (crashed) {
+		snprintf(f->why, sizeof(f->why), "SIG%s: no thread said it (the signal was "
+			 "blocked, or no stack was left to handle it)", sigabbrev_np(sig));
 		return FT_SNAP_CRASH;
 	}
 	if (has_stamp)
 		snprintf(f->why, sizeof(f->why), "an earlier crash: %.100s", said);
 	return FT_SNAP_END;
+}
+
+unsigned flight_end_reason(struct flight *f, int status)
+{
+	int crashed = WIFSIGNALED(status) && is_crash_signal(WTERMSIG(status));
+
+	return end_reason(f, crashed, crashed ? WTERMSIG(status) : 0);
+}
+
+/* linux/pidfd.h's struct pidfd_info as far as the core dump's mask
+ * (Linux 6.15, 6.16), which the libc headers here may not have yet. */
+struct pidfd_exit {
+	uint64_t mask;
+	uint64_t cgroupid;
+	uint32_t ids[11];
+	int32_t exit_code;
+	uint32_t coredump_mask;
+	uint32_t coredump_signal;
+};
+#define PIDFD_INFO_EXIT_BIT	(1u << 3)
+#define PIDFD_INFO_COREDUMP_BIT	(1u << 4)
+#define PIDFD_COREDUMPED_BIT	(1u << 0)
+#define PIDFD_GET_INFO_EXIT	_IOWR(0xFF, 11, struct pidfd_exit)
+
+/*
+ * The wait status of the process pidfd names, which is not ours to
+ * wait() for: the kernel keeps it for a pidfd once the parent has reaped
+ * the process (a zombie has none yet).  A parent reaps at once as a rule;
+ * one that has not within a second, or a kernel before 6.15, tells
+ * nothing: -1.  The exit code kept is the thread group leader's: if it
+ * ended while another thread dumped core, it lacks the bit that says a
+ * core was dumped.  A dump to a helper (a core_pattern pipe or socket)
+ * is noted for the pidfd (6.16), and puts the bit back; one to a file is
+ * not, and the bit may be missing (as Linux 6.18 has it).
+ */
+static int gone_status(int pidfd, int *status)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+
+	for (int tries = 0; pidfd >= 0 && tries < 100; tries++) {
+		struct pidfd_exit info = { .mask = PIDFD_INFO_EXIT_BIT | PIDFD_INFO_COREDUMP_BIT };
+
+		if (ioctl(pidfd, PIDFD_GET_INFO_EXIT, &info))
+			return -1;
+		if (info.mask & PIDFD_INFO_EXIT_BIT) {
+			*status = info.exit_code;
+			if ((info.mask & PIDFD_INFO_COREDUMP_BIT) &&
+			    (info.coredump_mask & PIDFD_COREDUMPED_BIT) && WIFSIGNALED(*status))
+				*status |= WCOREFLAG;
+			return 0;
+		}
+		nanosleep(&tick, NULL);
+	}
+	return -1;
+}
+
+unsigned flight_gone_reason(struct flight *f, char *exit, size_t len)
+{
+	int status;
+
+	if (gone_status(f->pidfd, &status))
+		return end_reason(f, -1, 0);
+	record_describe_exit(status, exit, len);
+	return flight_end_reason(f, status);
 }
 
 /* ---- another process's crash, at its time ---- */
@@ -102,14 +174,14 @@ unsigned flight_end_reason(struct flight *f, int status)
 static void *watch(void *arg)
 {
 	struct flight *f = arg;
-	_Atomic uint32_t *state = &ft_crash_of(f->snap)->state;
+	_Atomic uint32_t *state = &f->ring->crash.state;
 	struct timespec second = { 1, 0 };
 	uint64_t one = 1;
 
 	while (!atomic_load(&f->stop_watching)) {
 		uint32_t now = atomic_load(state);
 
-		if (ft_snap_u32(f->snap, now) != FT_CRASH_STAMPED) {
+		if (ft_shm_u32(f->ring, now) != FT_CRASH_STAMPED) {
 			syscall(SYS_futex, state, FUTEX_WAIT, now, &second, NULL, 0);
 			continue;
 		}
@@ -143,7 +215,7 @@ void flight_crash_unwatch(struct flight *f)
 	if (!f->watching)
 		return;
 	atomic_store(&f->stop_watching, 1);
-	syscall(SYS_futex, &ft_crash_of(f->snap)->state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	syscall(SYS_futex, &f->ring->crash.state, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 	pthread_join(f->watcher, NULL);
 	f->watching = 0;
 }
@@ -165,14 +237,14 @@ void flight_crash_take(struct flight *f)
 	const struct ft_crash *c;
 	pid_t pid;
 
-	if (f->crash_seen || !stamped(f->snap, &c))
+	if (f->crash_seen || !stamped(f->ring, &c))
 		return;
 	f->crash_seen = 1;
-	pid = (pid_t)ft_snap_u32(f->snap, c->pid);
-	if (pid == f->run->pid)
+	pid = (pid_t)ft_shm_u32(f->ring, c->pid);
+	if ((uint32_t)pid == f->own_pid)
 		return;		/* the last snapshot tells it */
 	wait_gone(pid);
-	say_stamp(f->snap, c, f->why, sizeof(f->why));
+	say_stamp(f->ring, c, f->why, sizeof(f->why));
 	flight_final(f, FT_SNAP_CRASH, 0);
 	f->why[0] = '\0';
 }

@@ -126,6 +126,11 @@ int flight_dir_remove(const char *path)
 	return rmdir(path);
 }
 
+int flight_tables_remove(const char *path)
+{
+	return remove_plain_dir(AT_FDCWD, path);
+}
+
 /* DIR/flight: what is recorded, for the user and for has_tag(). */
 int flight_dir_tag(const char *dir, const struct datadir_info *info)
 {

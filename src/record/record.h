@@ -10,6 +10,7 @@
 #ifndef FNTRACE_RECORD_H
 #define FNTRACE_RECORD_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -52,10 +53,13 @@ int record_attach(const struct record_options *o);
 void record_options_free(struct record_options *o);
 /* The status fntrace itself should exit with for a wait() status. */
 int record_exit_code(int wait_status);
+/* A wait() status as a data directory's info says it: "status 3",
+ * "signal 11 SIGSEGV (core dumped)". */
+void record_describe_exit(int status, char *buf, size_t len);
 
 /* The settings record -p changes, as the process had them
  * (record_settings.c): read before, written back after. */
-#define NR_KEPT_SETTINGS 8
+#define NR_KEPT_SETTINGS 9
 struct record_settings {
 	char *value[NR_KEPT_SETTINGS];
 	char *triggers;			/* set_ftrace_filter's, a line each */

@@ -93,6 +93,7 @@ static int configure(struct attached *a, const char *specs)
 	       ctl_set(pid, "options/funcgraph-retval", o->retval ? "1" : "0") ||
 	       ctl_set(pid, "set_ftrace_args", specs ? specs : "") ||
 	       (o->overwrite && ctl_set(pid, "options/overwrite", "1")) ||
+	       (o->overwrite && ctl_set(pid, "ftrace_dump_on_oops", "1")) ||
 	       ctl_set(pid, "tracing_on", "1") ||
 	       ctl_set(pid, "current_tracer", o->tracer);
 }
@@ -397,6 +398,9 @@ static int start_flight(struct attached *a)
 			close(snap);
 		return -1;
 	}
+	a->flight.own_pid = a->own_pid;
+	if (flight_crash_watch(&a->flight))
+		return -1;
 	a->flight.tables = snapshot_tables;
 	a->flight.tables_arg = a;
 	snprintf(a->dir.tmp, sizeof(a->dir.tmp), "%s", a->flight.shared);
@@ -405,16 +409,24 @@ static int start_flight(struct attached *a)
 	return 0;
 }
 
-/* The last window, then the process's settings back, overwrite on. */
+/*
+ * The last window, then the process's settings back, overwrite on and
+ * ftrace_dump_on_oops as it was (off: the program's dispositions back).
+ * A process that ended is said as it ended where the kernel tells
+ * (flight_gone_reason), its crash by its stamp.
+ */
 static int stop_flight(struct attached *a)
 {
 	pid_t pid = a->o->pid;
 	int ended = gone(pid);
+	unsigned reason = FT_SNAP_STOPPED;
 
 	if (ended || over(a))
 		snprintf(a->info.exit, sizeof(a->info.exit), "%s while recorded",
 			 ended ? "gone" : "detached");
-	flight_final(&a->flight, ended ? FT_SNAP_END : FT_SNAP_STOPPED, ended);
+	if (ended)
+		reason = flight_gone_reason(&a->flight, a->info.exit, sizeof(a->info.exit));
+	flight_final(&a->flight, reason, ended);
 	flight_say_summary(&a->flight);
 	if (over(a))
 		return 0;
@@ -478,7 +490,7 @@ static int record_attached(struct attached *a)
 int record_attach(const struct record_options *o)
 {
 	struct attached a = {
-		.o = o, .dir.trace_fd = -1, .flight = { .snap_fd = -1, .bell = -1 },
+		.o = o, .dir.trace_fd = -1, .flight = { .snap_fd = -1, .bell = -1, .pidfd = -1 },
 		.info = { .tracer = o->tracer, .pid = o->pid, .retval = o->retval,
 			  .filter = o->filter, .notrace = o->notrace, .depth = o->depth,
 			  .thresh = o->thresh, .max_size = o->max_size },

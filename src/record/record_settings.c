@@ -28,7 +28,8 @@
  * are the user's again. */
 static const char *const files[NR_KEPT_SETTINGS] = {
 	"set_ftrace_filter", "set_ftrace_notrace", "max_graph_depth", "tracing_thresh",
-	"options/funcgraph-retval", "set_ftrace_args", "tracing_on", "current_tracer",
+	"options/funcgraph-retval", "set_ftrace_args", "ftrace_dump_on_oops", "tracing_on",
+	"current_tracer",
 };
 
 /* The kernel's words for an empty filter, which is what is written back. */

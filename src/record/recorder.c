@@ -302,7 +302,7 @@ static int spawn(struct recorder *r, const struct record_options *o,
 	return 0;
 }
 
-static void describe_exit(int status, char *buf, size_t len)
+void record_describe_exit(int status, char *buf, size_t len)
 {
 	if (WIFEXITED(status))
 		snprintf(buf, len, "status %d", WEXITSTATUS(status));
@@ -439,6 +439,7 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	if (spawn(r, o, path, lib))
 		return -1;
 	r->info.pid = r->pid;
+	r->flight.own_pid = (uint32_t)r->pid;
 	if (o->overwrite && flight_dir_tag(r->flight.dir, &r->info))
 		cli_error("cannot write %s/flight: %s", r->flight.dir, strerror(errno));
 	if (o->overwrite)
@@ -446,7 +447,7 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	else
 		drain_until_exit(r, o->argv[0]);
 	clock_end(&r->info.clock);
-	describe_exit(r->status, r->info.exit, sizeof(r->info.exit));
+	record_describe_exit(r->status, r->info.exit, sizeof(r->info.exit));
 	if (o->overwrite) {
 		flight_final(&r->flight, flight_end_reason(&r->flight, r->status), 1);
 		flight_say_summary(&r->flight);
@@ -517,7 +518,7 @@ static int start_flight(struct recorder *r, const struct record_options *o)
 int record_run(const struct record_options *o)
 {
 	struct recorder r = { .shm_fd = -1, .dir.trace_fd = -1, .files = { -1, -1 },
-			      .flight = { .snap_fd = -1, .bell = -1 } };
+			      .flight = { .snap_fd = -1, .bell = -1, .pidfd = -1 } };
 	char *path = cli_find_program(o->argv[0]), *lib = NULL;
 	struct cli_target target;
 	int ret = -1;

@@ -10,6 +10,9 @@
  *   crash_threads blocked                  SIGSEGV with SIGSEGV blocked: the
  *                                          kernel kills at once, no handler
  *                                          runs
+ *   crash_threads detached                 SIGSEGV, after saying how the kernel
+ *                                          holds its disposition (a system
+ *                                          call no wrapper sees)
  *   crash_threads child                    a child it forks dies of SIGSEGV;
  *                                          it says so and exits 0
  *   crash_threads recover N                N faults, each caught by the
@@ -20,10 +23,17 @@
  *                                          still there
  *   crash_threads handled USR1|USR2        the same, with a handler of its
  *                                          own, which says it ran
+ *   crash_threads children                 says whether it has a child to
+ *                                          wait() for, or a SIGCHLD pending,
+ *                                          then exit 0
  *
- * Each prints what it did on stdout, flushed before the end.
+ * Each prints what it did on stdout, flushed before the end.  With
+ * CRASH_THREADS_GO=FILE in the environment, the crash (the faults of
+ * recover, the child of child) waits until FILE exists: a recorder
+ * attaches meanwhile.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -33,6 +43,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,6 +74,15 @@ static void wait_ticks(int n)
 {
 	while (ticks[0] < n || ticks[1] < n)
 		usleep(1000);
+}
+
+/* Until the file CRASH_THREADS_GO names exists, if it names one. */
+static void wait_go(void)
+{
+	const char *go = getenv("CRASH_THREADS_GO");
+
+	while (go && access(go, F_OK))
+		usleep(10 * 1000);
 }
 
 __attribute__((noinline)) void before_crash(int i)
@@ -120,12 +140,37 @@ __attribute__((noinline)) void do_blocked(void)
 	do_segv();
 }
 
+/* The kernel's struct sigaction starts with the handler, but on mips
+ * (the flags first). */
+struct kernel_action {
+#ifdef __mips__
+	unsigned int flags;
+#endif
+	void *handler;
+	unsigned char rest[64];
+};
+
+__attribute__((noinline)) void do_detached(void)
+{
+	struct kernel_action k;
+	struct sigaction sa;
+
+	syscall(SYS_rt_sigaction, SIGSEGV, NULL, &k, _NSIG / 8);
+	sigaction(SIGSEGV, NULL, &sa);
+	printf("SIGSEGV in the kernel: %s; as libc reads it: %s, flags %#x\n",
+	       k.handler == (void *)SIG_DFL ? "default" : "a handler",
+	       sa.sa_handler == SIG_DFL ? "default" : "a handler", (unsigned)sa.sa_flags);
+	fflush(stdout);
+	do_segv();
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
 } crashes[] = {
 	{ "segv", do_segv }, { "bus", do_bus }, { "ill", do_ill },
 	{ "fpe", do_fpe }, { "abrt", do_abrt }, { "blocked", do_blocked },
+	{ "detached", do_detached },
 };
 
 /* ---- recovering from SIGSEGV, as a GC does ---- */
@@ -152,6 +197,8 @@ static int recover(int n)
 	       old.sa_handler == SIG_DFL ? "default" : "a handler", (unsigned)old.sa_flags);
 	sigaction(SIGSEGV, &sa, &old);
 	printf("replaced: %s\n", old.sa_handler == SIG_DFL ? "default" : "a handler");
+	fflush(stdout);
+	wait_go();
 	for (int i = 0; i < n; i++) {
 		mprotect(guarded, 4096, PROT_NONE);
 		touch_guarded(i);
@@ -193,6 +240,7 @@ static void *crasher(void *arg)
 
 	pthread_setname_np(pthread_self(), "crasher");
 	wait_ticks(20);
+	wait_go();
 	for (int i = 0; i < 5; i++)
 		before_crash(i);
 	printf("crashing: %s\n", how);
@@ -210,6 +258,7 @@ static int child_crashes(void)
 	pid_t pid;
 
 	wait_ticks(20);
+	wait_go();
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
@@ -225,12 +274,27 @@ static int child_crashes(void)
 	return 0;
 }
 
+/* What a program that never forked should find: no child, no SIGCHLD. */
+static int children(void)
+{
+	sigset_t pending;
+	pid_t p = waitpid(-1, NULL, WNOHANG);
+
+	sigpending(&pending);
+	printf("wait: %s; SIGCHLD %s\n", p < 0 && errno == ECHILD ? "no child" : "a child",
+	       sigismember(&pending, SIGCHLD) ? "pending" : "not pending");
+	wait_go();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t t;
 
 	if (argc < 2)
 		return 2;
+	if (!strcmp(argv[1], "children"))
+		return children();
 	for (int i = 0; i < 2; i++)
 		pthread_create(&t, NULL, worker, &ticks[i]);
 	if (!strcmp(argv[1], "child"))
