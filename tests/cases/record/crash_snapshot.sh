@@ -7,17 +7,7 @@
 # recovers from SIGSEGV in its own handler runs as untraced, with no
 # snapshot per fault.
 
-t_build gcc-pg -O2 crash_threads "$top/tests/progs/crash_threads.c"
-# How a program ended, as the kernel says it: built for the host, it runs
-# the program (under qemu-user with T_ARCH) as the recorder does.
-gcc -O2 -o wait_status "$top/tests/progs/wait_status.c"
-ulimit -c unlimited 2>/dev/null
-
-# cores DIR: the core files the program left there (the core pattern may
-# send them elsewhere: then none, traced or not).
-cores() {
-	ls "$1" | grep -c '^core\|^qemu_.*\.core$'
-}
+. "$top/tests/crash_lib.sh"
 
 for kind in segv bus ill fpe abrt; do
 	mkdir "un-$kind" "tr-$kind"
@@ -42,12 +32,7 @@ for kind in segv bus ill fpe abrt; do
 		expr "$why" : "$sig in thread [0-9]* (crasher) of pid $pid[, ]"
 	[ "$kind" = segv ] && t_ok "segv: ... and the address it wrote to" expr "$why" : ".*, address 0x0, "
 	tid=$(echo "$why" | awk '{ print $4 }')
-	"$FNTRACE" report -i "$d" >"tr-$kind/report" 2>"tr-$kind/report.err"
-	t_eq "$kind: reported" "0 " "$? $(cat "tr-$kind/report.err")"
-	t_ok "$kind: the crashing thread's last calls" \
-		grep -q -- "-$tid *|.* do_$kind()" "tr-$kind/report"
-	t_ok "$kind: ... and those before them" grep -q -- "-$tid *|.* before_crash();" "tr-$kind/report"
-	t_ok "$kind: the other threads' windows" grep -q " worker_tick();" "tr-$kind/report"
+	crash_window "$kind" "$d" "$tid"
 	"$FNTRACE" info -i "$d" >"tr-$kind/info"
 	t_ok "$kind: info says it crashed" grep -q "^why  *a crash: the ring's window once" "tr-$kind/info"
 	t_ok "$kind: ... and how" grep -q "^  *$sig in thread $tid (crasher)" "tr-$kind/info"

@@ -8,18 +8,7 @@
 # (not a bit of ours left), and a crash is the untraced one, with nothing
 # written.
 
-t_build gcc-pg -O2 crash_threads "$top/tests/progs/crash_threads.c"
-gcc -O2 -o wait_status "$top/tests/progs/wait_status.c"
-ulimit -c unlimited 2>/dev/null
-
-cores() {
-	ls "$1" | grep -c '^core\|^qemu_.*\.core$'
-}
-
-# How it ended, as wait_status says it on the last of DIR/err's lines.
-status_of() {
-	grep -E '^(status|signal) ' "$1/err"
-}
+. "$top/tests/crash_lib.sh"
 
 # started DIR ARG...: crash_threads ARG... under fntrace run, in DIR,
 # holding its crash until DIR/go exists; its pid in $pid once its
@@ -51,12 +40,6 @@ attached() {
 	done
 }
 
-# The kernel keeps the wait status of a process that is not the asker's
-# child from Linux 6.15 (PIDFD_INFO_EXIT): before, info says it ended.
-# Its core dump bit is the thread group leader's, which may miss it when
-# another thread dumped core to a file: not compared.
-kernel=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
-
 for kind in segv bus ill fpe abrt; do
 	mkdir "un-$kind" "tr-$kind"
 	(cd "un-$kind" && ../wait_status ../crash_threads "$kind" >out 2>status)
@@ -81,19 +64,9 @@ for kind in segv bus ill fpe abrt; do
 	why=$(sed -n 's/^snapshot_why: //p' "$d/info")
 	t_ok "$kind: it names the signal, the crashing thread and its process ($why)" \
 		expr "$why" : "$sig in thread [0-9]* (crasher) of pid $pid[, ]"
-	if [ "$kernel" -ge 6015 ]; then
-		t_eq "$kind: info says how it ended, as untraced" "${want% (core dumped)}" \
-			"$(sed -n 's/^exit: //p' "$d/info" | sed 's/ (core dumped)$//')"
-	else
-		t_skip "$kind: info says how it ended" "Linux $(uname -r) keeps no exit status for a pidfd"
-	fi
+	crash_exit_said "$kind" "$d" "$want"
 	tid=$(echo "$why" | awk '{ print $4 }')
-	"$FNTRACE" report -i "$d" >"tr-$kind/report" 2>"tr-$kind/report.err"
-	t_eq "$kind: reported" "0 " "$? $(cat "tr-$kind/report.err")"
-	t_ok "$kind: the crashing thread's last calls" \
-		grep -q -- "-$tid *|.* do_$kind()" "tr-$kind/report"
-	t_ok "$kind: ... and those before them" grep -q -- "-$tid *|.* before_crash();" "tr-$kind/report"
-	t_ok "$kind: the other threads' windows" grep -q " worker_tick();" "tr-$kind/report"
+	crash_window "$kind" "$d" "$tid"
 	t_ok "$kind: the recorder's line says so" \
 		grep -q "^fntrace: snapshot 1 (a crash: $sig in thread $tid (crasher)" "tr-$kind/rec.err"
 done

@@ -7,17 +7,7 @@
 # it; a program that ends well, or recovers in its own handler, leaves
 # nothing.
 
-t_build gcc-pg -O2 crash_threads "$top/tests/progs/crash_threads.c"
-gcc -O2 -o wait_status "$top/tests/progs/wait_status.c"
-ulimit -c unlimited 2>/dev/null
-
-cores() {
-	ls "$1" | grep -c '^core\|^qemu_.*\.core$'
-}
-
-status_of() {
-	grep -E '^(status|signal) ' "$1/err"
-}
+. "$top/tests/crash_lib.sh"
 
 # dumped DIR ARG...: crash_threads ARG... under fntrace run --dump-on-oops
 # =DIR/dump, in DIR, function_graph switched on before its crash (held
@@ -52,12 +42,6 @@ kept() {
 	pgrep -f -- "--dump-on-oops=dump -- ../crash_threads"
 }
 
-# The kernel keeps the wait status of a process that is not the asker's
-# child from Linux 6.15 (PIDFD_INFO_EXIT): before, info says it ended.
-# Its core dump bit is the thread group leader's, which may miss it when
-# another thread dumped core to a file: not compared.
-kernel=$(uname -r | awk -F. '{ print $1 * 1000 + $2 }')
-
 for kind in segv bus ill fpe abrt; do
 	mkdir "un-$kind" "tr-$kind"
 	(cd "un-$kind" && ../wait_status ../crash_threads "$kind" >out 2>status)
@@ -80,19 +64,9 @@ for kind in segv bus ill fpe abrt; do
 		expr "$why" : "$sig in thread [0-9]* (crasher) of pid $pid[, ]"
 	t_eq "$kind: the flight file names run's pid" "$pid" \
 		"$(sed -n 's/^pid: //p' "tr-$kind/dump/flight")"
-	if [ "$kernel" -ge 6015 ]; then
-		t_eq "$kind: info says how it ended, as untraced" "${want% (core dumped)}" \
-			"$(sed -n 's/^exit: //p' "$d/info" | sed 's/ (core dumped)$//')"
-	else
-		t_skip "$kind: info says how it ended" "Linux $(uname -r) keeps no exit status for a pidfd"
-	fi
+	crash_exit_said "$kind" "$d" "$want"
 	tid=$(echo "$why" | awk '{ print $4 }')
-	"$FNTRACE" report -i "$d" >"tr-$kind/report" 2>"tr-$kind/report.err"
-	t_eq "$kind: reported" "0 " "$? $(cat "tr-$kind/report.err")"
-	t_ok "$kind: the crashing thread's last calls" \
-		grep -q -- "-$tid *|.* do_$kind()" "tr-$kind/report"
-	t_ok "$kind: ... and those before them" grep -q -- "-$tid *|.* before_crash();" "tr-$kind/report"
-	t_ok "$kind: the other threads' windows" grep -q " worker_tick();" "tr-$kind/report"
+	crash_window "$kind" "$d" "$tid"
 	t_ok "$kind: the keeper's line says where" \
 		grep -q "^fntrace: snapshot 1 (a crash: $sig in thread $tid (crasher).* -> .*/tr-$kind/dump/snapshot.1\$" \
 		"tr-$kind/err"
