@@ -157,11 +157,28 @@ static int gone(pid_t pid)
 	return cli_proc_status(pid, 0, "State", state, sizeof(state)) == 0 && state[0] == 'Z';
 }
 
+/* Its end under way, for up to END_GRACE_MS: a process that dies closes
+ * its descriptors, its endpoint with them, before the kernel makes it a
+ * zombie, and under load (a core dump written meanwhile, qemu-user) that
+ * takes a while.  Not to be taken for a detach. */
+#define END_GRACE_MS 2000
+
+static int ending(pid_t pid)
+{
+	for (int waited = 0; waited < END_GRACE_MS; waited += 10) {
+		if (gone(pid))
+			return 1;
+		usleep(10 * 1000);
+	}
+	return 0;
+}
+
 /* Gone, or detached (`fntrace detach`): either way its buffer holds the
  * last of what it wrote, and nobody is left to answer a request. */
 static int over(struct attached *a)
 {
-	if (!a->detached && !gone(a->o->pid) && !ctl_endpoint_exists(a->o->pid))
+	if (!a->detached && !gone(a->o->pid) && !ctl_endpoint_exists(a->o->pid) &&
+	    !ending(a->o->pid))
 		a->detached = 1;
 	return a->detached || gone(a->o->pid);
 }
