@@ -18,11 +18,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -99,6 +101,44 @@ static void remove_stale_sockets(const char *dir)
 	closedir(d);
 }
 
+static int open_lock(void *path)
+{
+	return open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+}
+
+/*
+ * The sweep above and each runtime's making of its socket go one at a
+ * time, under an flock of DIR/.lock: pids are reused (32768 of them by
+ * default), and a sweep that found pid P gone and its socket dead could
+ * otherwise remove the socket a new process P had just made in between,
+ * which then had no endpoint.  A holder that stops (SIGSTOP) is waited
+ * for LOCK_WAIT_MS at most; then nothing is swept.
+ */
+#define LOCK_WAIT_MS 1000
+
+static int lock_dir(const char *dir)
+{
+	char path[80];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.lock", dir);
+	fd = ft_fd_open(FT_FD_SOCKET_LOCK, open_lock, path, NULL);
+	for (int waited = 0; fd >= 0 && waited < LOCK_WAIT_MS; waited += 10) {
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK)
+			break;
+		usleep(10 * 1000);
+	}
+	ft_fd_release(FT_FD_SOCKET_LOCK);
+	return -1;
+}
+
+static void unlock_dir(void)
+{
+	ft_fd_release(FT_FD_SOCKET_LOCK);	/* the lock goes with it */
+}
+
 static int new_socket(void *unused)
 {
 	return socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -110,19 +150,26 @@ static int open_socket_as(uid_t uid)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	char dir[64];
-	int fd, err;
+	int fd, err, locked;
 
 	if (socket_dir(dir, sizeof(dir), uid))
 		return -1;
-	remove_stale_sockets(dir);
+	locked = lock_dir(dir) == 0;
+	if (locked)
+		remove_stale_sockets(dir);
 	snprintf(sock_path, sizeof(sock_path), "%s/%d", dir, (int)getpid());
 	strcpy(addr.sun_path, sock_path);
 	unlink(sock_path);
 	fd = ft_fd_open(FT_FD_CONTROL, new_socket, NULL, NULL);
 	if (fd >= 0 && bind(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0 &&
-	    chmod(sock_path, 0600) == 0 && listen(fd, FT_CTL_BACKLOG) == 0)
+	    chmod(sock_path, 0600) == 0 && listen(fd, FT_CTL_BACKLOG) == 0) {
+		if (locked)
+			unlock_dir();
 		return fd;
+	}
 	err = errno;
+	if (locked)
+		unlock_dir();
 	ft_fd_release(FT_FD_CONTROL);
 	errno = err;
 	return -1;

@@ -24,6 +24,7 @@ enum ft_fd_slot {
 	FT_FD_SNAPSHOT,		/* the snapshot buffer's shared memory */
 	FT_FD_SNAP_REQUEST,	/* the eventfd program threads ask for one with */
 	FT_FD_SNAP_BELL,	/* the eventfd that tells a recorder one was taken */
+	FT_FD_SOCKET_LOCK,	/* the endpoints' directory's lock, while held */
 	FT_NR_FD_SLOTS
 };
 
