@@ -74,9 +74,10 @@ t_eq "a recorder killed: the next one records" 0 "$?"
 kill "$pid"; wait
 
 # A process that ended but is not reaped (a zombie), and no process.
-# (the parent becomes sleep, which never reaps it; killed once done: a
-# parent that ended under load before the checks would leave no zombie)
-sh -c './spin 0 >/dev/null & echo $! >zombie.pid; exec sleep 60' &
+# (the parent becomes sleep, which never reaps it, and is killed once the
+# checks are done; the child ends a second later, after that exec: one
+# that ended before it was reaped by sh, which left no zombie)
+sh -c '(sleep 1; exec ./spin 0) >/dev/null & echo $! >zombie.pid; exec sleep 60' &
 parent=$!
 for i in $(seq 50); do [ -s zombie.pid ] && break; sleep 0.1; done
 zombie=$(cat zombie.pid)
