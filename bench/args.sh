@@ -58,12 +58,6 @@ add_all() {
 	LABELS=("${labels[@]}")
 }
 
-# slope PREFIX STAT: the time between the two sizes, in microseconds.
-slope() {
-	awk -v a="$($2 "${1}_0")" -v b="$($2 "${1}_1")" \
-		'BEGIN { if (a != "" && b != "") print b - a }'
-}
-
 # per LABEL REF CALLS-PER-ITER STAT: LABEL's slope less REF's, in ns per
 # call of the iterations between the two sizes.
 per() {

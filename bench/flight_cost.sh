@@ -102,12 +102,6 @@ add_all() {
 	LABELS=("${labels[@]}")
 }
 
-# slope PREFIX STAT: the time between the two sizes, in microseconds.
-slope() {
-	awk -v a="$($2 "${1}_0")" -v b="$($2 "${1}_1")" \
-		'BEGIN { if (a != "" && b != "") print b - a }'
-}
-
 # per CONFIG STAT: its slope less the plain build's, in ns per call.
 per() {
 	local sizes

@@ -116,6 +116,15 @@ spread() {
 		END { printf "%.1f..%.1f", lo / 1000, hi / 1000 }'
 }
 
+# slope PREFIX [STAT]: the time between PREFIX_0's and PREFIX_1's runs
+# (the two sizes of the slope method), in microseconds, by STAT (median,
+# the default; median_cpu; fastest).
+slope() {
+	local stat=${2:-median}
+	awk -v a="$($stat "${1}_0")" -v b="$($stat "${1}_1")" \
+		'BEGIN { if (a != "" && b != "") print b - a }'
+}
+
 fmt() { awk -v v="$1" -v p="$2" 'BEGIN { if (v == "") print "-"; else printf "%." p "f", v }'; }
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && b != "" && a <= b) }'; }
 div() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && b != 0) printf "%.6f", a / b }'; }

@@ -291,14 +291,6 @@ cost_calls() {
 	esac
 }
 
-# slope LABEL-PREFIX [STAT]: the time between the two sizes, in
-# microseconds, of their median runs (or of STAT: fastest).
-slope() {
-	local stat=${2:-median}
-	awk -v a="$($stat "${1}_0")" -v b="$($stat "${1}_1")" \
-		'BEGIN { if (a != "" && b != "") print b - a }'
-}
-
 # ns per call of PROG's CONFIG, into NS[CONFIG] (from the median runs),
 # NSF[CONFIG] (from the fastest) and NSC[CONFIG] (from the median CPU
 # times: the program's, the recorder's, every process of the run); the
