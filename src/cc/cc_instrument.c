@@ -112,23 +112,32 @@ static int takes_return_sites(const struct cmd *cc)
 	return ok;
 }
 
-/* Does the compiler make XRay's exit sleds for the target?  clang does
- * where XRay is ported (x86_64: not -m32). */
-static int takes_xray_exits(const struct cmd *cc, const struct cc_args *a)
+/* An empty compile for the target (its ABI options), with flags and
+ * the n extra words: 1 if the compiler takes it, 0 if it refuses, -1 if
+ * the command could not be made. */
+static int empty_compile(const struct cmd *cc, const struct cc_args *a, const struct cmd *flags,
+			 const char *const *extra, size_t n)
 {
 	struct cmd c;
-	int ret = cc_start_cmd(&c, cc, NULL);
+	int ret = cc_start_cmd(&c, cc, flags);
 
 	for (int i = 0; i < a->argc && !ret; i++)
 		if (cc_abi_option(a, i))
 			ret = cmd_push(&c, a->argv[i]);
-	for (size_t i = 0; i < NR_XRAY_EXITS && !ret; i++)
-		ret = cmd_push(&c, xray_exits[i]);
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = cmd_push(&c, extra[i]);
 	ret = ret || cmd_push(&c, "-S") || cmd_push(&c, "-x") || cmd_push(&c, "c") ||
 	      cmd_push(&c, "/dev/null") || cmd_push(&c, "-o") || cmd_push(&c, "/dev/null");
-	ret = !ret && cc_succeeds(&c);
+	ret = ret ? -1 : cc_succeeds(&c);
 	free(c.v);
 	return ret;
+}
+
+/* Does the compiler make XRay's exit sleds for the target?  clang does
+ * where XRay is ported (x86_64: not -m32). */
+static int takes_xray_exits(const struct cmd *cc, const struct cc_args *a)
+{
+	return empty_compile(cc, a, NULL, xray_exits, NR_XRAY_EXITS) == 1;
 }
 
 /* The compiler's return sites, where the target takes them. */
@@ -156,18 +165,9 @@ static int return_sites_form(const struct cmd *cc, const struct cc_args *a,
 static int refuses_omit_fp(const struct cmd *cc, const struct cc_args *a,
 			   const struct cmd *flags)
 {
-	struct cmd c;
-	int ret = cc_start_cmd(&c, cc, flags);
+	static const char *const omit[] = { "-fomit-frame-pointer" };
 
-	for (int i = 0; i < a->argc && !ret; i++)
-		if (cc_abi_option(a, i))
-			ret = cmd_push(&c, a->argv[i]);
-	ret = ret || cmd_push(&c, "-fomit-frame-pointer") || cmd_push(&c, "-S") ||
-	      cmd_push(&c, "-x") || cmd_push(&c, "c") || cmd_push(&c, "/dev/null") ||
-	      cmd_push(&c, "-o") || cmd_push(&c, "/dev/null");
-	ret = !ret && !cc_succeeds(&c);
-	free(c.v);
-	return ret;
+	return empty_compile(cc, a, flags, omit, 1) == 0;
 }
 
 /* -pg and what goes with it on the target. */
