@@ -129,19 +129,22 @@ struct pidfd_exit {
 /*
  * The wait status of the process pidfd names, which is not ours to
  * wait() for: the kernel keeps it for a pidfd once the parent has reaped
- * the process (a zombie has none yet).  A parent reaps at once as a rule;
- * one that has not within a second, or a kernel before 6.15, tells
- * nothing: -1.  The exit code kept is the thread group leader's: if it
+ * the process (a zombie has none yet).  A parent reaps at once as a rule,
+ * but a loaded machine may not run it for a while (a second was seen to
+ * be too short under qemu-user); one that has not within REAP_WAIT_MS, or
+ * a kernel before 6.15, tells nothing: -1.  The exit code kept is the thread group leader's: if it
  * ended while another thread dumped core, it lacks the bit that says a
  * core was dumped.  A dump to a helper (a core_pattern pipe or socket)
  * is noted for the pidfd (6.16), and puts the bit back; one to a file is
  * not, and the bit may be missing (as Linux 6.18 has it).
  */
+#define REAP_WAIT_MS 5000
+
 static int gone_status(int pidfd, int *status)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
 
-	for (int tries = 0; pidfd >= 0 && tries < 100; tries++) {
+	for (int waited = 0; pidfd >= 0 && waited < REAP_WAIT_MS; waited += 10) {
 		struct pidfd_exit info = { .mask = PIDFD_INFO_EXIT_BIT | PIDFD_INFO_COREDUMP_BIT };
 
 		if (ioctl(pidfd, PIDFD_GET_INFO_EXIT, &info))
