@@ -15,6 +15,7 @@
 #include "interpose.h"
 #include "lock.h"
 #include "messages.h"
+#include "sanitized.h"
 #include "seccomp.h"
 #include "snapshot_ctl.h"
 #include "sync.h"
@@ -28,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -380,18 +382,53 @@ int ft_control_on_thread(void)
 	return atomic_load(&control_tid) == (pid_t)syscall(SYS_gettid);
 }
 
-static void *control_thread(void *arg)
+/*
+ * The control thread is made once and never ends.  A detach closes the
+ * endpoint and the thread parks; the next attach opens an endpoint and
+ * wakes it.  A thread that ended would have to be joined by someone
+ * (ThreadSanitizer reports a thread that ends unjoined as leaked, and
+ * after a detach nobody of ours is left to join it).  control_running
+ * is set while it serves; wake, to send it back to work.
+ */
+static _Atomic int control_running, wake;
+
+static void serve_clients(void)
 {
-	atomic_store(&control_tid, (pid_t)syscall(SYS_gettid));
-	take_own_signals();
-	prctl(PR_SET_NAME, "fntrace-ctl");
 	while (!stop_requested) {
 		if (next_client() < 0)
-			return NULL;
+			return;
 		serve_client(FT_FD_CLIENT);
 	}
 	close_endpoint();
 	ft_ctl_endpoint_remove();
+}
+
+/* Asleep on the futex until an attach wakes it (a raw system call:
+ * nothing of the C library's, which a sanitizer would see). */
+static void park(void)
+{
+	atomic_store(&control_running, 0);
+	while (!atomic_exchange(&wake, 0))
+		syscall(SYS_futex, &wake, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+}
+
+static void unpark(void)
+{
+	atomic_store(&control_running, 1);
+	atomic_store(&wake, 1);
+	syscall(SYS_futex, &wake, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static void *control_thread(void *arg)
+{
+	atomic_store(&control_tid, (pid_t)syscall(SYS_gettid));
+	ft_sanitized_thread_ignored();
+	take_own_signals();
+	prctl(PR_SET_NAME, "fntrace-ctl");
+	for (;;) {
+		serve_clients();
+		park();
+	}
 	return NULL;
 }
 
@@ -428,7 +465,6 @@ static int open_socket(void)
 	return -1;
 }
 
-static pthread_t thread;
 static int thread_made;
 
 /* The thread a detach stopped has closed its endpoint: an attach may
@@ -436,8 +472,8 @@ static int thread_made;
 static void wait_stopped(void)
 {
 	if (thread_made && stop_requested)
-		pthread_join(thread, NULL);
-	thread_made = thread_made && !stop_requested;
+		while (atomic_load(&control_running))
+			usleep(1000);
 }
 
 int ft_control_running(void)
@@ -447,6 +483,7 @@ int ft_control_running(void)
 
 static int start_thread(void)
 {
+	pthread_t thread;
 	sigset_t all, old;
 	int ret;
 
@@ -455,9 +492,11 @@ static int start_thread(void)
 	sigfillset(&all);
 	sigdelset(&all, SIGTRAP);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
+	atomic_store(&control_running, 1);
 	ret = pthread_create(&thread, NULL, control_thread, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	thread_made = ret == 0;
+	atomic_store(&control_running, thread_made);
 	return ret ? -1 : 0;
 }
 
@@ -465,6 +504,8 @@ static int start_thread(void)
 static void control_after_fork(void)
 {
 	thread_made = 0;	/* the parent's, not here */
+	atomic_store(&control_running, 0);
+	atomic_store(&wake, 0);
 	ft_fd_release(FT_FD_CLIENT);	/* forked while serving one */
 	ft_fd_release(FT_FD_SIDE_CLIENT);
 	if (ft_fd(FT_FD_CONTROL) < 0)
@@ -487,7 +528,9 @@ int ft_control_start(void)
 		return -1;
 	if (open_socket() < 0)
 		return -1;
-	if (start_thread()) {
+	if (thread_made)
+		unpark();
+	else if (start_thread()) {
 		close_endpoint();
 		ft_ctl_endpoint_remove();
 		return -1;

@@ -6,6 +6,7 @@
  * waits for the batch to end (runtime.c registers the handlers).
  */
 #include "lock.h"
+#include "sanitized.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -21,17 +22,17 @@ void ftrace_lock(void)
 {
 	while (atomic_load(&forks_waiting))
 		sched_yield();
-	pthread_mutex_lock(&control_lock);
+	ft_mutex_lock(&control_lock);
 }
 
 void ftrace_unlock(void)
 {
-	pthread_mutex_unlock(&control_lock);
+	ft_mutex_unlock(&control_lock);
 }
 
 void ftrace_lock_for_fork(void)
 {
 	atomic_fetch_add(&forks_waiting, 1);
-	pthread_mutex_lock(&control_lock);
+	ft_mutex_lock(&control_lock);
 	atomic_fetch_sub(&forks_waiting, 1);
 }

@@ -13,18 +13,81 @@
  * x86_64 hooks zero what they saved on the way out.
  *
  * ThreadSanitizer runs a thread of its own that blocks every signal: not
- * one of the program's (src/core/tasks.c).
+ * one of the program's (src/core/tasks.c).  It sees every libc call the
+ * runtime makes: the runtime's mutexes would order the program's threads
+ * (a race hidden), and the control thread's reads and writes would meet
+ * the program's.  A process fntrace starts has TSan told to look past the
+ * runtime (src/target/tsan_env.c); one fntrace attaches to read its
+ * options long before.  TSan's own annotations say the same from inside:
+ * sync is ignored around each lock and unlock of the runtime's mutexes,
+ * and everything the control thread does is ignored for its whole life.
  */
 #include "ftrace.h"
 #include "sanitized.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 
 int ft_scrub_spills;
 int ft_sanitized_tsan;
+
+typedef void (*tsan_annotation)(const char *file, int line);
+
+/* TSan's begin and end of each kind of ignore, looked up once. */
+static struct {
+	tsan_annotation sync[2], reads[2], writes[2];
+} ignore;
+
+static tsan_annotation annotation(const char *name)
+{
+	return (tsan_annotation)dlsym(RTLD_DEFAULT, name);
+}
+
+static void find_annotations(void)
+{
+	ignore.sync[0] = annotation("AnnotateIgnoreSyncBegin");
+	ignore.sync[1] = annotation("AnnotateIgnoreSyncEnd");
+	ignore.reads[0] = annotation("AnnotateIgnoreReadsBegin");
+	ignore.reads[1] = annotation("AnnotateIgnoreReadsEnd");
+	ignore.writes[0] = annotation("AnnotateIgnoreWritesBegin");
+	ignore.writes[1] = annotation("AnnotateIgnoreWritesEnd");
+	for (int i = 0; i < 2; i++)
+		if (!ignore.sync[i] || !ignore.reads[i] || !ignore.writes[i])
+			ignore = (__typeof__(ignore)){ 0 };
+}
 
 void ft_sanitized_start(void)
 {
 	ft_scrub_spills = dlsym(RTLD_DEFAULT, "__lsan_do_leak_check") != NULL;
 	ft_sanitized_tsan = dlsym(RTLD_DEFAULT, "__tsan_init") != NULL;
+	if (ft_sanitized_tsan)
+		find_annotations();
+}
+
+/* Begin (0) or end (1) one kind of ignore, where TSan runs. */
+static void annotate(tsan_annotation pair[2], int end)
+{
+	if (pair[end])
+		pair[end](__FILE__, __LINE__);
+}
+
+void ft_mutex_lock(pthread_mutex_t *m)
+{
+	annotate(ignore.sync, 0);
+	pthread_mutex_lock(m);
+	annotate(ignore.sync, 1);
+}
+
+void ft_mutex_unlock(pthread_mutex_t *m)
+{
+	annotate(ignore.sync, 0);
+	pthread_mutex_unlock(m);
+	annotate(ignore.sync, 1);
+}
+
+void ft_sanitized_thread_ignored(void)
+{
+	annotate(ignore.reads, 0);
+	annotate(ignore.writes, 0);
+	annotate(ignore.sync, 0);
 }

@@ -12,4 +12,13 @@ extern int ft_scrub_spills;
 extern int ft_sanitized_tsan;
 void ft_sanitized_start(void);
 
+#include <pthread.h>
+/* The runtime's mutexes: invisible to ThreadSanitizer (no order between
+ * the program's threads).  Plain pthread_mutex_lock() elsewhere. */
+void ft_mutex_lock(pthread_mutex_t *m);
+void ft_mutex_unlock(pthread_mutex_t *m);
+/* The calling thread hidden from ThreadSanitizer for the rest of its
+ * life: the control thread's, which never ends. */
+void ft_sanitized_thread_ignored(void);
+
 #endif

@@ -26,6 +26,7 @@
  * inside libc, never through the wrapper).
  */
 #include "messages.h"
+#include "sanitized.h"
 #include "textprot.h"
 #include "fds.h"
 #include "ftrace.h"
@@ -186,7 +187,7 @@ void text_window_prepare(void)
 
 int text_window_open(void)
 {
-	pthread_mutex_lock(&window_lock);
+	ft_mutex_lock(&window_lock);
 	atomic_store(&window_owner, own_tid());
 	while (atomic_load(&calls_inside))
 		sched_yield();
@@ -262,7 +263,7 @@ void text_window_close(void)
 	maps_fd = -1;	/* the slot's: kept for the next batch */
 	ftrace_thread_mask(SIG_SETMASK, &saved_mask, NULL);
 	atomic_store(&window_owner, 0);
-	pthread_mutex_unlock(&window_lock);
+	ft_mutex_unlock(&window_lock);
 }
 
 /*
@@ -286,8 +287,8 @@ FT_EXPORT int mprotect(void *addr, size_t len, int prot)
 		return ret;
 	}
 	atomic_fetch_sub(&calls_inside, 1);
-	pthread_mutex_lock(&window_lock);
+	ft_mutex_lock(&window_lock);
 	ret = set_protection((uintptr_t)addr, (uintptr_t)addr + len, prot);
-	pthread_mutex_unlock(&window_lock);
+	ft_mutex_unlock(&window_lock);
 	return ret;
 }

@@ -16,6 +16,7 @@
 #include "events.h"
 #include "funcs_file.h"
 #include "limits.h"
+#include "sanitized.h"
 #include "shared_tls.h"
 #include "sync.h"
 #include "tasks.h"
@@ -66,25 +67,25 @@ static struct ft_thread *registry;
 
 static void registry_add(struct ft_thread *t)
 {
-	pthread_mutex_lock(&registry_lock);
+	ft_mutex_lock(&registry_lock);
 	t->prev = NULL;
 	t->next = registry;
 	if (registry)
 		registry->prev = t;
 	registry = t;
-	pthread_mutex_unlock(&registry_lock);
+	ft_mutex_unlock(&registry_lock);
 }
 
 static void registry_del(struct ft_thread *t)
 {
-	pthread_mutex_lock(&registry_lock);
+	ft_mutex_lock(&registry_lock);
 	if (t->prev)
 		t->prev->next = t->next;
 	else
 		registry = t->next;
 	if (t->next)
 		t->next->prev = t->prev;
-	pthread_mutex_unlock(&registry_lock);
+	ft_mutex_unlock(&registry_lock);
 }
 
 /*
@@ -288,13 +289,13 @@ int ft_threads_quiescent(void)
 	sigfillset(&all);
 	sigdelset(&all, SIGTRAP);	/* blocked, our breakpoints kill */
 	ftrace_thread_mask(SIG_BLOCK, &all, &old);
-	pthread_mutex_lock(&registry_lock);
+	ft_mutex_lock(&registry_lock);
 	for (const struct ft_thread *t = registry; t && ok; t = t->next)
 		while (t != ft_current && busy_now(t) && ok) {
 			ok = now_ns() < deadline;
 			sched_yield();
 		}
-	pthread_mutex_unlock(&registry_lock);
+	ft_mutex_unlock(&registry_lock);
 	ftrace_thread_mask(SIG_SETMASK, &old, NULL);
 	return ok;
 }
