@@ -390,6 +390,31 @@ int inject_run_to_zero(pid_t tid, int (*at_zero)(pid_t tid, void *regs), void *r
 int inject_may_abandon(pid_t tid);
 
 /*
+ * Optional (ARCH_HAVE_HW_BREAK), fntrace attach: a hardware breakpoint on
+ * the execution of addr, in one thread stopped under ptrace and no other
+ * (addr 0 clears it); and whether the thread's last stop was that
+ * breakpoint, taken before the instruction at addr runs.  Without it,
+ * attach cannot wait for a thread to leave ThreadSanitizer's runtime
+ * (src/attach/attach_safe.c).
+ */
+#if ARCH_HAVE_HW_BREAK
+int arch_hw_break(pid_t tid, uintptr_t addr);
+int arch_hw_break_hit(pid_t tid);
+#else
+static inline int arch_hw_break(pid_t tid, uintptr_t addr)
+{
+	(void)tid;
+	return addr ? -1 : 0;
+}
+
+static inline int arch_hw_break_hit(pid_t tid)
+{
+	(void)tid;
+	return 0;
+}
+#endif
+
+/*
  * For an unwinder that meets return_to_handler as a return address (see
  * src/core/unwind_fde.c and fde_write.c): the DWARF numbers of the stack
  * pointer and of the return address column, and the code alignment, of

@@ -4,7 +4,8 @@
  * without it (fntrace attach), and taken out again (detach): whether it
  * may be (attach_check.c), the load under ptrace (attach_load.c), the
  * process's own root (attach_root.c) and what is staged in it
- * (attach_stage.c), and the threads that block SIGTRAP (attach_traps.c).
+ * (attach_stage.c), the threads that block SIGTRAP (attach_traps.c), and
+ * where a ThreadSanitizer program's thread may be taken (attach_safe.c).
  */
 #ifndef FNTRACE_ATTACH_H
 #define FNTRACE_ATTACH_H
@@ -22,9 +23,18 @@ int attach_load(pid_t pid, const char *lib, unsigned timeout);
 /* Stop a thread under ptrace: the signal it was taking (to pass on when
  * it is let go), 0, or -1 (attach_load.c). */
 int attach_ptrace_stop(pid_t tid);
+/* Has the time limit of attach_load() run out?  (attach_load.c) */
+int attach_timed_out(void);
+/* A ThreadSanitizer program's thread stopped under ptrace where its own
+ * code runs, with the signal to pass on when it is let go in *sig; or
+ * -1 after one line (attach_safe.c). */
+pid_t attach_seize_safe(pid_t pid, int *sig);
+/* May ThreadSanitizer's program be attached to here?  (attach_check.c) */
+int attach_is_tsan(pid_t pid);
 /* attach_traps.c: SIGTRAP out of the masks of the threads that block it
- * (their ids, space-separated, in list), and back in on detach. */
-int attach_unblock_traps(pid_t pid, char *list, size_t len);
+ * (their ids, space-separated, in list), and back in on detach; held: the
+ * thread attach holds stopped already. */
+int attach_unblock_traps(pid_t pid, pid_t held, char *list, size_t len);
 int detach_traps_list(pid_t pid, char *list, size_t len);
 void detach_reblock_traps(pid_t pid, const char *list);
 /* A process's root as we reach it: "" if it is ours (the same root, in

@@ -9,9 +9,8 @@
  *   statically linked   no dynamic loader to dlopen the runtime with
  *   another arch        the injected call uses the host's registers
  *   under qemu-user     /proc/PID/exe is the emulator
- *   ThreadSanitizer     its race detector would see the runtime: what
- *                       tells it to look past (src/target/tsan_env.c)
- *                       is read at the process's start
+ *   ThreadSanitizer     where the architecture has no hardware
+ *                       breakpoints for attach_safe.c
  */
 #include "attach.h"
 #include "../cli/cli.h"
@@ -153,25 +152,29 @@ static int dynamically_linked(pid_t pid)
 	return 0;
 }
 
-/*
- * ThreadSanitizer sees every libc call the runtime makes: its locks would
- * order the program's threads in TSan's eyes (a race it would report goes
- * unseen), its control thread would be reported leaked.  A process fntrace
- * starts (with the runtime: detached since, say) tells TSan to look past
- * the runtime, but TSan reads that at its start (gcc's libtsan.so, or
- * clang's TSan linked into the program).
- */
-static int not_tsan(pid_t pid)
+int attach_is_tsan(pid_t pid)
 {
 	char exe[64];
 
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
-	if (maps_file(pid, "libfntrace.so") ||
-	    (!maps_file(pid, "libtsan.so") && !defines(exe, "__tsan_init")))
+	return maps_file(pid, "libtsan.so") || defines(exe, "__tsan_init");
+}
+
+/*
+ * ThreadSanitizer sees every libc call the runtime makes; the runtime
+ * hides them with TSan's annotations (src/core/sanitized.c).  But its
+ * interceptors and checks are not where a thread can be made to call
+ * dlopen(): attach waits for one to come back to the program's code, and
+ * needs a breakpoint of its own in that thread to know when
+ * (attach_safe.c): the architecture's hardware breakpoints.
+ */
+static int not_tsan(pid_t pid)
+{
+	if (ARCH_HAVE_HW_BREAK || !attach_is_tsan(pid))
 		return 1;
-	cli_error("process %d is built with ThreadSanitizer, which would take the runtime's "
-		  "locks and threads for the program's; start it with 'fntrace run' instead",
-		  (int)pid);
+	cli_error("process %d is built with ThreadSanitizer, and fntrace attach cannot wait "
+		  "for its threads to leave TSan's runtime on this architecture; start it with "
+		  "'fntrace run' instead", (int)pid);
 	return 0;
 }
 

@@ -107,6 +107,11 @@ static uintptr_t push_string(pid_t pid, uintptr_t sp, const char *s)
 
 static volatile sig_atomic_t timed_out;
 
+int attach_timed_out(void)
+{
+	return timed_out;
+}
+
 static void on_alarm(int sig)
 {
 	(void)sig;
@@ -146,27 +151,29 @@ int inject_may_abandon(pid_t tid)
 	return 0;
 }
 
-/* The runtime's start in the process, given the threads SIGTRAP was let
- * through to; sp: where a string may go below. */
-static int inject_init(pid_t pid, uintptr_t sp, const char *traps)
+/* The runtime's start in the process, called by its thread tid, given
+ * the threads SIGTRAP was let through to; sp: where a string may go
+ * below. */
+static int inject_init(pid_t pid, pid_t tid, uintptr_t sp, const char *traps)
 {
 	uintptr_t init = remote_symbol(pid, "/libfntrace.so", "fntrace_attach_init"), ret = 0;
 	uintptr_t str = sp ? push_string(pid, sp, traps) : 0;
 
-	if (!init || !str || arch_inject_call(pid, init, &str, 1, str - 256, &ret) || ret) {
+	if (!init || !str || arch_inject_call(tid, init, &str, 1, str - 256, &ret) || ret) {
 		cli_error("process %d: the runtime loaded but its control did not start", (int)pid);
 		return -1;
 	}
 	return 0;
 }
 
-/* dlopen(lib) called in pid, the path pushed at sp. */
-static int remote_dlopen(pid_t pid, uintptr_t dlopen_addr, uintptr_t sp, const char *lib)
+/* dlopen(lib) called by pid's thread tid, the path pushed at sp. */
+static int remote_dlopen(pid_t pid, pid_t tid, uintptr_t dlopen_addr, uintptr_t sp,
+			 const char *lib)
 {
 	uintptr_t str = push_string(pid, sp, lib), ret = 0;
 	uintptr_t args[2] = { str, RTLD_NOW };
 
-	if (str && arch_inject_call(pid, dlopen_addr, args, 2, str - 256, &ret) == 0 && ret)
+	if (str && arch_inject_call(tid, dlopen_addr, args, 2, str - 256, &ret) == 0 && ret)
 		return 0;
 	if (timed_out)
 		cli_error("process %d: the runtime did not load within the time limit "
@@ -176,23 +183,24 @@ static int remote_dlopen(pid_t pid, uintptr_t dlopen_addr, uintptr_t sp, const c
 	return -1;
 }
 
-/* The libraries staged for the runtime first, then the runtime. */
-static int inject(pid_t pid, const struct attach_staging *s, const char *traps)
+/* The libraries staged for the runtime first, then the runtime, loaded
+ * by pid's thread tid. */
+static int inject(pid_t pid, pid_t tid, const struct attach_staging *s, const char *traps)
 {
 	uintptr_t dlopen_addr = remote_symbol(pid, "/libc.so", "dlopen");
-	uintptr_t sp = arch_inject_stack(pid);
+	uintptr_t sp = arch_inject_stack(tid);
 
 	if (!dlopen_addr || !sp) {
 		cli_error("process %d: cannot find dlopen in its C library", (int)pid);
 		return -1;
 	}
 	for (unsigned i = 0; i < s->nr_deps; i++)
-		if (remote_dlopen(pid, dlopen_addr, sp, s->deps[i]))
+		if (remote_dlopen(pid, tid, dlopen_addr, sp, s->deps[i]))
 			return -1;
-	if (remote_dlopen(pid, dlopen_addr, sp, s->runtime))
+	if (remote_dlopen(pid, tid, dlopen_addr, sp, s->runtime))
 		return -1;
 	/* dlopen() has copied the path: the list takes its place. */
-	return inject_init(pid, sp, traps);
+	return inject_init(pid, tid, sp, traps);
 }
 
 /*
@@ -214,29 +222,32 @@ int attach_ptrace_stop(pid_t tid)
 	return -1;
 }
 
-static int seize(pid_t pid)
+/* The thread that will load the runtime, stopped: the main thread where
+ * it is, or, in a ThreadSanitizer program, one where its own code runs
+ * (attach_safe.c).  Its id, with the signal to pass on in *sig; or -1. */
+static pid_t seize(pid_t pid, int *sig)
 {
-	int sig = attach_ptrace_stop(pid);
-
-	if (sig < 0)
-		cli_error("cannot attach to process %d: %s", (int)pid,
-			  errno ? strerror(errno) : "it did not stop");
-	return sig;
+	if (attach_is_tsan(pid))
+		return attach_seize_safe(pid, sig);
+	if ((*sig = attach_ptrace_stop(pid)) >= 0)
+		return pid;
+	cli_error("cannot attach to process %d: %s", (int)pid,
+		  errno ? strerror(errno) : "it did not stop");
+	return -1;
 }
 
-/* The runtime into pid, its control started, within the time limit; lib
- * is copied where the process can open it for the moment of the load. */
-static int load(pid_t pid, const char *lib, int loaded, const char *traps, unsigned timeout)
+/* The runtime into pid by its thread tid, its control started; lib is
+ * copied where the process can open it for the moment of the load. */
+static int load(pid_t pid, pid_t tid, const char *lib, int loaded, const char *traps)
 {
 	static struct attach_staging staging;
 	int ret;
 
-	time_limit(timeout);
 	if (loaded)
-		ret = inject_init(pid, arch_inject_stack(pid), traps);
+		ret = inject_init(pid, tid, arch_inject_stack(tid), traps);
 	else
-		ret = attach_stage_runtime(pid, lib, &staging) || inject(pid, &staging, traps);
-	alarm(0);
+		ret = attach_stage_runtime(pid, lib, &staging) ||
+		      inject(pid, tid, &staging, traps);
 	if (!loaded)
 		attach_unstage_runtime(pid);
 	return ret;
@@ -246,6 +257,7 @@ int attach_load(pid_t pid, const char *lib, unsigned timeout)
 {
 	char path[4096], traps[1024];
 	int ret, loaded, sig;
+	pid_t tid;
 
 	/* Loaded before and detached since: only started again. */
 	loaded = mapped_bias(pid, "/libfntrace.so", path, sizeof(path), NULL) != 0;
@@ -253,12 +265,16 @@ int attach_load(pid_t pid, const char *lib, unsigned timeout)
 		cli_error("process %d has the runtime already: use 'fntrace ctl'", (int)pid);
 		return -1;
 	}
-	if ((sig = seize(pid)) < 0)
+	time_limit(timeout);
+	if ((tid = seize(pid, &sig)) < 0) {
+		alarm(0);
 		return -1;
-	if (attach_unblock_traps(pid, traps, sizeof(traps)))
+	}
+	if (attach_unblock_traps(pid, tid, traps, sizeof(traps)))
 		traps[0] = '\0';
-	ret = load(pid, lib, loaded, traps, timeout);
-	ptrace(PTRACE_DETACH, pid, NULL, (void *)(long)sig);
+	ret = load(pid, tid, lib, loaded, traps);
+	alarm(0);
+	ptrace(PTRACE_DETACH, tid, NULL, (void *)(long)sig);
 	if (ret)
 		detach_reblock_traps(pid, traps);
 	return ret ? -1 : 0;

@@ -56,7 +56,7 @@ static int set_trap_blocked(pid_t tid, int blocked, int held)
 	return ret;
 }
 
-int attach_unblock_traps(pid_t pid, char *list, size_t len)
+int attach_unblock_traps(pid_t pid, pid_t held, char *list, size_t len)
 {
 	char path[64];
 	struct dirent *e;
@@ -71,11 +71,11 @@ int attach_unblock_traps(pid_t pid, char *list, size_t len)
 		pid_t tid = atoi(e->d_name);
 		int n;
 
-		if (tid <= 0 || !blocks_trap(pid, tid) || set_trap_blocked(tid, 0, tid == pid))
+		if (tid <= 0 || !blocks_trap(pid, tid) || set_trap_blocked(tid, 0, tid == held))
 			continue;
 		n = snprintf(list + used, len - used, "%s%d", used ? " " : "", (int)tid);
 		if (n < 0 || (size_t)n >= len - used) {
-			set_trap_blocked(tid, 1, tid == pid);
+			set_trap_blocked(tid, 1, tid == held);
 			break;
 		}
 		used += n;

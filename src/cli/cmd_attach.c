@@ -21,9 +21,12 @@ static const char attach_usage[] =
 	"control endpoint, so that 'fntrace ctl' and 'fntrace record -p' can\n"
 	"trace it.  Its call sites become nops (a program built with\n"
 	"'fntrace cc' or -mnop-mcount has nops already).  One thread is\n"
-	"stopped for the moment the runtime takes to load; the others run on.\n\n"
+	"stopped for the moment the runtime takes to load; the others run on.\n"
+	"In a program built with ThreadSanitizer, that thread is one caught\n"
+	"coming back from TSan's runtime to the program's own code.\n\n"
 	"  -t, --timeout SECONDS   give up if loading takes longer (default 10):\n"
-	"                          a thread may hold a lock the loader needs\n"
+	"                          a thread may hold a lock the loader needs, or\n"
+	"                          every thread wait inside TSan's runtime\n"
 	"  -h, --help              this text\n\n"
 	CLI_EXIT_HELP;
 

@@ -10,6 +10,10 @@
  *   race         two threads write a global unguarded (TSan)
  *   ub           a signed overflow (UBSan)
  *   hold FILE M  calls step() every 10 ms while FILE exists, then does M
+ *   joined FILE M  the same, in a thread the main thread waits for in
+ *                pthread_join()
+ *   line M       reads a line from its input first (a thread that sits
+ *                in TSan's interceptor), prints it, then does M
  *   exec M       execs itself with M; spawn M: through posix_spawn;
  *                system M: through system(); vfork M: vfork and exec
  *   sh CMD       execs sh -c CMD
@@ -127,6 +131,27 @@ static int hold(const char *file)
 	return 0;
 }
 
+static KEEP void *hold_thread(void *file)
+{
+	hold(file);
+	return NULL;
+}
+
+static KEEP int joined(char *file)
+{
+	pthread_t t;
+
+	return pthread_create(&t, NULL, hold_thread, file) || pthread_join(t, NULL);
+}
+
+static KEEP void line(void)
+{
+	char buf[256];
+
+	if (fgets(buf, sizeof(buf), stdin))
+		printf("read %s", buf);
+}
+
 /* The program again, doing mode, started as how says. */
 static int again(const char *self, const char *how, char *mode)
 {
@@ -166,6 +191,12 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "hold") && argc > 3) {
 		hold(argv[2]);
 		mode = argv[3];
+	} else if (!strcmp(mode, "joined") && argc > 3) {
+		joined(argv[2]);
+		mode = argv[3];
+	} else if (!strcmp(mode, "line") && argc > 2) {
+		line();
+		mode = argv[2];
 	}
 	if (!strcmp(mode, "overflow"))
 		overflow(argc);

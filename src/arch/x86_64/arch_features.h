@@ -12,5 +12,7 @@
 #define ARCH_HAVE_ARG_REGS 1
 /* entry.S takes the graph hooks' common case without C. */
 #define ARCH_GRAPH_FAST_PATHS 1
+/* Debug registers through ptrace, for fntrace attach (inject.c). */
+#define ARCH_HAVE_HW_BREAK 1
 
 #endif

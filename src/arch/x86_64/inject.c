@@ -32,6 +32,7 @@
 #include "../arch.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <stddef.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
@@ -108,4 +109,33 @@ int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned 
 	restart_from_scratch(&saved);
 	err |= restore_vectors(tid, &vectors);
 	return ptrace(PTRACE_SETREGS, tid, NULL, &saved) || err ? -1 : 0;
+}
+
+/*
+ * A breakpoint in the thread's debug registers: DR0 holds the address,
+ * DR7's bit 0 enables it for this thread (its R/W and LEN bits 0: on
+ * execution).  The kernel keeps debug registers per thread, so no other
+ * thread stops there, and the text is not written.  The trap comes before
+ * the instruction runs, with %rip at it and DR6's bit 0 set.
+ */
+#define DEBUG_REG(i) ((void *)(offsetof(struct user, u_debugreg) + (i) * sizeof(long)))
+
+int arch_hw_break(pid_t tid, uintptr_t addr)
+{
+	if (ptrace(PTRACE_POKEUSER, tid, DEBUG_REG(7), (void *)0) ||
+	    ptrace(PTRACE_POKEUSER, tid, DEBUG_REG(6), (void *)0))
+		return -1;
+	if (!addr)
+		return 0;
+	return ptrace(PTRACE_POKEUSER, tid, DEBUG_REG(0), (void *)addr) ||
+	       ptrace(PTRACE_POKEUSER, tid, DEBUG_REG(7), (void *)1) ? -1 : 0;
+}
+
+int arch_hw_break_hit(pid_t tid)
+{
+	long dr6;
+
+	errno = 0;
+	dr6 = ptrace(PTRACE_PEEKUSER, tid, DEBUG_REG(6), NULL);
+	return errno == 0 && (dr6 & 1);
 }

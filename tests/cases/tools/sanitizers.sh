@@ -8,7 +8,11 @@
 # and the trace holds the calls made before the report.  Also: C++, the
 # program started through a launcher or by its own exec, posix_spawn
 # and system(), fntrace run with the tracer switched live by ctl, and
-# attach (refused in one line for a TSan program).
+# attach and detach, twice (the second attach only starts the runtime
+# again): for TSan with the main thread in its nanosleep interceptor and
+# in pthread_join() (attach waits for a thread to come back to the
+# program's code), and refused in one line when every thread stays in
+# TSan's runtime, the program running on as it was.
 #
 # make check-sanitize runs the suite with ASAN_OPTIONS naming a file for
 # the reports of fntrace itself: the programs here report on stderr, as
@@ -110,23 +114,38 @@ for cc in $compilers; do
 	san_live "$cc tsan: run, ctl" tsan race
 done
 
-san_attach() {
-	local name=$1 prog=$2 mode=$3 pid rc
-	"./$prog" hold nohold "$mode" >plain.out 2>plain.err
-	rc=$?
-	touch hold
-	"./$prog" hold hold "$mode" >att.out 2>att.err &
-	pid=$!
-	# Once in main: attached while the loader still runs ASan's start-up
-	# (it holds the loader's lock a long time), attach's dlopen() waited
-	# past its time limit and was abandoned halfway.
-	for i in $(seq 100); do [ -s att.out ] && break; sleep 0.1; done
-	"$FNTRACE" attach $pid 2>attach.err
+# attach_round NAME PID N: attach, see step() traced, detach.
+attach_round() {
+	local name="$1 (attach $3)" pid=$2
+	"$FNTRACE" attach $pid 2>>attach.err
 	t_eq "$name: attach" 0 "$?"
 	"$FNTRACE" ctl $pid current_tracer function_graph
 	for i in $(seq 50); do "$FNTRACE" ctl $pid trace | grep -q ' step()' && break; sleep 0.1; done
 	t_ok "$name: step() traced" sh -c "'$FNTRACE' ctl $pid trace | grep -q ' step()'"
 	"$FNTRACE" detach $pid 2>>attach.err
+	t_eq "$name: detach" 0 "$?"
+}
+
+# san_attach NAME PROG HOW MODE: the program calls step() (in main, or
+# in a thread main joins: HOW hold or joined) until the file hold is
+# gone, then does MODE; attached to twice meanwhile.
+san_attach() {
+	local name=$1 prog=$2 how=$3 mode=$4 pid rc
+	"./$prog" $how nohold "$mode" >plain.out 2>plain.err
+	rc=$?
+	touch hold
+	# A fresh file: the last case's output would let attach in before
+	# the program has even been exec'd.
+	rm -f att.out
+	"./$prog" $how hold "$mode" >att.out 2>att.err &
+	pid=$!
+	# Once in main: attached while the loader still runs ASan's start-up
+	# (it holds the loader's lock a long time), attach's dlopen() waited
+	# past its time limit and was abandoned halfway.
+	for i in $(seq 100); do [ -s att.out ] && break; sleep 0.1; done
+	: >attach.err
+	attach_round "$name" $pid 1
+	attach_round "$name" $pid 2
 	rm hold
 	wait $pid
 	t_eq "$name: exit status" "$rc" "$?"
@@ -135,16 +154,35 @@ san_attach() {
 	san_summary att.err >got.sum
 	t_same "$name: the sanitizer's report lines" want.sum got.sum
 }
+
+# Every thread in TSan's runtime (main in its read interceptor, and TSan's
+# own thread): attach waits for the time limit, then says so; the program
+# reads its line and ends as it would have.
+san_attach_refused() {
+	local name=$1 pid
+	rm -f line.in att.out
+	mkfifo line.in
+	./tsan line clean <line.in >att.out 2>att.err &
+	pid=$!
+	exec 7>line.in
+	for i in $(seq 100); do [ -s att.out ] && break; sleep 0.1; done
+	t_error "$name: attach refused" 1 "came back from ThreadSanitizer's runtime" \
+		"$FNTRACE" attach --timeout 1 $pid
+	echo hello >&7
+	exec 7>&-
+	wait $pid
+	t_eq "$name: ... and the program runs on as it was" 0 "$?"
+	t_eq "$name: ... its output" "line: sum 9|read hello|clean: done" \
+		"$(tr '\n' '|' <att.out | sed 's/|$//')"
+	t_eq "$name: ... no report" "" "$(san_summary att.err)"
+}
+
 for cc in $compilers; do
 	san_build $cc asan -fsanitize=address
-	san_attach "$cc asan: attach" asan leak
+	san_attach "$cc asan" asan hold leak
 	san_build $cc tsan -fsanitize=thread
-	touch hold
-	./tsan hold hold clean >/dev/null 2>&1 &
-	pid=$!
-	t_running $pid tsan
-	t_error "$cc tsan: attach refused" 1 "built with ThreadSanitizer" "$FNTRACE" attach $pid
-	rm hold
-	wait $pid
-	t_eq "$cc tsan: ... and the program runs on as it was" 0 "$?"
+	san_attach "$cc tsan race" tsan hold race
+	san_attach "$cc tsan joined" tsan joined clean
+	san_attach "$cc tsan joined race" tsan joined race
+	san_attach_refused "$cc tsan reading"
 done

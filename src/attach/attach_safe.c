@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which thread of a ThreadSanitizer program attach may make call dlopen(),
+ * and when.
+ *
+ * Elsewhere attach stops the main thread wherever it is.  In a TSan
+ * program that place is often inside TSan's own runtime: an interceptor
+ * (usleep, pthread_join, read ...) or the check of a memory access.
+ * TSan's state there is not the one the program's code runs in: a
+ * blocking interceptor has handed its allocator cache to other threads,
+ * and dlopen()'s malloc() crashed in TSan's allocator, one attach in 15.
+ * So the thread is taken only where the program's own code runs:
+ *
+ *   - its stack is unwound (libdw, from the CFI); from the innermost frame
+ *     outwards, frames in TSan's runtime and in the C library are passed
+ *     until the first frame of other code, the program's;
+ *   - if none of them was TSan's, the thread may be taken where it is;
+ *   - else it gets a hardware breakpoint, in that thread alone, at that
+ *     frame's return address, and runs on: it stops there the moment
+ *     TSan's runtime returns to the program.
+ *
+ *     main  ->  usleep (TSan's interceptor)  ->  usleep (libc)  ->  syscall
+ *       ^ breakpoint at the return address into main
+ *
+ * TSan's runtime is libtsan.so (gcc), or the functions a clang program
+ * carries, known by their names (__tsan_*, __interceptor_*, the
+ * __sanitizer namespace ...).  Every thread is looked at: the main thread
+ * often waits in pthread_join() for the program's whole life.  The first
+ * thread to be ready is taken; the others are let go, their breakpoints
+ * cleared.  A thread that never returns to the program's code (TSan's own
+ * background thread) is let go at once.
+ */
+#include "attach.h"
+#include "../arch/arch.h"
+#include "../cli/cli.h"
+#include "../common/array.h"
+#include "../elf/elf.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+struct span {
+	uintptr_t lo, hi;
+};
+
+struct spans {
+	struct span *v;
+	size_t n, cap;
+};
+
+/* Where TSan's runtime and the C library (with the loader) lie. */
+struct code_kinds {
+	struct spans tsan, libc;
+};
+
+static void add_span(struct spans *s, uintptr_t lo, uintptr_t hi)
+{
+	if (grow_array((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v)) == 0)
+		s->v[s->n++] = (struct span){ lo, hi };
+}
+
+static int in_spans(const struct spans *s, uintptr_t pc)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (pc >= s->v[i].lo && pc < s->v[i].hi)
+			return 1;
+	return 0;
+}
+
+/* The names of the functions of a sanitizer's runtime linked into a
+ * program (clang's): its C entry points, its interceptors (whose aliases
+ * are the intercepted functions' names, at the same addresses) and its
+ * C++ namespaces. */
+static int sanitizer_name(const char *name)
+{
+	static const char *const prefixes[] = {
+		"__tsan_", "__interceptor_", "___interceptor_", "__sanitizer",
+		"__ubsan_", "__lsan_", "_ZN6__tsan", "_ZN11__sanitizer",
+		"_ZN14__interception", "_ZN7__ubsan", "_ZN6__lsan",
+	};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
+static void add_sanitizer_symbols(struct spans *s, const struct elf_file *f, int table,
+				  uintptr_t bias)
+{
+	for (unsigned i = 0; table > 0 && i < elf_sym_count(f, table); i++) {
+		struct elf_sym sym;
+
+		if (!elf_sym_get(f, table, i, &sym) && sym.type == STT_FUNC &&
+		    sym.shndx != SHN_UNDEF && sym.size && sanitizer_name(sym.name))
+			add_span(s, bias + sym.value, bias + sym.value + sym.size);
+	}
+}
+
+/* The runtime a clang program carries: its functions, where the program
+ * is mapped (the mapping of offset 0 of its file gives the bias). */
+static void add_program_runtime(struct spans *s, pid_t pid, uintptr_t start)
+{
+	char exe[64];
+	struct elf_file f;
+
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
+	if (elf_open_path(&f, exe))
+		return;
+	add_sanitizer_symbols(s, &f, elf_find_section_type(&f, SHT_SYMTAB),
+			      start - elf_load_base(&f));
+	add_sanitizer_symbols(s, &f, elf_find_section_type(&f, SHT_DYNSYM),
+			      start - elf_load_base(&f));
+	elf_close(&f);
+}
+
+static void classify_mapping(struct code_kinds *k, pid_t pid, const char *line,
+			     unsigned long exe_ino, int *exe_seen)
+{
+	unsigned long lo, hi, off, ino;
+	char perms[8];
+	const char *file = strchr(line, '/');
+
+	if (!file || sscanf(line, "%lx-%lx %7s %lx %*s %lu", &lo, &hi, perms, &off, &ino) != 5)
+		return;
+	if (ino == exe_ino && off == 0 && !(*exe_seen)++)
+		add_program_runtime(&k->tsan, pid, lo);
+	if (!strchr(perms, 'x'))
+		return;
+	if (strstr(file, "/libtsan.so"))
+		add_span(&k->tsan, lo, hi);
+	else if (strstr(file, "/libc.so") || strstr(file, "/ld-linux"))
+		add_span(&k->libc, lo, hi);
+}
+
+static int read_code_kinds(struct code_kinds *k, pid_t pid)
+{
+	char path[64], line[4300];
+	struct stat exe;
+	int exe_seen = 0;
+	FILE *m;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	if (stat(path, &exe))
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	if (!(m = fopen(path, "re")))
+		return -1;
+	while (fgets(line, sizeof(line), m))
+		classify_mapping(k, pid, line, exe.st_ino, &exe_seen);
+	fclose(m);
+	return 0;
+}
+
+/* What the walk up a thread's stack found. */
+struct walk {
+	const struct code_kinds *kinds;
+	int in_tsan;		/* a frame of TSan's below the program's */
+	uintptr_t program_pc;	/* the innermost frame of the program's, or 0 */
+	unsigned frames;
+};
+
+static int walk_frame(Dwfl_Frame *state, void *arg)
+{
+	struct walk *w = arg;
+	Dwarf_Addr pc;
+	bool activation;
+	uintptr_t at;
+
+	if (!dwfl_frame_pc(state, &pc, &activation) || ++w->frames > 256)
+		return DWARF_CB_ABORT;
+	/* A return address may be the first byte after its call's function. */
+	at = activation ? pc : pc - 1;
+	if (in_spans(&w->kinds->tsan, at))
+		w->in_tsan = 1;
+	else if (!in_spans(&w->kinds->libc, at)) {
+		w->program_pc = pc;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+/* No separate debug information: the unwinder needs only the CFI that
+ * every module carries, and looking for more could take a network
+ * round trip (debuginfod). */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	return -1;
+}
+
+static const Dwfl_Callbacks proc_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = no_debuginfo,
+};
+
+/* The process's modules, for unwinding threads we hold stopped. */
+static Dwfl *open_unwinder(pid_t pid)
+{
+	Dwfl *dwfl = dwfl_begin(&proc_callbacks);
+
+	if (dwfl && dwfl_linux_proc_report(dwfl, pid) == 0 &&
+	    dwfl_report_end(dwfl, NULL, NULL) == 0 && dwfl_linux_proc_attach(dwfl, pid, true) == 0)
+		return dwfl;
+	if (dwfl)
+		dwfl_end(dwfl);
+	return NULL;
+}
+
+/* A stopped thread: 1 if it may be taken where it is; 0 with *resume,
+ * where it will be; -1 if it cannot be known or never will. */
+static int where_safe(Dwfl *dwfl, const struct code_kinds *k, pid_t tid, uintptr_t *resume)
+{
+	struct walk w = { .kinds = k };
+
+	dwfl_getthread_frames(dwfl, tid, walk_frame, &w);
+	if (!w.program_pc)
+		return -1;
+	*resume = w.program_pc;
+	return !w.in_tsan;
+}
+
+/* The threads given breakpoints, running towards them (0: one that
+ * ended). */
+struct waiting {
+	pid_t *tids;
+	size_t n, cap;
+};
+
+static int is_waiting(const struct waiting *w, pid_t tid)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (w->tids[i] == tid)
+			return 1;
+	return 0;
+}
+
+static void let_go(pid_t tid, int sig)
+{
+	arch_hw_break(tid, 0);
+	ptrace(PTRACE_DETACH, tid, NULL, (void *)(long)sig);
+}
+
+/* Is a SIGTRAP pending for the thread alone?  (SigPnd, in hex.) */
+static int trap_pending(pid_t tid)
+{
+	char value[64];
+
+	return cli_proc_status(tid, tid, "SigPnd", value, sizeof(value)) == 0 &&
+	       (strtoull(value, NULL, 16) & (1ULL << (SIGTRAP - 1)));
+}
+
+/*
+ * A thread that reached its breakpoint but stopped first for our
+ * interrupt, or for another signal, still has the breakpoint's SIGTRAP to
+ * take, and would die of it once let go.  It runs on (its breakpoint
+ * cleared) until it stops with that SIGTRAP, the signals before it passed
+ * on, and the trap is swallowed.
+ */
+static void swallow_trap(pid_t tid, int sig)
+{
+	int status;
+
+	for (;;) {
+		if (ptrace(PTRACE_CONT, tid, NULL, (void *)(long)sig))
+			return;
+		while (waitpid(tid, &status, __WALL) != tid)
+			if (errno != EINTR)
+				return;
+		if (!WIFSTOPPED(status))
+			return;
+		sig = (status >> 16) ? 0 : WSTOPSIG(status);
+		if (sig == SIGTRAP)
+			return;
+	}
+}
+
+/* Stop a thread that runs towards its breakpoint, and let it go, its
+ * breakpoint cleared; a signal it stopped with goes on, our trap not. */
+static void call_off(pid_t tid)
+{
+	int status, sig, hit;
+
+	if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL))
+		return;
+	while (waitpid(tid, &status, __WALL) != tid)
+		if (errno != EINTR)
+			return;
+	if (!WIFSTOPPED(status))
+		return;
+	sig = (status >> 16) ? 0 : WSTOPSIG(status);
+	hit = arch_hw_break_hit(tid);
+	arch_hw_break(tid, 0);
+	if (hit && sig == SIGTRAP)
+		sig = 0;
+	else if (hit && trap_pending(tid)) {
+		swallow_trap(tid, sig);
+		sig = 0;
+	}
+	ptrace(PTRACE_DETACH, tid, NULL, (void *)(long)sig);
+}
+
+static void call_off_all(struct waiting *w, pid_t keep)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (w->tids[i] && w->tids[i] != keep)
+			call_off(w->tids[i]);
+	free(w->tids);
+}
+
+/* The process, as it is looked at round after round. */
+struct search {
+	pid_t pid;
+	struct code_kinds kinds;
+	Dwfl *dwfl;
+	struct waiting w;
+};
+
+/* Look at one thread: taken (its id), given a breakpoint and let run
+ * (0), or let go as it was, to be looked at again next round (0). */
+static pid_t look_at(struct search *s, pid_t tid, int *sig)
+{
+	struct waiting *w = &s->w;
+	uintptr_t resume;
+	int stop_sig = attach_ptrace_stop(tid), safe;
+
+	if (stop_sig < 0)
+		return 0;
+	safe = where_safe(s->dwfl, &s->kinds, tid, &resume);
+	if (safe == 1) {
+		*sig = stop_sig;
+		return tid;
+	}
+	if (safe < 0 || grow_array((void **)&w->tids, &w->cap, w->n + 1, sizeof(*w->tids)) ||
+	    arch_hw_break(tid, resume) || ptrace(PTRACE_CONT, tid, NULL, (void *)(long)stop_sig))
+		let_go(tid, stop_sig);
+	else
+		w->tids[w->n++] = tid;
+	return 0;
+}
+
+/* Every thread not yet waiting for its breakpoint: one taken, or 0.  A
+ * thread whose stack could not be read through (stopped where the CFI
+ * says nothing, say) is looked at again in the next round. */
+static pid_t look_round(struct search *s, int *sig)
+{
+	char path[64];
+	struct dirent *e;
+	pid_t taken = 0, tid;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)s->pid);
+	if (!(d = opendir(path)))
+		return 0;
+	while (!taken && (e = readdir(d)))
+		if ((tid = atoi(e->d_name)) > 0 && !is_waiting(&s->w, tid))
+			taken = look_at(s, tid, sig);
+	closedir(d);
+	return taken;
+}
+
+static void forget(struct waiting *w, pid_t tid)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (w->tids[i] == tid)
+			w->tids[i] = 0;
+}
+
+#define ROUND_MS 20
+
+/* A waiting thread at its breakpoint within the round, or 0.  Other
+ * stops of theirs pass their signals on. */
+static pid_t ready_in_round(struct waiting *w)
+{
+	int status;
+	pid_t tid;
+
+	for (unsigned ms = 0; ms < ROUND_MS && !attach_timed_out(); ms++) {
+		while ((tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0) {
+			if (!WIFSTOPPED(status)) {
+				forget(w, tid);
+				continue;
+			}
+			if (WSTOPSIG(status) == SIGTRAP && arch_hw_break_hit(tid))
+				return tid;
+			ptrace(PTRACE_CONT, tid, NULL,
+			       (void *)(long)((status >> 16) ? 0 : WSTOPSIG(status)));
+		}
+		usleep(1000);
+	}
+	return 0;
+}
+
+static int search_open(struct search *s, pid_t pid)
+{
+	*s = (struct search){ .pid = pid };
+	if (read_code_kinds(&s->kinds, pid) == 0 && (s->dwfl = open_unwinder(pid)))
+		return 0;
+	cli_error("process %d: cannot read where its threads are", (int)pid);
+	return -1;
+}
+
+static void search_close(struct search *s, pid_t taken)
+{
+	call_off_all(&s->w, taken);
+	dwfl_end(s->dwfl);
+	free(s->kinds.tsan.v);
+	free(s->kinds.libc.v);
+}
+
+pid_t attach_seize_safe(pid_t pid, int *sig)
+{
+	struct search s;
+	pid_t taken = 0;
+
+	*sig = 0;
+	if (search_open(&s, pid))
+		return -1;
+	while (!taken && !attach_timed_out())
+		if (!(taken = look_round(&s, sig)))
+			taken = ready_in_round(&s.w);
+	search_close(&s, taken);
+	if (taken > 0) {
+		arch_hw_break(taken, 0);
+		return taken;
+	}
+	cli_error("process %d: none of its threads came back from ThreadSanitizer's runtime "
+		  "to its own code within the time limit; try again while it runs", (int)pid);
+	return -1;
+}
