@@ -1,0 +1,77 @@
+# fntrace list --detours: which functions of an image built with no call
+# sites can have their entry replaced by a jump (src/detour/), and why not
+# the others.  The target: 95 % of the function symbols, on a program
+# built with plain -O2 -g by gcc and by clang (fntrace's own recordmcount,
+# about 200 functions), on Debian's libraries as installed, and on an
+# aarch64 program and library.
+
+# t_share NAME IMAGE: list --detours succeeds on IMAGE and patches 95 %.
+t_share() {
+	local name=$1 image=$2 ok all
+	if ! "$FNTRACE" list --detours "$image" >detours.txt 2>err.txt; then
+		t_fail "$name: list --detours" "$(head -n 1 err.txt)"
+		return
+	fi
+	read -r ok _ all _ <<EOF2
+$(tail -n 1 detours.txt)
+EOF2
+	echo "$name: $(tail -n 1 detours.txt)"
+	if [ -n "$all" ] && [ "$all" -gt 0 ] && [ $((ok * 100)) -ge $((all * 95)) ]; then
+		t_pass "$name: 95 % of $all functions patched"
+	else t_fail "$name: 95 % patched" "$(tail -n 1 detours.txt)"; fi
+}
+
+# recordmcount: a program of fntrace's own sources, built as any.
+rmc_sources() {
+	echo "$top"/src/recordmcount/*.c "$top"/src/elf/*.c "$top"/src/arch/arches.c \
+	     "$top"/src/arch/*/decode.c "$top"/src/arch/*/abi.c "$top"/src/sites/*.c \
+	     "$top"/src/common/*.c
+}
+
+for cc in gcc clang; do
+	# shellcheck disable=SC2046
+	if $cc -O2 -g -std=gnu11 -D_GNU_SOURCE -I"$top/src" -I"$top/src/arch/$(uname -m)" \
+			$(rmc_sources) -o "rmc-$cc" 2>build.err; then
+		t_share "$cc -O2 -g program" "rmc-$cc"
+	else t_fail "$cc -O2 -g program: build" "$(head -n 2 build.err | tr '\n' ' ')"; fi
+done
+
+multiarch=$(gcc -print-multiarch)
+t_share "Debian's libz" "/usr/lib/$multiarch/libz.so.1"
+t_share "Debian's libc" "$(gcc -print-file-name=libc.so.6)"
+t_share "Debian's aarch64 libc" /usr/aarch64-linux-gnu/lib/libc.so.6
+# shellcheck disable=SC2046
+if aarch64-linux-gnu-gcc -O2 -g -std=gnu11 -D_GNU_SOURCE -I"$top/src" \
+		-I"$top/src/arch/aarch64" $(rmc_sources) -o rmc-aarch64 2>build.err; then
+	t_share "aarch64 gcc -O2 -g program" rmc-aarch64
+else t_fail "aarch64 program: build" "$(head -n 2 build.err | tr '\n' ' ')"; fi
+
+# What one line says: a refusal, named with its reason; with -a, each
+# function patched, with the bytes its jump replaces.
+cat >small.c <<'EOF2'
+__attribute__((noinline)) int zero(void) { return 0; }
+__attribute__((noinline)) long sum(const long *v, long n)
+{
+	long s = 0;
+
+	for (long i = 0; i < n; i++)
+		s += v[i] * (i + 1);
+	return s;
+}
+int main(int argc, char **argv) { long v[3] = { argc, 2, 3 }; return zero() + (int)sum(v, 3); }
+EOF2
+t_build plain -O2 small small.c
+"$FNTRACE" list --detours small >out.txt
+t_ok "list --detours: a function too short, with its reason" \
+	grep -qx 'zero: too short for the jump (0x[0-9a-f]*)' out.txt
+t_eq "list --detours: no line for a function patched" "0" "$(grep -c '^sum' out.txt)"
+"$FNTRACE" list -a --detours small >out.txt
+t_ok "list -a --detours: a function patched, its address and length" \
+	grep -qx '0x[0-9a-f]* [5-9] detour sum' out.txt
+t_ok "list -a --detours: every line a plan, or the summary" \
+	sh -c "! grep -v -e '^0x[0-9a-f]* [0-9]* detour ' -e ': .* (0x[0-9a-f]*)\$' \
+		-e '^[0-9]* of [0-9]* functions can be patched' out.txt"
+
+t_error "list --detours: an architecture without detours" 1 'no detours for riscv64' \
+	"$FNTRACE" list --detours /usr/riscv64-linux-gnu/lib/libc.so.6
+t_ok "list --help says --detours" sh -c "'$FNTRACE' list --help | grep -q -- --detours"
