@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A relocated copy run: for functions of this program (x86_64 assembly
+ * below, one per relocation that can come first), the planner's plan from
+ * the program's own file, the copy of the bytes it would replace built
+ * in a page within 2 GB, and that copy called as the function itself:
+ * it runs the moved instructions and jumps back into the original.  The
+ * result must be the function's.  This proves the relocation, not only
+ * its bytes.
+ */
+#include "detour_fixture.h"
+
+#include <stdint.h>
+#include <sys/mman.h>
+
+#if defined(__x86_64__)
+int counter[8] = { 10, 11, 12, 13, 14, 15, 16, 17 };
+int cell;
+int add_one(int x);
+
+/* Each: a relocation among the bytes the jump replaces. */
+__asm__(".text\n"
+	/* lea counter(%rip): RIP-relative disp32 */
+	".globl f_rip\n.type f_rip,@function\nf_rip:\n"
+	"	lea counter(%rip), %rax\n"
+	"	and $7, %edi\n"
+	"	mov (%rax,%rdi,4), %eax\n"
+	"	ret\n"
+	".size f_rip, .-f_rip\n"
+	/* js rel8 becomes js rel32 */
+	".globl f_jcc\n.type f_jcc,@function\nf_jcc:\n"
+	"	test %edi, %edi\n"
+	"	js 1f\n"
+	"	lea 1(%rdi), %eax\n"
+	"	ret\n"
+	"1:	mov $-1, %eax\n"
+	"	ret\n"
+	".size f_jcc, .-f_jcc\n"
+	/* call rel32: the callee returns into the trampoline */
+	".globl f_call\n.type f_call,@function\nf_call:\n"
+	"	call add_one\n"
+	"	add %eax, %eax\n"
+	"	ret\n"
+	".size f_call, .-f_call\n"
+	/* jmp rel8 over padding becomes jmp rel32 */
+	".globl f_jmp\n.type f_jmp,@function\nf_jmp:\n"
+	"	jmp 1f\n"
+	"	int3\n	int3\n	int3\n"
+	"1:	lea 3(%rdi), %eax\n"
+	"	ret\n"
+	".size f_jmp, .-f_jmp\n"
+	/* jrcxz: no rel32 form, a jmp rel32 of its own */
+	".globl f_jrcxz\n.type f_jrcxz,@function\nf_jrcxz:\n"
+	"	mov %rdi, %rcx\n"
+	"	jrcxz 1f\n"
+	"	mov $1, %eax\n"
+	"	ret\n"
+	"1:	mov $2, %eax\n"
+	"	ret\n"
+	".size f_jrcxz, .-f_jrcxz\n"
+	/* a RIP-relative store with an immediate after its disp32 */
+	".globl f_store\n.type f_store,@function\nf_store:\n"
+	"	movl $7, cell(%rip)\n"
+	"	mov cell(%rip), %eax\n"
+	"	add %edi, %eax\n"
+	"	ret\n"
+	".size f_store, .-f_store\n");
+
+int f_rip(int), f_jcc(int), f_call(int), f_jmp(int), f_jrcxz(long), f_store(int);
+typedef int (*int_fn)(int);
+typedef int (*long_fn)(long);
+
+__attribute__((noinline)) int add_one(int x)
+{
+	return x + 1;
+}
+
+/* A page within 2 GB of near, or NULL. */
+static uint8_t *page_near(uintptr_t near)
+{
+	for (uintptr_t step = 1ul << 24; step < 1ul << 31; step <<= 1) {
+		void *p = mmap((void *)((near + step) & ~0xffful), 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			continue;
+		if ((uintptr_t)p - near < (1ul << 31) || near - (uintptr_t)p < (1ul << 31))
+			return p;
+		munmap(p, 4096);
+	}
+	return NULL;
+}
+
+static const struct detour_plan *plan_of(const struct detour_plans *plans, const char *name)
+{
+	for (unsigned i = 0; i < plans->nr; i++)
+		if (!strcmp(plans->v[i].name, name))
+			return &plans->v[i];
+	return NULL;
+}
+
+/* The copy of fn's replaced bytes, in a page near it: NULL if the plan
+ * refuses fn or the copy cannot be built. */
+static void *trampoline(struct detour_dec *d, const struct detour_plans *plans,
+			const char *name, void *fn)
+{
+	const struct detour_plan *p = plan_of(plans, name);
+	uintptr_t bias = (uintptr_t)fn - (p ? p->func : 0);
+	uint8_t *page = page_near((uintptr_t)fn);
+	int n;
+
+	if (!p || p->refusal || !page)
+		return NULL;
+	n = detour_copy(d, (const uint8_t *)(p->patch + bias), p->patch + bias, p->len,
+			(uintptr_t)page, page, 4096);
+	if (n <= 0 || mprotect(page, 4096, PROT_READ | PROT_EXEC))
+		return NULL;
+	return page;
+}
+
+#define RUNS_AS(d, plans, fn, type, ...)                                                 \
+	({                                                                               \
+		type t = (type)trampoline(d, plans, #fn, (void *)fn);                    \
+		int args[] = { __VA_ARGS__ }, same = t != NULL;                          \
+		for (unsigned i = 0; same && i < sizeof(args) / sizeof(args[0]); i++)    \
+			same = t(args[i]) == fn(args[i]);                                \
+		same;                                                                    \
+	})
+
+int main(void)
+{
+	struct detour_plans plans;
+	struct detour_dec d;
+	struct elf_file f;
+	char err[128];
+
+	CHECK("detour run: the program's own plan",
+	      elf_open_path(&f, "/proc/self/exe") == 0 &&
+	      detour_plan_image(&f, &plans, err, sizeof(err)) == 0);
+	CHECK("detour run: capstone opens", detour_open(&d, f.machine) == 0);
+	CHECK("detour run: lea of a RIP-relative address",
+	      RUNS_AS(&d, &plans, f_rip, int_fn, 0, 3, 7, 12));
+	CHECK("detour run: js rel8 as js rel32, taken and not",
+	      RUNS_AS(&d, &plans, f_jcc, int_fn, -5, 0, 41));
+	CHECK("detour run: a call returning into the trampoline",
+	      RUNS_AS(&d, &plans, f_call, int_fn, 1, 20));
+	CHECK("detour run: jmp rel8 as jmp rel32", RUNS_AS(&d, &plans, f_jmp, int_fn, 4));
+	CHECK("detour run: jrcxz, taken and not",
+	      RUNS_AS(&d, &plans, f_jrcxz, long_fn, 0, 9));
+	CHECK("detour run: a RIP-relative store of an immediate",
+	      RUNS_AS(&d, &plans, f_store, int_fn, 0, 5) && cell == 7);
+	detour_close(&d);
+	detour_plans_free(&plans);
+	elf_close(&f);
+	return unit_done();
+}
+#else
+int main(void)
+{
+	CHECK("detour run: functions to run written for this architecture", 0);
+	return unit_done();
+}
+#endif
