@@ -235,6 +235,7 @@ enum detour_kind {
 	DETOUR_TAIL,		/* an indirect jump that leaves the function
 				 * (through a GOT slot, a struct's pointer) */
 	DETOUR_LANDING,		/* endbr64, BTI: kept in place at the entry */
+	DETOUR_NR_KINDS
 };
 
 /* Why an entry cannot be replaced by a jump, or 0 (src/detour/detour.c

@@ -79,12 +79,23 @@ static void print_plan(const struct detour_plan *p, int address)
 		printf("%#llx %u detour %s\n", (unsigned long long)p->patch, p->len, p->name);
 }
 
-/* The detour plan of the ELF file at path, printed: 0 if it was made. */
+/* Each function refused (with -a, each one patched too), then the share. */
+static void print_plans(const struct detour_plans *plans, int address)
+{
+	for (unsigned i = 0; i < plans->nr; i++)
+		print_plan(&plans->v[i], address);
+	printf("%u of %u functions can be patched (%.1f%%)\n", plans->ok, plans->nr,
+	       100.0 * plans->ok / plans->nr);
+}
+
+/* The detour plan of the ELF file at path, printed: 0 if it has any
+ * function. */
 static int list_detours(const char *path, int address)
 {
 	struct detour_plans plans;
 	struct elf_file f;
 	char err[256];
+	int ret = CLI_EXIT_FAILED;
 
 	if (elf_open_path(&f, path)) {
 		cli_error("%s", f.err);
@@ -92,16 +103,15 @@ static int list_detours(const char *path, int address)
 	}
 	if (detour_plan_image(&f, &plans, err, sizeof(err))) {
 		cli_error("%s: %s", path, err);
-		elf_close(&f);
-		return CLI_EXIT_FAILED;
+	} else if (plans.nr == 0) {
+		cli_error("%s has no function symbols", path);
+	} else {
+		print_plans(&plans, address);
+		ret = CLI_EXIT_OK;
 	}
-	for (unsigned i = 0; i < plans.nr; i++)
-		print_plan(&plans.v[i], address);
-	printf("%u of %u functions can be patched (%.1f%%)\n", plans.ok, plans.nr,
-	       plans.nr ? 100.0 * plans.ok / plans.nr : 0.0);
 	detour_plans_free(&plans);
 	elf_close(&f);
-	return CLI_EXIT_OK;
+	return ret;
 }
 
 int cmd_list(int argc, char **argv)

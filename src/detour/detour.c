@@ -107,12 +107,11 @@ int detour_add_target(struct detour_targets *t, uint64_t addr)
 static int note(struct detour_plan *p, struct detour_targets *t, enum detour_kind k,
 		uint64_t target)
 {
-	static const uint8_t seen[] = {
+	static const uint8_t seen[DETOUR_NR_KINDS] = {
 		[DETOUR_INDIRECT] = DETOUR_SEEN_INDIRECT,
 		[DETOUR_INDIRECT_REG] = DETOUR_SEEN_REG_JUMP,
 		[DETOUR_TABLE_READ] = DETOUR_SEEN_TABLE_READ,
 		[DETOUR_TABLE_BASE] = DETOUR_SEEN_TABLE_BASE,
-		[DETOUR_LANDING] = 0,
 	};
 
 	p->seen |= seen[k];
@@ -182,6 +181,7 @@ int detour_scan(struct detour_dec *d, const uint8_t *code, struct detour_plan *p
 		if (note(p, t, k, target))
 			return -1;
 	}
+	/* Too short says it all, whatever else was found. */
 	if (p->size && p->patch + a->jump_len > p->func + p->size) {
 		p->refusal = 0;
 		refuse(p, DETOUR_TOO_SHORT, p->func);

@@ -72,6 +72,9 @@ t_ok "list -a --detours: every line a plan, or the summary" \
 	sh -c "! grep -v -e '^0x[0-9a-f]* [0-9]* detour ' -e ': .* (0x[0-9a-f]*)\$' \
 		-e '^[0-9]* of [0-9]* functions can be patched' out.txt"
 
+strip -o stripped small
+t_error "list --detours: a program stripped of its functions" 1 'stripped has no function symbols' \
+	"$FNTRACE" list --detours ./stripped
 t_error "list --detours: an architecture without detours" 1 'no detours for riscv64' \
 	"$FNTRACE" list --detours /usr/riscv64-linux-gnu/lib/libc.so.6
 t_ok "list --help says --detours" sh -c "'$FNTRACE' list --help | grep -q -- --detours"
