@@ -223,6 +223,7 @@ enum detour_kind {
 	DETOUR_JUMP,		/* direct jump: target */
 	DETOUR_COND,		/* direct conditional branch: target */
 	DETOUR_CALL,		/* direct call: target */
+	DETOUR_CALL_INDIRECT,	/* a call through a register or memory */
 	DETOUR_PCREL,		/* reads or computes the address target */
 	DETOUR_RET,		/* a return */
 	DETOUR_INDIRECT,	/* an indirect jump that may be a jump
@@ -250,6 +251,7 @@ enum detour_refusal {
 	DETOUR_TARGET_INSIDE,	/* a branch lands inside the replaced bytes */
 	DETOUR_JUMP_TABLE,	/* an indirect jump may land inside them */
 	DETOUR_UNMOVABLE,	/* an instruction there cannot be relocated */
+	DETOUR_CALL_INSIDE,	/* a call there returns inside them */
 	DETOUR_OUT_OF_REACH,	/* a relocated operand or the jump does not reach */
 	DETOUR_NO_ROOM,		/* the trampoline's buffer is too small */
 	DETOUR_NR_REFUSALS

@@ -28,6 +28,7 @@ static const char *const refusal_str[DETOUR_NR_REFUSALS] = {
 	[DETOUR_TARGET_INSIDE] = "a branch lands inside the replaced bytes",
 	[DETOUR_JUMP_TABLE] = "a jump table may land inside the replaced bytes",
 	[DETOUR_UNMOVABLE] = "instruction cannot be relocated",
+	[DETOUR_CALL_INSIDE] = "a call returns inside the replaced bytes",
 	[DETOUR_OUT_OF_REACH] = "out of reach",
 	[DETOUR_NO_ROOM] = "trampoline too small",
 };
@@ -124,10 +125,16 @@ static int note(struct detour_plan *p, struct detour_targets *t, enum detour_kin
 	return 0;
 }
 
-/* An instruction that falls in the replaced bytes: can it move at all?
+/*
+ * An instruction that falls in the replaced bytes: can it move at all?
  * (Relocated where it is, nothing is out of reach: that is the
- * trampoline's to say, once its address is known.) */
-static void check_movable(struct detour_dec *d, struct detour_plan *p)
+ * trampoline's to say, once its address is known.)  A call must be the
+ * last of them: a thread inside its callee when the jump is written
+ * returns to the original code, after the call, and that must not be
+ * inside the replaced bytes.  *call: the last call's end, if any.
+ */
+static void check_movable(struct detour_dec *d, struct detour_plan *p, enum detour_kind k,
+			  uint64_t *call)
 {
 	const cs_insn *insn = d->insn;
 	uint8_t scratch[DETOUR_MAX_RELOC];
@@ -135,6 +142,10 @@ static void check_movable(struct detour_dec *d, struct detour_plan *p)
 
 	if (r < 0)
 		refuse(p, -r, insn->address);
+	if (*call && *call < insn->address + insn->size)
+		refuse(p, DETOUR_CALL_INSIDE, *call);
+	if (k == DETOUR_CALL || k == DETOUR_CALL_INDIRECT)
+		*call = insn->address + insn->size;
 	p->len = insn->address + insn->size - p->patch;
 	p->moved++;
 }
@@ -159,7 +170,7 @@ int detour_scan(struct detour_dec *d, const uint8_t *code, struct detour_plan *p
 		struct detour_targets *t)
 {
 	const struct detour_arch *a = d->arch;
-	uint64_t pc = p->func, target;
+	uint64_t pc = p->func, target, call = 0;
 	size_t left = p->size;
 
 	p->patch = p->func;
@@ -177,7 +188,7 @@ int detour_scan(struct detour_dec *d, const uint8_t *code, struct detour_plan *p
 		if (k == DETOUR_LANDING && d->insn->address == p->func)
 			p->patch = pc;
 		else if (d->insn->address < p->patch + a->jump_len)
-			check_movable(d, p);
+			check_movable(d, p, k, &call);
 		if (note(p, t, k, target))
 			return -1;
 	}

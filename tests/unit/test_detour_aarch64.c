@@ -153,6 +153,9 @@ static void plans(struct detour_dec *d)
 	      p.refusal == DETOUR_OK && p.patch == START + 4 && p.len == 4);
 	p = PLAN(d, 0xd503233f, 0xa9bf7bfd, 0xd65f03c0);
 	CHECK("aarch64 plan: paciasp kept in place", p.refusal == DETOUR_OK && p.patch == START + 4);
+	p = PLAN(d, 0xd63f0200, 0xd65f03c0);
+	CHECK("aarch64 plan: blr x16 first: it returns after the replaced word",
+	      p.refusal == DETOUR_OK);
 	p = PLAN(d, 0xd65f03c0);
 	CHECK("aarch64 plan: a lone ret is long enough", p.refusal == DETOUR_OK);
 	p = PLAN(d, 0xd503245f);

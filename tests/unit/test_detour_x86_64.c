@@ -123,6 +123,12 @@ static void plans(struct detour_dec *d)
 	      plan_hex(d, "48 83 ef 01 48 85 ff 75 f6 c3").refusal == DETOUR_OK);
 	CHECK("x86_64 plan: a code address taken inside the replaced bytes",
 	      refused(d, "53 48 8d 05 f9 ff ff ff 5b ff e0", DETOUR_TARGET_INSIDE, START + 1));
+	CHECK("x86_64 plan: a call last among the moved instructions",
+	      plan_hex(d, "53 e8 00 10 00 00 5b c3").refusal == DETOUR_OK);
+	CHECK("x86_64 plan: a call that returns inside the replaced bytes",
+	      refused(d, "ff d0 48 89 c7 5b c3", DETOUR_CALL_INSIDE, START + 2));
+	CHECK("x86_64 plan: a call through a GOT slot, last",
+	      plan_hex(d, "ff 15 00 10 00 00 c3").refusal == DETOUR_OK);
 	CHECK("x86_64 plan: xbegin cannot move",
 	      refused(d, "c7 f8 00 00 00 00 c3", DETOUR_UNMOVABLE, START));
 	CHECK("x86_64 plan: undecodable at the entry",

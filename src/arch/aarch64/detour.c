@@ -108,6 +108,8 @@ static enum detour_kind classify(const struct cs_insn *insn, uint64_t *target)
 		return DETOUR_PCREL;
 	case ARM64_INS_BR:
 		return DETOUR_INDIRECT;
+	case ARM64_INS_BLR:
+		return DETOUR_CALL_INDIRECT;
 	case ARM64_INS_RET:
 		return DETOUR_RET;
 	}

@@ -106,6 +106,8 @@ static enum detour_kind classify(const struct cs_insn *insn, uint64_t *target)
 		*target = insn->address + insn->size + rip->mem.disp;
 	if (in_group(insn, CS_GRP_JUMP))
 		return indirect_kind(insn);
+	if (in_group(insn, CS_GRP_CALL))
+		return DETOUR_CALL_INDIRECT;
 	if (in_group(insn, CS_GRP_RET))
 		return DETOUR_RET;
 	if (insn->id == X86_INS_ENDBR64)
