@@ -219,6 +219,15 @@ $(BUILD)/tests/unit/test_$(1)_%: tests/unit/test_$(1)_%.c $(wildcard tests/unit/
 endef
 $(foreach a,$(RT_ARCHES),$(eval $(call unit_arch_rule,$(a))))
 
+# test_detour_run also runs relocated copies of aarch64 functions: in this
+# program, built for aarch64 (static, run under qemu-user as the
+# architecture's unit tests are), which calls the copies the test makes.
+DETOUR_RUNNER := $(BUILD)/tests/progs/detour_run_aarch64
+$(DETOUR_RUNNER): tests/progs/detour_run_aarch64.c
+	@mkdir -p $(dir $@)
+	$(call cross_prefix,aarch64)gcc $(CFLAGS) $(WARN) -static -o $@ $<
+$(BUILD)/tests/unit/test_detour_run: $(DETOUR_RUNNER)
+
 # ---- the bundled example ----
 $(BUILD)/examples/demo: $(wildcard examples/*.c examples/*.h) examples/Makefile
 	$(MAKE) -C examples BUILD=$(abspath $(BUILD))/examples

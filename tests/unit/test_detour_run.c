@@ -6,12 +6,26 @@
  * in a page within 2 GB, and that copy called as the function itself:
  * it runs the moved instructions and jumps back into the original.  The
  * result must be the function's.  This proves the relocation, not only
- * its bytes.
+ * its bytes.  The same for aarch64 functions, in a program built for
+ * aarch64 (tests/progs/detour_run_aarch64.c, run under qemu-user), which
+ * runs the copies made here.
  */
 #include "detour_fixture.h"
 
+#include <libgen.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
+#include <unistd.h>
+
+static const struct detour_plan *plan_of(const struct detour_plans *plans, const char *name)
+{
+	for (unsigned i = 0; i < plans->nr; i++)
+		if (!strcmp(plans->v[i].name, name))
+			return &plans->v[i];
+	return NULL;
+}
 
 #if defined(__x86_64__)
 int counter[8] = { 10, 11, 12, 13, 14, 15, 16, 17 };
@@ -91,14 +105,6 @@ static uint8_t *page_near(uintptr_t near)
 	return NULL;
 }
 
-static const struct detour_plan *plan_of(const struct detour_plans *plans, const char *name)
-{
-	for (unsigned i = 0; i < plans->nr; i++)
-		if (!strcmp(plans->v[i].name, name))
-			return &plans->v[i];
-	return NULL;
-}
-
 /* The copy of fn's replaced bytes, in a page near it: NULL if the plan
  * refuses fn or the copy cannot be built. */
 static void *trampoline(struct detour_dec *d, const struct detour_plans *plans,
@@ -127,7 +133,7 @@ static void *trampoline(struct detour_dec *d, const struct detour_plans *plans,
 		same;                                                                    \
 	})
 
-int main(void)
+static void x86_64_runs(void)
 {
 	struct detour_plans plans;
 	struct detour_dec d;
@@ -152,12 +158,120 @@ int main(void)
 	detour_close(&d);
 	detour_plans_free(&plans);
 	elf_close(&f);
-	return unit_done();
 }
 #else
-int main(void)
+static void x86_64_runs(void)
 {
-	CHECK("detour run: functions to run written for this architecture", 0);
-	return unit_done();
+	CHECK("detour run: x86_64 functions to run on this host", 0);
 }
 #endif
+
+/*
+ * aarch64: the runner's functions planned, their copies made for its page
+ * at A64_TRAMP (64 MB above its text: in a B's reach, out of ADR's and of
+ * a literal load's), written to a file it reads, and its verdicts read
+ * back, one line per copy.
+ */
+#define A64_TRAMP	0x4000000ul
+#define A64_RUNS	11	/* the runner's functions */
+
+static const char *a64_runner(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 40);
+
+	if (n <= 0)
+		return NULL;
+	path[n] = 0;
+	strcat(dirname(path), "/../progs/detour_run_aarch64");
+	return path;
+}
+
+/* One line per function "f_*" the plan accepts: "NAME ADDRESS HEX". */
+static unsigned a64_write_copies(struct detour_dec *d, const struct elf_file *f,
+				 const struct detour_plans *plans, FILE *out)
+{
+	uint64_t at = A64_TRAMP;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < plans->nr; i++) {
+		const struct detour_plan *p = &plans->v[i];
+		const uint8_t *code = elf_vaddr_ptr(f, p->patch, p->len);
+		uint8_t copy[128];
+		int len;
+
+		if (strncmp(p->name, "f_", 2) || p->refusal || !code ||
+		    (len = detour_copy(d, code, p->patch, p->len, at, copy, sizeof(copy))) <= 0)
+			continue;
+		fprintf(out, "%s %llx", p->name, (unsigned long long)at);
+		for (int b = 0; b < len; b++)
+			fprintf(out, " %02x", copy[b]);
+		fprintf(out, "\n");
+		at += 0x100;
+		n++;
+	}
+	return n;
+}
+
+/* The runner's verdicts on the copies in file: how many lines. */
+static unsigned a64_verdicts(const char *runner, const char *file)
+{
+	char cmd[2 * PATH_MAX + 8], line[128], name[64];
+	unsigned n = 0;
+	FILE *in;
+
+	snprintf(cmd, sizeof(cmd), "'%s' '%s' 2>&1", runner, file);
+	in = popen(cmd, "r");
+	while (in && fgets(line, sizeof(line), in)) {
+		char what[160];
+
+		if (sscanf(line, "ok %63s", name) == 1) {
+			snprintf(what, sizeof(what), "detour run: aarch64 %s's copy", name);
+			CHECK(what, 1);
+		} else {
+			snprintf(what, sizeof(what), "detour run: aarch64: %s", strtok(line, "\n"));
+			CHECK(what, 0);
+		}
+		n++;
+	}
+	if (in)
+		pclose(in);
+	return n;
+}
+
+static void aarch64_runs(void)
+{
+	char file[] = "/tmp/detour_run.XXXXXX";
+	const char *runner = a64_runner();
+	struct detour_plans plans = { 0 };
+	struct detour_dec d;
+	struct elf_file f;
+	char err[128];
+	unsigned made = 0;
+	int fd = mkstemp(file);
+	FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	CHECK("detour run: the aarch64 runner planned",
+	      runner && out && elf_open_path(&f, runner) == 0 &&
+	      detour_plan_image(&f, &plans, err, sizeof(err)) == 0);
+	if (plans.nr && detour_open(&d, f.machine) == 0) {
+		made = a64_write_copies(&d, &f, &plans, out);
+		detour_close(&d);
+	}
+	if (out)
+		fclose(out);
+	CHECK("detour run: a copy of each aarch64 function", made == A64_RUNS);
+	CHECK("detour run: each aarch64 copy ran", made && a64_verdicts(runner, file) == made);
+	if (plans.nr) {
+		detour_plans_free(&plans);
+		elf_close(&f);
+	}
+	unlink(file);
+}
+
+int main(void)
+{
+	x86_64_runs();
+	aarch64_runs();
+	return unit_done();
+}
