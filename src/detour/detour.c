@@ -209,7 +209,8 @@ int detour_cmp_u64(const void *a, const void *b)
 
 void detour_targets_sort(struct detour_targets *t)
 {
-	qsort(t->v, t->nr, sizeof(*t->v), detour_cmp_u64);
+	if (t->nr)
+		qsort(t->v, t->nr, sizeof(*t->v), detour_cmp_u64);
 }
 
 void detour_targets_free(struct detour_targets *t)

@@ -100,7 +100,8 @@ static int read_tables(const struct elf_file *f, unsigned entry, struct detour_t
 {
 	size_t n = t->nr_tables;
 
-	qsort(t->tables, n, sizeof(*t->tables), detour_cmp_u64);
+	if (n)
+		qsort(t->tables, n, sizeof(*t->tables), detour_cmp_u64);
 	for (size_t i = 0; i < n; i++)
 		if ((i == 0 || t->tables[i] != t->tables[i - 1]) &&
 		    read_table(f, entry, t->tables[i], t))
