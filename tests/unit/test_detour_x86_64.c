@@ -48,6 +48,11 @@ static void relocations(struct detour_dec *d)
 	CHECK("x86_64 detour: RIP-relative store keeps its immediate",
 	      moves_to(d, "c7 05 10 00 00 00 01 00 00 00",
 		       "c7 05 10 00 f0 ff 01 00 00 00 e9 fb ff ef ff"));
+	CHECK("x86_64 detour: cmpw $0 of a RIP-relative word, after its 66 prefix",
+	      moves_to(d, "66 83 3d 80 c8 4a 05 00", "66 83 3d 80 c8 3a 05 00 e9 fb ff ef ff"));
+	CHECK("x86_64 detour: VEX vbroadcastss of a RIP-relative float",
+	      moves_to(d, "c4 e2 79 18 05 10 00 00 00",
+		       "c4 e2 79 18 05 10 00 f0 ff e9 fb ff ef ff"));
 	CHECK("x86_64 detour: lea of a RIP-relative address re-targeted",
 	      moves_to(d, "48 8d 3d f0 ff ff ff", "48 8d 3d f0 ff ef ff e9 fb ff ef ff"));
 	CHECK("x86_64 detour: call through a GOT slot re-targeted",

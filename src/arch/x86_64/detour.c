@@ -119,14 +119,24 @@ static enum detour_kind classify(const struct cs_insn *insn, uint64_t *target)
 	return rip ? DETOUR_PCREL : DETOUR_PLAIN;
 }
 
-/* The same instruction, its disp32 re-targeted for pc. */
+/*
+ * The same instruction, its disp32 re-targeted for pc.  A RIP-relative
+ * operand's displacement is always 32 bits (ModR/M mod 00, r/m 101), at
+ * the offset capstone gives; its size capstone 4 gets wrong after a 66
+ * prefix or a VEX one (2), so the four bytes there are checked to hold
+ * the displacement decoded instead.
+ */
 static int relocate_rip(const cs_insn *insn, const cs_x86_op *rip, uint64_t pc, uint8_t *out)
 {
 	const cs_x86_encoding *enc = &insn->detail->x86.encoding;
 	uint64_t target = insn->address + insn->size + rip->mem.disp;
 	int64_t disp = (int64_t)(target - (pc + insn->size));
+	int32_t old;
 
-	if (enc->disp_size != 4 || enc->disp_offset + 4 > insn->size)
+	if (!enc->disp_offset || enc->disp_offset + 4 > insn->size)
+		return -DETOUR_UNMOVABLE;
+	memcpy(&old, insn->bytes + enc->disp_offset, 4);
+	if (old != rip->mem.disp)
 		return -DETOUR_UNMOVABLE;
 	if (!fits_rel32(disp))
 		return -DETOUR_OUT_OF_REACH;
