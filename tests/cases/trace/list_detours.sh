@@ -72,6 +72,49 @@ t_ok "list -a --detours: every line a plan, or the summary" \
 	sh -c "! grep -v -e '^0x[0-9a-f]* [0-9]* detour ' -e ': .* (0x[0-9a-f]*)\$' \
 		-e '^[0-9]* of [0-9]* functions can be patched' out.txt"
 
+# Jump tables (x86_64): f's case label 0 is f+1, inside the bytes its
+# jump would replace, and only its table says so; h's table follows f's,
+# and read on from f's base its entry would land at g+2, inside g's
+# replaced bytes, where nothing branches.
+cat >tables.s <<'EOF2'
+	.text
+	.globl f, g, h
+	.type f, @function
+f:	push %rbx
+1:	mov %edi, %eax
+	lea .Lt1(%rip), %rdx
+	movslq (%rdx,%rax,4), %rax
+	add %rdx, %rax
+	jmp *%rax
+2:	pop %rbx
+	ret
+	.size f, .-f
+	.type g, @function
+g:	.fill 10, 1, 0x90
+3:	nop
+	ret
+	.size g, .-g
+	.type h, @function
+h:	push %rbx
+	lea .Lt2(%rip), %rdx
+	movslq (%rdx,%rdi,4), %rax
+	add %rdx, %rax
+	pop %rbx
+	jmp *%rax
+	.size h, .-h
+	.section .rodata
+	.p2align 2
+.Lt1:	.long 1b - .Lt1, 2b - .Lt1
+.Lt2:	.long 3b - .Lt2
+EOF2
+if gcc -shared -nostdlib -o tables.so tables.s 2>build.err; then
+	"$FNTRACE" list --detours tables.so >out.txt
+	t_ok "list --detours: a case label inside the replaced bytes, from its table" \
+		grep -q '^f: a branch lands inside the replaced bytes' out.txt
+	t_eq "list --detours: a table read no further than the next one" "" \
+		"$(grep -e '^g:' -e '^h:' out.txt)"
+else t_fail "jump tables: assemble" "$(head -n 2 build.err | tr '\n' ' ')"; fi
+
 strip -o stripped small
 t_error "list --detours: a program stripped of its functions" 1 'stripped has no function symbols' \
 	"$FNTRACE" list --detours ./stripped
