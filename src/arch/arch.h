@@ -243,7 +243,6 @@ enum detour_kind {
  * has the words). */
 enum detour_refusal {
 	DETOUR_OK,
-	DETOUR_UNSUPPORTED,	/* no detours for this architecture */
 	DETOUR_NO_SIZE,		/* a symbol of size 0: its end is unknown */
 	DETOUR_NOT_IN_FILE,	/* its bytes are not in the file */
 	DETOUR_UNDECODABLE,	/* an instruction the disassembler does not know */

@@ -20,7 +20,6 @@ static const struct detour_arch *const detour_arches[] = {
 
 static const char *const refusal_str[DETOUR_NR_REFUSALS] = {
 	[DETOUR_OK] = "ok",
-	[DETOUR_UNSUPPORTED] = "no detours on this architecture",
 	[DETOUR_NO_SIZE] = "symbol of size 0",
 	[DETOUR_NOT_IN_FILE] = "bytes not in the file",
 	[DETOUR_UNDECODABLE] = "undecodable instruction",
