@@ -130,8 +130,9 @@ int detour_plan_image(const struct elf_file *f, struct detour_plans *out, char *
 	int ret = -1;
 
 	*out = (struct detour_plans){ 0 };
-	if (detour_open(&d, f->machine)) {
-		snprintf(err, errlen, "no detours for %s", arch ? arch->name : "this machine");
+	if (f->big_endian || detour_open(&d, f->machine)) {
+		snprintf(err, errlen, "no detours for %s%s", f->big_endian ? "big-endian " : "",
+			 arch ? arch->name : "this machine");
 		return -1;
 	}
 	if (funcsyms_collect(f, &fs) || !(out->v = calloc(fs.nr + 1, sizeof(*out->v))) ||

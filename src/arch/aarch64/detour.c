@@ -19,6 +19,8 @@
  * goes through x16, which the procedure call standard lets a veneer
  * clobber at any call, so nothing is live in it at a function's entry.
  * A literal (.quad) is read unaligned, which Linux allows user space.
+ * Words and literals are little-endian, whatever the host's order (the
+ * planner takes no big-endian image).
  */
 #include "../../detour/detour.h"
 
@@ -57,19 +59,26 @@ static uint32_t with(uint32_t w, struct field f, int64_t off)
 
 static uint32_t word_of(const cs_insn *insn)
 {
-	uint32_t w;
+	const uint8_t *b = insn->bytes;
 
-	memcpy(&w, insn->bytes, 4);
-	return w;
+	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* v in little-endian order, whatever the host's. */
+static void put_le(uint8_t *out, uint64_t v, unsigned bytes)
+{
+	for (unsigned i = 0; i < bytes; i++)
+		out[i] = v >> (8 * i);
 }
 
 /* The words out[0..n), then a literal: the length in bytes. */
 static int emit(uint8_t *out, const uint32_t *w, unsigned n, const uint64_t *lit)
 {
-	memcpy(out, w, 4 * n);
+	for (unsigned i = 0; i < n; i++)
+		put_le(out + 4 * i, w[i], 4);
 	if (!lit)
 		return 4 * n;
-	memcpy(out + 4 * n, lit, 8);
+	put_le(out + 4 * n, *lit, 8);
 	return 4 * n + 8;
 }
 
@@ -98,8 +107,9 @@ static enum detour_kind classify(const struct cs_insn *insn, uint64_t *target)
 
 	*target = target_of(insn);
 	switch (insn->id) {
-	case ARM64_INS_B:
-		return a->cc == ARM64_CC_INVALID || a->cc == ARM64_CC_AL ? DETOUR_JUMP : DETOUR_COND;
+	case ARM64_INS_B:	/* b.al and b.nv branch always */
+		return a->cc == ARM64_CC_INVALID || a->cc == ARM64_CC_AL || a->cc == ARM64_CC_NV
+			       ? DETOUR_JUMP : DETOUR_COND;
 	case ARM64_INS_BL:
 		return DETOUR_CALL;
 	case ARM64_INS_CBZ: case ARM64_INS_CBNZ: case ARM64_INS_TBZ: case ARM64_INS_TBNZ:
@@ -157,7 +167,7 @@ static int relocate_cond(uint32_t w, struct field f, uint32_t invert, uint64_t p
 	if (fits(f, off))
 		return emit(out, (uint32_t[]){ with(w, f, off) }, 1, NULL);
 	n = jump_to(pc + 4, target, out + 4);
-	memcpy(out, &(uint32_t){ with(w ^ invert, f, 4 + n) }, 4);
+	emit(out, (uint32_t[]){ with(w ^ invert, f, 4 + n) }, 1, NULL);
 	return 4 + n;
 }
 

@@ -120,4 +120,6 @@ t_error "list --detours: a program stripped of its functions" 1 'stripped has no
 	"$FNTRACE" list --detours ./stripped
 t_error "list --detours: an architecture without detours" 1 'no detours for riscv64' \
 	"$FNTRACE" list --detours /usr/riscv64-linux-gnu/lib/libc.so.6
+t_error "list --detours: a big-endian image" 1 'no detours for big-endian mips' \
+	"$FNTRACE" list --detours /usr/mips-linux-gnu/lib/libc.so.6
 t_ok "list --help says --detours" sh -c "'$FNTRACE' list --help | grep -q -- --detours"
