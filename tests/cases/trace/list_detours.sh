@@ -72,6 +72,27 @@ t_ok "list -a --detours: every line a plan, or the summary" \
 	sh -c "! grep -v -e '^0x[0-9a-f]* [0-9]* detour ' -e ': .* (0x[0-9a-f]*)\$' \
 		-e '^[0-9]* of [0-9]* functions can be patched' out.txt"
 
+# A landing pad stays: the jump goes after gcc's endbr64 (-fcf-protection)
+# and after aarch64's bti c and paciasp (-mbranch-protection=standard:
+# bti c where the return address is not signed, a leaf's).
+# t_after_pad NAME IMAGE NM FUNC: FUNC's patch address is its symbol's + 4.
+t_after_pad() {
+	local sym patch
+	sym=$($3 "$2" | awk -v f="$4" '$3 == f { print $1 }')
+	patch=$("$FNTRACE" list -a --detours "$2" | awk -v f="$4" '$4 == f { print $1 }')
+	if [ -n "$sym" ] && [ -n "$patch" ] && [ $((0x$sym + 4)) -eq $((patch)) ]; then
+		t_pass "$1"
+	else t_fail "$1" "$4 at ${sym:-?}, patched at ${patch:-none}"; fi
+}
+if gcc -O2 -g -fcf-protection=full -o small-cet small.c 2>build.err; then
+	t_after_pad "list --detours: the jump after endbr64" small-cet nm sum
+else t_fail "landing pads: build with -fcf-protection" "$(head -n 1 build.err)"; fi
+if aarch64-linux-gnu-gcc -O2 -g -mbranch-protection=standard -o small-pac small.c 2>build.err
+then
+	t_after_pad "list --detours: the jump after bti c" small-pac aarch64-linux-gnu-nm sum
+	t_after_pad "list --detours: the jump after paciasp" small-pac aarch64-linux-gnu-nm main
+else t_fail "landing pads: build with -mbranch-protection" "$(head -n 1 build.err)"; fi
+
 # Jump tables (x86_64): f's case label 0 is f+1, inside the bytes its
 # jump would replace, and only its table says so; h's table follows f's,
 # and read on from f's base its entry would land at g+2, inside g's
