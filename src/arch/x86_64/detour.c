@@ -6,11 +6,12 @@
  *
  *	before				after
  *	f:   endbr64			f:   endbr64
- *	     push %rbp			     jmp  tramp
- *	     mov  %rsp,%rbp		     (the rest of mov %rsp,%rbp)
- *	     sub  $0x10,%rsp		f+8: sub  $0x10,%rsp
+ *	     push %rbp			     jmp  tramp		(5 bytes:
+ *	     mov  %rsp,%rbp		     			 push, mov
+ *	     push %rbx						 and push)
+ *	     sub  $0x10,%rsp		f+9: sub  $0x10,%rsp
  *
- *	tramp: push %rbp; mov %rsp,%rbp; jmp f+8
+ *	tramp: push %rbp; mov %rsp,%rbp; push %rbx; jmp f+9
  *
  * What moves is copied, but for what depends on its address: a relative
  * branch takes its rel32 form (a jcc or jmp rel8 reaches 127 bytes, no
