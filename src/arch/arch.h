@@ -235,6 +235,9 @@ enum detour_kind {
 				 * a jump table's (table_entry) */
 	DETOUR_TAIL,		/* an indirect jump that leaves the function
 				 * (through a GOT slot, a struct's pointer) */
+	DETOUR_PADDING,		/* a nop or int3: what fills the bytes after a
+				 * return or a jump */
+	DETOUR_TRAP,		/* ud2, hlt: never falls through */
 	DETOUR_LANDING,		/* endbr64, BTI: kept in place at the entry */
 	DETOUR_NR_KINDS
 };
@@ -251,6 +254,7 @@ enum detour_refusal {
 	DETOUR_JUMP_TABLE,	/* an indirect jump may land inside them */
 	DETOUR_UNMOVABLE,	/* an instruction there cannot be relocated */
 	DETOUR_CALL_INSIDE,	/* a call there returns inside them */
+	DETOUR_UNREACHED,	/* code there after a jump: entered from elsewhere */
 	DETOUR_OUT_OF_REACH,	/* a relocated operand or the jump does not reach */
 	DETOUR_NO_ROOM,		/* the trampoline's buffer is too small */
 	DETOUR_NR_REFUSALS

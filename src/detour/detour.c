@@ -28,6 +28,7 @@ static const char *const refusal_str[DETOUR_NR_REFUSALS] = {
 	[DETOUR_JUMP_TABLE] = "a jump table may land inside the replaced bytes",
 	[DETOUR_UNMOVABLE] = "instruction cannot be relocated",
 	[DETOUR_CALL_INSIDE] = "a call returns inside the replaced bytes",
+	[DETOUR_UNREACHED] = "code after a jump inside the replaced bytes",
 	[DETOUR_OUT_OF_REACH] = "out of reach",
 	[DETOUR_NO_ROOM] = "trampoline too small",
 };
@@ -124,16 +125,30 @@ static int note(struct detour_plan *p, struct detour_targets *t, enum detour_kin
 	return 0;
 }
 
+static int falls_through(enum detour_kind k)
+{
+	return k != DETOUR_JUMP && k != DETOUR_RET && k != DETOUR_TAIL && k != DETOUR_INDIRECT &&
+	       k != DETOUR_INDIRECT_REG && k != DETOUR_TRAP;
+}
+
+/* What the instructions moved so far leave for the next one. */
+struct moved {
+	uint64_t call_end;	/* the last call's return address, or 0 */
+	int stopped;		/* the last one does not fall through */
+};
+
 /*
  * An instruction that falls in the replaced bytes: can it move at all?
  * (Relocated where it is, nothing is out of reach: that is the
  * trampoline's to say, once its address is known.)  A call must be the
  * last of them: a thread inside its callee when the jump is written
  * returns to the original code, after the call, and that must not be
- * inside the replaced bytes.  *call: the last call's end, if any.
+ * inside the replaced bytes.  After a jump or a return only padding may
+ * follow: code there is entered from elsewhere, by a branch (checked
+ * later) or by what names no instruction, an exception's landing pad.
  */
 static void check_movable(struct detour_dec *d, struct detour_plan *p, enum detour_kind k,
-			  uint64_t *call)
+			  struct moved *m)
 {
 	const cs_insn *insn = d->insn;
 	uint8_t scratch[DETOUR_MAX_RELOC];
@@ -141,10 +156,13 @@ static void check_movable(struct detour_dec *d, struct detour_plan *p, enum deto
 
 	if (r < 0)
 		refuse(p, -r, insn->address);
-	if (*call && *call < insn->address + insn->size)
-		refuse(p, DETOUR_CALL_INSIDE, *call);
+	if (m->call_end && m->call_end < insn->address + insn->size)
+		refuse(p, DETOUR_CALL_INSIDE, m->call_end);
+	if (m->stopped && k != DETOUR_PADDING)
+		refuse(p, DETOUR_UNREACHED, insn->address);
 	if (k == DETOUR_CALL || k == DETOUR_CALL_INDIRECT)
-		*call = insn->address + insn->size;
+		m->call_end = insn->address + insn->size;
+	m->stopped |= !falls_through(k);
 	p->len = insn->address + insn->size - p->patch;
 	p->moved++;
 }
@@ -169,7 +187,8 @@ int detour_scan(struct detour_dec *d, const uint8_t *code, struct detour_plan *p
 		struct detour_targets *t)
 {
 	const struct detour_arch *a = d->arch;
-	uint64_t pc = p->func, target, call = 0;
+	uint64_t pc = p->func, target;
+	struct moved m = { 0 };
 	size_t left = p->size;
 
 	p->patch = p->func;
@@ -187,7 +206,7 @@ int detour_scan(struct detour_dec *d, const uint8_t *code, struct detour_plan *p
 		if (k == DETOUR_LANDING && d->insn->address == p->func)
 			p->patch = pc;
 		else if (d->insn->address < p->patch + a->jump_len)
-			check_movable(d, p, k, &call);
+			check_movable(d, p, k, &m);
 		if (note(p, t, k, target))
 			return -1;
 	}

@@ -134,6 +134,15 @@ static void plans(struct detour_dec *d)
 	      refused(d, "ff d0 48 89 c7 5b c3", DETOUR_CALL_INSIDE, START + 2));
 	CHECK("x86_64 plan: a call through a GOT slot, last",
 	      plan_hex(d, "ff 15 00 10 00 00 c3").refusal == DETOUR_OK);
+	CHECK("x86_64 plan: a return, then padding",
+	      plan_hex(d, "c3 0f 1f 40 00 c3").refusal == DETOUR_OK);
+	CHECK("x86_64 plan: a return, then code only a landing pad could reach",
+	      refused(d, "c3 48 89 f8 c3", DETOUR_UNREACHED, START + 1));
+	CHECK("x86_64 plan: ud2, then code",
+	      refused(d, "0f 0b 48 89 f8 c3", DETOUR_UNREACHED, START + 2));
+	CHECK("x86_64 plan: a conditional branch falls through",
+	      plan_hex(d, "74 10 48 89 f8 c3 90 90 90 90 90 90 90 90 90 90 90 90 c3").refusal ==
+		      DETOUR_OK);
 	CHECK("x86_64 plan: xbegin cannot move",
 	      refused(d, "c7 f8 00 00 00 00 c3", DETOUR_UNMOVABLE, START));
 	CHECK("x86_64 plan: undecodable at the entry",

@@ -122,6 +122,10 @@ static enum detour_kind classify(const struct cs_insn *insn, uint64_t *target)
 		return DETOUR_CALL_INDIRECT;
 	case ARM64_INS_RET:
 		return DETOUR_RET;
+	case ARM64_INS_NOP:
+		return DETOUR_PADDING;
+	case ARM64_INS_BRK:
+		return DETOUR_TRAP;
 	}
 	if (is_landing(word_of(insn)))
 		return DETOUR_LANDING;

@@ -113,6 +113,10 @@ static enum detour_kind classify(const struct cs_insn *insn, uint64_t *target)
 		return DETOUR_RET;
 	if (insn->id == X86_INS_ENDBR64)
 		return DETOUR_LANDING;
+	if (insn->id == X86_INS_NOP || insn->id == X86_INS_INT3)
+		return DETOUR_PADDING;
+	if (insn->id == X86_INS_UD2 || insn->id == X86_INS_HLT)
+		return DETOUR_TRAP;
 	if (is_table_read(insn))
 		return DETOUR_TABLE_READ;
 	if (rip && insn->id == X86_INS_LEA)
