@@ -40,9 +40,11 @@ SHARED_SRC := $(wildcard src/elf/*.c) src/arch/arches.c $(wildcard src/arch/*/de
 RMC_SRC    := $(filter-out src/recordmcount/tool.c,$(wildcard src/recordmcount/*.c))
 # The fntrace program: the commands (src/cli) and the rooms they use.
 # Its one native-only piece: calling into a process it attaches to.
-CLI_ROOMS  := cli record attach control dwarf cc target trace
+# The detour planner (src/detour, each architecture's detour.c) reads any
+# architecture's image, through capstone, and only here for now.
+CLI_ROOMS  := cli record attach control dwarf cc target trace detour
 CLI_SRC    := $(foreach d,$(CLI_ROOMS),$(wildcard src/$(d)/*.c)) $(RMC_SRC) $(SHARED_SRC) \
-	      src/arch/$(ARCH)/inject.c src/arch/inject_run.c
+	      $(wildcard src/arch/*/detour.c) src/arch/$(ARCH)/inject.c src/arch/inject_run.c
 # The runtime lives inside the traced process: no SSE (it runs between a
 # function's entry and its body, where vector argument registers are live),
 # hidden symbols but for the few marked FT_EXPORT: unversioned, so that
@@ -50,7 +52,8 @@ CLI_SRC    := $(foreach d,$(CLI_ROOMS),$(wildcard src/$(d)/*.c)) $(RMC_SRC) $(SH
 # commands' messages (src/common/print.c): the runtime's go their own way
 # (src/core/messages.c), never to the program's stderr.
 RT_SRC     := $(wildcard src/core/*.c) \
-	      $(filter-out src/arch/$(ARCH)/inject.c,$(wildcard src/arch/$(ARCH)/*.c)) \
+	      $(filter-out src/arch/$(ARCH)/inject.c src/arch/$(ARCH)/detour.c,\
+			   $(wildcard src/arch/$(ARCH)/*.c)) \
 	      $(wildcard src/arch/$(ARCH)/*.S) $(filter-out src/common/print.c,$(SHARED_SRC))
 RT_SRC     := $(sort $(RT_SRC))
 # How the runtime came into the process (src/core/linkage.h): one of
@@ -114,7 +117,8 @@ $(CLI_OBJ) $(RMC_OBJ): $(BUILD)/cli/flags
 $(RT_OBJ) $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a: $(BUILD)/rt/flags
 
 # libdw (elfutils): source lines from DWARF, report --srcline.
-CLI_LIBS := -ldw -lm
+# capstone: instruction boundaries and operands for the detour planner.
+CLI_LIBS := -ldw -lm -lcapstone
 
 $(BUILD)/fntrace: $(CLI_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CLI_LIBS)
@@ -214,6 +218,15 @@ $(BUILD)/tests/unit/test_$(1)_%: tests/unit/test_$(1)_%.c $(wildcard tests/unit/
 	$(call unit_arch_cc,$(1)) -o $$@ $$< src/arch/$(1)/ftrace.c src/arch/$(1)/trap.c
 endef
 $(foreach a,$(RT_ARCHES),$(eval $(call unit_arch_rule,$(a))))
+
+# test_detour_run also runs relocated copies of aarch64 functions: in this
+# program, built for aarch64 (static, run under qemu-user as the
+# architecture's unit tests are), which calls the copies the test makes.
+DETOUR_RUNNER := $(BUILD)/tests/progs/detour_run_aarch64
+$(DETOUR_RUNNER): tests/progs/detour_run_aarch64.c
+	@mkdir -p $(dir $@)
+	$(call cross_prefix,aarch64)gcc $(CFLAGS) $(WARN) -static -o $@ $<
+$(BUILD)/tests/unit/test_detour_run: $(DETOUR_RUNNER)
 
 # ---- the bundled example ----
 $(BUILD)/examples/demo: $(wildcard examples/*.c examples/*.h) examples/Makefile

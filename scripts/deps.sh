@@ -4,7 +4,9 @@
 # Runs apt-get update at most once per call, and only if something is missing.
 set -eu
 
-need_build="gcc make libc6-dev libdw-dev"
+# libcapstone-dev: the detour planner's disassembler (x86 and ARM64 in one
+# library, with operand details; docs/design.md, *Detours*).
+need_build="gcc make libc6-dev libdw-dev libcapstone-dev"
 # protobuf-compiler: protoc decodes the Perfetto export, a python3 script
 # checks what it decoded (tests/cases/export/export_perfetto.sh).
 need_check="$need_build clang strace g++ cmake valgrind gdb libxml2-utils python3 protobuf-compiler"

@@ -204,6 +204,84 @@ struct arch_desc {
 	uint8_t cc_fentry, cc_return_sites;
 };
 
+/*
+ * Detours (src/detour/, docs/design.md *Detours*): a function built with
+ * no call site is traced by moving its first instructions into a
+ * trampoline (the kernel's optprobe "detour buffer") and putting a jump
+ * to it in their place.  Host code: the planner reads an image of any
+ * architecture, so each architecture that has detours gives one table,
+ * src/arch/<arch>/detour.c, found by detour_arch_lookup(); one that has
+ * none is "not supported".  Capstone decodes (its instruction is passed
+ * as an opaque struct cs_insn); the arch says what an instruction is and
+ * re-encodes the ones that move.
+ */
+struct cs_insn;
+
+/* What an instruction is, to the planner. */
+enum detour_kind {
+	DETOUR_PLAIN,		/* nothing in it depends on where it is */
+	DETOUR_JUMP,		/* direct jump: target */
+	DETOUR_COND,		/* direct conditional branch: target */
+	DETOUR_CALL,		/* direct call: target */
+	DETOUR_CALL_INDIRECT,	/* a call through a register or memory */
+	DETOUR_PCREL,		/* reads or computes the address target */
+	DETOUR_RET,		/* a return */
+	DETOUR_INDIRECT,	/* an indirect jump that may be a jump
+				 * table's: it may land anywhere in the function */
+	DETOUR_INDIRECT_REG,	/* one through a register: a jump table's
+				 * only where the function reads one */
+	DETOUR_TABLE_READ,	/* a load that may read a jump table's entry */
+	DETOUR_TABLE_BASE,	/* computes the address target, which may be
+				 * a jump table's (table_entry) */
+	DETOUR_TAIL,		/* an indirect jump that leaves the function
+				 * (through a GOT slot, a struct's pointer) */
+	DETOUR_PADDING,		/* a nop or int3: what fills the bytes after a
+				 * return or a jump */
+	DETOUR_TRAP,		/* ud2, hlt: never falls through */
+	DETOUR_LANDING,		/* endbr64, BTI: kept in place at the entry */
+	DETOUR_NR_KINDS
+};
+
+/* Why an entry cannot be replaced by a jump, or 0 (src/detour/detour.c
+ * has the words). */
+enum detour_refusal {
+	DETOUR_OK,
+	DETOUR_NO_SIZE,		/* a symbol of size 0: its end is unknown */
+	DETOUR_NOT_IN_FILE,	/* its bytes are not in the file */
+	DETOUR_UNDECODABLE,	/* an instruction the disassembler does not know */
+	DETOUR_TOO_SHORT,	/* fewer bytes than the jump */
+	DETOUR_TARGET_INSIDE,	/* a branch lands inside the replaced bytes */
+	DETOUR_JUMP_TABLE,	/* an indirect jump may land inside them */
+	DETOUR_UNMOVABLE,	/* an instruction there cannot be relocated */
+	DETOUR_CALL_INSIDE,	/* a call there returns inside them */
+	DETOUR_UNREACHED,	/* code there after a jump: entered from elsewhere */
+	DETOUR_OUT_OF_REACH,	/* a relocated operand or the jump does not reach */
+	DETOUR_NO_ROOM,		/* the trampoline's buffer is too small */
+	DETOUR_NR_REFUSALS
+};
+
+struct detour_arch {
+	unsigned machine;		/* EM_* */
+	int cs_arch, cs_mode;		/* capstone's cs_arch and cs_mode */
+	unsigned jump_len;		/* bytes of the jump at the entry */
+	/* Every instruction's length, where it is fixed (4 on aarch64): a
+	 * word the disassembler does not know (newer than it) is then
+	 * stepped over, where it does not move; 0 (x86): decoding stops. */
+	unsigned fixed_len;
+	/* A jump table's entry, DETOUR_TABLE_BASE's: 4, a 32-bit offset
+	 * from the table; 0, no tables read. */
+	unsigned table_entry;
+	/* What insn is; *target where the kind has one. */
+	enum detour_kind (*classify)(const struct cs_insn *insn, uint64_t *target);
+	/* insn re-encoded to run at pc, into out (room bytes, at most
+	 * DETOUR_MAX_RELOC): its length, or -enum detour_refusal. */
+	int (*relocate)(const struct cs_insn *insn, uint64_t pc, uint8_t *out, size_t room);
+	/* The jump_len bytes of a jump from "from" to "to"; -1 out of reach. */
+	int (*write_jump)(uint64_t from, uint64_t to, uint8_t *out);
+};
+
+#define DETOUR_MAX_RELOC 32	/* longest re-encoding of one instruction */
+
 const struct arch_desc *arch_lookup(unsigned machine);
 /* The architecture whose name starts the GNU triple (mips takes mipsel
  * too), or NULL. */
