@@ -12,5 +12,7 @@
 #define ARCH_HAVE_ARG_REGS 1
 /* entry.S takes the graph hooks' common case without C. */
 #define ARCH_GRAPH_FAST_PATHS 1
+/* Library calls through a stub per GOT slot (ftrace.c, core/libcalls.c). */
+#define ARCH_HAVE_LIBCALLS 1
 
 #endif

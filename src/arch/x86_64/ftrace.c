@@ -85,3 +85,29 @@ const struct arch_arg_regs arch_arg_regs = {
 	.nr_fp = 8,
 	.int_slot = { 4, 3, 2, 1, 5, 6 },
 };
+
+/*
+ * A library call's stub (core/libcalls.c), its words word_off bytes on:
+ *
+ *   ff 15 rel32   call *caller(%rip)     returns to at + 6
+ *   ff 25 rel32   jmp  *target(%rip)
+ *   0f 0b 0f 0b   ud2 (never reached)
+ *
+ * Entered by the caller's "call *slot" (through its PLT, or -fno-plt's
+ * call), [%rsp] is the caller's return address, as at a function's first
+ * instruction: ftrace_caller's entry path takes it as an entry site's.
+ * The call leaves %rsp 16-byte aligned in ftrace_caller, as an fentry
+ * call does; the jump leaves the stack as the caller made it, every
+ * argument register as ftrace_caller found it.
+ */
+unsigned arch_libcall_stub(uint8_t *code, uintptr_t word_off)
+{
+	int32_t to_caller = (int32_t)(word_off - 6), to_target = (int32_t)(word_off + 8 - 12);
+
+	code[0] = 0xff, code[1] = 0x15;
+	memcpy(code + 2, &to_caller, 4);
+	code[6] = 0xff, code[7] = 0x25;
+	memcpy(code + 8, &to_target, 4);
+	memcpy(code + 12, "\x0f\x0b\x0f\x0b", 4);
+	return 6;
+}

@@ -1,0 +1,143 @@
+# Library calls through the GOT (src/core/libcalls.c): a traced program's
+# calls into libc and libm, traced when a filter names them, nested under
+# their traced callers with the library's callbacks nested under them;
+# switched live, the GOT as it was once they are off.
+
+# A function_graph report's calls, indented by depth, as t_graph_calls.
+calls() { t_graph_calls "$1" | sed 's/ *$//'; }
+# The csv report's hits of function $2 in $1 ("" if none).
+hits() { awk -F, -v f="$2" '$1 == f { print $2 }' "$1"; }
+# The lines of the first call to $2 in the graph $1, its braces included.
+first_call() {
+	calls "$1" | awk -v f="$2" '
+		!on && $0 ~ "^ *" f "\\(\\) {$" { on = 1; match($0, /^ */); ind = RLENGTH }
+		on { print substr($0, ind + 1) }
+		on && $0 ~ "^ *} /\\* " f { exit }'
+}
+
+# run_checks TAG PROG: record -F '*' of "PROG run 3", its graph and counts.
+run_checks() {
+	local tag=$1 prog=$2
+	"$prog" run 3 >want.out
+	"$FNTRACE" record -F '*' -o "$tag.data" -- "$prog" run 3 >got.out 2>"$tag.err"
+	t_eq "$tag: exit status" 0 "$?"
+	t_same "$tag: output as untraced" want.out got.out
+	"$FNTRACE" report -i "$tag.data" >"$tag.txt"
+	"$FNTRACE" report -i "$tag.data" --csv >"$tag.csv"
+	t_eq "$tag: libc's calls nested under their traced caller" \
+		"$(printf 'use_heap() {\n  malloc();\n  memset();\n  strlen();\n  free();\n} /* use_heap */')" \
+		"$(first_call "$tag.txt" use_heap)"
+	t_eq "$tag: qsort's callbacks nested under it, nothing else" "by_value();" \
+		"$(first_call "$tag.txt" qsort | sed '1d;$d' | sort -u | sed 's/^ *//')"
+	t_ok "$tag: a longjmp out of a traced function is unwound" \
+		grep -q '} /\* jump_back: unwound \*/' "$tag.txt"
+	t_eq "$tag: the calls after it at their depth" 1 "$(calls "$tag.txt" | grep -c '^  leave() {')"
+	t_eq "$tag: exit() is a call that never returns" "    exit() {" "$(calls "$tag.txt" | tail -n 1)"
+	t_eq "$tag: as many malloc, strlen, free as the program made" \
+		"$(sed 's/ qsort.*//' got.out)" \
+		"malloc $(hits "$tag.csv" malloc) strlen $(hits "$tag.csv" strlen) free $(hits "$tag.csv" free)"
+	t_ok "$tag: library calls have durations" grep -q '[0-9] us *|  *malloc();' "$tag.txt"
+}
+
+t_build gcc-fentry -O2 libcalls "$top/tests/progs/libcalls.c"
+t_eq "lazy: built to bind lazily" "" "$(readelf -d libcalls | grep 'FLAGS.*NOW')"
+run_checks "lazy" ./libcalls
+
+# No filter: every traced function, no library call.
+"$FNTRACE" record -o all.data -- ./libcalls run 3 >/dev/null 2>&1
+"$FNTRACE" report -i all.data --csv >all.csv
+t_eq "no filter: the program's functions" 3 "$(hits all.csv use_heap)"
+t_eq "no filter: no library call" "" "$(hits all.csv malloc)$(hits all.csv qsort)"
+# By name, and by the library's module.
+"$FNTRACE" record -F malloc -o name.data -- ./libcalls run 3 >/dev/null 2>&1
+"$FNTRACE" report -i name.data --csv >name.csv
+t_eq "-F malloc: malloc alone" "malloc,3" "$(tail -n +2 name.csv | cut -d, -f1,2 | tr '\n' ' ' | sed 's/ $//')"
+"$FNTRACE" record -F '*:mod:libc.so.6' -o mod.data -- ./libcalls run 3 >/dev/null 2>&1
+"$FNTRACE" report -i mod.data --csv >mod.csv
+t_eq "-F *:mod:libc.so.6: libc's calls" "3 3 1" \
+	"$(hits mod.csv malloc) $(hits mod.csv strlen) $(hits mod.csv qsort)"
+t_eq "-F *:mod:libc.so.6: none of the program's" "" \
+	"$(hits mod.csv use_heap)$(hits mod.csv by_value)$(hits mod.csv main)"
+
+# Bound at start-up, the GOT read-only after it (full RELRO).
+gcc -O2 -pg -mfentry -g -o relro "$top/tests/progs/libcalls.c" -Wl,-z,relro,-z,now -lpthread
+t_ok "relro: built bound now" sh -c "readelf -d relro | grep -q 'FLAGS.*NOW'"
+run_checks "relro" ./relro
+
+# Built by fntrace cc, with gcc and with clang.
+for c in gcc clang; do
+	FNTRACE_CC=$c "$FNTRACE" cc -O2 -o "cc_$c" "$top/tests/progs/libcalls.c" -lpthread 2>/dev/null
+	run_checks "cc_$c" "./cc_$c"
+done
+
+# A traced library dlopen()ed lazily and locally: its calls into libc and
+# into libm, which only it loaded (found in its own scope).
+gcc -O2 -pg -mfentry -fPIC -shared -o libcalls_m.so "$top/tests/progs/libcalls_lib.c" -lm
+./libcalls dl "$PWD/libcalls_m.so" 2 >want.out
+"$FNTRACE" record -F lib_work -F cos -F malloc -o dl.data -- ./libcalls dl "$PWD/libcalls_m.so" 2 \
+	>got.out 2>/dev/null
+t_eq "dlopen: exit status" 0 "$?"
+t_same "dlopen: output as untraced" want.out got.out
+"$FNTRACE" report -i dl.data >dl.txt
+t_eq "dlopen: the library's calls to libc and libm under its function" \
+	"$(printf 'lib_work() {\n  malloc();\n  cos();\n} /* lib_work */')" \
+	"$(first_call dl.txt lib_work)"
+
+# live_checks TAG PROG: switched on and off by fntrace ctl; the program
+# dumps its JUMP_SLOT words on request.
+live_checks() {
+	local tag=$1 prog=$2 pid
+	rm -f cmd ans
+	mkfifo cmd ans
+	"$FNTRACE" run -- "$prog" live <cmd >ans 2>live.err &
+	pid=$!
+	exec 3>cmd 4<ans
+	ask() { echo "$1" >&3; read -r _ <&4; }
+	ask "work 0"		# the slots its answers use bound
+	ask "got $tag.g0"
+	rw() { grep -c "rw-p .*/${prog#./}\$" /proc/$pid/maps; }
+	rw_before=$(rw)
+	"$FNTRACE" ctl $pid set_ftrace_filter '*:mod:libc.so.6'
+	"$FNTRACE" ctl $pid current_tracer function_graph
+	ask "got $tag.g1"
+	t_eq "$tag live: malloc's slot changed when on" 1 \
+		"$(diff "$tag.g0" "$tag.g1" | grep -c '^> malloc ')"
+	t_eq "$tag live: the GOT's protection back after the stores" "$rw_before" "$(rw)"
+	ask "work 3"
+	"$FNTRACE" ctl $pid trace >"$tag.trace"
+	t_eq "$tag live: the calls traced" 3 "$(grep -c ' malloc();' "$tag.trace")"
+	"$FNTRACE" ctl $pid set_ftrace_filter malloc
+	t_eq "$tag live: enabled_functions" "malloc [libc.so.6] (1)" \
+		"$("$FNTRACE" ctl $pid enabled_functions)"
+	ask "got $tag.g2"
+	t_eq "$tag live: only malloc's slot still changed" "malloc" \
+		"$(diff "$tag.g0" "$tag.g2" | sed -n 's/^> \([^ ]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
+	"$FNTRACE" ctl $pid current_tracer nop
+	ask "got $tag.g3"
+	t_same "$tag live: the GOT as it was once off" "$tag.g0" "$tag.g3"
+	ask quit
+	exec 3>&- 4<&-
+	wait $pid
+	t_eq "$tag live: exit status" 0 "$?"
+}
+live_checks lazy ./libcalls
+live_checks relro ./relro
+
+# Threads calling while it is switched on and off.
+"$FNTRACE" run -- ./libcalls threads 4 ${LIBCALLS_CALLS:-20000000} >thr.out 2>/dev/null &
+pid=$!
+sleep 0.3
+n=0
+while kill -0 $pid 2>/dev/null && [ $n -lt "${LIBCALLS_SWITCHES:-60}" ]; do
+	"$FNTRACE" ctl $pid set_ftrace_filter 'malloc' 2>/dev/null
+	"$FNTRACE" ctl $pid current_tracer function_graph 2>/dev/null
+	"$FNTRACE" ctl $pid set_ftrace_filter '*:mod:libc.so.6' 2>/dev/null
+	"$FNTRACE" ctl $pid current_tracer nop 2>/dev/null
+	n=$((n + 1))
+done
+wait $pid
+t_eq "threads: exit status" 0 "$?"
+t_ok "threads: switched while they called" test $n -ge 10
+t_eq "threads: every call made" \
+	"malloc $((4 * ${LIBCALLS_CALLS:-20000000})) strlen $((4 * ${LIBCALLS_CALLS:-20000000}))" \
+	"$(sed 's/ free.*//' thr.out)"
