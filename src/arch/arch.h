@@ -205,6 +205,9 @@ struct arch_desc {
 	const char *cc_pg_extra;
 	const char *cc_patchable;
 	uint8_t cc_fentry, cc_return_sites;
+	/* Its runtime traces calls into shared libraries through the GOT
+	 * (ARCH_HAVE_LIBCALLS, src/core/libcalls.c). */
+	uint8_t libcalls;
 };
 
 const struct arch_desc *arch_lookup(unsigned machine);

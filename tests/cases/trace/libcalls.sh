@@ -49,7 +49,7 @@ run_checks "lazy" ./libcalls
 t_eq "no filter: the program's functions" 3 "$(hits all.csv use_heap)"
 t_eq "no filter: no library call" "" "$(hits all.csv malloc)$(hits all.csv qsort)"
 # By name, and by the library's module.
-"$FNTRACE" record -F malloc -o name.data -- ./libcalls run 3 >/dev/null 2>&1
+"$FNTRACE" record -F malloc -o name.data -- ./libcalls run 3 >/dev/null 2>name.err
 "$FNTRACE" report -i name.data --csv >name.csv
 t_eq "-F malloc: malloc alone" "malloc,3" "$(tail -n +2 name.csv | cut -d, -f1,2 | tr '\n' ' ' | sed 's/ $//')"
 "$FNTRACE" record -F '*:mod:libc.so.6' -o mod.data -- ./libcalls run 3 >/dev/null 2>&1
@@ -141,3 +141,12 @@ t_ok "threads: switched while they called" test $n -ge 10
 t_eq "threads: every call made" \
 	"malloc $((4 * ${LIBCALLS_CALLS:-20000000})) strlen $((4 * ${LIBCALLS_CALLS:-20000000}))" \
 	"$(sed 's/ free.*//' thr.out)"
+
+# An architecture whose runtime has no library calls yet says so.
+aarch64-linux-gnu-gcc -O2 -pg -o a64 "$top/tests/progs/libcalls.c"
+"$FNTRACE" record -F malloc -F use_heap -o a64.data -- ./a64 run 1 >/dev/null 2>a64.err
+t_eq "aarch64: traced all the same" 0 "$?"
+t_eq "aarch64: a library function named is said unsupported" \
+	"fntrace: -F 'malloc' matched no function of the program (library calls: not supported on aarch64)" \
+	"$(grep "'malloc'" a64.err)"
+t_eq "x86_64: -F malloc matched" "" "$(grep 'matched no function' name.err)"
