@@ -339,8 +339,12 @@ static void bind_one(struct libcall *lc)
 		target = lc->looked;
 	if (!target)
 		return;
+	/* No module there: a module another thread's dlopen() has not
+	 * relocated yet holds a link-time word; the next pass looks again. */
 	callee = module_at(target);
-	if (callee < 0 || callee == lc->owner || !plain_library(ftrace_module_get(callee))) {
+	if (callee < 0)
+		return;
+	if (callee == lc->owner || !plain_library(ftrace_module_get(callee))) {
 		set_never(lc);
 		return;
 	}

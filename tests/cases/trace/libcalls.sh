@@ -83,6 +83,9 @@ t_eq "dlopen: the library's calls to libc and libm under its function" \
 	"$(printf 'lib_work() {\n  malloc();\n  cos();\n} /* lib_work */')" \
 	"$(first_call dl.txt lib_work)"
 
+# A command to the program in live mode (on descriptor 3), its answer read.
+ask() { echo "$1" >&3; read -r _ <&4; }
+
 # live_checks TAG PROG: switched on and off by fntrace ctl; the program
 # dumps its JUMP_SLOT words on request.
 live_checks() {
@@ -92,7 +95,6 @@ live_checks() {
 	"$FNTRACE" run -- "$prog" live <cmd >ans 2>live.err &
 	pid=$!
 	exec 3>cmd 4<ans
-	ask() { echo "$1" >&3; read -r _ <&4; }
 	ask "work 0"		# the slots its answers use bound
 	ask "got $tag.g0"
 	rw() { grep -c "rw-p .*/${prog#./}\$" /proc/$pid/maps; }
@@ -122,6 +124,36 @@ live_checks() {
 }
 live_checks lazy ./libcalls
 live_checks relro ./relro
+
+# Attached to a process started without the runtime: switched on, then
+# off, then detached, its GOT is what it was before the attach (the slots
+# of the wrapped functions, pointed at the runtime's wrappers while it is
+# attached, given back too).
+rm -f cmd ans
+mkfifo cmd ans
+./libcalls live <cmd >ans &
+pid=$!
+exec 3>cmd 4<ans
+ask "work 0"
+ask "got at.g0"
+"$FNTRACE" attach $pid 2>/dev/null
+t_eq "attach: attached" 0 "$?"
+"$FNTRACE" ctl $pid set_ftrace_filter '*:mod:libc.so.6'
+"$FNTRACE" ctl $pid current_tracer function_graph
+ask "work 2"
+ask "got at.g1"
+"$FNTRACE" ctl $pid trace >at.trace
+t_eq "attach: the calls traced" 2 "$(grep -c ' strlen();' at.trace)"
+t_eq "attach: strlen's slot changed when on" 1 "$(diff at.g0 at.g1 | grep -c '^> strlen ')"
+"$FNTRACE" ctl $pid current_tracer nop
+"$FNTRACE" detach $pid 2>/dev/null
+t_eq "attach: detached" 0 "$?"
+ask "got at.g2"
+t_same "attach: the GOT as before the attach" at.g0 at.g2
+ask quit
+exec 3>&- 4<&-
+wait $pid
+t_eq "attach: exit status" 0 "$?"
 
 # Threads calling while it is switched on and off.
 "$FNTRACE" run -- ./libcalls threads 4 ${LIBCALLS_CALLS:-20000000} >thr.out 2>/dev/null &
