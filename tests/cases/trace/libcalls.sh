@@ -70,6 +70,18 @@ for c in gcc clang; do
 	run_checks "cc_$c" "./cc_$c"
 done
 
+# C++ exceptions thrown by a library call (__cxa_throw), through another
+# (_Unwind_Resume, after a destructor ran), to a traced catcher.
+t_build g++-pg -O2 throw "$top/tests/progs/libcalls_throw.cpp"
+./throw >want.out
+"$FNTRACE" record -F '*' -o throw.data -- ./throw >got.out 2>/dev/null
+t_eq "throw: exit status" 0 "$?"
+t_same "throw: output as untraced" want.out got.out
+"$FNTRACE" report -i throw.data >throw.txt
+t_eq "throw: __cxa_throw unwound, twice" 2 "$(calls throw.txt | grep -c '^ *} /\* __cxa_throw: unwound \*/')"
+t_eq "throw: the catchers return, at their depth" 4 "$(calls throw.txt | grep -c '^  } /\* catcher \*/$')"
+t_eq "throw: the trace goes on after them" "  printf();" "$(calls throw.txt | tail -n 2 | head -n 1)"
+
 # A traced library dlopen()ed lazily and locally: its calls into libc and
 # into libm, which only it loaded (found in its own scope).
 gcc -O2 -pg -mfentry -fPIC -shared -o libcalls_m.so "$top/tests/progs/libcalls_lib.c" -lm
