@@ -59,10 +59,28 @@ t_eq "-F *:mod:libc.so.6: libc's calls" "3 3 1" \
 t_eq "-F *:mod:libc.so.6: none of the program's" "" \
 	"$(hits mod.csv use_heap)$(hits mod.csv by_value)$(hits mod.csv main)"
 
+# Their arguments and return values, as any entry site's.
+"$FNTRACE" record -F use_heap -F malloc -F strlen -A 'malloc@arg1' -R 'malloc@retval/x' \
+	-R 'strlen@retval' -o args.data -- ./libcalls run 1 >/dev/null 2>&1
+"$FNTRACE" report -i args.data >args.txt
+t_ok "args: malloc's size and pointer" grep -q 'malloc(32); /\* = 0x[0-9a-f]* \*/' args.txt
+t_ok "args: strlen's length" grep -q 'strlen(); /\* = 31 \*/' args.txt
+
 # Bound at start-up, the GOT read-only after it (full RELRO).
 gcc -O2 -pg -mfentry -g -o relro "$top/tests/progs/libcalls.c" -Wl,-z,relro,-z,now -lpthread
 t_ok "relro: built bound now" sh -c "readelf -d relro | grep -q 'FLAGS.*NOW'"
 run_checks "relro" ./relro
+
+# -fno-plt: the calls go through GLOB_DAT slots, which also give &malloc
+# to the program: left alone (docs/design.md, Library calls).
+gcc -O2 -pg -mfentry -fno-plt -o noplt "$top/tests/progs/libcalls.c" -lpthread
+t_eq "-fno-plt: malloc called through a GLOB_DAT slot" 1 \
+	"$(readelf -rW noplt | grep -c 'R_X86_64_GLOB_DAT.* malloc@')"
+"$FNTRACE" record -F '*' -o noplt.data -- ./noplt run 3 >got.out 2>/dev/null
+t_eq "-fno-plt: exit status" 0 "$?"
+"$FNTRACE" report -i noplt.data --csv >noplt.csv
+t_eq "-fno-plt: the program's functions traced, not those calls" "3 " \
+	"$(hits noplt.csv use_heap) $(hits noplt.csv malloc)"
 
 # Built by fntrace cc, with gcc and with clang.
 for c in gcc clang; do
