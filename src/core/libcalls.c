@@ -179,7 +179,8 @@ static const char *needed_version(const struct elf_file *f, unsigned sym)
 	uint64_t off = 0, vn_size, str_size;
 	unsigned want;
 
-	if (vs <= 0 || vn <= 0 || (uint64_t)sym * 2 + 2 > f->sections[vs].size)
+	if (vs <= 0 || vn <= 0 || (uint64_t)sym * 2 + 2 > f->sections[vs].size ||
+	    f->sections[vn].link >= f->shnum)
 		return NULL;
 	v = elf_section_data(f, vs);
 	need = elf_section_data(f, vn);
