@@ -274,12 +274,31 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
 #ifndef ARCH_HAVE_LIBCALLS
 #define ARCH_HAVE_LIBCALLS 0
 #endif
+/*
+ * The GOT slots a module's code calls through without its PLT (-fno-plt's
+ * "call *slot"): each of the n slots (sorted, link-time addresses) that
+ * the code [text, text + len), linked at vaddr, refers to gets
+ * ARCH_GOT_CALLED in use[i] for a call or jump through it, ARCH_GOT_OTHER
+ * for any other reference (taking the function's address) or anything
+ * that may be one: over-reporting only leaves a slot alone.
+ */
+#define ARCH_GOT_CALLED	0x1
+#define ARCH_GOT_OTHER	0x2
 #if ARCH_HAVE_LIBCALLS
 unsigned arch_libcall_stub(uint8_t *code, uintptr_t word_off);
+void arch_got_uses(const uint8_t *text, uint64_t len, uint64_t vaddr, const uint64_t *slots,
+		   unsigned n, uint8_t *use);
 #else
 static inline unsigned arch_libcall_stub(uint8_t *code, uintptr_t word_off)
 {
 	return 0;
+}
+
+static inline void arch_got_uses(const uint8_t *text, uint64_t len, uint64_t vaddr,
+				 const uint64_t *slots, unsigned n, uint8_t *use)
+{
+	for (unsigned i = 0; i < n; i++)
+		use[i] = ARCH_GOT_OTHER;
 }
 #endif
 

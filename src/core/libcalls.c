@@ -2,8 +2,9 @@
 /*
  * Library calls: a traced module's calls into shared libraries, made
  * records like its call sites.  The "site" of such a call is its GOT slot
- * (R_*_JUMP_SLOT, which the module's PLT stub jumps through); its name is
- * the symbol's, its module the library the slot is bound to.
+ * (R_*_JUMP_SLOT, which the module's PLT stub jumps through, or a
+ * GLOB_DAT one -fno-plt's code calls through); its name is the symbol's,
+ * its module the library the slot is bound to.
  *
  *   off:  call malloc@plt -> jmp *slot    slot: libc's malloc (or, lazy,
  *                                               back into the PLT)
@@ -34,10 +35,12 @@
  * binds what it found.  A slot already bound (BIND_NOW, full RELRO, or a
  * lazy one called once) names its target itself.
  *
- * Not taken: calls into a module that has call sites of its own (traced
- * there), into the runtime, the functions it wraps (their slots are
- * interpose.c's under fntrace attach), those that return twice (a second
- * return would find the graph tracer's frame gone), and mcount.
+ * Not taken: calls into a module that has call sites
+ * of its own (traced there), into the runtime, the functions it wraps
+ * (their slots are interpose.c's under fntrace attach), those that return
+ * twice (a second return would find the graph tracer's frame gone),
+ * mcount, the program's start, and -fno-plt's slots that also give a
+ * function's address.
  */
 #include "ftrace.h"
 #include "funcs_file.h"
@@ -49,7 +52,6 @@
 #include "../common/sort.h"
 
 #include <dlfcn.h>
-#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -75,23 +77,6 @@ struct libcall {
 static struct libcall *calls;
 static uint32_t nr_calls;
 static size_t cap_calls;
-
-static const char *const never_traced[] = {
-#define FT_WRAP(name) #name,
-#include "wrapped.h"
-	"setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", "getcontext", "vfork",
-	"mcount", "_mcount", "__fentry__",
-	/* older compilers' TLS sequences call it with the stack unaligned */
-	"__tls_get_addr",
-};
-
-static int never(const char *name)
-{
-	for (size_t i = 0; i < sizeof(never_traced) / sizeof(never_traced[0]); i++)
-		if (!strcmp(name, never_traced[i]))
-			return 1;
-	return 0;
-}
 
 static struct libcall *libcall_of(uint32_t id)
 {
@@ -167,47 +152,9 @@ static uintptr_t *stub_target(uintptr_t stub)
 	return (uintptr_t *)(stub + page_size() + sizeof(uintptr_t));
 }
 
-/* ---- a module's slots, from its file ---- */
+/* ---- a slot made a record (libcalls_read.c finds them) ---- */
 
-/* The version the module asks of symbol sym (.gnu.version's entry,
- * named in .gnu.version_r); NULL if none. */
-static const char *needed_version(const struct elf_file *f, unsigned sym)
-{
-	int vs = elf_find_section_type(f, SHT_GNU_versym);
-	int vn = elf_find_section_type(f, SHT_GNU_verneed);
-	const uint8_t *v, *need, *str;
-	uint64_t off = 0, vn_size, str_size;
-	unsigned want;
-
-	if (vs <= 0 || vn <= 0 || (uint64_t)sym * 2 + 2 > f->sections[vs].size ||
-	    f->sections[vn].link >= f->shnum)
-		return NULL;
-	v = elf_section_data(f, vs);
-	need = elf_section_data(f, vn);
-	str = elf_section_data(f, f->sections[vn].link);
-	vn_size = f->sections[vn].size;
-	str_size = f->sections[f->sections[vn].link].size;
-	if (!v || !need || !str || (want = elf_u16(f, v + 2 * sym) & 0x7fff) < 2)
-		return NULL;
-	for (unsigned n = 0; n < f->sections[vn].info && off + 16 <= vn_size; n++) {
-		uint64_t aux = off + elf_u32(f, need + off + 8);
-
-		for (unsigned a = elf_u16(f, need + off + 2); a && aux + 16 <= vn_size; a--) {
-			uint32_t name = elf_u32(f, need + aux + 8);
-
-			if (elf_u16(f, need + aux + 6) == want && name < str_size &&
-			    memchr(str + name, 0, str_size - name))
-				return (const char *)str + name;
-			aux += elf_u32(f, need + aux + 12);
-		}
-		if (!elf_u32(f, need + off + 12))
-			break;
-		off += elf_u32(f, need + off + 12);
-	}
-	return NULL;
-}
-
-static int add_libcall(struct ft_module *mod, unsigned idx, uintptr_t slot, const char *name,
+int ftrace_libcall_add(struct ft_module *mod, unsigned idx, uintptr_t slot, const char *name,
 		       const char *version)
 {
 	struct ftrace_rec rec = { .module = idx, .kind = SITE_LIBCALL,
@@ -230,46 +177,6 @@ static int add_libcall(struct ft_module *mod, unsigned idx, uintptr_t slot, cons
 	mod->nr_libcalls++;
 	nr_calls++;
 	return 0;
-}
-
-/* A slot of the module's, by one of its file's dynamic relocations. */
-static int take_rel(struct ft_module *mod, unsigned idx, const struct elf_file *f,
-		    unsigned symtab, const struct elf_rel *r)
-{
-	const struct arch_desc *arch = arch_lookup(f->machine);
-	uintptr_t slot = mod->bias + r->offset;
-	struct elf_sym s;
-
-	if (!arch || r->type != arch->rel_jump_slot || r->sym == 0 ||
-	    elf_sym_get(f, symtab, r->sym, &s) || s.shndx != SHN_UNDEF || !s.name[0] ||
-	    never(s.name) || slot % sizeof(uintptr_t) || slot < mod->start ||
-	    slot + sizeof(uintptr_t) > mod->end)
-		return 0;
-	return add_libcall(mod, idx, slot, s.name, needed_version(f, r->sym));
-}
-
-int ftrace_libcalls_read(struct ft_module *mod, unsigned idx, const struct elf_file *f)
-{
-	int ret = 0;
-
-	if (!ARCH_HAVE_LIBCALLS || !mod->nr_recs || mod->nr_libcalls ||
-	    elf_word_size(f) != sizeof(uintptr_t))
-		return 0;
-	for (unsigned i = 1; i < f->shnum && !ret; i++) {
-		const struct elf_section *s = &f->sections[i];
-
-		if ((s->type != SHT_RELA && s->type != SHT_REL) || !(s->flags & SHF_ALLOC))
-			continue;
-		for (unsigned k = 0; k < elf_rel_count(f, i) && !ret; k++) {
-			struct elf_rel r;
-
-			if (!elf_rel_get(f, i, k, &r))
-				ret = take_rel(mod, idx, f, s->link, &r);
-		}
-	}
-	if (mod->nr_libcalls)
-		ft_debug("%s: %u library calls", mod->path, mod->nr_libcalls);
-	return ret;
 }
 
 /* ---- a module gone, or back at another address ---- */

@@ -12,8 +12,13 @@ struct ft_module;
 struct ftrace_rec;
 struct elf_file;
 
-/* A record per JUMP_SLOT slot of a module that has call sites. */
+/* A record per library call of a module that has call sites: its
+ * JUMP_SLOT slots, and the GLOB_DAT slots its code only calls through
+ * (libcalls_read.c) ... */
 int ftrace_libcalls_read(struct ft_module *mod, unsigned idx, const struct elf_file *f);
+/* ... each made a record here (libcalls.c), disabled until bound. */
+int ftrace_libcall_add(struct ft_module *mod, unsigned idx, uintptr_t slot, const char *name,
+		       const char *version);
 void ftrace_libcalls_unload(const struct ft_module *mod);
 void ftrace_libcalls_rebase(const struct ft_module *mod, uintptr_t old_bias);
 uint32_t ftrace_libcalls_count(void);

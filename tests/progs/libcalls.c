@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static char *volatile kept;
 static volatile char fill = 'x';	/* not known to be non-zero: strlen stays */
@@ -62,10 +63,16 @@ __attribute__((noinline)) void jump_back(void)
 	longjmp(env, 1);
 }
 
+/* getpid's address, taken where the program calls it too: the library's
+ * own, traced or not (-fno-plt: one GOT slot serves both). */
 __attribute__((noinline)) void leave(void)
 {
+	void *(*volatile lookup)(void *, const char *) = dlsym;
+
 	printf("malloc %lu strlen %lu free %lu qsort %lu\n", nr_malloc, nr_strlen, nr_free,
 	       nr_qsort);
+	printf("getpid %s %d\n", (void *)getpid == lookup(RTLD_DEFAULT, "getpid") ?
+	       "the library's" : "another", getpid() > 0);
 	fflush(stdout);
 	exit(0);
 }

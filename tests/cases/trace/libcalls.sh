@@ -34,7 +34,7 @@ run_checks() {
 	t_eq "$tag: the calls after it at their depth" 1 "$(calls "$tag.txt" | grep -c '^  leave() {')"
 	t_eq "$tag: exit() is a call that never returns" "    exit() {" "$(calls "$tag.txt" | tail -n 1)"
 	t_eq "$tag: as many malloc, strlen, free as the program made" \
-		"$(sed 's/ qsort.*//' got.out)" \
+		"$(sed -n 's/ qsort.*//p' got.out)" \
 		"malloc $(hits "$tag.csv" malloc) strlen $(hits "$tag.csv" strlen) free $(hits "$tag.csv" free)"
 	t_ok "$tag: library calls have durations" grep -q '[0-9] us *|  *malloc();' "$tag.txt"
 }
@@ -71,16 +71,20 @@ gcc -O2 -pg -mfentry -g -o relro "$top/tests/progs/libcalls.c" -Wl,-z,relro,-z,n
 t_ok "relro: built bound now" sh -c "readelf -d relro | grep -q 'FLAGS.*NOW'"
 run_checks "relro" ./relro
 
-# -fno-plt: the calls go through GLOB_DAT slots, which also give &malloc
-# to the program: left alone (docs/design.md, Library calls).
+# -fno-plt: the calls go through GLOB_DAT slots, taken where the code only
+# calls through them; getpid's, which also gives its address to the
+# program, is left alone, and the address stays the library's.
 gcc -O2 -pg -mfentry -fno-plt -o noplt "$top/tests/progs/libcalls.c" -lpthread
-t_eq "-fno-plt: malloc called through a GLOB_DAT slot" 1 \
-	"$(readelf -rW noplt | grep -c 'R_X86_64_GLOB_DAT.* malloc@')"
+t_eq "-fno-plt: malloc and getpid called through GLOB_DAT slots" 2 \
+	"$(readelf -rW noplt | grep -c 'R_X86_64_GLOB_DAT.* \(malloc\|getpid\)@')"
+./noplt run 3 >want.out
 "$FNTRACE" record -F '*' -o noplt.data -- ./noplt run 3 >got.out 2>/dev/null
 t_eq "-fno-plt: exit status" 0 "$?"
+t_same "-fno-plt: output as untraced" want.out got.out
+t_ok "-fno-plt: getpid's address is the library's" grep -q "getpid the library's 1" got.out
 "$FNTRACE" report -i noplt.data --csv >noplt.csv
-t_eq "-fno-plt: the program's functions traced, not those calls" "3 " \
-	"$(hits noplt.csv use_heap) $(hits noplt.csv malloc)"
+t_eq "-fno-plt: malloc's calls traced, getpid's not" "3 3 " \
+	"$(hits noplt.csv use_heap) $(hits noplt.csv malloc) $(hits noplt.csv getpid)"
 
 # Built by fntrace cc, with gcc and with clang.
 for c in gcc clang; do
@@ -202,7 +206,7 @@ t_eq "threads: exit status" 0 "$?"
 t_ok "threads: switched while they called" test $n -ge 10
 t_eq "threads: every call made" \
 	"malloc $((4 * ${LIBCALLS_CALLS:-20000000})) strlen $((4 * ${LIBCALLS_CALLS:-20000000}))" \
-	"$(sed 's/ free.*//' thr.out)"
+	"$(sed -n 's/ free.*//p' thr.out)"
 
 # An architecture whose runtime has no library calls yet says so.
 aarch64-linux-gnu-gcc -O2 -pg -o a64 "$top/tests/progs/libcalls.c"
