@@ -397,6 +397,17 @@ static uintptr_t wanted_graph(void)
 	return 0;
 }
 
+/* May an ops want a library call?  Only one whose filter names some
+ * (ops_wants): else their lazy slots are not looked up, and a start-up
+ * with no filter costs no dlsym() and no second pass. */
+static int libcalls_wanted(void)
+{
+	for (const struct ftrace_ops *ops = ops_list; ops; ops = ops->next)
+		if (ops->selects || (ops->filter && ops->filter->nr_add))
+			return 1;
+	return 0;
+}
+
 /*
  * A batch undone (a thread could not be synced) leaves every site and
  * callback as its record says, and the update may be made again: it is
@@ -413,7 +424,7 @@ int ftrace_update(void)
 	 * reaches the list function or a nop. */
 	ret = replace_code();
 	/* Library calls whose targets were just found outside the pin. */
-	if (!ret && ftrace_libcalls_lookup())
+	if (!ret && libcalls_wanted() && ftrace_libcalls_lookup())
 		ret = replace_code();
 	if (!ret)
 		ret = patch_caller_site(ftrace_call, &call_target, wanted_callback());
