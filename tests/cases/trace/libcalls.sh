@@ -189,6 +189,15 @@ exec 3>&- 4<&-
 wait $pid
 t_eq "attach: exit status" 0 "$?"
 
+# Threads calling at once: report --stat counts every call they made.
+"$FNTRACE" record -F malloc -F strlen -o thr.data -- ./libcalls threads 4 100000 >thr.out 2>thr.err
+t_eq "threads: recorded" 0 "$?"
+t_ok "threads: nothing lost" grep -q ', 0 lost ->' thr.err
+"$FNTRACE" report -i thr.data --stat >thr.stat
+t_eq "threads: --stat's hits are the calls the program counted" \
+	"$(sed -n 's/ free.*//p' thr.out)" \
+	"$(awk '$1 == "malloc" { m = $2 } $1 == "strlen" { s = $2 } END { print "malloc " m " strlen " s }' thr.stat)"
+
 # Threads calling while it is switched on and off.
 "$FNTRACE" run -- ./libcalls threads 4 ${LIBCALLS_CALLS:-20000000} >thr.out 2>/dev/null &
 pid=$!
