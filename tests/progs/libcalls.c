@@ -11,8 +11,8 @@
  *                      line each: its symbol, its word;  work N  use_heap()
  *                      N times;  quit
  *   libcalls threads T N   T threads, each use_heap() N times
- *   libcalls dl LIB N  LIB (libcalls_lib.c) dlopen()ed lazily and locally,
- *                      its lib_work() called N times
+ *   libcalls dl LIB N  N times: LIB (libcalls_lib.c) dlopen()ed lazily and
+ *                      locally, its lib_work() called, LIB closed
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -152,13 +152,21 @@ static void threads(int t, long n)
 
 static void from_library(const char *path, long n)
 {
-	void *h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
-	double (*work)(void) = h ? (double (*)(void))dlsym(h, "lib_work") : NULL;
 	double sum = 0;
+	long done = 0;
 
-	for (long i = 0; work && i < n; i++)
-		sum += work();
-	printf("lib_work %ld %.3f\n", work ? n : -1, sum);
+	for (long i = 0; i < n; i++) {
+		void *h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+		double (*work)(void) = h ? (double (*)(void))dlsym(h, "lib_work") : NULL;
+
+		if (work) {
+			sum += work();
+			done++;
+		}
+		if (h)
+			dlclose(h);
+	}
+	printf("lib_work %ld %.3f\n", done, sum);
 }
 
 int main(int argc, char **argv)

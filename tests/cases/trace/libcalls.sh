@@ -104,18 +104,24 @@ t_eq "throw: __cxa_throw unwound, twice" 2 "$(calls throw.txt | grep -c '^ *} /\
 t_eq "throw: the catchers return, at their depth" 4 "$(calls throw.txt | grep -c '^  } /\* catcher \*/$')"
 t_eq "throw: the trace goes on after them" "  printf();" "$(calls throw.txt | tail -n 2 | head -n 1)"
 
-# A traced library dlopen()ed lazily and locally: its calls into libc and
-# into libm, which only it loaded (found in its own scope).
+# A traced library dlopen()ed lazily and locally, and closed, 20 times:
+# its calls into libc and into libm, which only it loaded (found in its
+# own scope), on every load (its records taken again, not made anew).
 gcc -O2 -pg -mfentry -fPIC -shared -o libcalls_m.so "$top/tests/progs/libcalls_lib.c" -lm
-./libcalls dl "$PWD/libcalls_m.so" 2 >want.out
-"$FNTRACE" record -F lib_work -F cos -F malloc -o dl.data -- ./libcalls dl "$PWD/libcalls_m.so" 2 \
+./libcalls dl "$PWD/libcalls_m.so" 20 >want.out
+"$FNTRACE" record -F lib_work -F cos -F malloc -o dl.data -- ./libcalls dl "$PWD/libcalls_m.so" 20 \
 	>got.out 2>/dev/null
 t_eq "dlopen: exit status" 0 "$?"
 t_same "dlopen: output as untraced" want.out got.out
 "$FNTRACE" report -i dl.data >dl.txt
+"$FNTRACE" report -i dl.data --csv >dl.csv
 t_eq "dlopen: the library's calls to libc and libm under its function" \
 	"$(printf 'lib_work() {\n  malloc();\n  cos();\n} /* lib_work */')" \
 	"$(first_call dl.txt lib_work)"
+t_eq "dlopen: on every load" "20 20 20" \
+	"$(hits dl.csv lib_work) $(hits dl.csv malloc) $(hits dl.csv cos)"
+t_eq "dlopen: one record per slot, whatever the loads" 1 \
+	"$(grep -h ' cos$' dl.data/funcs-* | cut -d' ' -f2 | sort -u | wc -l)"
 
 # A command to the program in live mode (on descriptor 3), its answer read.
 ask() { echo "$1" >&3; read -r _ <&4; }
