@@ -204,12 +204,15 @@ t_eq "threads: --stat's hits are the calls the program counted" \
 	"$(sed -n 's/ free.*//p' thr.out)" \
 	"$(awk '$1 == "malloc" { m = $2 } $1 == "strlen" { s = $2 } END { print "malloc " m " strlen " s }' thr.stat)"
 
-# Threads calling while it is switched on and off.
-"$FNTRACE" run -- ./libcalls threads 4 ${LIBCALLS_CALLS:-20000000} >thr.out 2>/dev/null &
+# Threads calling while it is switched on and off, four writes a round
+# (make stress: 1000 rounds, LIBCALLS_ROUNDS, the threads calling long
+# enough, LIBCALLS_CALLS each).
+calls=${LIBCALLS_CALLS:-20000000}
+"$FNTRACE" run -- ./libcalls threads 4 "$calls" >thr.out 2>/dev/null &
 pid=$!
 sleep 0.3
 n=0
-while kill -0 $pid 2>/dev/null && [ $n -lt "${LIBCALLS_SWITCHES:-60}" ]; do
+while kill -0 $pid 2>/dev/null && [ $n -lt "${LIBCALLS_ROUNDS:-60}" ]; do
 	"$FNTRACE" ctl $pid set_ftrace_filter 'malloc' 2>/dev/null
 	"$FNTRACE" ctl $pid current_tracer function_graph 2>/dev/null
 	"$FNTRACE" ctl $pid set_ftrace_filter '*:mod:libc.so.6' 2>/dev/null
@@ -219,8 +222,7 @@ done
 wait $pid
 t_eq "threads: exit status" 0 "$?"
 t_ok "threads: switched while they called" test $n -ge 10
-t_eq "threads: every call made" \
-	"malloc $((4 * ${LIBCALLS_CALLS:-20000000})) strlen $((4 * ${LIBCALLS_CALLS:-20000000}))" \
+t_eq "threads: every call made" "malloc $((4 * calls)) strlen $((4 * calls))" \
 	"$(sed -n 's/ free.*//p' thr.out)"
 
 # An architecture whose runtime has no library calls yet says so.
