@@ -414,7 +414,7 @@ int got_patch_write(struct got_patch *v, unsigned n)
 		uintptr_t page = v[i].slot & ~(ps - 1);
 
 		if (page != last)
-			ret = text_window_add(page, page + ps);
+			ret = text_window_add_data(page, page + ps);
 		last = page;
 	}
 	for (unsigned i = 0; i < n && !ret; i++)
