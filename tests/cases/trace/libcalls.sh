@@ -59,6 +59,12 @@ t_eq "-F *:mod:libc.so.6: libc's calls" "3 3 1" \
 t_eq "-F *:mod:libc.so.6: none of the program's" "" \
 	"$(hits mod.csv use_heap)$(hits mod.csv by_value)$(hits mod.csv main)"
 
+# The function tracer: each call and its caller.
+"$FNTRACE" record -t function -F malloc -F qsort -o fn.data -- ./libcalls run 1 >/dev/null 2>&1
+"$FNTRACE" report -i fn.data >fn.txt
+t_eq "function tracer: the calls and their callers" "malloc <-use_heap qsort <-sort_some" \
+	"$(sed -n 's/.*: \([a-z_]* <-[a-z_]*\)$/\1/p' fn.txt | tr '\n' ' ' | sed 's/ $//')"
+
 # Their arguments and return values, as any entry site's.
 "$FNTRACE" record -F use_heap -F malloc -F strlen -A 'malloc@arg1' -R 'malloc@retval/x' \
 	-R 'strlen@retval' -o args.data -- ./libcalls run 1 >/dev/null 2>&1
