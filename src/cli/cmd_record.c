@@ -30,7 +30,7 @@ static const char usage[] =
 	"                         *abc*, a glob, !GLOB to remove, GLOB:mod:MODULE\n"
 	"                         a program's calls into shared libraries are\n"
 	"                         traced when a filter names them: -F malloc,\n"
-	"                         -F '*:mod:libc.so.6' (x86_64; no filter: none)\n"
+	"                         -F :mod:libc (x86_64; no filter: none)\n"
 	"  -N, --notrace=GLOB     never trace matching functions (repeatable)\n"
 	"  -D, --depth=N          function_graph: trace N levels deep at most\n"
 	"      --tracing-thresh=USEC\n"
