@@ -213,7 +213,7 @@ t_eq "threads: --stat's hits are the calls the program counted" \
 # Threads calling while it is switched on and off, four writes a round
 # (make stress: 1000 rounds, LIBCALLS_ROUNDS, the threads calling long
 # enough, LIBCALLS_CALLS each).
-calls=${LIBCALLS_CALLS:-20000000}
+calls=${LIBCALLS_CALLS:-40000000}
 "$FNTRACE" run -- ./libcalls threads 4 "$calls" >thr.out 2>/dev/null &
 pid=$!
 sleep 0.3
