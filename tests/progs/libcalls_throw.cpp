@@ -37,10 +37,12 @@ __attribute__((noinline)) int catcher(int i)
 
 int main()
 {
+	int *caught = new int[4];	/* libstdc++'s operator new[], a library call */
 	int n = 0;
 
 	for (int i = 0; i < 4; i++)
-		n += catcher(i);
+		n += caught[i] = catcher(i);
 	std::printf("%d caught\n", n);
+	delete[] caught;
 	return 0;
 }

@@ -109,7 +109,12 @@ t_same "throw: output as untraced" want.out got.out
 "$FNTRACE" report -i throw.data >throw.txt
 t_eq "throw: __cxa_throw unwound, twice" 2 "$(calls throw.txt | grep -c '^ *} /\* __cxa_throw: unwound \*/')"
 t_eq "throw: the catchers return, at their depth" 4 "$(calls throw.txt | grep -c '^  } /\* catcher \*/$')"
-t_eq "throw: the trace goes on after them" "  printf();" "$(calls throw.txt | tail -n 2 | head -n 1)"
+t_eq "throw: the trace goes on after them" "  operator delete[]();" "$(calls throw.txt | tail -n 2 | head -n 1)"
+# libstdc++'s operator new[], by the name people write (its symbol _Znam).
+"$FNTRACE" record -F 'operator*' -o new.data -- ./throw >/dev/null 2>&1
+"$FNTRACE" report -i new.data --csv >new.csv
+t_eq "operator new[] and delete[] by their C++ names" "1 1" \
+	"$(hits new.csv 'operator new[]') $(hits new.csv 'operator delete[]')"
 
 # A traced library dlopen()ed lazily and locally, and closed, 20 times:
 # its calls into libc and into libm, which only it loaded (found in its
