@@ -39,8 +39,9 @@
  * of its own (traced there), into the runtime, the functions it wraps
  * (their slots are interpose.c's under fntrace attach), those that return
  * twice (a second return would find the graph tracer's frame gone),
- * mcount, the program's start, and -fno-plt's slots that also give a
- * function's address.
+ * those that know their caller by their return address (dlsym), mcount,
+ * the program's start, and -fno-plt's slots that also give a function's
+ * address.
  */
 #include "ftrace.h"
 #include "funcs_file.h"

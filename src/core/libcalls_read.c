@@ -29,6 +29,9 @@ static const char *const never_traced[] = {
 	/* the program's start (through a GLOB_DAT slot): every call would
 	 * nest inside one that never returns */
 	"__libc_start_main",
+	/* they know their caller by their return address (RTLD_NEXT, its
+	 * scope), which the graph tracer makes the runtime's */
+	"dlsym", "dlvsym", "dlmopen",
 	/* older compilers' TLS sequences call it with the stack unaligned */
 	"__tls_get_addr",
 };

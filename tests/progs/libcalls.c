@@ -67,12 +67,13 @@ __attribute__((noinline)) void jump_back(void)
  * own, traced or not (-fno-plt: one GOT slot serves both). */
 __attribute__((noinline)) void leave(void)
 {
-	void *(*volatile lookup)(void *, const char *) = dlsym;
-
 	printf("malloc %lu strlen %lu free %lu qsort %lu\n", nr_malloc, nr_strlen, nr_free,
 	       nr_qsort);
-	printf("getpid %s %d\n", (void *)getpid == lookup(RTLD_DEFAULT, "getpid") ?
+	printf("getpid %s %d\n", (void *)getpid == dlsym(RTLD_DEFAULT, "getpid") ?
 	       "the library's" : "another", getpid() > 0);
+	/* dlsym knows its caller by its return address: the program's */
+	printf("dlsym: %s\n", dlsym(RTLD_NEXT, "sigaction") == dlsym(RTLD_DEFAULT, "sigaction") ?
+	       "the next sigaction is the first" : "the next sigaction is another");
 	fflush(stdout);
 	exit(0);
 }
