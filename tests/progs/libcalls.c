@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <link.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -67,10 +68,15 @@ __attribute__((noinline)) void jump_back(void)
  * own, traced or not (-fno-plt: one GOT slot serves both). */
 __attribute__((noinline)) void leave(void)
 {
+	char n;
+
 	printf("malloc %lu strlen %lu free %lu qsort %lu\n", nr_malloc, nr_strlen, nr_free,
 	       nr_qsort);
 	printf("getpid %s %d\n", (void *)getpid == dlsym(RTLD_DEFAULT, "getpid") ?
 	       "the library's" : "another", getpid() > 0);
+	/* a library call's errno reaches its caller */
+	errno = 0;
+	printf("read(-1): %s\n", read(-1, &n, 1) == -1 && errno == EBADF ? "EBADF" : "errno lost");
 	/* dlsym knows its caller by its return address: the program's */
 	printf("dlsym: %s\n", dlsym(RTLD_NEXT, "sigaction") == dlsym(RTLD_DEFAULT, "sigaction") ?
 	       "the next sigaction is the first" : "the next sigaction is another");

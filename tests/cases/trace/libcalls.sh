@@ -22,7 +22,9 @@ run_checks() {
 	"$FNTRACE" record -F '*' -o "$tag.data" -- "$prog" run 3 >got.out 2>"$tag.err"
 	t_eq "$tag: exit status" 0 "$?"
 	t_same "$tag: output as untraced" want.out got.out
+	t_ok "$tag: a library call's errno reaches its caller" grep -q '^read(-1): EBADF$' got.out
 	"$FNTRACE" report -i "$tag.data" >"$tag.txt"
+	t_eq "$tag: ... that call traced" 1 "$(calls "$tag.txt" | grep -c '^    read();$')"
 	"$FNTRACE" report -i "$tag.data" --csv >"$tag.csv"
 	t_eq "$tag: libc's calls nested under their traced caller" \
 		"$(printf 'use_heap() {\n  malloc();\n  memset();\n  strlen();\n  free();\n} /* use_heap */')" \
