@@ -44,6 +44,9 @@ enum site_kind {
 			 * leaves the function's return address alone */
 	SITE_TAIL_CALL,	/* the same nop before a tail call's jump: it calls
 			 * ftrace_tail_caller */
+	SITE_LIBCALL,	/* a call into a shared library through a GOT slot
+			 * of a traced module: the "site" is a stub of ours
+			 * the slot points at when enabled (libcalls.c) */
 };
 
 /* Site flags. */
@@ -202,6 +205,9 @@ struct arch_desc {
 	const char *cc_pg_extra;
 	const char *cc_patchable;
 	uint8_t cc_fentry, cc_return_sites;
+	/* Its runtime traces calls into shared libraries through the GOT
+	 * (ARCH_HAVE_LIBCALLS, src/core/libcalls.c). */
+	uint8_t libcalls;
 };
 
 /*
@@ -324,6 +330,55 @@ uintptr_t arch_call_reach(void);
 /* Far-call trampolines: a few bytes near a module that jump to target. */
 size_t arch_tramp_size(void);
 void arch_tramp_write(uint8_t *at, uintptr_t target);
+
+/*
+ * Library calls (src/core/libcalls.c): a GOT slot of a traced module
+ * pointed at a stub of ours, which calls ftrace_caller as an entry site
+ * would (the caller's return address just above ours) and then jumps on
+ * to the library function:
+ *
+ *   stub:    call *caller(%rip)      ftrace_caller returns here: self_ret
+ *            jmp  *target(%rip)
+ *   ...
+ *   stub + page:  caller, target     its two words, in the next page
+ *
+ * arch_libcall_stub() writes the ARCH_LIBCALL_STUB bytes of one stub at
+ * code, which reads its words word_off bytes on from where it runs, and
+ * returns how far into it its call returns (0: not on this arch).  Optional
+ * (ARCH_HAVE_LIBCALLS): by default it returns 0, and library calls are
+ * not traced on the architecture.
+ */
+#define ARCH_LIBCALL_STUB 16
+#ifndef ARCH_HAVE_LIBCALLS
+#define ARCH_HAVE_LIBCALLS 0
+#endif
+/*
+ * The GOT slots a module's code calls through without its PLT (-fno-plt's
+ * "call *slot"): each of the n slots (sorted, link-time addresses) that
+ * the code [text, text + len), linked at vaddr, refers to gets
+ * ARCH_GOT_CALLED in use[i] for a call or jump through it, ARCH_GOT_OTHER
+ * for any other reference (taking the function's address) or anything
+ * that may be one: over-reporting only leaves a slot alone.
+ */
+#define ARCH_GOT_CALLED	0x1
+#define ARCH_GOT_OTHER	0x2
+#if ARCH_HAVE_LIBCALLS
+unsigned arch_libcall_stub(uint8_t *code, uintptr_t word_off);
+void arch_got_uses(const uint8_t *text, uint64_t len, uint64_t vaddr, const uint64_t *slots,
+		   unsigned n, uint8_t *use);
+#else
+static inline unsigned arch_libcall_stub(uint8_t *code, uintptr_t word_off)
+{
+	return 0;
+}
+
+static inline void arch_got_uses(const uint8_t *text, uint64_t len, uint64_t vaddr,
+				 const uint64_t *slots, unsigned n, uint8_t *use)
+{
+	for (unsigned i = 0; i < n; i++)
+		use[i] = ARCH_GOT_OTHER;
+}
+#endif
 
 /* The entry into ftrace_caller for a site of this kind. */
 uintptr_t arch_caller_for(enum site_kind kind);

@@ -156,6 +156,9 @@ int filter_add(struct filter *f, const char *expr, char *err, size_t errlen)
 		return fail(err, errlen, "out of memory", expr);
 	if (split_module(text, &module, expr, err, errlen))
 		goto bad;
+	/* The kernel's ":mod:M": every function of M (text holds more). */
+	if (!*text && module)
+		strcpy(text, "*");
 	if (!*text) {
 		fail(err, errlen, "empty filter", expr);
 		goto bad;

@@ -7,7 +7,7 @@
  *   *abc*        substring           a?c, [ab]c   full glob ('\' escapes)
  *   func:mod:M   only in module M (a glob over the module's file name,
  *                with or without its ".so..." suffix); kept and applied
- *                to modules loaded later
+ *                to modules loaded later; :mod:M alone is *:mod:M
  *
  * A filter is a list of such expressions applied in order: each adds the
  * functions it matches to the set, or with '!' removes them.  The set

@@ -57,7 +57,8 @@ struct ftrace_rec {
 	uintptr_t func;		/* its function's start, in memory */
 	const char *name;
 	uint32_t flags;
-	uint16_t module;
+	uint16_t module;	/* a library call's: the library it reaches,
+				 * once known (libcalls.c) */
 	uint8_t len;
 	uint8_t kind;		/* enum site_kind */
 	uint8_t orig[ARCH_MAX_INSN];	/* the bytes the compiler left, for detach */
@@ -79,6 +80,7 @@ struct ft_module {
 	uintptr_t start, end;		/* mapped range */
 	uintptr_t text_lo, text_hi;	/* executable range */
 	uint32_t first_id, nr_recs;	/* its records */
+	uint32_t first_libcall, nr_libcalls;	/* its library calls' (libcalls.c) */
 	int gone;
 	int load_mode;			/* how it was loaded: live, traps blocked */
 	int deferred;			/* sites nops already, not read yet */

@@ -9,6 +9,7 @@
 #include "fds.h"
 #include "funcs_file.h"
 #include "ftrace.h"
+#include "libcalls.h"
 #include "recorder_files.h"
 #include "../common/fileio.h"
 #include "../common/trace_format.h"
@@ -145,6 +146,21 @@ static size_t func_line(char *line, size_t size, uint32_t id, unsigned long func
 
 #define NAME_AHEAD 64
 
+/* Its library calls bound so far, each of the module it reaches. */
+static void libcall_lines(const struct ft_module *mod, char *line, size_t size,
+			  void (*emit)(void *, const char *, size_t), void *arg)
+{
+	for (uint32_t i = 0; i < mod->nr_libcalls; i++) {
+		uint32_t id = mod->first_libcall + i;
+		int callee = ftrace_libcall_callee(id);
+
+		if (callee >= 0)
+			emit(arg, line, func_line(line, size, id,
+						  (unsigned long)ftrace_rec_get(id)->func,
+						  (unsigned)callee, ftrace_rec_get(id)->name));
+	}
+}
+
 /* One module's lines, each handed to emit. */
 static void module_lines(unsigned idx, void (*emit)(void *, const char *, size_t), void *arg)
 {
@@ -166,6 +182,7 @@ static void module_lines(unsigned idx, void (*emit)(void *, const char *, size_t
 		emit(arg, line, func_line(line, sizeof(line), mod->first_id + i,
 					  (unsigned long)rec->func, idx, rec->name));
 	}
+	libcall_lines(mod, line, sizeof(line), emit, arg);
 }
 
 /* A line is at most module_lines' 1024 bytes. */
@@ -194,6 +211,16 @@ void ft_funcs_write_module(unsigned idx)
 	module_lines(idx, to_file, &o);
 	flush(&o);
 	free(o.buf);
+}
+
+void ft_funcs_write_rec(uint32_t id, unsigned idx)
+{
+	const struct ftrace_rec *rec = ftrace_rec_get(id);
+	char line[1024];
+
+	if (ft_fd(FT_FD_FUNCS) >= 0)
+		write_lines(line, func_line(line, sizeof(line), id, (unsigned long)rec->func, idx,
+					    rec->name));
 }
 
 /* Every module, the unloaded ones too: the buffer may still hold events of

@@ -17,6 +17,8 @@
 int ft_funcs_open(const char *dir);
 /* Append one module and its records. */
 void ft_funcs_write_module(unsigned idx);
+/* One record's line, of module idx: a library call, once bound. */
+void ft_funcs_write_rec(uint32_t id, unsigned idx);
 /* In a forked child: a table of its own, with everything known so far. */
 void ft_funcs_reopen_after_fork(void);
 /* In a vfork() child: a table of its own, its parent's as it is now. */

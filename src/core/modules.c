@@ -11,6 +11,7 @@
 #include "ftrace.h"
 #include "funcs_file.h"
 #include "interpose.h"
+#include "libcalls.h"
 #include "lock.h"
 #include "messages.h"
 #include "modload.h"
@@ -227,6 +228,8 @@ static int read_module(struct ft_module *mod, int defer)
 		if (sites.nr)
 			arch_module_prepare(mod->bias);
 		ret = ftrace_load_sites(mod, mod - modules, &f, &sites);
+		if (!ret)
+			ret = ftrace_libcalls_read(mod, mod - modules, &f);
 		ftrace_returns_read(mod, &f);
 		ft_debug("%s: %u call sites from %s", mod->path, mod->nr_recs,
 			 sites_source_name(sites.source));
@@ -321,6 +324,7 @@ static void rebase_records(struct ft_module *g, const struct mapped *m,
 	}
 	g->bias = m->bias;
 	ftrace_returns_rebase(g, old_bias);
+	ftrace_libcalls_rebase(g, old_bias);
 	g->start = m->lo;
 	g->end = m->hi;
 	g->text_lo = m->text_lo;
@@ -369,6 +373,7 @@ static void unload_module(struct ft_module *mod)
 
 		rec->flags = (rec->flags | FTRACE_FL_DISABLED) & ~FTRACE_FL_ENABLED;
 	}
+	ftrace_libcalls_unload(mod);
 }
 
 /*
@@ -413,6 +418,7 @@ static int modules_refresh(void)
 	static unsigned long long subs_seen;
 	struct scan sc = { 0 };
 	int changed = 0, ret = 0;
+	unsigned bound;
 
 	dl_iterate_phdr(collect, &sc);
 	for (unsigned i = 0; i < nr_modules; i++)
@@ -427,9 +433,10 @@ static int modules_refresh(void)
 		}
 	if (!ret && records_wanted)
 		ret = read_deferred(&changed);
+	bound = ret ? 0 : ftrace_libcalls_bind();
 	free(sc.v);
 	subs_seen = sc.subs;
-	if (!ret && changed)
+	if (!ret && (changed || bound))
 		ret = ftrace_rec_hash_rebuild();
 	if (!ret && changed && ft_profile_cover_new())
 		ft_warn("the profiler cannot count a newly loaded module");
@@ -489,5 +496,7 @@ void ftrace_modules_need_records(void)
 	records_wanted = 1;
 	if (waiting && ftrace_modules_pinned(NULL) < 0)
 		ft_warn("cannot read the call sites of a module");
+	if (ftrace_libcalls_lookup() && ftrace_modules_pinned(NULL) < 0)
+		ft_warn("cannot bind a module's library calls");
 	ftrace_unlock();
 }

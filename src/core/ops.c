@@ -23,6 +23,7 @@
 #include "../common/trace_format.h"
 #include "ftrace.h"
 #include "interpose.h"
+#include "libcalls.h"
 #include "messages.h"
 #include "plain_names.h"
 #include "seccomp.h"
@@ -76,12 +77,20 @@ static void ftrace_ops_list_func(uintptr_t self_ret, uintptr_t parent_ip, uintpt
 	atomic_fetch_sub(&bitmap_readers, 1);
 }
 
+/*
+ * An empty filter wants every function built for tracing, and no library
+ * call: those are switched on by a filter that names them (by name, by
+ * glob, by :mod: of the library), so that a program traced as before
+ * finds its GOT as the loader left it.
+ */
 static int ops_wants(const struct ftrace_ops *ops, const struct ftrace_rec *rec, uint32_t id)
 {
 	const char *mod;
 
 	if (ops->selects)
 		return ops->selects(id);
+	if (rec->kind == SITE_LIBCALL && (!ops->filter || !ops->filter->nr_add))
+		return 0;
 	mod = ftrace_module_get(rec->module)->name;
 	return (!ops->filter ||
 		filter_selects_as(ops->filter, rec->name, ft_plain_name(ops->filter, rec), mod)) &&
@@ -245,9 +254,24 @@ static int want_returns(void)
 	return !killed && wanted_graph();
 }
 
+/* One batch: the text's patches, and the GOT's (libcalls.c). */
+struct batch {
+	struct text_patch *v;
+	uint32_t n;
+	struct got_patch *got;
+	uint32_t nr_got;
+};
+
+/* A library call's store (its record is disabled until its target is
+ * known: libcalls.c). */
+static int libcall_patch(uint32_t id, int want, struct batch *b)
+{
+	return ftrace_libcall_patch(id, want, &b->got[b->nr_got++]);
+}
+
 /* Collect the patches that make every site what its record wants, the
  * return sites' among them (returns.c), in text order. */
-static int collect_patches(struct text_patch *v, uint32_t *n, uint8_t **bits, unsigned nops)
+static int collect_patches(struct batch *b, uint8_t **bits, unsigned nops)
 {
 	const uint32_t keep = FTRACE_FL_ENABLED | FTRACE_FL_DISABLED | FTRACE_FL_RETURNS;
 	struct returns_walk w;
@@ -255,19 +279,20 @@ static int collect_patches(struct text_patch *v, uint32_t *n, uint8_t **bits, un
 	ftrace_returns_walk_start(&w, want_returns());
 	for (uint32_t id = 1; id <= ftrace_rec_count(); id++) {
 		struct ftrace_rec *rec = ftrace_rec_get(id);
-		int want;
+		int want, libcall = rec->kind == SITE_LIBCALL;
 
-		if (ftrace_returns_before(&w, rec, v, n))
+		if (!libcall && ftrace_returns_before(&w, rec, b->v, &b->n))
 			return -1;
 		if (rec->flags & FTRACE_FL_DISABLED)
 			continue;	/* its text may not even be mapped */
 		rec->flags = (rec->flags & keep) | rec_state(rec, bits, nops, id);
 		want = !killed && (rec->flags & FTRACE_FL_WANTED);
-		if (want != !!(rec->flags & FTRACE_FL_ENABLED) &&
-		    rec_patch(rec, want, &v[(*n)++]))
+		if (want == !!(rec->flags & FTRACE_FL_ENABLED))
+			continue;
+		if (libcall ? libcall_patch(id, want, b) : rec_patch(rec, want, &b->v[b->n++]))
 			return -1;
 	}
-	return ftrace_returns_finish(&w, v, n);
+	return ftrace_returns_finish(&w, b->v, &b->n);
 }
 
 static void mark_patched(void)
@@ -284,17 +309,31 @@ static void mark_patched(void)
 	}
 }
 
+/* The GOT's stores are checked with the text's bytes, before anything
+ * is written, and made after them: a slot points at a stub whatever the
+ * sites are. */
+static int patch_batch(struct batch *b)
+{
+	int ret;
+
+	if (got_patch_verify(b->got, b->nr_got))
+		return -1;
+	ret = text_patch_batch(b->v, b->n);
+	return ret ? ret : got_patch_write(b->got, b->nr_got);
+}
+
 static int replace_code_pinned(void)
 {
-	uint32_t n = 0, nr = ftrace_rec_count() + ftrace_returns_count();
+	uint32_t nr = ftrace_rec_count() + ftrace_returns_count();
 	size_t size = (nr ? nr : 1) * sizeof(struct text_patch);
-	struct text_patch *v = bulk_map(size, 0);
+	struct batch b = { bulk_map(size, 0), 0,
+			   calloc(ftrace_libcalls_count() + 1, sizeof(struct got_patch)), 0 };
 	unsigned nops = count_ops();
 	uint8_t **bits = new_bitmaps(nops);
 	int ret = -1;
 
-	if (v && bits && collect_patches(v, &n, bits, nops) == 0)
-		ret = text_patch_batch(v, n);
+	if (b.v && b.got && bits && collect_patches(&b, bits, nops) == 0)
+		ret = patch_batch(&b);
 	if (ret == 0) {
 		mark_patched();
 		ftrace_returns_mark(want_returns());
@@ -302,7 +341,8 @@ static int replace_code_pinned(void)
 		bits = NULL;
 	}
 	drop_bitmaps(bits, nops);
-	bulk_unmap(v, size);
+	bulk_unmap(b.v, size);
+	free(b.got);
 	return ret;
 }
 
@@ -357,6 +397,17 @@ static uintptr_t wanted_graph(void)
 	return 0;
 }
 
+/* May an ops want a library call?  Only one whose filter names some
+ * (ops_wants): else their lazy slots are not looked up, and a start-up
+ * with no filter costs no dlsym() and no second pass. */
+static int libcalls_wanted(void)
+{
+	for (const struct ftrace_ops *ops = ops_list; ops; ops = ops->next)
+		if (ops->selects || (ops->filter && ops->filter->nr_add))
+			return 1;
+	return 0;
+}
+
 /*
  * A batch undone (a thread could not be synced) leaves every site and
  * callback as its record says, and the update may be made again: it is
@@ -372,6 +423,9 @@ int ftrace_update(void)
 	/* Sites first, then the callbacks: a site switched on early only
 	 * reaches the list function or a nop. */
 	ret = replace_code();
+	/* Library calls whose targets were just found outside the pin. */
+	if (!ret && libcalls_wanted() && ftrace_libcalls_lookup())
+		ret = replace_code();
 	if (!ret)
 		ret = patch_caller_site(ftrace_call, &call_target, wanted_callback());
 	if (!ret)
@@ -449,8 +503,9 @@ static int rewrite_sites(int to_nop)
 		struct ftrace_rec *rec = ftrace_rec_get(id);
 		uint8_t nop[ARCH_MAX_INSN];
 
-		if (rec->flags & (FTRACE_FL_DISABLED | FTRACE_FL_ENABLED))
-			continue;
+		if ((rec->flags & (FTRACE_FL_DISABLED | FTRACE_FL_ENABLED)) ||
+		    rec->kind == SITE_LIBCALL)
+			continue;	/* a library call's slot is put back off */
 		arch_make_nop(rec->orig, rec->len, nop);
 		if (to_nop && memcmp((const void *)rec->ip, rec->orig, rec->len))
 			continue;

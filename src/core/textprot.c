@@ -226,12 +226,17 @@ static int open_piece(uintptr_t lo, uintptr_t hi, int prot)
 	return 0;
 }
 
-int text_window_add(uintptr_t lo, uintptr_t hi)
+static int add_range(uintptr_t lo, uintptr_t hi, int data)
 {
 	uintptr_t ps = (uintptr_t)sysconf(_SC_PAGESIZE), at;
 
 	lo &= ~(ps - 1);
 	hi = (hi + ps - 1) & ~(ps - 1);
+	if (no_maps && data) {
+		ft_warn("cannot read /proc/self/maps: a GOT's protection cannot be known, "
+			"not changing it");
+		return -1;
+	}
 	if (no_maps)
 		return open_piece(lo, hi, PROT_READ | PROT_EXEC);
 	for (at = lo; at < hi;) {
@@ -251,6 +256,18 @@ int text_window_add(uintptr_t lo, uintptr_t hi)
 		return 0;
 	ft_warn("text at %#lx is not mapped: not patching", (unsigned long)at);
 	return -1;
+}
+
+int text_window_add(uintptr_t lo, uintptr_t hi)
+{
+	return add_range(lo, hi, 0);
+}
+
+/* A GOT's page may be rw- (lazy binding writes it) or r-- (RELRO): with
+ * no maps to read it from, it is left alone, where text is taken for r-x. */
+int text_window_add_data(uintptr_t lo, uintptr_t hi)
+{
+	return add_range(lo, hi, 1);
 }
 
 void text_window_close(void)

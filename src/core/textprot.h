@@ -20,6 +20,9 @@ void text_window_prepare(void);
  * program set to put it back; runs come in address order.  -1 if part of
  * the range is not mapped or cannot be made writable. */
 int text_window_add(uintptr_t lo, uintptr_t hi);
+/* The same for data the window writes (a GOT slot): -1, nothing
+ * changed, where the protections cannot be read. */
+int text_window_add_data(uintptr_t lo, uintptr_t hi);
 /* Every page back to the protection the program had set; the window
  * closed. */
 void text_window_close(void);

@@ -86,6 +86,7 @@ int record_untraced(const struct record_untraced *u);
 
 /* After a recording in DIR: each -F, -N, -A or -R name that matched no
  * function of any process recorded, said in one line (record_names.c). */
-void record_say_unmatched(const char *dir, const struct record_options *o);
+void record_say_unmatched(const char *dir, const struct record_options *o,
+			  const char *no_libcalls);
 
 #endif

@@ -111,7 +111,10 @@ static void match_process(struct givens *g, const struct tr_process *p)
 	}
 }
 
-void record_say_unmatched(const char *dir, const struct record_options *o)
+/* A name that matched nothing may be a library's function, whose calls
+ * the runtime of some architectures does not trace yet: said so. */
+void record_say_unmatched(const char *dir, const struct record_options *o,
+			  const char *no_libcalls)
 {
 	struct givens g = { 0 };
 	struct trace_data td;
@@ -125,8 +128,10 @@ void record_say_unmatched(const char *dir, const struct record_options *o)
 			match_process(&g, &td.procs[i]);
 		for (unsigned i = 0; i < g.nr; i++)
 			if (!g.v[i].matched)
-				cli_error("%s '%s' matched no function of the program",
-					  g.v[i].option, g.v[i].text);
+				cli_error("%s '%s' matched no function of the program%s%s%s",
+					  g.v[i].option, g.v[i].text,
+					  no_libcalls ? " (library calls: not supported on " : "",
+					  no_libcalls ? no_libcalls : "", no_libcalls ? ")" : "");
 		tr_close(&td);
 	}
 	for (unsigned i = 0; i < g.nr; i++) {

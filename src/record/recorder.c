@@ -53,6 +53,7 @@ struct recorder {
 	pid_t pid;
 	int status;
 	int has_sites;		/* the program itself has call sites */
+	const char *no_libcalls;	/* its arch, if library calls are not traced */
 	int exited;		/* the program (pid) has ended */
 	uint64_t ended_ns;	/* when, on CLOCK_MONOTONIC */
 	int wait_said;		/* that it waits for what the program left */
@@ -458,7 +459,7 @@ static int record_program(struct recorder *r, const struct record_options *o,
 		return failed(r->status);
 	}
 	say_result(r, o, datadir_seal(&r->dir) == 0);
-	record_say_unmatched(r->dir.unplaced ? r->dir.tmp : r->dir.final, o);
+	record_say_unmatched(r->dir.unplaced ? r->dir.tmp : r->dir.final, o, r->no_libcalls);
 	return r->dir.unplaced ? failed(r->status) : r->status;
 }
 
@@ -531,6 +532,7 @@ int record_run(const struct record_options *o)
 		goto out;
 	if (describe_run(&r.info, o))
 		goto out;
+	r.no_libcalls = cli_target_no_libcalls(&target);
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a failed write */
 	if (shm_create(&r, o, target.big_endian) ||
 	    (o->overwrite ? start_flight(&r, o) : datadir_create(&r.dir, o->output, &r.info)))

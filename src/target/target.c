@@ -245,6 +245,13 @@ static int spec_fits(const struct arch_desc *arch, const char *text)
 	return ret;
 }
 
+const char *cli_target_no_libcalls(const struct cli_target *t)
+{
+	const struct arch_desc *arch = t->host ? arch_lookup(host_machine()) : t->arch;
+
+	return !arch ? "this machine" : arch->libcalls ? NULL : arch->name;
+}
+
 /* The architecture whose registers t's arguments come in; NULL after one
  * line if its runtime cannot record them yet. */
 static const struct arch_desc *cli_target_args_arch(const struct cli_target *t)

@@ -22,6 +22,9 @@ int cli_target_of(const char *program, struct cli_target *t);
 /* Can the runtime for t record the values record -A/-R specs (one per
  * line, or NULL) ask for?  -1 after one line if not. */
 int cli_target_check_args(const struct cli_target *t, const char *specs);
+/* The architecture's name if its runtime does not trace calls into
+ * shared libraries (arch_desc.libcalls), NULL if it does. */
+const char *cli_target_no_libcalls(const struct cli_target *t);
 /* The same for --auto-args, which knows the x86_64 rules only. */
 const struct arch_desc *cli_target_auto_args_arch(const struct cli_target *t);
 /* The libfntrace.so built for the target, found next to fntrace or where

@@ -62,6 +62,10 @@ static void test_remove_and_modules(void)
 	CHECK("filter: :mod: by file name", selects("parse_*:mod:libcalc.so", "parse_sum", "libcalc.so") == 1);
 	CHECK("filter: :mod: by stem", selects("*:mod:libcalc", "parse_sum", "libcalc.so.1") == 1);
 	CHECK("filter: :mod: other module", selects("*:mod:libcalc", "parse_sum", "demo") == 0);
+	CHECK("filter: :mod:M alone, every function of M (the kernel's)",
+	      selects(":mod:libcalc", "parse_sum", "libcalc.so") == 1 &&
+	      selects(":mod:libcalc", "parse_sum", "demo") == 0);
+	CHECK("filter: ... and !:mod:M removes them", selects("*,!:mod:libcalc", "parse_sum", "libcalc.so") == 0);
 	CHECK("filter: comma list", selects("a,b", "b", NULL) == 1);
 	CHECK("filter: a C++ name's :: is no command", selects("Gen::next", "Gen::next", NULL) == 1);
 	CHECK("filter: a C++ glob's ::", selects("ns::*::get", "ns::Cls::get", NULL) == 1);

@@ -8,6 +8,35 @@
 /* The entry stubs live in assembly in the runtime; stand-ins here. */
 char ftrace_caller[1], ftrace_caller_frame[1], ftrace_return_caller[1], ftrace_tail_caller[1];
 
+/* A library call's stub, and which GOT slots code only calls through. */
+static void libcalls(void)
+{
+	/* At 0x1000, each referring to a slot at 0x2000 + 8 * n:
+	 *   call *A(%rip); mov B(%rip),%rax; jmp *C(%rip);
+	 *   cmpq $0,D(%rip); call *D(%rip)         (E: none) */
+	static const uint8_t code[] = {
+		0xff, 0x15, 0xfa, 0x0f, 0x00, 0x00,
+		0x48, 0x8b, 0x05, 0xfb, 0x0f, 0x00, 0x00,
+		0xff, 0x25, 0xfd, 0x0f, 0x00, 0x00,
+		0x48, 0x83, 0x3d, 0xfd, 0x0f, 0x00, 0x00, 0x00,
+		0xff, 0x15, 0xf7, 0x0f, 0x00, 0x00,
+	};
+	static const uint64_t slots[] = { 0x2000, 0x2008, 0x2010, 0x2018, 0x2020 };
+	uint8_t stub[ARCH_LIBCALL_STUB], use[5] = { 0 };
+
+	CHECK("x86_64: library call stub returns after its call", arch_libcall_stub(stub, 4096) == 6);
+	CHECK("x86_64: ... call *caller(%rip); jmp *target(%rip), a page on",
+	      unit_bytes_are(stub, "ff 15 fa 0f 00 00 ff 25 fc 0f 00 00 0f 0b 0f 0b"));
+	arch_got_uses(code, sizeof(code), 0x1000, slots, 5, use);
+	CHECK("x86_64: GOT slots called through, by call and by jmp",
+	      use[0] == ARCH_GOT_CALLED && use[2] == ARCH_GOT_CALLED);
+	CHECK("x86_64: ... a slot whose address is loaded is not only called",
+	      use[1] == ARCH_GOT_OTHER);
+	CHECK("x86_64: ... nor one compared with an immediate, then called",
+	      use[3] == (ARCH_GOT_CALLED | ARCH_GOT_OTHER));
+	CHECK("x86_64: ... and a slot not referred to has no use", use[4] == 0);
+}
+
 int main(void)
 {
 	uint8_t insn[16];
@@ -43,5 +72,6 @@ int main(void)
 	      !arch_insn_is_return((const uint8_t[]){ 0xe9, 0, 0, 0, 0 }) &&
 	      !arch_insn_is_return((const uint8_t[]){ 0xeb, 0xb1 }) &&
 	      !arch_insn_is_return((const uint8_t[]){ 0xff, 0x25, 0, 0, 0, 0 }));
+	libcalls();
 	return unit_done();
 }

@@ -14,5 +14,7 @@
 #define ARCH_GRAPH_FAST_PATHS 1
 /* Debug registers through ptrace, for fntrace attach (inject.c). */
 #define ARCH_HAVE_HW_BREAK 1
+/* Library calls through a stub per GOT slot (ftrace.c, core/libcalls.c). */
+#define ARCH_HAVE_LIBCALLS 1
 
 #endif

@@ -238,4 +238,5 @@ const struct arch_desc arch_x86_64 = {
 	.cc_patchable = "-fpatchable-function-entry=5",
 	.cc_fentry = 1,
 	.cc_return_sites = 1,
+	.libcalls = 1,
 };

@@ -85,3 +85,84 @@ const struct arch_arg_regs arch_arg_regs = {
 	.nr_fp = 8,
 	.int_slot = { 4, 3, 2, 1, 5, 6 },
 };
+
+/*
+ * A library call's stub (core/libcalls.c), its words word_off bytes on:
+ *
+ *   ff 15 rel32   call *caller(%rip)     returns to at + 6
+ *   ff 25 rel32   jmp  *target(%rip)
+ *   0f 0b 0f 0b   ud2 (never reached)
+ *
+ * Entered by the caller's "call *slot" (through its PLT, or -fno-plt's
+ * call), [%rsp] is the caller's return address, as at a function's first
+ * instruction: ftrace_caller's entry path takes it as an entry site's.
+ * The call leaves %rsp 16-byte aligned in ftrace_caller, as an fentry
+ * call does; the jump leaves the stack as the caller made it, every
+ * argument register as ftrace_caller found it.
+ */
+unsigned arch_libcall_stub(uint8_t *code, uintptr_t word_off)
+{
+	int32_t to_caller = (int32_t)(word_off - 6), to_target = (int32_t)(word_off + 8 - 12);
+
+	code[0] = 0xff, code[1] = 0x15;
+	memcpy(code + 2, &to_caller, 4);
+	code[6] = 0xff, code[7] = 0x25;
+	memcpy(code + 8, &to_target, 4);
+	memcpy(code + 12, "\x0f\x0b\x0f\x0b", 4);
+	return 6;
+}
+
+/* The index of addr in the sorted slots, or -1. */
+static int slot_index(const uint64_t *slots, unsigned n, uint64_t addr)
+{
+	unsigned lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (slots[mid] == addr)
+			return (int)mid;
+		if (slots[mid] < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/*
+ * Every 4 bytes of the code taken for a RIP-relative displacement, of an
+ * instruction that ends with them or with an immediate of 1 or 4 bytes
+ * after them.  A slot so addressed is called through only if every such
+ * reference is preceded by
+ *
+ *   ff 15   call *disp(%rip)        ff 25   jmp *disp(%rip)   (a tail call)
+ *
+ * "mov disp(%rip),%reg" (8b 05 ...), "cmpq $0,disp(%rip)" (a weak
+ * function's test) and any bytes that happen to look like one count as
+ * other uses.
+ */
+void arch_got_uses(const uint8_t *text, uint64_t len, uint64_t vaddr, const uint64_t *slots,
+		   unsigned n, uint8_t *use)
+{
+	static const unsigned tails[] = { 0, 1, 4 };
+
+	for (uint64_t i = 0; n && i + 4 <= len; i++) {
+		uint64_t at;
+		int32_t disp;
+
+		memcpy(&disp, text + i, 4);
+		at = vaddr + i + 4 + (int64_t)disp;
+		if (at + 4 < slots[0] || at > slots[n - 1])
+			continue;	/* nowhere near: most of the code */
+		for (unsigned t = 0; t < 3; t++) {
+			int k = slot_index(slots, n, at + tails[t]);
+
+			if (k < 0)
+				continue;
+			use[k] |= t == 0 && i >= 2 && text[i - 2] == 0xff &&
+				  (text[i - 1] == 0x15 || text[i - 1] == 0x25) ?
+				  ARCH_GOT_CALLED : ARCH_GOT_OTHER;
+		}
+	}
+}
