@@ -72,6 +72,9 @@ struct libcall {
 	uintptr_t slot;
 	uintptr_t looked;	/* what a lookup found for a lazy slot */
 	char *version;		/* the version its module asks for, or NULL */
+	/* Its record's name, kept here too: the records live in mappings
+	 * LeakSanitizer does not read, and would take it for a leak. */
+	char *name;
 };
 
 /* In id order, as their records were made: found by bisection. */
@@ -169,7 +172,7 @@ int ftrace_libcall_add(struct ft_module *mod, unsigned idx, uintptr_t slot, cons
 	rec.len = stub_ret;
 	memcpy(rec.orig, &word, sizeof(word));
 	lc = &calls[nr_calls];
-	*lc = (struct libcall){ .owner = idx, .slot = slot,
+	*lc = (struct libcall){ .owner = idx, .slot = slot, .name = (char *)rec.name,
 				.version = version ? strdup(version) : NULL };
 	if (!(lc->id = ftrace_rec_add(&rec)))
 		return -1;
