@@ -12,8 +12,9 @@
  * So the thread is taken only where the program's own code runs:
  *
  *   - its stack is unwound (libdw, from the CFI); from the innermost frame
- *     outwards, frames in TSan's runtime and in the C library are passed
- *     until the first frame of other code, the program's;
+ *     outwards, frames in TSan's runtime, the C library and fntrace's own
+ *     runtime are passed until the first frame of other code, the
+ *     program's;
  *   - if none of them was TSan's, the thread may be taken where it is;
  *   - else it gets a hardware breakpoint, in that thread alone, at that
  *     frame's return address, and runs on: it stops there the moment
@@ -57,7 +58,9 @@ struct spans {
 	size_t n, cap;
 };
 
-/* Where TSan's runtime and the C library (with the loader) lie. */
+/* Where TSan's runtime lies, and the code passed over on the way to the
+ * program's: the C library, the loader, and a runtime attached before
+ * (its control thread, parked since a detach, is no thread to take). */
 struct code_kinds {
 	struct spans tsan, libc;
 };
@@ -138,7 +141,8 @@ static void classify_mapping(struct code_kinds *k, pid_t pid, const char *line,
 		return;
 	if (strstr(file, "/libtsan.so"))
 		add_span(&k->tsan, lo, hi);
-	else if (strstr(file, "/libc.so") || strstr(file, "/ld-linux"))
+	else if (strstr(file, "/libc.so") || strstr(file, "/ld-linux") ||
+		 strstr(file, "/libfntrace.so"))
 		add_span(&k->libc, lo, hi);
 }
 

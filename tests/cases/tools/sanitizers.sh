@@ -116,14 +116,18 @@ done
 
 # attach_round NAME PID N: attach, see step() traced, detach.
 attach_round() {
-	local name="$1 (attach $3)" pid=$2
-	"$FNTRACE" attach $pid 2>>attach.err
-	t_eq "$name: attach" 0 "$?"
+	local name="$1 (attach $3)" pid=$2 rc
+	"$FNTRACE" attach $pid 2>attach.err
+	rc=$?
+	[ $rc = 0 ] || rc="$rc: $(tr '\n' ' ' <attach.err)"
+	t_eq "$name: attach" 0 "$rc"
 	"$FNTRACE" ctl $pid current_tracer function_graph
 	for i in $(seq 50); do "$FNTRACE" ctl $pid trace | grep -q ' step()' && break; sleep 0.1; done
 	t_ok "$name: step() traced" sh -c "'$FNTRACE' ctl $pid trace | grep -q ' step()'"
-	"$FNTRACE" detach $pid 2>>attach.err
-	t_eq "$name: detach" 0 "$?"
+	"$FNTRACE" detach $pid 2>attach.err
+	rc=$?
+	[ $rc = 0 ] || rc="$rc: $(tr '\n' ' ' <attach.err)"
+	t_eq "$name: detach" 0 "$rc"
 }
 
 # san_attach NAME PROG HOW MODE: the program calls step() (in main, or
@@ -143,7 +147,6 @@ san_attach() {
 	# (it holds the loader's lock a long time), attach's dlopen() waited
 	# past its time limit and was abandoned halfway.
 	for i in $(seq 100); do [ -s att.out ] && break; sleep 0.1; done
-	: >attach.err
 	attach_round "$name" $pid 1
 	attach_round "$name" $pid 2
 	rm hold
