@@ -271,38 +271,37 @@ static int trap_pending(pid_t tid)
  * cleared) until it stops with that SIGTRAP, the signals before it passed
  * on, and the trap is swallowed.
  */
-static void swallow_trap(pid_t tid, int sig)
+/* The thread's next stop: the signal it stopped with (0 for a ptrace
+ * event), or -1 if it ended or cannot be waited for. */
+static int next_stop(pid_t tid)
 {
 	int status;
 
-	for (;;) {
+	while (waitpid(tid, &status, __WALL) != tid)
+		if (errno != EINTR)
+			return -1;
+	if (!WIFSTOPPED(status))
+		return -1;
+	return (status >> 16) ? 0 : WSTOPSIG(status);
+}
+
+static void swallow_trap(pid_t tid, int sig)
+{
+	do {
 		if (ptrace(PTRACE_CONT, tid, NULL, (void *)(long)sig))
 			return;
-		while (waitpid(tid, &status, __WALL) != tid)
-			if (errno != EINTR)
-				return;
-		if (!WIFSTOPPED(status))
-			return;
-		sig = (status >> 16) ? 0 : WSTOPSIG(status);
-		if (sig == SIGTRAP)
-			return;
-	}
+		sig = next_stop(tid);
+	} while (sig >= 0 && sig != SIGTRAP);
 }
 
 /* Stop a thread that runs towards its breakpoint, and let it go, its
  * breakpoint cleared; a signal it stopped with goes on, our trap not. */
 static void call_off(pid_t tid)
 {
-	int status, sig, hit;
+	int sig, hit;
 
-	if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL))
+	if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) || (sig = next_stop(tid)) < 0)
 		return;
-	while (waitpid(tid, &status, __WALL) != tid)
-		if (errno != EINTR)
-			return;
-	if (!WIFSTOPPED(status))
-		return;
-	sig = (status >> 16) ? 0 : WSTOPSIG(status);
 	hit = arch_hw_break_hit(tid);
 	arch_hw_break(tid, 0);
 	if (hit && sig == SIGTRAP)
