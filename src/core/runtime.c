@@ -274,7 +274,8 @@ static void start(void)
 		ftrace_modules_want_records();
 	if (ftrace_modules_pinned(NULL) < 0)
 		ftrace_kill("cannot read the modules");
-	else if (recording > 0 && ftrace_module_count() && !ftrace_module_get(0)->nr_recs)
+	else if (recording > 0 && ftrace_module_count() && !ftrace_module_get(0)->nr_recs &&
+		 !ftrace_module_get(0)->nr_detours)
 		ft_funcs_note_untraced(ftrace_module_get(0)->path);
 	else if (recording > 0 && start_tracer())
 		ftrace_kill("cannot start the tracer");

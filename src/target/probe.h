@@ -13,5 +13,10 @@ int probe_traceable(const char *path);
  * with the runtime linked in (its .note.fntrace)?  0, or -1 after one
  * line.  A file that is not ELF passes: the loader says what it is. */
 int probe_runtime_reachable(const char *path);
+/* A program built without call sites (x86_64): its detour plan written
+ * for the runtime, and each function the filter (a name a line, or NULL)
+ * names that cannot be patched said in one line (detours_prep.c).  -1
+ * (said) if the plan cannot be written. */
+int probe_detours_prepare(const char *path, const char *filter);
 
 #endif
