@@ -49,3 +49,51 @@ t_eq "-F '*': round_once's hits" "$(hits sites.csv round_once)" "$(hits all.csv 
 # No filter: no detour (as no library call), the program said untraced.
 "$FNTRACE" record -o none.data -- ./plain run 40 >none.out 2>none.err
 t_same "no filter: output as untraced" want.out none.out
+
+# Switched on and off live by fntrace ctl while threads call them: the
+# entries jump when on, and hold the compiler's bytes again, byte for
+# byte, once off.
+# fbytes PID FUNC: FUNC's first 16 bytes in the running process, as hex.
+fbytes() {
+	set -- "$1" "$2" $(awk '/ r-xp .*\/plain$/ { split($1, a, "-"); print a[1], $3; exit }' /proc/$1/maps)
+	addr=$(( 0x$3 - 0x$4 + 0x$(nm plain | awk -v f="$2" '$3 == f { print $1 }') ))
+	dd if=/proc/$1/mem bs=1 skip=$addr count=16 2>/dev/null | od -An -tx1 | tr -d ' \n'
+}
+all_bytes() { for f in $funcs; do echo "$f $(fbytes "$1" $f)"; done; }
+rm -f cmd ans
+mkfifo cmd ans
+"$FNTRACE" run -- ./plain wait 3 <cmd >ans 2>live.err &
+pid=$!
+exec 3>cmd 4<ans
+read -r ready <&4
+t_eq "live: the program calls" ready "$ready"
+all_bytes $pid >off0.txt
+# (A PIE's text has vaddr = file offset.)
+fileb() { dd if=plain bs=1 skip=$((0x$(nm plain | awk -v f="$1" '$3 == f { print $1 }'))) count=16 \
+	2>/dev/null | od -An -tx1 | tr -d ' \n'; }
+t_eq "live: the file's bytes in memory" "$(for f in $funcs; do echo "$f $(fileb $f)"; done)" \
+	"$(cat off0.txt)"
+"$FNTRACE" ctl $pid set_ftrace_filter "$funcs"
+"$FNTRACE" ctl $pid current_tracer function_graph
+all_bytes $pid >on.txt
+t_eq "live: every entry a jmp when on" "e9 e9 e9 e9 e9" \
+	"$(awk '{ print substr($2, 1, 2) }' on.txt | tr '\n' ' ' | sed 's/ $//')"
+t_eq "live: only the jump's 5 bytes changed" "$(awk '{ print $1, substr($2, 11) }' off0.txt)" \
+	"$(awk '{ print $1, substr($2, 11) }' on.txt)"
+sleep 0.2
+"$FNTRACE" ctl $pid trace >live.trace
+t_ok "live: the calls traced" grep -q 'round_once() {' live.trace
+t_ok "live: ... their callees under them" grep -q ' leaf_add();' live.trace
+"$FNTRACE" ctl $pid set_ftrace_filter fib
+all_bytes $pid >fib.txt
+t_eq "live: the filter narrowed: fib's entry alone jumps" fib \
+	"$(diff off0.txt fib.txt | sed -n 's/^> \([^ ]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
+"$FNTRACE" ctl $pid current_tracer nop
+all_bytes $pid >off1.txt
+t_same "live: the text as the compiler left it once off" off0.txt off1.txt
+exec 3>&-
+read -r done <&4
+exec 4<&-
+wait $pid
+t_eq "live: exit status" 0 "$?"
+t_eq "live: every result right" ok "$done"
