@@ -6,7 +6,10 @@
  *   detours run N        each function N times, the results printed
  *   detours threads T N  T threads calling them N times each, every
  *                        result checked; "bad" and exit 1 if one is wrong
- *   detours wait         then "ready", and the calls go on until stdin ends
+ *   detours wait T       T threads calling them, "ready", and the calls go
+ *                        on until stdin ends
+ *   detours block        a thread blocked in raw_read() on stdin, inside
+ *                        its first five bytes; each line read said
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -49,6 +52,38 @@ NOIPA int mix(unsigned x)
 NOIPA int too_short(void)
 {
 	return 0;
+}
+
+/*
+ * read(2) made by its own syscall instruction, two bytes into the
+ * function: a thread blocked in it is inside the bytes a jump at the
+ * entry would replace (xor, syscall and a nop: five bytes).
+ */
+ssize_t raw_read(int fd, void *buf, size_t n);
+__asm__(".text\n"
+	".globl raw_read\n"
+	".type raw_read, @function\n"
+	"raw_read:\n"
+	"	xor %eax, %eax\n"
+	"	syscall\n"
+	"	nop\n"
+	"	nop\n"
+	"	ret\n"
+	".size raw_read, . - raw_read\n");
+
+static void *reader(void *arg)
+{
+	char line[64];
+	size_t n = 0;
+
+	(void)arg;
+	while (raw_read(0, line + n, 1) == 1)
+		if (line[n] == '\n' || ++n == sizeof(line) - 1) {
+			printf("read %.*s\n", (int)n, line);
+			fflush(stdout);
+			n = 0;
+		}
+	return NULL;
 }
 
 NOIPA int round_once(unsigned i)
@@ -137,6 +172,16 @@ int main(int argc, char **argv)
 		printf("ok\n");
 		return 0;
 	}
-	fprintf(stderr, "usage: detours run N | threads T N | wait T\n");
+	if (argc == 2 && !strcmp(argv[1], "block")) {
+		pthread_t t;
+
+		pthread_create(&t, NULL, reader, NULL);
+		printf("ready\n");
+		fflush(stdout);
+		pthread_join(t, NULL);
+		printf("ok\n");
+		return 0;
+	}
+	fprintf(stderr, "usage: detours run N | threads T N | wait T | block\n");
 	return 2;
 }

@@ -97,3 +97,63 @@ exec 4<&-
 wait $pid
 t_eq "live: exit status" 0 "$?"
 t_eq "live: every result right" ok "$done"
+
+# Torture: four threads call them, checking every result, while their
+# entries are switched on and off, by both tracers (make stress: 1000
+# rounds, DETOUR_ROUNDS).
+rm -f cmd ans
+mkfifo cmd ans
+"$FNTRACE" run -- ./plain wait 4 <cmd >ans 2>torture.err &
+pid=$!
+exec 3>cmd 4<ans
+read -r ready <&4
+n=0
+while kill -0 $pid 2>/dev/null && [ $n -lt "${DETOUR_ROUNDS:-40}" ]; do
+	tracer=function_graph
+	[ $((n % 2)) -eq 0 ] || tracer=function
+	"$FNTRACE" ctl $pid set_ftrace_filter "$funcs" 2>>torture.err
+	"$FNTRACE" ctl $pid current_tracer $tracer 2>>torture.err
+	"$FNTRACE" ctl $pid set_ftrace_filter 'fib mix' 2>>torture.err
+	"$FNTRACE" ctl $pid current_tracer nop 2>>torture.err
+	n=$((n + 1))
+done
+all_bytes $pid >off2.txt
+exec 3>&-
+read -r done <&4
+exec 4<&-
+wait $pid
+t_eq "torture: exit status" 0 "$?"
+t_eq "torture: every result right" ok "$done"
+t_eq "torture: switched while they called" "${DETOUR_ROUNDS:-40}" "$n"
+t_same "torture: the text as the compiler left it" off0.txt off2.txt
+t_eq "torture: no control request refused" "" "$(grep -v 'runs as pid' torture.err)"
+
+# A thread blocked in a system call made two bytes into raw_read() is
+# inside the bytes the jump would replace: switching it on waits for it,
+# gives up, changes nothing and says why; the thread reads on unharmed.
+fbytes_rr() {
+	set -- "$1" $(awk '/ r-xp .*\/plain$/ { split($1, a, "-"); print a[1], $3; exit }' /proc/$1/maps)
+	addr=$(( 0x$2 - 0x$3 + 0x$(nm plain | awk '$3 == "raw_read" { print $1 }') ))
+	dd if=/proc/$1/mem bs=1 skip=$addr count=8 2>/dev/null | od -An -tx1 | tr -d ' \n'
+}
+rm -f cmd ans
+mkfifo cmd ans
+"$FNTRACE" run -- ./plain block <cmd >ans 2>block.err &
+pid=$!
+exec 3>cmd 4<ans
+read -r ready <&4
+sleep 0.2
+before=$(fbytes_rr $pid)
+"$FNTRACE" ctl $pid set_ftrace_filter raw_read
+"$FNTRACE" ctl $pid current_tracer function_graph 2>on.err
+t_eq "inside: refused" 1 "$?"
+t_eq "inside: said why, in one line" 1 "$(grep -c 'nothing changed: a thread stays inside a function' on.err)"
+t_eq "inside: its bytes unchanged" "$before" "$(fbytes_rr $pid)"
+echo hello >&3
+read -r line <&4
+t_eq "inside: the thread reads on" "read hello" "$line"
+exec 3>&-
+read -r done <&4
+exec 4<&-
+wait $pid
+t_eq "inside: exit status" 0 "$?"
