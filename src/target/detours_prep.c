@@ -3,13 +3,14 @@
  * Before record or run starts a program built without call sites: its
  * detour plan (src/detour/publish.c) written where the runtime looks for
  * it, and each function a filter names that cannot be patched said, one
- * line each.  The program's own image only: a library it loads is traced
- * through its call sites, or not at all (a module dlopen()ed later gets
- * no detours either).
+ * line each.  The program's own image, and with a filter the libraries it
+ * names (DT_NEEDED) that define a function the filter names exactly; a
+ * module dlopen()ed later gets no detours.
  */
 #include "probe.h"
 #include "../cli/cli.h"
 #include "../detour/detour.h"
+#include "../sites/funcsyms.h"
 #include "../sites/sites.h"
 
 #include <elf.h>
@@ -50,7 +51,28 @@ static void say_refused(const struct detour_plans *plans, const char *filter)
 	}
 }
 
-int probe_detours_prepare(const char *path, const char *filter)
+/* Does the filter name one of f's functions exactly? */
+static int names_one_of(const struct elf_file *f, const char *filter)
+{
+	struct funcsyms fs;
+	int found = 0;
+
+	if (!filter || funcsyms_collect(f, &fs))
+		return 0;
+	for (unsigned i = 0; i < fs.nr && !found; i++)
+		for (const char *line = filter; *line && !found;) {
+			size_t n = strcspn(line, "\n");
+
+			found = strlen(fs.v[i].name) == n && !strncmp(fs.v[i].name, line, n);
+			line += n + (line[n] == '\n');
+		}
+	funcsyms_free(&fs);
+	return found;
+}
+
+/* The image's plan written if it has no call sites (and, for a library,
+ * if the filter names one of its functions); -1 (said) if it cannot be. */
+static int prepare_image(const char *path, const char *filter, int library)
 {
 	struct detour_plans plans;
 	struct elf_file f;
@@ -59,7 +81,7 @@ int probe_detours_prepare(const char *path, const char *filter)
 
 	if (elf_open_path(&f, path))
 		return 0;	/* the program's check says why */
-	if (f.machine == EM_X86_64 && !has_sites(&f)) {
+	if (f.machine == EM_X86_64 && !has_sites(&f) && (!library || names_one_of(&f, filter))) {
 		if (detour_publish(&f, &plans, err, sizeof(err))) {
 			cli_error("%s: no detours: %s", path, err);
 			ret = -1;
@@ -70,4 +92,44 @@ int probe_detours_prepare(const char *path, const char *filter)
 	}
 	elf_close(&f);
 	return ret;
+}
+
+/*
+ * The libraries the program names (DT_NEEDED), where the loader would
+ * find them.  libc and the loader are left out: the runtime calls into
+ * them itself, from inside the tracer (their calls from the program are
+ * traced through its GOT, libcalls.c).
+ */
+static const char *const system_dirs = "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
+				       "/lib64:/usr/lib64:/lib:/usr/lib";
+
+static int left_out(const char *name)
+{
+	return !strncmp(name, "libc.so", 7) || !strncmp(name, "ld-linux", 8) ||
+	       !strncmp(name, "libpthread.so", 13) || !strncmp(name, "libdl.so", 8);
+}
+
+static int prepare_needed(const char *path, const char *filter)
+{
+	char **libs = NULL;
+	unsigned n = 0;
+	int ret = 0;
+
+	probe_needed_paths(path, system_dirs, &libs, &n);	/* none if unreadable */
+	for (unsigned i = 0; i < n; i++) {
+		const char *base = strrchr(libs[i], '/') ? strrchr(libs[i], '/') + 1 : libs[i];
+
+		if (!ret && !left_out(base))
+			ret = prepare_image(libs[i], filter, 1);
+		free(libs[i]);
+	}
+	free(libs);
+	return ret;
+}
+
+int probe_detours_prepare(const char *path, const char *filter)
+{
+	if (prepare_image(path, filter, 0))
+		return -1;
+	return filter ? prepare_needed(path, filter) : 0;
 }

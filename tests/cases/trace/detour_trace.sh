@@ -157,3 +157,19 @@ read -r done <&4
 exec 4<&-
 wait $pid
 t_eq "inside: exit status" 0 "$?"
+
+# Debian's libz as installed (no call sites) under a program built with
+# them: crc32() and deflate() traced at their entries, deflate() nested
+# under compress2(), which calls it inside libz, where no GOT is crossed.
+if gcc -O2 -pg -mfentry -g -o zprog "$top/tests/progs/detour_zlib.c" -lz; then
+	./zprog 12 >zwant.out
+	"$FNTRACE" record -F crc32 -F deflate -F compress2 -o z.data -- ./zprog 12 >zgot.out 2>z.err
+	t_eq "libz: exit status" 0 "$?"
+	t_same "libz: output as untraced" zwant.out zgot.out
+	"$FNTRACE" report -i z.data --csv >z.csv
+	t_eq "libz: crc32, deflate and compress2 once a round" "12 12 12" \
+		"$(hits z.csv crc32) $(hits z.csv deflate) $(hits z.csv compress2)"
+	"$FNTRACE" report -i z.data >z.txt
+	t_eq "libz: deflate under compress2" 12 \
+		"$(t_graph_calls z.txt | sed 's/ *$//' | grep -c '^  deflate();$')"
+else t_fail "libz: build" "gcc -lz"; fi
