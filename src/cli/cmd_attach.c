@@ -8,6 +8,7 @@
  */
 #include "cli.h"
 #include "../attach/attach.h"
+#include "../target/probe.h"
 #include "../control/ctl_client.h"
 #include "../target/target.h"
 
@@ -108,13 +109,16 @@ int cmd_attach(int argc, char **argv)
 {
 	struct cli_target host = { .host = 1 };
 	unsigned timeout = 10;
+	char exe[32];
 	char *lib;
 	pid_t pid;
 	int n = parse_pid_args(argc, argv, attach_usage, &pid, &timeout), ret;
 
 	if (n <= 0)
 		return n ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-	if (attach_check(pid) || !(lib = cli_find_runtime(&host)))
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
+	if (attach_check(pid) || probe_detours_prepare(exe, NULL) ||
+	    !(lib = cli_find_runtime(&host)))
 		return CLI_EXIT_FAILED;
 	ret = attach_load(pid, lib, timeout);
 	free(lib);

@@ -173,3 +173,30 @@ if gcc -O2 -pg -mfentry -g -o zprog "$top/tests/progs/detour_zlib.c" -lz; then
 	t_eq "libz: deflate under compress2" 12 \
 		"$(t_graph_calls z.txt | sed 's/ *$//' | grep -c '^  deflate();$')"
 else t_fail "libz: build" "gcc -lz"; fi
+
+# fntrace attach to a process started without fntrace: attach plans it,
+# the runtime applies the plan live; detach leaves the text the file's.
+rm -f cmd ans cache/*.detours
+mkfifo cmd ans
+./plain wait 3 <cmd >ans &
+pid=$!
+exec 3>cmd 4<ans
+read -r ready <&4
+"$FNTRACE" attach $pid 2>attach.err
+t_eq "attach: attached" 0 "$?"
+"$FNTRACE" ctl $pid set_ftrace_filter 'round_once leaf_add fib'
+"$FNTRACE" ctl $pid current_tracer function_graph
+t_eq "attach: round_once's entry jumps" e9 "$(fbytes $pid round_once | cut -c1-2)"
+sleep 0.2
+"$FNTRACE" ctl $pid trace >at.trace
+t_ok "attach: the calls traced" grep -q ' leaf_add();' at.trace
+"$FNTRACE" detach $pid 2>/dev/null
+t_eq "attach: detached" 0 "$?"
+all_bytes $pid >at_off.txt
+t_same "attach: the text the file's after detach" off0.txt at_off.txt
+exec 3>&-
+read -r done <&4
+exec 4<&-
+wait $pid
+t_eq "attach: exit status" 0 "$?"
+t_eq "attach: every result right" ok "$done"
