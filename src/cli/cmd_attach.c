@@ -117,9 +117,9 @@ int cmd_attach(int argc, char **argv)
 	if (n <= 0)
 		return n ? CLI_EXIT_USAGE : CLI_EXIT_OK;
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
-	if (attach_check(pid) || probe_detours_prepare(exe, NULL) ||
-	    !(lib = cli_find_runtime(&host)))
+	if (attach_check(pid) || !(lib = cli_find_runtime(&host)))
 		return CLI_EXIT_FAILED;
+	probe_detours_prepare(exe, NULL);
 	ret = attach_load(pid, lib, timeout);
 	free(lib);
 	if (ret == 0) {

@@ -139,13 +139,13 @@ static int run(char **argv, const struct run_options *o)
 		cli_error("%s: no such program", argv[0]);
 		return CLI_EXIT_FAILED;
 	}
-	if (probe_runtime_reachable(path) || probe_detours_prepare(path, NULL) ||
-	    cli_target_of(path, &target) ||
+	if (probe_runtime_reachable(path) || cli_target_of(path, &target) ||
 	    cli_target_prepare(&target, path) ||
 	    !(lib = cli_find_runtime(&target))) {
 		free(path);
 		return CLI_EXIT_FAILED;
 	}
+	probe_detours_prepare(path, NULL);
 	if (run_env(path, lib, o)) {
 		cli_error("cannot run %s", path);
 	} else if (!o->dump_dir || !keeper_start(o->dump_dir, argv, target.big_endian)) {

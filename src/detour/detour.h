@@ -103,5 +103,8 @@ int detour_entry(const struct detour_dec *d, uint64_t start, uint64_t tramp, uin
  */
 int detour_publish(const struct elf_file *f, struct detour_plans *plans, char *err,
 		   size_t errlen);
+/* Is there a plan for this image already?  A build-id names its bytes:
+ * the plan of one is the plan of the other. */
+int detour_plan_cached(const struct elf_file *f);
 
 #endif

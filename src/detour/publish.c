@@ -19,6 +19,7 @@
 
 #include <elf.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,4 +123,16 @@ int detour_publish(const struct elf_file *f, struct detour_plans *plans, char *e
 		return -1;
 	}
 	return 0;
+}
+
+int detour_plan_cached(const struct elf_file *f)
+{
+	char id[SITEFILE_MAX_ID], *path;
+	int there;
+
+	if (!elf_build_id(f, id, sizeof(id)) || !(path = sitefile_cache_path(id, "detours")))
+		return 0;
+	there = access(path, R_OK) == 0;
+	free(path);
+	return there;
 }

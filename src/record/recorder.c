@@ -530,8 +530,10 @@ int record_run(const struct record_options *o)
 	    (o->auto_args && !cli_target_auto_args_arch(&target)) ||
 	    cli_target_prepare(&target, path) || !(lib = cli_find_runtime(&target)))
 		goto out;
-	if (describe_run(&r.info, o) || (o->filter && probe_detours_prepare(path, o->filter)))
+	if (describe_run(&r.info, o))
 		goto out;
+	if (o->filter)
+		probe_detours_prepare(path, o->filter);
 	r.no_libcalls = cli_target_no_libcalls(&target);
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a failed write */
 	if (shm_create(&r, o, target.big_endian) ||

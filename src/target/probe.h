@@ -19,8 +19,9 @@ int probe_runtime_reachable(const char *path);
 int probe_needed_paths(const char *path, const char *dirs, char ***out, unsigned *n);
 /* A program built without call sites (x86_64): its detour plan written
  * for the runtime, and each function the filter (a name a line, or NULL)
- * names that cannot be patched said in one line (detours_prep.c).  -1
- * (said) if the plan cannot be written. */
-int probe_detours_prepare(const char *path, const char *filter);
+ * names that cannot be patched said in one line (detours_prep.c); with a
+ * filter, the plans of the libraries whose functions it names.  A plan
+ * that cannot be written is said, and the program runs without it. */
+void probe_detours_prepare(const char *path, const char *filter);
 
 #endif
