@@ -79,6 +79,7 @@ struct record_untraced {
 	int has_sites;			/* the program itself had call sites */
 	int killed;			/* a runtime switched its tracing off */
 	uint64_t events;		/* events recorded */
+	int filtered;			/* -F was given: detours may be named */
 };
 /* Did nothing trace?  1 after one line that says why, else 0
  * (record_untraced.c). */

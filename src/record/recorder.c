@@ -420,6 +420,7 @@ static int untraced(const struct recorder *r, const struct record_options *o, co
 		.has_sites = r->has_sites,
 		.killed = !!(ft_shm_u32(r->shm, atomic_load(&r->shm->flags)) & FT_SHM_KILLED),
 		.events = r->drainer.written.events,
+		.filtered = o->filter != NULL,
 	};
 
 	return record_untraced(&u);

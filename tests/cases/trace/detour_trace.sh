@@ -47,8 +47,11 @@ t_eq "-F '*': main once, _start not traced" "1 " "$(hits all.csv main) $(hits al
 t_eq "-F '*': round_once's hits" "$(hits sites.csv round_once)" "$(hits all.csv round_once)"
 
 # No filter: no detour (as no library call), the program said untraced.
+# (Its plan is in the cache from the recordings above.)
 "$FNTRACE" record -o none.data -- ./plain run 40 >none.out 2>none.err
+t_eq "no filter: fails" 1 "$?"
 t_same "no filter: output as untraced" want.out none.out
+t_ok "no filter: ... saying it had no call sites" grep -q 'had no call sites' none.err
 
 # Switched on and off live by fntrace ctl while threads call them: the
 # entries jump when on, and hold the compiler's bytes again, byte for
