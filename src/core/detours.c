@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #define STUB_ALIGN 16
+#define CALL_ROOM 16		/* the arch's call to ftrace_caller (x86_64: 6) */
 
 struct detour {
 	uint32_t id;
@@ -74,7 +75,7 @@ static struct detour *detour_of(uint32_t id)
 
 static size_t stub_size(const struct detourfile_entry *e)
 {
-	return (6 + e->copy_len + STUB_ALIGN - 1) & ~(size_t)(STUB_ALIGN - 1);
+	return (CALL_ROOM + e->copy_len + STUB_ALIGN - 1) & ~(size_t)(STUB_ALIGN - 1);
 }
 
 /* The copy, made for a trampoline at the link-time entry, re-aimed for
@@ -139,7 +140,8 @@ static int add_detour(struct ft_module *mod, unsigned idx, const struct detourfi
 }
 
 /* Stubs for the entries that match, in one block near the module: its
- * first word ftrace_caller's address, the stubs after it. */
+ * first word ftrace_caller's address, the stubs after it.  -1 only if
+ * out of memory: a module with no room near it keeps its text. */
 static int make_stubs(struct ft_module *mod, unsigned idx, const struct elf_file *f,
 		      const struct detourfile *df)
 {
@@ -152,8 +154,10 @@ static int make_stubs(struct ft_module *mod, unsigned idx, const struct elf_file
 	for (unsigned i = 0; i < df->nr; i++)
 		size += stub_size(&df->v[i]);
 	size = (size + ps - 1) & ~(ps - 1);
-	if (!(block = ftrace_map_near(mod->text_lo, mod->text_hi, size)))
-		return -1;
+	if (!(block = ftrace_map_near(mod->text_lo, mod->text_hi, size))) {
+		ft_warn("%s: no room near it for its detours' stubs", mod->path);
+		return 0;
+	}
 	*(uintptr_t *)block = arch_caller_for(SITE_DETOUR);
 	at = (uint8_t *)block + STUB_ALIGN;
 	for (unsigned i = 0; i < df->nr && !ret; i++) {
