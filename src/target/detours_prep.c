@@ -79,8 +79,9 @@ static int wants_plan(const struct elf_file *f, const char *filter, int library)
 	       (!library || names_one_of(f, filter));
 }
 
-/* The image's plan written if wanted.  One that cannot be (no cache
- * directory, a full disk) costs its detours, not the run: said. */
+/* The image's plan written if wanted.  One that cannot be (no build-id,
+ * no cache directory, a full disk) costs its detours, not the run: said
+ * when a filter asked for functions. */
 static void prepare_image(const char *path, const char *filter, int library)
 {
 	struct detour_plans plans;
@@ -91,8 +92,9 @@ static void prepare_image(const char *path, const char *filter, int library)
 		return;		/* the program's check says why */
 	if (wants_plan(&f, filter, library)) {
 		if (detour_publish(&f, &plans, err, sizeof(err))) {
-			cli_error("%s: its functions without call sites cannot be traced: %s",
-				  path, err);
+			if (filter)
+				cli_error("%s: its functions without call sites cannot be "
+					  "traced: %s", path, err);
 		} else {
 			say_refused(&plans, filter);
 			detour_plans_free(&plans);
