@@ -11,7 +11,7 @@ hits() { awk -F, -v f="$2" '$1 == f { print $2 }' "$1"; }
 funcs="round_once leaf_add sum_array mix fib"
 
 t_build plain -O2 plain "$top/tests/progs/detours.c"
-t_build gcc-fentry -O2 sites "$top/tests/progs/detours.c"
+"$FNTRACE" cc -O2 -g -o sites "$top/tests/progs/detours.c" -lpthread
 t_eq "plain: built without call sites" "" \
 	"$(readelf -S plain | grep -E '__mcount_loc|__patchable_function_entries')"
 
@@ -25,6 +25,8 @@ t_eq "record: the function too short for a jump said, in one line" 1 \
 "$FNTRACE" record -o sites.data -- ./sites run 40 >/dev/null 2>&1
 "$FNTRACE" report -i plain.data --csv >plain.csv
 "$FNTRACE" report -i sites.data --csv >sites.csv
+t_eq "with call sites: round_once once a round, leaf_add 8 times" "40 320" \
+	"$(hits sites.csv round_once) $(hits sites.csv leaf_add)"
 for f in $funcs; do
 	t_eq "record: $f's hits as with call sites" "$(hits sites.csv "$f")" "$(hits plain.csv "$f")"
 done
