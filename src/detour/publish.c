@@ -76,9 +76,7 @@ static int is_entry_point(const struct elf_file *f, const struct detour_plan *p)
 {
 	uint64_t entry = f->is64 ? elf_u64(f, f->data + 24) : elf_u32(f, f->data + 24);
 
-	return f->type == ET_EXEC || f->type == ET_DYN ? entry >= p->func &&
-							  entry < p->func + (p->size ? p->size : 1)
-						       : 0;
+	return entry && entry >= p->func && entry < p->func + (p->size ? p->size : 1);
 }
 
 static int write_plans(const struct elf_file *f, const struct detour_plans *plans,
