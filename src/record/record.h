@@ -86,8 +86,9 @@ struct record_untraced {
 int record_untraced(const struct record_untraced *u);
 
 /* After a recording in DIR: each -F, -N, -A or -R name that matched no
- * function of any process recorded, said in one line (record_names.c). */
+ * function of any process recorded, said in one line, but those in said
+ * (a line each), said before the run (record_names.c). */
 void record_say_unmatched(const char *dir, const struct record_options *o,
-			  const char *no_libcalls);
+			  const char *no_libcalls, const char *said);
 
 #endif

@@ -32,8 +32,22 @@ static int has_sites(const struct elf_file *f)
 	return n > 0;
 }
 
-/* A line of the filter that is a refused function's very name. */
-static void say_refused(const struct detour_plans *plans, const char *filter)
+/* name, added to the newline-separated list *said. */
+static void add_said(char **said, const char *name)
+{
+	size_t old = *said ? strlen(*said) : 0, n = strlen(name);
+	char *s = realloc(*said, old + n + 2);
+
+	if (!s)
+		return;
+	memcpy(s + old, name, n);
+	strcpy(s + old + n, "\n");
+	*said = s;
+}
+
+/* A line of the filter that is a refused function's very name: said,
+ * and added to *said. */
+static void say_refused(const struct detour_plans *plans, const char *filter, char **said)
 {
 	for (const char *line = filter; line && *line;) {
 		size_t n = strcspn(line, "\n");
@@ -41,11 +55,13 @@ static void say_refused(const struct detour_plans *plans, const char *filter)
 		for (unsigned i = 0; i < plans->nr; i++) {
 			const struct detour_plan *p = &plans->v[i];
 
-			if (p->refusal && strlen(p->name) == n && !strncmp(p->name, line, n))
+			if (p->refusal && strlen(p->name) == n && !strncmp(p->name, line, n)) {
 				cli_error("-F '%s': not traced: built without call sites, and its "
 					  "entry cannot be replaced by a jump (%s at %#llx)",
 					  p->name, detour_refusal_str(p->refusal),
 					  (unsigned long long)p->why_at);
+				add_said(said, p->name);
+			}
 		}
 		line += n + (line[n] == '\n');
 	}
@@ -82,7 +98,7 @@ static int wants_plan(const struct elf_file *f, const char *filter, int library)
 /* The image's plan written if wanted.  One that cannot be (no build-id,
  * no cache directory, a full disk) costs its detours, not the run: said
  * when a filter asked for functions. */
-static void prepare_image(const char *path, const char *filter, int library)
+static void prepare_image(const char *path, const char *filter, int library, char **said)
 {
 	struct detour_plans plans;
 	struct elf_file f;
@@ -96,7 +112,7 @@ static void prepare_image(const char *path, const char *filter, int library)
 				cli_error("%s: its functions without call sites cannot be "
 					  "traced: %s", path, err);
 		} else {
-			say_refused(&plans, filter);
+			say_refused(&plans, filter, said);
 			detour_plans_free(&plans);
 		}
 	}
@@ -118,7 +134,7 @@ static int left_out(const char *name)
 	       !strncmp(name, "libpthread.so", 13) || !strncmp(name, "libdl.so", 8);
 }
 
-static void prepare_needed(const char *path, const char *filter)
+static void prepare_needed(const char *path, const char *filter, char **said)
 {
 	char **libs = NULL;
 	unsigned n = 0;
@@ -128,15 +144,18 @@ static void prepare_needed(const char *path, const char *filter)
 		const char *base = strrchr(libs[i], '/') ? strrchr(libs[i], '/') + 1 : libs[i];
 
 		if (!left_out(base))
-			prepare_image(libs[i], filter, 1);
+			prepare_image(libs[i], filter, 1, said);
 		free(libs[i]);
 	}
 	free(libs);
 }
 
-void probe_detours_prepare(const char *path, const char *filter)
+char *probe_detours_prepare(const char *path, const char *filter)
 {
-	prepare_image(path, filter, 0);
+	char *said = NULL;
+
+	prepare_image(path, filter, 0, &said);
 	if (filter)
-		prepare_needed(path, filter);
+		prepare_needed(path, filter, &said);
+	return said;
 }

@@ -21,7 +21,8 @@ int probe_needed_paths(const char *path, const char *dirs, char ***out, unsigned
  * for the runtime, and each function the filter (a name a line, or NULL)
  * names that cannot be patched said in one line (detours_prep.c); with a
  * filter, the plans of the libraries whose functions it names.  A plan
- * that cannot be written is said, and the program runs without it. */
-void probe_detours_prepare(const char *path, const char *filter);
+ * that cannot be written is said, and the program runs without it.  The
+ * names said refused, a line each (malloc()ed), or NULL. */
+char *probe_detours_prepare(const char *path, const char *filter);
 
 #endif

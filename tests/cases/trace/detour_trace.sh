@@ -22,6 +22,7 @@ t_eq "record: exit status" 0 "$?"
 t_same "record: output as untraced" want.out got.out
 t_eq "record: the function too short for a jump said, in one line" 1 \
 	"$(grep -c "^fntrace: -F 'too_short': not traced: .*too short" plain.err)"
+t_eq "record: ... and only that line names it" 1 "$(grep -c too_short plain.err)"
 "$FNTRACE" record -o sites.data -- ./sites run 40 >/dev/null 2>&1
 "$FNTRACE" report -i plain.data --csv >plain.csv
 "$FNTRACE" report -i sites.data --csv >sites.csv
