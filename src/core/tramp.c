@@ -91,9 +91,8 @@ static uintptr_t find_slot(uintptr_t lo, uintptr_t hi, uintptr_t target)
 	return 0;
 }
 
-/* Map size bytes (read-write) as near [lo, hi) as the address space
- * allows, all of them within call reach of it. */
-uintptr_t ftrace_map_near(uintptr_t lo, uintptr_t hi, size_t size)
+/* Map a page as near [lo, hi) as the address space allows. */
+static uintptr_t map_near(uintptr_t lo, uintptr_t hi)
 {
 	uintptr_t ps = (uintptr_t)sysconf(_SC_PAGESIZE), step = 1ul << 20;
 
@@ -103,15 +102,14 @@ uintptr_t ftrace_map_near(uintptr_t lo, uintptr_t hi, size_t size)
 		for (unsigned i = 0; i < 2; i++) {
 			void *p;
 
-			if ((i == 0 && d > lo) || !reaches(lo, hi, tries[i]) ||
-			    !reaches(lo, hi, tries[i] + size))
+			if ((i == 0 && d > lo) || !reaches(lo, hi, tries[i]))
 				continue;
-			p = mmap((void *)tries[i], size, PROT_READ | PROT_WRITE,
+			p = mmap((void *)tries[i], ps, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 			if (p == (void *)tries[i])
 				return tries[i];
 			if (p != MAP_FAILED)
-				munmap(p, size);
+				munmap(p, ps);
 		}
 	}
 	return 0;
@@ -156,7 +154,7 @@ static struct tramp_page *page_with_room(uintptr_t lo, uintptr_t hi)
 		    (pages[p].used + 1) * arch_tramp_size() <= ps)
 			return &pages[p];
 	reclaim_pages(ps);
-	if (nr_pages == MAX_PAGES || !(addr = ftrace_map_near(lo, hi, (size_t)sysconf(_SC_PAGESIZE)))) {
+	if (nr_pages == MAX_PAGES || !(addr = map_near(lo, hi))) {
 		ft_warn("no room for a far-call trampoline near %#lx", (unsigned long)lo);
 		return NULL;
 	}
