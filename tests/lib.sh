@@ -1,6 +1,7 @@
 # Helpers for the cases (tests/cases/AREA/NAME.sh), sourced by tests/run.sh.
 #
-# Each check records one result line in $RESULTS; run.sh counts them.
+# Each check records one result line in $RESULTS; run.sh counts them,
+# and says each failure's again at the end (the tail a CI log keeps).
 #   t_pass NAME / t_fail NAME [WHY] / t_skip NAME WHY
 #   t_ok NAME CMD...           passes if CMD exits 0
 #   t_eq NAME EXPECTED ACTUAL  passes if the two strings are equal
@@ -20,9 +21,10 @@ T_ARCH=${T_ARCH:-}
 T_TAG=${T_ARCH:+[$T_ARCH] }
 
 . "$top/tests/case_file.sh"
+. "$top/tests/results.sh"
 
 t_pass() { echo "PASS: $T_TAG$1"; echo pass >>"$RESULTS"; }
-t_fail() { echo "FAIL: $T_TAG$1${2:+: $2}"; echo fail >>"$RESULTS"; }
+t_fail() { t_failed "$T_TAG$1${2:+: $2}"; }
 t_skip() { echo "SKIP: $T_TAG$1: $2"; echo skip >>"$RESULTS"; }
 
 t_ok() {

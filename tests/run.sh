@@ -18,9 +18,14 @@ T_PROGS=$TMP/progs
 # The run's own directory, private to its user, above every case's.
 RUN_TMP=$TMP
 : >"$RESULTS"; : >"$TIMES"
-export BUILD TMP RESULTS TIMES T_PROGS RUN_TMP top
+# Side files (<build-id>.sites) go to the run's own cache: none of the
+# user's ~/.cache/fntrace counts, and no run leaves one there.
+XDG_CACHE_HOME=$TMP/cache
+unset FNTRACE_CACHE
+export BUILD TMP RESULTS TIMES T_PROGS RUN_TMP top XDG_CACHE_HOME
 . "$top/tests/timing.sh"
 . "$top/tests/case_file.sh"
+. "$top/tests/results.sh"
 run_start=$(t_now_ms)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -44,7 +49,7 @@ no_reports() {
 	[ "$n" -eq 0 ] && return
 	find "$REPORTS" -type f -exec cat {} +
 	find "$REPORTS" -type f -delete
-	echo "FAIL: $1: $n sanitizer report(s)"; echo fail >>"$RESULTS"
+	t_failed "$1: $n sanitizer report(s)"
 }
 
 for t in "$BUILD"/tests/unit/*; do
@@ -57,7 +62,7 @@ for t in "$BUILD"/tests/unit/*; do
 	t_took "$start" "unit $(basename "$t")"
 	cat "$TMP/unit.out"
 	sed -n 's/^PASS.*/pass/p; s/^FAIL.*/fail/p' "$TMP/unit.out" >>"$RESULTS"
-	[ $rc -eq 0 ] || { echo "FAIL: $(basename "$t") exited with $rc"; echo fail >>"$RESULTS"; }
+	[ $rc -eq 0 ] || t_failed "$(basename "$t") exited with $rc"
 	no_reports "$(basename "$t")"
 done
 
@@ -69,7 +74,7 @@ run_case() {
 	mkdir -p "$TMP/case" && rm -rf "$TMP/case"/*
 	t_start start
 	( cd "$TMP/case" && . "$top/tests/lib.sh" && . "$1" ) || {
-		echo "FAIL: $name stopped with status $?"; echo fail >>"$RESULTS"; }
+		t_failed "$name stopped with status $?"; }
 	t_took "$start" "${T_ARCH:+[$T_ARCH] }$name"
 	no_reports "$name"
 }
@@ -178,6 +183,10 @@ fi
 
 t_summary "$run_start"
 
-p=$(grep -c '^pass$' "$RESULTS"); f=$(grep -c '^fail$' "$RESULTS"); s=$(grep -c '^skip$' "$RESULTS")
+p=$(grep -c '^pass$' "$RESULTS"); f=$(grep -c '^fail' "$RESULTS"); s=$(grep -c '^skip$' "$RESULTS")
+if [ "$f" -gt 0 ]; then
+	echo "The failures again:"
+	sed -n 's/^fail /FAIL: /p' "$RESULTS"
+fi
 echo "$p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ]

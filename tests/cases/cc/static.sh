@@ -51,6 +51,13 @@ t_eq "exec'd by a traced program: the launcher traced" once,2 \
 	"$("$FNTRACE" report -i twice --stat --csv | grep '^once,' | cut -d, -f1,2)"
 
 # run, ctl and record -p: tracers switched live, then a recording.
+# say_state FILE...: after a failed check, what the runtime says of its
+# functions, the files and what it printed, to tell a failure's cause.
+say_state() {
+	echo "-- enabled_functions:"
+	"$FNTRACE" ctl "$pid" enabled_functions
+	for f in "$@" run.err; do echo "-- $f:"; head -n 20 "$f"; done
+}
 FNTRACE_CC=$cc "$FNTRACE" cc -O2 -static -I"$top/tests/progs" -o spin "$top/tests/progs/spin.c"
 touch hold
 ./spin 0 hold >/dev/null &
@@ -69,6 +76,7 @@ t_ok "run: the control endpoint is open" test -S "/tmp/fntrace-$(id -u)/$pid"
 sleep 0.5
 "$FNTRACE" ctl "$pid" trace >function.txt
 t_ok "ctl: function tracer's events" grep -q "leaf <-mid" function.txt
+grep -q "leaf <-mid" function.txt || say_state function.txt
 "$FNTRACE" ctl "$pid" current_tracer function_graph
 sleep 0.5
 "$FNTRACE" ctl "$pid" trace >graph.txt
@@ -81,6 +89,7 @@ mids=$(awk -F, '$1 == "mid" { print $2 }' rp.csv)
 leaves=$(awk -F, '$1 == "leaf" { print $2 }' rp.csv)
 t_ok "record -p: mid recorded ($mids calls)" test "${mids:-0}" -gt 0
 t_eq "record -p: every mid with its leaf" "$mids" "$leaves"
+[ "$mids" = "$leaves" ] || say_state rp.csv rp.err
 
 # attach: refused in one line, the program untouched.
 "$FNTRACE" attach "$pid" 2>attach.err
