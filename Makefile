@@ -337,6 +337,8 @@ install: all man
 	install -D -m 644 scripts/fntrace-gdb.py $(DESTDIR)$(PREFIX)/share/fntrace/fntrace-gdb.py
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -D -m 644 scripts/fntrace-completion.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/fntrace
 
 clean:
 	rm -rf $(BUILD) build-sanitize
