@@ -14,7 +14,7 @@ t_ok "a recording to complete from" test -f rec.data/info
 
 # A traced process for ctl, held running until the checks are done.
 touch hold
-"$FNTRACE" run -- ./spin 6 hold >/dev/null 2>run.err &
+"$FNTRACE" run -- ./spin 1 hold >/dev/null 2>run.err &
 pid=$!
 for i in $(seq 50); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
 
