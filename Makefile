@@ -9,6 +9,7 @@
 #   make stress     every concurrency-sensitive case, STRESS_REPS times (20)
 #   make fuzz       the libFuzzer target of recordmcount (FUZZ_TIME seconds)
 #   make check-sanitize  the suite again, built with ASan and UBSan
+#   make man        the manual pages, build/man/ (from docs/man/*.md, by pandoc)
 #   make install PREFIX=/usr/local
 #
 # demo, check and bench first install the Debian packages they miss.
@@ -243,8 +244,8 @@ demo: deps-demo all $(BUILD)/examples/demo
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CHECK_FUZZ = $(FUZZ_BIN) $(FUZZ_TRACE_BIN) $(FUZZ_DATADIR_BIN)
 check: deps-check
-	$(MAKE) -k -j$(CHECK_JOBS) all runtimes $(UNIT_BIN) $(CHECK_FUZZ) || \
-		$(MAKE) all runtimes $(UNIT_BIN)
+	$(MAKE) -k -j$(CHECK_JOBS) all runtimes man $(UNIT_BIN) $(CHECK_FUZZ) || \
+		$(MAKE) all runtimes man $(UNIT_BIN)
 	BUILD=$(abspath $(BUILD)) CHECK_JOBS=$(CHECK_JOBS) tests/run.sh
 
 unit: $(UNIT_BIN)
@@ -308,10 +309,24 @@ fuzz-datadir: deps-check $(FUZZ_DATADIR_BIN)
 fuzz-trace: deps-check all $(FUZZ_TRACE_BIN)
 	tests/fuzz/run_trace.sh $(FUZZ_TRACE_BIN) $(abspath $(BUILD))/fuzz $(FUZZ_TIME)
 
+# ---- manual pages: docs/man/PAGE.md, Markdown pandoc writes as roff ----
+# (docs/design.md, *Manual pages and completion*).  VERSION, if set, goes
+# into each page's footer.  Read literally: no "--" made a dash, no $...$
+# made TeX, no ~ or ^ made sub- or superscripts.
+MAN_SRC   := $(wildcard docs/man/*.md)
+MAN_PAGES := $(patsubst docs/man/%.md,$(BUILD)/man/%,$(MAN_SRC))
+
+$(BUILD)/man/%: docs/man/%.md Makefile | deps-man
+	@mkdir -p $(dir $@)
+	pandoc --standalone --from markdown-smart-tex_math_dollars-subscript-superscript --to man \
+		--metadata footer="fntrace$(if $(VERSION), $(VERSION))" -o $@ $<
+
+man: $(MAN_PAGES)
+
 deps-%:
 	@scripts/deps.sh $*
 
-install: all
+install: all man
 	install -D -m 755 $(BUILD)/fntrace $(DESTDIR)$(PREFIX)/bin/fntrace
 	install -D -m 755 $(BUILD)/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.so
 	install -D -m 644 $(BUILD)/libfntrace.a $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.a
@@ -320,8 +335,12 @@ install: all
 		[ ! -f $(BUILD)/$$a/libfntrace.a ] || \
 		install -D -m 644 $(BUILD)/$$a/libfntrace.a $(DESTDIR)$(PREFIX)/lib/fntrace/$$a/libfntrace.a; done
 	install -D -m 644 scripts/fntrace-gdb.py $(DESTDIR)$(PREFIX)/share/fntrace/fntrace-gdb.py
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(MAN_PAGES) $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -D -m 644 scripts/fntrace-completion.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/fntrace
 
 clean:
 	rm -rf $(BUILD) build-sanitize
 
-.PHONY: all runtime runtimes demo check check-sanitize unit stress bench fuzz fuzz-trace fuzz-datadir install clean
+.PHONY: all runtime runtimes man demo check check-sanitize unit stress bench fuzz fuzz-trace fuzz-datadir install clean

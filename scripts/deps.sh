@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian packages a target needs, and only those that are missing.
-# Usage: scripts/deps.sh build|check|sanitize|bench|demo
+# Usage: scripts/deps.sh build|check|sanitize|bench|demo|man
 # Runs apt-get update at most once per call, and only if something is missing.
 set -eu
 
@@ -14,6 +14,9 @@ need_check="$need_build clang strace g++ cmake valgrind gdb libxml2-utils python
 # which the benchmarks set beside fntrace.
 need_bench="$need_check uftrace hyperfine time llvm-14 libclang-rt-14-dev"
 need_real="dpkg-dev xz-utils libbz2-dev"
+# pandoc writes the manual pages (docs/man/*.md) as roff; groff renders
+# them, and tests/cases/docs/man_pages.sh reads its warnings.
+need_man="pandoc groff-base"
 # The other architectures: a compiler, binutils and a C library per arch
 # (recordmcount's tests, the runtimes and their test programs), and qemu:
 # qemu-user-static is what binfmt_misc starts (scripts/binfmt.sh), a static
@@ -38,10 +41,11 @@ need_sanitize="lib32ubsan1"
 
 case "${1:-build}" in
     build|demo) want="$need_build" ;;
-    check)      want="$need_check $need_real $need_cross $need_browser uftrace" ;;
-    sanitize)   want="$need_check $need_real $need_cross $need_browser uftrace $need_sanitize" ;;
+    check)      want="$need_check $need_real $need_man $need_cross $need_browser uftrace" ;;
+    sanitize)   want="$need_check $need_real $need_man $need_cross $need_browser uftrace $need_sanitize" ;;
+    man)        want="$need_man" ;;
     bench)      want="$need_bench $need_real" ;;
-    *) echo "deps.sh: unknown target '$1' (build, demo, check, sanitize, bench)" >&2; exit 2 ;;
+    *) echo "deps.sh: unknown target '$1' (build, demo, check, sanitize, bench, man)" >&2; exit 2 ;;
 esac
 
 missing=""

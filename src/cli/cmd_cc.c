@@ -62,6 +62,7 @@ static const char help[] =
 	"run as they are.  The words of @FILE arguments are read and passed on\n"
 	"as arguments.  A -static (or -static-pie) program gets the runtime\n"
 	"linked in (libfntrace.a), dormant unless fntrace record or run starts it.\n\n"
+	"  -h, --help    alone: this text (beside other arguments, the compiler's)\n\n"
 	"exit status: the compiler's (128+N if signal N killed it); fntrace's\n"
 	"own failure 1, said in a line (see 'fntrace --help')\n";
 

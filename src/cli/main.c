@@ -37,7 +37,8 @@ static void usage(void)
 	       "-fpatchable-function-entry=5.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		printf("  %-13s %s\n", commands[i].name, commands[i].summary);
-	printf("\n'fntrace COMMAND --help' describes one command.\n\n");
+	printf("\n  -h, --help    this text\n"
+	       "\n'fntrace COMMAND --help' describes one command.\n\n");
 	cli_print_exit_table(stdout);
 }
 
