@@ -70,7 +70,7 @@ static void say_refused(const struct detour_plans *plans, const char *filter, ch
 /* Does the filter name one of f's functions exactly? */
 static int names_one_of(const struct elf_file *f, const char *filter)
 {
-	struct funcsyms fs;
+	struct funcsyms fs = { 0 };
 	int found = 0;
 
 	if (!filter || funcsyms_collect(f, &fs))
