@@ -9,7 +9,10 @@ set -eu
 need_build="gcc make libc6-dev libdw-dev libcapstone-dev"
 # protobuf-compiler: protoc decodes the Perfetto export, a python3 script
 # checks what it decoded (tests/cases/export/export_perfetto.sh).
-need_check="$need_build clang strace g++ cmake valgrind gdb libxml2-utils python3 protobuf-compiler"
+# zlib1g-dev: a program calling Debian's libz, traced by detours
+# (tests/cases/trace/detour_trace.sh).
+need_check="$need_build clang strace g++ cmake valgrind gdb libxml2-utils python3 protobuf-compiler \
+    zlib1g-dev"
 # llvm-14 and libclang-rt-14-dev: LLVM XRay (llvm-xray-14, its runtime),
 # which the benchmarks set beside fntrace.
 need_bench="$need_check uftrace hyperfine time llvm-14 libclang-rt-14-dev"

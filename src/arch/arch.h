@@ -47,6 +47,10 @@ enum site_kind {
 	SITE_LIBCALL,	/* a call into a shared library through a GOT slot
 			 * of a traced module: the "site" is a stub of ours
 			 * the slot points at when enabled (libcalls.c) */
+	SITE_DETOUR,	/* a function built without call sites: its entry
+			 * jumps, when enabled, to a stub of ours holding its
+			 * first instructions (detours.c); the record's ip is
+			 * the stub's */
 };
 
 /* Site flags. */
@@ -352,6 +356,46 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
 #ifndef ARCH_HAVE_LIBCALLS
 #define ARCH_HAVE_LIBCALLS 0
 #endif
+/*
+ * Detours (src/core/detours.c): a function's entry replaced by a jump to
+ * a stub of ours that calls ftrace_caller as an entry site would, then
+ * runs the function's first instructions, relocated (planned by the
+ * fntrace program, src/detour/), and jumps back:
+ *
+ *   stub:    call *caller(%rip)      ftrace_caller returns here: self_ret
+ *            <the relocated copy>    ... jmp entry + len
+ *
+ * arch_detour_call() writes the call at code, reading ftrace_caller's
+ * address word_off bytes on (negative: before it), and returns its length
+ * (0: no detours on this arch); arch_detour_jump() the jump of len bytes
+ * at entry to stub, -1 if it cannot reach.  Optional (ARCH_HAVE_DETOURS).
+ */
+#ifndef ARCH_HAVE_DETOURS
+#define ARCH_HAVE_DETOURS 0
+#endif
+#if ARCH_HAVE_DETOURS
+unsigned arch_detour_call(uint8_t *code, intptr_t word_off);
+int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn, unsigned *len);
+/* Where a thread a signal interrupted was (its ucontext's pc). */
+uintptr_t arch_context_pc(const void *ucontext);
+#else
+static inline uintptr_t arch_context_pc(const void *ucontext)
+{
+	return 0;
+}
+
+static inline unsigned arch_detour_call(uint8_t *code, intptr_t word_off)
+{
+	return 0;
+}
+
+static inline int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn,
+				   unsigned *len)
+{
+	return -1;
+}
+#endif
+
 /*
  * The GOT slots a module's code calls through without its PLT (-fno-plt's
  * "call *slot"): each of the n slots (sorted, link-time addresses) that

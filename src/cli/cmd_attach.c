@@ -8,6 +8,7 @@
  */
 #include "cli.h"
 #include "../attach/attach.h"
+#include "../target/probe.h"
 #include "../control/ctl_client.h"
 #include "../target/target.h"
 
@@ -108,14 +109,17 @@ int cmd_attach(int argc, char **argv)
 {
 	struct cli_target host = { .host = 1 };
 	unsigned timeout = 10;
+	char exe[32];
 	char *lib;
 	pid_t pid;
 	int n = parse_pid_args(argc, argv, attach_usage, &pid, &timeout), ret;
 
 	if (n <= 0)
 		return n ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
 	if (attach_check(pid) || !(lib = cli_find_runtime(&host)))
 		return CLI_EXIT_FAILED;
+	free(probe_detours_prepare(exe, NULL));
 	ret = attach_load(pid, lib, timeout);
 	free(lib);
 	if (ret == 0) {

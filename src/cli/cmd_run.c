@@ -145,6 +145,7 @@ static int run(char **argv, const struct run_options *o)
 		free(path);
 		return CLI_EXIT_FAILED;
 	}
+	free(probe_detours_prepare(path, NULL));
 	if (run_env(path, lib, o)) {
 		cli_error("cannot run %s", path);
 	} else if (!o->dump_dir || !keeper_start(o->dump_dir, argv, target.big_endian)) {

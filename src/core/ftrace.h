@@ -81,6 +81,7 @@ struct ft_module {
 	uintptr_t text_lo, text_hi;	/* executable range */
 	uint32_t first_id, nr_recs;	/* its records */
 	uint32_t first_libcall, nr_libcalls;	/* its library calls' (libcalls.c) */
+	uint32_t first_detour, nr_detours;	/* its detours' (detours.c) */
 	int gone;
 	int load_mode;			/* how it was loaded: live, traps blocked */
 	int deferred;			/* sites nops already, not read yet */
@@ -120,6 +121,9 @@ unsigned ftrace_module_count(void);
 struct text_patch {
 	uintptr_t addr;
 	uint8_t len;
+	/* A detour's entry (detours.c): the bytes after its first held
+	 * instructions, not one a thread may be inside when they change. */
+	uint8_t guard;
 	uint8_t old[ARCH_MAX_INSN];
 	uint8_t new[ARCH_MAX_INSN];
 };
@@ -166,6 +170,8 @@ int ftrace_returns_finish(struct returns_walk *w, struct text_patch *v, uint32_t
 void ftrace_returns_mark(int want);
 
 /* ---- far-call trampolines (tramp.c) ---- */
+/* size bytes mapped read-write within call reach of [lo, hi); 0 if none. */
+uintptr_t ftrace_map_near(uintptr_t lo, uintptr_t hi, size_t size);
 /* An address within call reach of [lo, hi) that jumps to target; 0 if none. */
 uintptr_t ftrace_tramp_get(uintptr_t lo, uintptr_t hi, uintptr_t target);
 /* The bytes of a call from a site of mod at ip to target: direct, or

@@ -183,6 +183,12 @@ static void module_lines(unsigned idx, void (*emit)(void *, const char *, size_t
 					  (unsigned long)rec->func, idx, rec->name));
 	}
 	libcall_lines(mod, line, sizeof(line), emit, arg);
+	for (uint32_t i = 0; i < mod->nr_detours; i++) {
+		const struct ftrace_rec *rec = ftrace_rec_get(mod->first_detour + i);
+
+		emit(arg, line, func_line(line, sizeof(line), mod->first_detour + i,
+					  (unsigned long)rec->func, idx, rec->name));
+	}
 }
 
 /* A line is at most module_lines' 1024 bytes. */

@@ -225,10 +225,11 @@ static int module_at(uintptr_t addr)
 }
 
 /* A library whose functions are traced at their calls: one with no call
- * sites of its own (those are traced there), not the runtime. */
+ * sites of its own (those are traced there), nor detours (traced at their
+ * entries, detours.c), not the runtime. */
 static int plain_library(const struct ft_module *m)
 {
-	return !m->nr_recs && !m->deferred && !ft_own_image(m->start, m->end);
+	return !m->nr_recs && !m->nr_detours && !m->deferred && !ft_own_image(m->start, m->end);
 }
 
 static void set_never(struct libcall *lc)

@@ -85,6 +85,7 @@ static int add_record(struct ft_module *mod, unsigned mod_idx, const struct site
 	mod->nr_recs++;
 	patch->addr = rec.ip;
 	patch->len = rec.len;
+	patch->guard = 0;
 	memcpy(patch->old, (const void *)rec.ip, rec.len);
 	memcpy(ftrace_rec_get(id)->orig, patch->old, rec.len);
 	arch_make_nop(patch->old, rec.len, patch->new);

@@ -11,6 +11,7 @@
 #include "ftrace.h"
 #include "funcs_file.h"
 #include "interpose.h"
+#include "detours.h"
 #include "libcalls.h"
 #include "lock.h"
 #include "messages.h"
@@ -230,6 +231,10 @@ static int read_module(struct ft_module *mod, int defer)
 		ret = ftrace_load_sites(mod, mod - modules, &f, &sites);
 		if (!ret)
 			ret = ftrace_libcalls_read(mod, mod - modules, &f);
+		/* Built without call sites: the functions the fntrace program
+		 * planned detours for, if it did. */
+		if (!ret && !sites.nr)
+			ret = ftrace_detours_read(mod, mod - modules, &f);
 		ftrace_returns_read(mod, &f);
 		ft_debug("%s: %u call sites from %s", mod->path, mod->nr_recs,
 			 sites_source_name(sites.source));
@@ -318,6 +323,7 @@ static void rebase_records(struct ft_module *g, const struct mapped *m,
 		rec->flags = 0;
 		p->addr = rec->ip;
 		p->len = rec->len;
+		p->guard = 0;
 		memcpy(p->old, rec->orig, rec->len);
 		arch_make_nop(rec->orig, rec->len, p->new);
 		*n += memcmp(p->old, p->new, p->len) != 0;
@@ -374,6 +380,7 @@ static void unload_module(struct ft_module *mod)
 		rec->flags = (rec->flags | FTRACE_FL_DISABLED) & ~FTRACE_FL_ENABLED;
 	}
 	ftrace_libcalls_unload(mod);
+	ftrace_detours_unload(mod);
 }
 
 /*

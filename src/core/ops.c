@@ -23,6 +23,7 @@
 #include "../common/trace_format.h"
 #include "ftrace.h"
 #include "interpose.h"
+#include "detours.h"
 #include "libcalls.h"
 #include "messages.h"
 #include "plain_names.h"
@@ -79,9 +80,9 @@ static void ftrace_ops_list_func(uintptr_t self_ret, uintptr_t parent_ip, uintpt
 
 /*
  * An empty filter wants every function built for tracing, and no library
- * call: those are switched on by a filter that names them (by name, by
- * glob, by :mod: of the library), so that a program traced as before
- * finds its GOT as the loader left it.
+ * call nor detour: those are switched on by a filter that names them (by
+ * name, by glob, by :mod: of the library), so that a program traced as
+ * before finds its GOT and its text as the loader left them.
  */
 static int ops_wants(const struct ftrace_ops *ops, const struct ftrace_rec *rec, uint32_t id)
 {
@@ -89,7 +90,8 @@ static int ops_wants(const struct ftrace_ops *ops, const struct ftrace_rec *rec,
 
 	if (ops->selects)
 		return ops->selects(id);
-	if (rec->kind == SITE_LIBCALL && (!ops->filter || !ops->filter->nr_add))
+	if ((rec->kind == SITE_LIBCALL || rec->kind == SITE_DETOUR) &&
+	    (!ops->filter || !ops->filter->nr_add))
 		return 0;
 	mod = ftrace_module_get(rec->module)->name;
 	return (!ops->filter ||
@@ -145,6 +147,7 @@ static int rec_patch(const struct ftrace_rec *rec, int enable, struct text_patch
 {
 	p->addr = rec->ip;
 	p->len = rec->len;
+	p->guard = 0;
 	if (enable) {
 		arch_make_nop(rec->orig, rec->len, p->old);
 		return make_site_call(rec, p->new);
@@ -279,9 +282,9 @@ static int collect_patches(struct batch *b, uint8_t **bits, unsigned nops)
 	ftrace_returns_walk_start(&w, want_returns());
 	for (uint32_t id = 1; id <= ftrace_rec_count(); id++) {
 		struct ftrace_rec *rec = ftrace_rec_get(id);
-		int want, libcall = rec->kind == SITE_LIBCALL;
+		int want, libcall = rec->kind == SITE_LIBCALL, detour = rec->kind == SITE_DETOUR;
 
-		if (!libcall && ftrace_returns_before(&w, rec, b->v, &b->n))
+		if (!libcall && !detour && ftrace_returns_before(&w, rec, b->v, &b->n))
 			return -1;
 		if (rec->flags & FTRACE_FL_DISABLED)
 			continue;	/* its text may not even be mapped */
@@ -289,7 +292,9 @@ static int collect_patches(struct batch *b, uint8_t **bits, unsigned nops)
 		want = !killed && (rec->flags & FTRACE_FL_WANTED);
 		if (want == !!(rec->flags & FTRACE_FL_ENABLED))
 			continue;
-		if (libcall ? libcall_patch(id, want, b) : rec_patch(rec, want, &b->v[b->n++]))
+		if (libcall ? libcall_patch(id, want, b) :
+		    detour ? ftrace_detour_patch(id, want, &b->v[b->n++]) :
+		    rec_patch(rec, want, &b->v[b->n++]))
 			return -1;
 	}
 	return ftrace_returns_finish(&w, b->v, &b->n);
@@ -504,8 +509,8 @@ static int rewrite_sites(int to_nop)
 		uint8_t nop[ARCH_MAX_INSN];
 
 		if ((rec->flags & (FTRACE_FL_DISABLED | FTRACE_FL_ENABLED)) ||
-		    rec->kind == SITE_LIBCALL)
-			continue;	/* a library call's slot is put back off */
+		    rec->kind == SITE_LIBCALL || rec->kind == SITE_DETOUR)
+			continue;	/* a library call's slot, a detour's entry: back off */
 		arch_make_nop(rec->orig, rec->len, nop);
 		if (to_nop && memcmp((const void *)rec->ip, rec->orig, rec->len))
 			continue;

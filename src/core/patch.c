@@ -259,6 +259,34 @@ static int everyone_takes_traps(void)
 	return !ftrace_cpu_emulated() || ftrace_sync_cores() == 0;
 }
 
+/*
+ * Once every first byte is a breakpoint and seen, no thread enters a
+ * detour's entry any more; one may still be inside it, past its first
+ * instruction, where the tail is about to change: wait until none is.
+ */
+static int no_thread_inside(const struct text_patch *v, unsigned n)
+{
+	uintptr_t (*ranges)[2] = NULL;
+	unsigned nr = 0;
+	int ret;
+
+	for (unsigned i = 0; i < n; i++)
+		nr += v[i].guard;
+	if (!nr)
+		return 0;
+	if (!(ranges = calloc(nr, sizeof(*ranges))))
+		return -1;
+	nr = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (v[i].guard) {
+			ranges[nr][0] = v[i].addr + arch_breakpoint_len;
+			ranges[nr++][1] = v[i].addr + v[i].len;
+		}
+	ret = ftrace_sync_pcs_outside((const uintptr_t (*)[2])ranges, nr);
+	free(ranges);
+	return ret;
+}
+
 /* The breakpoint protocol, for sites longer than the trap instruction;
  * a site no longer than it is one store, made by the last step. */
 static int write_with_traps(const struct text_patch *v, unsigned n)
@@ -275,7 +303,7 @@ static int write_with_traps(const struct text_patch *v, unsigned n)
 	}
 	ftrace_bp_publish(b, n);
 	write_breakpoints(v, n);
-	if (ftrace_sync_cores()) {
+	if (ftrace_sync_cores() || no_thread_inside(v, n)) {
 		ret = undo_traps(v, n, 0);
 	} else {
 		write_part(v, n, bp, ARCH_MAX_INSN, 0);
@@ -301,7 +329,8 @@ static unsigned poke_what_can_be(const struct text_patch *v, unsigned n,
 	unsigned nr = 0;
 
 	for (unsigned i = 0; i < n; i++)
-		if ((live_only && !arch_can_poke_live(v[i].addr, v[i].old, v[i].new, v[i].len)) ||
+		if (v[i].guard ||
+		    (live_only && !arch_can_poke_live(v[i].addr, v[i].old, v[i].new, v[i].len)) ||
 		    arch_poke_atomic(v[i].addr, v[i].new, v[i].len))
 			rest[nr++] = v[i];
 	return nr;

@@ -225,6 +225,7 @@ static int site_patch(const struct ft_module *mod, const struct return_site *sit
 
 	p->addr = site->ip;
 	p->len = RETURN_SITE_LEN;
+	p->guard = 0;
 	arch_make_nop(NULL, RETURN_SITE_LEN, nop);
 	return ftrace_site_call(mod, site->ip, nop, RETURN_SITE_LEN,
 				arch_caller_for(site->kind), call);

@@ -201,6 +201,16 @@ static void env_triggers(void)
 	free(copy);
 }
 
+/* The program has call sites, or detours and a filter that may name
+ * them (none of them is traced without one: detours.c). */
+static int program_traceable(void)
+{
+	const struct ft_module *prog = ftrace_module_get(0);
+	const char *filter = getenv("FNTRACE_FILTER");
+
+	return prog->nr_recs || (prog->nr_detours && filter && *filter);
+}
+
 /* Attach to the recorder, if there is one; 0 if there is none. */
 static int attach_recorder(void)
 {
@@ -274,7 +284,7 @@ static void start(void)
 		ftrace_modules_want_records();
 	if (ftrace_modules_pinned(NULL) < 0)
 		ftrace_kill("cannot read the modules");
-	else if (recording > 0 && ftrace_module_count() && !ftrace_module_get(0)->nr_recs)
+	else if (recording > 0 && ftrace_module_count() && !program_traceable())
 		ft_funcs_note_untraced(ftrace_module_get(0)->path);
 	else if (recording > 0 && start_tracer())
 		ftrace_kill("cannot start the tracer");

@@ -116,6 +116,24 @@ static void leave(uint32_t gen)
 		;
 }
 
+/*
+ * The ranges no thread may be inside (ftrace_sync_pcs_outside): while
+ * they are published, each answer looks at where its thread was.
+ */
+static const uintptr_t (*_Atomic guarded)[2];
+static unsigned nr_guarded;
+static _Atomic unsigned seen_inside;
+
+static void look_at_pc(const void *uc)
+{
+	const uintptr_t (*g)[2] = atomic_load(&guarded);
+	uintptr_t pc = arch_context_pc(uc);
+
+	for (unsigned i = 0; g && i < nr_guarded; i++)
+		if (pc >= g[i][0] && pc < g[i][1])
+			atomic_fetch_add(&seen_inside, 1);
+}
+
 static void on_sync_signal(int sig, siginfo_t *si, void *uc)
 {
 	uint32_t ack, gen, i;
@@ -124,6 +142,7 @@ static void on_sync_signal(int sig, siginfo_t *si, void *uc)
 		pass_on(sig, si, uc);
 		return;
 	}
+	look_at_pc(uc);
 	ack = atomic_fetch_add(&acks, 1);
 	gen = ack >> GEN_SHIFT;
 	i = ack & COUNT_MASK;
@@ -523,6 +542,39 @@ void ftrace_release_others(void)
 	atomic_store(&parked, 0);
 	while (count_of(&left) < stopped)
 		sched_yield();
+}
+
+/*
+ * A thread preempted between two instructions of a detour's entry would,
+ * once they change, run half of the jump.  Every other thread is signalled
+ * and its handler reads where it was; until none was inside, again,
+ * yielding meanwhile (a thread there is a few instructions from leaving:
+ * nothing branches into those bytes, and a call among them is the last).
+ */
+int ftrace_sync_pcs_outside(const uintptr_t (*ranges)[2], unsigned n)
+{
+	uint64_t start = ft_monotonic_ns();
+	int ret;
+
+	if (install_sync_signal())
+		return -1;
+	nr_guarded = n;
+	atomic_store(&guarded, ranges);
+	for (;;) {
+		atomic_store(&seen_inside, 0);
+		ret = sync_by_signals(0);
+		if (ret || atomic_load(&seen_inside) == 0)
+			break;
+		if (ft_monotonic_ns() - start > sync_patience_s() * 1000000000ull) {
+			snprintf(failure, sizeof(failure),
+				 "a thread stays inside a function's first bytes");
+			ret = -1;
+			break;
+		}
+		sched_yield();
+	}
+	atomic_store(&guarded, NULL);
+	return ret;
 }
 
 int ftrace_sync_cores(void)

@@ -7,6 +7,7 @@
 #define FNTRACE_SYNC_H
 
 #include <signal.h>
+#include <stdint.h>
 
 /* Does the process run on an emulated CPU (qemu-user)?  The architecture
  * may know (arch_cpu_emulated); fntrace says so for the programs it starts
@@ -49,6 +50,10 @@ int ftrace_sync_wait_begin(void);
 void ftrace_sync_wait_end(int slot);
 /* Every thread of the process passes a core-serialising point. */
 int ftrace_sync_cores(void);
+/* Every other thread seen outside each range [lo, hi) of ranges (the
+ * handler of the sync signal reads where it was), waiting for it while
+ * one is inside: 0, or -1 if one stayed (ftrace_sync_failure says). */
+int ftrace_sync_pcs_outside(const uintptr_t (*ranges)[2], unsigned n);
 
 /* The stop-the-world baseline of the benchmarks (FNTRACE_PATCH=stop):
  * park every other thread in a signal handler, and let them go. */

@@ -91,8 +91,9 @@ static uintptr_t find_slot(uintptr_t lo, uintptr_t hi, uintptr_t target)
 	return 0;
 }
 
-/* Map a page as near [lo, hi) as the address space allows. */
-static uintptr_t map_near(uintptr_t lo, uintptr_t hi)
+/* Map size bytes (read-write) as near [lo, hi) as the address space
+ * allows, all of them within call reach of it. */
+uintptr_t ftrace_map_near(uintptr_t lo, uintptr_t hi, size_t size)
 {
 	uintptr_t ps = (uintptr_t)sysconf(_SC_PAGESIZE), step = 1ul << 20;
 
@@ -102,14 +103,15 @@ static uintptr_t map_near(uintptr_t lo, uintptr_t hi)
 		for (unsigned i = 0; i < 2; i++) {
 			void *p;
 
-			if ((i == 0 && d > lo) || !reaches(lo, hi, tries[i]))
+			if ((i == 0 && d > lo) || !reaches(lo, hi, tries[i]) ||
+			    !reaches(lo, hi, tries[i] + size))
 				continue;
-			p = mmap((void *)tries[i], ps, PROT_READ | PROT_WRITE,
+			p = mmap((void *)tries[i], size, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 			if (p == (void *)tries[i])
 				return tries[i];
 			if (p != MAP_FAILED)
-				munmap(p, ps);
+				munmap(p, size);
 		}
 	}
 	return 0;
@@ -154,7 +156,7 @@ static struct tramp_page *page_with_room(uintptr_t lo, uintptr_t hi)
 		    (pages[p].used + 1) * arch_tramp_size() <= ps)
 			return &pages[p];
 	reclaim_pages(ps);
-	if (nr_pages == MAX_PAGES || !(addr = map_near(lo, hi))) {
+	if (nr_pages == MAX_PAGES || !(addr = ftrace_map_near(lo, hi, (size_t)sysconf(_SC_PAGESIZE)))) {
 		ft_warn("no room for a far-call trampoline near %#lx", (unsigned long)lo);
 		return NULL;
 	}

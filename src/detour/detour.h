@@ -96,4 +96,15 @@ int detour_copy(struct detour_dec *d, const uint8_t *code, uint64_t start, unsig
 		uint64_t tramp, uint8_t *out, size_t room);
 int detour_entry(const struct detour_dec *d, uint64_t start, uint64_t tramp, uint8_t *out);
 
+/*
+ * Plan the image and write its detour file (sites/detourfile.h) for the
+ * runtime to apply (publish.c); the plans stay in *plans, for what a
+ * filter names that cannot be patched.  x86_64 only for now.
+ */
+int detour_publish(const struct elf_file *f, struct detour_plans *plans, char *err,
+		   size_t errlen);
+/* Is there a plan for this image already?  A build-id names its bytes:
+ * the plan of one is the plan of the other. */
+int detour_plan_cached(const struct elf_file *f);
+
 #endif

@@ -79,14 +79,16 @@ struct record_untraced {
 	int has_sites;			/* the program itself had call sites */
 	int killed;			/* a runtime switched its tracing off */
 	uint64_t events;		/* events recorded */
+	int filtered;			/* -F was given: detours may be named */
 };
 /* Did nothing trace?  1 after one line that says why, else 0
  * (record_untraced.c). */
 int record_untraced(const struct record_untraced *u);
 
 /* After a recording in DIR: each -F, -N, -A or -R name that matched no
- * function of any process recorded, said in one line (record_names.c). */
+ * function of any process recorded, said in one line, but those in said
+ * (a line each), said before the run (record_names.c). */
 void record_say_unmatched(const char *dir, const struct record_options *o,
-			  const char *no_libcalls);
+			  const char *no_libcalls, const char *said);
 
 #endif

@@ -500,7 +500,7 @@ static int record_attached(struct attached *a)
 			drain_say_cut(&a->drainer, cut, sizeof(cut)));
 	else
 		drain_say_summary(&a->drainer, o->output);
-	record_say_unmatched(a->dir.final, o, NULL);
+	record_say_unmatched(a->dir.final, o, NULL, NULL);
 	return 0;
 }
 

@@ -111,10 +111,21 @@ static void match_process(struct givens *g, const struct tr_process *p)
 	}
 }
 
+/* Is text a line of said (names said already, before the run)? */
+static int said_already(const char *said, const char *text)
+{
+	size_t n = strlen(text);
+
+	for (const char *l = said; l && *l; l = strchr(l, '\n') + 1)
+		if (!strncmp(l, text, n) && l[n] == '\n')
+			return 1;
+	return 0;
+}
+
 /* A name that matched nothing may be a library's function, whose calls
  * the runtime of some architectures does not trace yet: said so. */
 void record_say_unmatched(const char *dir, const struct record_options *o,
-			  const char *no_libcalls)
+			  const char *no_libcalls, const char *said)
 {
 	struct givens g = { 0 };
 	struct trace_data td;
@@ -127,7 +138,7 @@ void record_say_unmatched(const char *dir, const struct record_options *o,
 		for (unsigned i = 0; i < td.nr_procs; i++)
 			match_process(&g, &td.procs[i]);
 		for (unsigned i = 0; i < g.nr; i++)
-			if (!g.v[i].matched)
+			if (!g.v[i].matched && !said_already(said, g.v[i].text))
 				cli_error("%s '%s' matched no function of the program%s%s%s",
 					  g.v[i].option, g.v[i].text,
 					  no_libcalls ? " (library calls: not supported on " : "",

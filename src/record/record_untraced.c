@@ -69,6 +69,10 @@ int record_untraced(const struct record_untraced *u)
 
 	switch (funcs_found(u->dir)) {
 	case FUNCS_SITES:
+		/* Functions of a program without call sites (detours, of a
+		 * plan cached before) are traced only if a filter names them. */
+		if (!u->has_sites && !u->filtered && !u->events)
+			break;
 		if (!u->killed || u->events)
 			return 0;
 		cli_error("tracing was switched off in %s (said above): nothing was recorded",

@@ -54,6 +54,7 @@ struct recorder {
 	int status;
 	int has_sites;		/* the program itself has call sites */
 	const char *no_libcalls;	/* its arch, if library calls are not traced */
+	char *refused;			/* -F names said not traceable, a line each */
 	int exited;		/* the program (pid) has ended */
 	uint64_t ended_ns;	/* when, on CLOCK_MONOTONIC */
 	int wait_said;		/* that it waits for what the program left */
@@ -420,6 +421,7 @@ static int untraced(const struct recorder *r, const struct record_options *o, co
 		.has_sites = r->has_sites,
 		.killed = !!(ft_shm_u32(r->shm, atomic_load(&r->shm->flags)) & FT_SHM_KILLED),
 		.events = r->drainer.written.events,
+		.filtered = o->filter != NULL,
 	};
 
 	return record_untraced(&u);
@@ -459,7 +461,8 @@ static int record_program(struct recorder *r, const struct record_options *o,
 		return failed(r->status);
 	}
 	say_result(r, o, datadir_seal(&r->dir) == 0);
-	record_say_unmatched(r->dir.unplaced ? r->dir.tmp : r->dir.final, o, r->no_libcalls);
+	record_say_unmatched(r->dir.unplaced ? r->dir.tmp : r->dir.final, o, r->no_libcalls,
+			     r->refused);
 	return r->dir.unplaced ? failed(r->status) : r->status;
 }
 
@@ -532,6 +535,8 @@ int record_run(const struct record_options *o)
 		goto out;
 	if (describe_run(&r.info, o))
 		goto out;
+	if (o->filter)
+		r.refused = probe_detours_prepare(path, o->filter);
 	r.no_libcalls = cli_target_no_libcalls(&target);
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a failed write */
 	if (shm_create(&r, o, target.big_endian) ||
@@ -554,6 +559,7 @@ int record_run(const struct record_options *o)
 	flight_close(&r.flight);
 out:
 	free(r.info.command);
+	free(r.refused);
 	free(path);
 	free(lib);
 	return ret;

@@ -37,6 +37,11 @@ static int is_build_id(const char *id)
 
 char *sitefile_path(const char *build_id)
 {
+	return sitefile_cache_path(build_id, "sites");
+}
+
+char *sitefile_cache_path(const char *build_id, const char *suffix)
+{
 	const char *dir = getenv("FNTRACE_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
 	char *path = NULL;
@@ -45,11 +50,11 @@ char *sitefile_path(const char *build_id)
 	if (!is_build_id(build_id))
 		return NULL;
 	if (dir && *dir)
-		n = asprintf(&path, "%s/%s.sites", dir, build_id);
+		n = asprintf(&path, "%s/%s.%s", dir, build_id, suffix);
 	else if (xdg && *xdg == '/')	/* the XDG spec ignores relative paths */
-		n = asprintf(&path, "%s/fntrace/%s.sites", xdg, build_id);
+		n = asprintf(&path, "%s/fntrace/%s.%s", xdg, build_id, suffix);
 	else if (home && *home)
-		n = asprintf(&path, "%s/.cache/fntrace/%s.sites", home, build_id);
+		n = asprintf(&path, "%s/.cache/fntrace/%s.%s", home, build_id, suffix);
 	return n < 0 ? NULL : path;
 }
 
@@ -239,7 +244,7 @@ void sitefile_free(struct sitefile *sf)
 /* ---- writing ---- */
 
 /* mkdir -p of the directory part of path. */
-static int make_dirs(const char *path)
+int sitefile_make_dirs(const char *path)
 {
 	char *dir = strdup(path), *slash;
 	int ret = 0;
@@ -291,7 +296,7 @@ int sitefile_write(const char *path, const char *arch, const char *build_id,
 {
 	size_t len;
 	char *text = sites_text(arch, build_id, v, n, &len);
-	int ret = !text || make_dirs(path) || replace_file(path, text, len, 0644) ? -1 : 0;
+	int ret = !text || sitefile_make_dirs(path) || replace_file(path, text, len, 0644) ? -1 : 0;
 
 	if (ret)
 		snprintf(err, errlen, "%s: %s", path, text ? strerror(errno) : "out of memory");

@@ -41,6 +41,8 @@ struct sitefile {
  * else $HOME/.cache/fntrace, then "/<build-id>.sites".  malloc()ed; NULL
  * when no directory is set or the build-id is not plain hex. */
 char *sitefile_path(const char *build_id);
+/* The same directory's file of another kind: "<build-id>.<suffix>". */
+char *sitefile_cache_path(const char *build_id, const char *suffix);
 
 /* 1 and *out filled if path is a well-formed side file for this arch and
  * build-id; 0 if there is no such file, or none we may open; -1 with a
@@ -48,6 +50,9 @@ char *sitefile_path(const char *build_id);
 int sitefile_read(const char *path, const char *arch, const char *build_id,
 		  struct sitefile *out, char *err, size_t errlen);
 void sitefile_free(struct sitefile *sf);
+
+/* The directories leading to path, made if missing; -1 if one cannot be. */
+int sitefile_make_dirs(const char *path);
 
 /* Write the sites to path through a temporary file beside it, renamed
  * into place; the directory is made if missing.  -1 and err on failure. */

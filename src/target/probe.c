@@ -66,10 +66,13 @@ static int lib_has_sites(const char *path)
 	return n > 0;
 }
 
-/* Do any of the program's own libraries have call sites? */
-static int needed_have_sites(const struct elf_file *f, const char *path)
+/* fn on each library the program names (DT_NEEDED) found through
+ * LD_LIBRARY_PATH, its run path, then dirs (NULL: none), until one
+ * returns non-zero: that value, or 0. */
+static int for_each_needed(const struct elf_file *f, const char *path, const char *dirs,
+			   int (*fn)(const char *lib, void *arg), void *arg)
 {
-	int dyn = elf_find_section_type(f, SHT_DYNAMIC);
+	int dyn = elf_find_section_type(f, SHT_DYNAMIC), r = 0;
 	const uint8_t *d = dyn > 0 ? elf_section_data(f, dyn) : NULL;
 	const char *strtab = NULL, *runpath = "", *env = getenv("LD_LIBRARY_PATH");
 	unsigned w = elf_word_size(f), strsize = 0;
@@ -85,20 +88,62 @@ static int needed_have_sites(const struct elf_file *f, const char *path)
 		if ((elf_word(f, d + off) == DT_RUNPATH || elf_word(f, d + off) == DT_RPATH) &&
 		    elf_word(f, d + off + w) < strsize)
 			runpath = strtab + elf_word(f, d + off + w);
-	for (uint64_t off = 0; strtab && off + 2 * w <= f->sections[dyn].size; off += 2 * w) {
+	for (uint64_t off = 0; !r && strtab && off + 2 * w <= f->sections[dyn].size; off += 2 * w) {
 		uint64_t val = elf_word(f, d + off + w);
 
 		if (elf_word(f, d + off) != DT_NEEDED || val >= strsize)
 			continue;
-		if ((find_in(env, origin, strtab + val, lib, sizeof(lib)) ||
-		     find_in(runpath, origin, strtab + val, lib, sizeof(lib))) &&
-		    lib_has_sites(lib))
-			return 1;
+		if (find_in(env, origin, strtab + val, lib, sizeof(lib)) ||
+		    find_in(runpath, origin, strtab + val, lib, sizeof(lib)) ||
+		    find_in(dirs, origin, strtab + val, lib, sizeof(lib)))
+			r = fn(lib, arg);
 	}
-	return 0;
+	return r;
 }
 
-/* A script: what it runs inherits the runtime, and may be traceable. */
+static int has_sites_fn(const char *lib, void *unused)
+{
+	(void)unused;
+	return lib_has_sites(lib);
+}
+
+/* Do any of the program's own libraries have call sites? */
+static int needed_have_sites(const struct elf_file *f, const char *path)
+{
+	return for_each_needed(f, path, NULL, has_sites_fn, NULL);
+}
+
+struct paths {
+	char **v;
+	unsigned nr;
+};
+
+static int keep_path(const char *lib, void *arg)
+{
+	struct paths *p = arg;
+	char **v = realloc(p->v, (p->nr + 1) * sizeof(*v));
+
+	if (!v)
+		return -1;
+	p->v = v;
+	return (p->v[p->nr] = strdup(lib)) ? (p->nr++, 0) : -1;
+}
+
+int probe_needed_paths(const char *path, const char *dirs, char ***out, unsigned *n)
+{
+	struct paths p = { NULL, 0 };
+	struct elf_file f;
+	int r;
+
+	if (elf_open_path(&f, path))
+		return -1;
+	r = for_each_needed(&f, path, dirs, keep_path, &p);
+	elf_close(&f);
+	*out = p.v;
+	*n = p.nr;
+	return r < 0 ? -1 : 0;
+}
+
 static int is_script(const char *path)
 {
 	char head[2] = "";

@@ -13,5 +13,16 @@ int probe_traceable(const char *path);
  * with the runtime linked in (its .note.fntrace)?  0, or -1 after one
  * line.  A file that is not ELF passes: the loader says what it is. */
 int probe_runtime_reachable(const char *path);
+/* The libraries the program names (DT_NEEDED), found as the loader
+ * would (LD_LIBRARY_PATH, its run path, then dirs, colon-separated):
+ * malloc()ed paths in *out, n of them.  -1 if it cannot be read. */
+int probe_needed_paths(const char *path, const char *dirs, char ***out, unsigned *n);
+/* A program built without call sites (x86_64): its detour plan written
+ * for the runtime, and each function the filter (a name a line, or NULL)
+ * names that cannot be patched said in one line (detours_prep.c); with a
+ * filter, the plans of the libraries whose functions it names.  A plan
+ * that cannot be written is said, and the program runs without it.  The
+ * names said refused, a line each (malloc()ed), or NULL. */
+char *probe_detours_prepare(const char *path, const char *filter);
 
 #endif

@@ -16,5 +16,8 @@
 #define ARCH_HAVE_HW_BREAK 1
 /* Library calls through a stub per GOT slot (ftrace.c, core/libcalls.c). */
 #define ARCH_HAVE_LIBCALLS 1
+/* Detours: a jmp rel32 at the entry, a stub per function (ftrace.c,
+ * core/detours.c). */
+#define ARCH_HAVE_DETOURS 1
 
 #endif

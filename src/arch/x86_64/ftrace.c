@@ -112,6 +112,37 @@ unsigned arch_libcall_stub(uint8_t *code, uintptr_t word_off)
 	return 6;
 }
 
+/*
+ * A detour's stub begins as a library call's does:
+ *
+ *   ff 15 rel32   call *caller(%rip)     returns to stub + 6
+ *
+ * entered by the entry's jmp, [%rsp] the caller's return address; the
+ * function's relocated first instructions follow.  The entry:
+ *
+ *   e9 rel32      jmp stub
+ */
+unsigned arch_detour_call(uint8_t *code, intptr_t word_off)
+{
+	int32_t to_caller = (int32_t)(word_off - 6);
+
+	code[0] = 0xff, code[1] = 0x15;
+	memcpy(code + 2, &to_caller, 4);
+	return 6;
+}
+
+int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn, unsigned *len)
+{
+	int64_t rel = (int64_t)(stub - (entry + 5));
+
+	if (rel != (int32_t)rel)
+		return -1;
+	insn[0] = 0xe9;
+	memcpy(insn + 1, &(int32_t){ (int32_t)rel }, 4);
+	*len = 5;
+	return 0;
+}
+
 /* The index of addr in the sorted slots, or -1. */
 static int slot_index(const uint64_t *slots, unsigned n, uint64_t addr)
 {

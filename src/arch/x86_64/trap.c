@@ -7,6 +7,7 @@
  *   the thread:       traps with %rip = site + 1
  *   new nop:          %rip = site + len
  *   new call:         push site + len; %rip = target
+ *   new jmp:          %rip = target   (a detour's entry, core/detours.c)
  *
  * The push lands in the 128-byte red zone below the interrupted %rsp,
  * which the kernel leaves alone when it builds the signal frame.
@@ -30,6 +31,11 @@ uintptr_t arch_trap_address(const void *ucontext)
 	return (uintptr_t)regs((void *)ucontext)[REG_RIP] - 1;
 }
 
+uintptr_t arch_context_pc(const void *ucontext)
+{
+	return (uintptr_t)regs((void *)ucontext)[REG_RIP];
+}
+
 void arch_restart_at(void *ucontext, uintptr_t addr)
 {
 	regs(ucontext)[REG_RIP] = (greg_t)addr;
@@ -50,6 +56,13 @@ int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned l
 
 	if (is_nop(insn, len)) {
 		r[REG_RIP] = (greg_t)(addr + len);
+		return 0;
+	}
+	if (len == 5 && insn[0] == 0xe9) {
+		int32_t rel;
+
+		memcpy(&rel, insn + 1, 4);
+		r[REG_RIP] = (greg_t)(addr + 5 + rel);
 		return 0;
 	}
 	target = x86_call_target(addr, insn, len);

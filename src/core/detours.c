@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Detours: a function built without call sites traced by moving its
+ * first instructions into a stub of ours and putting a jump in their
+ * place (the kernel's optprobes).  The plan comes from the fntrace
+ * program, which has the disassembler (src/detour/publish.c): a detour
+ * file in the trace cache, by build-id (sites/detourfile.h).  Here each
+ * planned function whose bytes are the plan's gets a stub near its module
+ * and a record, disabled until a filter names it:
+ *
+ *   off:  f:    push %rbp                 on:  f:    jmp stub
+ *               mov  %rsp,%rbp                       (the rest of the
+ *               push %rbx                             bytes as they were)
+ *         f+5:  sub  $0x10,%rsp                f+5:  sub  $0x10,%rsp
+ *
+ *   stub: call *caller(%rip)   [%rsp] is f's caller's return address,
+ *         push %rbp            as at an entry site: ftrace_caller takes
+ *         mov  %rsp,%rbp       it so, and returns to stub + 6
+ *         push %rbx
+ *         jmp  f+5
+ *
+ * The record's ip is the stub's, so that ftrace_caller finds it by the
+ * lookup every site uses; the patch is at the entry (ftrace_detour_patch).
+ * Only the jump's bytes change: the rest of the replaced instructions stay,
+ * never run again from the entry but harmless to a thread already past
+ * it.  The jump goes in with the breakpoint protocol, and its tail only
+ * once no thread is inside it (patch.c, text_patch.guard).  Stubs are
+ * never unmapped: a thread may be in one long after its function was
+ * switched off (in the tracer, or in a callee a moved call made).
+ */
+#include "detours.h"
+#include "ftrace.h"
+#include "messages.h"
+#include "../common/array.h"
+#include "../sites/detourfile.h"
+#include "../sites/sitefile.h"
+#include "../elf/elf.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define STUB_ALIGN 16
+#define CALL_ROOM 16		/* the arch's call to ftrace_caller (x86_64: 6) */
+
+struct detour {
+	uint32_t id;
+	uintptr_t entry;	/* where the jump goes, in memory */
+	uint8_t len;		/* the jump's */
+	uint8_t jump[ARCH_MAX_INSN];
+};
+
+/* In id order, as their records were made: found by bisection. */
+static struct detour *detours;
+static uint32_t nr_detours;
+static size_t cap_detours;
+
+static struct detour *detour_of(uint32_t id)
+{
+	uint32_t lo = 0, hi = nr_detours;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (detours[mid].id == id)
+			return &detours[mid];
+		if (detours[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static size_t stub_size(const struct detourfile_entry *e)
+{
+	return (CALL_ROOM + e->copy_len + STUB_ALIGN - 1) & ~(size_t)(STUB_ALIGN - 1);
+}
+
+/* The copy, made for a trampoline at the link-time entry, re-aimed for
+ * one at `at`: -1 if a field no longer fits. */
+static int place_copy(const struct detourfile_entry *e, uintptr_t bias, uint8_t *at)
+{
+	int64_t moved = (int64_t)((uintptr_t)at - (e->patch + bias));
+
+	memcpy(at, e->copy, e->copy_len);
+	for (unsigned i = 0; i < e->nr_relocs; i++) {
+		int32_t v;
+		int64_t nv;
+
+		memcpy(&v, at + e->relocs[i], 4);
+		nv = (int64_t)v - moved;
+		if (nv != (int32_t)nv)
+			return -1;
+		memcpy(at + e->relocs[i], &(int32_t){ (int32_t)nv }, 4);
+	}
+	return 0;
+}
+
+/* Do the module's bytes say what the plan says? */
+static int matches(const struct ft_module *mod, const struct elf_file *f,
+		   const struct detourfile_entry *e)
+{
+	uintptr_t at = mod->bias + e->patch;
+	const uint8_t *file = elf_vaddr_ptr(f, e->patch, e->len);
+
+	return file && at >= mod->text_lo && at + e->len <= mod->text_hi &&
+	       !memcmp(file, e->orig, e->len) && !memcmp((const void *)at, e->orig, e->len);
+}
+
+static int add_detour(struct ft_module *mod, unsigned idx, const struct detourfile_entry *e,
+		      uint8_t *stub, uintptr_t word)
+{
+	struct ftrace_rec rec = { .module = idx, .kind = SITE_DETOUR, .ip = (uintptr_t)stub,
+				  .func = mod->bias + e->func };
+	struct detour *d;
+	unsigned len = 0;
+
+	if (grow_array((void **)&detours, &cap_detours, nr_detours + 1, sizeof(*detours)) ||
+	    !(rec.name = strdup(e->name)))
+		return -1;
+	d = &detours[nr_detours];
+	d->entry = mod->bias + e->patch;
+	rec.len = (uint8_t)arch_detour_call(stub, (intptr_t)(word - (uintptr_t)stub));
+	if (place_copy(e, mod->bias, stub + rec.len) ||
+	    arch_detour_jump(d->entry, rec.ip, d->jump, &len) || len > e->len) {
+		rec.flags = FTRACE_FL_DISABLED;		/* out of reach: never patched */
+		len = 0;
+	}
+	d->len = (uint8_t)len;
+	memcpy(rec.orig, e->orig, len);
+	if (!(d->id = ftrace_rec_add(&rec)))
+		return -1;
+	if (!mod->nr_detours)
+		mod->first_detour = d->id;
+	mod->nr_detours++;
+	nr_detours++;
+	return 0;
+}
+
+/* Stubs for the entries that match, in one block near the module: its
+ * first word ftrace_caller's address, the stubs after it.  -1 only if
+ * out of memory: a module with no room near it keeps its text. */
+static int make_stubs(struct ft_module *mod, unsigned idx, const struct elf_file *f,
+		      const struct detourfile *df)
+{
+	size_t size = STUB_ALIGN, ps = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned bad = 0;
+	uintptr_t block;
+	uint8_t *at;
+	int ret = 0;
+
+	for (unsigned i = 0; i < df->nr; i++)
+		size += stub_size(&df->v[i]);
+	size = (size + ps - 1) & ~(ps - 1);
+	if (!(block = ftrace_map_near(mod->text_lo, mod->text_hi, size))) {
+		ft_warn("%s: no room near it for its detours' stubs", mod->path);
+		return 0;
+	}
+	*(uintptr_t *)block = arch_caller_for(SITE_DETOUR);
+	at = (uint8_t *)block + STUB_ALIGN;
+	for (unsigned i = 0; i < df->nr && !ret; i++) {
+		if (!matches(mod, f, &df->v[i])) {
+			bad++;
+			continue;
+		}
+		ret = add_detour(mod, idx, &df->v[i], at, block);
+		at += stub_size(&df->v[i]);
+	}
+	mprotect((void *)block, size, PROT_READ | PROT_EXEC);
+	if (bad)
+		ft_warn("%s: %u functions differ from its detour plan, left alone", mod->path, bad);
+	return ret;
+}
+
+int ftrace_detours_read(struct ft_module *mod, unsigned idx, const struct elf_file *f)
+{
+	const struct arch_desc *arch = arch_lookup(f->machine);
+	char id[SITEFILE_MAX_ID], err[256], *path;
+	struct detourfile df;
+	int r, ret = 0;
+
+	if (!ARCH_HAVE_DETOURS || !arch || !elf_build_id(f, id, sizeof(id)) ||
+	    !(path = sitefile_cache_path(id, "detours")))
+		return 0;
+	r = detourfile_read(path, arch->name, id, &df, err, sizeof(err));
+	if (r < 0)
+		ft_warn("%s: %s", path, err);
+	if (r > 0 && df.nr)
+		ret = make_stubs(mod, idx, f, &df);
+	if (r > 0)
+		ft_debug("%s: %u detours from %s", mod->path, mod->nr_detours, path);
+	detourfile_free(&df);
+	free(path);
+	return ret;
+}
+
+void ftrace_detours_unload(const struct ft_module *mod)
+{
+	for (uint32_t i = 0; i < mod->nr_detours; i++) {
+		struct ftrace_rec *rec = ftrace_rec_get(mod->first_detour + i);
+
+		rec->flags = (rec->flags | FTRACE_FL_DISABLED) & ~FTRACE_FL_ENABLED;
+	}
+}
+
+int ftrace_detour_patch(uint32_t id, int enable, struct text_patch *p)
+{
+	const struct detour *d = detour_of(id);
+	const struct ftrace_rec *rec = ftrace_rec_get(id);
+
+	if (!d)
+		return -1;
+	p->addr = d->entry;
+	p->len = d->len;
+	p->guard = 1;
+	memcpy(enable ? p->old : p->new, rec->orig, d->len);
+	memcpy(enable ? p->new : p->old, d->jump, d->len);
+	return 0;
+}

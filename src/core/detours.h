@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Detours (detours.c): functions built without call sites, made records
+ * whose MAKE_CALL puts a jump at the entry to a stub of ours.
+ */
+#ifndef FNTRACE_DETOURS_H
+#define FNTRACE_DETOURS_H
+
+#include <stdint.h>
+
+struct ft_module;
+struct elf_file;
+struct text_patch;
+
+/* A module with no call sites: the detours its detour file plans, each a
+ * record (disabled if its bytes are not the plan's), stubs written. */
+int ftrace_detours_read(struct ft_module *mod, unsigned idx, const struct elf_file *f);
+void ftrace_detours_unload(const struct ft_module *mod);
+/* The entry's patch (enable: to the jump; else back). */
+int ftrace_detour_patch(uint32_t id, int enable, struct text_patch *p);
+
+#endif

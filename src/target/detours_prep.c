@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Before record or run starts a program built without call sites: its
+ * detour plan (src/detour/publish.c) written where the runtime looks for
+ * it, and each function a filter names that cannot be patched said, one
+ * line each.  The program's own image, and with a filter the libraries it
+ * names (DT_NEEDED) that define a function the filter names exactly; a
+ * module dlopen()ed later gets no detours.
+ */
+#include "probe.h"
+#include "../cli/cli.h"
+#include "../detour/detour.h"
+#include "../sites/funcsyms.h"
+#include "../sites/sites.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int has_sites(const struct elf_file *f)
+{
+	struct image_sites sites;
+	char err[256];
+	int n;
+
+	if (sites_quick_any(f))
+		return 1;
+	if (sites_discover(f, &sites, err, sizeof(err)))
+		return 1;	/* said by the check of the program, if at all */
+	n = sites.nr;
+	sites_free(&sites);
+	return n > 0;
+}
+
+/* name, added to the newline-separated list *said. */
+static void add_said(char **said, const char *name)
+{
+	size_t old = *said ? strlen(*said) : 0, n = strlen(name);
+	char *s = realloc(*said, old + n + 2);
+
+	if (!s)
+		return;
+	memcpy(s + old, name, n);
+	strcpy(s + old + n, "\n");
+	*said = s;
+}
+
+/* A line of the filter that is a refused function's very name: said,
+ * and added to *said. */
+static void say_refused(const struct detour_plans *plans, const char *filter, char **said)
+{
+	for (const char *line = filter; line && *line;) {
+		size_t n = strcspn(line, "\n");
+
+		for (unsigned i = 0; i < plans->nr; i++) {
+			const struct detour_plan *p = &plans->v[i];
+
+			if (p->refusal && strlen(p->name) == n && !strncmp(p->name, line, n)) {
+				cli_error("-F '%s': not traced: built without call sites, and its "
+					  "entry cannot be replaced by a jump (%s at %#llx)",
+					  p->name, detour_refusal_str(p->refusal),
+					  (unsigned long long)p->why_at);
+				add_said(said, p->name);
+			}
+		}
+		line += n + (line[n] == '\n');
+	}
+}
+
+/* Does the filter name one of f's functions exactly? */
+static int names_one_of(const struct elf_file *f, const char *filter)
+{
+	struct funcsyms fs = { 0 };
+	int found = 0;
+
+	if (!filter || funcsyms_collect(f, &fs))
+		return 0;
+	for (unsigned i = 0; i < fs.nr && !found; i++)
+		for (const char *line = filter; *line && !found;) {
+			size_t n = strcspn(line, "\n");
+
+			found = strlen(fs.v[i].name) == n && !strncmp(fs.v[i].name, line, n);
+			line += n + (line[n] == '\n');
+		}
+	funcsyms_free(&fs);
+	return found;
+}
+
+/* Is the image one to plan: x86_64, no call sites, and for a library a
+ * function the filter names; planned already, unless there is a filter
+ * to say what it refuses (about 40 ms per MB of code)? */
+static int wants_plan(const struct elf_file *f, const char *filter, int library)
+{
+	return f->machine == EM_X86_64 && (filter || !detour_plan_cached(f)) && !has_sites(f) &&
+	       (!library || names_one_of(f, filter));
+}
+
+/* The image's plan written if wanted.  One that cannot be (no build-id,
+ * no cache directory, a full disk) costs its detours, not the run: said
+ * when a filter asked for functions. */
+static void prepare_image(const char *path, const char *filter, int library, char **said)
+{
+	struct detour_plans plans;
+	struct elf_file f;
+	char err[256];
+
+	if (elf_open_path(&f, path))
+		return;		/* the program's check says why */
+	if (wants_plan(&f, filter, library)) {
+		if (detour_publish(&f, &plans, err, sizeof(err))) {
+			if (filter)
+				cli_error("%s: its functions without call sites cannot be "
+					  "traced: %s", path, err);
+		} else {
+			say_refused(&plans, filter, said);
+			detour_plans_free(&plans);
+		}
+	}
+	elf_close(&f);
+}
+
+/*
+ * The libraries the program names (DT_NEEDED), where the loader would
+ * find them.  libc and the loader are left out: the runtime calls into
+ * them itself, from inside the tracer (their calls from the program are
+ * traced through its GOT, libcalls.c).
+ */
+static const char *const system_dirs = "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:"
+				       "/lib64:/usr/lib64:/lib:/usr/lib";
+
+static int left_out(const char *name)
+{
+	return !strncmp(name, "libc.so", 7) || !strncmp(name, "ld-linux", 8) ||
+	       !strncmp(name, "libpthread.so", 13) || !strncmp(name, "libdl.so", 8);
+}
+
+static void prepare_needed(const char *path, const char *filter, char **said)
+{
+	char **libs = NULL;
+	unsigned n = 0;
+
+	probe_needed_paths(path, system_dirs, &libs, &n);	/* none if unreadable */
+	for (unsigned i = 0; i < n; i++) {
+		const char *base = strrchr(libs[i], '/') ? strrchr(libs[i], '/') + 1 : libs[i];
+
+		if (!left_out(base))
+			prepare_image(libs[i], filter, 1, said);
+		free(libs[i]);
+	}
+	free(libs);
+}
+
+char *probe_detours_prepare(const char *path, const char *filter)
+{
+	char *said = NULL;
+
+	prepare_image(path, filter, 0, &said);
+	if (filter)
+		prepare_needed(path, filter, &said);
+	return said;
+}
