@@ -288,6 +288,19 @@ struct detour_arch {
 	int (*relocate)(const struct cs_insn *insn, uint64_t pc, uint8_t *out, size_t room);
 	/* The jump_len bytes of a jump from "from" to "to"; -1 out of reach. */
 	int (*write_jump)(uint64_t from, uint64_t to, uint8_t *out);
+	/*
+	 * Where the runtime applies plans (src/detour/publish.c): the 4-byte
+	 * field at p, in a copy made to run at "from", made to mean the
+	 * same at "to" (arch_detour_reaim's twin); -1 if it no longer
+	 * reaches.  NULL: the runtime has no detours here.  plan_far: how
+	 * far from the entry the copy is planned, so that each instruction
+	 * takes the form that reaches wherever the runtime puts its stub;
+	 * plan_step: how far a second copy is planned, to find the fields
+	 * by what changed (x86_64: one byte; aarch64: one ADRP page).
+	 */
+	int (*reaim)(uint8_t *p, uint64_t from, uint64_t to);
+	uint64_t plan_far;
+	unsigned plan_step;
 };
 
 #define DETOUR_MAX_RELOC 32	/* longest re-encoding of one instruction */
@@ -368,7 +381,10 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
  * arch_detour_call() writes the call at code, reading ftrace_caller's
  * address word_off bytes on (negative: before it), and returns its length
  * (0: no detours on this arch); arch_detour_jump() the jump of len bytes
- * at entry to stub, -1 if it cannot reach.  Optional (ARCH_HAVE_DETOURS).
+ * at entry to stub, -1 if it cannot reach; arch_detour_reaim() makes the
+ * 4-byte field at p of a copy made to run at "from" mean the same at
+ * "to" (a rel32 or disp32, a B or ADRP word: the detour file's relocs),
+ * -1 if it no longer reaches.  Optional (ARCH_HAVE_DETOURS).
  */
 #ifndef ARCH_HAVE_DETOURS
 #define ARCH_HAVE_DETOURS 0
@@ -376,6 +392,7 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
 #if ARCH_HAVE_DETOURS
 unsigned arch_detour_call(uint8_t *code, intptr_t word_off);
 int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn, unsigned *len);
+int arch_detour_reaim(uint8_t *p, uintptr_t from, uintptr_t to);
 /* Where a thread a signal interrupted was (its ucontext's pc). */
 uintptr_t arch_context_pc(const void *ucontext);
 #else
@@ -391,6 +408,11 @@ static inline unsigned arch_detour_call(uint8_t *code, intptr_t word_off)
 
 static inline int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn,
 				   unsigned *len)
+{
+	return -1;
+}
+
+static inline int arch_detour_reaim(uint8_t *p, uintptr_t from, uintptr_t to)
 {
 	return -1;
 }
