@@ -55,11 +55,13 @@ NOIPA int too_short(void)
 }
 
 /*
- * read(2) made by its own syscall instruction, two bytes into the
- * function: a thread blocked in it is inside the bytes a jump at the
- * entry would replace (xor, syscall and a nop: five bytes).
+ * read(2) made by its own system call instruction.  x86_64: two bytes
+ * into the function, so that a thread blocked in it is inside the bytes a
+ * jump at the entry would replace (xor, syscall and a nop: five bytes).
+ * aarch64 replaces one word, which has no inside: the svc is two words on.
  */
 ssize_t raw_read(int fd, void *buf, size_t n);
+#if defined(__x86_64__)
 __asm__(".text\n"
 	".globl raw_read\n"
 	".type raw_read, @function\n"
@@ -70,6 +72,21 @@ __asm__(".text\n"
 	"	nop\n"
 	"	ret\n"
 	".size raw_read, . - raw_read\n");
+#elif defined(__aarch64__)
+__asm__(".text\n"
+	".globl raw_read\n"
+	".type raw_read, %function\n"
+	"raw_read:\n"
+	"	mov x8, #63\n"
+	"	svc #0\n"
+	"	ret\n"
+	".size raw_read, . - raw_read\n");
+#else
+ssize_t raw_read(int fd, void *buf, size_t n)
+{
+	return read(fd, buf, n);
+}
+#endif
 
 static void *reader(void *arg)
 {
