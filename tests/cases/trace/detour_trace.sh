@@ -18,7 +18,7 @@ native() { [ -z "$T_ARCH" ] || [ "$T_ARCH" = "$(uname -m)" ]; }
 export FNTRACE_CACHE=$PWD/cache
 # The csv report's hits of function $2 in $1 ("" if none).
 hits() { awk -F, -v f="$2" '$1 == f { print $2 }' "$1"; }
-funcs="round_once leaf_add sum_array mix fib"
+funcs="round_once leaf_add sum_array mix fib pick scaled"
 
 t_build plain -O2 plain "$top/tests/progs/detours.c"
 FNTRACE_CC="$(t_cc gcc)" "$FNTRACE" cc -O2 -g -o sites "$top/tests/progs/detours.c" -lpthread
@@ -26,7 +26,7 @@ t_eq "plain: built without call sites" "" \
 	"$(readelf -S plain | grep -E '__mcount_loc|__patchable_function_entries')"
 
 ./plain run 40 >want.out
-"$FNTRACE" record -F round_once -F leaf_add -F sum_array -F mix -F fib -F too_short \
+"$FNTRACE" record -F round_once -F leaf_add -F sum_array -F mix -F fib -F pick -F scaled -F too_short \
 	-o plain.data -- ./plain run 40 >got.out 2>plain.err
 t_eq "record: exit status" 0 "$?"
 t_same "record: output as untraced" want.out got.out
@@ -58,7 +58,7 @@ tail=
 [ $jlen -gt 4 ] || tail='  too_short();
 '
 t_eq "record: the callees nested under round_once, in order" \
-	"$(printf 'round_once() {\n%s\n  sum_array();\n  mix();\n  fib();\n%s} /* round_once */' \
+	"$(printf 'round_once() {\n%s\n  sum_array();\n  mix();\n  fib();\n%s  pick();\n  scaled();\n} /* round_once */' \
 		"$(printf '  leaf_add();\n%.0s' 1 2 3 4 5 6 7 8 | sed '$!b')" \
 		"$tail")" \
 	"$(t_graph_calls plain.txt | sed 's/ *$//' | awk '/^round_once\(\) \{/ { on = 1 } on { print } /^\} \/\* round_once/ { exit }')"
@@ -109,7 +109,7 @@ t_eq "live: the file's bytes in memory" "$(for f in $funcs; do echo "$f $(fileb 
 "$FNTRACE" ctl $pid set_ftrace_filter "$funcs"
 "$FNTRACE" ctl $pid current_tracer function_graph
 all_bytes $pid >on.txt
-t_eq "live: every entry a jump when on" 5 "$(awk '{ print $2 }' on.txt | grep -Ec "$jump_re")"
+t_eq "live: every entry a jump when on" 7 "$(awk '{ print $2 }' on.txt | grep -Ec "$jump_re")"
 t_eq "live: ... none when off" 0 "$(awk '{ print $2 }' off0.txt | grep -Ec "$jump_re")"
 t_eq "live: only the jump's $jlen bytes changed" \
 	"$(awk -v n=$((2 * jlen + 1)) '{ print $1, substr($2, n) }' off0.txt)" \
