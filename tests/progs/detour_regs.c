@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * For detours (tests/cases/trace/detour_regs.sh), x86_64: a caller that
+ * For detours (tests/cases/trace/detour_regs.sh), x86_64 and aarch64: a caller that
  * keeps a value in every register the ABI lets a callee clobber, across
  * a call to a function it knows clobbers %rax alone.  gcc's -fipa-ra lets
  * a caller do that when it has seen the callee's body, and a program
@@ -19,6 +19,7 @@
 long tiny_add(long x);
 long keep_all(long x);
 
+#if defined(__x86_64__)
 /* tiny_add: x + 1, in %rax alone; its first two instructions (7 bytes)
  * are what a detour's jump replaces. */
 __asm__(".text\n"
@@ -78,6 +79,60 @@ __asm__(".macro CHECK reg, value, code\n"
 	"	popq	%rbx\n"
 	"	ret\n"
 	".size keep_all, . - keep_all\n");
+
+#elif defined(__aarch64__)
+/* tiny_add: x + 1, in x0 alone; its first instruction is what a
+ * detour's B replaces. */
+__asm__(".text\n"
+	".globl tiny_add\n"
+	".type tiny_add, %function\n"
+	"tiny_add:\n"
+	"	add	x0, x0, #1\n"
+	"	add	x0, x0, #0\n"
+	"	ret\n"
+	".size tiny_add, . - tiny_add\n");
+
+/* keep_all(x): tiny_add(x), with x1-x15 (x16 and x17 a veneer may take,
+ * x18 the platform's), v2 and v31 holding known values and x19 x across
+ * the call; each checked after it, a negative code for the first found
+ * changed. */
+__asm__(".macro CHECK reg, value, code\n"
+	"	mov	x17, #\\value\n"
+	"	cmp	\\reg, x17\n"
+	"	mov	x0, #\\code\n"
+	"	b.ne	9f\n"
+	".endm\n"
+	".text\n"
+	".globl keep_all\n"
+	".type keep_all, %function\n"
+	"keep_all:\n"
+	"	stp	x29, x30, [sp, #-32]!\n"
+	"	mov	x29, sp\n"
+	"	stp	x19, x20, [sp, #16]\n"
+	"	mov	x19, x0\n"
+	"	.irp n, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15\n"
+	"	mov	x\\n, #(0x1100 * \\n)\n"
+	"	.endr\n"
+	"	fmov	d2, x2\n"
+	"	fmov	d31, x15\n"
+	"	bl	tiny_add\n"
+	"	mov	x20, x0\n"
+	"	.irp n, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15\n"
+	"	CHECK	x\\n, (0x1100 * \\n), -\\n\n"
+	"	.endr\n"
+	"	fmov	x1, d2\n"
+	"	CHECK	x1, (0x1100 * 2), -16\n"
+	"	fmov	x1, d31\n"
+	"	CHECK	x1, (0x1100 * 15), -17\n"
+	"	mov	x0, x20\n"
+	"9:	ldp	x19, x20, [sp, #16]\n"
+	"	ldp	x29, x30, [sp], #32\n"
+	"	ret\n"
+	".size keep_all, . - keep_all\n");
+
+#else
+#error "detour_regs: x86_64 or aarch64"
+#endif
 
 static int one(long i)
 {
