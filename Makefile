@@ -23,6 +23,11 @@ BUILD   ?= build
 # absolute spelling would each miss the other's header changes.
 override BUILD := $(abspath $(BUILD))
 CC      ?= gcc
+# The version, said by fntrace --version and the manual pages' footers:
+# debian/changelog's first entry, the one place it is written.
+ifeq ($(origin VERSION),undefined)
+VERSION := $(shell awk 'NR == 1 { gsub(/[()]/, "", $$2); print $$2 }' debian/changelog)
+endif
 
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Wno-unused-parameter
@@ -120,6 +125,10 @@ $(RT_OBJ) $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a: $(BUILD)/rt/flags
 # libdw (elfutils): source lines from DWARF, report --srcline.
 # capstone: instruction boundaries and operands for the detour planner.
 CLI_LIBS := -ldw -lm -lcapstone
+
+# Only main.c says the version: only it is rebuilt when it changes.
+$(BUILD)/cli/src/cli/main.o: debian/changelog
+$(BUILD)/cli/src/cli/main.o: ALL_CFLAGS += -DFNTRACE_VERSION='"$(VERSION)"'
 
 $(BUILD)/fntrace: $(CLI_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CLI_LIBS)
@@ -311,12 +320,12 @@ fuzz-trace: deps-check all $(FUZZ_TRACE_BIN)
 
 # ---- manual pages: docs/man/PAGE.md, Markdown pandoc writes as roff ----
 # (docs/design.md, *Manual pages and completion*).  VERSION, if set, goes
-# into each page's footer.  Read literally: no "--" made a dash, no $...$
+# into each page's footer (debian/changelog's, unless given).  Read literally: no "--" made a dash, no $...$
 # made TeX, no ~ or ^ made sub- or superscripts.
 MAN_SRC   := $(wildcard docs/man/*.md)
 MAN_PAGES := $(patsubst docs/man/%.md,$(BUILD)/man/%,$(MAN_SRC))
 
-$(BUILD)/man/%: docs/man/%.md Makefile | deps-man
+$(BUILD)/man/%: docs/man/%.md Makefile debian/changelog | deps-man
 	@mkdir -p $(dir $@)
 	pandoc --standalone --from markdown-smart-tex_math_dollars-subscript-superscript --to man \
 		--metadata footer="fntrace$(if $(VERSION), $(VERSION))" -o $@ $<
