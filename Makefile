@@ -136,8 +136,10 @@ $(BUILD)/fntrace: $(CLI_OBJ)
 $(BUILD)/fntrace-recordmcount: $(RMC_OBJ)
 	$(CC) $(ALL_CFLAGS) -o $@ $^
 
+# -z relro: what is relocated at load is read-only after; every
+# toolchain but Debian's mips one does it unasked.
 $(BUILD)/libfntrace.so: $(RT_PRELOAD_OBJ)
-	$(CC) $(RT_CFLAGS) -shared -Wl,-z,now $(RT_LDFLAGS) \
+	$(CC) $(RT_CFLAGS) -shared -Wl,-z,relro,-z,now $(RT_LDFLAGS) \
 		-o $@ $(RT_PRELOAD_OBJ) -ldl -lpthread $(RT_ARCH_LIBS)
 
 # The runtime fntrace cc -static links into a program: one object,
