@@ -11,6 +11,7 @@
 #   make check-sanitize  the suite again, built with ASan and UBSan
 #   make man        the manual pages, build/man/ (from docs/man/*.md, by pandoc)
 #   make install PREFIX=/usr/local
+#   make deb        the Debian package, build/fntrace_VERSION_ARCH.deb
 #
 # demo, check and bench first install the Debian packages they miss.
 
@@ -351,7 +352,14 @@ install: all man
 	install -D -m 644 scripts/fntrace-completion.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/fntrace
 
+# The Debian package (debian/), built by dpkg-buildpackage from a copy of
+# the tree in $(BUILD)/deb (scripts/deb.sh), copied to $(BUILD), and
+# checked by lintian: an error fails the target.
+deb: deps-deb
+	@deb=$$(scripts/deb.sh $(BUILD)/deb) && cp "$$deb" $(BUILD)/ && \
+		lintian --fail-on error "$$deb" && echo "$(BUILD)/$${deb##*/}"
+
 clean:
 	rm -rf $(BUILD) build-sanitize
 
-.PHONY: all runtime runtimes man demo check check-sanitize unit stress bench fuzz fuzz-trace fuzz-datadir install clean
+.PHONY: all runtime runtimes man deb demo check check-sanitize unit stress bench fuzz fuzz-trace fuzz-datadir install clean
