@@ -31,6 +31,11 @@ VERSION := $(shell awk 'NR == 1 { gsub(/[()]/, "", $$2); print $$2 }' debian/cha
 endif
 
 CFLAGS   ?= -O2 -g
+# CPPFLAGS and LDFLAGS, if given (dpkg-buildflags gives _FORTIFY_SOURCE
+# and -z relro, -z now to the package), go to the command alone: the
+# runtime's flags are its own, since what it calls inside the traced
+# program is chosen (RT_CFLAGS, below), and fortify adds libc's checking
+# calls.
 WARN     := -Wall -Wextra -Wno-unused-parameter
 ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \
 	      -Isrc -Isrc/arch/$(ARCH)
@@ -118,7 +123,7 @@ all: $(BUILD)/fntrace $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a $(BUILD)/fntr
 # so that a changed flag (RT_LTO, SANITIZE) rebuilds what it touches.
 flags_file = $(shell mkdir -p $(dir $(1)) && \
 	{ echo '$(2)' | cmp -s - $(1) || echo '$(2)' >$(1); })
-$(call flags_file,$(BUILD)/cli/flags,$(CC) $(ALL_CFLAGS))
+$(call flags_file,$(BUILD)/cli/flags,$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS))
 $(call flags_file,$(BUILD)/rt/flags,$(CC) $(RT_CFLAGS) $(RT_LDFLAGS))
 $(CLI_OBJ) $(RMC_OBJ): $(BUILD)/cli/flags
 $(RT_OBJ) $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a: $(BUILD)/rt/flags
@@ -132,10 +137,10 @@ $(BUILD)/cli/src/cli/main.o: debian/changelog
 $(BUILD)/cli/src/cli/main.o: ALL_CFLAGS += -DFNTRACE_VERSION='"$(VERSION)"'
 
 $(BUILD)/fntrace: $(CLI_OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CLI_LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CLI_LIBS)
 
 $(BUILD)/fntrace-recordmcount: $(RMC_OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^
 
 # -z relro: what is relocated at load is read-only after; every
 # toolchain but Debian's mips one does it unasked.
@@ -195,7 +200,7 @@ runtime-%:
 
 $(BUILD)/cli/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/rt/%.o: %.c
 	@mkdir -p $(dir $@)
