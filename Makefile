@@ -273,7 +273,7 @@ stress: deps-check all runtimes $(UNIT_BIN)
 # ASan sets the core size limit of a sanitized program to 0, which the
 # programs fntrace starts would inherit: disable_coredump=0 keeps theirs.
 check-sanitize: deps-sanitize
-	$(MAKE) BUILD=build-sanitize SANITIZE=1 all runtimes unit
+	$(MAKE) BUILD=build-sanitize SANITIZE=1 all runtimes man unit
 	ASAN_OPTIONS=detect_leaks=1:disable_coredump=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		BUILD=$(abspath build-sanitize) tests/run.sh
 
