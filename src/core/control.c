@@ -398,6 +398,7 @@ int ft_control_on_thread(void)
  */
 static _Atomic int control_running, wake;
 
+/* Until a detach, which serve() answers once the endpoint is gone. */
 static void serve_clients(void)
 {
 	while (!stop_requested) {
@@ -405,8 +406,6 @@ static void serve_clients(void)
 			return;
 		serve_client(FT_FD_CLIENT);
 	}
-	close_endpoint();
-	ft_ctl_endpoint_remove();
 }
 
 /* Asleep on the futex until an attach wakes it (a raw system call:
