@@ -11,6 +11,7 @@
 #   make check-sanitize  the suite again, built with ASan and UBSan
 #   make man        the manual pages, build/man/ (from docs/man/*.md, by pandoc)
 #   make install PREFIX=/usr/local
+#   make deb        the Debian package, build/fntrace_VERSION_ARCH.deb
 #
 # demo, check and bench first install the Debian packages they miss.
 
@@ -23,8 +24,18 @@ BUILD   ?= build
 # absolute spelling would each miss the other's header changes.
 override BUILD := $(abspath $(BUILD))
 CC      ?= gcc
+# The version, said by fntrace --version and the manual pages' footers:
+# debian/changelog's first entry, the one place it is written.
+ifeq ($(origin VERSION),undefined)
+VERSION := $(shell awk 'NR == 1 { gsub(/[()]/, "", $$2); print $$2 }' debian/changelog)
+endif
 
 CFLAGS   ?= -O2 -g
+# CPPFLAGS and LDFLAGS, if given (dpkg-buildflags gives _FORTIFY_SOURCE
+# and -z relro, -z now to the package), go to the command alone: the
+# runtime's flags are its own, since what it calls inside the traced
+# program is chosen (RT_CFLAGS, below), and fortify adds libc's checking
+# calls.
 WARN     := -Wall -Wextra -Wno-unused-parameter
 ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \
 	      -Isrc -Isrc/arch/$(ARCH)
@@ -112,7 +123,7 @@ all: $(BUILD)/fntrace $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a $(BUILD)/fntr
 # so that a changed flag (RT_LTO, SANITIZE) rebuilds what it touches.
 flags_file = $(shell mkdir -p $(dir $(1)) && \
 	{ echo '$(2)' | cmp -s - $(1) || echo '$(2)' >$(1); })
-$(call flags_file,$(BUILD)/cli/flags,$(CC) $(ALL_CFLAGS))
+$(call flags_file,$(BUILD)/cli/flags,$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS))
 $(call flags_file,$(BUILD)/rt/flags,$(CC) $(RT_CFLAGS) $(RT_LDFLAGS))
 $(CLI_OBJ) $(RMC_OBJ): $(BUILD)/cli/flags
 $(RT_OBJ) $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a: $(BUILD)/rt/flags
@@ -121,14 +132,20 @@ $(RT_OBJ) $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a: $(BUILD)/rt/flags
 # capstone: instruction boundaries and operands for the detour planner.
 CLI_LIBS := -ldw -lm -lcapstone
 
+# Only main.c says the version: only it is rebuilt when it changes.
+$(BUILD)/cli/src/cli/main.o: debian/changelog
+$(BUILD)/cli/src/cli/main.o: ALL_CFLAGS += -DFNTRACE_VERSION='"$(VERSION)"'
+
 $(BUILD)/fntrace: $(CLI_OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^ $(CLI_LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CLI_LIBS)
 
 $(BUILD)/fntrace-recordmcount: $(RMC_OBJ)
-	$(CC) $(ALL_CFLAGS) -o $@ $^
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^
 
+# -z relro: what is relocated at load is read-only after; every
+# toolchain but Debian's mips one does it unasked.
 $(BUILD)/libfntrace.so: $(RT_PRELOAD_OBJ)
-	$(CC) $(RT_CFLAGS) -shared -Wl,-z,now $(RT_LDFLAGS) \
+	$(CC) $(RT_CFLAGS) -shared -Wl,-z,relro,-z,now $(RT_LDFLAGS) \
 		-o $@ $(RT_PRELOAD_OBJ) -ldl -lpthread $(RT_ARCH_LIBS)
 
 # The runtime fntrace cc -static links into a program: one object,
@@ -183,7 +200,7 @@ runtime-%:
 
 $(BUILD)/cli/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/rt/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -256,7 +273,7 @@ stress: deps-check all runtimes $(UNIT_BIN)
 # ASan sets the core size limit of a sanitized program to 0, which the
 # programs fntrace starts would inherit: disable_coredump=0 keeps theirs.
 check-sanitize: deps-sanitize
-	$(MAKE) BUILD=build-sanitize SANITIZE=1 all runtimes unit
+	$(MAKE) BUILD=build-sanitize SANITIZE=1 all runtimes man unit
 	ASAN_OPTIONS=detect_leaks=1:disable_coredump=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		BUILD=$(abspath build-sanitize) tests/run.sh
 
@@ -311,12 +328,12 @@ fuzz-trace: deps-check all $(FUZZ_TRACE_BIN)
 
 # ---- manual pages: docs/man/PAGE.md, Markdown pandoc writes as roff ----
 # (docs/design.md, *Manual pages and completion*).  VERSION, if set, goes
-# into each page's footer.  Read literally: no "--" made a dash, no $...$
+# into each page's footer (debian/changelog's, unless given).  Read literally: no "--" made a dash, no $...$
 # made TeX, no ~ or ^ made sub- or superscripts.
 MAN_SRC   := $(wildcard docs/man/*.md)
 MAN_PAGES := $(patsubst docs/man/%.md,$(BUILD)/man/%,$(MAN_SRC))
 
-$(BUILD)/man/%: docs/man/%.md Makefile | deps-man
+$(BUILD)/man/%: docs/man/%.md Makefile debian/changelog | deps-man
 	@mkdir -p $(dir $@)
 	pandoc --standalone --from markdown-smart-tex_math_dollars-subscript-superscript --to man \
 		--metadata footer="fntrace$(if $(VERSION), $(VERSION))" -o $@ $<
@@ -340,7 +357,14 @@ install: all man
 	install -D -m 644 scripts/fntrace-completion.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/fntrace
 
+# The Debian package (debian/), built by dpkg-buildpackage from a copy of
+# the tree in $(BUILD)/deb (scripts/deb.sh), copied to $(BUILD), and
+# checked by lintian: an error fails the target.
+deb: deps-deb
+	@deb=$$(scripts/deb.sh $(BUILD)/deb) && cp "$$deb" $(BUILD)/ && \
+		lintian --fail-on error "$$deb" && echo "$(BUILD)/$${deb##*/}"
+
 clean:
 	rm -rf $(BUILD) build-sanitize
 
-.PHONY: all runtime runtimes man demo check check-sanitize unit stress bench fuzz fuzz-trace fuzz-datadir install clean
+.PHONY: all runtime runtimes man deb demo check check-sanitize unit stress bench fuzz fuzz-trace fuzz-datadir install clean

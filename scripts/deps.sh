@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian packages a target needs, and only those that are missing.
-# Usage: scripts/deps.sh build|check|sanitize|bench|demo|man
+# Usage: scripts/deps.sh build|check|sanitize|bench|demo|man|deb
 # Runs apt-get update at most once per call, and only if something is missing.
 set -eu
 
@@ -30,6 +30,12 @@ need_cross="gcc-i686-linux-gnu gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
     g++-riscv64-linux-gnu g++-mips-linux-gnu libc6-dev-i386-cross libc6-dev-arm64-cross \
     libc6-dev-riscv64-cross libc6-dev-mips-cross libc6-dev-mipsel-cross qemu-user \
     qemu-user-static libc6-i386 lib32gcc-s1 lib32stdc++6"
+# make deb: Debian's packaging tools, and what debian/control's
+# Build-Depends name (the build's, the manual pages', and the runtimes'
+# cross compilers and C libraries); tests/cases/package/package.sh too.
+need_deb="$need_build libelf-dev pandoc dpkg-dev debhelper lintian \
+    gcc-i686-linux-gnu libc6-dev-i386-cross gcc-aarch64-linux-gnu libc6-dev-arm64-cross \
+    gcc-riscv64-linux-gnu libc6-dev-riscv64-cross gcc-mips-linux-gnu libc6-dev-mips-cross"
 # The browser tests (tests/cases/export/browser.sh): Debian's Chromium, driven by
 # puppeteer-core from npm (scripts/npm-deps.sh).  A node and npm from
 # elsewhere (NodeSource's nodejs, which conflicts with Debian's npm) will do.
@@ -44,11 +50,12 @@ need_sanitize="lib32ubsan1"
 
 case "${1:-build}" in
     build|demo) want="$need_build" ;;
-    check)      want="$need_check $need_real $need_man $need_cross $need_browser uftrace" ;;
-    sanitize)   want="$need_check $need_real $need_man $need_cross $need_browser uftrace $need_sanitize" ;;
+    check)      want="$need_check $need_real $need_man $need_cross $need_browser uftrace $need_deb" ;;
+    sanitize)   want="$need_check $need_real $need_man $need_cross $need_browser uftrace $need_deb $need_sanitize" ;;
     man)        want="$need_man" ;;
+    deb)        want="$need_deb" ;;
     bench)      want="$need_bench $need_real" ;;
-    *) echo "deps.sh: unknown target '$1' (build, demo, check, sanitize, bench, man)" >&2; exit 2 ;;
+    *) echo "deps.sh: unknown target '$1' (build, demo, check, sanitize, bench, man, deb)" >&2; exit 2 ;;
 esac
 
 missing=""

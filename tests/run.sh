@@ -112,7 +112,7 @@ esac
 #   control    leaves a dead process's socket for the next runtime to
 #              remove, and checks that no thread of its own is busy;
 #   lost, ctl_faults  timed: a full buffer, a stopped process's timeouts.
-LONG_FIRST="recordmcount cc_lto real_xz cc robust_torture attach record_faults
+LONG_FIRST="package recordmcount cc_lto real_xz cc robust_torture attach record_faults
 	sanitizers real_cxx fp_regs robust_returns args_stress browser args_gdb attach_robust
 	real_lua startup live_stress args"
 NATIVE_ALONE="control lost ctl_faults"

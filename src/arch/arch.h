@@ -375,22 +375,27 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
  * runs the function's first instructions, relocated (planned by the
  * fntrace program, src/detour/), and jumps back:
  *
- *   stub:    call *caller(%rip)      ftrace_caller returns here: self_ret
+ *   stub:    <head: the call>        ftrace_caller returns inside it
  *            <the relocated copy>    ... jmp entry + len
  *
- * arch_detour_call() writes the call at code, reading ftrace_caller's
- * address word_off bytes on (negative: before it), and returns its length
- * (0: no detours on this arch); arch_detour_jump() the jump of len bytes
- * at entry to stub, -1 if it cannot reach; arch_detour_reaim() makes the
- * 4-byte field at p of a copy made to run at "from" mean the same at
- * "to" (a rel32 or disp32, a B or ADRP word: the detour file's relocs),
- * -1 if it no longer reaches.  Optional (ARCH_HAVE_DETOURS).
+ * A function built without call sites may have callers compiled knowing
+ * which registers it clobbers (gcc's -fipa-ra): the head and the hooks
+ * must give back every register, not only those the ABI keeps.
+ * arch_detour_call() writes the head at code, its call reading
+ * ftrace_caller_detour's address word_off bytes on (negative: before it),
+ * and returns its length (0: no detours on this arch), with in *resume
+ * the offset the call returns to: the record's ip + len.
+ * arch_detour_jump() writes the jump of len bytes at entry to stub, -1 if
+ * it cannot reach; arch_detour_reaim() makes the 4-byte field at p of a
+ * copy made to run at "from" mean the same at "to" (a rel32 or disp32, a
+ * B or ADRP word: the detour file's relocs), -1 if it no longer reaches.
+ * Optional (ARCH_HAVE_DETOURS).
  */
 #ifndef ARCH_HAVE_DETOURS
 #define ARCH_HAVE_DETOURS 0
 #endif
 #if ARCH_HAVE_DETOURS
-unsigned arch_detour_call(uint8_t *code, intptr_t word_off);
+unsigned arch_detour_call(uint8_t *code, intptr_t word_off, unsigned *resume);
 int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn, unsigned *len);
 int arch_detour_reaim(uint8_t *p, uintptr_t from, uintptr_t to);
 /* Where a thread a signal interrupted was (its ucontext's pc). */
@@ -401,7 +406,7 @@ static inline uintptr_t arch_context_pc(const void *ucontext)
 	return 0;
 }
 
-static inline unsigned arch_detour_call(uint8_t *code, intptr_t word_off)
+static inline unsigned arch_detour_call(uint8_t *code, intptr_t word_off, unsigned *resume)
 {
 	return 0;
 }

@@ -9,6 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The Makefile's VERSION: debian/changelog's first entry. */
+#ifndef FNTRACE_VERSION
+#define FNTRACE_VERSION "unknown"
+#endif
+
 static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -37,7 +42,8 @@ static void usage(void)
 	       "-fpatchable-function-entry=5.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		printf("  %-13s %s\n", commands[i].name, commands[i].summary);
-	printf("\n  -h, --help    this text\n"
+	printf("\n  -h, --help     this text\n"
+	       "  -V, --version  the version of fntrace\n"
 	       "\n'fntrace COMMAND --help' describes one command.\n\n");
 	cli_print_exit_table(stdout);
 }
@@ -63,6 +69,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage();
+		return output_written(CLI_EXIT_OK);
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("fntrace %s\n", FNTRACE_VERSION);
 		return output_written(CLI_EXIT_OK);
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {

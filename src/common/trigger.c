@@ -13,11 +13,11 @@
 /* A command with a reason is refused until the runtime can do it: then
  * its hit goes into core/trigger_hits.c's table, and its reason goes. */
 const struct trigger_command trigger_commands[TRIGGER_COMMANDS] = {
-	[TRIGGER_TRACEOFF] = { "traceoff", NULL },
-	[TRIGGER_TRACEON] = { "traceon", NULL },
-	[TRIGGER_STACKTRACE] = { "stacktrace", NULL },
-	[TRIGGER_SNAPSHOT] = { "snapshot", NULL },
-	[TRIGGER_DUMP] = { "dump", NULL },
+	[TRIGGER_TRACEOFF] = { "traceoff", NULL, 0 },
+	[TRIGGER_TRACEON] = { "traceon", NULL, 0 },
+	[TRIGGER_STACKTRACE] = { "stacktrace", NULL, 0 },
+	[TRIGGER_SNAPSHOT] = { "snapshot", NULL, 0 },
+	[TRIGGER_DUMP] = { "dump", NULL, 0 },
 	[TRIGGER_SNAPSHOT_IF_LONGER] = { "snapshot_if_longer", NULL, 1 },
 };
 

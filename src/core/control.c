@@ -158,6 +158,13 @@ static void run_request(struct ctl_out *o, char *req)
 	}
 }
 
+static void close_endpoint(void)
+{
+	ft_fd_release(FT_FD_CONTROL);
+	ft_fd_release(FT_FD_POLL);
+	ft_snapshot_requests_close();
+}
+
 /* The client being served: who asked, for a snapshot's header. */
 static pid_t client_pid;
 
@@ -189,6 +196,12 @@ static void serve(int fd)
 		run_request(o, req);
 		client_pid = outer;
 	}
+	/* A detach is answered once the endpoint is gone: an attach made
+	 * the moment it returns must not find it still taking connections. */
+	if (stop_requested) {
+		close_endpoint();
+		ft_ctl_endpoint_remove();
+	}
 	ctl_flush(o);
 	free(req);
 	free(o);
@@ -198,13 +211,6 @@ static void serve(int fd)
 static int sync_signal;
 
 static int open_socket(void);
-
-static void close_endpoint(void)
-{
-	ft_fd_release(FT_FD_CONTROL);
-	ft_fd_release(FT_FD_POLL);
-	ft_snapshot_requests_close();
-}
 
 /* A new endpoint in place of one lost. */
 static int reopen_socket(void)
@@ -392,6 +398,7 @@ int ft_control_on_thread(void)
  */
 static _Atomic int control_running, wake;
 
+/* Until a detach, which serve() answers once the endpoint is gone. */
 static void serve_clients(void)
 {
 	while (!stop_requested) {
@@ -399,8 +406,6 @@ static void serve_clients(void)
 			return;
 		serve_client(FT_FD_CLIENT);
 	}
-	close_endpoint();
-	ft_ctl_endpoint_remove();
 }
 
 /* Asleep on the futex until an attach wakes it (a raw system call:

@@ -13,10 +13,12 @@
  *               push %rbx                             bytes as they were)
  *         f+5:  sub  $0x10,%rsp                f+5:  sub  $0x10,%rsp
  *
- *   stub: call *caller(%rip)   [%rsp] is f's caller's return address,
- *         push %rbp            as at an entry site: ftrace_caller takes
- *         mov  %rsp,%rbp       it so, and returns to stub + 6
- *         push %rbx
+ *   stub: push %r11            ftrace_caller_detour finds the caller's
+ *         call *caller(%rip)   return address at 16(%rsp) and returns to
+ *         pop  %r11            stub + 8; %r11 is kept, as every register
+ *         push %rbp            is: a caller compiled knowing which ones
+ *         mov  %rsp,%rbp       the function clobbers (gcc's -fipa-ra) may
+ *         push %rbx            keep a value in any other
  *         jmp  f+5
  *
  * aarch64 replaces one word (after a BTI or PACIASP, kept):
@@ -24,8 +26,8 @@
  *   off:  f:    stp x29, x30, [sp, #-48]!   on:  f:    b stub
  *         f+4:  mov x29, sp                      f+4:  mov x29, sp
  *
- *   stub: mov  x9, x30                  as a patchable entry's site
- *         adrp x16, block; ldr x16, [x16, #:lo12:block]
+ *   stub: mov  x17, x30                 as a patchable entry's site,
+ *         adrp x16, block; ldr x16, [x16, #:lo12:block]     with x17 for x9
  *         blr  x16                      returns to stub + 16
  *         stp  x29, x30, [sp, #-48]!
  *         b    f+4
@@ -55,7 +57,7 @@
 #include <unistd.h>
 
 #define STUB_ALIGN 16
-#define CALL_ROOM 16		/* the arch's call to ftrace_caller (x86_64: 6, aarch64: 16) */
+#define CALL_ROOM 16		/* the arch's head (x86_64: 10, aarch64: 16) */
 
 struct detour {
 	uint32_t id;
@@ -124,15 +126,16 @@ static int add_detour(struct ft_module *mod, unsigned idx, const struct detourfi
 	struct ftrace_rec rec = { .module = idx, .kind = SITE_DETOUR, .ip = (uintptr_t)stub,
 				  .func = mod->bias + e->func };
 	struct detour *d;
-	unsigned len = 0;
+	unsigned len = 0, head, resume = 0;
 
 	if (grow_array((void **)&detours, &cap_detours, nr_detours + 1, sizeof(*detours)) ||
 	    !(rec.name = strdup(e->name)))
 		return -1;
 	d = &detours[nr_detours];
 	d->entry = mod->bias + e->patch;
-	rec.len = (uint8_t)arch_detour_call(stub, (intptr_t)(word - (uintptr_t)stub));
-	if (place_copy(e, mod->bias, stub + rec.len) ||
+	head = arch_detour_call(stub, (intptr_t)(word - (uintptr_t)stub), &resume);
+	rec.len = (uint8_t)resume;
+	if (place_copy(e, mod->bias, stub + head) ||
 	    arch_detour_jump(d->entry, rec.ip, d->jump, &len) || len > e->len) {
 		rec.flags = FTRACE_FL_DISABLED;		/* out of reach: never patched */
 		len = 0;

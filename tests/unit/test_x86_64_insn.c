@@ -7,6 +7,7 @@
 
 /* The entry stubs live in assembly in the runtime; stand-ins here. */
 char ftrace_caller[1], ftrace_caller_frame[1], ftrace_return_caller[1], ftrace_tail_caller[1];
+char ftrace_caller_detour[1];
 
 /* A library call's stub, and which GOT slots code only calls through. */
 static void libcalls(void)
@@ -37,6 +38,17 @@ static void libcalls(void)
 	CHECK("x86_64: ... and a slot not referred to has no use", use[4] == 0);
 }
 
+/* arch_detour_call(): ten bytes, the call reading the word word_off on,
+ * returning to offset 8. */
+static int detour_head_is(intptr_t word_off, unsigned want_resume)
+{
+	uint8_t code[16];
+	unsigned resume = 0, len = arch_detour_call(code, word_off, &resume);
+
+	return len == 10 && resume == want_resume &&
+	       unit_bytes_are(code, "41 53 ff 15 38 00 00 00 41 5b");
+}
+
 int main(void)
 {
 	uint8_t insn[16];
@@ -62,7 +74,10 @@ int main(void)
 	      arch_caller_for(SITE_ENTRY) == (uintptr_t)ftrace_caller &&
 	      arch_caller_for(SITE_FRAME) == (uintptr_t)ftrace_caller_frame &&
 	      arch_caller_for(SITE_RETURN) == (uintptr_t)ftrace_return_caller &&
-	      arch_caller_for(SITE_TAIL_CALL) == (uintptr_t)ftrace_tail_caller);
+	      arch_caller_for(SITE_TAIL_CALL) == (uintptr_t)ftrace_tail_caller &&
+	      arch_caller_for(SITE_DETOUR) == (uintptr_t)ftrace_caller_detour);
+	CHECK("x86_64: a detour's stub head: push %r11, call *word(%rip), pop %r11",
+	      detour_head_is(0x40, 8));
 	CHECK("x86_64: after a return site, ret, ret imm16, rep ret, bnd ret are returns",
 	      arch_insn_is_return((const uint8_t[]){ 0xc3 }) &&
 	      arch_insn_is_return((const uint8_t[]){ 0xc2, 0x08, 0x00 }) &&

@@ -257,6 +257,28 @@ ftrace_caller_frame:
 	.cfi_endproc
 	.size	ftrace_caller_frame, . - ftrace_caller_frame
 
+/*
+ * A detour's stub (src/core/detours.c) calls in here, %r11 saved under
+ * the return address: a program built without call sites may keep a
+ * value in %r11 across a call to a function whose body its compiler saw
+ * (gcc's -fipa-ra), which no call site's caller does.  The parent's
+ * return address is at 16(%rsp).
+ *
+ *   stub:  push %r11
+ *          call *ftrace_caller_detour     [%rsp] stub + 8, 8(%rsp) %r11
+ *          pop  %r11                      16(%rsp) the parent's
+ */
+	.p2align 4
+	.globl	ftrace_caller_detour
+	.hidden	ftrace_caller_detour
+	.type	ftrace_caller_detour, @function
+ftrace_caller_detour:
+	.cfi_startproc
+	leaq	16(%rsp), %r11
+	jmp	1f
+	.cfi_endproc
+	.size	ftrace_caller_detour, . - ftrace_caller_detour
+
 	.p2align 4
 	.globl	ftrace_caller
 	.hidden	ftrace_caller
@@ -445,6 +467,15 @@ ftrace_graph_call:
  *   before:  parent: call func      func: ...; ret  --> parent
  *   after:   parent: call func      func: ...; ret  --> return_to_handler
  *                                                       --> jmp *parent
+ *
+ * Every register comes back as the function left it, not only those the
+ * ABI says a return keeps: the parent of a function reached by a detour
+ * may have been compiled knowing which registers that function clobbers
+ * (gcc's -fipa-ra), and keep a value in %rcx or %r11 across the call.
+ * So the real return address is not jumped to through a register but
+ * through a word below the restored %rsp, in the 128-byte red zone no
+ * signal frame touches (and which a parent, not being a leaf, has no use
+ * for).
  */
 	.p2align 4
 	.globl	return_to_handler
@@ -456,29 +487,32 @@ return_to_handler:
 	GRAPH_FAST_ALLOWED 2f
 	GRAPH_FAST_ENTER %rsi, 2f
 	GRAPH_FAST_POP 1f
-	movq	FT_FRAME_RET(%rcx), %r11
+	movq	FT_FRAME_RET(%rcx), %rax
+	movq	%rax, -8(%rsp)			/* -48(%rsp) once restored */
 	movl	$0, FT_CTX_BUSY(%rdi)
 	RESTORE_FIVE cfi=0
 	SCRUB_SAVED 5
-	jmp	*%r11
+	jmp	*-48(%rsp)
 1:	movl	$0, FT_CTX_BUSY(%rdi)
 2:	RESTORE_FIVE cfi=0
 
-	pushq	%rax
-	pushq	%rdx
+	.irp reg, rax, rcx, rdx, rsi, rdi, r8, r9, r10, r11
+	pushq	%\reg
+	.endr
 	movq	%rax, %rdi			/* the return value */
-	leaq	8(%rsp), %rsi			/* the slot the return came from */
+	leaq	64(%rsp), %rsi			/* the slot the return came from */
 	pushq	%rbp
 	movq	%rsp, %rbp
 	andq	$-16, %rsp
 	call	ftrace_return_to_handler
 	movq	%rbp, %rsp
 	popq	%rbp
-	movq	%rax, %r11
-	popq	%rdx
-	popq	%rax
-	SCRUB_SAVED 5
-	jmp	*%r11
+	movq	%rax, -8(%rsp)			/* -80(%rsp) once restored */
+	.irp reg, r11, r10, r9, r8, rdi, rsi, rdx, rcx, rax
+	popq	%\reg
+	.endr
+	SCRUB_SAVED 9
+	jmp	*-80(%rsp)
 	.size	return_to_handler, . - return_to_handler
 
 /*

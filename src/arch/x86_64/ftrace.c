@@ -16,6 +16,8 @@
 
 #include <string.h>
 
+extern char ftrace_caller_detour[];	/* entry.S */
+
 static const uint8_t nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 static const uint8_t nop6[] = { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
@@ -66,6 +68,8 @@ uintptr_t arch_caller_for(enum site_kind kind)
 		return (uintptr_t)ftrace_return_caller;
 	if (kind == SITE_TAIL_CALL)
 		return (uintptr_t)ftrace_tail_caller;
+	if (kind == SITE_DETOUR)
+		return (uintptr_t)ftrace_caller_detour;
 	return (uintptr_t)(kind == SITE_FRAME ? ftrace_caller_frame : ftrace_caller);
 }
 
@@ -113,22 +117,28 @@ unsigned arch_libcall_stub(uint8_t *code, uintptr_t word_off)
 }
 
 /*
- * A detour's stub begins as a library call's does:
+ * A detour's stub begins with its call to ftrace_caller_detour (entry.S),
+ * %r11 kept around it:
  *
- *   ff 15 rel32   call *caller(%rip)     returns to stub + 6
+ *   41 53         push %r11
+ *   ff 15 rel32   call *caller(%rip)     returns to stub + 8
+ *   41 5b         pop  %r11
  *
- * entered by the entry's jmp, [%rsp] the caller's return address; the
- * function's relocated first instructions follow.  The entry:
+ * entered by the entry's jmp, 8(%rsp) the caller's return address at the
+ * call; the function's relocated first instructions follow.  The entry:
  *
  *   e9 rel32      jmp stub
  */
-unsigned arch_detour_call(uint8_t *code, intptr_t word_off)
+unsigned arch_detour_call(uint8_t *code, intptr_t word_off, unsigned *resume)
 {
-	int32_t to_caller = (int32_t)(word_off - 6);
+	int32_t to_caller = (int32_t)(word_off - 8);
 
-	code[0] = 0xff, code[1] = 0x15;
-	memcpy(code + 2, &to_caller, 4);
-	return 6;
+	code[0] = 0x41, code[1] = 0x53;
+	code[2] = 0xff, code[3] = 0x15;
+	memcpy(code + 4, &to_caller, 4);
+	code[8] = 0x41, code[9] = 0x5b;
+	*resume = 8;
+	return 10;
 }
 
 int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn, unsigned *len)
