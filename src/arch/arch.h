@@ -365,7 +365,9 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
  * (ARCH_HAVE_LIBCALLS): by default it returns 0, and library calls are
  * not traced on the architecture.
  */
+#ifndef ARCH_LIBCALL_STUB
 #define ARCH_LIBCALL_STUB 16
+#endif
 #ifndef ARCH_HAVE_LIBCALLS
 #define ARCH_HAVE_LIBCALLS 0
 #endif
