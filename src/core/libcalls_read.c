@@ -36,22 +36,8 @@ static const char *const never_traced[] = {
 	"__tls_get_addr",
 };
 
-/*
- * Where a frame's return slot floats (aarch64, arch.h), the unwinder's
- * walk out of _Unwind_Resume's own frame, its return address the
- * runtime's, comes back into the frame that called it: the cleanup that
- * called it runs again, in a loop (tests/progs/libcalls_throw.cpp printed
- * its guard 2 000 times).  Not taken there until that walk is understood.
- */
-static int never_here(const char *name)
-{
-	return ARCH_RETURN_SLOT_FLOATS && !strcmp(name, "_Unwind_Resume");
-}
-
 static int never(const char *name)
 {
-	if (never_here(name))
-		return 1;
 	for (size_t i = 0; i < sizeof(never_traced) / sizeof(never_traced[0]); i++)
 		if (!strcmp(name, never_traced[i]))
 			return 1;
