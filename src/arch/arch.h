@@ -426,6 +426,44 @@ static inline int arch_detour_reaim(uint8_t *p, uintptr_t from, uintptr_t to)
 #endif
 
 /*
+ * The signal frames under a thread's state (core/sigframes.c): a thread
+ * our signal finds inside one of the program's signal handlers resumes,
+ * once the handler returns, where the program's signal found it, which
+ * may be inside bytes about to change.  Where the kernel puts the
+ * handler's return address, the restorer, at a known place of its frame
+ * (ARCH_SIGFRAME_ON_STACK), core scans the stack above the interrupted
+ * state for it; arch_signal_restorer() says what the restorer is (from a
+ * struct sigaction libc filled in), arch_signal_frame_pc() the pc the
+ * frame whose restorer word is at "at" resumes at, read with read(), or
+ * 0 if the words there are no such frame.  arch_context_sp() is the
+ * interrupted stack pointer.
+ */
+#ifndef ARCH_SIGFRAME_ON_STACK
+#define ARCH_SIGFRAME_ON_STACK 0
+#endif
+typedef long (*arch_read_fn)(uintptr_t at, char *buf, size_t len);
+#if ARCH_SIGFRAME_ON_STACK
+uintptr_t arch_context_sp(const void *ucontext);
+uintptr_t arch_signal_restorer(const void *sigaction);
+uintptr_t arch_signal_frame_pc(uintptr_t at, arch_read_fn read);
+#else
+static inline uintptr_t arch_context_sp(const void *ucontext)
+{
+	return 0;
+}
+
+static inline uintptr_t arch_signal_restorer(const void *sigaction)
+{
+	return 0;
+}
+
+static inline uintptr_t arch_signal_frame_pc(uintptr_t at, arch_read_fn read)
+{
+	return 0;
+}
+#endif
+
+/*
  * The GOT slots a module's code calls through without its PLT (-fno-plt's
  * "call *slot"): each of the n slots (sorted, link-time addresses) that
  * the code [text, text + len), linked at vaddr, refers to gets
