@@ -288,6 +288,19 @@ struct detour_arch {
 	int (*relocate)(const struct cs_insn *insn, uint64_t pc, uint8_t *out, size_t room);
 	/* The jump_len bytes of a jump from "from" to "to"; -1 out of reach. */
 	int (*write_jump)(uint64_t from, uint64_t to, uint8_t *out);
+	/*
+	 * Where the runtime applies plans (src/detour/publish.c): the 4-byte
+	 * field at p, in a copy made to run at "from", made to mean the
+	 * same at "to" (arch_detour_reaim's twin); -1 if it no longer
+	 * reaches.  NULL: the runtime has no detours here.  plan_far: how
+	 * far from the entry the copy is planned, so that each instruction
+	 * takes the form that reaches wherever the runtime puts its stub;
+	 * plan_step: how far a second copy is planned, to find the fields
+	 * by what changed (x86_64: one byte; aarch64: one ADRP page).
+	 */
+	int (*reaim)(uint8_t *p, uint64_t from, uint64_t to);
+	uint64_t plan_far;
+	unsigned plan_step;
 };
 
 #define DETOUR_MAX_RELOC 32	/* longest re-encoding of one instruction */
@@ -352,7 +365,9 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
  * (ARCH_HAVE_LIBCALLS): by default it returns 0, and library calls are
  * not traced on the architecture.
  */
+#ifndef ARCH_LIBCALL_STUB
 #define ARCH_LIBCALL_STUB 16
+#endif
 #ifndef ARCH_HAVE_LIBCALLS
 #define ARCH_HAVE_LIBCALLS 0
 #endif
@@ -369,10 +384,13 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
  * which registers it clobbers (gcc's -fipa-ra): the head and the hooks
  * must give back every register, not only those the ABI keeps.
  * arch_detour_call() writes the head at code, its call reading
- * ftrace_caller's address word_off bytes on (negative: before it), and
- * returns its length (0: no detours on this arch), with in *resume the
- * offset the call returns to: the record's ip + len.  arch_detour_jump()
- * writes the jump of len bytes at entry to stub, -1 if it cannot reach.
+ * ftrace_caller_detour's address word_off bytes on (negative: before it),
+ * and returns its length (0: no detours on this arch), with in *resume
+ * the offset the call returns to: the record's ip + len.
+ * arch_detour_jump() writes the jump of len bytes at entry to stub, -1 if
+ * it cannot reach; arch_detour_reaim() makes the 4-byte field at p of a
+ * copy made to run at "from" mean the same at "to" (a rel32 or disp32, a
+ * B or ADRP word: the detour file's relocs), -1 if it no longer reaches.
  * Optional (ARCH_HAVE_DETOURS).
  */
 #ifndef ARCH_HAVE_DETOURS
@@ -381,6 +399,7 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
 #if ARCH_HAVE_DETOURS
 unsigned arch_detour_call(uint8_t *code, intptr_t word_off, unsigned *resume);
 int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn, unsigned *len);
+int arch_detour_reaim(uint8_t *p, uintptr_t from, uintptr_t to);
 /* Where a thread a signal interrupted was (its ucontext's pc). */
 uintptr_t arch_context_pc(const void *ucontext);
 #else
@@ -398,6 +417,49 @@ static inline int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *ins
 				   unsigned *len)
 {
 	return -1;
+}
+
+static inline int arch_detour_reaim(uint8_t *p, uintptr_t from, uintptr_t to)
+{
+	return -1;
+}
+#endif
+
+/*
+ * The signal frames under a thread's state (core/sigframes.c): a thread
+ * our signal finds inside one of the program's signal handlers resumes,
+ * once the handler returns, where the program's signal found it, which
+ * may be inside bytes about to change.  Where the kernel puts the
+ * handler's return address, the restorer, at a known place of its frame
+ * (ARCH_SIGFRAME_ON_STACK), core scans the stack above the interrupted
+ * state for it; arch_signal_restorer() says what the restorer is (from a
+ * struct sigaction libc filled in), arch_signal_frame_pc() the pc the
+ * frame whose restorer word is at "at" resumes at, read with read(), or
+ * 0 if the words there are no such frame.  arch_context_sp() is the
+ * interrupted stack pointer.
+ */
+#ifndef ARCH_SIGFRAME_ON_STACK
+#define ARCH_SIGFRAME_ON_STACK 0
+#endif
+typedef long (*arch_read_fn)(uintptr_t at, char *buf, size_t len);
+#if ARCH_SIGFRAME_ON_STACK
+uintptr_t arch_context_sp(const void *ucontext);
+uintptr_t arch_signal_restorer(const void *sigaction);
+uintptr_t arch_signal_frame_pc(uintptr_t at, arch_read_fn read);
+#else
+static inline uintptr_t arch_context_sp(const void *ucontext)
+{
+	return 0;
+}
+
+static inline uintptr_t arch_signal_restorer(const void *sigaction)
+{
+	return 0;
+}
+
+static inline uintptr_t arch_signal_frame_pc(uintptr_t at, arch_read_fn read)
+{
+	return 0;
 }
 #endif
 

@@ -120,10 +120,26 @@ static int handle_trap(siginfo_t *si, void *uc)
 	}
 }
 
+/* The sync signal, blocked while our handler runs (ftrace_bp_install). */
+static int sync_blocked;
+
+/* The program's own SIGTRAP handler runs as it would without us: the
+ * sync signal reaches it. */
+static void chain_unblocked(int sig, siginfo_t *si, void *uc)
+{
+	sigset_t sync;
+
+	sigemptyset(&sync);
+	if (sync_blocked)
+		sigaddset(&sync, sync_blocked);
+	ftrace_thread_mask(SIG_UNBLOCK, &sync, NULL);
+	chain(sig, si, uc);
+}
+
 static void on_trap(int sig, siginfo_t *si, void *uc)
 {
 	if (!is_breakpoint(si) || !handle_trap(si, uc))
-		chain(sig, si, uc);
+		chain_unblocked(sig, si, uc);
 }
 
 void ftrace_bp_init(void)
@@ -134,9 +150,18 @@ void ftrace_bp_init(void)
 int ftrace_bp_install(void)
 {
 	struct sigaction sa = { .sa_sigaction = on_trap, .sa_flags = SA_SIGINFO | SA_NODEFER };
+	int sync = ftrace_sync_signal();
 
 	if (installed)
 		return 0;
+	/* No sync signal inside the handler: a thread there would show the
+	 * trap's frame, whose pc is one byte into the site, to a sync that
+	 * looks at where threads resume (sigframes.c); the handler sends it
+	 * elsewhere.  The handler never waits on a sync. */
+	sigemptyset(&sa.sa_mask);
+	if (sync)
+		sigaddset(&sa.sa_mask, sync);
+	sync_blocked = sync;
 	if (!ft_real_sigaction() || ft_real_sigaction()(SIGTRAP, &sa, &chained))
 		return -1;
 	installed = 1;

@@ -21,12 +21,25 @@
  *         push %rbx            keep a value in any other
  *         jmp  f+5
  *
+ * aarch64 replaces one word (after a BTI or PACIASP, kept):
+ *
+ *   off:  f:    stp x29, x30, [sp, #-48]!   on:  f:    b stub
+ *         f+4:  mov x29, sp                      f+4:  mov x29, sp
+ *
+ *   stub: mov  x17, x30                 as a patchable entry's site,
+ *         adrp x16, block; ldr x16, [x16, #:lo12:block]     with x17 for x9
+ *         blr  x16                      returns to stub + 16
+ *         stp  x29, x30, [sp, #-48]!
+ *         b    f+4
+ *
  * The record's ip is the stub's, so that ftrace_caller finds it by the
  * lookup every site uses; the patch is at the entry (ftrace_detour_patch).
  * Only the jump's bytes change: the rest of the replaced instructions stay,
  * never run again from the entry but harmless to a thread already past
  * it.  The jump goes in with the breakpoint protocol, and its tail only
- * once no thread is inside it (patch.c, text_patch.guard).  Stubs are
+ * once no thread is inside it (patch.c, text_patch.guard; aarch64's one
+ * word has no tail, but is no B or NOP, which alone the architecture lets
+ * change under a running thread, so it takes the breakpoint too).  Stubs are
  * never unmapped: a thread may be in one long after its function was
  * switched off (in the tracer, or in a callee a moved call made).
  */
@@ -44,7 +57,7 @@
 #include <unistd.h>
 
 #define STUB_ALIGN 16
-#define CALL_ROOM 16		/* the arch's head, its call (x86_64: 10) */
+#define CALL_ROOM 16		/* the arch's head (x86_64: 10, aarch64: 16) */
 
 struct detour {
 	uint32_t id;
@@ -81,21 +94,17 @@ static size_t stub_size(const struct detourfile_entry *e)
 }
 
 /* The copy, made for a trampoline at the link-time entry, re-aimed for
- * one at `at`: -1 if a field no longer fits. */
+ * one at `at`: -1 if a field no longer reaches. */
 static int place_copy(const struct detourfile_entry *e, uintptr_t bias, uint8_t *at)
 {
-	int64_t moved = (int64_t)((uintptr_t)at - (e->patch + bias));
+	uintptr_t from = e->patch + bias;
 
 	memcpy(at, e->copy, e->copy_len);
 	for (unsigned i = 0; i < e->nr_relocs; i++) {
-		int32_t v;
-		int64_t nv;
+		unsigned o = e->relocs[i];
 
-		memcpy(&v, at + e->relocs[i], 4);
-		nv = (int64_t)v - moved;
-		if (nv != (int32_t)nv)
+		if (arch_detour_reaim(at + o, from + o, (uintptr_t)at + o))
 			return -1;
-		memcpy(at + e->relocs[i], &(int32_t){ (int32_t)nv }, 4);
 	}
 	return 0;
 }
@@ -172,6 +181,7 @@ static int make_stubs(struct ft_module *mod, unsigned idx, const struct elf_file
 		at += stub_size(&df->v[i]);
 	}
 	mprotect((void *)block, size, PROT_READ | PROT_EXEC);
+	__builtin___clear_cache((char *)block, (char *)block + size);
 	if (bad)
 		ft_warn("%s: %u functions differ from its detour plan, left alone", mod->path, bad);
 	return ret;
@@ -217,7 +227,7 @@ int ftrace_detour_patch(uint32_t id, int enable, struct text_patch *p)
 		return -1;
 	p->addr = d->entry;
 	p->len = d->len;
-	p->guard = 1;
+	p->guard = 1;		/* never one store: the protocol, whatever the arch */
 	memcpy(enable ? p->old : p->new, rec->orig, d->len);
 	memcpy(enable ? p->new : p->old, d->jump, d->len);
 	return 0;

@@ -121,8 +121,9 @@ unsigned ftrace_module_count(void);
 struct text_patch {
 	uintptr_t addr;
 	uint8_t len;
-	/* A detour's entry (detours.c): the bytes after its first held
-	 * instructions, not one a thread may be inside when they change. */
+	/* A detour's entry (detours.c): never one store, always the
+	 * breakpoint; the bytes after its first (x86_64's), not one a
+	 * thread may be inside when they change. */
 	uint8_t guard;
 	uint8_t old[ARCH_MAX_INSN];
 	uint8_t new[ARCH_MAX_INSN];

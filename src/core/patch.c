@@ -263,7 +263,14 @@ static int everyone_takes_traps(void)
  * Once every first byte is a breakpoint and seen, no thread enters a
  * detour's entry any more; one may still be inside it, past its first
  * instruction, where the tail is about to change: wait until none is.
+ * A site no longer than the breakpoint (aarch64's one word) has no
+ * inside and no tail.
  */
+static int has_inside(const struct text_patch *p)
+{
+	return p->guard && p->len > arch_breakpoint_len;
+}
+
 static int no_thread_inside(const struct text_patch *v, unsigned n)
 {
 	uintptr_t (*ranges)[2] = NULL;
@@ -271,14 +278,14 @@ static int no_thread_inside(const struct text_patch *v, unsigned n)
 	int ret;
 
 	for (unsigned i = 0; i < n; i++)
-		nr += v[i].guard;
+		nr += has_inside(&v[i]);
 	if (!nr)
 		return 0;
 	if (!(ranges = calloc(nr, sizeof(*ranges))))
 		return -1;
 	nr = 0;
 	for (unsigned i = 0; i < n; i++)
-		if (v[i].guard) {
+		if (has_inside(&v[i])) {
 			ranges[nr][0] = v[i].addr + arch_breakpoint_len;
 			ranges[nr++][1] = v[i].addr + v[i].len;
 		}

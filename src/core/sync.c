@@ -27,6 +27,7 @@
 #include "messages.h"
 #include "raw_syscall.h"
 #include "sync.h"
+#include "sigframes.h"
 #include "ftrace.h"
 #include "tasks.h"
 
@@ -124,13 +125,29 @@ static const uintptr_t (*_Atomic guarded)[2];
 static unsigned nr_guarded;
 static _Atomic unsigned seen_inside;
 
+static int is_guarded(const uintptr_t (*g)[2], uintptr_t pc)
+{
+	for (unsigned i = 0; i < nr_guarded; i++)
+		if (pc >= g[i][0] && pc < g[i][1])
+			return 1;
+	return 0;
+}
+
+/* Where the thread is, and where it resumes as the program's signal
+ * handlers it may be in return (sigframes.c). */
 static void look_at_pc(const void *uc)
 {
 	const uintptr_t (*g)[2] = atomic_load(&guarded);
-	uintptr_t pc = arch_context_pc(uc);
+	uintptr_t resumes[4];
+	unsigned n;
 
-	for (unsigned i = 0; g && i < nr_guarded; i++)
-		if (pc >= g[i][0] && pc < g[i][1])
+	if (!g)
+		return;
+	n = ft_sigframes_pcs(uc, resumes, 4);
+	if (is_guarded(g, arch_context_pc(uc)))
+		atomic_fetch_add(&seen_inside, 1);
+	for (unsigned i = 0; i < n; i++)
+		if (is_guarded(g, resumes[i]))
 			atomic_fetch_add(&seen_inside, 1);
 }
 
@@ -201,6 +218,8 @@ static int install_sync_signal(void)
 		program_action = old;
 		if (!ftrace_cpu_emulated() || send_sync(self, sig) == 0)
 			sync_signal = sig;
+		if (sync_signal && ft_real_sigaction()(sig, NULL, &old) == 0)
+			ft_sigframes_init(&old);
 		else
 			ft_real_sigaction()(sig, &old, NULL);
 	}

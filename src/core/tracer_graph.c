@@ -265,26 +265,51 @@ void prepare_ftrace_return(uintptr_t self_ret, uintptr_t *retp, const uintptr_t 
 }
 
 /*
+ * Where slots float, an unwinder walks live frames from the newest: the
+ * one at key is the oldest of those at or below it.  Frames an exception
+ * has unwound stay on the shadow stack until a handler catches it
+ * (__cxa_begin_catch, unwind.c): a cleanup's _Unwind_Resume, called from
+ * a frame above them, is newer than they are but its slot lies above
+ * theirs.  A live frame's slot is always above every newer one's, so a
+ * frame whose slot lies below a newer live frame's is one of those, and
+ * skipped (else the unwinder, sent back below the cleanup's frame, would
+ * run that cleanup again, for ever).
+ */
+static unsigned find_frame_unwinding(const struct ft_context *c, uintptr_t *key)
+{
+	uintptr_t *floor = NULL;
+	unsigned found = 0;
+
+	for (unsigned i = c->depth; i > 0; i--) {
+		uintptr_t *slot = ft_stack(c)[i - 1].retp;
+
+		if (slot < floor)
+			continue;
+		if (slot > key)
+			break;
+		found = i;
+		floor = slot;
+	}
+	return found;
+}
+
+/*
  * The frame a return (or an unwinder) at key belongs to: normally the top
  * one.  Found by its slot; or, where slots float, by the word below the
  * CFA the frame leaves (key), at or below which its slot lies.  A return
  * is then the newest frame's, as in the kernel's arm64 ftrace: frames a
  * jump skipped were closed by the jump's wrapper, and a frame no wrapper
  * saw go (glibc's cancellation) may lie below the CFA as well, older than
- * the one returning.  An unwinder walks live frames from the newest: the
- * one at key is the oldest of those at or below it.
+ * the one returning.
  */
 static unsigned find_frame(const struct ft_context *c, uintptr_t *key, int unwinding)
 {
 	unsigned i = c->depth;
 
-	if (ARCH_RETURN_SLOT_FLOATS && !unwinding)
+	if (ARCH_RETURN_SLOT_FLOATS && unwinding)
+		return find_frame_unwinding(c, key);
+	if (ARCH_RETURN_SLOT_FLOATS)
 		return i > 0 && ft_stack(c)[i - 1].retp <= key ? i : 0;
-	if (ARCH_RETURN_SLOT_FLOATS) {
-		while (i > 0 && ft_stack(c)[i - 1].retp <= key)
-			i--;
-		return i < c->depth ? i + 1 : 0;
-	}
 	while (i > 0 && ft_stack(c)[i - 1].retp != key)
 		i--;
 	return i;

@@ -99,10 +99,12 @@ int detour_entry(const struct detour_dec *d, uint64_t start, uint64_t tramp, uin
 /*
  * Plan the image and write its detour file (sites/detourfile.h) for the
  * runtime to apply (publish.c); the plans stay in *plans, for what a
- * filter names that cannot be patched.  x86_64 only for now.
+ * filter names that cannot be patched.  Where the runtime applies
+ * plans (detour_live(): x86_64 and aarch64) only.
  */
 int detour_publish(const struct elf_file *f, struct detour_plans *plans, char *err,
 		   size_t errlen);
+int detour_live(unsigned machine);
 /* Is there a plan for this image already?  A build-id names its bytes:
  * the plan of one is the plan of the other. */
 int detour_plan_cached(const struct elf_file *f);

@@ -7,11 +7,16 @@
  * traced process gets bytes and the offsets of the fields it re-aims for
  * its own trampoline's address.
  *
- * Those offsets are found by relocating each copy twice, for a
- * trampoline at the patch address and one byte further: on x86_64 every
- * field the relocator writes is a rel32 or a disp32, "a target minus an
- * address in the copy", so each one, and nothing else, is one smaller in
- * the second copy, and its lowest byte always differs.
+ * Those offsets are found by relocating each copy twice, a step apart
+ * (arch's plan_step): every field the relocator writes depends on where
+ * the copy runs ("a target minus an address in the copy": x86_64's rel32
+ * and disp32, aarch64's B, BL and ADRP words), and nothing else does, so
+ * the fields are where the two differ, each one the other re-aimed.  A
+ * third copy, of the image moved by the step with its trampoline, must be
+ * the first: one that holds an absolute address (aarch64's literal of
+ * ADR or LDR out of reach) cannot be re-aimed, and is left out.  The copy
+ * is planned plan_far from the entry, in the forms that reach from any
+ * stub, and its fields then re-aimed as if it ran at the entry.
  */
 #include "detour.h"
 #include "../sites/detourfile.h"
@@ -23,26 +28,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The fields of a copy that moved with it: where a and b (one byte
- * further) differ, each 4 bytes from its first differing byte. */
-static int find_relocs(const uint8_t *a, const uint8_t *b, unsigned n,
-		       struct detourfile_entry *e)
+/* The fields of copy a (planned at "at") that moved with it: where a
+ * and b (planned a step further) differ, each 4 bytes from its first
+ * differing byte (the instruction's, where their length is fixed). */
+static int find_relocs(const struct detour_arch *arch, const uint8_t *a, const uint8_t *b,
+		       unsigned n, uint64_t at, struct detourfile_entry *e)
 {
 	e->nr_relocs = 0;
 	for (unsigned i = 0; i < n; i++) {
-		int32_t x, y;
+		unsigned f = arch->fixed_len ? i & ~(arch->fixed_len - 1) : i;
+		uint8_t field[4];
 
 		if (a[i] == b[i])
 			continue;
-		if (i + 4 > n || e->nr_relocs == DETOUR_MAX_RELOCS)
+		if (f + 4 > n || e->nr_relocs == DETOUR_MAX_RELOCS)
 			return -1;
-		memcpy(&x, a + i, 4);
-		memcpy(&y, b + i, 4);
-		if (x - 1 != y)
+		memcpy(field, a + f, 4);
+		if (arch->reaim(field, at + f, at + arch->plan_step + f) || memcmp(field, b + f, 4))
 			return -1;
-		e->relocs[e->nr_relocs++] = (uint8_t)i;
-		i += 3;
+		e->relocs[e->nr_relocs++] = (uint8_t)f;
+		i = f + 3;
 	}
+	return 0;
+}
+
+/* The copy planned at "at" made as if it ran at the entry. */
+static int reaim_to_entry(const struct detour_arch *arch, struct detourfile_entry *e,
+			  uint64_t at)
+{
+	for (unsigned i = 0; i < e->nr_relocs; i++)
+		if (arch->reaim(e->copy + e->relocs[i], at + e->relocs[i], e->patch + e->relocs[i]))
+			return -1;
 	return 0;
 }
 
@@ -50,17 +66,21 @@ static int find_relocs(const uint8_t *a, const uint8_t *b, unsigned n,
 static int make_entry(struct detour_dec *d, const struct elf_file *f,
 		      const struct detour_plan *p, struct detourfile_entry *e)
 {
+	const struct detour_arch *arch = d->arch;
 	const uint8_t *code = elf_vaddr_ptr(f, p->patch, p->len);
-	uint8_t other[DETOUR_MAX_COPY];
-	int n, m;
+	uint64_t at = p->patch + arch->plan_far, step = arch->plan_step;
+	uint8_t other[DETOUR_MAX_COPY], moved[DETOUR_MAX_COPY];
+	int n, m, k;
 
 	if (!code || p->len > DETOUR_MAX_LEN)
 		return -1;
-	n = detour_copy(d, code, p->patch, p->len, p->patch, e->copy, sizeof(e->copy));
-	m = detour_copy(d, code, p->patch, p->len, p->patch + 1, other, sizeof(other));
-	if (n <= 0 || m != n || find_relocs(e->copy, other, (unsigned)n, e))
-		return -1;
+	n = detour_copy(d, code, p->patch, p->len, at, e->copy, sizeof(e->copy));
+	m = detour_copy(d, code, p->patch, p->len, at + step, other, sizeof(other));
+	k = detour_copy(d, code, p->patch + step, p->len, at + step, moved, sizeof(moved));
 	e->patch = p->patch;
+	if (n <= 0 || m != n || k != n || memcmp(e->copy, moved, n) ||
+	    find_relocs(arch, e->copy, other, (unsigned)n, at, e) || reaim_to_entry(arch, e, at))
+		return -1;
 	e->func = p->func;
 	e->len = p->len;
 	e->copy_len = (uint8_t)n;
@@ -110,7 +130,7 @@ static int write_plans(const struct elf_file *f, const struct detour_plans *plan
 int detour_publish(const struct elf_file *f, struct detour_plans *plans, char *err,
 		   size_t errlen)
 {
-	if (f->machine != EM_X86_64) {
+	if (!detour_live(f->machine)) {
 		snprintf(err, errlen, "the runtime has no detours on this architecture");
 		return -1;
 	}
@@ -121,6 +141,13 @@ int detour_publish(const struct elf_file *f, struct detour_plans *plans, char *e
 		return -1;
 	}
 	return 0;
+}
+
+int detour_live(unsigned machine)
+{
+	const struct detour_arch *a = detour_arch_lookup(machine);
+
+	return a && a->reaim;
 }
 
 int detour_plan_cached(const struct elf_file *f)

@@ -16,10 +16,11 @@
  * digits a byte); <copy>: the trampoline's copy of them relocated as if
  * the trampoline were at <patch> itself, the jump back included; <relocs>:
  * the offsets in <copy>, decimal and comma-separated, or "-", of the
- * 32-bit fields relative to where the copy runs.  A copy moved by d bytes
- * has each such field made d smaller (x86_64: every rel32 and disp32 of a
- * copy is "target minus an address in the copy").  The name runs to the
- * end of the line.
+ * 32-bit fields relative to where the copy runs, each re-aimed by the
+ * architecture for a copy moved (arch_detour_reaim): x86_64's rel32 and
+ * disp32, "target minus an address in the copy", each made d smaller for
+ * a copy moved d bytes; aarch64's B, BL and ADRP words, re-encoded for
+ * the same target.  The name runs to the end of the line.
  */
 #ifndef FNTRACE_DETOURFILE_H
 #define FNTRACE_DETOURFILE_H

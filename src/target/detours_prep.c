@@ -86,12 +86,12 @@ static int names_one_of(const struct elf_file *f, const char *filter)
 	return found;
 }
 
-/* Is the image one to plan: x86_64, no call sites, and for a library a
+/* Is the image one to plan: an architecture with detours, no call sites, and for a library a
  * function the filter names; planned already, unless there is a filter
  * to say what it refuses (about 40 ms per MB of code)? */
 static int wants_plan(const struct elf_file *f, const char *filter, int library)
 {
-	return f->machine == EM_X86_64 && (filter || !detour_plan_cached(f)) && !has_sites(f) &&
+	return detour_live(f->machine) && (filter || !detour_plan_cached(f)) && !has_sites(f) &&
 	       (!library || names_one_of(f, filter));
 }
 

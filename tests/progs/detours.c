@@ -54,12 +54,31 @@ NOIPA int too_short(void)
 	return 0;
 }
 
+/* A conditional branch first (aarch64: cbz, 1 MB of reach, moved as the
+ * opposite test over a B; x86_64: test, je rel8 made rel32). */
+NOIPA int pick(const int *v, unsigned i)
+{
+	if (!v)
+		return -1;
+	return v[i & 7] * 2;
+}
+
+/* A global read first (aarch64: adrp, re-aimed page by page). */
+int scale = 3;
+
+NOIPA int scaled(int x)
+{
+	return x * scale;
+}
+
 /*
- * read(2) made by its own syscall instruction, two bytes into the
- * function: a thread blocked in it is inside the bytes a jump at the
- * entry would replace (xor, syscall and a nop: five bytes).
+ * read(2) made by its own system call instruction.  x86_64: two bytes
+ * into the function, so that a thread blocked in it is inside the bytes a
+ * jump at the entry would replace (xor, syscall and a nop: five bytes).
+ * aarch64 replaces one word, which has no inside: the svc is two words on.
  */
 ssize_t raw_read(int fd, void *buf, size_t n);
+#if defined(__x86_64__)
 __asm__(".text\n"
 	".globl raw_read\n"
 	".type raw_read, @function\n"
@@ -70,6 +89,21 @@ __asm__(".text\n"
 	"	nop\n"
 	"	ret\n"
 	".size raw_read, . - raw_read\n");
+#elif defined(__aarch64__)
+__asm__(".text\n"
+	".globl raw_read\n"
+	".type raw_read, %function\n"
+	"raw_read:\n"
+	"	mov x8, #63\n"
+	"	svc #0\n"
+	"	ret\n"
+	".size raw_read, . - raw_read\n");
+#else
+ssize_t raw_read(int fd, void *buf, size_t n)
+{
+	return read(fd, buf, n);
+}
+#endif
 
 static void *reader(void *arg)
 {
@@ -90,9 +124,13 @@ NOIPA int round_once(unsigned i)
 {
 	int v[8];
 
+	int r;
+
 	for (int k = 0; k < 8; k++)
 		v[k] = leaf_add((int)i, k);
-	return (int)(sum_array(v, 8) % 1000) + mix(i) + (int)fib((int)(i % 10)) + too_short();
+	r = (int)(sum_array(v, 8) % 1000) + mix(i) + (int)fib((int)(i % 10)) + too_short();
+	r += pick(i & 1 ? v : NULL, i);
+	return r + scaled((int)(i & 15));
 }
 
 /* What round_once(i) must return, computed without the traced functions. */
@@ -108,7 +146,8 @@ static int expected(unsigned i)
 		a = b;
 		b = t;
 	}
-	return (int)(s % 1000) + table[i & 7] + (int)(i >> 3) + (int)a;
+	return (int)(s % 1000) + table[i & 7] + (int)(i >> 3) + (int)a +
+	       (i & 1 ? ((int)i * 3 + (int)(i & 7)) * 2 : -1) + (int)(i & 15) * 3;
 }
 
 static long rounds;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 /* The entry stubs live in assembly in the runtime; stand-ins here. */
-char ftrace_caller[1], ftrace_caller_frame[1];
+char ftrace_caller[1], ftrace_caller_frame[1], ftrace_caller_detour[1];
 
 /* Word i of insn, as the (little-endian) CPU reads it. */
 static uint32_t word_at(const uint8_t *insn, unsigned i)
@@ -52,12 +52,35 @@ static void test_calls(void)
 	      arch_call_reach() + 65536 + 8 < (1ul << 27));
 }
 
+/* A detour's head keeps x9, which the function's callers may still need
+ * (gcc's -fipa-ra): the parent's return address goes in x17. */
+static void test_detour_head(void)
+{
+	static uint8_t stub[4096 * 3] __attribute__((aligned(4096)));
+	uint8_t *code = stub + 4096 + 0x10;
+	unsigned resume = 0, len;
+
+	len = arch_detour_call(code, stub - code, &resume);
+	CHECK("aarch64: detour head: mov x17, x30; adrp x16; ldr x16; blr x16",
+	      len == 16 && resume == 16 && word_at(code, 0) == 0xaa1e03f1 &&
+	      (word_at(code, 1) & 0x9f00001f) == 0x90000010 &&
+	      (word_at(code, 2) & 0xffc003ff) == 0xf9400210 && word_at(code, 3) == 0xd63f0200);
+	CHECK("aarch64: detour head: the adrp reaches the block's page",
+	      ((word_at(code, 1) >> 29 & 3) | (word_at(code, 1) >> 5 & 0x7ffff) << 2) ==
+		      0x1fffff);
+	CHECK("aarch64: caller per site kind",
+	      arch_caller_for(SITE_ENTRY) == (uintptr_t)ftrace_caller &&
+	      arch_caller_for(SITE_FRAME) == (uintptr_t)ftrace_caller_frame &&
+	      arch_caller_for(SITE_DETOUR) == (uintptr_t)ftrace_caller_detour);
+}
+
 int main(void)
 {
 	uint8_t insn[16];
 
 	test_nops();
 	test_calls();
+	test_detour_head();
 	arch_tramp_write(insn, 0x1122334455667788ul);
 	CHECK("aarch64: trampoline ldr x16, #8; br x16; target",
 	      arch_tramp_size() == 16 && word_at(insn, 0) == 0x58000050 &&

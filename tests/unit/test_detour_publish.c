@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The plan handed to the runtime (src/detour/publish.c): for every
- * function of a few x86_64 images, the copy in the detour file, moved
- * as the runtime moves it (each field it names made smaller by the
- * distance), must be byte for byte what the relocator makes for the new
- * address itself, near and far, before and after.  That is what the
- * offsets found by comparing two copies promise.  And the program's
- * entry point has no plan.
+ * function of a few x86_64 images and Debian's aarch64 libc, the copy in
+ * the detour file, moved as the runtime moves it (each field it names
+ * re-aimed: a rel32 made smaller by the distance, a B or ADRP word
+ * re-encoded), must be byte for byte what the relocator makes for the
+ * new address itself, near and far, before and after (aarch64: after,
+ * beyond the 1 MB a CBZ reaches, as stubs are, within the 128 MB of a B).  That
+ * is what the offsets found by comparing two copies promise.  And the
+ * program's entry point has no plan.
  */
 #include "unit.h"
 #include "../../src/detour/detour.h"
@@ -19,18 +21,19 @@
 #include <string.h>
 #include <unistd.h>
 
-static const int64_t moves[] = { 0x10, 0x7654321, -0x1234567, 0x40000000 };
+static const int64_t x86_moves[] = { 0x10, 0x7654321, -0x1234567, 0x40000000, 0 };
+/* (After only: a library linked at 0 has nothing 1 MB before it.) */
+static const int64_t a64_moves[] = { 0x7654320, 0x1234568, 0x2000000, 0 };
 
 /* The entry's copy moved by d as the runtime would (core/detours.c). */
-static void move(const struct detourfile_entry *e, int64_t d, uint8_t *out)
+static void move(const struct detour_arch *a, const struct detourfile_entry *e, int64_t d,
+		 uint8_t *out)
 {
 	memcpy(out, e->copy, e->copy_len);
 	for (unsigned i = 0; i < e->nr_relocs; i++) {
-		int32_t v;
+		uint64_t at = e->patch + e->relocs[i];
 
-		memcpy(&v, out + e->relocs[i], 4);
-		v = (int32_t)(v - d);
-		memcpy(out + e->relocs[i], &v, 4);
+		a->reaim(out + e->relocs[i], at, at + d);
 	}
 }
 
@@ -44,12 +47,14 @@ static unsigned differ(struct detour_dec *d, const struct elf_file *f,
 		const struct detourfile_entry *e = &df->v[i];
 		const uint8_t *code = elf_vaddr_ptr(f, e->patch, e->len);
 
-		for (unsigned m = 0; code && m < sizeof(moves) / sizeof(moves[0]); m++) {
+		const int64_t *moves = d->arch->machine == EM_AARCH64 ? a64_moves : x86_moves;
+
+		for (unsigned m = 0; code && moves[m]; m++) {
 			uint8_t want[DETOUR_MAX_COPY], got[DETOUR_MAX_COPY];
 			int n = detour_copy(d, code, e->patch, e->len, e->patch + moves[m], want,
 					    sizeof(want));
 
-			move(e, moves[m], got);
+			move(d->arch, e, moves[m], got);
 			if (n > 0 && (n != e->copy_len || memcmp(want, got, n))) {
 				if (!bad)
 					printf("# %s moved by %#llx differs\n", e->name,
@@ -69,7 +74,8 @@ static int has(const struct detourfile *df, const char *name)
 	return 0;
 }
 
-static void image(const char *what, const char *path, unsigned at_least)
+static void image(const char *what, const char *path, const char *arch, unsigned machine,
+		  unsigned at_least)
 {
 	struct detour_plans plans;
 	struct detourfile df = { 0 };
@@ -85,11 +91,11 @@ static void image(const char *what, const char *path, unsigned at_least)
 	ok = detour_publish(&f, &plans, err, sizeof(err)) == 0;
 	CHECK(what, ok);
 	if (ok && elf_build_id(&f, id, sizeof(id)) && (file = sitefile_cache_path(id, "detours")))
-		ok = detourfile_read(file, "x86_64", id, &df, err, sizeof(err)) == 1;
+		ok = detourfile_read(file, arch, id, &df, err, sizeof(err)) == 1;
 	printf("# %s: %u functions planned\n", what, df.nr);
 	CHECK("... its plan read back, every function that can be patched",
 	      ok && df.nr >= at_least && df.nr <= plans.ok);
-	if (ok && detour_open(&d, EM_X86_64) == 0) {
+	if (ok && detour_open(&d, machine) == 0) {
 		CHECK("... every copy moved as the runtime moves it is the relocator's",
 		      differ(&d, &f, &df) == 0);
 		detour_close(&d);
@@ -111,9 +117,11 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	setenv("FNTRACE_CACHE", dir, 1);
-	image("this program", "/proc/self/exe", 20);
-	image("Debian's libz", "/lib/x86_64-linux-gnu/libz.so.1", 80);
-	image("Debian's libc", "/lib/x86_64-linux-gnu/libc.so.6", 2000);
+	image("this program", "/proc/self/exe", "x86_64", EM_X86_64, 20);
+	image("Debian's libz", "/lib/x86_64-linux-gnu/libz.so.1", "x86_64", EM_X86_64, 80);
+	image("Debian's libc", "/lib/x86_64-linux-gnu/libc.so.6", "x86_64", EM_X86_64, 2000);
+	image("Debian's aarch64 libc", "/usr/aarch64-linux-gnu/lib/libc.so.6", "aarch64",
+	      EM_AARCH64, 2000);
 	snprintf(path, sizeof(path), "rm -rf %s", dir);
 	if (system(path))
 		return 1;

@@ -14,5 +14,12 @@
 #define ARCH_HAVE_CPU_EMULATED 1
 /* A frame's saved x30 has no fixed place in it (fde.c). */
 #define ARCH_RETURN_SLOT_FLOATS 1
+/* Detours: one B at the entry, a stub per function (ftrace.c,
+ * core/detours.c); the B goes in with the breakpoint (trap.c). */
+#define ARCH_HAVE_DETOURS 1
+/* Library calls through a stub per GOT slot (libcalls.c, core/libcalls.c),
+ * ARCH_LIBCALL_STUB bytes each. */
+#define ARCH_HAVE_LIBCALLS 1
+#define ARCH_LIBCALL_STUB 32
 
 #endif

@@ -152,4 +152,5 @@ const struct arch_desc arch_aarch64 = {
 	.int_arg_regs = 8,
 	.fp_arg_regs = 8,
 	.cc_patchable = "-fpatchable-function-entry=2",	/* two nops */
+	.libcalls = 1,
 };

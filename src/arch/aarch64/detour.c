@@ -23,16 +23,12 @@
  * planner takes no big-endian image).
  */
 #include "../../detour/detour.h"
+#include "aarch64.h"
 
 #include <capstone/capstone.h>
 #include <elf.h>
 #include <string.h>
 
-#define A64_NOP		0xd503201fu
-#define A64_B		0x14000000u
-#define A64_BL		0x94000000u
-#define A64_BR_X16	0xd61f0200u
-#define A64_BLR_X16	0xd63f0200u
 #define A64_LDR_X_LIT	0x58000000u	/* ldr xt, label */
 #define X16		16
 
@@ -274,4 +270,10 @@ const struct detour_arch detour_aarch64 = {
 	.classify = classify,
 	.relocate = relocate,
 	.write_jump = write_jump,
+	/* Planned 16 MB away: a B.cond, CBZ or TBZ (1 MB at most, 32 KB)
+	 * takes its form with a B, as from any stub; a B, BL or ADRP
+	 * stays, its field re-aimed by the runtime within 128 MB. */
+	.reaim = a64_reaim,
+	.plan_far = 16u << 20,
+	.plan_step = 4096,
 };

@@ -15,20 +15,26 @@
  *
  * x30 is where the site's bl returns: the record's key (self_ret).  The
  * parent's return address is in x9 at a patchable entry, before the
- * function made any frame; at a -pg site it is already saved at
- * [x29, #8], in the frame record the prologue made.  Either way x10 gets
- * the address of a slot holding it (retp) and the common code runs.  At a
- * patchable entry that slot is made here, as the function's own frame
- * record would be: "stp x29, x9, [sp, #-16]!", so it lies at CFA - 8;
- * on the way out x30 is loaded back from it, return_to_handler if the
- * graph tracer took it.
+ * function made any frame, and in x17 at a detour's stub (core/detours.c);
+ * at a -pg site it is already saved at [x29, #8], in the frame record the
+ * prologue made.  Either way x17 gets the address of a slot holding it
+ * (retp) and the common code runs.  At a patchable entry or a detour that
+ * slot is made here, as the function's own frame record would be: "stp
+ * x29, x9, [sp, #-16]!", so it lies at CFA - 8; on the way out x30 is
+ * loaded back from it, return_to_handler if the graph tracer took it.
  *
  * A -pg call is an ordinary call to the compiler: it moved the arguments
  * out of the caller-saved registers first.  A patchable entry comes
  * before anything: x0-x7, x8 and v0-v7 carry arguments then.  All of them
  * are kept: the tracers' C is built with -mgeneral-regs-only, but libc
- * functions it may reach (memset) use the vector registers.  x9-x17 are
- * free at a function's entry and at a call, so they serve as scratch.
+ * functions it may reach (memset) use the vector registers.  A detoured
+ * function was built without call sites, and its callers may have been
+ * compiled knowing which registers it clobbers (gcc's -fipa-ra): they keep
+ * values across the call in any other, x9-x15 and x18 among them.  So
+ * those are kept too, here and in return_to_handler.  x16 and x17 alone
+ * are free at every entry and call (a linker's veneer may clobber them,
+ * and gcc says so at every call it makes), so they carry retp and the way
+ * back.
  */
 	.text
 
@@ -39,12 +45,13 @@
  *
  *   +0    x29       +8    x30 (self_ret)
  *   +16   x0        +24   x1   ...   +72   x7
- *   +80   x8        +88   x10 (retp)
- *   +96   q0        ...              +208  q7
- *   +224  the frame record ftrace_caller made (x29, parent's x30)
+ *   +80   x8        +88   x17 (retp)
+ *   +96   x9        +104  x10  ...   +144  x15     +152  x18
+ *   +160  q0        ...              +272  q7
+ *   +288  the frame record ftrace_caller made (x29, parent's x30)
  */
-#define FRAME	224		/* x29, x30, x0-x8, x10, q0-q7 */
-#define RETP	88		/* where x10 (retp) is kept */
+#define FRAME	288		/* x29, x30, x0-x8, x17, x9-x15, x18, q0-q7 */
+#define RETP	88		/* where x17 (retp) is kept */
 
 	.p2align 4
 	.globl	ftrace_caller_frame
@@ -56,7 +63,7 @@ ftrace_caller_frame:
 	.cfi_def_cfa_offset 16
 	.cfi_offset 29, -16
 	.cfi_offset 30, -8
-	add	x10, x29, #8
+	add	x17, x29, #8
 	b	ftrace_common
 	.cfi_endproc
 	.size	ftrace_caller_frame, . - ftrace_caller_frame
@@ -65,7 +72,29 @@ ftrace_caller_frame:
  * The unwinder sees ftrace_caller as the traced function's body: its
  * frame record holds the parent's return address, and the function
  * itself, which has no frame yet, is skipped.
+ *
+ * A detour's stub enters at ftrace_caller_detour, with the parent's
+ * return address in x17 rather than x9, which its caller may still need:
+ *
+ *   stub:    mov  x17, x30
+ *            adrp x16, block; ldr x16, [x16, #:lo12:block]
+ *            blr  x16                  -> ftrace_caller_detour
  */
+	.p2align 4
+	.globl	ftrace_caller_detour
+	.hidden	ftrace_caller_detour
+	.type	ftrace_caller_detour, %function
+ftrace_caller_detour:
+	.cfi_startproc
+	stp	x29, x17, [sp, #-16]!
+	.cfi_def_cfa_offset 16
+	.cfi_offset 29, -16
+	.cfi_offset 30, -8
+	add	x17, sp, #8
+	b	ftrace_common
+	.cfi_endproc
+	.size	ftrace_caller_detour, . - ftrace_caller_detour
+
 	.p2align 4
 	.globl	ftrace_caller
 	.hidden	ftrace_caller
@@ -76,7 +105,7 @@ ftrace_caller:
 	.cfi_def_cfa_offset 16
 	.cfi_offset 29, -16
 	.cfi_offset 30, -8
-	add	x10, sp, #8
+	add	x17, sp, #8
 ftrace_common:
 	stp	x29, x30, [sp, #-FRAME]!
 	.cfi_adjust_cfa_offset FRAME
@@ -86,11 +115,15 @@ ftrace_common:
 	stp	x2, x3, [sp, #32]
 	stp	x4, x5, [sp, #48]
 	stp	x6, x7, [sp, #64]
-	stp	x8, x10, [sp, #80]
-	stp	q0, q1, [sp, #96]
-	stp	q2, q3, [sp, #128]
-	stp	q4, q5, [sp, #160]
-	stp	q6, q7, [sp, #192]
+	stp	x8, x17, [sp, #80]
+	stp	x9, x10, [sp, #96]
+	stp	x11, x12, [sp, #112]
+	stp	x13, x14, [sp, #128]
+	stp	x15, x18, [sp, #144]
+	stp	q0, q1, [sp, #160]
+	stp	q2, q3, [sp, #192]
+	stp	q4, q5, [sp, #224]
+	stp	q6, q7, [sp, #256]
 
 	/*
 	 * tracer(self_ret, parent_ip, retp).  A return address a -pg
@@ -98,9 +131,9 @@ ftrace_common:
 	 * carries the code in its top bits: the tracers see it stripped.
 	 */
 	mov	x0, x30
-	ldr	x1, [x10]
+	ldr	x1, [x17]
 	and	x1, x1, #0xffffffffffff
-	mov	x2, x10
+	mov	x2, x17
 
 	/*
 	 * ftrace_call: "nop", or "bl <tracer>" while a tracer with a callback
@@ -133,19 +166,23 @@ ftrace_graph_call:
 	nop
 1:
 
-	ldp	q0, q1, [sp, #96]
-	ldp	q2, q3, [sp, #128]
-	ldp	q4, q5, [sp, #160]
-	ldp	q6, q7, [sp, #192]
+	ldp	q0, q1, [sp, #160]
+	ldp	q2, q3, [sp, #192]
+	ldp	q4, q5, [sp, #224]
+	ldp	q6, q7, [sp, #256]
 	ldp	x0, x1, [sp, #16]
 	ldp	x2, x3, [sp, #32]
 	ldp	x4, x5, [sp, #48]
 	ldp	x6, x7, [sp, #64]
-	ldp	x8, x10, [sp, #80]
+	ldp	x8, x17, [sp, #80]
+	ldp	x9, x10, [sp, #96]
+	ldp	x11, x12, [sp, #112]
+	ldp	x13, x14, [sp, #128]
+	ldp	x15, x18, [sp, #144]
 	/* Back to the site with x30 what the slot says now (at a -pg site
 	 * x30 is dead after the call; the function reloads it itself). */
 	ldr	x16, [x29, #8]
-	ldr	x30, [x10]
+	ldr	x30, [x17]
 	.cfi_def_cfa sp, FRAME + 16
 	ldr	x29, [sp]
 	add	sp, sp, #FRAME + 16
@@ -163,13 +200,15 @@ ftrace_graph_call:
  * fde.c).
  * Keep the result registers (x0-x7, x8, q0-q3 for a floating-point
  * aggregate), let the C side pop the shadow stack and give back the real
- * return address, and go there.
+ * return address, and go there.  The other caller-saved registers are
+ * kept too, x16 and x17 aside: a detoured function's caller may keep
+ * values in them across the call (see the top of this file).
  *
  *   before:  parent: bl func      func: ...; ret  --> parent
  *   after:   parent: bl func      func: ...; ret  --> return_to_handler
  *                                                     --> ret to parent
  */
-#define RFRAME	160		/* x29, x30, x0-x8, q0-q3 */
+#define RFRAME	288		/* x29, x30, x0-x15, x18, q0-q7 */
 
 	.p2align 4
 	.globl	return_to_handler
@@ -182,19 +221,31 @@ return_to_handler:
 	stp	x2, x3, [sp, #32]
 	stp	x4, x5, [sp, #48]
 	stp	x6, x7, [sp, #64]
-	str	x8, [sp, #80]
-	stp	q0, q1, [sp, #96]
-	stp	q2, q3, [sp, #128]
+	stp	x8, x9, [sp, #80]
+	stp	x10, x11, [sp, #96]
+	stp	x12, x13, [sp, #112]
+	stp	x14, x15, [sp, #128]
+	str	x18, [sp, #144]
+	stp	q0, q1, [sp, #160]
+	stp	q2, q3, [sp, #192]
+	stp	q4, q5, [sp, #224]
+	stp	q6, q7, [sp, #256]
 	add	x1, sp, #RFRAME - 8		/* the key; x0 is the result */
 	bl	ftrace_return_to_handler
 	mov	x30, x0
-	ldp	q0, q1, [sp, #96]
-	ldp	q2, q3, [sp, #128]
+	ldp	q0, q1, [sp, #160]
+	ldp	q2, q3, [sp, #192]
+	ldp	q4, q5, [sp, #224]
+	ldp	q6, q7, [sp, #256]
 	ldp	x0, x1, [sp, #16]
 	ldp	x2, x3, [sp, #32]
 	ldp	x4, x5, [sp, #48]
 	ldp	x6, x7, [sp, #64]
-	ldr	x8, [sp, #80]
+	ldp	x8, x9, [sp, #80]
+	ldp	x10, x11, [sp, #96]
+	ldp	x12, x13, [sp, #112]
+	ldp	x14, x15, [sp, #128]
+	ldr	x18, [sp, #144]
 	ldr	x29, [sp]
 	add	sp, sp, #RFRAME
 	ret

@@ -29,6 +29,8 @@
 
 #include <string.h>
 
+extern char ftrace_caller_detour[];	/* entry.S */
+
 const unsigned ftrace_call_len = 4;
 
 static void put(uint8_t *insn, unsigned word, uint32_t v)
@@ -83,8 +85,60 @@ void arch_tramp_write(uint8_t *at, uintptr_t target)
 	memcpy(at + 8, &target, sizeof(target));
 }
 
+/*
+ * A detour's stub (core/detours.c) does what a patchable entry's two
+ * words do, through a register, as ftrace_caller_detour is rarely within
+ * a bl's reach of a stub; its address is the stub block's first word:
+ *
+ *   aa1e03f1   mov  x17, x30               the caller's return address
+ *   9xxxxx10   adrp x16, block
+ *   f94xxx10   ldr  x16, [x16, #:lo12:block]
+ *   d63f0200   blr  x16                    returns to stub + 16
+ *
+ * entered by the entry's one-word "b stub"; the function's first
+ * instruction, relocated, and "b entry + 4" follow.  x16 and x17 are
+ * free at a function's entry (the far-call trampoline above clobbers x16
+ * too); x9, which a patchable entry uses, is not: the function's callers
+ * may keep a value in it (entry.S).  The block is within 128 MB of the
+ * stub, the page count always fits.
+ */
+unsigned arch_detour_call(uint8_t *code, intptr_t word_off, unsigned *resume)
+{
+	uintptr_t pc = (uintptr_t)code, word = pc + (uintptr_t)word_off;
+	int64_t pages = (int64_t)((word >> 12) - ((pc + 4) >> 12));
+
+	if (word & 7)
+		return 0;
+	put(code, 0, A64_MOV_X17_X30);
+	put(code, 1, A64_ADRP | 16 | ((uint32_t)pages & 3) << 29 |
+			     ((uint32_t)(pages >> 2) & 0x7ffff) << 5);
+	put(code, 2, 0xf9400210u | (uint32_t)((word & 0xfff) >> 3) << 10);
+	put(code, 3, A64_BLR_X16);
+	*resume = 16;
+	return 16;
+}
+
+/*   14xxxxxx   b stub      (one word, the function's first after a BTI) */
+int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn, unsigned *len)
+{
+	int64_t off = (int64_t)(stub - entry);
+
+	if (off < -(1ll << 27) || off >= (1ll << 27))
+		return -1;
+	put(insn, 0, A64_B | ((uint32_t)(off >> 2) & 0x03ffffffu));
+	*len = 4;
+	return 0;
+}
+
+int arch_detour_reaim(uint8_t *p, uintptr_t from, uintptr_t to)
+{
+	return a64_reaim(p, from, to);
+}
+
 uintptr_t arch_caller_for(enum site_kind kind)
 {
+	if (kind == SITE_DETOUR)
+		return (uintptr_t)ftrace_caller_detour;
 	return (uintptr_t)(kind == SITE_FRAME ? ftrace_caller_frame : ftrace_caller);
 }
 

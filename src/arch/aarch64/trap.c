@@ -10,14 +10,18 @@
  * its second word NOP <-> BL, ftrace_call is NOP <-> BL <-> BL.  So they
  * take no trap at all (arch_can_poke_live).
  *
- * The breakpoint protocol remains for the one change outside that set:
- * an entry site's first word, nop -> "mov x9, x30", written when a module
- * is loaded, or back for detach, while threads run:
+ * The breakpoint protocol remains for the changes outside that set: an
+ * entry site's first word, nop -> "mov x9, x30", written when a module
+ * is loaded, or back for detach, while threads run; and a detour's entry
+ * (core/detours.c), whose first instruction (an stp, a sub) becomes
+ * "b stub" and back:
  *
  *   during the patch:  d4201ee0  brk #0xf7        d503201f  nop
  *   the thread:        traps with pc = site (qemu and Linux alike)
  *   new nop:           x9 = x30; pc = site + 8
  *   new call:          x9 = x30; x30 = site + 8; pc = target
+ *   a detour's b:      pc = stub (on or off: the stub runs the
+ *                      instruction the b replaces, then goes on)
  */
 #include "../arch.h"
 #include "aarch64.h"
@@ -37,6 +41,11 @@ static mcontext_t *mctx(const void *ucontext)
 }
 
 uintptr_t arch_trap_address(const void *ucontext)
+{
+	return (uintptr_t)mctx(ucontext)->pc;
+}
+
+uintptr_t arch_context_pc(const void *ucontext)
 {
 	return (uintptr_t)mctx(ucontext)->pc;
 }

@@ -66,6 +66,22 @@ static inline uintptr_t x86_call_target(uintptr_t addr, const uint8_t *insn, uns
 	return addr + len + (uintptr_t)(intptr_t)rel;
 }
 
+/* A detour copy's rel32 or disp32 at p, "a target minus an address in
+ * the copy", for the copy moved from "from" to "to"; -1 if it no longer
+ * fits (detour files, core/detours.c). */
+static inline int x86_reaim_rel32(uint8_t *p, uint64_t from, uint64_t to)
+{
+	int32_t v;
+	int64_t nv;
+
+	memcpy(&v, p, 4);
+	nv = (int64_t)v - (int64_t)(to - from);
+	if (nv != (int32_t)nv)
+		return -1;
+	memcpy(p, &(int32_t){ (int32_t)nv }, 4);
+	return 0;
+}
+
 int32_t x86_rel32(const uint8_t *p);
 uint64_t x86_skip_endbr(const struct x86_flavor *x, const struct elf_file *f, uint64_t addr);
 int x86_find_site(const struct x86_flavor *x, const struct elf_file *f,

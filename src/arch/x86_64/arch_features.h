@@ -19,5 +19,8 @@
 /* Detours: a jmp rel32 at the entry, a stub per function (ftrace.c,
  * core/detours.c). */
 #define ARCH_HAVE_DETOURS 1
+/* A signal frame's restorer word on the stack, the ucontext above it
+ * (trap.c, core/sigframes.c). */
+#define ARCH_SIGFRAME_ON_STACK 1
 
 #endif

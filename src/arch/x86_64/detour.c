@@ -20,6 +20,7 @@
  * if the new one does not fit).
  */
 #include "../../detour/detour.h"
+#include "../x86/x86.h"
 
 #include <capstone/capstone.h>
 #include <elf.h>
@@ -236,4 +237,6 @@ const struct detour_arch detour_x86_64 = {
 	.classify = classify,
 	.relocate = relocate,
 	.write_jump = write_jump,
+	.reaim = x86_reaim_rel32,	/* a copy's rel32 and disp32 */
+	.plan_step = 1,
 };

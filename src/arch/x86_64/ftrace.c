@@ -153,6 +153,11 @@ int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn, unsigned *l
 	return 0;
 }
 
+int arch_detour_reaim(uint8_t *p, uintptr_t from, uintptr_t to)
+{
+	return x86_reaim_rel32(p, from, to);
+}
+
 /* The index of addr in the sorted slots, or -1. */
 static int slot_index(const uint64_t *slots, unsigned n, uint64_t addr)
 {

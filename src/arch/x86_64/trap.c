@@ -15,6 +15,8 @@
 #include "../arch.h"
 #include "../x86/x86.h"
 
+#include <signal.h>
+#include <stddef.h>
 #include <string.h>
 #include <ucontext.h>
 
@@ -34,6 +36,44 @@ uintptr_t arch_trap_address(const void *ucontext)
 uintptr_t arch_context_pc(const void *ucontext)
 {
 	return (uintptr_t)regs((void *)ucontext)[REG_RIP];
+}
+
+uintptr_t arch_context_sp(const void *ucontext)
+{
+	return (uintptr_t)regs((void *)ucontext)[REG_RSP];
+}
+
+uintptr_t arch_signal_restorer(const void *sigaction)
+{
+	return (uintptr_t)((const struct sigaction *)sigaction)->sa_restorer;
+}
+
+/*
+ * The kernel's x86_64 signal frame (rt_sigframe), from the handler's
+ * return address up:
+ *
+ *   at:      the restorer (libc's __restore_rt)
+ *   at + 8:  the ucontext: uc_flags, uc_link, uc_stack, uc_mcontext's
+ *            general registers (the interrupted %rip, %rsp) ...
+ *   ...      the siginfo, the FPU state; then, above the red zone, the
+ *            interrupted %rsp
+ *
+ * Words that only look like it are told apart by the flags (the kernel
+ * sets no other bits than UC_FP_XSTATE and the two SS ones) and the
+ * stack pointer, which must lie above the frame and not far.
+ */
+uintptr_t arch_signal_frame_pc(uintptr_t at, arch_read_fn read)
+{
+	ucontext_t uc;
+	size_t len = offsetof(ucontext_t, uc_mcontext) + sizeof(uc.uc_mcontext.gregs);
+	uintptr_t sp;
+
+	if (read(at + 8, (char *)&uc, len) != (long)len || uc.uc_flags & ~7ul)
+		return 0;
+	sp = (uintptr_t)uc.uc_mcontext.gregs[REG_RSP];
+	if (sp < at + 8 + len || sp - at > 64 * 1024)
+		return 0;
+	return (uintptr_t)uc.uc_mcontext.gregs[REG_RIP];
 }
 
 void arch_restart_at(void *ucontext, uintptr_t addr)

@@ -1,5 +1,5 @@
-# Detours give back every register (x86_64; the program has aarch64's
-# keep_all too, for when aarch64 has detours): a program built without
+# Detours give back every register (x86_64, and aarch64 under qemu-user,
+# where keep_all checks x1-x15, v2 and v31): a program built without
 # call sites is built with gcc's -fipa-ra, and a caller that has seen its
 # callee's body keeps values in the registers it knows the callee leaves
 # alone, %r11 and %rcx among them, across the call.  detour_regs.c's
