@@ -44,6 +44,7 @@ struct attached {
 	struct record_settings saved;	/* the process's, put back at the end */
 	int detached;			/* its endpoint closed while recorded */
 	struct flight flight;		/* --overwrite: the snapshots */
+	struct kevents *kev;		/* -e: the kernel's events, or NULL */
 };
 
 static struct ft_shm *map_buffer(pid_t pid)
@@ -195,6 +196,8 @@ static void record_loop(struct attached *a)
 		uint32_t seen = atomic_load(&a->shm->published);
 
 		drain(&a->drainer, DRAIN_FULL);
+		if (a->kev)
+			kev_drain(a->kev);
 		drain_keep_info(&a->drainer);
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if (t.tv_sec - a->funcs_read.tv_sec >= FUNCS_EVERY && !over(a))
@@ -488,7 +491,11 @@ static int record_attached(struct attached *a)
 		fly(a);
 		return stop_flight(a);
 	}
+	if (o->kevents.groups)
+		a->kev = kev_start(&o->kevents, o->pid, 0, a->dir.tmp);
 	record_loop(a);
+	if (a->kev)
+		kev_finish(a->kev);
 	if (stop(a) || finish(a)) {
 		datadir_abandon(&a->dir);
 		return -1;

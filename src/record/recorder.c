@@ -50,6 +50,7 @@ struct recorder {
 					 * longer open them */
 	struct flight flight;		/* --overwrite: the snapshots */
 	struct datadir_info info;
+	struct kevents *kev;		/* -e: the kernel's events, or NULL */
 	pid_t pid;
 	int status;
 	int has_sites;		/* the program itself has call sites */
@@ -176,6 +177,8 @@ static void drain_until_exit(struct recorder *r, const char *name)
 		uint32_t seen = atomic_load(&r->shm->published);
 
 		drain(&r->drainer, DRAIN_FULL);
+		if (r->kev)
+			kev_drain(r->kev);
 		file_service_serve(&r->files, &r->dir);
 		drain_keep_info(&r->drainer);
 		pass_on_signal(r);
@@ -266,16 +269,41 @@ static int child_env(const struct record_options *o, const struct recorder *r,
 	       flight_env(o, r);
 }
 
+/* -e: the kernel's events are opened on the program before it runs, to
+ * be enabled at its exec; it waits at the gate until the recorder closes
+ * it, whether they could be opened or not. */
+static void wait_at_gate(int gate[2])
+{
+	char c;
+
+	if (gate[0] < 0)
+		return;
+	close(gate[1]);
+	while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+		;
+}
+
+static void open_gate(struct recorder *r, const struct record_options *o, int gate[2])
+{
+	if (gate[0] < 0)
+		return;
+	close(gate[0]);
+	if (r->pid > 0)
+		r->kev = kev_start(&o->kevents, r->pid, 1, r->dir.tmp);
+	close(gate[1]);
+}
+
 static int spawn(struct recorder *r, const struct record_options *o,
 		 const char *path, const char *lib)
 {
-	int ready[2];
+	int ready[2], gate[2] = { -1, -1 };
 	char err = 0;
 
-	if (pipe2(ready, O_CLOEXEC))
+	if (pipe2(ready, O_CLOEXEC) || (o->kevents.groups && pipe2(gate, O_CLOEXEC)))
 		return -1;
 	r->pid = fork();
 	if (r->pid == 0) {
+		wait_at_gate(gate);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGXFSZ, SIG_DFL);
@@ -291,6 +319,7 @@ static int spawn(struct recorder *r, const struct record_options *o,
 		_exit(127);
 	}
 	close(ready[1]);
+	open_gate(r, o, gate);
 	file_service_started(&r->files);
 	if (r->pid > 0 && read(ready[0], &err, 1) == 1)
 		err = 1;
@@ -450,6 +479,8 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	else
 		drain_until_exit(r, o->argv[0]);
 	clock_end(&r->info.clock);
+	if (r->kev)
+		kev_finish(r->kev);
 	record_describe_exit(r->status, r->info.exit, sizeof(r->info.exit));
 	if (o->overwrite) {
 		flight_final(&r->flight, flight_end_reason(&r->flight, r->status), 1);

@@ -294,7 +294,8 @@ int tr_open(struct trace_data *td, const char *dir)
 		tr_fail(td, "%s: %s", dir, strerror(errno));
 	else if (!S_ISDIR(st.st_mode))
 		tr_fail(td, "%s: not a directory", dir);
-	if (td->err[0] || read_info(td) || tr_read_processes(td) || tr_read_trace(td)) {
+	if (td->err[0] || read_info(td) || tr_read_processes(td) || tr_read_trace(td) ||
+	    (tr_kevents_read(dir, &td->kev) && tr_fail(td, "out of memory"))) {
 		char err[sizeof(td->err)];
 
 		memcpy(err, td->err, sizeof(err));
@@ -322,6 +323,7 @@ void tr_close(struct trace_data *td)
 	free(info->exit);
 	free(info->ending);
 	tr_snapshot_free(&info->snapshot);
+	tr_kevents_free(&td->kev);
 	free(td->dir);
 	tr_close_trace(td);
 	memset(td, 0, sizeof(*td));

@@ -26,6 +26,7 @@
 
 #include "../common/trace_format.h"
 #include "counts.h"
+#include "kevents.h"
 #include "trace_snapshot.h"
 
 #define TR_NO_CPU	0xffffffffu	/* a CPU nobody recorded */
@@ -143,6 +144,7 @@ struct trace_data {
 					 * first */
 	unsigned nr_files;
 	uint64_t trace_bytes;		/* their sizes, added up */
+	struct tr_kevents kev;		/* the kernel's events (record -e) */
 	char err[320];
 };
 

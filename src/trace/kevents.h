@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A data directory's kernel events (record -e; src/common/kevent_format.h),
+ * read whole at tr_open and put in each thread's time order: its system
+ * calls, context switches and page faults, and the wake-ups it made or
+ * was woken by (a wake-up of one traced thread by another is in both
+ * threads' lists).  A directory without them has none: nothing changes.
+ */
+#ifndef FNTRACE_KEVENTS_READ_H
+#define FNTRACE_KEVENTS_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/kevent_format.h"
+
+/* One of a thread's events: recs[idx], in thread tid's list. */
+struct tr_kev_ref {
+	uint32_t tid;
+	uint32_t idx;
+};
+
+struct tr_kevents {
+	int present;			/* the file is there */
+	struct kev_record *recs;	/* as the file has them */
+	size_t nr;
+	struct tr_kev_ref *refs;	/* by thread, then time */
+	size_t nr_refs;
+	uint64_t counts[KEV_KINDS];	/* records by kind; [KEV_LOST]: the
+					 * events the rings lost */
+	uint64_t off_cpu_ns;		/* from each switch out to its return */
+	int truncated;			/* the file ends inside a record */
+	char bad[128];			/* why it could not be read, or "" */
+};
+
+/* DIR/kevents into k; 0 whatever the file is (k->bad says why it could
+ * not be read), -1 out of memory. */
+int tr_kevents_read(const char *dir, struct tr_kevents *k);
+void tr_kevents_free(struct tr_kevents *k);
+/* Thread tid's events, in time order, *nr of them; NULL if none. */
+const struct tr_kev_ref *tr_kevents_of(const struct tr_kevents *k, uint32_t tid, size_t *nr);
+/* A switch out's state as ps says it: "R", "R+" (preempted), "S", "D" ... */
+const char *tr_kev_state(uint32_t prev_state);
+/* Its word: "running", "preempted", "sleeping", "disk sleep" ... */
+const char *tr_kev_state_name(uint32_t prev_state);
+
+#endif
