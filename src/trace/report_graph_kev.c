@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel's events (record -e) among a thread's calls in the
+ * function_graph view, each where it happened in the thread's time: a
+ * system call as a line inside the function that made it, as a call
+ * whose return value is known,
+ *
+ *  1)  kev_wai-4606  |   2.113 us    |    getppid() = 4605
+ *  1)  kev_wai-4606  |               |    read(3, 0x7ffd5e0c1a17, 1) {
+ *
+ * with a context switch inside it as the kernel's banner, saying where the
+ * thread went, in which state, for how long, and who woke it:
+ *
+ *  ------------------------------------------
+ *  1)  kev_wai-4606  =>    <idle>-0     S (sleeping) 30012.51 us, woken by kev_waits-4607
+ *  ------------------------------------------
+ *
+ *  1)  kev_wai-4606  | # 30257.60 us |    } (read = 1, in a comment)
+ *
+ * A wake-up the thread made, and a page fault, are comments.
+ */
+#include "report_graph.h"
+#include "syscall_names.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static uint64_t next_time(const struct graph *g);
+
+void graph_kev_init(struct graph *g)
+{
+	for (unsigned i = 0; i < g->r->nr_threads; i++) {
+		struct graph_thread *gt = &g->threads[i];
+
+		gt->kev = tr_kevents_of(&g->r->td.kev, g->r->threads[i].th->tid, &gt->nr_kev);
+		gt->next_kev = 0;
+		gt->sys.entry = NULL;
+	}
+	g->kev_next = next_time(g);
+}
+
+static const struct kev_record *rec_of(const struct graph *g, const struct tr_kev_ref *ref)
+{
+	return &g->r->td.kev.recs[ref->idx];
+}
+
+int graph_kev_before(const struct graph *g, unsigned ti, uint64_t t)
+{
+	const struct graph_thread *gt = &g->threads[ti];
+
+	return gt->next_kev < gt->nr_kev && rec_of(g, &gt->kev[gt->next_kev])->time < t;
+}
+
+void graph_kev_header(const struct report *r)
+{
+	const uint64_t *n = r->td.kev.counts;
+
+	if (!r->td.kev.present)
+		return;
+	fprintf(r->out, "# kernel events: %" PRIu64 " system calls, %" PRIu64 " context switches, %"
+		PRIu64 " wake-ups, %" PRIu64 " page faults", n[KEV_SYS_ENTER], n[KEV_SWITCH_OUT],
+		n[KEV_WAKEUP], n[KEV_FAULT]);
+	if (n[KEV_LOST])
+		fprintf(r->out, "; %" PRIu64 " lost (a CPU's ring was full)", n[KEV_LOST]);
+	fputc('\n', r->out);
+}
+
+/* ---- the text ---- */
+
+/* An argument as strace would guess: an error or a small number in
+ * decimal (an int's -100, AT_FDCWD, is only its low 32 bits), anything
+ * larger (an address, flags) in hex. */
+static void print_value(FILE *out, uint64_t v)
+{
+	int64_t s = (int64_t)v;
+
+	if ((s < 0 && s >= -4095) || (v >> 32 == 0 && (int32_t)v < 0 && (int32_t)v >= -4095))
+		fprintf(out, "%" PRId64, v >> 32 ? s : (int64_t)(int32_t)v);
+	else if (v < 1u << 20)
+		fprintf(out, "%" PRIu64, v);
+	else
+		fprintf(out, "0x%" PRIx64, v);
+}
+
+/* What it returned: -errno with the error's name, else as a value. */
+static void print_return(FILE *out, int64_t ret)
+{
+	const char *name = ret < 0 && ret >= -4095 ? strerrorname_np((int)-ret) : NULL;
+
+	if (name)
+		fprintf(out, "%" PRId64 " %s", ret, name);
+	else
+		print_value(out, (uint64_t)ret);
+}
+
+static const char *call_name(const struct kev_record *rec, char *buf, size_t len)
+{
+	return syscall_name(rec->nr, buf, len);
+}
+
+/* "read(3, 0x7ffd5e0c1a17, 1)": the first three arguments, the name's
+ * table giving no count of them. */
+static void print_syscall(FILE *out, const struct kev_record *enter)
+{
+	char buf[32];
+
+	fprintf(out, "%s(", call_name(enter, buf, sizeof(buf)));
+	for (int i = 0; i < 3; i++) {
+		if (i)
+			fputs(", ", out);
+		print_value(out, enter->args[i]);
+	}
+	fputc(')', out);
+}
+
+/* "kev_waits-4607", or "pid 15" for a task the recording has no name for. */
+static void print_task(const struct graph *g, FILE *out, uint32_t tid)
+{
+	const struct trace_data *td = &g->r->td;
+
+	for (unsigned i = 0; i < td->nr_threads; i++)
+		if (td->threads[i].tid == tid) {
+			fprintf(out, "%s-%u", td->threads[i].comm, tid);
+			return;
+		}
+	fprintf(out, "pid %u", tid);
+}
+
+static void prologue(struct graph *g, unsigned ti, const struct kev_record *rec)
+{
+	const struct tr_thread *th = g->r->threads[ti].th;
+	unsigned show = g->r->show;
+
+	if (show & REPORT_SHOW_ABSTIME)
+		graph_print_abstime(g->out, rec->time);
+	if (show & REPORT_SHOW_CPU)
+		graph_print_cpu(g, rec->cpu);
+	if (show & REPORT_SHOW_PROC) {
+		graph_print_proc(g->out, th->comm, th->tid);
+		fputs(" | ", g->out);
+	}
+}
+
+static unsigned depth_of(const struct graph *g, unsigned ti)
+{
+	const struct graph_thread *gt = &g->threads[ti];
+
+	return gt->depth + (gt->sys.entry != NULL);
+}
+
+/* ---- the events ---- */
+
+/* The entry, and its exit if nothing else of the thread comes between
+ * them (before t): one line, or an open brace. */
+static void on_enter(struct graph *g, unsigned ti, const struct kev_record *rec, uint64_t t)
+{
+	struct graph_thread *gt = &g->threads[ti];
+	const struct kev_record *exit = NULL;
+
+	if (gt->next_kev < gt->nr_kev) {
+		exit = rec_of(g, &gt->kev[gt->next_kev]);
+		if (exit->kind != KEV_SYS_EXIT || exit->nr != rec->nr || exit->time >= t)
+			exit = NULL;
+	}
+	prologue(g, ti, rec);
+	if (exit)
+		graph_print_duration(g, rec->time, exit->time);
+	else
+		graph_print_no_duration(g);
+	graph_print_indent(g->out, depth_of(g, ti));
+	print_syscall(g->out, rec);
+	if (!exit) {
+		fputs(" {\n", g->out);
+		gt->sys.entry = rec;
+		return;
+	}
+	fputs(" = ", g->out);
+	print_return(g->out, exit->value);
+	fputc('\n', g->out);
+	gt->next_kev++;
+}
+
+/* The brace of a call whose lines came between; one whose entry came
+ * before the recording (execve's) has no duration. */
+static void on_exit_call(struct graph *g, unsigned ti, const struct kev_record *rec)
+{
+	struct graph_thread *gt = &g->threads[ti];
+	const struct kev_record *entry = gt->sys.entry;
+	char buf[32];
+
+	if (entry && entry->nr != rec->nr)
+		entry = NULL;
+	gt->sys.entry = NULL;
+	prologue(g, ti, rec);
+	if (entry)
+		graph_print_duration(g, entry->time, rec->time);
+	else
+		graph_print_no_duration(g);
+	graph_print_indent(g->out, depth_of(g, ti));
+	fprintf(g->out, "} /* %s = ", call_name(rec, buf, sizeof(buf)));
+	print_return(g->out, rec->value);
+	fputs(" */\n", g->out);
+}
+
+/* The thread's return to a CPU after the switch at gt->kev[at - 1], and
+ * who woke it meanwhile (the last wake-up before the return). */
+static const struct kev_record *back_in(const struct graph *g, unsigned ti, size_t at,
+					const struct kev_record **waker)
+{
+	const struct graph_thread *gt = &g->threads[ti];
+	uint32_t tid = g->r->threads[ti].th->tid;
+
+	*waker = NULL;
+	for (; at < gt->nr_kev; at++) {
+		const struct kev_record *r = rec_of(g, &gt->kev[at]);
+
+		if (r->kind == KEV_SWITCH_IN)
+			return r;
+		if (r->kind == KEV_WAKEUP && (uint32_t)r->value == tid)
+			*waker = r;
+		if (r->kind == KEV_SWITCH_OUT)
+			break;
+	}
+	return NULL;
+}
+
+static void on_switch(struct graph *g, unsigned ti, const struct kev_record *rec)
+{
+	const struct tr_thread *th = g->r->threads[ti].th;
+	const struct kev_record *waker, *in = back_in(g, ti, g->threads[ti].next_kev, &waker);
+	char comm[17] = "", dur[REPORT_DURATION_LEN];
+
+	memcpy(comm, rec->args, 16);
+	fputs(" ------------------------------------------\n", g->out);
+	graph_print_cpu(g, rec->cpu);
+	graph_print_proc(g->out, th->comm, th->tid);
+	fputs(" => ", g->out);
+	graph_print_proc(g->out, rec->value ? comm : "<idle>", (uint32_t)rec->value);
+	fprintf(g->out, " %s (%s)", tr_kev_state(rec->nr), tr_kev_state_name(rec->nr));
+	if (in) {
+		size_t n = strlen(report_format_duration(dur, sizeof(dur), in->time - rec->time));
+
+		while (n && dur[n - 1] == ' ')
+			dur[--n] = 0;
+		fprintf(g->out, " %s off CPU", dur);
+	}
+	else
+		fputs(", not back in the recording", g->out);
+	if (waker) {
+		fputs(", woken by ", g->out);
+		print_task(g, g->out, waker->tid);
+	}
+	fputs("\n ------------------------------------------\n\n", g->out);
+}
+
+static void on_comment(struct graph *g, unsigned ti, const struct kev_record *rec)
+{
+	prologue(g, ti, rec);
+	graph_print_no_duration(g);
+	graph_print_indent(g->out, depth_of(g, ti));
+	if (rec->kind == KEV_FAULT) {
+		fprintf(g->out, "/* page fault at 0x%" PRIx64 ", ip 0x%" PRIx64 ", error 0x%"
+			PRIx64 " */\n", rec->args[0], rec->args[1], rec->args[2]);
+		return;
+	}
+	fputs("/* wakes ", g->out);
+	print_task(g, g->out, (uint32_t)rec->value);
+	fprintf(g->out, " on CPU %u */\n", rec->nr);
+}
+
+static void flush_thread(struct graph *g, unsigned ti, uint64_t t)
+{
+	struct graph_thread *gt = &g->threads[ti];
+	uint32_t tid = g->r->threads[ti].th->tid;
+
+	while (graph_kev_before(g, ti, t)) {
+		const struct kev_record *rec = rec_of(g, &gt->kev[gt->next_kev++]);
+
+		switch (rec->kind) {
+		case KEV_SYS_ENTER:
+			on_enter(g, ti, rec, t);
+			break;
+		case KEV_SYS_EXIT:
+			on_exit_call(g, ti, rec);
+			break;
+		case KEV_SWITCH_OUT:
+			on_switch(g, ti, rec);
+			break;
+		case KEV_WAKEUP:	/* of this thread: said with its switch */
+			if (rec->tid == tid && (uint32_t)rec->value != tid)
+				on_comment(g, ti, rec);
+			break;
+		case KEV_FAULT:
+			on_comment(g, ti, rec);
+			break;
+		}
+	}
+}
+
+/* The earliest of the events not printed yet, of every thread. */
+static uint64_t next_time(const struct graph *g)
+{
+	uint64_t next = UINT64_MAX;
+
+	for (unsigned i = 0; i < g->r->nr_threads; i++) {
+		const struct graph_thread *gt = &g->threads[i];
+
+		if (gt->next_kev < gt->nr_kev && rec_of(g, &gt->kev[gt->next_kev])->time < next)
+			next = rec_of(g, &gt->kev[gt->next_kev])->time;
+	}
+	return next;
+}
+
+/* A look at every thread only when one has something to print: kernel
+ * events are few beside the calls. */
+void graph_kev_flush(struct graph *g, uint64_t t)
+{
+	if (t <= g->kev_next)
+		return;
+	for (unsigned i = 0; i < g->r->nr_threads; i++)
+		flush_thread(g, i, t);
+	g->kev_next = next_time(g);
+}
