@@ -1,0 +1,108 @@
+# record -e: the kernel's events of the traced threads beside their
+# calls.  kev_waits sleeps, reads a pipe another thread writes 30 ms
+# later, waits 40 ms for a mutex another thread holds, each measured by
+# its own clock; makes 100 getppid calls in main and in a thread it
+# makes and ends.  What the recording says of each must agree with the
+# program, and with strace.
+
+. "$top/tests/kev_lib.sh"
+if ! kev_tracefs; then
+	t_skip "kernel events" "no tracefs, and not root to mount it"
+	return 0
+fi
+trap kev_untracefs EXIT
+
+t_build gcc-pg -O2 kev_waits "$top/tests/progs/kev_waits.c"
+
+"$FNTRACE" record -e sched -e syscalls -o k.data -- ./kev_waits 2 >k.out 2>k.err
+t_eq "exit status" 0 "$?"
+t_ok "the recorder's line on them" grep -q '^fntrace: kernel events: [0-9]* system calls' k.err
+pid=$(ls k.data/funcs-* | sed 's/.*-//')
+"$FNTRACE" report -i k.data -O nocpu -O noproc --tid "$pid" >main.txt
+kev_graph k.data >all.txt
+
+# ---- info ----
+"$FNTRACE" info -i k.data >info.txt
+t_ok "info counts them" grep -qE '^kernel events +[1-9][0-9]* system calls \([0-9]+ returned\), [1-9][0-9]* context switches, [1-9][0-9]* wake-ups, 0 page faults$' info.txt
+t_ok "info: none lost" grep -qE '^kernel lost +0 events$' info.txt
+t_ok "the report's header counts them" grep -q '^# kernel events: [0-9]* system calls' all.txt
+
+# ---- each wait, by the program's clock and by the recording's ----
+# kev_compare WHAT FUNC SYSCALL: the program's lines "WHAT NS", in order,
+# against the longest SYSCALL inside each call of FUNC, and the time off
+# the CPU inside it.
+kev_compare() {
+	local what=$1 n=0 want dur off
+	kev_in_call main.txt "$2" "$3" >"$what.rec"
+	t_eq "$what: one $3 inside each $2()" 2 "$(awk '$1 > 0' "$what.rec" | wc -l)"
+	grep "^$what " k.out | cut -d' ' -f2 | while read -r want; do
+		n=$((n + 1))
+		read -r dur off <<-EOF
+		$(sed -n "${n}p" "$what.rec")
+		EOF
+		kev_within "$what #$n: $3's duration" "$want" "$dur"
+		kev_within "$what #$n: off CPU inside it" "$(awk -v d="$dur" 'BEGIN { printf "%d", d * 1000 }')" "$off"
+	done
+}
+kev_compare nap nap clock_nanosleep
+kev_compare pipe pipe_read read
+kev_compare mutex mutex_wait futex
+
+# Who woke whom, and in which state each left: the pipe's reader by the
+# writer, the mutex's waiter by the holder, both sleeping (S).
+t_ok "read: sleeping, woken by another thread of the program" \
+	awk -v p="$pid" '/pipe_read\(\) \{/ { in_ = 1 } in_ && / read\(/ { r = 1 }
+		r && /off CPU/ { ok = / S \(sleeping\) / && /woken by kev_waits-[0-9]+$/ && $0 !~ ("woken by kev_waits-" p "$"); exit }
+		END { exit !ok }' main.txt
+t_ok "the switch banner names the state the thread left in" \
+	grep -qE "^ [0-9]+\) +kev_wai-$pid +=> .* S \(sleeping\) [0-9.]+ [um]?s off CPU" main.txt
+t_ok "the waker says whom it woke" grep -q "/\* wakes kev_waits-$pid on CPU [0-9]* \*/" all.txt
+
+# ---- system calls inside the function that made them, exactly ----
+# 100 getppid in each many_getppid(), in main and in the thread of
+# in_thread(); none anywhere else.
+t_eq "getppid: every one inside many_getppid()" "400 0" "$(awk '
+	/ getppid\(/ { if (inside) n++; else out++ }
+	/many_getppid\(\) \{/ { inside = 1 } /\} \/\* many_getppid \*\// { inside = 0 }
+	END { print n + 0, out + 0 }' all.txt)"
+t_eq "getppid: in main, 200" 200 "$(kev_calls main.txt getppid)"
+
+# The counts strace -f -c gives for the same program, where they do not
+# depend on the timing.
+if command -v strace >/dev/null; then
+	strace -f -c -o strace.txt ./kev_waits 2 >/dev/null
+	for call in getppid clone3 clock_nanosleep pipe2; do
+		t_eq "$call: as many as strace -f -c counts" \
+			"$(awk -v c="$call" '$NF == c { print $4 }' strace.txt)" \
+			"$(kev_calls all.txt "$call")"
+	done
+else
+	t_fail "strace" "not installed (scripts/deps.sh)"
+fi
+
+# ---- -e syscalls:NAMES: only those, filtered by the kernel ----
+"$FNTRACE" record -e syscalls:getppid,pipe2 -o f.data -- ./kev_waits 1 >/dev/null 2>f.err
+t_eq "syscalls:getppid,pipe2: exit status" 0 "$?"
+"$FNTRACE" info -i f.data >finfo.txt
+t_ok "syscalls:getppid,pipe2: exactly 201 calls, no switches" \
+	grep -qE '^kernel events +201 system calls \(201 returned\), 0 context switches' finfo.txt
+kev_graph f.data >f.txt
+t_eq "syscalls:getppid,pipe2: no other call" "" \
+	"$(grep -E '^[^|]*\|  *[a-z_0-9]+\(' f.txt | grep -vE ' (getppid|pipe2)\(|[a-z_]+\(\)' | head -n 3)"
+
+# ---- usage ----
+t_error "-e bogus: refused" 2 "^fntrace record: -e bogus: no such event group" \
+	"$FNTRACE" record -e bogus -o u.data -- ./kev_waits
+t_error "-e syscalls:nosuch: refused" 2 "^fntrace record: -e syscalls:nosuch: no such system call" \
+	"$FNTRACE" record -e syscalls:nosuch -o u.data -- ./kev_waits
+t_error "-e sched:x: refused" 2 "^fntrace record: -e sched:x: only syscalls takes names" \
+	"$FNTRACE" record -e sched:x -o u.data -- ./kev_waits
+t_error "-e with --overwrite: refused" 2 "^fntrace record: -e is not recorded with --overwrite" \
+	"$FNTRACE" record -e sched --overwrite -o u.data -- ./kev_waits
+
+# ---- without -e, a data directory reads as it always did ----
+"$FNTRACE" record -o plain.data -- ./kev_waits 1 >/dev/null 2>plain.err
+t_eq "without -e: no kevents file" "" "$(ls plain.data | grep kevents)"
+t_eq "without -e: nothing said of them" "" "$(grep -i kernel plain.err)"
+t_eq "without -e: info says nothing of them" "" "$("$FNTRACE" info -i plain.data | grep -i kernel)"
+t_eq "without -e: the report neither" "" "$(kev_graph plain.data | grep -E 'kernel|off CPU| getppid\(')"
