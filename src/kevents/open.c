@@ -122,8 +122,11 @@ static int find_tracepoints(struct kevents *k, const struct kev_request *req)
 		if (kev_tracepoint(tracefs, tp_table[i].event, tp) &&
 		    !(errno == ENOENT && tp_table[i].fallback &&
 		      kev_tracepoint(tracefs, tp_table[i].fallback, tp) == 0)) {
-			pr_warn("%s: %s/events/%s: %s; %s", not_recorded, tracefs,
-				tp_table[i].event, strerror(errno), recorded_anyway);
+			pr_warn("%s: %s/events/%s: %s%s; %s", not_recorded, tracefs,
+				tp_table[i].event, strerror(errno),
+				errno == EACCES ? " (run as root, or let this user read tracefs: "
+				"mount -o remount,mode=755 on it and its events)" : "",
+				recorded_anyway);
 			return -1;
 		}
 		k->used |= 1u << i;
@@ -191,24 +194,33 @@ static int attach_ring(struct kev_ring *r, int fd, int cpu)
 	return kev_ring_map(r);
 }
 
+/* One thread's events on the CPU of ring r; 1 if the thread has ended
+ * meanwhile (record -p: it was in /proc a moment ago). */
+static int open_thread(struct kevents *k, struct kev_ring *r, pid_t tid, int program,
+		       const char *filter)
+{
+	for (int i = 0; i < NR_TPS; i++) {
+		int fd;
+
+		if (!(k->used & 1u << i))
+			continue;
+		fd = open_event(&k->tps[i], i, tid, r->cpu, program);
+		if (fd < 0)
+			return errno == ESRCH && !program ? 1 : -1;
+		if (keep_fd(k, fd) || attach_ring(r, fd, r->cpu) ||
+		    (*filter && i <= TP_SYS_EXIT && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter)))
+			return -1;
+	}
+	return 0;
+}
+
+/* 0, or -1 (errno); an offline CPU gets no ring. */
 static int open_on_cpu(struct kevents *k, struct kev_ring *r, const pid_t *tids,
 		       unsigned nr_tids, int program, const char *filter)
 {
 	for (unsigned t = 0; t < nr_tids; t++)
-		for (int i = 0; i < NR_TPS; i++) {
-			int fd;
-
-			if (!(k->used & 1u << i))
-				continue;
-			fd = open_event(&k->tps[i], i, tids[t], r->cpu, program);
-			if (fd < 0)
-				return t == 0 && i == __builtin_ctz(k->used) && errno == ENODEV ?
-					1 : -1;	/* an offline CPU: none */
-			if (keep_fd(k, fd) || attach_ring(r, fd, r->cpu) ||
-			    (*filter && i <= TP_SYS_EXIT &&
-			     ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter)))
-				return -1;
-		}
+		if (open_thread(k, r, tids[t], program, filter) < 0)
+			return r->fd < 0 && errno == ENODEV ? 0 : -1;
 	return 0;
 }
 
