@@ -243,3 +243,70 @@ const char *tr_kev_state_name(uint32_t prev_state)
 
 	return b < 0 ? "runnable" : b == 8 ? "preempted" : state_names[b];
 }
+
+/* ---- a thread's time off the CPU ---- */
+
+int tr_off_cpu_init(const struct tr_kevents *k, uint32_t tid, struct tr_off_cpu *o)
+{
+	size_t nr;
+	const struct tr_kev_ref *refs = tr_kevents_of(k, tid, &nr);
+	uint64_t out = 0, sum = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (!refs)
+		return 0;
+	o->out = malloc(nr * sizeof(*o->out));
+	o->in = malloc(nr * sizeof(*o->in));
+	o->before = malloc(nr * sizeof(*o->before));
+	if (!o->out || !o->in || !o->before) {
+		tr_off_cpu_free(o);
+		return -1;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct kev_record *r = &k->recs[refs[i].idx];
+
+		if (r->kind == KEV_SWITCH_OUT) {
+			out = r->time;
+		} else if (r->kind == KEV_SWITCH_IN && out) {
+			o->out[o->nr] = out;
+			o->in[o->nr] = r->time;
+			o->before[o->nr++] = sum;
+			sum += r->time - out;
+			out = 0;
+		}
+	}
+	return 0;
+}
+
+void tr_off_cpu_free(struct tr_off_cpu *o)
+{
+	free(o->out);
+	free(o->in);
+	free(o->before);
+	memset(o, 0, sizeof(*o));
+}
+
+/* Off the CPU before time t: the whole spans that began before it, the
+ * last one cut at t. */
+static uint64_t off_until(const struct tr_off_cpu *o, uint64_t t)
+{
+	size_t lo = 0, hi = o->nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (o->out[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0;
+	lo--;
+	return o->before[lo] + (t < o->in[lo] ? t : o->in[lo]) - o->out[lo];
+}
+
+uint64_t tr_off_cpu_between(const struct tr_off_cpu *o, uint64_t start, uint64_t end)
+{
+	return end > start ? off_until(o, end) - off_until(o, start) : 0;
+}

@@ -39,6 +39,19 @@ int tr_kevents_read(const char *dir, struct tr_kevents *k);
 void tr_kevents_free(struct tr_kevents *k);
 /* Thread tid's events, in time order, *nr of them; NULL if none. */
 const struct tr_kev_ref *tr_kevents_of(const struct tr_kevents *k, uint32_t tid, size_t *nr);
+/* A thread's times off the CPU, from each switch out to its return, in
+ * time order; `before[i]` is the time off CPU before the i-th. */
+struct tr_off_cpu {
+	uint64_t *out, *in, *before;
+	size_t nr;
+};
+
+/* tid's; 0, or -1 out of memory.  None without sched events. */
+int tr_off_cpu_init(const struct tr_kevents *k, uint32_t tid, struct tr_off_cpu *o);
+void tr_off_cpu_free(struct tr_off_cpu *o);
+/* The thread's time off the CPU between start and end (ns). */
+uint64_t tr_off_cpu_between(const struct tr_off_cpu *o, uint64_t start, uint64_t end);
+
 /* A switch out's state as ps says it: "R", "R+" (preempted), "S", "D" ... */
 const char *tr_kev_state(uint32_t prev_state);
 /* Its word: "running", "preempted", "sleeping", "disk sleep" ... */

@@ -58,6 +58,21 @@ t_ok "the switch banner names the state the thread left in" \
 	grep -qE "^ [0-9]+\) +kev_wai-$pid +=> .* S \(sleeping\) [0-9.]+ [um]?s off CPU" main.txt
 t_ok "the waker says whom it woke" grep -q "/\* wakes kev_waits-$pid on CPU [0-9]* \*/" all.txt
 
+# ---- the profile: of each function's time, on and off the CPU ----
+"$FNTRACE" report -i k.data --stat --csv >stat.csv
+t_eq "--csv: the columns" "function,hits,total_ns,self_ns,avg_ns,on_cpu_ns,off_cpu_ns" \
+	"$(head -n 1 stat.csv)"
+t_eq "--stat: on and off CPU make the total" "" \
+	"$(awk -F, 'NR > 1 && $6 + $7 != $3' stat.csv)"
+kev_within "--stat: nap()'s time off CPU, the program's sleeps" \
+	"$(awk '$1 == "nap" { s += $2 } END { print s }' k.out)" \
+	"$(awk -F, '$1 == "nap" { print $7 / 1000 }' stat.csv)"
+kev_within "--stat: pipe_read()'s time off CPU, the program's waits for the pipe" \
+	"$(awk '$1 == "pipe" { s += $2 } END { print s }' k.out)" \
+	"$(awk -F, '$1 == "pipe_read" { print $7 / 1000 }' stat.csv)"
+"$FNTRACE" report -i k.data --stat >stat.txt
+t_ok "--stat: the table's columns" grep -qE '^  Function .* Self +On CPU +Off CPU$' stat.txt
+
 # ---- system calls inside the function that made them, exactly ----
 # 100 getppid in each many_getppid(), in main and in the thread of
 # in_thread(); none anywhere else.
@@ -106,3 +121,5 @@ t_eq "without -e: no kevents file" "" "$(ls plain.data | grep kevents)"
 t_eq "without -e: nothing said of them" "" "$(grep -i kernel plain.err)"
 t_eq "without -e: info says nothing of them" "" "$("$FNTRACE" info -i plain.data | grep -i kernel)"
 t_eq "without -e: the report neither" "" "$(kev_graph plain.data | grep -E 'kernel|off CPU| getppid\(')"
+t_eq "without -e: the profile's columns as ever" "function,hits,total_ns,self_ns,avg_ns" \
+	"$("$FNTRACE" report -i plain.data --stat --csv | head -n 1)"
