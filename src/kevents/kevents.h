@@ -25,6 +25,7 @@
 #define KEV_GROUP_FAULTS	4u	/* exceptions:page_fault_user */
 
 #define KEV_MAX_SYSCALLS	64
+#define KEV_PASS_MS		10	/* the recorder reads the rings so often */
 
 struct kev_request {
 	unsigned groups;		/* KEV_GROUP_*; 0: none asked */
@@ -69,6 +70,7 @@ struct kev_ring {
 struct kev_counts {
 	uint64_t by_kind[KEV_KINDS];
 	uint64_t unwritten;		/* read, but the file took no more */
+	uint64_t repeated;		/* wake-ups read twice, kept once */
 };
 
 struct kevents {
@@ -77,6 +79,7 @@ struct kevents {
 	struct kev_ring *rings;
 	unsigned nr_rings;
 	int *fds;			/* every event's */
+	unsigned char *fd_tps;		/* and which tracepoint it is */
 	unsigned nr_fds, cap_fds;
 	int out;			/* the kevents file */
 	int write_failed;
@@ -106,5 +109,6 @@ int kev_ring_map(struct kev_ring *r);
 void kev_ring_unmap(struct kev_ring *r);
 void kev_ring_read(struct kevents *k, struct kev_ring *r);
 void kev_flush(struct kevents *k);
+void kev_put(struct kevents *k, const struct kev_record *rec);
 
 #endif

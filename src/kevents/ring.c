@@ -17,7 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define RING_PAGES	256		/* 1 MB a CPU at 4 KB pages */
+#define RING_PAGES	512		/* 2 MB a CPU at 4 KB pages */
 
 /* The sample_id trailer every other record ends with (sample_id_all),
  * and the head of a sample: TID, TIME, CPU. */
@@ -67,7 +67,7 @@ void kev_flush(struct kevents *k)
 	k->buffered = 0;
 }
 
-static void put(struct kevents *k, const struct kev_record *rec)
+void kev_put(struct kevents *k, const struct kev_record *rec)
 {
 	if (k->buffered + sizeof(*rec) > (1 << 16))
 		kev_flush(k);
@@ -187,8 +187,10 @@ static void on_sample(struct kevents *k, struct kev_ring *r, const uint8_t *p, u
 	rec = (struct kev_record){ .time = id->time, .pid = id->pid, .tid = id->tid,
 				   .cpu = id->cpu };
 	decode_tracepoint(k, which, p, raw_len, &rec);
-	if (!repeated_wakeup(r, &rec))
-		put(k, &rec);
+	if (repeated_wakeup(r, &rec))
+		k->counts.repeated++;
+	else
+		kev_put(k, &rec);
 }
 
 /* PERF_RECORD_SWITCH (in) and PERF_RECORD_LOST, their sample_id at the
@@ -213,7 +215,7 @@ static void on_other(struct kevents *k, const struct perf_event_header *h, const
 	} else {
 		return;
 	}
-	put(k, &rec);
+	kev_put(k, &rec);
 }
 
 /* The record at offset `at` of the data, copied whole if it wraps. */

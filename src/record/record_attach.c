@@ -205,7 +205,8 @@ static void record_loop(struct attached *a)
 		now = ft_monotonic_ns();
 		if (now >= end)
 			return;
-		drain_wait(&a->drainer, seen, end - now < 100000000 ? (end - now + 999999) / 1000000 : 100);
+		drain_wait(&a->drainer, seen, end - now < 100000000 ? (end - now + 999999) / 1000000 :
+					      a->kev ? KEV_PASS_MS : 100);
 	}
 }
 

@@ -126,10 +126,12 @@ static int shm_create(struct recorder *r, const struct record_options *o, int bi
 	return -1;
 }
 
+/* With kernel events, a pass every 10 ms: their rings are not ours to
+ * wake on, and a storm of system calls fills one in a few. */
 static void wait_for_chunks(struct recorder *r, uint32_t seen)
 {
 	if (!child_done)
-		drain_wait(&r->drainer, seen, 100);
+		drain_wait(&r->drainer, seen, r->kev ? KEV_PASS_MS : 100);
 }
 
 static int child_exited(struct recorder *r)
