@@ -108,6 +108,17 @@ kev_graph f.data >f.txt
 t_eq "syscalls:getppid,pipe2: no other call" "" \
 	"$(grep -E '^[^|]*\|  *[a-z_0-9]+\(' f.txt | grep -vE ' (getppid|pipe2)\(|[a-z_]+\(\)' | head -n 3)"
 
+# ---- -e faults: the user page faults, where they were taken ----
+"$FNTRACE" record -e faults -o pf.data -- ./kev_waits 1 >/dev/null 2>pf.err
+t_eq "faults: exit status" 0 "$?"
+"$FNTRACE" info -i pf.data >pfinfo.txt
+t_ok "faults: counted, and nothing else" \
+	grep -qE '^kernel events +0 system calls \(0 returned\), 0 context switches, 0 wake-ups, [1-9][0-9]* page faults$' pfinfo.txt
+kev_graph pf.data >pf.txt
+t_eq "faults: a comment each, as many as info counts" \
+	"$(sed -n 's/.* \([0-9]*\) page faults$/\1/p' pfinfo.txt)" \
+	"$(grep -c '/\* page fault at 0x[0-9a-f]*, ip 0x[0-9a-f]*, error 0x[0-9a-f]* \*/$' pf.txt)"
+
 # ---- usage ----
 t_error "-e bogus: refused" 2 "^fntrace record: -e bogus: no such event group" \
 	"$FNTRACE" record -e bogus -o u.data -- ./kev_waits
