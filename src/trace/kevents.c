@@ -8,9 +8,11 @@
  * list they are in.
  */
 #include "kevents.h"
+#include "syscall_names.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,4 +311,60 @@ static uint64_t off_until(const struct tr_off_cpu *o, uint64_t t)
 uint64_t tr_off_cpu_between(const struct tr_off_cpu *o, uint64_t start, uint64_t end)
 {
 	return end > start ? off_until(o, end) - off_until(o, start) : 0;
+}
+
+/* ---- their text ---- */
+
+/* An int's -100 (AT_FDCWD) is only its low 32 bits in the register. */
+static size_t value_text(uint64_t v, char *buf, size_t len)
+{
+	int64_t s = (int64_t)v;
+	int n;
+
+	if (s < 0 && s >= -4095)
+		n = snprintf(buf, len, "%" PRId64, s);
+	else if (v >> 32 == 0 && (int32_t)v < 0 && (int32_t)v >= -4095)
+		n = snprintf(buf, len, "%" PRId32, (int32_t)v);
+	else if (v < 1u << 20)
+		n = snprintf(buf, len, "%" PRIu64, v);
+	else
+		n = snprintf(buf, len, "0x%" PRIx64, v);
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+const char *tr_kev_call_text(const struct kev_record *enter, char *buf, size_t len)
+{
+	char name[32];
+	int n = snprintf(buf, len, "%s(", syscall_name(enter->nr, name, sizeof(name)));
+	size_t at = n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+
+	for (int i = 0; i < 3 && at + 3 < len; i++) {
+		if (i) {
+			memcpy(buf + at, ", ", 2);
+			at += 2;
+		}
+		at += value_text(enter->args[i], buf + at, len - at);
+	}
+	snprintf(buf + at, len - at, ")");
+	return buf;
+}
+
+const char *tr_kev_return_text(int64_t ret, char *buf, size_t len)
+{
+	const char *name = ret < 0 && ret >= -4095 ? strerrorname_np((int)-ret) : NULL;
+
+	if (name)
+		snprintf(buf, len, "%" PRId64 " %s", ret, name);
+	else
+		value_text((uint64_t)ret, buf, len);
+	return buf;
+}
+
+const char *tr_kev_task_text(const char *comm, uint32_t tid, char *buf, size_t len)
+{
+	if (comm)
+		snprintf(buf, len, "%s-%u", comm, tid);
+	else
+		snprintf(buf, len, "pid %u", tid);
+	return buf;
 }

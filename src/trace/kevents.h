@@ -52,6 +52,16 @@ void tr_off_cpu_free(struct tr_off_cpu *o);
 /* The thread's time off the CPU between start and end (ns). */
 uint64_t tr_off_cpu_between(const struct tr_off_cpu *o, uint64_t start, uint64_t end);
 
+/* "read(3, 0x7ffd5e0c1a17, 1)": a system call's entry, its first three
+ * arguments (the table gives no count of them), an error or a small
+ * number in decimal, anything larger in hex. */
+const char *tr_kev_call_text(const struct kev_record *enter, char *buf, size_t len);
+/* What it returned: "-11 EAGAIN", "4096", "0x7f3a5c000000". */
+const char *tr_kev_return_text(int64_t ret, char *buf, size_t len);
+/* "kev_waits-4607", or "pid 15" for a task the recording has no name
+ * for: comm is the thread's name if known, else NULL. */
+const char *tr_kev_task_text(const char *comm, uint32_t tid, char *buf, size_t len);
+
 /* A switch out's state as ps says it: "R", "R+" (preempted), "S", "D" ... */
 const char *tr_kev_state(uint32_t prev_state);
 /* Its word: "running", "preempted", "sleeping", "disk sleep" ... */

@@ -67,63 +67,22 @@ void graph_kev_header(const struct report *r)
 
 /* ---- the text ---- */
 
-/* An argument as strace would guess: an error or a small number in
- * decimal (an int's -100, AT_FDCWD, is only its low 32 bits), anything
- * larger (an address, flags) in hex. */
-static void print_value(FILE *out, uint64_t v)
-{
-	int64_t s = (int64_t)v;
-
-	if ((s < 0 && s >= -4095) || (v >> 32 == 0 && (int32_t)v < 0 && (int32_t)v >= -4095))
-		fprintf(out, "%" PRId64, v >> 32 ? s : (int64_t)(int32_t)v);
-	else if (v < 1u << 20)
-		fprintf(out, "%" PRIu64, v);
-	else
-		fprintf(out, "0x%" PRIx64, v);
-}
-
-/* What it returned: -errno with the error's name, else as a value. */
-static void print_return(FILE *out, int64_t ret)
-{
-	const char *name = ret < 0 && ret >= -4095 ? strerrorname_np((int)-ret) : NULL;
-
-	if (name)
-		fprintf(out, "%" PRId64 " %s", ret, name);
-	else
-		print_value(out, (uint64_t)ret);
-}
-
-static const char *call_name(const struct kev_record *rec, char *buf, size_t len)
-{
-	return syscall_name(rec->nr, buf, len);
-}
-
-/* "read(3, 0x7ffd5e0c1a17, 1)": the first three arguments, the name's
- * table giving no count of them. */
-static void print_syscall(FILE *out, const struct kev_record *enter)
-{
-	char buf[32];
-
-	fprintf(out, "%s(", call_name(enter, buf, sizeof(buf)));
-	for (int i = 0; i < 3; i++) {
-		if (i)
-			fputs(", ", out);
-		print_value(out, enter->args[i]);
-	}
-	fputc(')', out);
-}
-
-/* "kev_waits-4607", or "pid 15" for a task the recording has no name for. */
-static void print_task(const struct graph *g, FILE *out, uint32_t tid)
+/* The name the recording has for a task, or NULL. */
+static const char *comm_of(const struct graph *g, uint32_t tid)
 {
 	const struct trace_data *td = &g->r->td;
 
 	for (unsigned i = 0; i < td->nr_threads; i++)
-		if (td->threads[i].tid == tid) {
-			fprintf(out, "%s-%u", td->threads[i].comm, tid);
-			return;
-		}
-	fprintf(out, "pid %u", tid);
+		if (td->threads[i].tid == tid)
+			return td->threads[i].comm;
+	return NULL;
+}
+
+static void print_task(const struct graph *g, FILE *out, uint32_t tid)
+{
+	char buf[64];
+
+	fputs(tr_kev_task_text(comm_of(g, tid), tid, buf, sizeof(buf)), out);
 }
 
 static void prologue(struct graph *g, unsigned ti, const struct kev_record *rec)
@@ -156,6 +115,7 @@ static void on_enter(struct graph *g, unsigned ti, const struct kev_record *rec,
 {
 	struct graph_thread *gt = &g->threads[ti];
 	const struct kev_record *exit = NULL;
+	char text[256];
 
 	if (gt->next_kev < gt->nr_kev) {
 		exit = rec_of(g, &gt->kev[gt->next_kev]);
@@ -168,15 +128,13 @@ static void on_enter(struct graph *g, unsigned ti, const struct kev_record *rec,
 	else
 		graph_print_no_duration(g);
 	graph_print_indent(g->out, depth_of(g, ti));
-	print_syscall(g->out, rec);
+	fputs(tr_kev_call_text(rec, text, sizeof(text)), g->out);
 	if (!exit) {
 		fputs(" {\n", g->out);
 		gt->sys.entry = rec;
 		return;
 	}
-	fputs(" = ", g->out);
-	print_return(g->out, exit->value);
-	fputc('\n', g->out);
+	fprintf(g->out, " = %s\n", tr_kev_return_text(exit->value, text, sizeof(text)));
 	gt->next_kev++;
 }
 
@@ -186,7 +144,7 @@ static void on_exit_call(struct graph *g, unsigned ti, const struct kev_record *
 {
 	struct graph_thread *gt = &g->threads[ti];
 	const struct kev_record *entry = gt->sys.entry;
-	char buf[32];
+	char buf[32], ret[64];
 
 	if (entry && entry->nr != rec->nr)
 		entry = NULL;
@@ -197,9 +155,8 @@ static void on_exit_call(struct graph *g, unsigned ti, const struct kev_record *
 	else
 		graph_print_no_duration(g);
 	graph_print_indent(g->out, depth_of(g, ti));
-	fprintf(g->out, "} /* %s = ", call_name(rec, buf, sizeof(buf)));
-	print_return(g->out, rec->value);
-	fputs(" */\n", g->out);
+	fprintf(g->out, "} /* %s = %s */\n", syscall_name(rec->nr, buf, sizeof(buf)),
+		tr_kev_return_text(rec->value, ret, sizeof(ret)));
 }
 
 /* The thread's return to a CPU after the switch at gt->kev[at - 1], and

@@ -108,6 +108,32 @@ kev_graph f.data >f.txt
 t_eq "syscalls:getppid,pipe2: no other call" "" \
 	"$(grep -E '^[^|]*\|  *[a-z_0-9]+\(' f.txt | grep -vE ' (getppid|pipe2)\(|[a-z_]+\(\)' | head -n 3)"
 
+# ---- the Chrome export: each system call a complete event inside the
+# call that made it, each time off the CPU too ----
+"$FNTRACE" export -i k.data -f chrome -o k.json
+t_eq "chrome: exit status" 0 "$?"
+t_eq "chrome: getppid inside many_getppid, nap's sleeps inside nap" "400 0 2" "$(python3 - k.json <<'PY'
+import json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+spans = {}	# (tid, name): [(begin, end)]
+open_ = {}
+for e in events:
+    key = (e["tid"], e.get("name"))
+    if e["ph"] == "B":
+        open_.setdefault(key, []).append(e["ts"])
+    elif e["ph"] == "E":
+        spans.setdefault(key, []).append((open_[key].pop(), e["ts"]))
+def inside(e, name):
+    return any(b <= e["ts"] and e["ts"] + e["dur"] <= end
+               for b, end in spans.get((e["tid"], name), []))
+calls = [e for e in events if e.get("cat") == "syscall" and e["name"] == "getppid"]
+naps = [e for e in events if e.get("cat") == "sched" and e["ph"] == "X"
+        and e["name"] == "off CPU: S" and inside(e, "nap")]
+print(sum(inside(e, "many_getppid") for e in calls),
+      sum(not inside(e, "many_getppid") for e in calls), len(naps))
+PY
+)"
+
 # ---- -e faults: the user page faults, where they were taken ----
 "$FNTRACE" record -e faults -o pf.data -- ./kev_waits 1 >/dev/null 2>pf.err
 t_eq "faults: exit status" 0 "$?"
