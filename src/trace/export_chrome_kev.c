@@ -105,8 +105,10 @@ static void span_at(const struct trace_data *td, const struct tr_kev_ref *refs, 
 			s->end = r->nr == s->rec->nr ? r : NULL;
 			break;
 		}
-		if (s->rec->kind != KEV_SWITCH_OUT || r->kind == KEV_SWITCH_OUT)
+		if (s->rec->kind != KEV_SWITCH_OUT)
 			continue;
+		if (r->kind == KEV_SWITCH_OUT)
+			break;
 		if (r->kind == KEV_WAKEUP && (uint32_t)r->value == tid)
 			s->waker = r;
 		if (r->kind == KEV_SWITCH_IN) {

@@ -134,6 +134,20 @@ print(sum(inside(e, "many_getppid") for e in calls),
 PY
 )"
 
+# ---- the Perfetto export: the same slices among the calls, on each
+# thread's sequence, by TrackEvent's rules (tests/data/perfetto_check.py) ----
+"$FNTRACE" export -i k.data -f perfetto -o k.pftrace
+t_eq "perfetto: exit status" 0 "$?"
+protoc -I"$top/tests/data" --decode=perfetto_min.Trace perfetto_min.proto <k.pftrace >k.ptxt
+t_eq "perfetto: valid by our .proto" 0 "$?"
+python3 "$top/tests/data/perfetto_check.py" <k.ptxt >k.facts
+t_eq "perfetto: TrackEvent's rules hold (every slice nests and ends)" 0 "$?"
+grep ERROR k.facts | head -n 3
+t_ok "perfetto: system calls and times off CPU named" \
+	grep -qE '^names .*,getppid,.*off CPU: S' k.facts
+t_eq "perfetto: their annotations" "call next ret state woken_by" \
+	"$(sed -n 's/^annotation //p' k.facts | xargs)"
+
 # ---- -e faults: the user page faults, where they were taken ----
 "$FNTRACE" record -e faults -o pf.data -- ./kev_waits 1 >/dev/null 2>pf.err
 t_eq "faults: exit status" 0 "$?"
