@@ -9,6 +9,7 @@
  *   tracefs.c  where tracefs is; a tracepoint's id and fields
  *   open.c     the events, per CPU and per traced thread; why not
  *   ring.c     the per-CPU rings read into kevents
+ *   gate.c     a program held between fork and exec meanwhile
  */
 #ifndef FNTRACE_KEVENTS_H
 #define FNTRACE_KEVENTS_H
@@ -99,6 +100,17 @@ struct kevents {
  */
 struct kevents *kev_start(const struct kev_request *req, pid_t pid, int program,
 			  const char *dir);
+/* gate.c: a program's events are opened after its fork and before its
+ * exec, at which they are enabled: it waits at a gate (a pipe) until the
+ * recorder has tried.  Without -e, no gate (both fds -1).  0, or -1. */
+int kev_gate_make(const struct kev_request *req, int gate[2]);
+/* In the child: until the gate opens (or the recorder is gone). */
+void kev_gate_wait(int gate[2]);
+/* In the recorder: kev_start() on the program pid (NULL if none, or if
+ * they could not be opened), then the gate opened whatever came of it. */
+struct kevents *kev_gate_open(int gate[2], const struct kev_request *req, pid_t pid,
+			      const char *dir);
+
 /* What the rings hold, into the file: called as the recorder drains. */
 void kev_drain(struct kevents *k);
 /* The last of it, the file closed, one line of what was recorded. */

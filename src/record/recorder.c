@@ -271,41 +271,17 @@ static int child_env(const struct record_options *o, const struct recorder *r,
 	       flight_env(o, r);
 }
 
-/* -e: the kernel's events are opened on the program before it runs, to
- * be enabled at its exec; it waits at the gate until the recorder closes
- * it, whether they could be opened or not. */
-static void wait_at_gate(int gate[2])
-{
-	char c;
-
-	if (gate[0] < 0)
-		return;
-	close(gate[1]);
-	while (read(gate[0], &c, 1) < 0 && errno == EINTR)
-		;
-}
-
-static void open_gate(struct recorder *r, const struct record_options *o, int gate[2])
-{
-	if (gate[0] < 0)
-		return;
-	close(gate[0]);
-	if (r->pid > 0)
-		r->kev = kev_start(&o->kevents, r->pid, 1, r->dir.tmp);
-	close(gate[1]);
-}
-
 static int spawn(struct recorder *r, const struct record_options *o,
 		 const char *path, const char *lib)
 {
 	int ready[2], gate[2] = { -1, -1 };
 	char err = 0;
 
-	if (pipe2(ready, O_CLOEXEC) || (o->kevents.groups && pipe2(gate, O_CLOEXEC)))
+	if (pipe2(ready, O_CLOEXEC) || kev_gate_make(&o->kevents, gate))
 		return -1;
 	r->pid = fork();
 	if (r->pid == 0) {
-		wait_at_gate(gate);
+		kev_gate_wait(gate);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGXFSZ, SIG_DFL);
@@ -321,7 +297,7 @@ static int spawn(struct recorder *r, const struct record_options *o,
 		_exit(127);
 	}
 	close(ready[1]);
-	open_gate(r, o, gate);
+	r->kev = kev_gate_open(gate, &o->kevents, r->pid, r->dir.tmp);
 	file_service_started(&r->files);
 	if (r->pid > 0 && read(ready[0], &err, 1) == 1)
 		err = 1;
