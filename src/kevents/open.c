@@ -247,13 +247,14 @@ static int open_all(struct kevents *k, const struct kev_request *req, const pid_
 
 		*r = (struct kev_ring){ .fd = -1, .cpu = c };
 		n = open_on_cpu(k, r, tids, nr_tids, program, filter);
+		if (r->fd >= 0)
+			k->nr_rings++;	/* kev_close() unmaps it */
 		if (n < 0) {
-			pr_warn("%s: perf_event_open on CPU %d: %s; %s", not_recorded, c,
+			pr_warn("%s: %s on CPU %d: %s; %s", not_recorded,
+				r->fd >= 0 && !r->base ? "mapping its ring" : "perf_event_open", c,
 				strerror(errno), recorded_anyway);
 			return -1;
 		}
-		if (r->fd >= 0)
-			k->nr_rings++;
 	}
 	return 0;
 }

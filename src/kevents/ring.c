@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #define RING_PAGES	512		/* 2 MB a CPU at 4 KB pages */
+#define MIN_RING_PAGES	16
 
 /* The sample_id trailer every other record ends with (sample_id_all),
  * and the head of a sample: TID, TIME, CPU. */
@@ -27,17 +28,24 @@ struct sample_id {
 	uint32_t cpu, res;
 };
 
+/* RING_PAGES, or fewer where the locked memory perf allows a user
+ * without CAP_IPC_LOCK (perf_event_mlock_kb, then RLIMIT_MEMLOCK) does
+ * not hold that many: a smaller ring loses more, and says so. */
 int kev_ring_map(struct kev_ring *r)
 {
 	size_t page = sysconf(_SC_PAGESIZE);
 
-	r->data_size = RING_PAGES * page;
-	r->base = mmap(NULL, page + r->data_size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
-	if (r->base == MAP_FAILED) {
-		r->base = NULL;
-		return -1;
+	for (size_t pages = RING_PAGES; pages >= MIN_RING_PAGES; pages /= 2) {
+		r->data_size = pages * page;
+		r->base = mmap(NULL, page + r->data_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			       r->fd, 0);
+		if (r->base != MAP_FAILED)
+			return 0;
+		if (errno != EPERM && errno != ENOMEM)
+			break;
 	}
-	return 0;
+	r->base = NULL;
+	return -1;
 }
 
 void kev_ring_unmap(struct kev_ring *r)
