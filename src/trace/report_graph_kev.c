@@ -25,6 +25,11 @@
 #include <inttypes.h>
 #include <string.h>
 
+static const struct kev_record *rec_of(const struct graph *g, const struct tr_kev_ref *ref)
+{
+	return &g->r->td.kev.recs[ref->idx];
+}
+
 static uint64_t next_time(const struct graph *g);
 
 void graph_kev_init(struct graph *g)
@@ -35,13 +40,14 @@ void graph_kev_init(struct graph *g)
 		gt->kev = tr_kevents_of(&g->r->td.kev, g->r->threads[i].th->tid, &gt->nr_kev);
 		gt->next_kev = 0;
 		gt->sys.entry = NULL;
+		/* --time-range: those within it */
+		while (gt->nr_kev && rec_of(g, &gt->kev[gt->nr_kev - 1])->time > g->r->sel.to)
+			gt->nr_kev--;
+		while (gt->next_kev < gt->nr_kev &&
+		       rec_of(g, &gt->kev[gt->next_kev])->time < g->r->sel.from)
+			gt->next_kev++;
 	}
 	g->kev_next = next_time(g);
-}
-
-static const struct kev_record *rec_of(const struct graph *g, const struct tr_kev_ref *ref)
-{
-	return &g->r->td.kev.recs[ref->idx];
 }
 
 int graph_kev_before(const struct graph *g, unsigned ti, uint64_t t)

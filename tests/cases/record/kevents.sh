@@ -84,6 +84,11 @@ t_eq "getppid: every one inside many_getppid()" "400 0" "$(awk '
 	/many_getppid\(\) \{/ { inside = 1 } /\} \/\* many_getppid \*\// { inside = 0 }
 	END { print n + 0, out + 0 }' all.txt)"
 t_eq "getppid: in main, 200" 200 "$(kev_calls main.txt getppid)"
+# --time-range: the kernel's events inside it only.  The first 10 ms are
+# the first nap's: no getppid, its clock_nanosleep.
+"$FNTRACE" report -i k.data --time-range 0~10ms -O nocpu -O noproc --tid "$pid" >range.txt
+t_eq "--time-range: no getppid in the first 10 ms" 0 "$(kev_calls range.txt getppid)"
+t_eq "--time-range: the first nap's sleep" 1 "$(kev_calls range.txt clock_nanosleep)"
 
 # The counts strace -f -c gives for the same program, where they do not
 # depend on the timing.
