@@ -49,7 +49,7 @@ med() { sort -n "$OUT/$1.$2" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 
 
 labels="plain func kev strace strace_c sw_plain sw_func sw_kev"
 for l in $labels; do rm -f "$OUT/$l.wall" "$OUT/$l.cpu"; done
-for r in $(seq "$RUNS"); do
+for _ in $(seq "$RUNS"); do
 	timed plain "$OUT/kev_storm" "$CALLS"
 	timed func "$FNTRACE" record -F storm -o "$OUT/func.data" -- "$OUT/kev_storm" "$CALLS"
 	timed kev "$FNTRACE" record -F storm -e syscalls:getppid -o "$OUT/kev.data" -- \

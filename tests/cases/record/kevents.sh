@@ -178,7 +178,7 @@ t_error "live -e: refused" 2 "^fntrace live: -e: the kernel's events are not sho
 
 # ---- without -e, a data directory reads as it always did ----
 "$FNTRACE" record -o plain.data -- ./kev_waits 1 >/dev/null 2>plain.err
-t_eq "without -e: no kevents file" "" "$(ls plain.data | grep kevents)"
+t_ok "without -e: no kevents file" test ! -e plain.data/kevents
 t_eq "without -e: nothing said of them" "" "$(grep -i kernel plain.err)"
 t_eq "without -e: info says nothing of them" "" "$("$FNTRACE" info -i plain.data | grep -i kernel)"
 t_eq "without -e: the report neither" "" "$(kev_graph plain.data | grep -E 'kernel|off CPU| getppid\(')"

@@ -32,7 +32,7 @@ kev_refused() {
 	t_eq "$name: one line on what is missing, then the summary" 2 "$(wc -l <"$name.err")"
 	t_ok "$name: it says what and how" grep -qE "$2" "$name.err"
 	t_ok "$name: the summary as ever" grep -q '^fntrace: recorded 10 calls' "$name.err"
-	t_eq "$name: no kevents file" "" "$(ls out/k.data | grep kevents)"
+	t_ok "$name: no kevents file" test ! -e out/k.data/kevents
 	t_eq "$name: the function trace recorded" "mutex_wait" \
 		"$("$FNTRACE" report -i out/k.data --stat --csv | cut -d, -f1 | grep -x mutex_wait)"
 	t_eq "$name: the program ran as ever" "nap pipe mutex" "$(cut -d' ' -f1 "$name.out" | xargs)"
