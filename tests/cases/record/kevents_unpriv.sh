@@ -1,7 +1,9 @@
-# record -e by a user who may not have the kernel's events: nobody, with
-# kernel.perf_event_paranoid at 2 for the case (put back after).  One
-# line says what is missing and how to allow it; the function trace is
-# recorded as without -e, and the program's exit status passed on.
+# record -e where the kernel's events cannot be had: by nobody, with
+# kernel.perf_event_paranoid at 2 for the case (put back after), then at
+# -1 with tracefs root's; by root with no tracefs mounted (in a mount
+# namespace of the case's own).  One line says what is missing and how to
+# allow it; the function trace is recorded as without -e, and the
+# program's exit status passed on.
 
 . "$top/tests/kev_lib.sh"
 if [ "$(id -u)" != 0 ]; then
@@ -49,3 +51,17 @@ if $as_nobody test -r /sys/kernel/tracing/events/sched/sched_switch/id ||
 else
 	kev_refused "paranoid -1, tracefs root's" "^fntrace: warning: kernel events not recorded: /sys/kernel(/debug)?/tracing/events/[a-z_/]+: Permission denied \(run as root, or let this user read tracefs"
 fi
+
+# No tracefs where fntrace looks (a mount namespace of the case's own,
+# both places unmounted in it, the machine's left alone): said, and how
+# to mount it; fntrace mounts nothing itself.
+echo "$paranoid" >/proc/sys/kernel/perf_event_paranoid
+unshare -m sh -c 'for d in /sys/kernel/tracing /sys/kernel/debug/tracing /sys/kernel/debug; do
+		umount "$d" 2>/dev/null; done; exec "$@"' sh \
+	"$FNTRACE" record -e sched -o nt.data -- ./kev_waits 1 >nt.out 2>nt.err
+t_eq "no tracefs: the program's exit status" 0 "$?"
+t_ok "no tracefs: one line, and how to mount it" grep -qx "fntrace: warning: kernel events not recorded: tracefs is not mounted at /sys/kernel/tracing or /sys/kernel/debug/tracing (as root: mount -t tracefs nodev /sys/kernel/tracing); the function trace is recorded as asked" nt.err
+t_eq "no tracefs: that line and the summary, nothing else" 2 "$(wc -l <nt.err)"
+t_ok "no tracefs: not mounted by fntrace" sh -c '! grep -q "^fntrace: kernel events: " nt.err'
+t_ok "no tracefs: the function trace recorded" test -s nt.data/trace.dat
+t_ok "no tracefs: the machine's still mounted" kev_tracefs
