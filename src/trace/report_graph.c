@@ -404,7 +404,7 @@ static int on_stack(struct graph *g, unsigned ti, const struct tr_event *ev)
 
 static int on_event(struct graph *g, unsigned ti, const struct tr_event *ev)
 {
-	graph_kev_flush(g, ev->time);
+	graph_kev_flush(g, ti, ev->time);
 	switch (ev->type) {
 	case TR_ENTRY:
 		return on_entry(g, ti, ev);
@@ -493,6 +493,7 @@ static void graph_free(struct graph *g)
 		free(g->threads[i].stack);
 	free(g->threads);
 	free(g->owners);
+	graph_kev_free(g);
 	merge_free(&g->merge, g->r);
 }
 
@@ -511,13 +512,16 @@ int report_graph(struct report *r)
 		return -1;
 	}
 	take_carried(&g);
-	graph_kev_init(&g);
+	if (graph_kev_init(&g)) {
+		graph_free(&g);
+		return -1;
+	}
 	if (!r->opt->no_header)
 		print_header(r);
 	while (!err && (ti = merge_next(&g.merge, &ev)) >= 0)
 		err = on_event(&g, ti, &ev);
 	if (!err)
-		graph_kev_flush(&g, UINT64_MAX);
+		graph_kev_flush(&g, ~0u, UINT64_MAX);
 	if (!err)
 		err = leave_carried(&g);
 	graph_free(&g);

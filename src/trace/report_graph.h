@@ -49,6 +49,11 @@ struct graph {
 	unsigned nr_owners;
 	size_t cap_owners;
 	int cpu_width;
+	/* Threads with kernel events and no call in the trace (-F left
+	 * them none), after the report's own: index nr_threads + i. */
+	struct tr_thread *kev_only;
+	struct graph_thread *kev_only_gt;
+	unsigned nr_kev_only;
 	uint64_t kev_next;		/* the earliest kernel event not yet
 					 * printed, of any thread */
 };
@@ -61,13 +66,16 @@ void graph_print_duration(const struct graph *g, uint64_t start, uint64_t end);
 void graph_print_no_duration(const struct graph *g);
 void graph_print_indent(FILE *out, unsigned depth);
 
-/* report_graph_kev.c: each thread's kernel events found. */
-void graph_kev_init(struct graph *g);
+/* report_graph_kev.c: each thread's kernel events found; -1 out of
+ * memory. */
+int graph_kev_init(struct graph *g);
+void graph_kev_free(struct graph *g);
 /* Has thread ti a kernel event to print before time t (ns)? */
 int graph_kev_before(const struct graph *g, unsigned ti, uint64_t t);
-/* Every thread's kernel events before time t printed, each at its
- * thread's depth. */
-void graph_kev_flush(struct graph *g, uint64_t t);
+/* Every thread's kernel events before time t printed in time order,
+ * each at its thread's depth; cur is the thread whose event at t comes
+ * next (~0u: none). */
+void graph_kev_flush(struct graph *g, unsigned cur, uint64_t t);
 /* The report header's line on the kernel events, if any were recorded. */
 void graph_kev_header(const struct report *r);
 

@@ -17,12 +17,15 @@
  *
  *  1)  kev_wai-4606  | # 30257.60 us |    } (read = 1, in a comment)
  *
- * A wake-up the thread made, and a page fault, are comments.
+ * A wake-up the thread made, and a page fault, are comments.  A thread
+ * with kernel events and no call (-F left it none) shows them all the
+ * same, named "<...>" as the kernel names a task it has no name for.
  */
 #include "report_graph.h"
 #include "syscall_names.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct kev_record *rec_of(const struct graph *g, const struct tr_kev_ref *ref)
@@ -32,27 +35,93 @@ static const struct kev_record *rec_of(const struct graph *g, const struct tr_ke
 
 static uint64_t next_time(const struct graph *g);
 
-void graph_kev_init(struct graph *g)
+/* Thread ti: one of the report's, or past them one with kernel events
+ * alone. */
+static const struct tr_thread *th_of(const struct graph *g, unsigned ti)
 {
-	for (unsigned i = 0; i < g->r->nr_threads; i++) {
-		struct graph_thread *gt = &g->threads[i];
+	return ti < g->r->nr_threads ? g->r->threads[ti].th : &g->kev_only[ti - g->r->nr_threads];
+}
 
-		gt->kev = tr_kevents_of(&g->r->td.kev, g->r->threads[i].th->tid, &gt->nr_kev);
-		gt->next_kev = 0;
-		gt->sys.entry = NULL;
-		/* --time-range: those within it */
-		while (gt->nr_kev && rec_of(g, &gt->kev[gt->nr_kev - 1])->time > g->r->sel.to)
-			gt->nr_kev--;
-		while (gt->next_kev < gt->nr_kev &&
-		       rec_of(g, &gt->kev[gt->next_kev])->time < g->r->sel.from)
-			gt->next_kev++;
+static struct graph_thread *gt_of(const struct graph *g, unsigned ti)
+{
+	return ti < g->r->nr_threads ? &g->threads[ti] : &g->kev_only_gt[ti - g->r->nr_threads];
+}
+
+static unsigned nr_all(const struct graph *g)
+{
+	return g->r->nr_threads + g->nr_kev_only;
+}
+
+/* The thread's kernel events, those --time-range keeps. */
+static void find_events(struct graph *g, unsigned ti)
+{
+	struct graph_thread *gt = gt_of(g, ti);
+
+	gt->kev = tr_kevents_of(&g->r->td.kev, th_of(g, ti)->tid, &gt->nr_kev);
+	gt->next_kev = 0;
+	gt->sys.entry = NULL;
+	while (gt->nr_kev && rec_of(g, &gt->kev[gt->nr_kev - 1])->time > g->r->sel.to)
+		gt->nr_kev--;
+	while (gt->next_kev < gt->nr_kev && rec_of(g, &gt->kev[gt->next_kev])->time < g->r->sel.from)
+		gt->next_kev++;
+}
+
+static int in_trace(const struct trace_data *td, uint32_t tid)
+{
+	for (unsigned i = 0; i < td->nr_threads; i++)
+		if (td->threads[i].tid == tid)
+			return 1;
+	return 0;
+}
+
+/* The threads with kernel events and no call, --tid's if it names some;
+ * named "<...>" as the kernel names a task it has no name for. */
+static int find_kev_only(struct graph *g)
+{
+	const struct tr_kevents *k = &g->r->td.kev;
+	const struct report_options *o = g->r->opt;
+
+	for (size_t i = 0; i < k->nr_refs; i++) {
+		const struct kev_record *r = &k->recs[k->refs[i].idx];
+		uint32_t tid = k->refs[i].tid;
+		struct tr_thread *th;
+
+		if ((i && k->refs[i - 1].tid == tid) || in_trace(&g->r->td, tid) ||
+		    !tr_tid_chosen(o->tids, o->nr_tids, tid))
+			continue;
+		th = realloc(g->kev_only, (g->nr_kev_only + 1) * sizeof(*th));
+		if (!th)
+			return -1;
+		g->kev_only = th;
+		th[g->nr_kev_only++] = (struct tr_thread){
+			.pid = r->kind == KEV_WAKEUP ? 0 : r->pid, .tid = tid, .comm = "<...>" };
 	}
+	g->kev_only_gt = calloc(g->nr_kev_only + 1, sizeof(*g->kev_only_gt));
+	return g->kev_only_gt ? 0 : -1;
+}
+
+int graph_kev_init(struct graph *g)
+{
+	if (g->r->td.kev.nr_refs && find_kev_only(g))
+		return -1;
+	for (unsigned i = 0; i < nr_all(g); i++)
+		find_events(g, i);
 	g->kev_next = next_time(g);
+	return 0;
+}
+
+void graph_kev_free(struct graph *g)
+{
+	free(g->kev_only);
+	free(g->kev_only_gt);
+	g->kev_only = NULL;
+	g->kev_only_gt = NULL;
+	g->nr_kev_only = 0;
 }
 
 int graph_kev_before(const struct graph *g, unsigned ti, uint64_t t)
 {
-	const struct graph_thread *gt = &g->threads[ti];
+	const struct graph_thread *gt = gt_of(g, ti);
 
 	return gt->next_kev < gt->nr_kev && rec_of(g, &gt->kev[gt->next_kev])->time < t;
 }
@@ -73,7 +142,8 @@ void graph_kev_header(const struct report *r)
 
 /* ---- the text ---- */
 
-/* The name the recording has for a task, or NULL. */
+/* The name the recording has for a task ("<...>" for a thread with
+ * kernel events alone), or NULL. */
 static const char *comm_of(const struct graph *g, uint32_t tid)
 {
 	const struct trace_data *td = &g->r->td;
@@ -81,6 +151,9 @@ static const char *comm_of(const struct graph *g, uint32_t tid)
 	for (unsigned i = 0; i < td->nr_threads; i++)
 		if (td->threads[i].tid == tid)
 			return td->threads[i].comm;
+	for (unsigned i = 0; i < g->nr_kev_only; i++)
+		if (g->kev_only[i].tid == tid)
+			return g->kev_only[i].comm;
 	return NULL;
 }
 
@@ -93,7 +166,7 @@ static void print_task(const struct graph *g, FILE *out, uint32_t tid)
 
 static void prologue(struct graph *g, unsigned ti, const struct kev_record *rec)
 {
-	const struct tr_thread *th = g->r->threads[ti].th;
+	const struct tr_thread *th = th_of(g, ti);
 	unsigned show = g->r->show;
 
 	if (show & REPORT_SHOW_ABSTIME)
@@ -108,7 +181,7 @@ static void prologue(struct graph *g, unsigned ti, const struct kev_record *rec)
 
 static unsigned depth_of(const struct graph *g, unsigned ti)
 {
-	const struct graph_thread *gt = &g->threads[ti];
+	const struct graph_thread *gt = gt_of(g, ti);
 
 	return gt->depth + (gt->sys.entry != NULL);
 }
@@ -119,7 +192,7 @@ static unsigned depth_of(const struct graph *g, unsigned ti)
  * them (before t): one line, or an open brace. */
 static void on_enter(struct graph *g, unsigned ti, const struct kev_record *rec, uint64_t t)
 {
-	struct graph_thread *gt = &g->threads[ti];
+	struct graph_thread *gt = gt_of(g, ti);
 	const struct kev_record *exit = NULL;
 	char text[256];
 
@@ -148,7 +221,7 @@ static void on_enter(struct graph *g, unsigned ti, const struct kev_record *rec,
  * before the recording (execve's) has no duration. */
 static void on_exit_call(struct graph *g, unsigned ti, const struct kev_record *rec)
 {
-	struct graph_thread *gt = &g->threads[ti];
+	struct graph_thread *gt = gt_of(g, ti);
 	const struct kev_record *entry = gt->sys.entry;
 	char buf[32], ret[64];
 
@@ -170,8 +243,8 @@ static void on_exit_call(struct graph *g, unsigned ti, const struct kev_record *
 static const struct kev_record *back_in(const struct graph *g, unsigned ti, size_t at,
 					const struct kev_record **waker)
 {
-	const struct graph_thread *gt = &g->threads[ti];
-	uint32_t tid = g->r->threads[ti].th->tid;
+	const struct graph_thread *gt = gt_of(g, ti);
+	uint32_t tid = th_of(g, ti)->tid;
 
 	*waker = NULL;
 	for (; at < gt->nr_kev; at++) {
@@ -189,8 +262,8 @@ static const struct kev_record *back_in(const struct graph *g, unsigned ti, size
 
 static void on_switch(struct graph *g, unsigned ti, const struct kev_record *rec)
 {
-	const struct tr_thread *th = g->r->threads[ti].th;
-	const struct kev_record *waker, *in = back_in(g, ti, g->threads[ti].next_kev, &waker);
+	const struct tr_thread *th = th_of(g, ti);
+	const struct kev_record *waker, *in = back_in(g, ti, gt_of(g, ti)->next_kev, &waker);
 	char comm[17] = "", dur[REPORT_DURATION_LEN];
 
 	memcpy(comm, rec->args, 16);
@@ -231,17 +304,19 @@ static void on_comment(struct graph *g, unsigned ti, const struct kev_record *re
 	fprintf(g->out, " on CPU %u */\n", rec->nr);
 }
 
-static void flush_thread(struct graph *g, unsigned ti, uint64_t t)
+/* Thread ti's events before limit; a system call is one line if its
+ * return comes before the thread's next call (bound). */
+static void flush_thread(struct graph *g, unsigned ti, uint64_t limit, uint64_t bound)
 {
-	struct graph_thread *gt = &g->threads[ti];
-	uint32_t tid = g->r->threads[ti].th->tid;
+	struct graph_thread *gt = gt_of(g, ti);
+	uint32_t tid = th_of(g, ti)->tid;
 
-	while (graph_kev_before(g, ti, t)) {
+	while (graph_kev_before(g, ti, limit)) {
 		const struct kev_record *rec = rec_of(g, &gt->kev[gt->next_kev++]);
 
 		switch (rec->kind) {
 		case KEV_SYS_ENTER:
-			on_enter(g, ti, rec, t);
+			on_enter(g, ti, rec, bound);
 			break;
 		case KEV_SYS_EXIT:
 			on_exit_call(g, ti, rec);
@@ -260,27 +335,65 @@ static void flush_thread(struct graph *g, unsigned ti, uint64_t t)
 	}
 }
 
+static uint64_t next_of(const struct graph *g, unsigned ti)
+{
+	const struct graph_thread *gt = gt_of(g, ti);
+
+	return gt->next_kev < gt->nr_kev ? rec_of(g, &gt->kev[gt->next_kev])->time : UINT64_MAX;
+}
+
 /* The earliest of the events not printed yet, of every thread. */
 static uint64_t next_time(const struct graph *g)
 {
 	uint64_t next = UINT64_MAX;
 
-	for (unsigned i = 0; i < g->r->nr_threads; i++) {
-		const struct graph_thread *gt = &g->threads[i];
-
-		if (gt->next_kev < gt->nr_kev && rec_of(g, &gt->kev[gt->next_kev])->time < next)
-			next = rec_of(g, &gt->kev[gt->next_kev])->time;
-	}
+	for (unsigned i = 0; i < nr_all(g); i++)
+		if (next_of(g, i) < next)
+			next = next_of(g, i);
 	return next;
 }
 
-/* A look at every thread only when one has something to print: kernel
- * events are few beside the calls. */
-void graph_kev_flush(struct graph *g, uint64_t t)
+/* When thread ti calls next: the event being shown (cur's, at t), or
+ * the next its cursor holds; never, for a thread of kernel events alone. */
+static uint64_t next_call(struct graph *g, unsigned ti, unsigned cur, uint64_t t)
+{
+	const struct tr_event *ev;
+
+	if (ti == cur)
+		return t;
+	if (ti >= g->r->nr_threads)
+		return UINT64_MAX;
+	ev = sel_cursor_peek(&g->merge.cursors[ti]);
+	return ev ? ev->time : UINT64_MAX;
+}
+
+/* The threads' events before t, in time order: the earliest thread's up
+ * to the next thread's first, and again.  A look at every thread only
+ * when one has something to print: kernel events are few beside the
+ * calls. */
+void graph_kev_flush(struct graph *g, unsigned cur, uint64_t t)
 {
 	if (t <= g->kev_next)
 		return;
-	for (unsigned i = 0; i < g->r->nr_threads; i++)
-		flush_thread(g, i, t);
+	for (;;) {
+		uint64_t t1 = UINT64_MAX, t2 = UINT64_MAX;
+		unsigned first = 0;
+
+		for (unsigned i = 0; i < nr_all(g); i++) {
+			uint64_t n = next_of(g, i);
+
+			if (n < t1) {
+				t2 = t1;
+				t1 = n;
+				first = i;
+			} else if (n < t2) {
+				t2 = n;
+			}
+		}
+		if (t1 >= t)
+			break;
+		flush_thread(g, first, t2 > t1 && t2 < t ? t2 : t2 > t1 ? t : t1 + 1,
+			     next_call(g, first, cur, t));
+	}
 	g->kev_next = next_time(g);
 }

@@ -103,6 +103,19 @@ else
 	t_fail "strace" "not installed (scripts/deps.sh)"
 fi
 
+# ---- -F nap: threads with no traced call show their kernel events all
+# the same, in time order among the others' ----
+"$FNTRACE" record -F nap -e sched -e syscalls -o fnap.data -- ./kev_waits 1 >/dev/null 2>&1
+kev_graph fnap.data >fnap.txt
+"$FNTRACE" report -i fnap.data -O nocpu >fnap_tasks.txt
+t_eq "-F nap: every getppid shown, main's and its thread's" 200 "$(kev_calls fnap.txt getppid)"
+t_ok "-F nap: a thread without calls named <...>" \
+	grep -qE '^ *<\.\.\.>-[0-9]+ +\|.* clock_nanosleep\(' fnap_tasks.txt
+t_ok "-F nap: the writer's write, then the read it ends" awk '
+	/<\.\.\.>-[0-9]+ .*\| +write\(4, / { w = NR }
+	/\} \/\* read = 1 \*\// && !r { r = NR }
+	END { exit !(w && r && w < r) }' fnap_tasks.txt
+
 # ---- -e syscalls:NAMES: only those, filtered by the kernel ----
 "$FNTRACE" record -e syscalls:getppid,pipe2 -o f.data -- ./kev_waits 1 >/dev/null 2>f.err
 t_eq "syscalls:getppid,pipe2: exit status" 0 "$?"
