@@ -5,18 +5,18 @@
  * system call as a line inside the function that made it, as a call
  * whose return value is known,
  *
- *  1)  kev_wai-4606  |   2.113 us    |    getppid() = 4605
+ *  1)  kev_wai-4606  |   2.113 us    |    getppid(0, 0, 0) = 4605
  *  1)  kev_wai-4606  |               |    read(3, 0x7ffd5e0c1a17, 1) {
  *
  * with a context switch inside it as the kernel's banner, saying where the
  * thread went, in which state, for how long, and who woke it:
  *
  *  ------------------------------------------
- *  1)  kev_wai-4606  =>    <idle>-0     S (sleeping) 30012.51 us, woken by kev_waits-4607
+ *  1)  kev_wai-4606  =>    <idle>-0     S (sleeping) 30012.51 us off CPU, woken by kev_waits-4607
  *  ------------------------------------------
  *
- *  1)  kev_wai-4606  | # 30257.60 us |    } (read = 1, in a comment)
- *
+ * and the call's closing brace, its duration in the column, its name and
+ * what it returned in the comment a function's brace has ("read = 1").
  * A wake-up the thread made, and a page fault, are comments.  A thread
  * with kernel events and no call (-F left it none) shows them all the
  * same, named "<...>" as the kernel names a task it has no name for.
@@ -279,9 +279,9 @@ static void on_switch(struct graph *g, unsigned ti, const struct kev_record *rec
 		while (n && dur[n - 1] == ' ')
 			dur[--n] = 0;
 		fprintf(g->out, " %s off CPU", dur);
-	}
-	else
+	} else {
 		fputs(", not back in the recording", g->out);
+	}
 	if (waker) {
 		fputs(", woken by ", g->out);
 		print_task(g, g->out, waker->tid);
