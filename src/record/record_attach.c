@@ -529,6 +529,7 @@ int record_attach(const struct record_options *o)
 	}
 	if (datadir_check_output(o->output) || !(a.info.command = command_of(o->pid)))
 		return -1;
+	kev_request_text(&o->kevents, a.info.kevents, sizeof(a.info.kevents));
 	ret = record_attached(&a);
 	drain_free(&a.drainer);	/* whichever way it ended */
 	flight_close(&a.flight);

@@ -335,6 +335,7 @@ static int describe_run(struct datadir_info *info, const struct record_options *
 	info->depth = o->depth;
 	info->thresh = o->thresh;
 	info->max_size = o->max_size;
+	kev_request_text(&o->kevents, info->kevents, sizeof(info->kevents));
 	return info->command ? 0 : -1;
 }
 

@@ -213,8 +213,12 @@ static void print_cut(const struct info *in)
 static void print_kevents(const struct info *in)
 {
 	const struct tr_kevents *k = &in->td.kev;
+	const char *asked = in->td.info.kevents;
 	const uint64_t *n = k->counts;
 
+	if (!k->present && asked)
+		field(in, "kernel events", "none: -e %s was asked, and could not be had "
+		      "(the recording said why)", asked);
 	if (!k->present)
 		return;
 	if (k->bad[0]) {
@@ -222,8 +226,9 @@ static void print_kevents(const struct info *in)
 		return;
 	}
 	field(in, "kernel events", "%" PRIu64 " system calls (%" PRIu64 " returned), %" PRIu64
-	      " context switches, %" PRIu64 " wake-ups, %" PRIu64 " page faults",
-	      n[KEV_SYS_ENTER], n[KEV_SYS_EXIT], n[KEV_SWITCH_OUT], n[KEV_WAKEUP], n[KEV_FAULT]);
+	      " context switches, %" PRIu64 " wake-ups, %" PRIu64 " page faults%s%s%s",
+	      n[KEV_SYS_ENTER], n[KEV_SYS_EXIT], n[KEV_SWITCH_OUT], n[KEV_WAKEUP], n[KEV_FAULT],
+	      asked ? " (-e " : "", asked ? asked : "", asked ? ")" : "");
 	field(in, "off CPU", "%" PRIu64 ".%06" PRIu64 " s, all threads", k->off_cpu_ns / 1000000000,
 	      k->off_cpu_ns % 1000000000 / 1000);
 	field(in, "kernel lost", "%" PRIu64 " events%s", n[KEV_LOST],

@@ -208,6 +208,8 @@ static int parse_info_field(struct tr_info *info, const char *key, char *v,
 		return tr_take_number(&v, &info->unsaid) || *v ? -1 : 0;
 	if (!strcmp(key, "max_size"))
 		return tr_take_number(&v, &info->max_size) || *v ? -1 : 0;
+	if (!strcmp(key, "kevents"))
+		return set_string(&info->kevents, v);
 	if (!strcmp(key, "max_size_dropped"))
 		return parse_cut(&info->cut, v);
 	if (!strcmp(key, "max_size_kept_from"))
@@ -322,6 +324,7 @@ void tr_close(struct trace_data *td)
 	free(info->notrace);
 	free(info->exit);
 	free(info->ending);
+	free(info->kevents);
 	tr_snapshot_free(&info->snapshot);
 	tr_kevents_free(&td->kev);
 	free(td->dir);

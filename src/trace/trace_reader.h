@@ -61,6 +61,7 @@ struct tr_info {
 	uint64_t unsaid;	/* events lost in threads that ended before
 				 * their trace could say so */
 	uint64_t max_size;	/* record --max-size, bytes; 0: none */
+	char *kevents;		/* record -e as asked, or NULL */
 	struct tr_cut cut;	/* what it dropped */
 	struct tr_snapshot snapshot;	/* a snapshot's: when and why */
 };

@@ -35,6 +35,9 @@ kev_refused() {
 	t_ok "$name: it says what and how" grep -qE "$2" "$name.err"
 	t_ok "$name: the summary as ever" grep -q '^fntrace: recorded 10 calls' "$name.err"
 	t_ok "$name: no kevents file" test ! -e out/k.data/kevents
+	"$FNTRACE" info -i out/k.data >"$name.info"
+	t_ok "$name: info says none, and what was asked" grep -qE \
+		'^kernel events +none: -e sched,syscalls was asked, and could not be had' "$name.info"
 	t_eq "$name: the function trace recorded" "mutex_wait" \
 		"$("$FNTRACE" report -i out/k.data --stat --csv | cut -d, -f1 | grep -x mutex_wait)"
 	t_eq "$name: the program ran as ever" "nap pipe mutex" "$(cut -d' ' -f1 "$name.out" | xargs)"
