@@ -116,6 +116,21 @@ t_ok "-F nap: the writer's write, then the read it ends" awk '
 	/\} \/\* read = 1 \*\// && !r { r = NR }
 	END { exit !(w && r && w < r) }' fnap_tasks.txt
 
+# ---- the function tracer's view: the kernel's events as the kernel's
+# trace file prints them, each after the function hit that made it ----
+"$FNTRACE" record -t function -e sched -e syscalls -o tf.data -- ./kev_waits 1 >/dev/null 2>&1
+"$FNTRACE" report -i tf.data >tf.txt
+t_eq "function: each getppid after many_getppid's hit, on its thread" "200 0" "$(awk '
+	{ split($1, a, "-"); tid = a[length(a)] }
+	/: sys_enter: getppid\(/ { if (last[tid] == "many_getppid") n++; else out++; next }
+	/: (sys_enter|sys_exit|sched_switch|sched_waking|page_fault_user): / { next }
+	{ last[tid] = $5 }
+	END { print n + 0, out + 0 }' tf.txt)"
+t_ok "function: a switch in the kernel's words" \
+	grep -qE ': sched_switch: prev_comm=kev_waits prev_pid=[0-9]+ prev_state=S ==> next_comm=.* next_pid=[0-9]+$' tf.txt
+t_ok "function: a wake-up in the kernel's words" \
+	grep -qE ': sched_waking: comm=kev_waits pid=[0-9]+ target_cpu=[0-9]{3}$' tf.txt
+
 # ---- -e syscalls:NAMES: only those, filtered by the kernel ----
 "$FNTRACE" record -e syscalls:getppid,pipe2 -o f.data -- ./kev_waits 1 >/dev/null 2>f.err
 t_eq "syscalls:getppid,pipe2: exit status" 0 "$?"
