@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <time.h>
@@ -231,12 +232,27 @@ static int open_on_cpu(struct kevents *k, struct kev_ring *r, const pid_t *tids,
 	return 0;
 }
 
+/* An event per tracepoint, CPU and thread: record -p of a process of a
+ * hundred threads on 64 CPUs is 32 000 fds.  The soft limit goes up to
+ * the hard one, as perf's does; the program's is its own, set before. */
+static void more_fds(unsigned nr_tids, int cpus)
+{
+	struct rlimit l;
+
+	if (getrlimit(RLIMIT_NOFILE, &l) == 0 && l.rlim_cur < l.rlim_max &&
+	    l.rlim_cur < (rlim_t)nr_tids * cpus * NR_TPS + 64) {
+		l.rlim_cur = l.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &l);
+	}
+}
+
 static int open_all(struct kevents *k, const struct kev_request *req, const pid_t *tids,
 		    unsigned nr_tids, int program)
 {
 	int cpus = get_nprocs_conf();
 	char filter[KEV_MAX_SYSCALLS * 16];
 
+	more_fds(nr_tids, cpus);
 	syscall_filter(req, filter, sizeof(filter));
 	k->rings = calloc(cpus, sizeof(*k->rings));
 	if (!k->rings)
