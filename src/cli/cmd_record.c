@@ -353,6 +353,12 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		cli_usage_error("-e is not recorded with --overwrite yet");
 		return -1;
 	}
+	/* The kevents file has no cap: --max-size would not hold. */
+	if (o->kevents.groups && o->max_size) {
+		cli_usage_error("-e is not recorded with --max-size yet (the kernel's events "
+				"are not capped)");
+		return -1;
+	}
 	if (o->thresh && strcmp(o->tracer, "function_graph")) {
 		cli_usage_error("--tracing-thresh needs the function_graph tracer");
 		return -1;
