@@ -167,6 +167,19 @@ print(sum(inside(e, "many_getppid") for e in calls),
 PY
 )"
 
+# ---- folded stacks (and the flame graph): system calls and times off
+# the CPU as frames below the calls, which split their self time and add
+# none ----
+"$FNTRACE" export -i k.data -f folded >k.folded
+t_eq "folded: the stacks add up to the outermost calls, as without -e" \
+	"$("$FNTRACE" report -i k.data --stat --csv |
+	   awk -F, '$1 == "main" || $1 == "writer" || $1 == "holder" || $1 == "worker" { s += $3 }
+		    END { print s }')" \
+	"$(awk '{ s += $NF } END { print s }' k.folded)"
+kev_within "folded: nap's sleeps off the CPU, as the program measured them" \
+	"$(awk '$1 == "nap" { s += $2 } END { print s }' k.out)" \
+	"$(awk '$1 == "main;nap;[syscall" && $2 == "clock_nanosleep];[off" { print $NF / 1000 }' k.folded)"
+
 # ---- the Perfetto export: the same slices among the calls, on each
 # thread's sequence, by TrackEvent's rules (tests/data/perfetto_check.py) ----
 "$FNTRACE" export -i k.data -f perfetto -o k.pftrace
@@ -212,5 +225,7 @@ t_ok "without -e: no kevents file" test ! -e plain.data/kevents
 t_eq "without -e: nothing said of them" "" "$(grep -i kernel plain.err)"
 t_eq "without -e: info says nothing of them" "" "$("$FNTRACE" info -i plain.data | grep -i kernel)"
 t_eq "without -e: the report neither" "" "$(kev_graph plain.data | grep -E 'kernel|off CPU| getppid\(')"
+t_eq "without -e: no kernel frames in the folded stacks" "" \
+	"$("$FNTRACE" export -i plain.data -f folded | grep -E '\[(syscall|off CPU)')"
 t_eq "without -e: the profile's columns as ever" "function,hits,total_ns,self_ns,avg_ns" \
 	"$("$FNTRACE" report -i plain.data --stat --csv | head -n 1)"
