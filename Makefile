@@ -54,7 +54,7 @@ RMC_SRC    := $(filter-out src/recordmcount/tool.c,$(wildcard src/recordmcount/*
 # Its one native-only piece: calling into a process it attaches to.
 # The detour planner (src/detour, each architecture's detour.c) reads any
 # architecture's image, through capstone, and only here for now.
-CLI_ROOMS  := cli record attach control dwarf cc target trace detour
+CLI_ROOMS  := cli record kevents attach control dwarf cc target trace detour
 CLI_SRC    := $(foreach d,$(CLI_ROOMS),$(wildcard src/$(d)/*.c)) $(RMC_SRC) $(SHARED_SRC) \
 	      $(wildcard src/arch/*/detour.c) src/arch/$(ARCH)/inject.c src/arch/inject_run.c
 # The runtime lives inside the traced process: no SSE (it runs between a
@@ -202,6 +202,15 @@ $(BUILD)/cli/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
+# The x86_64 system calls' names, generated from the system's own
+# <asm/unistd_64.h> (src/trace/syscall_names.c): no table copied by hand.
+SYSCALL_TABLE := $(BUILD)/gen/syscall_table.h
+$(SYSCALL_TABLE): scripts/syscall-table.sh
+	@mkdir -p $(dir $@)
+	scripts/syscall-table.sh $(CC) >$@.tmp && mv $@.tmp $@
+$(BUILD)/cli/src/trace/syscall_names.o: $(SYSCALL_TABLE)
+$(BUILD)/cli/src/trace/syscall_names.o: ALL_CFLAGS += -I$(BUILD)/gen
+
 $(BUILD)/rt/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
@@ -299,22 +308,23 @@ FUZZ_TRACE_SRC := tests/fuzz/fuzz_trace.c $(wildcard src/trace/*.c) src/dwarf/sr
 		  $(SHARED_SRC)
 FUZZ_TRACE_BIN := $(BUILD)/fuzz/fuzz_trace
 
-$(FUZZ_TRACE_BIN): $(FUZZ_TRACE_SRC) $(wildcard src/trace/*.h src/dwarf/srcline.h src/common/*.h \
+$(FUZZ_TRACE_BIN): $(FUZZ_TRACE_SRC) $(SYSCALL_TABLE) $(wildcard src/trace/*.h src/dwarf/srcline.h src/common/*.h \
 			src/elf/*.h src/arch/*.h src/arch/*/*.h)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-std=gnu11 -D_GNU_SOURCE -Isrc -Isrc/arch/$(ARCH) $(WARN) -o $@ $(FUZZ_TRACE_SRC) \
+		-std=gnu11 -D_GNU_SOURCE -Isrc -Isrc/arch/$(ARCH) -I$(BUILD)/gen $(WARN) -o $@ $(FUZZ_TRACE_SRC) \
 		$(CLI_LIBS)
 
 # ---- fuzzing the data directory's text files (info, funcs, args, enums) ----
 FUZZ_DATADIR_BIN := $(BUILD)/fuzz/fuzz_datadir
 
 $(FUZZ_DATADIR_BIN): tests/fuzz/fuzz_datadir.c $(filter-out tests/fuzz/fuzz_trace.c,$(FUZZ_TRACE_SRC)) \
+			$(SYSCALL_TABLE) \
 			$(wildcard src/trace/*.h src/dwarf/srcline.h src/common/*.h src/elf/*.h \
 			src/arch/*.h src/arch/*/*.h)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-std=gnu11 -D_GNU_SOURCE -Isrc -Isrc/arch/$(ARCH) $(WARN) -o $@ \
+		-std=gnu11 -D_GNU_SOURCE -Isrc -Isrc/arch/$(ARCH) -I$(BUILD)/gen $(WARN) -o $@ \
 		tests/fuzz/fuzz_datadir.c $(filter-out tests/fuzz/fuzz_trace.c,$(FUZZ_TRACE_SRC)) \
 		$(CLI_LIBS)
 

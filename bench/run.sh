@@ -31,8 +31,9 @@
 # record --overwrite, beside a funtrace build named by FUNTRACE_MICRO),
 # bench/flight_rss.sh (memory over 10^10 calls of threads that come and
 # go, under record --overwrite), bench/reach.sh (a call through a detour
-# against a call site; library calls against uftrace's) and bench/export.sh (reading a 2 GB trace;
-# EXPORT_SIZE=500M makes it smaller), and one summary table of
+# against a call site; library calls against uftrace's), bench/export.sh (reading a 2 GB trace;
+# EXPORT_SIZE=500M makes it smaller) and bench/kevents.sh (a system call
+# and a context switch recorded by record -e, beside strace -f), and one summary table of
 # every figure with its target.  Every figure is the median of repeated
 # runs, the commands of a group interleaved so that drifts of the machine
 # hit all alike.
@@ -41,7 +42,7 @@
 # only when something could not run (or a traced program printed a wrong
 # result). BENCH_QUICK=1 makes a short run (a few minutes); BENCH_SKIP
 # leaves parts out: any of off cost startup args recordmcount livepatch
-# snapshot trigger_storm flight_cost flight_rss reach export.
+# snapshot trigger_storm flight_cost flight_rss reach export kevents.
 set -eu
 export LC_ALL=C   # EPOCHREALTIME with a '.' separator; plain sort order
 
@@ -435,7 +436,7 @@ want() { [[ " ${BENCH_SKIP:-} " != *" $1 "* ]]; }
 others() {
 	local part
 	for part in startup args recordmcount livepatch snapshot trigger_storm flight_cost \
-		flight_rss reach export; do
+		flight_rss reach export kevents; do
 		want $part || continue
 		BUILD=$BUILD "$top/bench/$part.sh" || broken=1
 	done

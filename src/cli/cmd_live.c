@@ -53,6 +53,9 @@ static int refused(const struct record_options *o)
 	if (o->overwrite)
 		return cli_usage_error("--overwrite keeps snapshots: use 'fntrace record "
 				       "--overwrite -o DIR'");
+	if (o->kevents.groups)
+		return cli_usage_error("-e: the kernel's events are not shown live yet: use "
+				       "'fntrace record -e'");
 	return 0;
 }
 

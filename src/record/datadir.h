@@ -80,6 +80,7 @@ struct datadir_info {
 	uint64_t dropped;	/* events the recorder could not store */
 	uint64_t unsaid;	/* events lost that no thread's trace says */
 	uint64_t max_size;	/* --max-size, bytes; 0: none */
+	char kevents[256];	/* -e as asked ("sched,syscalls:read"); "" none */
 	struct tr_cut cut;	/* what it dropped */
 	const char *extra;	/* more lines (a snapshot's), or NULL */
 };

@@ -103,13 +103,15 @@ static char *request_lines(const struct datadir_info *i)
 {
 	char *filter = list_lines("filter", i->filter);
 	char *notrace = list_lines("notrace", i->notrace);
-	char *text = NULL, thresh[40] = "";
+	char *text = NULL, thresh[40] = "", kevents[300] = "";
 
 	if (i->thresh)
 		snprintf(thresh, sizeof(thresh), "tracing_thresh: %u\n", i->thresh);
+	if (i->kevents[0])
+		snprintf(kevents, sizeof(kevents), "kevents: %s\n", i->kevents);
 	if (filter && notrace &&
-	    asprintf(&text, "%s%sdepth: %u\n%sstarted: %lld\n", filter, notrace, i->depth,
-		     thresh, (long long)i->started) < 0)
+	    asprintf(&text, "%s%sdepth: %u\n%s%sstarted: %lld\n", filter, notrace, i->depth,
+		     thresh, kevents, (long long)i->started) < 0)
 		text = NULL;
 	free(filter);
 	free(notrace);

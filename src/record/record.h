@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "../kevents/kevents.h"
+
 struct record_options {
 	const char *tracer;		/* "function" or "function_graph" */
 	char *filter;			/* filter expressions, one per line */
@@ -38,6 +40,7 @@ struct record_options {
 	int overwrite;			/* --overwrite: flight recording, a data
 					 * directory per snapshot (flight.h) */
 	const char *snapshot_signal;	/* --snapshot-signal: its name, or NULL */
+	struct kev_request kevents;	/* -e: the kernel's events too */
 };
 
 /* Parse record options up to the program; returns the index of the

@@ -44,6 +44,7 @@ struct attached {
 	struct record_settings saved;	/* the process's, put back at the end */
 	int detached;			/* its endpoint closed while recorded */
 	struct flight flight;		/* --overwrite: the snapshots */
+	struct kevents *kev;		/* -e: the kernel's events, or NULL */
 };
 
 static struct ft_shm *map_buffer(pid_t pid)
@@ -195,6 +196,8 @@ static void record_loop(struct attached *a)
 		uint32_t seen = atomic_load(&a->shm->published);
 
 		drain(&a->drainer, DRAIN_FULL);
+		if (a->kev)
+			kev_drain(a->kev);
 		drain_keep_info(&a->drainer);
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if (t.tv_sec - a->funcs_read.tv_sec >= FUNCS_EVERY && !over(a))
@@ -202,7 +205,8 @@ static void record_loop(struct attached *a)
 		now = ft_monotonic_ns();
 		if (now >= end)
 			return;
-		drain_wait(&a->drainer, seen, end - now < 100000000 ? (end - now + 999999) / 1000000 : 100);
+		drain_wait(&a->drainer, seen, end - now < 100000000 ? (end - now + 999999) / 1000000 :
+					      a->kev ? KEV_PASS_MS : 100);
 	}
 }
 
@@ -488,7 +492,11 @@ static int record_attached(struct attached *a)
 		fly(a);
 		return stop_flight(a);
 	}
+	if (o->kevents.groups)
+		a->kev = kev_start(&o->kevents, o->pid, 0, a->dir.tmp);
 	record_loop(a);
+	if (a->kev)
+		kev_finish(a->kev);
 	if (stop(a) || finish(a)) {
 		datadir_abandon(&a->dir);
 		return -1;
@@ -521,6 +529,7 @@ int record_attach(const struct record_options *o)
 	}
 	if (datadir_check_output(o->output) || !(a.info.command = command_of(o->pid)))
 		return -1;
+	kev_request_text(&o->kevents, a.info.kevents, sizeof(a.info.kevents));
 	ret = record_attached(&a);
 	drain_free(&a.drainer);	/* whichever way it ended */
 	flight_close(&a.flight);

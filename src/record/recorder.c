@@ -50,6 +50,7 @@ struct recorder {
 					 * longer open them */
 	struct flight flight;		/* --overwrite: the snapshots */
 	struct datadir_info info;
+	struct kevents *kev;		/* -e: the kernel's events, or NULL */
 	pid_t pid;
 	int status;
 	int has_sites;		/* the program itself has call sites */
@@ -125,10 +126,12 @@ static int shm_create(struct recorder *r, const struct record_options *o, int bi
 	return -1;
 }
 
+/* With kernel events, a pass every 10 ms: their rings are not ours to
+ * wake on, and a storm of system calls fills one in a few. */
 static void wait_for_chunks(struct recorder *r, uint32_t seen)
 {
 	if (!child_done)
-		drain_wait(&r->drainer, seen, 100);
+		drain_wait(&r->drainer, seen, r->kev ? KEV_PASS_MS : 100);
 }
 
 static int child_exited(struct recorder *r)
@@ -176,6 +179,8 @@ static void drain_until_exit(struct recorder *r, const char *name)
 		uint32_t seen = atomic_load(&r->shm->published);
 
 		drain(&r->drainer, DRAIN_FULL);
+		if (r->kev)
+			kev_drain(r->kev);
 		file_service_serve(&r->files, &r->dir);
 		drain_keep_info(&r->drainer);
 		pass_on_signal(r);
@@ -269,13 +274,14 @@ static int child_env(const struct record_options *o, const struct recorder *r,
 static int spawn(struct recorder *r, const struct record_options *o,
 		 const char *path, const char *lib)
 {
-	int ready[2];
+	int ready[2], gate[2] = { -1, -1 };
 	char err = 0;
 
-	if (pipe2(ready, O_CLOEXEC))
+	if (pipe2(ready, O_CLOEXEC) || kev_gate_make(&o->kevents, gate))
 		return -1;
 	r->pid = fork();
 	if (r->pid == 0) {
+		kev_gate_wait(gate);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		signal(SIGXFSZ, SIG_DFL);
@@ -291,6 +297,7 @@ static int spawn(struct recorder *r, const struct record_options *o,
 		_exit(127);
 	}
 	close(ready[1]);
+	r->kev = kev_gate_open(gate, &o->kevents, r->pid, r->dir.tmp);
 	file_service_started(&r->files);
 	if (r->pid > 0 && read(ready[0], &err, 1) == 1)
 		err = 1;
@@ -328,6 +335,7 @@ static int describe_run(struct datadir_info *info, const struct record_options *
 	info->depth = o->depth;
 	info->thresh = o->thresh;
 	info->max_size = o->max_size;
+	kev_request_text(&o->kevents, info->kevents, sizeof(info->kevents));
 	return info->command ? 0 : -1;
 }
 
@@ -450,6 +458,8 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	else
 		drain_until_exit(r, o->argv[0]);
 	clock_end(&r->info.clock);
+	if (r->kev)
+		kev_finish(r->kev);
 	record_describe_exit(r->status, r->info.exit, sizeof(r->info.exit));
 	if (o->overwrite) {
 		flight_final(&r->flight, flight_end_reason(&r->flight, r->status), 1);

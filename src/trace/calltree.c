@@ -10,6 +10,7 @@
  * per process) and (parent, name) to the child node.
  */
 #include "calltree.h"
+#include "syscall_names.h"
 #include "calls.h"
 #include "../common/array.h"
 #include "../common/sort.h"
@@ -268,16 +269,138 @@ static int whole(struct calltree *t, const struct trace_data *td,
 			       &v);
 }
 
+/* ---- the kernel's events (record -e) ---- */
+
+/* The thread's kernel events, the next to add. */
+struct kev_walk {
+	const struct kev_record *recs;
+	const struct tr_kev_ref *refs;
+	size_t nr, next;
+};
+
+/* A frame of ns under parent that calls nothing traced: a system call's,
+ * a time off the CPU's; its node, or -1 out of memory. */
+static int64_t kernel_frame(struct calltree *t, uint32_t parent, const char *name, uint64_t ns)
+{
+	int64_t index = name_index(t, name);
+	int64_t node = index < 0 ? -1 : child_node(t, parent, index);
+
+	if (node >= 0) {
+		t->nodes[node].calls++;
+		t->nodes[node].total += ns;
+		t->nodes[node].self += ns;
+	}
+	return node;
+}
+
+/* The return to a CPU after the switch at k->next - 1, if the trace has
+ * it before the thread's next switch. */
+static const struct kev_record *back_in(const struct kev_walk *k)
+{
+	for (size_t i = k->next; i < k->nr; i++) {
+		const struct kev_record *r = &k->recs[k->refs[i].idx];
+
+		if (r->kind == KEV_SWITCH_IN)
+			return r;
+		if (r->kind == KEV_SWITCH_OUT)
+			break;
+	}
+	return NULL;
+}
+
+/* A time off the CPU from the switch out at k->next - 1, under parent:
+ * its length, 0 if it never came back. */
+static int64_t off_cpu(struct calltree *t, const struct kev_walk *k, const struct kev_record *out,
+		       uint32_t parent)
+{
+	const struct kev_record *in = back_in(k);
+	char name[32];
+
+	if (!in)
+		return 0;
+	snprintf(name, sizeof(name), "[off CPU: %s]", tr_kev_state(out->nr));
+	return kernel_frame(t, parent, name, in->time - out->time) < 0 ? -1 :
+	       (int64_t)(in->time - out->time);
+}
+
+/* A system call from its entry at k->next - 1 to its return, with the
+ * times off the CPU inside it below it; those events taken. */
+static int syscall_frame(struct calltree *t, struct kev_walk *k, const struct kev_record *enter,
+			 uint32_t parent)
+{
+	char name[48], buf[32];
+	int64_t node, off = 0, took;
+	uint64_t ns;
+	size_t i;
+
+	for (i = k->next; i < k->nr; i++)
+		if (k->recs[k->refs[i].idx].kind == KEV_SYS_EXIT ||
+		    k->recs[k->refs[i].idx].kind == KEV_SYS_ENTER)
+			break;
+	if (i == k->nr || k->recs[k->refs[i].idx].kind != KEV_SYS_EXIT)
+		return 0;	/* no return in the trace: no length */
+	snprintf(name, sizeof(name), "[syscall %s]", syscall_name(enter->nr, buf, sizeof(buf)));
+	ns = k->recs[k->refs[i].idx].time - enter->time;
+	node = kernel_frame(t, parent, name, ns);
+	for (; node >= 0 && k->next < i; k->next++) {
+		const struct kev_record *r = &k->recs[k->refs[k->next].idx];
+
+		if (r->kind == KEV_SWITCH_OUT) {
+			k->next++;
+			took = off_cpu(t, k, r, node);
+			k->next--;
+			if (took < 0)
+				return -1;
+			off += took;
+		}
+	}
+	if (node < 0)
+		return -1;
+	t->nodes[node].self -= (uint64_t)off < t->nodes[node].self ? (uint64_t)off :
+				t->nodes[node].self;
+	caller_took(t, ns);
+	k->next = i + 1;
+	return 0;
+}
+
+/* The thread's kernel events before time: system calls and times off
+ * the CPU as frames below the call open then; none outside every call
+ * (the start-up's, the exit's), which is no call's time. */
+static int kernel_events(struct calltree *t, struct kev_walk *k, uint64_t time)
+{
+	while (k->next < k->nr && k->recs[k->refs[k->next].idx].time < time) {
+		const struct kev_record *r = &k->recs[k->refs[k->next++].idx];
+		uint32_t parent = t->nr_open ? t->open[t->nr_open - 1].node : CALLTREE_ROOT;
+		int64_t took = 0;
+
+		if (!t->nr_open)
+			continue;
+		if (r->kind == KEV_SYS_ENTER && syscall_frame(t, k, r, parent))
+			return -1;
+		if (r->kind == KEV_SWITCH_OUT && (took = off_cpu(t, k, r, parent)) < 0)
+			return -1;
+		if (took)
+			caller_took(t, took);
+	}
+	return 0;
+}
+
 static int add_thread(struct calltree *t, struct trace_data *td, const struct tr_thread *th)
 {
+	struct kev_walk k = { .recs = td->kev.recs };
 	const struct whole_visitor v = { whole_enter, whole_leave, t };
 	struct call_walk walk;
 	struct call_event ev;
 	int more, err = 0;
 
 	t->nr_open = 0;
+	k.refs = tr_kevents_of(&td->kev, th->tid, &k.nr);
 	call_walk_init(&walk, td, th);
 	while (!err && (more = call_walk_next(&walk, &ev)) > 0) {
+		if (kernel_events(t, &k, ev.time)) {
+			err = -1;
+			break;
+		}
 		/* At the trace's end, the calls still waiting go under the
 		 * frames still open, before the walk closes those. */
 		if (ev.kind == CALL_EXIT && ev.end == CALL_UNFINISHED)

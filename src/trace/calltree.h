@@ -20,6 +20,12 @@
  * Memory grows with the number of distinct stacks and of distinct names,
  * never with the number of calls.
  *
+ * The kernel's events (record -e) add frames below the call open when
+ * they happened: "[syscall read]" for a system call, "[off CPU: S]" for
+ * a time off the CPU (below its system call if it was in one); they
+ * split their caller's self time and add none.  Those outside every call
+ * (the start-up's) are no call's time, and left out.
+ *
  * A whole call (tracing_thresh) comes after the calls it made: it joins
  * the tree once its caller is known (whole_calls.h), the calls below it
  * with it; one whose caller had not ended with the trace goes below an

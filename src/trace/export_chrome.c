@@ -99,6 +99,8 @@ static uint64_t trace_start(struct trace_data *td)
 	 * clock sample, taken as it started, came before them all. */
 	if (td->info.thresh && td->info.has_clock && td->info.clock_n0 < first)
 		first = td->info.clock_n0;
+	if (chrome_kevents_start(td) < first)
+		first = chrome_kevents_start(td);
 	return first == UINT64_MAX ? 0 : first;
 }
 
@@ -154,7 +156,7 @@ char *chrome_begin_event(struct chrome *c, uint64_t time)
 
 /* Closes the event at p; 0, or -1 once a write has failed: there is no
  * use going on. */
-static int end_event(struct chrome *c, char *p)
+int chrome_end_event(struct chrome *c, char *p)
 {
 	*p++ = '}';
 	json_out_done(&c->out, p);
@@ -276,7 +278,7 @@ int chrome_write_edge(struct chrome *c, uint64_t time, const char *ph_cat, size_
 		p = put_quoted(c, PUT(p, ",\"args\":{\"srcline\":"), &ft->src);
 		*p++ = '}';
 	}
-	return end_event(c, p);
+	return chrome_end_event(c, p);
 }
 
 /* A call's begin with the values it was given, and its source line. */
@@ -291,7 +293,7 @@ static int write_begin_values(struct chrome *c, const struct call_event *ev,
 	if (ft->src.s)
 		p = put_quoted(c, PUT_KEY(p, &first, "\"srcline\":"), &ft->src);
 	*p++ = '}';
-	return end_event(c, p);
+	return chrome_end_event(c, p);
 }
 
 /* A call's entry: its begin, and its name kept at its depth. */
@@ -328,7 +330,7 @@ static int write_end(struct chrome *c, const struct call_event *ev)
 	p = put_name(c, p, ft);
 	if (ev->end != CALL_RETURNED || ev->has_retval || ev->args || ft->src.s)
 		p = put_call_args(c, p, ev, ft);
-	return end_event(c, p);
+	return chrome_end_event(c, p);
 }
 
 /* A whole call (tracing_thresh): one complete event ("X"), from its
@@ -347,7 +349,7 @@ static int write_whole(struct chrome *c, const struct call_event *ev)
 	p = put_name(c, p, ft);
 	if (ev->end != CALL_RETURNED || ft->src.s)
 		p = put_call_args(c, p, ev, ft);
-	return end_event(c, p);
+	return chrome_end_event(c, p);
 }
 
 /* An instant event of the thread ("s":"t"), up to its name. */
@@ -360,7 +362,7 @@ static int write_marker(struct chrome *c, const struct call_event *ev)
 {
 	json_out_done(&c->out, PUT(begin_instant(c, ev->time), ",\"name\":"));
 	json_out_string(&c->out, ev->text, ev->text_len);
-	return end_event(c, json_out_room(&c->out));
+	return chrome_end_event(c, json_out_room(&c->out));
 }
 
 static int write_lost(struct chrome *c, const struct call_event *ev)
@@ -370,7 +372,7 @@ static int write_lost(struct chrome *c, const struct call_event *ev)
 	p = PUT(p, ",\"name\":\"lost events\",\"args\":{\"count\":");
 	p = json_put_u64(p, ev->value);
 	*p++ = '}';
-	return end_event(c, p);
+	return chrome_end_event(c, p);
 }
 
 /* The function tracer's calls have no duration: instants, with the
@@ -397,7 +399,7 @@ static int write_hit(struct chrome *c, const struct call_event *ev)
 	}
 	p = put_name(c, begin_instant(c, ev->time), ft);
 	if (!ev->value && !ft->src.s && !ev->args)
-		return end_event(c, p);
+		return chrome_end_event(c, p);
 	p = PUT(p, ",\"args\":{");
 	if (ev->args)
 		p = put_values(c, p, &first, ev->func, ev->args, ev->args_words);
@@ -410,7 +412,7 @@ static int write_hit(struct chrome *c, const struct call_event *ev)
 	if (ft->src.s)
 		p = put_quoted(c, PUT_KEY(p, &first, "\"srcline\":"), &ft->src);
 	*p++ = '}';
-	return end_event(c, p);
+	return chrome_end_event(c, p);
 }
 
 /* 0, or -1: a write failed (said at the end), or something else, said.
@@ -469,7 +471,7 @@ static int write_thread(struct chrome *c, const struct tr_thread *th)
 		pr_error("out of memory");
 		return -1;
 	}
-	return err;
+	return err ? err : chrome_write_kevents(c, th);
 }
 
 static void chrome_free(struct chrome *c)

@@ -82,6 +82,8 @@ static inline const struct func_text *chrome_func_text(struct chrome *c, uint32_
 
 void chrome_set_thread(struct chrome *c, const struct tr_thread *th);
 char *chrome_begin_event(struct chrome *c, uint64_t time);
+/* Closes the event at p; 0, or -1 once a write has failed. */
+int chrome_end_event(struct chrome *c, char *p);
 int chrome_write_edge(struct chrome *c, uint64_t time, const char *ph_cat, size_t len,
 		      const struct func_text *ft);
 
@@ -90,6 +92,14 @@ int chrome_write_edge(struct chrome *c, uint64_t time, const char *ph_cat, size_
 #define PH_B		LIT(",\"ph\":\"B\"")
 #define PH_E_CUT	LIT(",\"ph\":\"E\",\"cat\":\"split\"")
 #define PH_B_CUT	LIT(",\"ph\":\"B\",\"cat\":\"split\"")
+
+/* ---- the kernel's events (export_chrome_kev.c, record -e) ---- */
+
+/* The thread's, after its calls: system calls and times off the CPU as
+ * complete events, wake-ups it made and page faults as instants. */
+int chrome_write_kevents(struct chrome *c, const struct tr_thread *th);
+/* The earliest of them, or UINT64_MAX. */
+uint64_t chrome_kevents_start(const struct trace_data *td);
 
 /* ---- files (export_chrome_files.c) ---- */
 

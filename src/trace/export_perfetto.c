@@ -31,7 +31,7 @@
  *
  * A call costs about 24 bytes (in the trace: 8).
  */
-#include "export.h"
+#include "export_perfetto.h"
 #include "arg_names.h"
 #include "calls.h"
 #include "pb_write.h"
@@ -47,31 +47,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Track uuids: a process's is its pid; a thread's has its program's
- * number after exec (plus one) above its tid, so the two never meet. */
-#define PROCESS_TRACK(pid)		((uint64_t)(pid))
-#define THREAD_TRACK(th)		((uint64_t)((th)->image + 1) << 32 | (th)->tid)
-
-#define DESCRIPTOR_SEQUENCE		1
-
-struct perfetto {
-	struct export *ex;
-	struct pb_writer pb;
-	/* The sequence being written: one thread's. */
-	const struct tr_thread *th;
-	uint32_t sequence;
-	uint64_t track;
-	int cleared;		/* its first packet is written */
-	uint64_t last_time;	/* of its last packet, on SEQUENCE_CLOCK */
-	uint64_t *interned;	/* a bit per function id: has its iid */
-	uint64_t *located;	/* ... and a SourceLocation (--srcline) */
-	size_t interned_bits;
-	/* The function tracer's callers, named in th->proc's modules. */
-	struct sym_table syms;
-	const struct tr_process *syms_proc;
-};
-
-static void put_string(struct pb_writer *pb, unsigned field, const char *s)
+void perfetto_put_string(struct pb_writer *pb, unsigned field, const char *s)
 {
 	pb_text(pb, field, s, strlen(s));
 }
@@ -126,7 +102,7 @@ static void sequence_clear(struct perfetto *p, uint64_t time)
  * first do without SEQ_NEEDS_INCREMENTAL_STATE: it only tells a reader to
  * skip packets of a sequence whose start it missed, which a file never
  * has, and it would cost two bytes an event. */
-static size_t packet_begin(struct perfetto *p, uint64_t time)
+size_t perfetto_packet_begin(struct perfetto *p, uint64_t time)
 {
 	size_t packet;
 
@@ -173,7 +149,7 @@ static int write_process_track(struct perfetto *p, uint32_t pid, const char *nam
 	pb_uint(&p->pb, TRACK_UUID, PROCESS_TRACK(pid));
 	process = pb_begin(&p->pb, TRACK_PROCESS);
 	pb_uint(&p->pb, PROCESS_PID, pid);
-	put_string(&p->pb, PROCESS_NAME, name);
+	perfetto_put_string(&p->pb, PROCESS_NAME, name);
 	pb_end(&p->pb, process);
 	pb_end(&p->pb, track);
 	return packet_end(p, packet);
@@ -190,7 +166,7 @@ static int write_thread_track(struct perfetto *p, const struct tr_thread *th)
 	thread = pb_begin(&p->pb, TRACK_THREAD);
 	pb_uint(&p->pb, THREAD_PID, th->pid);
 	pb_uint(&p->pb, THREAD_TID, th->tid);
-	put_string(&p->pb, THREAD_NAME, th->comm);
+	perfetto_put_string(&p->pb, THREAD_NAME, th->comm);
 	pb_end(&p->pb, thread);
 	pb_end(&p->pb, track);
 	return packet_end(p, packet);
@@ -233,16 +209,6 @@ static const char *function_name(const struct perfetto *p, uint32_t func,
 	return buf;
 }
 
-static int has_bit(const uint64_t *bits, uint32_t n)
-{
-	return bits[n / 64] >> (n % 64) & 1;
-}
-
-static void set_bit(uint64_t *bits, uint32_t n)
-{
-	bits[n / 64] |= (uint64_t)1 << (n % 64);
-}
-
 /* --srcline: where func is, as an InternedData SourceLocation of the
  * name's iid; 1 if it was written, 0 if the debug information does not
  * say. */
@@ -260,7 +226,7 @@ static int intern_location(struct perfetto *p, uint32_t func, const char *name)
 	location = pb_begin(&p->pb, INTERNED_SOURCE_LOCATIONS);
 	pb_uint(&p->pb, SOURCE_IID, func + 1);
 	pb_text(&p->pb, SOURCE_FILE_NAME, where, colon - where);
-	put_string(&p->pb, SOURCE_FUNCTION_NAME, name);
+	perfetto_put_string(&p->pb, SOURCE_FUNCTION_NAME, name);
 	pb_uint(&p->pb, SOURCE_LINE_NUMBER, strtoul(colon + 1, NULL, 10));
 	pb_end(&p->pb, location);
 	return 1;
@@ -284,7 +250,7 @@ static uint64_t intern(struct perfetto *p, uint32_t func)
 	interned = pb_begin(&p->pb, PACKET_INTERNED_DATA);
 	entry = pb_begin(&p->pb, INTERNED_EVENT_NAMES);
 	pb_uint(&p->pb, EVENT_NAME_ENTRY_IID, func + 1);
-	put_string(&p->pb, EVENT_NAME_ENTRY_NAME, name);
+	perfetto_put_string(&p->pb, EVENT_NAME_ENTRY_NAME, name);
 	pb_end(&p->pb, entry);
 	if (intern_location(p, func, name))
 		set_bit(p->located, func);
@@ -299,7 +265,7 @@ static void name_function(struct perfetto *p, uint32_t func, uint64_t iid)
 	char buf[32];
 
 	if (!iid) {
-		put_string(&p->pb, EVENT_NAME, function_name(p, func, buf, sizeof(buf)));
+		perfetto_put_string(&p->pb, EVENT_NAME, function_name(p, func, buf, sizeof(buf)));
 		return;
 	}
 	pb_uint(&p->pb, EVENT_NAME_IID, iid);
@@ -311,7 +277,7 @@ static void name_function(struct perfetto *p, uint32_t func, uint64_t iid)
 
 /* The TrackEvent of a packet, on the thread's track (the sequence's
  * default). */
-static size_t event_begin(struct perfetto *p, unsigned type)
+size_t perfetto_event_begin(struct perfetto *p, unsigned type)
 {
 	size_t event = pb_begin(&p->pb, PACKET_TRACK_EVENT);
 
@@ -323,17 +289,17 @@ static void annotate_uint(struct perfetto *p, const char *name, uint64_t value)
 {
 	size_t a = pb_begin(&p->pb, EVENT_DEBUG_ANNOTATIONS);
 
-	put_string(&p->pb, ANNOTATION_NAME, name);
+	perfetto_put_string(&p->pb, ANNOTATION_NAME, name);
 	pb_uint(&p->pb, ANNOTATION_UINT_VALUE, value);
 	pb_end(&p->pb, a);
 }
 
-static void annotate_string(struct perfetto *p, const char *name, const char *value)
+void perfetto_annotate_string(struct perfetto *p, const char *name, const char *value)
 {
 	size_t a = pb_begin(&p->pb, EVENT_DEBUG_ANNOTATIONS);
 
-	put_string(&p->pb, ANNOTATION_NAME, name);
-	put_string(&p->pb, ANNOTATION_STRING_VALUE, value);
+	perfetto_put_string(&p->pb, ANNOTATION_NAME, name);
+	perfetto_put_string(&p->pb, ANNOTATION_STRING_VALUE, value);
 	pb_end(&p->pb, a);
 }
 
@@ -351,7 +317,7 @@ static void annotate_values(struct perfetto *p, uint32_t func, const uint32_t *a
 	tr_arg_keyer_init(&keyer, p->ex->arg_names, name);
 	tr_args_iter_init(&it, args, words);
 	while (tr_args_next(&it, &a))
-		annotate_string(p, tr_arg_keyer_key(&keyer, &a, key),
+		perfetto_annotate_string(p, tr_arg_keyer_key(&keyer, &a, key),
 				tr_arg_value_text(p->ex->arg_names, name, &a, text));
 }
 
@@ -372,7 +338,7 @@ static const char *end_reason(enum call_end end)
 
 /* Most events are a slice's begin or end and nothing more, a name the
  * sequence has already interned at most: such a packet is written in one
- * go (pb_reserve()), the same bytes as packet_begin() and the rest would
+ * go (pb_reserve()), the same bytes as perfetto_packet_begin() and the rest would
  * write, at a third of the cost.  Possible once the sequence has its
  * clock, for a time not before the last. */
 #define EDGE_PACKET_MAX		48	/* 2 + 11 + 6 + 2 + 2 + 6 + 7, and spare */
@@ -414,9 +380,9 @@ static void write_enter(struct perfetto *p, const struct call_event *ev)
 		write_edge(p, ev->time, TYPE_SLICE_BEGIN, ev->func);
 		return;
 	}
-	packet = packet_begin(p, ev->time);
+	packet = perfetto_packet_begin(p, ev->time);
 	iid = intern(p, ev->func);
-	event = event_begin(p, TYPE_SLICE_BEGIN);
+	event = perfetto_event_begin(p, TYPE_SLICE_BEGIN);
 	name_function(p, ev->func, iid);
 	annotate_values(p, ev->func, ev->args, ev->args_words);
 	pb_end(&p->pb, event);
@@ -432,21 +398,21 @@ static void write_exit(struct perfetto *p, const struct call_event *ev)
 		write_edge(p, ev->time, TYPE_SLICE_END, ev->func);
 		return;
 	}
-	packet = packet_begin(p, ev->time);
-	event = event_begin(p, TYPE_SLICE_END);
+	packet = perfetto_packet_begin(p, ev->time);
+	event = perfetto_event_begin(p, TYPE_SLICE_END);
 	if (ev->args)
 		annotate_values(p, ev->func, ev->args, ev->args_words);
 	else if (ev->has_retval)
 		annotate_uint(p, "retval", ev->value);
 	if (why)
-		annotate_string(p, "end", why);
+		perfetto_annotate_string(p, "end", why);
 	pb_end(&p->pb, event);
 	pb_end(&p->pb, packet);
 }
 
 /* A whole call (tracing_thresh): a slice's begin at its start and end at
  * its exit, written when it ended, after the calls it made.  Its begin
- * is then older than the packet before: packet_begin() gives it the
+ * is then older than the packet before: perfetto_packet_begin() gives it the
  * trace's clock, and trace_processor sorts a file's events by time. */
 static void write_whole(struct perfetto *p, const struct call_event *ev)
 {
@@ -460,8 +426,8 @@ static void write_whole(struct perfetto *p, const struct call_event *ev)
 /* A trace_marker's text, less the newline a write usually ends with. */
 static void write_marker(struct perfetto *p, const struct call_event *ev)
 {
-	size_t packet = packet_begin(p, ev->time);
-	size_t event = event_begin(p, TYPE_INSTANT);
+	size_t packet = perfetto_packet_begin(p, ev->time);
+	size_t event = perfetto_event_begin(p, TYPE_INSTANT);
 	uint32_t len = ev->text_len;
 
 	if (len && ev->text[len - 1] == '\n')
@@ -473,12 +439,12 @@ static void write_marker(struct perfetto *p, const struct call_event *ev)
 
 static void write_lost(struct perfetto *p, const struct call_event *ev)
 {
-	size_t packet = packet_begin(p, ev->time);
-	size_t event = event_begin(p, TYPE_INSTANT);
+	size_t packet = perfetto_packet_begin(p, ev->time);
+	size_t event = perfetto_event_begin(p, TYPE_INSTANT);
 	char name[48];
 
 	snprintf(name, sizeof(name), "[LOST %" PRIu64 " EVENTS]", ev->value);
-	put_string(&p->pb, EVENT_NAME, name);
+	perfetto_put_string(&p->pb, EVENT_NAME, name);
 	annotate_uint(p, "events", ev->value);
 	pb_end(&p->pb, event);
 	pb_end(&p->pb, packet);
@@ -507,12 +473,12 @@ static int write_hit(struct perfetto *p, const struct call_event *ev)
 
 	if (!syms)
 		return -1;
-	packet = packet_begin(p, ev->time);
+	packet = perfetto_packet_begin(p, ev->time);
 	iid = intern(p, ev->func);
-	event = event_begin(p, TYPE_INSTANT);
+	event = perfetto_event_begin(p, TYPE_INSTANT);
 	name_function(p, ev->func, iid);
 	annotate_values(p, ev->func, ev->args, ev->args_words);
-	annotate_string(p, "caller", sym_name(syms, ev->value, addr, sizeof(addr)));
+	perfetto_annotate_string(p, "caller", sym_name(syms, ev->value, addr, sizeof(addr)));
 	pb_end(&p->pb, event);
 	pb_end(&p->pb, packet);
 	return 0;
@@ -576,9 +542,12 @@ static int write_thread(struct perfetto *p, const struct tr_thread *th, uint32_t
 	if (sequence_start(p, th, sequence))
 		return -1;
 	call_walk_init(&walk, &p->ex->td, th);
+	perfetto_kev_start(p);
 	while (!err && (more = call_walk_next(&walk, &ev)) > 0)
-		err = write_event(p, &ev);
+		err = perfetto_kev_before(p, ev.time) || write_event(p, &ev);
 	call_walk_free(&walk);
+	if (!err && more == 0)
+		err = perfetto_kev_before(p, UINT64_MAX);
 	if (!err && more < 0) {
 		errno = ENOMEM;
 		err = -1;
@@ -620,6 +589,7 @@ int export_perfetto(struct export *ex)
 	if (p.syms_proc)
 		sym_table_free(&p.syms);
 	free(p.interned);
+	free(p.kev_interned);
 	pb_writer_free(&p.pb);
 	return err;
 }

@@ -209,6 +209,34 @@ static void print_cut(const struct info *in)
 		field(in, "", "kept: the last %.3f s of the recording", kept / 1e9);
 }
 
+/* record -e's events, by kind; and where the counts fall short. */
+static void print_kevents(const struct info *in)
+{
+	const struct tr_kevents *k = &in->td.kev;
+	const char *asked = in->td.info.kevents;
+	const uint64_t *n = k->counts;
+
+	if (!k->present && asked)
+		field(in, "kernel events", "none: -e %s was asked, and could not be had "
+		      "(the recording said why)", asked);
+	if (!k->present)
+		return;
+	if (k->bad[0]) {
+		field(in, "kernel events", "unreadable: %s", k->bad);
+		return;
+	}
+	field(in, "kernel events", "%" PRIu64 " system calls (%" PRIu64 " returned), %" PRIu64
+	      " context switches, %" PRIu64 " wake-ups, %" PRIu64 " page faults%s%s%s",
+	      n[KEV_SYS_ENTER], n[KEV_SYS_EXIT], n[KEV_SWITCH_OUT], n[KEV_WAKEUP], n[KEV_FAULT],
+	      asked ? " (-e " : "", asked ? asked : "", asked ? ")" : "");
+	field(in, "off CPU", "%" PRIu64 ".%06" PRIu64 " s, all threads", k->off_cpu_ns / 1000000000,
+	      k->off_cpu_ns % 1000000000 / 1000);
+	field(in, "kernel lost", "%" PRIu64 " events%s", n[KEV_LOST],
+	      n[KEV_LOST] ? " (a CPU's ring was full): the counts above are short" : "");
+	if (k->truncated)
+		field(in, "", "the kevents file ends inside a record (its recorder was killed)");
+}
+
 static void print_storage(const struct info *in)
 {
 	const struct trace_data *td = &in->td;
@@ -239,6 +267,7 @@ static void print_storage(const struct info *in)
 	if (i->dropped)
 		field(in, "dropped", "%" PRIu64 " events the recorder could not store",
 		      i->dropped);
+	print_kevents(in);
 }
 
 /* ---- processes and threads ---- */

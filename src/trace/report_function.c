@@ -11,10 +11,13 @@
  * function tracer has no depth and no durations for -D and
  * --min-duration to judge).
  * The caller is named from the ELF symbols of the module it lies in.
+ * The kernel's events (record -e) come among them in time order, as the
+ * kernel prints events (report_function_kev.c).
  * Recorded arguments (-A) follow the name as in the kernel's func-args:
  * `parse("1+2", 5) <-main`.
  */
 #include "report_int.h"
+#include "report_function_kev.h"
 #include "trace_args.h"
 
 #include <inttypes.h>
@@ -25,6 +28,7 @@ struct fn_view {
 	struct report *r;
 	FILE *out;
 	struct report_merge merge;
+	struct fn_kev kev;		/* the kernel's events among the calls */
 };
 
 /* What the header says, from a first pass over the selected threads. */
@@ -155,6 +159,7 @@ static int on_event(struct fn_view *v, unsigned ti, const struct tr_event *ev)
 {
 	struct report_thread *rt = &v->r->threads[ti];
 
+	fn_kev_flush(&v->kev, ev->time);
 	switch (ev->type) {
 	case TR_FUNC:
 		return print_func(v, rt->th, ev);
@@ -182,10 +187,17 @@ int report_function(struct report *r)
 	struct tr_event ev;
 	int ti, err = 0;
 
-	if ((!r->opt->no_header && print_header(r)) || merge_init(&v.merge, r))
+	if ((!r->opt->no_header && print_header(r)) || fn_kev_init(&v.kev, r))
 		return -1;
+	if (merge_init(&v.merge, r)) {
+		fn_kev_free(&v.kev);
+		return -1;
+	}
 	while (!err && (ti = merge_next(&v.merge, &ev)) >= 0)
 		err = on_event(&v, ti, &ev);
+	if (!err)
+		fn_kev_flush(&v.kev, UINT64_MAX);
 	merge_free(&v.merge, r);
+	fn_kev_free(&v.kev);
 	return err;
 }

@@ -26,45 +26,13 @@
  * or the leaf, in its place; and whatever the options say, since it was
  * asked for by name.
  */
-#include "report_int.h"
+#include "report_graph.h"
 #include "trace_args.h"
 #include "../common/array.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define GRAPH_INDENT		2
-struct frame {
-	uint32_t func;		/* 0: a frame entered while events were lost */
-	int timed;		/* its entry time is known */
-	uint64_t start;
-};
-
-struct graph_thread {
-	struct frame *stack;
-	unsigned depth;
-	size_t cap;
-};
-
-/* The thread that printed last on a CPU: when another one prints there,
- * the kernel draws a context-switch banner (verif_pid). */
-struct cpu_owner {
-	uint32_t cpu;
-	unsigned thread;
-	const char *comm;
-};
-
-struct graph {
-	struct report *r;
-	FILE *out;
-	struct report_merge merge;
-	struct graph_thread *threads;	/* parallel to r->threads */
-	struct cpu_owner *owners;
-	unsigned nr_owners;
-	size_t cap_owners;
-	int cpu_width;
-};
 
 /* print_graph_headers_flags: each column adds its piece to both lines. */
 static void print_header(const struct report *r)
@@ -80,6 +48,7 @@ static void print_header(const struct report *r)
 
 	fputs("# tracer: function_graph\n", out);
 	report_print_cut(r);
+	graph_kev_header(r);
 	fputs("#\n#", out);
 	for (size_t i = 0; i < n; i++)
 		if (r->show & columns[i].bit)
@@ -108,7 +77,7 @@ static int cpu_column_width(const struct trace_data *td)
 	return width;
 }
 
-static void print_cpu(const struct graph *g, uint32_t cpu)
+void graph_print_cpu(const struct graph *g, uint32_t cpu)
 {
 	if (cpu == TR_NO_CPU)
 		fprintf(g->out, " %*s) ", g->cpu_width, "?");
@@ -117,7 +86,7 @@ static void print_cpu(const struct graph *g, uint32_t cpu)
 }
 
 /* print_graph_proc: "comm-pid", comm cut to 7, centred in 14 columns. */
-static void print_proc(FILE *out, const char *comm, uint32_t tid)
+void graph_print_proc(FILE *out, const char *comm, uint32_t tid)
 {
 	char task[40];
 	int len = snprintf(task, sizeof(task), "%.7s-%u", comm, tid);
@@ -146,10 +115,10 @@ static void print_banner(struct graph *g, uint32_t cpu, const struct cpu_owner *
 	const struct report_thread *from = &g->r->threads[prev->thread];
 
 	fputs(" ------------------------------------------\n", g->out);
-	print_cpu(g, cpu);
-	print_proc(g->out, prev->comm, from->th->tid);
+	graph_print_cpu(g, cpu);
+	graph_print_proc(g->out, prev->comm, from->th->tid);
 	fputs(" => ", g->out);
-	print_proc(g->out, ev->comm, tid);
+	graph_print_proc(g->out, ev->comm, tid);
 	fputs("\n ------------------------------------------\n\n", g->out);
 }
 
@@ -168,7 +137,7 @@ static int note_thread(struct graph *g, unsigned ti, const struct tr_event *ev)
 }
 
 /* print_graph_abs_time: seconds and microseconds of CLOCK_MONOTONIC. */
-static void print_abstime(FILE *out, uint64_t ns)
+void graph_print_abstime(FILE *out, uint64_t ns)
 {
 	fprintf(out, "%5" PRIu64 ".%06" PRIu64 " |  ", ns / 1000000000,
 		ns % 1000000000 / 1000);
@@ -181,17 +150,17 @@ static int print_prologue(struct graph *g, unsigned ti, const struct tr_event *e
 	if (note_thread(g, ti, ev))
 		return -1;
 	if (show & REPORT_SHOW_ABSTIME)
-		print_abstime(g->out, ev->time);
+		graph_print_abstime(g->out, ev->time);
 	if (show & REPORT_SHOW_CPU)
-		print_cpu(g, ev->cpu);
+		graph_print_cpu(g, ev->cpu);
 	if (show & REPORT_SHOW_PROC) {
-		print_proc(g->out, ev->comm, g->r->threads[ti].th->tid);
+		graph_print_proc(g->out, ev->comm, g->r->threads[ti].th->tid);
 		fputs(" | ", g->out);
 	}
 	return 0;
 }
 
-static void print_duration(const struct graph *g, uint64_t start, uint64_t end)
+void graph_print_duration(const struct graph *g, uint64_t start, uint64_t end)
 {
 	uint64_t ns = end > start ? end - start : 0;
 	char buf[REPORT_DURATION_LEN];
@@ -201,13 +170,13 @@ static void print_duration(const struct graph *g, uint64_t start, uint64_t end)
 			report_format_duration(buf, sizeof(buf), ns));
 }
 
-static void print_no_duration(const struct graph *g)
+void graph_print_no_duration(const struct graph *g)
 {
 	if (g->r->show & REPORT_SHOW_DURATION)
 		fputs("              |  ", g->out);
 }
 
-static void print_indent(FILE *out, unsigned depth)
+void graph_print_indent(FILE *out, unsigned depth)
 {
 	fprintf(out, "%*s", (int)(depth * GRAPH_INDENT), "");
 }
@@ -300,8 +269,8 @@ static int print_leaf(struct graph *g, unsigned ti, const struct tr_event *entry
 
 	if (print_prologue(g, ti, entry))
 		return -1;
-	print_duration(g, entry->time, exit->time);
-	print_indent(g->out, g->threads[ti].depth);
+	graph_print_duration(g, entry->time, exit->time);
+	graph_print_indent(g->out, g->threads[ti].depth);
 	print_call(g, th, entry, 1);
 	if (ret)
 		fprintf(g->out, " /* = %s */", ret);
@@ -315,8 +284,8 @@ static int print_nested(struct graph *g, unsigned ti, const struct tr_event *ent
 
 	if (print_prologue(g, ti, entry))
 		return -1;
-	print_no_duration(g);
-	print_indent(g->out, gt->depth);
+	graph_print_no_duration(g);
+	graph_print_indent(g->out, gt->depth);
 	print_call(g, g->r->threads[ti].th, entry, 0);
 	print_srcline(g, g->r->threads[ti].th, entry->func);
 	return push_frame(gt, (struct frame) {
@@ -330,7 +299,8 @@ static int on_entry(struct graph *g, unsigned ti, const struct tr_event *ev)
 	struct tr_event exit;
 
 	/* An unwound exit keeps two lines: "unwound" belongs on a brace. */
-	if (!next || next->type != TR_EXIT || next->exit_kind == TR_EXIT_UNWIND)
+	if (!next || next->type != TR_EXIT || next->exit_kind == TR_EXIT_UNWIND ||
+	    graph_kev_before(g, ti, next->time))
 		return print_nested(g, ti, ev);
 	sel_cursor_next(c, &exit);
 	return print_leaf(g, ti, ev, &exit);
@@ -365,16 +335,16 @@ static int on_return(struct graph *g, unsigned ti, const struct tr_event *ev)
 		return -1;
 	if (gt->depth == 0) {
 		/* Its entry came before the trace began: the kernel's bare brace. */
-		print_no_duration(g);
+		graph_print_no_duration(g);
 		fputs("}\n", g->out);
 		return 0;
 	}
 	f = &gt->stack[--gt->depth];
 	if (f->timed)
-		print_duration(g, f->start, ev->time);
+		graph_print_duration(g, f->start, ev->time);
 	else
-		print_no_duration(g);
-	print_indent(g->out, gt->depth);
+		graph_print_no_duration(g);
+	graph_print_indent(g->out, gt->depth);
 	print_brace(g, g->r->threads[ti].th, f, ev);
 	return 0;
 }
@@ -390,8 +360,8 @@ static int on_call(struct graph *g, unsigned ti, const struct tr_event *ev)
 
 	if (print_prologue(g, ti, ev))
 		return -1;
-	print_duration(g, ev->time - ev->value, ev->time);
-	print_indent(g->out, ev->depth);
+	graph_print_duration(g, ev->time - ev->value, ev->time);
+	graph_print_indent(g->out, ev->depth);
 	fprintf(g->out, ev->exit_kind == TR_EXIT_UNWIND ? "} /* %s: unwound */" : "} /* %s */",
 		name);
 	print_srcline(g, th, ev->func);
@@ -414,8 +384,8 @@ static int on_marker(struct graph *g, unsigned ti, const struct tr_event *ev)
 		len--;
 	if (print_prologue(g, ti, ev))
 		return -1;
-	print_no_duration(g);
-	print_indent(g->out, g->threads[ti].depth);
+	graph_print_no_duration(g);
+	graph_print_indent(g->out, g->threads[ti].depth);
 	fprintf(g->out, "/* %.*s */\n", (int)len, ev->text);
 	return 0;
 }
@@ -426,14 +396,15 @@ static int on_stack(struct graph *g, unsigned ti, const struct tr_event *ev)
 {
 	if (print_prologue(g, ti, ev))
 		return -1;
-	print_no_duration(g);
-	print_indent(g->out, g->threads[ti].depth);
+	graph_print_no_duration(g);
+	graph_print_indent(g->out, g->threads[ti].depth);
 	fputs("/* ", g->out);
 	return report_print_stack(g->r, g->r->threads[ti].th, ev, " */");
 }
 
 static int on_event(struct graph *g, unsigned ti, const struct tr_event *ev)
 {
+	graph_kev_flush(g, ti, ev->time);
 	switch (ev->type) {
 	case TR_ENTRY:
 		return on_entry(g, ti, ev);
@@ -522,6 +493,7 @@ static void graph_free(struct graph *g)
 		free(g->threads[i].stack);
 	free(g->threads);
 	free(g->owners);
+	graph_kev_free(g);
 	merge_free(&g->merge, g->r);
 }
 
@@ -540,10 +512,16 @@ int report_graph(struct report *r)
 		return -1;
 	}
 	take_carried(&g);
+	if (graph_kev_init(&g)) {
+		graph_free(&g);
+		return -1;
+	}
 	if (!r->opt->no_header)
 		print_header(r);
 	while (!err && (ti = merge_next(&g.merge, &ev)) >= 0)
 		err = on_event(&g, ti, &ev);
+	if (!err)
+		graph_kev_flush(&g, ~0u, UINT64_MAX);
 	if (!err)
 		err = leave_carried(&g);
 	graph_free(&g);

@@ -36,6 +36,7 @@ struct stat_row {
 	char *name;
 	const char *srcline;		/* --srcline: where, if known */
 	uint64_t hits, total, self;
+	uint64_t off_cpu;		/* of total: the thread off the CPU */
 	uint64_t samples, sum;		/* returned calls, for s^2 */
 	unsigned __int128 sum_sq;
 };
@@ -58,6 +59,8 @@ struct profile {
 	struct stat_frame *stack;
 	unsigned depth;
 	size_t cap_stack;
+	int sched;			/* record -e sched: the time off CPU known */
+	struct tr_off_cpu off;		/* the thread's, if so */
 	struct whole_calls whole;	/* whole calls waiting for their callers */
 	unsigned whole_level;		/* of the whole call being counted */
 };
@@ -183,8 +186,10 @@ static void pop(struct profile *p, uint64_t end, int returned)
 		return;	/* its entry time is unknown: nothing to count */
 	row = &p->rows[f.row];
 	row->self += dur > f.child ? dur - f.child : 0;
-	if (--p->active[f.row] == 0)
+	if (--p->active[f.row] == 0) {
 		row->total += dur;
+		row->off_cpu += tr_off_cpu_between(&p->off, f.start, end);
+	}
 	if (returned) {
 		row->samples++;
 		row->sum += dur;
@@ -304,6 +309,8 @@ static int profile_thread(struct profile *p, struct report_thread *rt)
 	uint64_t last = 0;
 	int err = 0;
 
+	if (p->sched && tr_off_cpu_init(&p->r->td.kev, rt->th->tid, &p->off))
+		return -1;
 	sel_cursor_init(&c, &p->r->sel, rt->th);
 	while (!err && sel_cursor_next(&c, &ev)) {
 		last = ev.time > last ? ev.time : last;
@@ -317,6 +324,7 @@ static int profile_thread(struct profile *p, struct report_thread *rt)
 	}
 	while (p->depth)
 		pop(p, last, 0);
+	tr_off_cpu_free(&p->off);
 	return err;
 }
 
@@ -405,7 +413,8 @@ static size_t add_duration(char *line, size_t size, size_t len, uint64_t ns)
 	return add_cell(line, size, len, report_format_duration(buf, sizeof(buf), ns));
 }
 
-static void print_row(FILE *out, const struct stat_row *row, int timed, int srcline)
+static void print_row(FILE *out, const struct stat_row *row, int timed, int sched,
+		      int srcline)
 {
 	char line[512];
 	size_t len = snprintf(line, sizeof(line), "  %-30.30s  %10" PRIu64,
@@ -416,6 +425,10 @@ static void print_row(FILE *out, const struct stat_row *row, int timed, int srcl
 		len = add_duration(line, sizeof(line), len, row->total / row->hits);
 		len = add_duration(line, sizeof(line), len, variance(row));
 		len = add_duration(line, sizeof(line), len, row->self);
+		if (sched) {
+			len = add_duration(line, sizeof(line), len, row->total - row->off_cpu);
+			len = add_duration(line, sizeof(line), len, row->off_cpu);
+		}
 	} else {
 		for (int i = 0; i < 4; i++)
 			len = add_cell(line, sizeof(line), len, "-           ");
@@ -430,16 +443,19 @@ static void print_row(FILE *out, const struct stat_row *row, int timed, int srcl
 
 static void print_table(const struct profile *p)
 {
-	int srcline = p->r->srclines != NULL;
+	int srcline = p->r->srclines != NULL, sched = p->sched && p->timed;
 
 	report_print_cut(p->r);
 	fprintf(p->r->out, "  Function                               Hit    Time            "
-		"Avg             s^2             Self%s\n"
+		"Avg             s^2             Self%s%s\n"
 		"  --------                               ---    ----            "
-		"---             ---             ----%s\n",
-		srcline ? "            Source" : "", srcline ? "            ------" : "");
+		"---             ---             ----%s%s\n",
+		sched ? "            On CPU          Off CPU" : "",
+		srcline ? "            Source" : "",
+		sched ? "            ------          -------" : "",
+		srcline ? "            ------" : "");
 	for (unsigned i = 0; i < p->nr_rows; i++)
-		print_row(p->r->out, &p->rows[i], p->timed, srcline);
+		print_row(p->r->out, &p->rows[i], p->timed, sched, srcline);
 }
 
 /* RFC 4180: quote a field holding a comma, a quote or a line break. */
@@ -464,7 +480,8 @@ static void print_csv(const struct profile *p)
 
 	int srcline = p->r->srclines != NULL;
 
-	fprintf(out, "function,hits,total_ns,self_ns,avg_ns%s\n", srcline ? ",srcline" : "");
+	fprintf(out, "function,hits,total_ns,self_ns,avg_ns%s%s\n",
+		p->sched ? ",on_cpu_ns,off_cpu_ns" : "", srcline ? ",srcline" : "");
 	for (unsigned i = 0; i < p->nr_rows; i++) {
 		const struct stat_row *row = &p->rows[i];
 
@@ -474,6 +491,11 @@ static void print_csv(const struct profile *p)
 				row->hits, row->total, row->self, row->total / row->hits);
 		else
 			fprintf(out, ",%" PRIu64 ",,,", row->hits);
+		if (p->sched && p->timed)
+			fprintf(out, ",%" PRIu64 ",%" PRIu64, row->total - row->off_cpu,
+				row->off_cpu);
+		else if (p->sched)
+			fputs(",,", out);
 		if (srcline) {
 			fputc(',', out);
 			print_csv_field(out, row->srcline ? row->srcline : "");
@@ -502,6 +524,7 @@ int report_stat(struct report *r)
 	int err = 0;
 
 	p.timed = strcmp(r->td.info.tracer, "function") != 0;
+	p.sched = r->td.kev.counts[KEV_SWITCH_OUT] != 0;
 	p.row_of = calloc(r->td.nr_procs ? r->td.nr_procs : 1, sizeof(*p.row_of));
 	if (!p.row_of)
 		return -1;

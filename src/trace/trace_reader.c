@@ -208,6 +208,8 @@ static int parse_info_field(struct tr_info *info, const char *key, char *v,
 		return tr_take_number(&v, &info->unsaid) || *v ? -1 : 0;
 	if (!strcmp(key, "max_size"))
 		return tr_take_number(&v, &info->max_size) || *v ? -1 : 0;
+	if (!strcmp(key, "kevents"))
+		return set_string(&info->kevents, v);
 	if (!strcmp(key, "max_size_dropped"))
 		return parse_cut(&info->cut, v);
 	if (!strcmp(key, "max_size_kept_from"))
@@ -294,7 +296,8 @@ int tr_open(struct trace_data *td, const char *dir)
 		tr_fail(td, "%s: %s", dir, strerror(errno));
 	else if (!S_ISDIR(st.st_mode))
 		tr_fail(td, "%s: not a directory", dir);
-	if (td->err[0] || read_info(td) || tr_read_processes(td) || tr_read_trace(td)) {
+	if (td->err[0] || read_info(td) || tr_read_processes(td) || tr_read_trace(td) ||
+	    (tr_kevents_read(dir, &td->kev) && tr_fail(td, "out of memory"))) {
 		char err[sizeof(td->err)];
 
 		memcpy(err, td->err, sizeof(err));
@@ -321,7 +324,9 @@ void tr_close(struct trace_data *td)
 	free(info->notrace);
 	free(info->exit);
 	free(info->ending);
+	free(info->kevents);
 	tr_snapshot_free(&info->snapshot);
+	tr_kevents_free(&td->kev);
 	free(td->dir);
 	tr_close_trace(td);
 	memset(td, 0, sizeof(*td));

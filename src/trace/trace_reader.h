@@ -26,6 +26,7 @@
 
 #include "../common/trace_format.h"
 #include "counts.h"
+#include "kevents.h"
 #include "trace_snapshot.h"
 
 #define TR_NO_CPU	0xffffffffu	/* a CPU nobody recorded */
@@ -60,6 +61,7 @@ struct tr_info {
 	uint64_t unsaid;	/* events lost in threads that ended before
 				 * their trace could say so */
 	uint64_t max_size;	/* record --max-size, bytes; 0: none */
+	char *kevents;		/* record -e as asked, or NULL */
 	struct tr_cut cut;	/* what it dropped */
 	struct tr_snapshot snapshot;	/* a snapshot's: when and why */
 };
@@ -143,6 +145,7 @@ struct trace_data {
 					 * first */
 	unsigned nr_files;
 	uint64_t trace_bytes;		/* their sizes, added up */
+	struct tr_kevents kev;		/* the kernel's events (record -e) */
 	char err[320];
 };
 

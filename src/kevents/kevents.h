@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * src/kevents/: the kernel's events of the traced process's threads
+ * (record -e): system calls, context switches, wake-ups, page faults,
+ * from the kernel's tracepoints through perf_event_open, into the data
+ * directory's `kevents` file (src/common/kevent_format.h).
+ *
+ *   request.c  what -e asked for
+ *   tracefs.c  where tracefs is; a tracepoint's id and fields
+ *   open.c     the events, per CPU and per traced thread; why not
+ *   ring.c     the per-CPU rings read into kevents
+ *   gate.c     a program held between fork and exec meanwhile
+ */
+#ifndef FNTRACE_KEVENTS_H
+#define FNTRACE_KEVENTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../common/kevent_format.h"
+
+/* -e's groups, the kernel's tracepoint systems by their usual names. */
+#define KEV_GROUP_SYSCALLS	1u	/* raw_syscalls:sys_enter, sys_exit */
+#define KEV_GROUP_SCHED		2u	/* sched:sched_switch, sched_waking */
+#define KEV_GROUP_FAULTS	4u	/* exceptions:page_fault_user */
+
+#define KEV_MAX_SYSCALLS	64
+#define KEV_PASS_MS		10	/* the recorder reads the rings so often */
+
+struct kev_request {
+	unsigned groups;		/* KEV_GROUP_*; 0: none asked */
+	int syscalls[KEV_MAX_SYSCALLS];	/* only these (-e syscalls:read,...); */
+	unsigned nr_syscalls;		/* 0: every one */
+};
+
+/* One -e argument: "sched", "syscalls", "syscalls:read,write", "faults",
+ * or several comma-separated groups ("sched,syscalls").  0, or -1 with
+ * why in err. */
+int kev_request_add(struct kev_request *req, const char *arg, char *err, size_t len);
+/* "sched,syscalls:read,write" as info and the summary say it. */
+void kev_request_text(const struct kev_request *req, char *buf, size_t len);
+
+struct kev_field {
+	const char *name;
+	unsigned offset, size;
+};
+
+struct kev_tracepoint {
+	unsigned id;
+	struct kev_field fields[4];
+	unsigned nr_fields;
+};
+
+const char *kev_tracefs(void);
+int kev_tracepoint(const char *tracefs, const char *event, struct kev_tracepoint *tp);
+
+/* The tracepoints a recording uses, by what they decode to. */
+enum kev_tp { TP_SYS_ENTER, TP_SYS_EXIT, TP_SWITCH, TP_WAKING, TP_FAULT, NR_TPS };
+
+struct kev_ring {
+	int fd;				/* the CPU's first event; the others
+					 * write into its ring */
+	int cpu;
+	void *base;			/* the control page, then the data */
+	size_t data_size;
+	uint64_t last_wake_time;	/* the last wake-up read, to keep */
+	int64_t last_woken;		/* a repeated one once */
+};
+
+struct kev_counts {
+	uint64_t by_kind[KEV_KINDS];
+	uint64_t unwritten;		/* read, but the file took no more */
+	uint64_t repeated;		/* wake-ups read twice, kept once */
+};
+
+struct kevents {
+	struct kev_tracepoint tps[NR_TPS];
+	unsigned used;			/* which of tps, a bit each */
+	struct kev_ring *rings;
+	unsigned nr_rings;
+	int *fds;			/* every event's */
+	unsigned char *fd_tps;		/* and which tracepoint it is */
+	unsigned nr_fds, cap_fds;
+	int out;			/* the kevents file */
+	int write_failed;
+	unsigned char *buf;		/* records waiting to be written */
+	size_t buffered;
+	unsigned char *wrap;		/* a ring record split at its end */
+	struct kev_counts counts;
+};
+
+/*
+ * The events of REQ on PID's threads, written into DIR/kevents: for a
+ * program about to exec (PROGRAM), enabled at its exec and inherited by
+ * every thread and process it makes; for a running process (record -p),
+ * on each of its threads now, and theirs.  NULL when they cannot be
+ * opened, after one line saying what is missing and how to allow it:
+ * the function trace is recorded all the same.
+ */
+struct kevents *kev_start(const struct kev_request *req, pid_t pid, int program,
+			  const char *dir);
+/* gate.c: a program's events are opened after its fork and before its
+ * exec, at which they are enabled: it waits at a gate (a pipe) until the
+ * recorder has tried.  Without -e, no gate (both fds -1).  0, or -1. */
+int kev_gate_make(const struct kev_request *req, int gate[2]);
+/* In the child: until the gate opens (or the recorder is gone). */
+void kev_gate_wait(int gate[2]);
+/* In the recorder: kev_start() on the program pid (NULL if none, or if
+ * they could not be opened), then the gate opened whatever came of it. */
+struct kevents *kev_gate_open(int gate[2], const struct kev_request *req, pid_t pid,
+			      const char *dir);
+
+/* What the rings hold, into the file: called as the recorder drains. */
+void kev_drain(struct kevents *k);
+/* The last of it, the file closed, one line of what was recorded. */
+void kev_finish(struct kevents *k);
+
+/* ring.c's part of kev_start and kev_finish */
+int kev_ring_map(struct kev_ring *r);
+void kev_ring_unmap(struct kev_ring *r);
+void kev_ring_read(struct kevents *k, struct kev_ring *r);
+void kev_flush(struct kevents *k);
+void kev_put(struct kevents *k, const struct kev_record *rec);
+
+#endif

@@ -1,0 +1,57 @@
+# Helpers of the kernel events' cases (record -e), sourced by them.
+
+# kev_tracefs: tracefs mounted where fntrace looks, mounted here if it
+# is not (as root, as a setup would); KEV_MOUNTED says to unmount it.
+KEV_MOUNTED=
+kev_tracefs() {
+	local d
+	for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ "$(stat -f -c %T "$d" 2>/dev/null)" = tracefs ] && return 0
+	done
+	[ "$(id -u)" = 0 ] || return 1
+	mount -t tracefs nodev /sys/kernel/tracing || return 1
+	KEV_MOUNTED=/sys/kernel/tracing
+}
+
+kev_untracefs() {
+	[ -z "$KEV_MOUNTED" ] || umount "$KEV_MOUNTED"
+}
+
+# kev_graph DIR: the function_graph report without its CPU and task
+# columns, the duration kept.
+kev_graph() {
+	"$FNTRACE" report -i "$1" -O nocpu -O noproc
+}
+
+# kev_calls GRAPH NAME: how many entries of system call NAME a report
+# holds (a line each, whole or opening a brace).
+kev_calls() {
+	grep -cE "^[^|]*\|  *$2\(" "$1"
+}
+
+# kev_within NAME WANT_NS GOT_US: GOT (microseconds, a report's) is WANT
+# (nanoseconds, the program's own clock) within 1% or 50 us.
+kev_within() {
+	t_ok "$1 (program ${2} ns, recording ${3} us)" awk -v w="$2" -v g="$3" 'BEGIN {
+		d = g * 1000 - w; if (d < 0) d = -d
+		exit !(w > 0 && (d <= 50000 || d <= w / 100)) }'
+}
+
+# kev_in_call GRAPH FUNC SYSCALL: for each call of FUNC (one thread's
+# report), the longest of the system calls SYSCALL made inside it, a
+# line each: "DURATION OFF_CPU", microseconds, the second the context
+# switches inside that system call.
+kev_in_call() {
+	awk -v f="$2" -v s=" $3(" '
+	function dur(line) {
+		return match(line, /[0-9]+\.[0-9]+ us/) ? substr(line, RSTART, RLENGTH - 3) + 0 : 0 }
+	function keep(d, o) { if (d > best) { best = d; best_off = o } }
+	index($0, f "() {") { inside = 1; best = -1 }
+	inside && index($0, "} /* " f " */") { inside = 0; print best, best_off }
+	!inside { next }
+	index($0, s) && / = / { keep(dur($0), 0) }
+	index($0, s) && /\{$/ { open = 1; off = 0 }
+	open && /off CPU/ { match($0, /[0-9]+\.[0-9]+ us off CPU/); off += substr($0, RSTART, RLENGTH - 11) }
+	open && index($0, "} /* " substr(s, 2, length(s) - 2) " = ") { keep(dur($0), off); open = 0 }
+	' "$1"
+}
