@@ -16,14 +16,17 @@
 
 static const char usage[] =
 	"usage: fntrace record [OPTIONS] [--] PROG [ARGS...]\n"
-	"       fntrace record [OPTIONS] -p PID [-d SECONDS]\n\n"
+	"       fntrace record [OPTIONS] -p PID [-d SECONDS]\n"
+	"       fntrace record --host=HOST:PORT [OPTIONS] [--] PROG [ARGS...]\n\n"
 	"Run PROG with the fntrace runtime and record its function trace into\n"
 	"a data directory; PROG's exit status is passed on.  With -p, record\n"
 	"the running process PID (started with 'fntrace run', or attached\n"
 	"with 'fntrace attach') for SECONDS, or until Ctrl-C or its end.\n"
 	"With --overwrite, keep only the newest events in memory and write a\n"
 	"data directory DIR/snapshot.N for each snapshot taken, and one for\n"
-	"the last window when PROG ends (or the recording stops).\n\n"
+	"the last window when PROG ends (or the recording stops).\n"
+	"With --host, send the recording as it is made to 'fntrace listen'\n"
+	"on HOST, which writes the data directory there.\n\n"
 	"  -t, --tracer=NAME      function_graph (default) or function\n"
 	"  -F, --filter=GLOB      trace only matching functions (repeatable);\n"
 	"                         set_ftrace_filter syntax: name, abc*, *abc,\n"
@@ -65,6 +68,12 @@ static const char usage[] =
 	"  -d, --duration=SECS    with -p: stop after SECS seconds (0.5: half a second)\n"
 	"  -o, --output=DIR       data directory (default fntrace.data; an old\n"
 	"                         one is kept as DIR.old)\n"
+	"      --host=HOST:PORT   stream the recording to 'fntrace listen' at\n"
+	"                         HOST:PORT ([ADDR]:PORT for IPv6) instead of\n"
+	"                         writing DIR; the function tables go along, so\n"
+	"                         HOST needs neither PROG nor its libraries; if\n"
+	"                         the connection is lost, PROG runs on and the\n"
+	"                         events not sent are counted\n"
 	"      --max-size=SIZE    keep only the newest SIZE of trace (K, M or G;\n"
 	"                         256K at least): the oldest is dropped as the\n"
 	"                         recording grows, and the report says how much\n"
@@ -100,6 +109,8 @@ static const char usage[] =
 	"         fntrace record -A 'parse_expr@arg1/s,arg2' -R 'parse_expr@retval'\n"
 	"                -- ./prog input\n"
 	"         fntrace record --max-size=512M -p 4242   (its last 512 MB)\n"
+	"         fntrace record --host=workstation:7117 -- ./prog   (on the board;\n"
+	"                'fntrace listen --port 7117' on the workstation)\n"
 	"         fntrace record --overwrite -b 65536 -o flight -- ./server &\n"
 	"         fntrace ctl $(pgrep -n server) snapshot 1   # flight/snapshot.1\n"
 	"         fntrace record -p 4242 --overwrite -o flight  # till Ctrl-C\n"
@@ -204,9 +215,23 @@ static int parse_max_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
+/* --host: the listener names the directory and keeps all of it; a
+ * flight recording's snapshots are not streamed (yet). */
+static int check_host(const struct record_options *o)
+{
+	const char *with = o->transient ? "live" : o->output_given ? "-o" :
+			   o->max_size ? "--max-size" : o->overwrite ? "--overwrite" : NULL;
+
+	if (!with)
+		return 0;
+	cli_usage_error("--host: not with %s (the listener names the directory: "
+			"'fntrace listen -o DIR')", with);
+	return -1;
+}
+
 /* Long options without a letter of their own. */
 enum { OPT_TRACING_THRESH = 256, OPT_MAX_SIZE, OPT_OVERWRITE, OPT_TRIGGER,
-       OPT_SNAPSHOT_INTERVAL, OPT_SNAPSHOT_SIGNAL };
+       OPT_SNAPSHOT_INTERVAL, OPT_SNAPSHOT_SIGNAL, OPT_HOST };
 
 /* --snapshot-signal=SIG: by name, which the runtime looks up in its own
  * arch's numbering (signame.h). */
@@ -259,6 +284,7 @@ static int parse_option(int c, struct record_options *o)
 		return 0;
 	case 'o':
 		o->output = optarg;
+		o->output_given = 1;
 		return 0;
 	case 'p':
 		return cli_parse_pid(optarg, &o->pid);
@@ -271,6 +297,9 @@ static int parse_option(int c, struct record_options *o)
 		return 0;
 	case OPT_SNAPSHOT_SIGNAL:
 		return parse_snapshot_signal(optarg, o);
+	case OPT_HOST:
+		o->host = optarg;
+		return 0;
 	}
 	return -1;
 }
@@ -296,6 +325,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "overwrite", no_argument, NULL, OPT_OVERWRITE },
 		{ "snapshot-signal", required_argument, NULL, OPT_SNAPSHOT_SIGNAL },
+		{ "host", required_argument, NULL, OPT_HOST },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -326,6 +356,8 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		cli_usage_error("--snapshot-signal needs --overwrite and a program to run");
 		return -1;
 	}
+	if (o->host && check_host(o))
+		return -1;
 	if (o->thresh && strcmp(o->tracer, "function_graph")) {
 		cli_usage_error("--tracing-thresh needs the function_graph tracer");
 		return -1;

@@ -458,6 +458,32 @@ static void fly(struct attached *a)
 	flight_watch(&a->flight, a->o->pid, end, over_now, a);
 }
 
+/* --host: the stream names the process by its comm. */
+static int create_stream(struct attached *a)
+{
+	char path[64], comm[64] = "unknown";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)a->o->pid);
+	f = fopen(path, "re");
+	if (f && fgets(comm, sizeof(comm), f))
+		comm[strcspn(comm, "\n")] = '\0';
+	if (f)
+		fclose(f);
+	if (datadir_stream_create(&a->dir, a->o->host, &a->info))
+		return -1;
+	if (datadir_stream_begin(&a->dir, comm, a->o->pid) == 0)
+		return 0;
+	datadir_abandon(&a->dir);
+	return -1;
+}
+
+/* Where the recording went. */
+static const char *where(const struct attached *a)
+{
+	return a->dir.stream ? datadir_stream_where(&a->dir) : a->o->output;
+}
+
 static int record_attached(struct attached *a)
 {
 	const struct record_options *o = a->o;
@@ -469,7 +495,8 @@ static int record_attached(struct attached *a)
 	a->own_pid = ctl_own_pid(o->pid);
 	if (!has_call_sites(o->pid) || !(a->shm = map_buffer(o->pid)))
 		return -1;
-	if (o->overwrite ? start_flight(a) : datadir_create(&a->dir, o->output, &a->info)) {
+	if (o->overwrite ? start_flight(a) :
+	    o->host ? create_stream(a) : datadir_create(&a->dir, o->output, &a->info)) {
 		release_buffer(o->pid);
 		return -1;
 	}
@@ -494,13 +521,16 @@ static int record_attached(struct attached *a)
 		return -1;
 	}
 	if (a->dir.error)
-		fprintf(stderr, "fntrace: recording stopped, %s: what fit is in %s; "
+		fprintf(stderr, "fntrace: recording stopped, %s: what %s in %s; "
 			"%llu events dropped%s\n", datadir_ending(&a->dir, ending, sizeof(ending)),
-			o->output, (unsigned long long)a->info.dropped,
+			a->dir.stream ? "arrived is with the listener" : "fit is", where(a),
+			(unsigned long long)a->info.dropped,
 			drain_say_cut(&a->drainer, cut, sizeof(cut)));
 	else
-		drain_say_summary(&a->drainer, o->output);
+		drain_say_summary(&a->drainer, where(a));
 	record_say_unmatched(a->dir.final, o, NULL, NULL);
+	if (a->dir.stream)
+		datadir_abandon(&a->dir);	/* the staging directory */
 	return 0;
 }
 
@@ -519,7 +549,7 @@ int record_attach(const struct record_options *o)
 			  "process %d has ended (not yet reaped): nothing to record", (int)o->pid);
 		return -1;
 	}
-	if (datadir_check_output(o->output) || !(a.info.command = command_of(o->pid)))
+	if ((!o->host && datadir_check_output(o->output)) || !(a.info.command = command_of(o->pid)))
 		return -1;
 	ret = record_attached(&a);
 	drain_free(&a.drainer);	/* whichever way it ended */
