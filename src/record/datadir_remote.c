@@ -44,10 +44,17 @@ struct mirror_file {
 	off_t sent;
 };
 
+/* A process image whose chunks were sent: its funcs file went first. */
+struct stream_image {
+	uint32_t pid, image;
+};
+
 struct datadir_stream {
 	struct sender *sender;
 	struct mirror_file *files;
 	size_t nr, cap;
+	struct stream_image *images;
+	size_t nr_images, cap_images;
 	char where[600];	/* HOST:PORT, then HOST:PORT/DIRNAME once placed */
 };
 
@@ -174,12 +181,49 @@ int datadir_stream_begin(struct datadir *d, const char *prog, pid_t pid)
 	return d->stream ? sender_begin(d->stream->sender, prog, (uint32_t)pid) : 0;
 }
 
+/* Has this process image been seen?  Noted if not. */
+static int seen_image(struct datadir_stream *s, const struct ft_chunk *head)
+{
+	struct stream_image *im;
+
+	for (size_t i = s->nr_images; i-- > 0;)
+		if (s->images[i].pid == head->pid && s->images[i].image == head->image)
+			return 1;
+	if (s->nr_images == s->cap_images) {
+		size_t cap = s->cap_images ? 2 * s->cap_images : 16;
+
+		im = realloc(s->images, cap * sizeof(*im));
+		if (!im)
+			return 0;	/* mirrored each time, then */
+		s->images = im;
+		s->cap_images = cap;
+	}
+	s->images[s->nr_images++] = (struct stream_image){ head->pid, head->image };
+	return 0;
+}
+
+/* The chunks of a process image go after its funcs file, which it wrote
+ * before its first event: a stream cut anywhere has the table of every
+ * process whose events it has. */
+static void tables_first(struct datadir *d, const struct datadir_piece *p, unsigned n)
+{
+	int new = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		new |= !seen_image(d->stream, &p[i].head);
+	if (new)
+		datadir_stream_mirror(d);
+}
+
 unsigned datadir_stream_chunks(struct datadir *d, const struct datadir_piece *p, unsigned n)
 {
 	struct iovec iov[2 * 64];
 	size_t len = 0;
 	unsigned k = n < 64 ? n : 64;
 
+	tables_first(d, p, k);
+	if (d->error)
+		return 0;
 	for (unsigned i = 0; i < k; i++) {
 		iov[2 * i] = (struct iovec){ (void *)&p[i].head, sizeof(p[i].head) };
 		iov[2 * i + 1] = (struct iovec){ (void *)p[i].events, p[i].head.used };
@@ -229,6 +273,7 @@ void datadir_stream_close(struct datadir *d)
 		return;
 	sender_close(d->stream->sender);
 	free(d->stream->files);
+	free(d->stream->images);
 	free(d->stream);
 	d->stream = NULL;
 }
