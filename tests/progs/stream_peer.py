@@ -5,7 +5,8 @@
   stream_peer.py proxy PORT_FILE TO_PORT NBYTES
       listen on a free port of 127.0.0.1 (written to PORT_FILE), take
       one connection and pass it on to 127.0.0.1:TO_PORT, then cut both
-      after NBYTES of the target's bytes have gone through.
+      after NBYTES of the target's bytes have gone through (the
+      target's with a reset).
   stream_peer.py send PORT HEX
       connect to 127.0.0.1:PORT, send the bytes (given in hex), and
       print what comes back until the listener closes.
@@ -31,10 +32,12 @@ def proxy(port_file, to_port, nbytes):
             break
         out.sendall(data)
         passed += len(data)
-    # A reset, as a cable pulled or a host gone would give in the end.
-    for s in (conn, out):
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\1\0\0\0\0\0\0\0")
-        s.close()
+    # The target gets a reset, as a host gone would give it; the
+    # listener an end after every byte passed, so that what it keeps
+    # is known (a reset would throw away what it had not read yet).
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\1\0\0\0\0\0\0\0")
+    conn.close()
+    out.close()
 
 
 def send(port, hexbytes):
