@@ -175,7 +175,7 @@ t_listen() {
 	LISTEN_PID=$!
 	LISTEN_PORT=
 	for i in $(seq 100); do
-		LISTEN_PORT=$(awk '$1 == "listening" { print $4; exit }' "$name.port")
+		LISTEN_PORT=$(awk '$1 == "listening" { print $4; exit }' "$name.port" 2>/dev/null)
 		[ -n "$LISTEN_PORT" ] && return 0
 		sleep 0.1
 	done
