@@ -164,16 +164,22 @@ int datadir_stream_create(struct datadir *d, const char *host, struct datadir_in
 		return -1;
 	snprintf(staging, sizeof(staging), "%s/fntrace-remote-%d", tmp && *tmp ? tmp : "/tmp",
 		 (int)getpid());
-	d->stream = calloc(1, sizeof(*d->stream));
-	if (!d->stream || datadir_create(d, staging, info)) {
-		free(d->stream);
-		d->stream = NULL;
+	if (datadir_create(d, staging, info)) {
 		sender_close(s);
+		return -1;
+	}
+	d->stream = calloc(1, sizeof(*d->stream));
+	if (!d->stream) {
+		sender_close(s);
+		datadir_abandon(d);
 		return -1;
 	}
 	d->stream->sender = s;
 	snprintf(d->stream->where, sizeof(d->stream->where), "%s", host);
-	return datadir_stream_mirror(d) ? (datadir_abandon(d), -1) : 0;
+	if (datadir_stream_mirror(d) == 0)
+		return 0;
+	datadir_abandon(d);
+	return -1;
 }
 
 int datadir_stream_begin(struct datadir *d, const char *prog, pid_t pid)

@@ -74,3 +74,33 @@ wait "$rec"
 t_eq "listener killed: the program's exit status" 3 "$?"
 t_eq "listener killed: the program's output" "$(cat want.out)" "$(cat dead.out)"
 lost_line "listener killed" rec-dead.err
+
+# A listener slower than the trace (a proxy that passes 1.3 MB/s for 3 s,
+# then all): the queue fills, what does not fit is dropped and counted,
+# the program runs at its own speed, and every event is accounted for:
+# recorded, lost or dropped, on both sides alike.
+t_listen slow --once
+rm -f slow.proxy
+python3 "$top/tests/progs/stream_peer.py" slow slow.proxy "$LISTEN_PORT" 3 &
+proxy=$!
+for i in $(seq 100); do [ -s slow.proxy ] && break; sleep 0.1; done
+./calls 200 20000 0 >slow.want
+"$FNTRACE" record --host "127.0.0.1:$(cat slow.proxy)" -- ./calls 200 20000 0 >slow.out 2>rec-slow.err
+t_eq "slow listener: the program's exit status" 3 "$?"
+t_eq "slow listener: the program's output" "$(cat slow.want)" "$(cat slow.out)"
+t_eq "slow listener: one line" 1 "$(wc -l <rec-slow.err)"
+dropped=$(sed -n 's/.*, \([0-9]*\) dropped (the stream.s queue was full) -> .*/\1/p' rec-slow.err)
+t_ok "slow listener: the summary counts what was dropped (${dropped:-none})" \
+	test "${dropped:-0}" -gt 0
+wait "$LISTEN_PID"
+t_eq "slow listener: the stream complete" 0 "$?"
+wait "$proxy"
+d=$(ls -d slow/*-calls-* 2>/dev/null)
+"$FNTRACE" info -i "$d" >slow.info
+t_ok "slow listener: sealed" grep -q "^data directory .*(sealed)" slow.info
+t_ok "slow listener: info says the same drop" \
+	grep -q "^dropped *$dropped events the recorder could not store" slow.info
+# 2 threads x 200 rounds x 20000 calls of outer, each 2 of inner; a
+# round_of a round, a work a thread, main: calls, each entry and exit.
+all=$(awk '$1 == "events" || $1 == "lost" || $1 == "dropped" { n += $2 } END { print n }' slow.info)
+t_eq "slow listener: every event recorded, lost or dropped" $(( (2 * 200 * 20000 * 3 + 400 + 2 + 1) * 2 )) "$all"
