@@ -130,7 +130,11 @@ static int make_dir(struct rx *x)
 	stream_safe_text(host);
 	stream_safe_text(prog);
 	snprintf(x->base, sizeof(x->base), "%s-%s-%u", host, prog, x->h.pid);
-	for (unsigned n = 0; n < 10000; n++) {
+	for (unsigned n = 0;; n++) {
+		if (n == 10000) {
+			broke(x, "no free name for %s in %s", x->base, x->r->out);
+			return -1;
+		}
 		if (n)
 			snprintf(x->name, sizeof(x->name), "%s-%u", x->base, n);
 		else
