@@ -215,17 +215,22 @@ static int parse_max_size(const char *s, uint64_t *bytes)
 	return 0;
 }
 
-/* --host: the listener names the directory and keeps all of it; a
- * flight recording's snapshots are not streamed (yet). */
+/* --host: what it cannot go with, and why. */
 static int check_host(const struct record_options *o)
 {
-	const char *with = o->transient ? "live" : o->output_given ? "-o" :
-			   o->max_size ? "--max-size" : o->overwrite ? "--overwrite" : NULL;
+	const char *with = NULL, *why = NULL;
 
+	if (o->transient)
+		with = "live", why = "live prints the trace here";
+	else if (o->output_given)
+		with = "-o", why = "the listener names the directory: 'fntrace listen -o DIR'";
+	else if (o->max_size)
+		with = "--max-size", why = "the listener keeps the whole stream";
+	else if (o->overwrite)
+		with = "--overwrite", why = "a flight recording's snapshots are not streamed";
 	if (!with)
 		return 0;
-	cli_usage_error("--host: not with %s (the listener names the directory: "
-			"'fntrace listen -o DIR')", with);
+	cli_usage_error("--host: not with %s (%s)", with, why);
 	return -1;
 }
 

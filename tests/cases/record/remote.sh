@@ -81,6 +81,10 @@ t_error "--host with -o: refused" 2 "^fntrace record: --host: not with -o" \
 	"$FNTRACE" record --host 127.0.0.1:1 -o x -- ./calls
 t_error "--host with --overwrite: refused" 2 "^fntrace record: --host: not with --overwrite" \
 	"$FNTRACE" record --host 127.0.0.1:1 --overwrite -- ./calls
+t_error "--host with --max-size: refused" 2 "^fntrace record: --host: not with --max-size" \
+	"$FNTRACE" record --host 127.0.0.1:1 --max-size=1M -- ./calls
+t_error "live --host: refused" 2 "^fntrace live: --host: not with live" \
+	"$FNTRACE" live --host 127.0.0.1:1 -- ./calls
 t_error "--host without a port: refused" 1 "^fntrace: --host nohost: not HOST:PORT" \
 	"$FNTRACE" record --host nohost -- ./calls
 t_error "--host with nobody listening: refused" 1 "^fntrace: cannot connect to 127.0.0.1:$LISTEN_PORT" \
