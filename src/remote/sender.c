@@ -258,7 +258,8 @@ static struct qrec *make_record(unsigned type, const char *name, const struct io
 	q->len = STREAM_RECORD_FIXED + name_len + len;
 	stream_put_record(q->data, type, name_len, len);
 	p = q->data + STREAM_RECORD_FIXED;
-	memcpy(p, name, name_len);
+	if (name_len)	/* END has none: name is NULL */
+		memcpy(p, name, name_len);
 	p += name_len;
 	for (int i = 0; i < n; i++) {
 		memcpy(p, iov[i].iov_base, iov[i].iov_len);
