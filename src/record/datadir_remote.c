@@ -114,7 +114,9 @@ static int mirror_file(struct datadir_stream *s, int dir_fd, const char *name)
 
 	if (!stream_name_ok(name, strlen(name)) || !strcmp(name, "spare"))
 		return 0;
-	fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* O_NONBLOCK: a fifo a process of the program left there never
+	 * blocks the recorder */
+	fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || !(f = file_of(s, name))) {
 		if (fd >= 0)
 			close(fd);
