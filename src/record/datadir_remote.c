@@ -56,6 +56,7 @@ struct datadir_stream {
 	struct stream_image *images;
 	size_t nr_images, cap_images;
 	char where[600];	/* HOST:PORT, then HOST:PORT/DIRNAME once placed */
+	int sealed;		/* the stream ended with END */
 };
 
 static struct mirror_file *file_of(struct datadir_stream *s, const char *name)
@@ -255,6 +256,7 @@ int datadir_stream_seal(struct datadir *d)
 	struct datadir_stream *s = d->stream;
 	char name[256];
 
+	s->sealed = 1;
 	datadir_stream_mirror(d);
 	if (!d->error && sender_finish(s->sender, name, sizeof(name)) == 0)
 		snprintf(s->where + strlen(s->where), sizeof(s->where) - strlen(s->where), "/%s",
@@ -275,10 +277,14 @@ uint64_t datadir_stream_bytes(const struct datadir *d)
 	return sender_bytes(d->stream->sender);
 }
 
+/* A recording abandoned (nothing traced, or a failure before it began)
+ * leaves nothing on the listener either. */
 void datadir_stream_close(struct datadir *d)
 {
 	if (!d->stream)
 		return;
+	if (!d->stream->sealed)
+		sender_abort(d->stream->sender, "nothing traced, or a failure: said there");
 	sender_close(d->stream->sender);
 	free(d->stream->files);
 	free(d->stream->images);

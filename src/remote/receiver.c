@@ -209,8 +209,8 @@ static int grow(struct rx *x, uint32_t len)
 	return 0;
 }
 
-/* One record: 1 for END, 0 for another, -1 when the stream ends or
- * breaks. */
+/* One record: 1 for END, 2 for ABORT (its line in why), 0 for another,
+ * -1 when the stream ends or breaks. */
 static int take_record(struct rx *x)
 {
 	uint8_t fixed[STREAM_RECORD_FIXED];
@@ -227,6 +227,16 @@ static int take_record(struct rx *x)
 	}
 	if (type == STREAM_END)
 		return 1;
+	if (type == STREAM_ABORT) {
+		char why[STREAM_ABORT_MAX + 1];
+
+		if (take(x, why, len))
+			return -1;
+		why[len] = '\0';
+		printable(why);
+		broke(x, "the target abandoned the recording (%s)", why);
+		return 2;
+	}
 	if (take(x, name, name_len))
 		return -1;
 	name[name_len] = '\0';
@@ -335,10 +345,14 @@ void receiver_run(struct receiver *r)
 	}
 	while (!(end = take_record(&x)))
 		;
-	if (end > 0)
+	if (end == 1)
 		finish_complete(&x);
-	if (!r->complete)
+	if (end == 2) {
+		remove_dir(&x);
+		say(&x, "%s %s[%u]: %s; nothing kept", x.h.host, x.h.prog, x.h.pid, x.why);
+	} else if (!r->complete) {
 		finish_broken(&x);
+	}
 	close(x.dir_fd);
 	free(x.buf);
 }

@@ -377,6 +377,16 @@ int sender_finish(struct sender *s, char *dir, size_t len)
 	return s->lost ? -1 : read_answer(s, dir, len);
 }
 
+void sender_abort(struct sender *s, const char *why)
+{
+	struct iovec iov = { (void *)why, strnlen(why, STREAM_ABORT_MAX) };
+
+	if (!s->started)
+		return;
+	sender_push(s, STREAM_ABORT, NULL, &iov, 1, 1);
+	wait_sent(s);
+}
+
 void sender_close(struct sender *s)
 {
 	if (!s)

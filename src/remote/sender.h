@@ -35,6 +35,9 @@ const char *sender_peer(const struct sender *s);
 /* The end: everything queued sent, then END, and the listener's answer:
  * 0 with the name of its directory in dir; -1 (sender_lost says why). */
 int sender_finish(struct sender *s, char *dir, size_t len);
+/* The end of a recording given up: ABORT, with a line on why, sent as
+ * far as it goes. */
+void sender_abort(struct sender *s, const char *why);
 /* Close, whatever state it is in. */
 void sender_close(struct sender *s);
 

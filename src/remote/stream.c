@@ -73,13 +73,15 @@ int stream_get_record(const uint8_t *buf, unsigned *type, unsigned *name_len,
 	*name_len = buf[1];
 	*len = get32(buf + 2);
 	*why = NULL;
-	if (*type < STREAM_FILE || *type > STREAM_END)
+	if (*type < STREAM_FILE || *type > STREAM_ABORT)
 		*why = "a record of no known type";
 	else if (*len > STREAM_PAYLOAD_MAX)
 		*why = "a record longer than 16 MB";
 	else if (*type == STREAM_END && (*name_len || *len))
 		*why = "an end record with a name or bytes";
-	else if (*type != STREAM_END && !*name_len)
+	else if (*type == STREAM_ABORT && (*name_len || *len > STREAM_ABORT_MAX))
+		*why = "an abort record with a name or a long reason";
+	else if (*type < STREAM_END && !*name_len)
 		*why = "a record with no file name";
 	return *why ? -1 : 0;
 }

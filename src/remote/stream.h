@@ -11,7 +11,9 @@
  *
  * FILE replaces the file NAME with the bytes, APPEND adds them at its
  * end, END (no name, no bytes) says the directory is complete; the
- * listener then answers "ok DIRNAME\n" and closes.  A NAME is one plain
+ * listener then answers "ok DIRNAME\n" and closes.  ABORT (no name, the
+ * bytes a line on why) says the target gave the recording up (nothing
+ * was traced, say): the listener keeps nothing.  A NAME is one plain
  * file of a data directory (stream_name_ok): never a path.
  */
 #ifndef FNTRACE_STREAM_H
@@ -27,11 +29,13 @@
 #define STREAM_TEXT_MAX		255	/* host and prog, each */
 #define STREAM_NAME_MAX		255
 #define STREAM_PAYLOAD_MAX	(16u << 20)
+#define STREAM_ABORT_MAX	200	/* its line */
 
 enum stream_type {
 	STREAM_FILE = 1,
 	STREAM_APPEND = 2,
 	STREAM_END = 3,
+	STREAM_ABORT = 4,
 };
 
 struct stream_header {

@@ -79,6 +79,12 @@ static void records(void)
 	stream_put_record(buf, STREAM_END, 0, 0);
 	CHECK("record: END", stream_get_record(buf, &type, &name_len, &len, &why) == 0 &&
 	      type == STREAM_END);
+	stream_put_record(buf, STREAM_ABORT, 0, 20);
+	CHECK("record: ABORT and its line", stream_get_record(buf, &type, &name_len, &len, &why) == 0 &&
+	      type == STREAM_ABORT && len == 20);
+	stream_put_record(buf, STREAM_ABORT, 0, STREAM_ABORT_MAX + 1);
+	CHECK("record: ABORT with a long line refused",
+	      stream_get_record(buf, &type, &name_len, &len, &why) != 0);
 }
 
 static int name_ok(const char *s)

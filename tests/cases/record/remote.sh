@@ -73,6 +73,17 @@ mids=$("$FNTRACE" report -i "recv/$dp" --stat --csv | awk -F, '$1 == "mid" { pri
 t_ok "record -p --host: its calls (mid: $mids)" test "${mids:-0}" -gt 5
 kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 
+# A recording the target abandons (nothing traced) leaves nothing on the
+# listener either, as it leaves nothing locally.
+t_build plain -O2 untraced "$top/tests/progs/graph.c"
+"$FNTRACE" record --host "127.0.0.1:$LISTEN_PORT" -- ./untraced >/dev/null 2>u.err
+t_eq "nothing traced: exit status" 1 "$?"
+t_ok "nothing traced: said on the target" grep -q "no traced program ran" u.err
+for i in $(seq 50); do grep -q "untraced\[" recv.err && break; sleep 0.1; done
+t_ok "nothing traced: the listener says it was abandoned" \
+	grep -q ": [^ ]* untraced\[[0-9]*\]: the target abandoned the recording (.*); nothing kept\$" recv.err
+t_eq "nothing traced: no directory" "" "$(ls -d recv/*-untraced-* 2>/dev/null)"
+
 kill -TERM "$LISTEN_PID"
 wait "$LISTEN_PID"
 t_eq "listen: SIGTERM stops it, exit 0" 0 "$?"
