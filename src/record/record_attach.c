@@ -521,9 +521,10 @@ static int record_attached(struct attached *a)
 		return -1;
 	}
 	if (a->dir.error)
-		fprintf(stderr, "fntrace: recording stopped, %s: what %s in %s; "
+		fprintf(stderr, "fntrace: recording stopped, %s: %s %s; "
 			"%llu events dropped%s\n", datadir_ending(&a->dir, ending, sizeof(ending)),
-			a->dir.stream ? "arrived is with the listener" : "fit is", where(a),
+			a->dir.stream ? "what arrived is with the listener at" : "what fit is in",
+			where(a),
 			(unsigned long long)a->info.dropped,
 			drain_say_cut(&a->drainer, cut, sizeof(cut)));
 	else
