@@ -104,3 +104,23 @@ t_ok "slow listener: info says the same drop" \
 # round_of a round, a work a thread, main: calls, each entry and exit.
 all=$(awk '$1 == "events" || $1 == "lost" || $1 == "dropped" { n += $2 } END { print n }' slow.info)
 t_eq "slow listener: every event recorded, lost or dropped" $(( (2 * 200 * 20000 * 3 + 400 + 2 + 1) * 2 )) "$all"
+
+# record -p --host, its listener killed: the process runs on, traceable
+# as before, and record says the lost stream in one line (exit 0, as a
+# full disk's).
+t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
+"$FNTRACE" run -- ./spin 30 >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+t_listen pdead
+"$FNTRACE" record -p "$pid" -d 3 --host "127.0.0.1:$LISTEN_PORT" 2>rec-pdead.err &
+rec=$!
+for i in $(seq 100); do [ -n "$(ls -d pdead/*.tmp-* 2>/dev/null)" ] && break; sleep 0.1; done
+sleep 0.5
+kill -KILL "$LISTEN_PID"
+wait "$rec"
+t_eq "record -p, listener killed: exit status" 0 "$?"
+lost_line "record -p, listener killed" rec-pdead.err
+t_ok "record -p, listener killed: the process runs on" kill -0 "$pid"
+t_eq "record -p, listener killed: its tracer put back" nop "$("$FNTRACE" ctl "$pid" current_tracer)"
+kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
