@@ -114,6 +114,10 @@ static int take_header(struct rx *x)
 	if (take(x, x->h.host, host_len) || take(x, x->h.prog, prog_len))
 		return -1;
 	x->h.host[host_len] = x->h.prog[prog_len] = '\0';
+	/* said in the listener's lines: no escape sequence reaches its
+	 * terminal */
+	printable(x->h.host);
+	printable(x->h.prog);
 	return 0;
 }
 

@@ -80,6 +80,12 @@ send names "$(header ../.. 'a/b' 7)$(record 1 info "$info_text")$(record 3 '' ''
 t_eq "names: '/' and a leading dot made '_'" "ok _._..-a_b-7" "$(cat names.answer)"
 t_eq "names: nothing outside DIR" "" "$(find . -name 'a*b*' -not -path './recv/*' -not -name 'absolute*')"
 
+# Nor do they bring an escape sequence to the listener's terminal.
+esc=$(printf '\033')
+send escape "$(header "${esc}[31mred" p 8)$(record 1 info "$info_text")$(record 9 x x)"
+one_line escape "?\[31mred p\[8\]: bad stream"
+t_eq "escape: no escape character said" 0 "$(grep -c "$esc" recv.err)"
+
 # And the listener serves on.
 "$FNTRACE" record --host "127.0.0.1:$LISTEN_PORT" -- ./calls 2 10 >out.txt 2>err.txt
 t_eq "after them: a recording, exit status 3" 3 "$?"
