@@ -54,7 +54,7 @@ RMC_SRC    := $(filter-out src/recordmcount/tool.c,$(wildcard src/recordmcount/*
 # Its one native-only piece: calling into a process it attaches to.
 # The detour planner (src/detour, each architecture's detour.c) reads any
 # architecture's image, through capstone, and only here for now.
-CLI_ROOMS  := cli record kevents attach control dwarf cc target trace detour
+CLI_ROOMS  := cli record kevents remote attach control dwarf cc target trace detour
 CLI_SRC    := $(foreach d,$(CLI_ROOMS),$(wildcard src/$(d)/*.c)) $(RMC_SRC) $(SHARED_SRC) \
 	      $(wildcard src/arch/*/detour.c) src/arch/$(ARCH)/inject.c src/arch/inject_run.c
 # The runtime lives inside the traced process: no SSE (it runs between a

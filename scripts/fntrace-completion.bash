@@ -193,6 +193,8 @@ _fntrace_value()
 		esac ;;
 	--input) COMPREPLY=($(compgen -d -P "$prefix" -- "$cur")) ;;
 	--tracer) _fntrace_reply function_graph function ;;
+	--host) COMPREPLY=($(compgen -A hostname -P "$prefix" -S : -- "$cur"))
+		compopt -o nospace 2>/dev/null ;;	# the port is the user's
 	--pid) _fntrace_reply $(_fntrace_traced_pids) ;;
 	esac
 }

@@ -163,3 +163,25 @@ t_examples() {
 t_graph_calls() {
 	grep '|' "$1" | grep -v '^#' | cut -d'|' -f3- | sed 's/^  //'
 }
+
+# t_listen NAME [ARGS...]: 'fntrace listen' on a free port of 127.0.0.1,
+# into the directory NAME, in the background: LISTEN_PID, LISTEN_PORT
+# (from its first line), its stderr in NAME.err.  Empty LISTEN_PORT if
+# it did not start within 10 s.
+t_listen() {
+	local name=$1 i; shift
+	rm -f "$name.port"
+	"$FNTRACE" listen --bind 127.0.0.1 --port 0 -o "$name" "$@" >"$name.port" 2>"$name.err" &
+	LISTEN_PID=$!
+	LISTEN_PORT=
+	for i in $(seq 100); do
+		LISTEN_PORT=$(awk '$1 == "listening" { print $4; exit }' "$name.port" 2>/dev/null)
+		[ -n "$LISTEN_PORT" ] && return 0
+		sleep 0.1
+	done
+}
+
+# t_hits DIR: the profile's function and hit count, a line each, sorted.
+t_hits() {
+	"$FNTRACE" report -i "$1" --stat --csv | awk -F, 'NR > 1 { print $1, $2 }' | sort
+}

@@ -24,6 +24,7 @@ int cmd_report(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_live(int argc, char **argv);
+int cmd_listen(int argc, char **argv);
 int cmd_ctl(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_attach(int argc, char **argv);

@@ -16,14 +16,17 @@
 
 static const char usage[] =
 	"usage: fntrace record [OPTIONS] [--] PROG [ARGS...]\n"
-	"       fntrace record [OPTIONS] -p PID [-d SECONDS]\n\n"
+	"       fntrace record [OPTIONS] -p PID [-d SECONDS]\n"
+	"       fntrace record --host=HOST:PORT [OPTIONS] [--] PROG [ARGS...]\n\n"
 	"Run PROG with the fntrace runtime and record its function trace into\n"
 	"a data directory; PROG's exit status is passed on.  With -p, record\n"
 	"the running process PID (started with 'fntrace run', or attached\n"
 	"with 'fntrace attach') for SECONDS, or until Ctrl-C or its end.\n"
 	"With --overwrite, keep only the newest events in memory and write a\n"
 	"data directory DIR/snapshot.N for each snapshot taken, and one for\n"
-	"the last window when PROG ends (or the recording stops).\n\n"
+	"the last window when PROG ends (or the recording stops).\n"
+	"With --host, send the recording as it is made to 'fntrace listen'\n"
+	"on HOST, which writes the data directory there.\n\n"
 	"  -t, --tracer=NAME      function_graph (default) or function\n"
 	"  -F, --filter=GLOB      trace only matching functions (repeatable);\n"
 	"                         set_ftrace_filter syntax: name, abc*, *abc,\n"
@@ -72,6 +75,12 @@ static const char usage[] =
 	"  -d, --duration=SECS    with -p: stop after SECS seconds (0.5: half a second)\n"
 	"  -o, --output=DIR       data directory (default fntrace.data; an old\n"
 	"                         one is kept as DIR.old)\n"
+	"      --host=HOST:PORT   stream the recording to 'fntrace listen' at\n"
+	"                         HOST:PORT ([ADDR]:PORT for IPv6) instead of\n"
+	"                         writing DIR; the function tables go along, so\n"
+	"                         HOST needs neither PROG nor its libraries; if\n"
+	"                         the connection is lost, PROG runs on and the\n"
+	"                         events not sent are counted\n"
 	"      --max-size=SIZE    keep only the newest SIZE of trace (K, M or G;\n"
 	"                         256K at least): the oldest is dropped as the\n"
 	"                         recording grows, and the report says how much\n"
@@ -109,6 +118,8 @@ static const char usage[] =
 	"         fntrace record -e sched -e syscalls:read,write,futex -- ./server\n"
 	"                (each call's system calls and context switches inside it)\n"
 	"         fntrace record --max-size=512M -p 4242   (its last 512 MB)\n"
+	"         fntrace record --host=workstation:7117 -- ./prog   (on the board;\n"
+	"                'fntrace listen --port 7117' on the workstation)\n"
 	"         fntrace record --overwrite -b 65536 -o flight -- ./server &\n"
 	"         fntrace ctl $(pgrep -n server) snapshot 1   # flight/snapshot.1\n"
 	"         fntrace record -p 4242 --overwrite -o flight  # till Ctrl-C\n"
@@ -224,9 +235,30 @@ static int parse_event(const char *arg, struct record_options *o)
 	return -1;
 }
 
+/* --host: what it cannot go with, and why. */
+static int check_host(const struct record_options *o)
+{
+	const char *with = NULL, *why = NULL;
+
+	if (o->transient)
+		with = "live", why = "live prints the trace here";
+	else if (o->output_given)
+		with = "-o", why = "the listener names the directory: 'fntrace listen -o DIR'";
+	else if (o->max_size)
+		with = "--max-size", why = "the listener keeps the whole stream";
+	else if (o->overwrite)
+		with = "--overwrite", why = "a flight recording's snapshots are not streamed";
+	else if (o->kevents.groups)
+		with = "-e", why = "the kernel's events are not streamed yet";
+	if (!with)
+		return 0;
+	cli_usage_error("--host: not with %s (%s)", with, why);
+	return -1;
+}
+
 /* Long options without a letter of their own. */
 enum { OPT_TRACING_THRESH = 256, OPT_MAX_SIZE, OPT_OVERWRITE, OPT_TRIGGER,
-       OPT_SNAPSHOT_INTERVAL, OPT_SNAPSHOT_SIGNAL };
+       OPT_SNAPSHOT_INTERVAL, OPT_SNAPSHOT_SIGNAL, OPT_HOST };
 
 /* --snapshot-signal=SIG: by name, which the runtime looks up in its own
  * arch's numbering (signame.h). */
@@ -281,6 +313,7 @@ static int parse_option(int c, struct record_options *o)
 		return parse_event(optarg, o);
 	case 'o':
 		o->output = optarg;
+		o->output_given = 1;
 		return 0;
 	case 'p':
 		return cli_parse_pid(optarg, &o->pid);
@@ -293,6 +326,9 @@ static int parse_option(int c, struct record_options *o)
 		return 0;
 	case OPT_SNAPSHOT_SIGNAL:
 		return parse_snapshot_signal(optarg, o);
+	case OPT_HOST:
+		o->host = optarg;
+		return 0;
 	}
 	return -1;
 }
@@ -319,6 +355,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "overwrite", no_argument, NULL, OPT_OVERWRITE },
 		{ "snapshot-signal", required_argument, NULL, OPT_SNAPSHOT_SIGNAL },
+		{ "host", required_argument, NULL, OPT_HOST },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -359,6 +396,8 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 				"are not capped)");
 		return -1;
 	}
+	if (o->host && check_host(o))
+		return -1;
 	if (o->thresh && strcmp(o->tracer, "function_graph")) {
 		cli_usage_error("--tracing-thresh needs the function_graph tracer");
 		return -1;

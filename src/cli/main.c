@@ -23,6 +23,7 @@ static const struct command {
 	{ "report", cmd_report, "print a recorded trace, or its profile" },
 	{ "info", cmd_info, "say what a recording holds: run, processes, threads, events" },
 	{ "export", cmd_export, "write a recorded trace for other tools: Perfetto, flame graphs" },
+	{ "listen", cmd_listen, "take the recordings record --host sends from other machines" },
 	{ "live", cmd_live, "record a program and print its trace at once" },
 	{ "list", cmd_list, "list the traceable functions of a program" },
 	{ "run", cmd_run, "start a program, traceable but not traced, and say its pid" },

@@ -161,6 +161,8 @@ static unsigned append(struct datadir *d, const struct datadir_piece *p, unsigne
 	struct iovec iov[2 * WRITEV_PIECES];
 	unsigned done = 0;
 
+	if (d->stream)
+		return datadir_stream_chunks(d, p, n);
 	while (done < n) {
 		unsigned k = n - done < WRITEV_PIECES ? n - done : WRITEV_PIECES;
 		size_t len = 0;
@@ -217,7 +219,7 @@ int datadir_refresh(struct datadir *d)
 		datadir_stop_writing(d, ENOENT);
 	ft_clock_pair(&d->info->clock.ticks[1], &d->info->clock.ns[1]);
 	if (write_info(d, 0) == 0)
-		return 0;
+		return d->stream ? datadir_stream_mirror(d) : 0;
 	if (!d->error)
 		datadir_stop_writing(d, errno);
 	return -1;
@@ -242,6 +244,7 @@ int datadir_remove(const char *dir)
 
 void datadir_abandon(struct datadir *d)
 {
+	datadir_stream_close(d);
 	if (d->trace_fd >= 0)
 		close(d->trace_fd);
 	d->trace_fd = -1;
@@ -271,6 +274,8 @@ int datadir_seal(struct datadir *d)
 			d->error = err;
 		return -1;
 	}
+	if (d->stream)
+		return datadir_stream_seal(d);
 	if (datadir_place(d->tmp, d->final)) {
 		d->unplaced = 1;
 		return -1;

@@ -23,6 +23,7 @@
 #include "../trace/counts.h"
 
 struct datadir_info;
+struct datadir_stream;
 
 /* One segment of a recording with --max-size (datadir_cap.c). */
 struct datadir_segment {
@@ -54,6 +55,7 @@ struct datadir {
 	int unplaced;		/* sealed, but not renamed into place */
 	struct datadir_info *info;	/* what info says, kept up to date
 					 * by the recorder */
+	struct datadir_stream *stream;	/* record --host; NULL: on disk */
 };
 
 struct clock_sync {
@@ -140,6 +142,23 @@ int datadir_cap_start(struct datadir *d);
 unsigned datadir_cap_room(struct datadir *d, const struct datadir_piece *p, unsigned n);
 void datadir_cap_note(struct datadir *d, const struct datadir_piece *p);
 void datadir_cap_free(struct datadir *d);
+
+/* record --host (datadir_remote.c): the directory recorded in a
+ * staging directory and streamed to HOST:PORT as it is written, but for
+ * trace.dat's chunks, which go to the stream only; 0, or -1 (said).  The
+ * stream begins once the program's pid is known; mirror sends the files
+ * that changed; seal ends the stream (d->error says if it was lost) and
+ * leaves the staging directory as d->final until close, which removes
+ * the stream (datadir_abandon() the directory too).  where: HOST:PORT,
+ * and the listener's directory once it has it. */
+int datadir_stream_create(struct datadir *d, const char *host, struct datadir_info *info);
+int datadir_stream_begin(struct datadir *d, const char *prog, pid_t pid);
+int datadir_stream_mirror(struct datadir *d);
+unsigned datadir_stream_chunks(struct datadir *d, const struct datadir_piece *p, unsigned n);
+int datadir_stream_seal(struct datadir *d);
+const char *datadir_stream_where(const struct datadir *d);
+uint64_t datadir_stream_bytes(const struct datadir *d);
+void datadir_stream_close(struct datadir *d);
 
 /* Does FILE in the directory (not a symlink) start with TAG (64 bytes at
  * most)? */

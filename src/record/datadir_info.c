@@ -27,6 +27,12 @@ const char *datadir_ending(const struct datadir *d, char *buf, size_t len)
 {
 	unsigned long long bytes = d->size;
 
+	if (d->stream && d->error) {
+		snprintf(buf, len, "the stream to %s was lost (%s) after %llu bytes",
+			 datadir_stream_where(d), strerror(d->error),
+			 (unsigned long long)datadir_stream_bytes(d));
+		return buf;
+	}
 	switch (d->error) {
 	case 0:
 		snprintf(buf, len, "%s", "");

@@ -345,21 +345,32 @@ const char *drain_say_cut(const struct drainer *d, char *buf, size_t len)
 	return buf;
 }
 
+/* Events the recorder dropped though its storage stands: a remote
+ * recording's queue full (a disk's failure is said otherwise). */
+static const char *say_dropped(const struct datadir_info *i, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (i->dropped)
+		snprintf(buf, len, ", %llu dropped (the stream's queue was full)",
+			 (unsigned long long)i->dropped);
+	return buf;
+}
+
 /* What the trace kept holds: --max-size's dropped chunks are not in it. */
 void drain_say_summary(const struct drainer *d, const char *where)
 {
 	const struct datadir_info *i = d->dir->info;
 	double seconds = (i->clock.ns[1] - i->clock.ns[0]) / 1e9;
 	struct tr_counts kept = d->written;
-	char size[32], missed[160], cut[192];
+	char size[32], missed[160], cut[192], dropped[96];
 
 	tr_counts_sub(&kept, &d->dir->cap.counts);
 	fprintf(stderr, "fntrace: recorded %llu calls, %llu events (%s) in %u thread%s "
-		"over %.3f s, %llu lost%s%s%s%s\n",
+		"over %.3f s, %llu lost%s%s%s%s%s\n",
 		(unsigned long long)kept.calls, (unsigned long long)kept.events,
 		tr_format_bytes(size, sizeof(size), d->dir->size), d->nr_threads,
 		d->nr_threads == 1 ? "" : "s", seconds,
-		(unsigned long long)(kept.lost + i->unsaid),
+		(unsigned long long)(kept.lost + i->unsaid), say_dropped(i, dropped, sizeof(dropped)),
 		tr_format_missed(missed, sizeof(missed), &kept), where ? " -> " : "",
 		where ? where : "", drain_say_cut(d, cut, sizeof(cut)));
 }

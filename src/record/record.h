@@ -30,6 +30,9 @@ struct record_options {
 	const char *snap_interval;	/* --snapshot-interval, ms; NULL: the
 					 * runtime's default */
 	const char *output;		/* the data directory */
+	int output_given;		/* -o was given */
+	const char *host;		/* --host: streamed to a listener at
+					 * HOST:PORT instead */
 	char **argv;			/* the program and its arguments */
 	int transient;			/* live: output goes once reported, so
 					 * the summary line names no directory */

@@ -462,6 +462,32 @@ static void fly(struct attached *a)
 	flight_watch(&a->flight, a->o->pid, end, over_now, a);
 }
 
+/* --host: the stream names the process by its comm. */
+static int create_stream(struct attached *a)
+{
+	char path[64], comm[64] = "unknown";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)a->o->pid);
+	f = fopen(path, "re");
+	if (f && fgets(comm, sizeof(comm), f))
+		comm[strcspn(comm, "\n")] = '\0';
+	if (f)
+		fclose(f);
+	if (datadir_stream_create(&a->dir, a->o->host, &a->info))
+		return -1;
+	if (datadir_stream_begin(&a->dir, comm, a->o->pid) == 0)
+		return 0;
+	datadir_abandon(&a->dir);
+	return -1;
+}
+
+/* Where the recording went. */
+static const char *where(const struct attached *a)
+{
+	return a->dir.stream ? datadir_stream_where(&a->dir) : a->o->output;
+}
+
 static int record_attached(struct attached *a)
 {
 	const struct record_options *o = a->o;
@@ -473,7 +499,8 @@ static int record_attached(struct attached *a)
 	a->own_pid = ctl_own_pid(o->pid);
 	if (!has_call_sites(o->pid) || !(a->shm = map_buffer(o->pid)))
 		return -1;
-	if (o->overwrite ? start_flight(a) : datadir_create(&a->dir, o->output, &a->info)) {
+	if (o->overwrite ? start_flight(a) :
+	    o->host ? create_stream(a) : datadir_create(&a->dir, o->output, &a->info)) {
 		release_buffer(o->pid);
 		return -1;
 	}
@@ -502,13 +529,17 @@ static int record_attached(struct attached *a)
 		return -1;
 	}
 	if (a->dir.error)
-		fprintf(stderr, "fntrace: recording stopped, %s: what fit is in %s; "
+		fprintf(stderr, "fntrace: recording stopped, %s: %s %s; "
 			"%llu events dropped%s\n", datadir_ending(&a->dir, ending, sizeof(ending)),
-			o->output, (unsigned long long)a->info.dropped,
+			a->dir.stream ? "what arrived is with the listener at" : "what fit is in",
+			where(a),
+			(unsigned long long)a->info.dropped,
 			drain_say_cut(&a->drainer, cut, sizeof(cut)));
 	else
-		drain_say_summary(&a->drainer, o->output);
+		drain_say_summary(&a->drainer, where(a));
 	record_say_unmatched(a->dir.final, o, NULL, NULL);
+	if (a->dir.stream)
+		datadir_abandon(&a->dir);	/* the staging directory */
 	return 0;
 }
 
@@ -527,7 +558,7 @@ int record_attach(const struct record_options *o)
 			  "process %d has ended (not yet reaped): nothing to record", (int)o->pid);
 		return -1;
 	}
-	if (datadir_check_output(o->output) || !(a.info.command = command_of(o->pid)))
+	if ((!o->host && datadir_check_output(o->output)) || !(a.info.command = command_of(o->pid)))
 		return -1;
 	kev_request_text(&o->kevents, a.info.kevents, sizeof(a.info.kevents));
 	ret = record_attached(&a);

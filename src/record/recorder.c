@@ -381,7 +381,10 @@ static int check_program(const char *path, const char *name)
 /* Where what a recording that stopped early stored is now. */
 static void where_kept(const struct datadir *d, int sealed, char *buf, size_t len)
 {
-	if (sealed)
+	if (d->stream)
+		snprintf(buf, len, "what arrived is with the listener at %s",
+			 datadir_stream_where(d));
+	else if (sealed)
 		snprintf(buf, len, "what fit is in %s", d->final);
 	else if (d->error == ENOENT)
 		snprintf(buf, len, "nothing kept");
@@ -399,7 +402,8 @@ static void say_result(const struct recorder *r, const struct record_options *o,
 
 	if (!d->error) {
 		if (sealed)
-			drain_say_summary(&r->drainer, o->transient ? NULL : o->output);
+			drain_say_summary(&r->drainer, o->transient ? NULL :
+					  d->stream ? datadir_stream_where(d) : o->output);
 		return;
 	}
 	if (lost_total)
@@ -450,6 +454,7 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	if (spawn(r, o, path, lib))
 		return -1;
 	r->info.pid = r->pid;
+	datadir_stream_begin(&r->dir, o->argv[0], r->pid);
 	r->flight.own_pid = (uint32_t)r->pid;
 	if (o->overwrite && flight_dir_tag(r->flight.dir, &r->info))
 		cli_error("cannot write %s/flight: %s", r->flight.dir, strerror(errno));
@@ -473,6 +478,8 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	say_result(r, o, datadir_seal(&r->dir) == 0);
 	record_say_unmatched(r->dir.unplaced ? r->dir.tmp : r->dir.final, o, r->no_libcalls,
 			     r->refused);
+	if (r->dir.stream)
+		datadir_abandon(&r->dir);	/* the staging directory */
 	return r->dir.unplaced ? failed(r->status) : r->status;
 }
 
@@ -537,7 +544,7 @@ int record_run(const struct record_options *o)
 	struct cli_target target;
 	int ret = -1;
 
-	if (datadir_check_output(o->output) ||
+	if ((!o->host && datadir_check_output(o->output)) ||
 	    (r.has_sites = check_program(path, o->argv[0])) < 0 || cli_target_of(path, &target) ||
 	    cli_target_check_args(&target, o->args) ||
 	    (o->auto_args && !cli_target_auto_args_arch(&target)) ||
@@ -550,7 +557,9 @@ int record_run(const struct record_options *o)
 	r.no_libcalls = cli_target_no_libcalls(&target);
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a failed write */
 	if (shm_create(&r, o, target.big_endian) ||
-	    (o->overwrite ? start_flight(&r, o) : datadir_create(&r.dir, o->output, &r.info)))
+	    (o->overwrite ? start_flight(&r, o) :
+	     o->host ? datadir_stream_create(&r.dir, o->host, &r.info) :
+	     datadir_create(&r.dir, o->output, &r.info)))
 		goto out;
 	if ((o->args || o->auto_args) && write_specs(&r, o, &target, path)) {
 		datadir_abandon(&r.dir);

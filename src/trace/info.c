@@ -245,7 +245,10 @@ static void print_storage(const struct info *in)
 	char size[32], segments[96];
 
 	field(in, "data directory", "%s (%s)", td->dir,
+	      i->stream ? "what arrived of a remote recording cut short" :
 	      i->unsealed ? "never sealed: its recorder did not finish" : "sealed");
+	if (i->stream)
+		field(in, "stream", "%s; the target counts what it could not send", i->stream);
 	field(in, "trace.dat", "%s in %zu chunk%s%s%s",
 	      tr_format_bytes(size, sizeof(size), td->trace_bytes), td->nr_chunks,
 	      td->nr_chunks == 1 ? "" : "s", segments_text(td, segments, sizeof(segments)),

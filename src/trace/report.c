@@ -333,6 +333,11 @@ static void say_unsealed(const struct trace_data *td)
 {
 	const struct tr_info *i = &td->info;
 
+	if (i->stream) {
+		pr_warn("%s holds what arrived of a remote recording, %.1f s of it: its stream "
+			"ended early (%s)", td->dir, (i->clock_n1 - i->clock_n0) / 1e9, i->stream);
+		return;
+	}
 	pr_warn("%s was never sealed: its recorder was last heard of %.1f s "
 		 "into the recording (killed?)%s%s%s", td->dir, (i->clock_n1 - i->clock_n0) / 1e9,
 		 i->ending ? "; it had ended: " : "", i->ending ? i->ending : "",

@@ -202,6 +202,8 @@ static int parse_info_field(struct tr_info *info, const char *key, char *v,
 		return parse_state(info, v);
 	if (!strcmp(key, "recording"))
 		return set_string(&info->ending, v);
+	if (!strcmp(key, "stream"))
+		return set_string(&info->stream, v);
 	if (!strcmp(key, "dropped"))
 		return tr_take_number(&v, &info->dropped) || *v ? -1 : 0;
 	if (!strcmp(key, "lost_unsaid"))
@@ -325,6 +327,7 @@ void tr_close(struct trace_data *td)
 	free(info->exit);
 	free(info->ending);
 	free(info->kevents);
+	free(info->stream);
 	tr_snapshot_free(&info->snapshot);
 	tr_kevents_free(&td->kev);
 	free(td->dir);

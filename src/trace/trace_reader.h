@@ -57,6 +57,9 @@ struct tr_info {
 				 * finished; clock_n1 is when it was last
 				 * heard of */
 	char *ending;		/* how the recording ended early, or NULL */
+	char *stream;		/* a remote recording cut short: how its
+				 * stream ended, as the listener saw it
+				 * ("connection lost after N bytes"), or NULL */
 	uint64_t dropped;	/* events the recorder could not store */
 	uint64_t unsaid;	/* events lost in threads that ended before
 				 * their trace could say so */

@@ -48,4 +48,4 @@ ARCH_CASES="static matrix functable tracers shlib threads list crash errors prof
 	robust_process robust_clone robust_signals robust_jumps robust_dlopen robust_live robust_batch_fork
 	robust_torture real_compare far_lib real_zlib live_stress durations lifetime blocked_signals tracing_off tracing_thresh record_rotate
 	ctl_triggers record_triggers ctl_snapshot_triggers flight_longer crash_snapshot crash_snapshot_pid crash_snapshot_run sanitizers_arch
-	detour_trace detour_regs libcalls"
+	detour_trace detour_regs libcalls remote_arch"

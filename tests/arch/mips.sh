@@ -38,4 +38,4 @@ ARCH_FRAME_CHAIN=0
 # (record_rotate: the depth a chunk of the other byte order starts at).
 ARCH_CASES="static matrix functable robust_threads robust_process robust_signals robust_jumps robust_dlopen robust_live
 	robust_batch_fork robust_depth shlib threads tracers crash far_lib real_zlib live_stress durations lifetime blocked_signals tracing_off tracing_thresh
-	record_rotate flight ctl_triggers record_triggers"
+	record_rotate flight ctl_triggers record_triggers remote_arch"

@@ -52,6 +52,10 @@ for cmd in $("$FNTRACE" --help | awk '/^commands:/ { c = 1; next } c && /^$/ { e
 done
 t_eq "record --fi" "--filter" "$(tab fntrace record --fi)"
 t_eq "options only before the program" "" "$(tab fntrace record -- ./prog --fi)"
+t_eq "record --ho" "--host" "$(tab fntrace record --ho)"
+t_eq "record --host=localh: the host, then the port" "--host=localhost:" \
+	"$(tab @2 fntrace record --host=localh ./prog)"
+t_eq "listen --on" "--once" "$(tab fntrace listen --on)"
 
 # Function names: the program's, whether it comes before or after.
 t_eq "record -F (the program after)" "fib" "$(tab @3 fntrace record -F fi -- ./prog)"
