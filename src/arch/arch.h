@@ -473,6 +473,24 @@ static inline uintptr_t arch_signal_frame_pc(uintptr_t at, arch_read_fn read)
  */
 #define ARCH_GOT_CALLED	0x1
 #define ARCH_GOT_OTHER	0x2
+
+/* For arch_got_uses(): the index of addr among the n sorted slots, or -1. */
+static inline int arch_got_slot_index(const uint64_t *slots, unsigned n, uint64_t addr)
+{
+	unsigned lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (slots[mid] == addr)
+			return (int)mid;
+		if (slots[mid] < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
 #if ARCH_HAVE_LIBCALLS
 unsigned arch_libcall_stub(uint8_t *code, uintptr_t word_off);
 void arch_got_uses(const uint8_t *text, uint64_t len, uint64_t vaddr, const uint64_t *slots,

@@ -60,23 +60,6 @@ static uint32_t word_at(const uint8_t *text, uint64_t i)
 	return w;
 }
 
-static int slot_index(const uint64_t *slots, unsigned n, uint64_t addr)
-{
-	unsigned lo = 0, hi = n;
-
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-
-		if (slots[mid] == addr)
-			return (int)mid;
-		if (slots[mid] < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 /* The register fields word w has, by its encoding group: one bit per
  * field, Rd/Rt (bits 0-4), Rn (5-9), Rt2/Ra (10-14), Rm (16-20). */
 #define F_RD	1u
@@ -186,7 +169,7 @@ static void use_by_lo12(const uint8_t *text, uint64_t words, uint64_t vaddr, uin
 		others_at(slots, n, lo12, use);
 		return;
 	}
-	if ((k = slot_index(slots, n, page + lo12)) >= 0)
+	if ((k = arch_got_slot_index(slots, n, page + lo12)) >= 0)
 		use[k] |= load ? use_of_load(text, words, i, w & 31) : ARCH_GOT_OTHER;
 }
 
@@ -199,13 +182,13 @@ static void use_by_pc(const uint8_t *text, uint64_t words, uint64_t vaddr, uint6
 	int k;
 
 	if ((w & 0xff000000u) == 0x58000000u) {
-		k = slot_index(slots, n, pc + (uint64_t)((int64_t)((int32_t)(w << 8) >> 13) * 4));
+		k = arch_got_slot_index(slots, n, pc + (uint64_t)((int64_t)((int32_t)(w << 8) >> 13) * 4));
 		if (k >= 0)
 			use[k] |= use_of_load(text, words, i, w & 31);
 	} else if ((w & 0x9f000000u) == 0x10000000u) {
 		int64_t imm = (int64_t)((int32_t)((w >> 5 & 0x7ffff) << 2 | (w >> 29 & 3)) << 11 >> 11);
 
-		if ((k = slot_index(slots, n, pc + (uint64_t)imm)) >= 0)
+		if ((k = arch_got_slot_index(slots, n, pc + (uint64_t)imm)) >= 0)
 			use[k] |= ARCH_GOT_OTHER;
 	}
 }

@@ -158,24 +158,6 @@ int arch_detour_reaim(uint8_t *p, uintptr_t from, uintptr_t to)
 	return x86_reaim_rel32(p, from, to);
 }
 
-/* The index of addr in the sorted slots, or -1. */
-static int slot_index(const uint64_t *slots, unsigned n, uint64_t addr)
-{
-	unsigned lo = 0, hi = n;
-
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-
-		if (slots[mid] == addr)
-			return (int)mid;
-		if (slots[mid] < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 /*
  * Every 4 bytes of the code taken for a RIP-relative displacement, of an
  * instruction that ends with them or with an immediate of 1 or 4 bytes
@@ -202,7 +184,7 @@ void arch_got_uses(const uint8_t *text, uint64_t len, uint64_t vaddr, const uint
 		if (at + 4 < slots[0] || at > slots[n - 1])
 			continue;	/* nowhere near: most of the code */
 		for (unsigned t = 0; t < 3; t++) {
-			int k = slot_index(slots, n, at + tails[t]);
+			int k = arch_got_slot_index(slots, n, at + tails[t]);
 
 			if (k < 0)
 				continue;
