@@ -105,3 +105,25 @@ t_error "--host without a port: refused" 1 "^fntrace: --host nohost: not HOST:PO
 t_error "--host with nobody listening: refused" 1 "^fntrace: cannot connect to 127.0.0.1:$LISTEN_PORT" \
 	"$FNTRACE" record --host "127.0.0.1:$LISTEN_PORT" -- ./calls
 t_error "listen: a bad port" 2 "^fntrace listen: bad port: '70000'" "$FNTRACE" listen --port 70000
+
+# IPv6: a listener bound to ::1 alone, a target naming it [::1]:PORT.
+if ip -6 addr show lo 2>/dev/null | grep -q ' ::1/128'; then
+	"$FNTRACE" listen --bind ::1 --port 0 -o recv6 >v6.port 2>v6.err &
+	pid6=$!
+	port6=
+	for i in $(seq 100); do
+		port6=$(awk '$1 == "listening" { print $4; exit }' v6.port 2>/dev/null)
+		[ -n "$port6" ] && break
+		sleep 0.1
+	done
+	t_eq "IPv6: bound to ::1 alone" "00000000000000000000000001000000:$(printf '%04X' "${port6:-0}")" \
+		"$(awk -v p=":$(printf '%04X' "${port6:-0}")" \
+			'$4 == "0A" && substr($2, length($2) - 4) == p { print $2 }' /proc/net/tcp6 /proc/net/tcp)"
+	"$FNTRACE" record --host "[::1]:$port6" -- ./calls 20 500 >v6.out 2>v6.rec
+	t_eq "IPv6: the program's exit status" 3 "$?"
+	kill -TERM $pid6
+	wait $pid6
+	t_eq "IPv6: the same hits" "$(cat local.hits)" "$(t_hits "$(ls -d recv6/*-calls-* | head -n 1)")"
+else
+	t_skip "IPv6" "no ::1 on this machine's loopback"
+fi
