@@ -55,9 +55,9 @@ static inline int a64_encode_bl(uintptr_t pc, uintptr_t target, uint32_t *insn)
 /* ADRP's 21-bit page count: immlo at 29, immhi at 5. */
 static inline int64_t a64_adrp_pages(uint32_t insn)
 {
-	int32_t imm = (int32_t)((insn >> 5 & 0x7ffff) << 2 | (insn >> 29 & 3));
+	uint32_t imm = (insn >> 5 & 0x7ffff) << 2 | (insn >> 29 & 3);
 
-	return (int64_t)(imm << 11 >> 11);
+	return (int64_t)((int32_t)(imm << 11) >> 11);	/* the shift unsigned */
 }
 
 /*

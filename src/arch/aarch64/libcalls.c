@@ -186,7 +186,7 @@ static void use_by_pc(const uint8_t *text, uint64_t words, uint64_t vaddr, uint6
 		if (k >= 0)
 			use[k] |= use_of_load(text, words, i, w & 31);
 	} else if ((w & 0x9f000000u) == 0x10000000u) {
-		int64_t imm = (int64_t)((int32_t)((w >> 5 & 0x7ffff) << 2 | (w >> 29 & 3)) << 11 >> 11);
+		int64_t imm = a64_adrp_pages(w);	/* ADR's bytes, laid out as ADRP's pages */
 
 		if ((k = arch_got_slot_index(slots, n, pc + (uint64_t)imm)) >= 0)
 			use[k] |= ARCH_GOT_OTHER;
