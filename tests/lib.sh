@@ -66,6 +66,13 @@ t_error() {
 	fi
 }
 
+# t_endpoint PID: PID's control endpoint is there and answers.  Its
+# socket file alone may be a dead process's, whose pid PID took again (a
+# SIGKILL leaves it behind), until PID's runtime binds its own.
+t_endpoint() {
+	[ -S "/tmp/fntrace-$(id -u)/$1" ] && "$FNTRACE" ctl "$1" tracing_on >/dev/null 2>&1
+}
+
 # t_running PID FILE: wait (up to 10 s) until process PID runs FILE: its
 # exec is done (FILE is mapped, natively or by qemu-user) and, FILE having
 # a PT_INTERP, its loader is mapped too.  A process just started with '&'

@@ -80,7 +80,7 @@ t_ok "C++: a template, double" grep -q 'double twice<double>(1.25); /\* = 2.5 \*
 # Live: set_ftrace_args on a running process, appended to, cleared.
 "$FNTRACE" run -- ./args 30 >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 50); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" ctl $pid set_ftrace_args 'add3@arg1,arg3/x'
 "$FNTRACE" ctl --append $pid set_ftrace_args 'add3@retval/x'
 t_eq "ctl: set_ftrace_args lists the specs" "add3@arg1,arg3/x add3@retval/x" \

@@ -11,7 +11,7 @@ sse2=glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX2,-AVX
 
 GLIBC_TUNABLES=$sse2 "$FNTRACE" run -- ./fp_keep 3 >run.out 2>run.err &
 pid=$!
-for i in $(seq 50); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" ctl $pid buffer_size_kb 16
 "$FNTRACE" ctl $pid current_tracer function_graph
 sleep 1.2

@@ -241,7 +241,7 @@ t_same "attach x20: its output" want.txt got.txt
 touch hold
 "$FNTRACE" run -- ./spin 3 hold >got.txt 2>/dev/null &
 pid=$!
-for i in $(seq 50); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" detach $pid 2>/dev/null
 t_eq "run, detach: succeeds" 0 "$?"
 "$FNTRACE" attach --timeout 5 $pid 2>/dev/null

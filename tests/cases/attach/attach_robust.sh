@@ -144,7 +144,7 @@ rm -f gate gate.done
 ATTACH_GATE=$PWD/gate "$FNTRACE" run -- ./fork >run.out 2>run.err &
 for i in $(seq 100); do
 	pid=$(sed -n 's/.*runs as pid \([0-9]*\).*/\1/p' run.err)
-	[ -n "$pid" ] && [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1
+	[ -n "$pid" ] && t_endpoint "$pid" && break; sleep 0.1
 done
 "$FNTRACE" ctl $pid current_tracer function_graph
 touch gate

@@ -25,7 +25,7 @@ t_ok "startup: ... and so are the program's" \
 "$FNTRACE" run -- ./startup_main spin 6 >run.out 2>run.err &
 pid=$!
 # Up to 10 s for the endpoint: on a loaded machine the start may be slow.
-for i in $(seq 100); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 t_eq "startup: ctl sees every function once asked" $((N + 1)) \
 	"$("$FNTRACE" ctl $pid available_filter_functions | grep -c '^\(f[0-9]*\|main\)\b')"
 "$FNTRACE" ctl $pid set_ftrace_filter 'f7 f9'

@@ -70,7 +70,7 @@ wait $dormant
 touch hold
 "$FNTRACE" run -- ./spin 1 hold >spin.out 2>run.err &
 pid=$!
-for i in $(seq 100); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 t_ok "run: the control endpoint is open" test -S "/tmp/fntrace-$(id -u)/$pid"
 "$FNTRACE" ctl "$pid" current_tracer function
 sleep 0.5

@@ -9,7 +9,7 @@ t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
 touch hold
 "$FNTRACE" run -- ./spin 6 hold >out.txt 2>run.err &
 pid=$!
-for i in 1 2 3 4 5 6 7 8 9 10; do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+for i in 1 2 3 4 5 6 7 8 9 10; do t_endpoint "$pid" && break; sleep 0.1; done
 t_ok "run: says the pid" grep -q "runs as pid $pid" run.err
 t_eq "ctl: available_tracers" "function_graph function nop" "$("$FNTRACE" ctl $pid available_tracers)"
 t_eq "ctl: current_tracer starts as nop" "nop" "$("$FNTRACE" ctl $pid current_tracer)"
@@ -115,7 +115,7 @@ t_eq "ctl: a process that is gone" 1 "$?"
 t_build gcc-pg -O2 pipe_wait "$top/tests/progs/pipe_wait.c"
 "$FNTRACE" run -- ./pipe_wait 4 >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 30); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+for i in $(seq 30); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" ctl $pid current_tracer function_graph
 timeout -s INT 2.5 "$FNTRACE" ctl $pid trace_pipe >gpipe.txt
 wait $pid
@@ -129,7 +129,7 @@ t_eq "trace_pipe: no bare closing brace after the first outer()" "" \
 	"$(sed -n '/outer() {/,$p' gpipe.txt | grep -E '\|  \}$')"
 
 # A process killed by SIGKILL leaves its socket; the next one removes it.
-sock_of() { for i in $(seq 30); do [ -S /tmp/fntrace-$(id -u)/$1 ] && break; sleep 0.1; done; }
+sock_of() { for i in $(seq 30); do t_endpoint "$1" && break; sleep 0.1; done; }
 "$FNTRACE" run -- ./spin 30 >/dev/null 2>&1 &
 dead=$!
 sock_of $dead

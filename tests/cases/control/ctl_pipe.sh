@@ -4,7 +4,7 @@
 t_build gcc-pg -O2 busy "$top/tests/progs/busy_calls.c"
 "$FNTRACE" run -- ./busy >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" ctl "$pid" current_tracer function
 
 # stream SIG NAME: trace_pipe until its lines come (up to 20 s: a

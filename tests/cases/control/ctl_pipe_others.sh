@@ -9,7 +9,7 @@
 t_build gcc-pg -O2 busy "$top/tests/progs/busy_calls.c"
 "$FNTRACE" run -- ./busy >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 300); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 300); do t_endpoint "$pid" && break; sleep 0.1; done
 t_ok "the program's endpoint is open" test -S "/tmp/fntrace-$(id -u)/$pid"
 # A small buffer: what it holds when tracing stops is soon streamed out.
 "$FNTRACE" ctl "$pid" buffer_size_kb 1024

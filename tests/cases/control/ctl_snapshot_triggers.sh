@@ -14,7 +14,7 @@ start() {
 	rm -f go out.txt && touch hold
 	"$FNTRACE" run -- ./slow_request "$@" go hold >out.txt 2>err.txt &
 	pid=$!
-	for i in $(seq 100); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+	for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 	"$FNTRACE" ctl "$pid" current_tracer function_graph
 }
 # finish: let it run, until it has printed its counts.
@@ -74,7 +74,7 @@ rm -f go out.txt && touch hold
 "$FNTRACE" run --trigger=reply:snapshot --trigger=handle_request:snapshot_if_longer:100000 \
 	--snapshot-interval=0 -- ./slow_request 1 6 2 200000 50000 go hold >out.txt 2>err.txt &
 pid=$!
-for i in $(seq 100); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 ctl current_tracer function_graph
 t_eq "run --trigger: listed" \
 	"#### all functions enabled #### reply:snapshot:unlimited handle_request:snapshot_if_longer:100000:unlimited # slow=0 suppressed=0" \

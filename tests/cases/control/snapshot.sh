@@ -11,7 +11,7 @@ t_build gcc-pg -O2 flight "$top/tests/progs/flight.c"
 touch hold
 "$FNTRACE" run -- ./flight hold ended ask asked 20000 go >out.txt 2>run.err &
 pid=$!
-for i in $(seq 100); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 
 # ctl_snap VALUE: write VALUE to the snapshot file, saying nothing.
 ctl_snap() { "$FNTRACE" ctl "$pid" snapshot "$1" 2>>ctl.err; }

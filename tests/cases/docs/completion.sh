@@ -16,7 +16,7 @@ t_ok "a recording to complete from" test -f rec.data/info
 touch hold
 "$FNTRACE" run -- ./spin 1 hold >/dev/null 2>run.err &
 pid=$!
-for i in $(seq 50); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 
 # tab WORD...: what a Tab after the words gives ("" as the last word: at
 # an empty word), sorted, on one line.  "@N WORD...": the cursor on the

@@ -67,7 +67,7 @@ FNTRACE_CONTROL=1 "$FNTRACE" record -o p.data -- ./prog >out.txt 2>rec.err &
 rec=$!
 for i in $(seq 100); do [ -s pid ] && break; sleep 0.1; done
 pid=$(cat pid)
-for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" ctl "$pid" trace_marker "hello from the test"
 touch go
 wait $rec

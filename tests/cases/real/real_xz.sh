@@ -10,7 +10,7 @@ awk 'BEGIN { srand(7); for (i = 0; i < 700000; i++)
 "$xz" -T2 -3 -c input >want.xz
 
 wait_endpoint() {
-	for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$1" ] && return 0; sleep 0.05; done
+	for i in $(seq 50); do t_endpoint "$1" && return 0; sleep 0.05; done
 	return 1
 }
 

@@ -21,7 +21,7 @@ started() {
 	pid=
 	for i in $(seq 400); do
 		pid=$(sed -n 's/^fntrace: .* runs as pid //p' "$dir/err" 2>/dev/null)
-		[ -n "$pid" ] && [ -S "/tmp/fntrace-$(id -u)/$pid" ] && return 0
+		[ -n "$pid" ] && t_endpoint "$pid" && return 0
 		sleep 0.05
 	done
 	echo "started: crash_threads $* never ran" >&2

@@ -21,7 +21,7 @@ dumped() {
 	pid=
 	for i in $(seq 400); do
 		pid=$(sed -n 's/^fntrace: .* runs as pid //p' "$dir/err" 2>/dev/null)
-		[ -n "$pid" ] && [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break
+		[ -n "$pid" ] && t_endpoint "$pid" && break
 		sleep 0.05
 	done
 	"$FNTRACE" ctl "$pid" current_tracer function_graph

@@ -32,7 +32,7 @@ touch hold
 rec=$!
 wait_for ended
 pid=$(sed -n 's/^pid: //p' fl.data/flight 2>/dev/null)
-for i in $(seq 100); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 t_ok "the flight file names the program" test -n "$pid"
 
 size=$(du -sb fl.data | cut -f1)
@@ -114,7 +114,7 @@ touch hold
 "$FNTRACE" run -- ./flight hold ended ask asked 20000 >/dev/null 2>&1 &
 pid=$!
 wait_for ended
-for i in $(seq 100); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" record -p "$pid" --overwrite -o fp.data 2>fp.err &
 rec=$!
 for i in $(seq 100); do

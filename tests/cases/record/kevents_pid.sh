@@ -11,7 +11,7 @@ t_build gcc-pg -O2 kev_waits "$top/tests/progs/kev_waits.c"
 "$FNTRACE" run -- ./kev_waits 60 >run.out 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; kev_untracefs' EXIT
-for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 
 "$FNTRACE" record -p "$pid" -d 1 -e sched -e syscalls -o p.data 2>p.err
 t_eq "exit status" 0 "$?"

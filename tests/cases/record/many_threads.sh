@@ -41,7 +41,7 @@ held() {
 	touch "$name.hold"
 	"$FNTRACE" run -- ./mt "$@" "$name.go" "$name.hold" >"$name.out" 2>"$name.err" &
 	pid=$!
-	for i in $(seq 100); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+	for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 	"$FNTRACE" ctl "$pid" buffer_size_kb "$kb"
 	"$FNTRACE" ctl "$pid" current_tracer function_graph
 	touch "$name.go"

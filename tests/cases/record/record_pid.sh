@@ -3,7 +3,7 @@
 t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
 "$FNTRACE" run -- ./spin 20 >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 
 # recorded_ms DIR: info's "recorded for", in milliseconds.
 recorded_ms() {
@@ -115,7 +115,7 @@ t_examples "$PWD/ex"
 t_build gcc-pg -O2 lib_loop "$top/tests/progs/lib_loop.c"
 "$FNTRACE" run -- ./lib_loop "$PWD/ex/libcalc.so" 20 >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" ctl "$pid" set_ftrace_filter 'calc_eval:mod:libcalc.so between'
 "$FNTRACE" ctl "$pid" set_ftrace_notrace 'parse_sum:mod:libcalc.so'
 "$FNTRACE" ctl "$pid" set_ftrace_filter >filter.before

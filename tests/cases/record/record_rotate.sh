@@ -114,7 +114,7 @@ t_ok "killed: what is there nests" test -z "$(nests k.txt)" -o \
 touch hold
 "$FNTRACE" run -- ./rotate 0 hold >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" ctl "$pid" buffer_size_kb 65536
 "$FNTRACE" record -p "$pid" -d 1 --max-size=1M -o p.data 2>perr.txt
 t_eq "-p: recorded" 0 "$?"

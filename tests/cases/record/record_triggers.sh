@@ -51,7 +51,7 @@ rm -f in && mkfifo in
 "$FNTRACE" run --trigger=hit:stacktrace:2 --trigger=flip_off:traceoff:1 -- ./triggers 4 <in >out.txt 2>err.txt &
 pid=$!
 exec 3>in
-for i in $(seq 100); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 t_eq "run --trigger: listed, the tracer nop" \
 	"nop #### all functions enabled #### hit:stacktrace:count=2 flip_off:traceoff:count=1" \
 	"$("$FNTRACE" ctl $pid current_tracer) $("$FNTRACE" ctl $pid set_ftrace_filter | tr '\n' ' ' | sed 's/ $//')"

@@ -64,7 +64,7 @@ t_eq "two at once: the second's hits" "$(cat local.hits)" "$(t_hits "recv/$db")"
 t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
 "$FNTRACE" run -- ./spin 20 >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" record -p "$pid" -d 0.5 --host "127.0.0.1:$LISTEN_PORT" 2>p.err
 t_eq "record -p --host: exit status" 0 "$?"
 dp=$(sed -n "s|.* -> 127.0.0.1:$LISTEN_PORT/||p" p.err)

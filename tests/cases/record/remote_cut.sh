@@ -111,7 +111,7 @@ t_eq "slow listener: every event recorded, lost or dropped" $(( (2 * 200 * 20000
 t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
 "$FNTRACE" run -- ./spin 30 >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 t_listen pdead
 "$FNTRACE" record -p "$pid" -d 3 --host "127.0.0.1:$LISTEN_PORT" 2>rec-pdead.err &
 rec=$!

@@ -17,7 +17,7 @@ t_eq "record: all matched, only the summary" 1 "$(wc -l <err.txt)"
 t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
 "$FNTRACE" run -- ./spin 10 >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 # record -p sets its filter in the running process, which refuses at once.
 "$FNTRACE" ctl "$pid" current_tracer function
 "$FNTRACE" record -p "$pid" -d 0.3 -F 'mid' -F 'nosuch_either' -o p 2>err.txt

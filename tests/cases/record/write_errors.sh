@@ -24,7 +24,7 @@ full "live" "$FNTRACE" live -- ./prog
 
 "$FNTRACE" run -- ./spin 30 >run.out 2>&1 &
 pid=$!
-for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" ctl "$pid" current_tracer function_graph
 full "ctl available_filter_functions" "$FNTRACE" ctl "$pid" available_filter_functions
 full "ctl trace" "$FNTRACE" ctl "$pid" trace

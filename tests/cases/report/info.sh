@@ -93,7 +93,7 @@ t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
 touch hold	# spin.c's HOLD: running until record -p is done
 "$FNTRACE" run -- ./spin 4 hold >/dev/null 2>&1 &
 pid=$!
-for i in 1 2 3 4 5 6 7 8 9 10; do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+for i in 1 2 3 4 5 6 7 8 9 10; do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" record -p $pid -d 1 -o p.data 2>p.err
 rm hold
 wait $pid

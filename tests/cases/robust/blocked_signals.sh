@@ -34,7 +34,7 @@ start() {
 	env $env "$FNTRACE" run -- ./bs "$@" <in >"$name.out" 2>"$name.err" &
 	pid=$!
 	exec 3>in
-	for i in $(seq 100); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+	for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 }
 
 # finish NAME WANT: end the input, wait; output, status and stderr checked.

@@ -11,7 +11,7 @@ r_build own_text own_text
 # toggle PID: once its endpoint is up, switch tracers five rounds (each
 # switch made is a line of switches.txt), then let the program end.
 toggle() {
-	for i in $(seq 50); do [ -S /tmp/fntrace-$(id -u)/$1 ] && break; sleep 0.1; done
+	for i in $(seq 50); do t_endpoint "$1" && break; sleep 0.1; done
 	for i in 1 2 3 4 5; do
 		for tracer in function_graph nop function nop; do
 			"$FNTRACE" ctl "$1" current_tracer $tracer 2>/dev/null || break

@@ -90,7 +90,7 @@ san_live() {
 	touch hold
 	"$FNTRACE" run -- "./$prog" hold hold "$mode" >live.out 2>live.err &
 	pid=$!
-	for i in $(seq 100); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+	for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 	for t in function_graph function nop function_graph; do
 		"$FNTRACE" ctl $pid current_tracer $t 2>ctl.err ||
 			t_fail "$name: switched to $t" "$(cat ctl.err)"

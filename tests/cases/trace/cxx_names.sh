@@ -40,7 +40,7 @@ C
 t_build g++-pg -O2 slow slow.cpp
 "$FNTRACE" run -- ./slow >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" ctl "$pid" set_ftrace_filter 'Gen::next' 2>err.txt
 t_eq "ctl set_ftrace_filter 'Gen::next': taken" "0 " "$? $(cat err.txt)"
 t_eq "ctl set_ftrace_filter reads back the symbol" "_ZN3Gen4nextEv" "$("$FNTRACE" ctl "$pid" set_ftrace_filter)"

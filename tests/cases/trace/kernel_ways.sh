@@ -6,7 +6,7 @@
 t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
 "$FNTRACE" run -- ./spin 10 >/dev/null 2>&1 &
 pid=$!
-for i in $(seq 50); do [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" ctl "$pid" trace >nop.txt 2>err.txt
 t_eq "trace under nop: exit status" 0 "$?"
 t_eq "trace under nop: the kernel's header" "# tracer: nop" "$(head -1 nop.txt)"
@@ -55,7 +55,7 @@ t_build gcc-pg -O2 var var.c
 rm -f go && touch hold
 FNTRACE_CONTROL=1 "$FNTRACE" record -o v.data -- ./var 40 >/dev/null 2>&1 &
 rec=$!
-for i in $(seq 100); do pid=$(pgrep -P $rec var) && [ -S "/tmp/fntrace-$(id -u)/$pid" ] && break; sleep 0.1; done
+for i in $(seq 100); do pid=$(pgrep -P $rec var) && t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" ctl "$pid" function_profile_enabled 1
 touch go
 for i in $(seq 300); do

@@ -96,7 +96,7 @@ dir=$PWD/cc
 mkdir -p sync
 "$FNTRACE" run -- "$dir/lifetime" "$dir/liblifetime_dl.so" "$PWD/sync" >run.out 2>run.err &
 pid=$!
-for i in $(seq 300); do [ -e sync/ready ] && [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+for i in $(seq 300); do [ -e sync/ready ] && t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" record -p $pid -o live.data >live.log 2>&1 &
 rec=$!
 for i in $(seq 300); do

@@ -10,7 +10,7 @@ mkdir -p sync
 
 "$FNTRACE" run -- ./dl_late "$PWD/libgen.so" "$PWD/sync" >out.txt 2>run.err &
 pid=$!
-for i in $(seq 50); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" ctl $pid function_profile_enabled 1
 touch sync/go
 for i in $(seq 100); do [ -e sync/done ] && break; sleep 0.1; done

@@ -71,7 +71,7 @@ for flavor in $kinds; do
 	rm -f sync/*
 	"$FNTRACE" run -- "./counts-$flavor" $n "$PWD/sync" >/dev/null 2>run.err &
 	pid=$!
-	for i in $(seq 100); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+	for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 	pctl function_profile_enabled 1 && pctl trace_stat/function >stat.txt
 
 	pctl max_graph_depth 2 && pctl set_graph_function fa && pctl set_graph_notrace leaf

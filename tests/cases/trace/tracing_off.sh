@@ -11,7 +11,7 @@ rm -f in && mkfifo in
 "$FNTRACE" run -- ./scribble "$func" "$site" <in >out.txt 2>err.txt &
 pid=$!
 exec 3>in
-for i in $(seq 100); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 
 "$FNTRACE" ctl $pid current_tracer function
 t_eq "before the fault: switches are made" "function 1" \

@@ -108,7 +108,7 @@ t_ok "run --help: the option, with an example" sh -c "'$FNTRACE' run --help | gr
 touch hold
 "$FNTRACE" run --tracing-thresh=1000 -- ./thresh 0 hold >run.out 2>run.err &
 pid=$!
-for i in $(seq 100); do [ -S /tmp/fntrace-$(id -u)/$pid ] && break; sleep 0.1; done
+for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 t_eq "ctl: run's threshold" 1000 "$("$FNTRACE" ctl $pid tracing_thresh)"
 for v in abc -5 4294967296 99999999999999999999 ''; do
 	"$FNTRACE" ctl $pid tracing_thresh "$v" 2>err.txt
