@@ -56,6 +56,16 @@ struct sender {
 	uint64_t sent;
 };
 
+/* A port by number, 1 to 65535 (getaddrinfo would take 99999 modulo
+ * 65536, or a service name). */
+static int port_ok(const char *port)
+{
+	char *end;
+	long n = strtol(port, &end, 10);
+
+	return *port >= '0' && *port <= '9' && !*end && n >= 1 && n <= 65535;
+}
+
 /* "host:port", "[v6addr]:port": host and port into buf; -1 if not so. */
 static int split_hostport(const char *hp, char *buf, size_t len, char **host, char **port)
 {
@@ -75,23 +85,25 @@ static int split_hostport(const char *hp, char *buf, size_t len, char **host, ch
 		colon[-1] = '\0';
 		*host = buf + 1;
 	}
-	return 0;
+	return port_ok(*port) ? 0 : -1;
 }
 
-static int connect_to(const char *host, const char *port, int *err)
+/* A connected socket, or -1 with why in *why. */
+static int connect_to(const char *host, const char *port, const char **why)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_ADDRCONFIG }, *res;
 	int fd = -1, rc = getaddrinfo(host, port, &hints, &res);
 
 	if (rc) {
-		*err = -rc;
+		*why = gai_strerror(rc);	/* its codes are not errno's */
 		return -1;
 	}
 	for (struct addrinfo *a = res; a && fd < 0; a = a->ai_next) {
 		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-		if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen)) {
-			*err = errno;
-			close(fd);
+		if (fd < 0 || connect(fd, a->ai_addr, a->ai_addrlen)) {
+			*why = strerror(errno);
+			if (fd >= 0)
+				close(fd);
 			fd = -1;
 		}
 	}
@@ -102,17 +114,17 @@ static int connect_to(const char *host, const char *port, int *err)
 struct sender *sender_open(const char *hostport)
 {
 	char buf[300], *host, *port;
-	int err = 0, fd, size = SNDBUF_BYTES;
+	const char *why = "no address";
+	int fd, size = SNDBUF_BYTES;
 	struct sender *s;
 
 	if (split_hostport(hostport, buf, sizeof(buf), &host, &port)) {
 		cli_error("--host %s: not HOST:PORT", hostport);
 		return NULL;
 	}
-	fd = connect_to(host, port, &err);
+	fd = connect_to(host, port, &why);
 	if (fd < 0) {
-		cli_error("cannot connect to %s: %s", hostport,
-			  err < 0 ? gai_strerror(-err) : strerror(err));
+		cli_error("cannot connect to %s: %s", hostport, why);
 		return NULL;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));

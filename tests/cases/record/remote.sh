@@ -104,6 +104,11 @@ t_error "--host without a port: refused" 1 "^fntrace: --host nohost: not HOST:PO
 	"$FNTRACE" record --host nohost -- ./calls
 t_error "--host with nobody listening: refused" 1 "^fntrace: cannot connect to 127.0.0.1:$LISTEN_PORT" \
 	"$FNTRACE" record --host "127.0.0.1:$LISTEN_PORT" -- ./calls
+t_error "--host with a port out of range: refused" 1 "^fntrace: --host 127.0.0.1:99999: not HOST:PORT" \
+	"$FNTRACE" record --host 127.0.0.1:99999 -- ./calls
+t_error "--host with a host no name lookup finds: the lookup's own words" 1 \
+	"^fntrace: cannot connect to nohost.invalid:7117: \(Name or service not known\|.*name resolution\|No address associated with hostname\)$" \
+	"$FNTRACE" record --host nohost.invalid:7117 -- ./calls
 t_error "listen: a bad port" 2 "^fntrace listen: bad port: '70000'" "$FNTRACE" listen --port 70000
 
 # IPv6: a listener bound to ::1 alone, a target naming it [::1]:PORT.
