@@ -9,6 +9,7 @@
  */
 #include "kevents.h"
 #include "syscall_names.h"
+#include "../common/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,22 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int read_all(int fd, void *buf, size_t len)
-{
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = read(fd, (char *)buf + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		done += n;
-	}
-	return 0;
-}
 
 static int check_header(int fd, struct tr_kevents *k)
 {
