@@ -116,7 +116,8 @@ RT_PRELOAD_OBJ := $(patsubst %,$(BUILD)/rt/%.o,$(basename $(RT_PRELOAD_SRC)))
 RT_STATIC_OBJ  := $(patsubst %,$(BUILD)/rt/%.o,$(basename $(RT_STATIC_SRC)))
 DEPS    := $(CLI_OBJ:.o=.d) $(RT_OBJ:.o=.d) $(BUILD)/cli/src/recordmcount/tool.d
 
-all: $(BUILD)/fntrace $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a $(BUILD)/fntrace-recordmcount
+all: $(BUILD)/fntrace $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a $(BUILD)/tsan.supp \
+	$(BUILD)/fntrace-recordmcount
 
 # An object depends on the compiler and flags it was built with: each
 # build directory keeps them in a file, rewritten only when they change,
@@ -171,7 +172,12 @@ $(BUILD)/libfntrace.a: $(RT_STATIC_OBJ)
 	$(RT_BINUTILS)ar rcs $@ $(BUILD)/rt/fntrace-static.o
 
 # The runtime alone, for ARCH (with CC its compiler): make runtime ARCH=aarch64
-runtime: $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a
+runtime: $(BUILD)/libfntrace.so $(BUILD)/libfntrace.a $(BUILD)/tsan.supp
+
+# ThreadSanitizer's suppressions for the runtime, beside it, where
+# fntrace record points TSAN_OPTIONS (src/target/tsan_env.c).
+$(BUILD)/tsan.supp: src/target/tsan.supp
+	cp $< $@
 
 # The runtime of every other architecture (one with an entry.S) whose
 # cross compiler is installed: $(BUILD)/<arch>/libfntrace.so, where
@@ -357,8 +363,11 @@ install: all man
 	install -D -m 755 $(BUILD)/fntrace $(DESTDIR)$(PREFIX)/bin/fntrace
 	install -D -m 755 $(BUILD)/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.so
 	install -D -m 644 $(BUILD)/libfntrace.a $(DESTDIR)$(PREFIX)/lib/fntrace/libfntrace.a
+	install -D -m 644 $(BUILD)/tsan.supp $(DESTDIR)$(PREFIX)/lib/fntrace/tsan.supp
 	for a in $(CROSS_ARCHES); do [ ! -f $(BUILD)/$$a/libfntrace.so ] || \
 		install -D -m 755 $(BUILD)/$$a/libfntrace.so $(DESTDIR)$(PREFIX)/lib/fntrace/$$a/libfntrace.so; \
+		[ ! -f $(BUILD)/$$a/tsan.supp ] || \
+		install -D -m 644 $(BUILD)/$$a/tsan.supp $(DESTDIR)$(PREFIX)/lib/fntrace/$$a/tsan.supp; \
 		[ ! -f $(BUILD)/$$a/libfntrace.a ] || \
 		install -D -m 644 $(BUILD)/$$a/libfntrace.a $(DESTDIR)$(PREFIX)/lib/fntrace/$$a/libfntrace.a; done
 	install -D -m 644 scripts/fntrace-gdb.py $(DESTDIR)$(PREFIX)/share/fntrace/fntrace-gdb.py

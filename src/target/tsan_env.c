@@ -14,13 +14,17 @@
  * the program makes are seen as before (the sanitizer's runtime comes
  * first, so the program's calls meet its interceptors before ours).
  *
- * A suppression comes from a file named in TSAN_OPTIONS, one file, so
- * ours holds the user's (the suppressions= TSAN_OPTIONS named, if any)
- * and the line for the runtime; it is written once per content into the
- * user's private /tmp/fntrace-UID (where the control endpoints are), since
- * every TSan program the recording starts reads it at its start, and
- * `fntrace run` leaves nobody to remove it.  TSAN_OPTIONS is read by
- * TSan programs alone: the others never see the difference.
+ * A suppression comes from a file named in TSAN_OPTIONS, one file.  The
+ * runtime's line alone is tsan.supp beside the runtime (the build's, or
+ * the one installed with it, so that nothing is left behind a package's
+ * removal).  When the user names a file of their own (suppressions= in
+ * TSAN_OPTIONS), or the runtime is not libfntrace.so beside its
+ * tsan.supp (FNTRACE_LIB), ours must hold both: it is written once per
+ * content into the user's private /tmp/fntrace-UID (where the control
+ * endpoints are), since every TSan program the recording starts reads it
+ * at its start, and `fntrace run` leaves nobody to remove it.
+ * TSAN_OPTIONS is read by TSan programs alone: the others never see the
+ * difference.
  */
 #include "target.h"
 #include "../cli/cli.h"
@@ -101,20 +105,38 @@ static char *suppressions(const char *user, const char *lib)
 	return text;
 }
 
+/* tsan.supp beside lib into path, if lib is libfntrace.so and it is
+ * there: its line matches any module path ending so.  A path that
+ * TSAN_OPTIONS would split (a space, a colon) is not taken. */
+static int shipped_file(const char *lib, char *path, size_t len)
+{
+	const char *base = strrchr(lib, '/');
+
+	if (!base || strcmp(base, "/libfntrace.so"))
+		return 0;
+	snprintf(path, len, "%.*s/tsan.supp", (int)(base - lib), lib);
+	return !strpbrk(path, " ,:\t\n\r\"'") && access(path, R_OK) == 0;
+}
+
 /* Said in a line if it cannot be done; the program runs all the same. */
 void cli_tsan_env(const char *lib)
 {
 	const char *options = getenv("TSAN_OPTIONS");
-	char user[4096], path[128], *text, *value = NULL;
+	char user[4096], path[4096], *text = NULL, *value = NULL;
 	int has_user = user_file(options, user, sizeof(user)), ret = -1;
+	int ours = 0;
 
 	/* A file TSan cannot read stops the program as it would without
 	 * fntrace: left as it is. */
-	text = suppressions(has_user ? user : NULL, lib);
-	if (!text && has_user)
-		return;
-	if (text && write_once(text, path, sizeof(path)) == 0 &&
-	    asprintf(&value, "%s%ssuppressions=%s", options ? options : "",
+	if (!has_user)
+		ours = shipped_file(lib, path, sizeof(path));
+	if (!ours) {
+		text = suppressions(has_user ? user : NULL, lib);
+		if (!text && has_user)
+			return;
+		ours = text && write_once(text, path, sizeof(path)) == 0;
+	}
+	if (ours && asprintf(&value, "%s%ssuppressions=%s", options ? options : "",
 		     options && *options ? ":" : "", path) >= 0)
 		ret = setenv("TSAN_OPTIONS", value, 1);
 	if (ret)

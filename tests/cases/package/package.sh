@@ -8,8 +8,8 @@
 # make CC="fntrace cc" and records it with its own runtime, found beside
 # it as it would be in /usr/lib/fntrace, and so does every other
 # architecture's runtime, for a program of that architecture run under
-# qemu-user; its manual pages are found by man and its completion
-# completes.
+# qemu-user; TSan's suppressions are its own file; its manual pages are
+# found by man and its completion completes.
 
 . "$top/tests/cc_lib.sh"
 unset FNTRACE_LIB
@@ -49,6 +49,7 @@ dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { sub(/^\.\//, "", $6); print $6 }' | sort 
 	for a in "" aarch64/ i386/ mips/ riscv64/; do
 		echo "usr/lib/fntrace/${a}libfntrace.a"
 		echo "usr/lib/fntrace/${a}libfntrace.so"
+		echo "usr/lib/fntrace/${a}tsan.supp"
 	done
 	for p in "$top"/docs/man/*.1.md; do
 		p=${p##*/}; echo "usr/share/man/man1/${p%.md}.gz"
@@ -81,6 +82,11 @@ pkg_trace() {
 if cc_make native; then
 	t_eq "package: make CC=\"fntrace cc\" says nothing" "" "$(cat native/make.out)"
 	pkg_trace native native/ccdemo
+	# ThreadSanitizer's suppressions are the package's file: a recording
+	# leaves nothing in /tmp that the package's removal would not take.
+	TSAN_OPTIONS= "$FNTRACE" record -o tsan.data -- sh -c 'echo "$TSAN_OPTIONS"' >tsan.out 2>/dev/null
+	t_eq "package: TSan's suppressions are the package's" \
+		"suppressions=$PWD/root/usr/lib/fntrace/tsan.supp" "$(cat tsan.out)"
 	# The only runtime it can find is the one beside it: without that,
 	# it finds none.
 	mv root/usr/lib/fntrace/libfntrace.so hidden.so

@@ -72,6 +72,14 @@ for how in exec spawn system vfork; do
 	san_calls "asan started by $how" read_at
 done
 san_same "tsan through env" 1 env ./tsan race
+# TSan reads the runtime's suppressions from tsan.supp beside it, which
+# the package installs: record writes no file of its own for them.  A
+# file the user names is read too: fntrace's then holds both.
+TSAN_OPTIONS= "$FNTRACE" record -o e.data -- ./asan sh 'echo "tsan: $TSAN_OPTIONS"' >e.out 2>/dev/null
+t_eq "TSan's suppressions: the file beside the runtime" \
+	"tsan: suppressions=${LIBFNTRACE%/*}/tsan.supp" "$(grep '^tsan' e.out)"
+printf 'race:bump\n' >user.supp
+TSAN_OPTIONS=suppressions=$PWD/user.supp san_same "tsan, the user's suppressions" 0 ./tsan race
 san_same "tsan started by vfork" 1 ./tsan vfork race
 san_calls "tsan started by vfork" bump
 # The image exec'd next needs no sanitizer: LD_PRELOAD holds the runtime
