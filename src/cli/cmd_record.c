@@ -386,10 +386,6 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		cli_usage_error("--snapshot-signal needs --overwrite and a program to run");
 		return -1;
 	}
-	if (o->kevents.groups && o->overwrite) {
-		cli_usage_error("-e is not recorded with --overwrite yet");
-		return -1;
-	}
 	/* The kevents file has no cap: --max-size would not hold. */
 	if (o->kevents.groups && o->max_size) {
 		cli_usage_error("-e is not recorded with --max-size yet (the kernel's events "

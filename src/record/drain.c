@@ -146,6 +146,8 @@ static void flush(struct drainer *d)
 		} else {
 			tr_counts_add(&d->written, &p->n);
 			note_thread(d, &p->head);
+			if (!d->earliest || p->head.start_time < d->earliest)
+				d->earliest = p->head.start_time;
 		}
 	}
 	for (unsigned k = 0; k < batch.n; k++)
