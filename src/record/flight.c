@@ -229,9 +229,9 @@ static uint64_t ticks_ns(const struct datadir_info *i, uint64_t ticks)
 
 /*
  * The kernel's events of the snapshot's window into its directory: none
- * later than the copy (snapshot_taken), none earlier than the start of
- * its earliest chunk (or, --max-size having dropped some, of the oldest
- * kept), and what the bound overwrote and the kernel lost before them
+ * later than the copy (snapshot_taken), none earlier than the first
+ * event of its earliest chunk (or, --max-size having dropped some, the
+ * start of the oldest kept), and what the bound overwrote and the kernel lost before them
  * into its info (a line of extra).  The perf rings are read first: what
  * happened up to the copy is there.  0, or -1 said.
  */
