@@ -231,9 +231,9 @@ static uint64_t ticks_ns(const struct datadir_info *i, uint64_t ticks)
  * The kernel's events of the snapshot's window into its directory: none
  * later than the copy (snapshot_taken), none earlier than the first
  * event of its earliest chunk (or, --max-size having dropped some, the
- * start of the oldest kept), and what the bound overwrote and the kernel lost before them
- * into its info (a line of extra).  The perf rings are read first: what
- * happened up to the copy is there.  0, or -1 said.
+ * start of the oldest kept); what the bound overwrote and the kernel
+ * lost before them into its info (a line of extra).  The perf rings are
+ * read first: what happened up to the copy is in them.  0, or -1 said.
  */
 static int write_kevents(const struct flight *f, const struct datadir_info *info,
 			 const struct drainer *dr, const char *dir, char *extra, size_t len)

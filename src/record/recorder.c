@@ -200,8 +200,7 @@ static void drain_until_exit(struct recorder *r, const char *name)
  * (the bell), a process of the program asks for a file, or a signal
  * comes (the program ended, or one to pass on).  Those signals are
  * blocked but in ppoll(), so none comes between a look and the sleep.
- * With -e, the kernel's rings are read into memory every KEV_PASS_MS
- * too, as drain_until_exit() reads them: nothing wakes us for them.
+ * With -e, the kernel's rings are read every KEV_PASS_MS (keep.c).
  */
 static void fly_until_exit(struct recorder *r, const char *name)
 {
@@ -475,7 +474,7 @@ static int record_program(struct recorder *r, const struct record_options *o,
 	if (o->overwrite)
 		flight_final(&r->flight, flight_end_reason(&r->flight, r->status), 1);
 	if (r->kev)
-		kev_finish(r->kev);
+		kev_finish(r->kev);	/* after the last snapshot took the last */
 	if (o->overwrite) {
 		flight_say_summary(&r->flight);
 		return r->status;
