@@ -92,7 +92,10 @@ static const char usage[] =
 	"                         a crash (SIGSEGV, SIGBUS, SIGILL, SIGFPE,\n"
 	"                         SIGABRT) makes the last one say which, where\n"
 	"                         (with -p, while it records: the process's\n"
-	"                         ftrace_dump_on_oops is on until then)\n"
+	"                         ftrace_dump_on_oops is on until then); with -e,\n"
+	"                         the newest kernel events are kept in memory\n"
+	"                         too (as many bytes as the buffer), each\n"
+	"                         snapshot getting those of its window\n"
 	"      --snapshot-signal=SIG\n"
 	"                         with --overwrite: PROG getting signal SIG\n"
 	"                         (USR1, USR2, HUP, QUIT ...) takes a snapshot,\n"
@@ -386,11 +389,9 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		cli_usage_error("--snapshot-signal needs --overwrite and a program to run");
 		return -1;
 	}
-	if (o->kevents.groups && o->overwrite) {
-		cli_usage_error("-e is not recorded with --overwrite yet");
-		return -1;
-	}
-	/* The kevents file has no cap: --max-size would not hold. */
+	/* The kevents file has no cap: --max-size would not hold.  (A
+	 * flight recording's snapshots are capped by the memory that kept
+	 * them, but not by --max-size either.) */
 	if (o->kevents.groups && o->max_size) {
 		cli_usage_error("-e is not recorded with --max-size yet (the kernel's events "
 				"are not capped)");

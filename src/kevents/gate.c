@@ -32,7 +32,7 @@ void kev_gate_wait(int gate[2])
 }
 
 struct kevents *kev_gate_open(int gate[2], const struct kev_request *req, pid_t pid,
-			      const char *dir)
+			      const char *dir, size_t keep)
 {
 	struct kevents *k = NULL;
 
@@ -40,7 +40,7 @@ struct kevents *kev_gate_open(int gate[2], const struct kev_request *req, pid_t 
 		return NULL;
 	close(gate[0]);
 	if (pid > 0)
-		k = kev_start(req, pid, 1, dir);
+		k = kev_start(req, pid, 1, dir, keep);
 	close(gate[1]);
 	return k;
 }

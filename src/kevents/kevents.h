@@ -9,6 +9,8 @@
  *   tracefs.c  where tracefs is; a tracepoint's id and fields
  *   open.c     the events, per CPU and per traced thread; why not
  *   ring.c     the per-CPU rings read into kevents
+ *   keep.c     or, for a flight recording, into a bounded ring in memory,
+ *              a snapshot's window of them written with it
  *   gate.c     a program held between fork and exec meanwhile
  */
 #ifndef FNTRACE_KEVENTS_H
@@ -74,6 +76,28 @@ struct kev_counts {
 	uint64_t repeated;		/* wake-ups read twice, kept once */
 };
 
+/* record --overwrite: the newest records, in memory (keep.c). */
+struct kev_keep {
+	struct kev_record *recs;	/* a ring of cap; NULL: the file instead */
+	size_t cap;
+	uint64_t put;			/* records ever put */
+	uint64_t overwritten_until;	/* the latest time of one overwritten:
+					 * every record after it is kept; 0:
+					 * none overwritten */
+	uint64_t lost_overwritten;	/* the kernel's losses in LOST records
+					 * the bound overwrote */
+};
+
+/* What a snapshot's kevents file holds of the kept records. */
+struct kev_window {
+	uint64_t written;		/* records in the file */
+	uint64_t overwritten;		/* records the bound overwrote so far */
+	uint64_t whole_from;		/* kev_keep.overwritten_until */
+	uint64_t lost_before;		/* the kernel's losses said before the
+					 * window: overwritten, or earlier */
+	uint64_t cap;			/* the bound, in records */
+};
+
 struct kevents {
 	struct kev_tracepoint tps[NR_TPS];
 	unsigned used;			/* which of tps, a bit each */
@@ -87,19 +111,23 @@ struct kevents {
 	unsigned char *buf;		/* records waiting to be written */
 	size_t buffered;
 	unsigned char *wrap;		/* a ring record split at its end */
+	struct kev_keep keep;		/* --overwrite: kept here instead */
+	int finished;			/* the last read and the unsaid losses
+					 * are done (kev_last) */
 	struct kev_counts counts;
 };
 
 /*
- * The events of REQ on PID's threads, written into DIR/kevents: for a
- * program about to exec (PROGRAM), enabled at its exec and inherited by
- * every thread and process it makes; for a running process (record -p),
- * on each of its threads now, and theirs.  NULL when they cannot be
- * opened, after one line saying what is missing and how to allow it:
- * the function trace is recorded all the same.
+ * The events of REQ on PID's threads, written into DIR/kevents, or with
+ * DIR NULL (a flight recording) kept in memory, the newest KEEP bytes of
+ * records: for a program about to exec (PROGRAM), enabled at its exec
+ * and inherited by every thread and process it makes; for a running
+ * process (record -p), on each of its threads now, and theirs.  NULL
+ * when they cannot be opened, after one line saying what is missing and
+ * how to allow it: the function trace is recorded all the same.
  */
 struct kevents *kev_start(const struct kev_request *req, pid_t pid, int program,
-			  const char *dir);
+			  const char *dir, size_t keep);
 /* gate.c: a program's events are opened after its fork and before its
  * exec, at which they are enabled: it waits at a gate (a pipe) until the
  * recorder has tried.  Without -e, no gate (both fds -1).  0, or -1. */
@@ -109,12 +137,23 @@ void kev_gate_wait(int gate[2]);
 /* In the recorder: kev_start() on the program pid (NULL if none, or if
  * they could not be opened), then the gate opened whatever came of it. */
 struct kevents *kev_gate_open(int gate[2], const struct kev_request *req, pid_t pid,
-			      const char *dir);
+			      const char *dir, size_t keep);
 
-/* What the rings hold, into the file: called as the recorder drains. */
+/* What the rings hold, into the file (or the memory): called as the
+ * recorder drains. */
 void kev_drain(struct kevents *k);
-/* The last of it, the file closed, one line of what was recorded. */
+/* Once the traced threads are gone or no longer watched: the last of
+ * it, and what the rings lost that no LOST record said (once). */
+void kev_last(struct kevents *k);
+/* kev_last, the file closed, one line of what was recorded. */
 void kev_finish(struct kevents *k);
+/* A flight recording's snapshot (keep.c): the kept records from `from`
+ * to `to` (CLOCK_MONOTONIC ns) into DIR/kevents, and what the bound left
+ * out said in w; 0, or -1 said.  Then w as the snapshot's info line
+ * ("snapshot_kevents: OVERWRITTEN WHOLE_FROM LOST_BEFORE CAP"). */
+int kev_keep_write(const struct kev_keep *kp, const char *dir, uint64_t from, uint64_t to,
+		   struct kev_window *w);
+void kev_keep_info(const struct kev_window *w, char *buf, size_t len);
 
 /* ring.c's part of kev_start and kev_finish */
 int kev_ring_map(struct kev_ring *r);
@@ -122,5 +161,9 @@ void kev_ring_unmap(struct kev_ring *r);
 void kev_ring_read(struct kevents *k, struct kev_ring *r);
 void kev_flush(struct kevents *k);
 void kev_put(struct kevents *k, const struct kev_record *rec);
+/* keep.c's part: a ring of the newest `bytes` of records. */
+int kev_keep_init(struct kev_keep *kp, size_t bytes);
+void kev_keep_free(struct kev_keep *kp);
+void kev_keep_put(struct kev_keep *kp, const struct kev_record *rec);
 
 #endif

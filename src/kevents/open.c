@@ -334,11 +334,23 @@ static void kev_close(struct kevents *k)
 	free(k->fd_tps);
 	free(k->buf);
 	free(k->wrap);
+	kev_keep_free(&k->keep);
 	free(k);
 }
 
+/* DIR/kevents, or (a flight recording, dir NULL) the ring in memory. */
+static int make_sink(struct kevents *k, const char *dir, size_t keep)
+{
+	if (dir)
+		return create_file(k, dir);
+	if (kev_keep_init(&k->keep, keep) == 0)
+		return 0;
+	pr_warn("%s: no memory for %zu bytes of them; %s", not_recorded, keep, recorded_anyway);
+	return -1;
+}
+
 struct kevents *kev_start(const struct kev_request *req, pid_t pid, int program,
-			  const char *dir)
+			  const char *dir, size_t keep)
 {
 	struct kevents *k = calloc(1, sizeof(*k));
 	pid_t one = pid, *tids = program ? &one : NULL;
@@ -351,7 +363,7 @@ struct kevents *kev_start(const struct kev_request *req, pid_t pid, int program,
 		pr_warn("%s: no threads of %d in /proc; %s", not_recorded, (int)pid,
 			recorded_anyway);
 	if (!tids || check_permitted() || find_tracepoints(k, req) ||
-	    create_file(k, dir) || open_all(k, req, tids, nr_tids, program)) {
+	    make_sink(k, dir, keep) || open_all(k, req, tids, nr_tids, program)) {
 		if (tids != &one)
 			free(tids);
 		kev_close(k);
@@ -397,18 +409,39 @@ static void say_unsaid_lost(struct kevents *k)
 						 .cpu = 0xffff, .value = (int64_t)(hits - seen) });
 }
 
-void kev_finish(struct kevents *k)
+void kev_last(struct kevents *k)
 {
-	const uint64_t *n = k->counts.by_kind;
-
+	if (k->finished)
+		return;
+	k->finished = 1;
 	kev_drain(k);
 	say_unsaid_lost(k);
 	kev_flush(k);
+}
+
+/* A flight recording's: how many the bound overwrote, of how many. */
+static const char *overwritten_text(const struct kevents *k, char *buf, size_t len)
+{
+	const struct kev_keep *kp = &k->keep;
+
+	buf[0] = '\0';
+	if (kp->recs)
+		snprintf(buf, len, "; %llu overwritten (the newest %zu kept in memory)",
+			 (unsigned long long)(kp->put > kp->cap ? kp->put - kp->cap : 0), kp->cap);
+	return buf;
+}
+
+void kev_finish(struct kevents *k)
+{
+	const uint64_t *n = k->counts.by_kind;
+	char overwritten[96];
+
+	kev_last(k);
 	fprintf(stderr, "fntrace: kernel events: %llu system calls, %llu context switches, "
-		"%llu wake-ups, %llu page faults; %llu lost%s\n",
+		"%llu wake-ups, %llu page faults; %llu lost%s%s\n",
 		(unsigned long long)n[KEV_SYS_ENTER], (unsigned long long)n[KEV_SWITCH_OUT],
 		(unsigned long long)n[KEV_WAKEUP], (unsigned long long)n[KEV_FAULT],
-		(unsigned long long)n[KEV_LOST],
+		(unsigned long long)n[KEV_LOST], overwritten_text(k, overwritten, sizeof(overwritten)),
 		k->write_failed ? " (the file could not take them all)" : "");
 	kev_close(k);
 }

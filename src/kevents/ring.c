@@ -60,6 +60,9 @@ void kev_flush(struct kevents *k)
 {
 	size_t done = 0;
 
+	if (k->keep.recs)
+		return;
+
 	while (!k->write_failed && done < k->buffered) {
 		ssize_t n = write(k->out, k->buf + done, k->buffered - done);
 
@@ -77,11 +80,15 @@ void kev_flush(struct kevents *k)
 
 void kev_put(struct kevents *k, const struct kev_record *rec)
 {
+	k->counts.by_kind[rec->kind] += rec->kind == KEV_LOST ? (uint64_t)rec->value : 1;
+	if (k->keep.recs) {
+		kev_keep_put(&k->keep, rec);
+		return;
+	}
 	if (k->buffered + sizeof(*rec) > (1 << 16))
 		kev_flush(k);
 	memcpy(k->buf + k->buffered, rec, sizeof(*rec));
 	k->buffered += sizeof(*rec);
-	k->counts.by_kind[rec->kind] += rec->kind == KEV_LOST ? (uint64_t)rec->value : 1;
 }
 
 /* ---- decoding ---- */

@@ -130,6 +130,38 @@ static void take_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end
 	batch.nr_pieces++;
 }
 
+/* Does the event carry a time (a delta, or TIME's own)?  A chunk begins
+ * with a CPU event, which does not. */
+static int timed(uint32_t head)
+{
+	unsigned type = (head >> 2) & 0x3f;
+
+	return (head & 3) != 3 || type == FT_LONG_TIME || type == FT_LONG_ENTRY ||
+	       type == FT_LONG_FUNC || type == FT_LONG_EXIT_RET || type == FT_LONG_UNWIND ||
+	       type == FT_LONG_CALL;
+}
+
+/* The time of a piece's first timed event, if it is the earliest
+ * written: what a snapshot's calls begin with (a thread takes its chunk
+ * before it calls anything). */
+static void note_earliest(struct drainer *d, const struct datadir_piece *p)
+{
+	const uint32_t *w = p->events;
+	uint32_t n = p->head.used / 4, i = 0;
+	int len;
+
+	while (i < n && (len = ft_event_words(w[i])) > 0 && i + len <= n) {
+		if (timed(w[i])) {
+			uint64_t t = ft_event_time(w + i, p->head.start_time);
+
+			if (!d->earliest || t < d->earliest)
+				d->earliest = t;
+			return;
+		}
+		i += len;
+	}
+}
+
 /* Zeroed and free again: its generation kept, which only a writer
  * taking it moves on. */
 /* The batch's pieces written (those trace.dat takes no more of counted
@@ -146,6 +178,7 @@ static void flush(struct drainer *d)
 		} else {
 			tr_counts_add(&d->written, &p->n);
 			note_thread(d, &p->head);
+			note_earliest(d, p);
 		}
 	}
 	for (unsigned k = 0; k < batch.n; k++)

@@ -34,6 +34,8 @@ struct drainer {
 					 * hold; its lost: events the runtime
 					 * dropped, as their LOST events say */
 	uint64_t lost_noted;		/* ... and in the chunks dropped too */
+	uint64_t earliest;		/* ticks: the earliest chunk's first
+					 * event written; 0: none */
 	unsigned free;			/* chunks free after the last pass */
 	struct drain_thread *threads;	/* a hash set, open addressing */
 	unsigned nr_threads, nr_slots;

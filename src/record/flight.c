@@ -216,6 +216,43 @@ static void snapshot_info(const struct flight *f, struct datadir_info *info, cha
 		info->exit[0] = '\0';
 }
 
+/* A chunk's ticks in CLOCK_MONOTONIC ns, by the clock samples the
+ * snapshot's info gives its reader (the program's own, if it took two). */
+static uint64_t ticks_ns(const struct datadir_info *i, uint64_t ticks)
+{
+	const struct clock_sync *c = i->program_clock.ns[1] ? &i->program_clock : &i->clock;
+	__int128 dt = (__int128)c->ticks[1] - c->ticks[0], dn = (__int128)c->ns[1] - c->ns[0];
+	__int128 ns = dt ? c->ns[0] + ((__int128)ticks - c->ticks[0]) * dn / dt : c->ns[0];
+
+	return ns < 0 ? 0 : (uint64_t)ns;
+}
+
+/*
+ * The kernel's events of the snapshot's window into its directory: none
+ * later than the copy (snapshot_taken), none earlier than the first
+ * event of its earliest chunk (or, --max-size having dropped some, the
+ * start of the oldest kept); what the bound overwrote and the kernel
+ * lost before them into its info (a line of extra).  The perf rings are
+ * read first: what happened up to the copy is in them.  0, or -1 said.
+ */
+static int write_kevents(const struct flight *f, const struct datadir_info *info,
+			 const struct drainer *dr, const char *dir, char *extra, size_t len)
+{
+	uint64_t taken = ft_snap_u64(f->snap, f->snap->taken_ns), first = dr->earliest, from = 0;
+	struct kev_window w;
+	size_t used = strlen(extra);
+
+	if (first && info->cut.kept_from > first)
+		first = info->cut.kept_from;
+	if (first)
+		from = ticks_ns(info, first);
+	kev_drain(f->kev);
+	if (kev_keep_write(&f->kev->keep, dir, from, taken, &w))
+		return -1;
+	kev_keep_info(&w, extra + used, len - used);
+	return 0;
+}
+
 /* DIR, made at the first snapshot if it is not there yet (the keeper's:
  * a program that ends well leaves nothing).  Its shared/ stays empty:
  * the tables are copied into each snapshot from where the keeper's
@@ -238,7 +275,7 @@ static int write_out(struct flight *f, uint32_t seq)
 	struct datadir d = { .trace_fd = -1 };
 	struct datadir_info info;
 	struct drainer dr = { 0 };
-	char name[4200], tracer[sizeof(f->snap->tracer)], extra[1024];
+	char name[4200], tracer[sizeof(f->snap->tracer)], extra[1280];
 	int ok;
 
 	snapshot_info(f, &info, tracer, extra, sizeof(extra));
@@ -257,6 +294,8 @@ static int write_out(struct flight *f, uint32_t seq)
 	drain(&dr, DRAIN_KEEP);
 	ok = !f->tables(f->tables_arg, d.tmp, &dr) && !copy_shared(f, d.tmp, "args") &&
 	     !copy_shared(f, d.tmp, "enums");
+	if (f->kev)
+		write_kevents(f, &info, &dr, d.tmp, extra, sizeof(extra));
 	if (!ft_snap_read_end(f->snap, seq)) {
 		datadir_abandon(&d);
 		drain_free(&dr);
@@ -302,7 +341,9 @@ void flight_take_new(struct flight *f)
  * Until over(arg), Ctrl-C, or end_ns (CLOCK_MONOTONIC; 0: none), asleep
  * in one ppoll() on the bell and the process's pidfd, which is readable
  * once it ends; SIGINT and SIGTERM are blocked but there.  A kernel
- * without pidfd_open() (before 5.3) has the end looked for every second.
+ * without pidfd_open() (before 5.3) has the end looked for every second;
+ * with kernel events, their rings are read every KEV_PASS_MS (nothing
+ * wakes us for them).
  */
 void flight_watch(struct flight *f, pid_t pid, uint64_t end_ns, int (*over)(void *), void *arg)
 {
@@ -321,12 +362,16 @@ void flight_watch(struct flight *f, pid_t pid, uint64_t end_ns, int (*over)(void
 		uint64_t now = ft_monotonic_ns(), left = end_ns ? end_ns - now : UINT64_MAX;
 		struct timespec t;
 
+		if (f->kev)
+			kev_drain(f->kev);
 		flight_take_new(f);
 		flight_crash_take(f);
 		if (cli_interrupted() || over(arg) || (end_ns && now >= end_ns))
 			break;
 		if (f->pidfd < 0 && left > 1000000000)
 			left = 1000000000;
+		if (f->kev && left > KEV_PASS_MS * 1000000ULL)
+			left = KEV_PASS_MS * 1000000ULL;
 		t = (struct timespec){ (time_t)(left / 1000000000), (long)(left % 1000000000) };
 		ppoll(p, 2, left == UINT64_MAX ? NULL : &t, &during);
 	}

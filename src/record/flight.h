@@ -17,6 +17,7 @@
 
 #include "datadir.h"
 #include "drain.h"
+#include "../kevents/kevents.h"
 #include "../common/snapshot.h"
 
 struct flight {
@@ -49,6 +50,9 @@ struct flight {
 	int watching;
 	_Atomic int stop_watching;
 	int crash_seen;			/* the stamp was looked at */
+	struct kevents *kev;		/* -e: the kernel's events, kept in
+					 * memory, a window into each snapshot;
+					 * NULL */
 };
 
 /* DIR made (a previous one kept as DIR.old), for a program the recorder

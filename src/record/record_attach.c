@@ -447,7 +447,11 @@ static int stop_flight(struct attached *a)
 			 ended ? "gone" : "detached");
 	if (ended)
 		reason = flight_gone_reason(&a->flight, a->info.exit, sizeof(a->info.exit));
+	if (a->kev)
+		kev_last(a->kev);
 	flight_final(&a->flight, reason, ended);
+	if (a->kev)
+		kev_finish(a->kev);
 	flight_say_summary(&a->flight);
 	if (over(a))
 		return 0;
@@ -515,12 +519,16 @@ static int record_attached(struct attached *a)
 		return -1;
 	}
 	free(specs);
+	/* A flight recording keeps the newest of them in memory, as much as
+	 * the process's ring holds of calls. */
+	if (o->kevents.groups)
+		a->kev = kev_start(&o->kevents, o->pid, 0, o->overwrite ? NULL : a->dir.tmp,
+				   ft_shm_size(a->shm));
 	if (o->overwrite) {
+		a->flight.kev = a->kev;
 		fly(a);
 		return stop_flight(a);
 	}
-	if (o->kevents.groups)
-		a->kev = kev_start(&o->kevents, o->pid, 0, a->dir.tmp);
 	record_loop(a);
 	if (a->kev)
 		kev_finish(a->kev);

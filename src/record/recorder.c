@@ -200,10 +200,11 @@ static void drain_until_exit(struct recorder *r, const char *name)
  * (the bell), a process of the program asks for a file, or a signal
  * comes (the program ended, or one to pass on).  Those signals are
  * blocked but in ppoll(), so none comes between a look and the sleep.
+ * With -e, the kernel's rings are read every KEV_PASS_MS (keep.c).
  */
 static void fly_until_exit(struct recorder *r, const char *name)
 {
-	struct timespec said = { 0, 500 * 1000 * 1000 };
+	struct timespec said = { 0, 500 * 1000 * 1000 }, pass = { 0, KEV_PASS_MS * 1000000L };
 	sigset_t waits, during;
 
 	sigemptyset(&waits);
@@ -216,6 +217,8 @@ static void fly_until_exit(struct recorder *r, const char *name)
 		struct pollfd p[2] = { { .fd = r->flight.bell, .events = POLLIN },
 				       { .fd = r->files.ours, .events = POLLIN } };
 
+		if (r->kev)
+			kev_drain(r->kev);
 		flight_take_new(&r->flight);
 		flight_crash_take(&r->flight);
 		file_service_serve(&r->files, &r->dir);
@@ -223,7 +226,7 @@ static void fly_until_exit(struct recorder *r, const char *name)
 		if ((r->exited || child_exited(r)) && recording_done(r, name))
 			break;
 		/* what the program left running: said after a while */
-		ppoll(p, 2, r->exited && !r->wait_said ? &said : NULL, &during);
+		ppoll(p, 2, r->kev ? &pass : r->exited && !r->wait_said ? &said : NULL, &during);
 		child_done = 0;
 	}
 	sigprocmask(SIG_SETMASK, &during, NULL);
@@ -297,7 +300,9 @@ static int spawn(struct recorder *r, const struct record_options *o,
 		_exit(127);
 	}
 	close(ready[1]);
-	r->kev = kev_gate_open(gate, &o->kevents, r->pid, r->dir.tmp);
+	r->kev = kev_gate_open(gate, &o->kevents, r->pid, o->overwrite ? NULL : r->dir.tmp,
+			       (size_t)o->buffer_kb << 10);
+	r->flight.kev = r->kev;
 	file_service_started(&r->files);
 	if (r->pid > 0 && read(ready[0], &err, 1) == 1)
 		err = 1;
@@ -464,10 +469,13 @@ static int record_program(struct recorder *r, const struct record_options *o,
 		drain_until_exit(r, o->argv[0]);
 	clock_end(&r->info.clock);
 	if (r->kev)
-		kev_finish(r->kev);
+		kev_last(r->kev);
 	record_describe_exit(r->status, r->info.exit, sizeof(r->info.exit));
-	if (o->overwrite) {
+	if (o->overwrite)
 		flight_final(&r->flight, flight_end_reason(&r->flight, r->status), 1);
+	if (r->kev)
+		kev_finish(r->kev);	/* after the last snapshot took the last */
+	if (o->overwrite) {
 		flight_say_summary(&r->flight);
 		return r->status;
 	}

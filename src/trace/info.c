@@ -209,6 +209,24 @@ static void print_cut(const struct info *in)
 		field(in, "", "kept: the last %.3f s of the recording", kept / 1e9);
 }
 
+/* What the rings lost, as LOST records say; a flight recording's
+ * snapshot adds those said before the window its file holds (in records
+ * the bound overwrote, or older than its calls). */
+static void print_kernel_lost(const struct info *in, uint64_t lost)
+{
+	uint64_t before = in->td.info.snapshot.kev_lost_before;
+
+	if (!before)
+		field(in, "kernel lost", "%" PRIu64 " events%s", lost,
+		      lost ? " (a CPU's ring was full): the counts above are short" : "");
+	else if (lost)
+		field(in, "kernel lost", "%" PRIu64 " events in the snapshot's window and %" PRIu64
+		      " before it (a CPU's ring was full): the counts above are short", lost, before);
+	else
+		field(in, "kernel lost", "%" PRIu64 " events before the snapshot's window (a CPU's "
+		      "ring was full), none said in it", before);
+}
+
 /* record -e's events, by kind; and where the counts fall short. */
 static void print_kevents(const struct info *in)
 {
@@ -231,8 +249,7 @@ static void print_kevents(const struct info *in)
 	      asked ? " (-e " : "", asked ? asked : "", asked ? ")" : "");
 	field(in, "off CPU", "%" PRIu64 ".%06" PRIu64 " s, all threads", k->off_cpu_ns / 1000000000,
 	      k->off_cpu_ns % 1000000000 / 1000);
-	field(in, "kernel lost", "%" PRIu64 " events%s", n[KEV_LOST],
-	      n[KEV_LOST] ? " (a CPU's ring was full): the counts above are short" : "");
+	print_kernel_lost(in, n[KEV_LOST]);
 	if (k->truncated)
 		field(in, "", "the kevents file ends inside a record (its recorder was killed)");
 }

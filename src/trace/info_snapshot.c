@@ -194,6 +194,43 @@ static void print_windows(FILE *out, const struct trace_data *td)
 	}
 }
 
+/* The earliest event of any thread (ns); 0 if none. */
+static uint64_t first_call(const struct trace_data *td)
+{
+	uint64_t first = 0;
+
+	for (unsigned t = 0; t < td->nr_threads; t++) {
+		uint64_t from = 0, to = 0;
+
+		if (window(td, &td->threads[t], &from, &to) && (!first || from < first))
+			first = from;
+	}
+	return first;
+}
+
+/* record --overwrite -e: the recorder kept the kernel's events in a
+ * bounded memory; do they cover the calls' window? */
+static void print_kev_window(FILE *out, const struct trace_data *td)
+{
+	const struct tr_snapshot *s = &td->info.snapshot;
+	uint64_t first = first_call(td);
+
+	if (!s->has_kev)
+		return;
+	if (!s->kev_overwritten)
+		field(out, "kernel window", "every kernel event since the recording began kept "
+		      "(%" PRIu64 " at most)", s->kev_cap);
+	else if (first && s->kev_whole_from > first)
+		field(out, "kernel window", "whole only from %.6f s before the snapshot, later than "
+		      "its calls (from %.6f s before): %" PRIu64 " older kernel events overwritten "
+		      "(%" PRIu64 " kept at most)", -seconds_before(s->kev_whole_from, s->taken_ns),
+		      -seconds_before(first, s->taken_ns), s->kev_overwritten, s->kev_cap);
+	else
+		field(out, "kernel window", "whole over the calls' window; %" PRIu64 " older "
+		      "kernel events overwritten before it (%" PRIu64 " kept at most)",
+		      s->kev_overwritten, s->kev_cap);
+}
+
 void info_print_snapshot(const struct trace_data *td, FILE *out)
 {
 	const struct tr_snapshot *s = &td->info.snapshot;
@@ -204,5 +241,6 @@ void info_print_snapshot(const struct trace_data *td, FILE *out)
 	print_when(out, s);
 	print_why(out, s);
 	print_losses(out, td);
+	print_kev_window(out, td);
 	print_windows(out, td);
 }

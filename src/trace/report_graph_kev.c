@@ -137,6 +137,9 @@ void graph_kev_header(const struct report *r)
 		n[KEV_WAKEUP], n[KEV_FAULT]);
 	if (n[KEV_LOST])
 		fprintf(r->out, "; %" PRIu64 " lost (a CPU's ring was full)", n[KEV_LOST]);
+	if (r->td.info.snapshot.kev_lost_before)
+		fprintf(r->out, "; %" PRIu64 " lost before the snapshot's window",
+			r->td.info.snapshot.kev_lost_before);
 	fputc('\n', r->out);
 }
 

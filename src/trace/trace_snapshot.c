@@ -36,6 +36,15 @@ static int parse_copy(struct tr_snapshot *s, char *v)
 	       tr_take_u32(&v, &s->skipped) || *v ? -1 : 0;
 }
 
+/* "OVERWRITTEN WHOLE_FROM LOST_BEFORE CAP" */
+static int parse_kevents(struct tr_snapshot *s, char *v)
+{
+	s->has_kev = 1;
+	return tr_take_number(&v, &s->kev_overwritten) || tr_take_number(&v, &s->kev_whole_from) ||
+	       tr_take_number(&v, &s->kev_lost_before) || tr_take_number(&v, &s->kev_cap) || *v ?
+	       -1 : 0;
+}
+
 int tr_snapshot_field(struct tr_snapshot *s, const char *key, char *v)
 {
 	if (!strcmp(key, "snapshot"))
@@ -58,6 +67,8 @@ int tr_snapshot_field(struct tr_snapshot *s, const char *key, char *v)
 		return numbers(v, &s->published, NULL);
 	if (!strcmp(key, "snapshot_why"))
 		return set_text(&s->why, v);
+	if (!strcmp(key, "snapshot_kevents"))
+		return parse_kevents(s, v);
 	return 0;
 }
 

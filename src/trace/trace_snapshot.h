@@ -27,6 +27,15 @@ struct tr_snapshot {
 	uint64_t lost;		/* events the ring had dropped until then */
 	uint64_t published;	/* chunks the ring had published until then */
 	char *why;		/* more, in words; NULL if none */
+	/* record --overwrite -e: the kernel events the recorder kept in
+	 * memory, of which its kevents file holds the window */
+	int has_kev;		/* snapshot_kevents: said */
+	uint64_t kev_overwritten;	/* by the bound, since the start */
+	uint64_t kev_whole_from;	/* every one later is kept; 0: all */
+	uint64_t kev_lost_before;	/* the kernel's losses said before the
+					 * file's window: not in its LOST
+					 * records */
+	uint64_t kev_cap;	/* the bound, in events */
 };
 
 /* One `snapshot...: value` line of info: 0, -1 for a bad value. */

@@ -2,8 +2,9 @@
 /*
  * record -e's pieces that need no kernel: -e's syntax, a tracepoint's
  * fields read from a format file (a tracefs of our own making), the
- * system calls' names, the task states, and a thread's time off the CPU
- * from its switches.
+ * system calls' names, the task states, a thread's time off the CPU
+ * from its switches, and the flight recorder's bounded ring of them with
+ * the window a snapshot gets.
  */
 #include "unit.h"
 #include "../../src/kevents/kevents.h"
@@ -145,6 +146,48 @@ static void test_off_cpu(void)
 	tr_off_cpu_free(&o);
 }
 
+/* A flight recording's ring of 10 records after 25 put, times 10, 20 ..
+ * 250, a LOST of 7 at 50 (overwritten) and one of 3 at 220 (kept): the
+ * window 205..240 is read back from the file the reader reads. */
+static void test_keep(void)
+{
+	struct kevents k = { .out = -1 };
+	struct kev_window w;
+	struct tr_kevents got;
+	char dir[] = "/tmp/fntrace-keep-XXXXXX", path[64];
+
+	CHECK("keep: made",
+	      mkdtemp(dir) && kev_keep_init(&k.keep, 10 * sizeof(struct kev_record)) == 0);
+	for (int i = 1; i <= 25; i++) {
+		struct kev_record r = { .time = 10 * i, .tid = 7, .kind = KEV_SYS_ENTER, .nr = 110 };
+
+		if (i == 5 || i == 22)
+			r = (struct kev_record){ .time = 10 * i, .kind = KEV_LOST,
+						 .value = i == 5 ? 7 : 3 };
+		kev_put(&k, &r);
+	}
+	CHECK("keep: every one counted", k.counts.by_kind[KEV_SYS_ENTER] == 23 &&
+	      k.counts.by_kind[KEV_LOST] == 10);
+	CHECK("keep: the window written", kev_keep_write(&k.keep, dir, 205, 240, &w) == 0);
+	CHECK("keep: 15 overwritten, whole after 150",
+	      w.overwritten == 15 && w.whole_from == 150 && w.cap == 10);
+	CHECK("keep: 210 to 240 kept of the window", w.written == 4);
+	CHECK("keep: the LOST overwritten said apart", w.lost_before == 7);
+	CHECK("keep: the file reads", tr_kevents_read(dir, &got) == 0 && !got.bad[0] &&
+	      got.nr == 4 && got.recs[0].time == 210 && got.recs[3].time == 240);
+	CHECK("keep: the LOST kept in the window counted", got.counts[KEV_LOST] == 3);
+	tr_kevents_free(&got);
+	CHECK("keep: from 0, every kept one to 250",
+	      kev_keep_write(&k.keep, dir, 0, 1000, &w) == 0 && w.written == 10);
+	CHECK("keep: LOST records before the window said",
+	      kev_keep_write(&k.keep, dir, 230, 250, &w) == 0 && w.lost_before == 10 &&
+	      w.written == 3);
+	kev_keep_free(&k.keep);
+	snprintf(path, sizeof(path), "%s/kevents", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_request();
@@ -152,5 +195,6 @@ int main(void)
 	test_format();
 	test_states();
 	test_off_cpu();
+	test_keep();
 	return unit_done();
 }

@@ -212,8 +212,6 @@ t_error "-e syscalls:nosuch: refused" 2 "^fntrace record: -e syscalls:nosuch: no
 	"$FNTRACE" record -e syscalls:nosuch -o u.data -- ./kev_waits
 t_error "-e sched:x: refused" 2 "^fntrace record: -e sched:x: only syscalls takes names" \
 	"$FNTRACE" record -e sched:x -o u.data -- ./kev_waits
-t_error "-e with --overwrite: refused" 2 "^fntrace record: -e is not recorded with --overwrite" \
-	"$FNTRACE" record -e sched --overwrite -o u.data -- ./kev_waits
 t_error "-e with --max-size: refused" 2 "^fntrace record: -e is not recorded with --max-size yet" \
 	"$FNTRACE" record -e sched --max-size=1M -o u.data -- ./kev_waits
 t_error "live -e: refused" 2 "^fntrace live: -e: the kernel's events are not shown live yet" \
