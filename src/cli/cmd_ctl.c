@@ -13,6 +13,7 @@
 #include "../control/ctl_client.h"
 #include "../common/shm.h"
 #include "../record/datadir.h"
+#include "../target/probe.h"
 #include "../trace/report.h"
 #include "../common/trace_format.h"
 
@@ -384,6 +385,18 @@ static char *auto_value(pid_t pid)
 	return specs;
 }
 
+/* A function of a library built without call sites, named live: its
+ * module planned first (detours_prep.c), where the runtime looks again
+ * when the filter is written.  1 if one named cannot be traced (said):
+ * then nothing is written. */
+static int refused(pid_t pid, const char *file, const char *value)
+{
+	char *said = strcmp(file, "set_ftrace_filter") ? NULL : probe_detours_prepare_pid(pid, value);
+
+	free(said);
+	return said != NULL;
+}
+
 /* PID FILE [VALUE] (--auto-args: no VALUE): 0, or 1 after a usage error. */
 static int operands_wrong(int n, int autoargs)
 {
@@ -434,6 +447,8 @@ int cmd_ctl(int argc, char **argv)
 		return CLI_EXIT_FAILED;
 	if (argc - optind == 3)
 		value = argv[optind + 2];
+	if (value && !autoargs && refused(pid, file, value))
+		return CLI_EXIT_FAILED;
 	conn = ctl_request(pid, value ? (append ? "append" : "write") : "read",
 			   file, value, NULL, &status);
 	if (autoargs)

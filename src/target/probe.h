@@ -5,6 +5,8 @@
 #ifndef FNTRACE_PROBE_H
 #define FNTRACE_PROBE_H
 
+#include <sys/types.h>
+
 /* 1 if the program, or a shared object it needs from outside the system
  * directories, has call sites, or if it is a script (what it runs may);
  * 0 if none has; -1 (said) if unreadable. */
@@ -24,5 +26,11 @@ int probe_needed_paths(const char *path, const char *dirs, char ***out, unsigned
  * that cannot be written is said, and the program runs without it.  The
  * names said refused, a line each (malloc()ed), or NULL. */
 char *probe_detours_prepare(const char *path, const char *filter);
+/* The same before fntrace ctl writes value to set_ftrace_filter in the
+ * running process pid: each module it maps (not libc, the loader,
+ * libpthread, libdl) with no call sites that defines a function value
+ * names exactly (a glob plans nothing), planned in pid's cache directory
+ * (its environment's, made ours).  The names said refused, or NULL. */
+char *probe_detours_prepare_pid(pid_t pid, const char *value);
 
 #endif
