@@ -130,6 +130,17 @@ static int run_env(const char *path, const char *lib, const struct run_options *
 	       cli_set_env("FNTRACE_SNAPSHOT_INTERVAL", o->snap_interval);
 }
 
+/* The program planned (built without call sites), and with it each
+ * library it names that defines a function a --trigger names exactly:
+ * a trigger switches a detour on as a filter does. */
+static void plan_for_triggers(const char *path, const char *triggers)
+{
+	char *names = triggers ? probe_exact_names(triggers) : NULL;
+
+	free(probe_detours_prepare(path, names, "--trigger"));
+	free(names);
+}
+
 static int run(char **argv, const struct run_options *o)
 {
 	struct cli_target target;
@@ -145,7 +156,7 @@ static int run(char **argv, const struct run_options *o)
 		free(path);
 		return CLI_EXIT_FAILED;
 	}
-	free(probe_detours_prepare(path, NULL));
+	plan_for_triggers(path, o->triggers);
 	if (run_env(path, lib, o)) {
 		cli_error("cannot run %s", path);
 	} else if (!o->dump_dir || !keeper_start(o->dump_dir, argv, target.big_endian)) {

@@ -139,7 +139,7 @@ static int left_out(const char *name)
 	       !strncmp(name, "libpthread.so", 13) || !strncmp(name, "libdl.so", 8);
 }
 
-static void prepare_needed(const char *path, const char *filter, char **said)
+static void prepare_needed(const char *path, const char *filter, const char *opt, char **said)
 {
 	char **libs = NULL;
 	unsigned n = 0;
@@ -149,19 +149,19 @@ static void prepare_needed(const char *path, const char *filter, char **said)
 		const char *base = strrchr(libs[i], '/') ? strrchr(libs[i], '/') + 1 : libs[i];
 
 		if (!left_out(base))
-			prepare_image(libs[i], filter, 1, "-F", said);
+			prepare_image(libs[i], filter, 1, opt, said);
 		free(libs[i]);
 	}
 	free(libs);
 }
 
-char *probe_detours_prepare(const char *path, const char *filter)
+char *probe_detours_prepare(const char *path, const char *filter, const char *opt)
 {
 	char *said = NULL;
 
-	prepare_image(path, filter, 0, "-F", &said);
+	prepare_image(path, filter, 0, opt, &said);
 	if (filter)
-		prepare_needed(path, filter, &said);
+		prepare_needed(path, filter, opt, &said);
 	return said;
 }
 
@@ -170,7 +170,7 @@ char *probe_detours_prepare(const char *path, const char *filter)
 /* The exact function names among a set_ftrace_filter value's words, one
  * a line: FUNC of FUNC, FUNC:mod:M and a trigger's FUNC:COMMAND; not a
  * glob (which would plan every library it matches) nor a '!'. */
-static char *exact_names(const char *value)
+char *probe_exact_names(const char *value)
 {
 	char *copy = strdup(value), *save = NULL, *names = NULL;
 
@@ -271,7 +271,7 @@ static char **mapped_code(pid_t pid, unsigned *n)
 
 char *probe_detours_prepare_pid(pid_t pid, const char *value)
 {
-	char *names = exact_names(value), *said = NULL, **paths;
+	char *names = probe_exact_names(value), *said = NULL, **paths;
 	unsigned n = 0;
 
 	if (!names)

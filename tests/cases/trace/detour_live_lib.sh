@@ -5,7 +5,8 @@
 # installed under a program built with call sites, started by fntrace run
 # and attached to by fntrace attach: crc32's calls counted, libz's text
 # the file's again once off; a function too short for the jump refused in
-# one line, nothing changed.  x86_64 (qemu-user has no /proc/PID/mem of
+# one line, nothing changed; and run --trigger naming crc32, which plans
+# libz before the program starts.  x86_64 (qemu-user has no /proc/PID/mem of
 # the guest's, nor ptrace for attach).
 
 export FNTRACE_CACHE=$PWD/cache
@@ -99,3 +100,22 @@ exec 4<&-
 wait $pid
 t_eq "attach: exit status" 0 "$?"
 t_eq "attach: every checksum right" ok "$done"
+
+# fntrace run --trigger naming crc32: run plans libz (DT_NEEDED) before
+# the program starts, and the trigger switches its detour on from there.
+rm -rf cache
+"$FNTRACE" run --trigger=crc32:stacktrace:2 -- ./zlive <cmd >ans 2>trig.err &
+pid=$!
+exec 3>cmd 4<ans
+read -r ready <&4
+t_eq "run --trigger: crc32's entry jumps from the start" e9 "$(crc_byte $pid)"
+"$FNTRACE" ctl $pid current_tracer function
+echo 3 >&3
+read -r line <&4
+"$FNTRACE" ctl $pid trace >trig.trace
+t_eq "run --trigger: two stacks, from crc32" 2 "$(grep -c '^ => crc32$' trig.trace)"
+exec 3>&-
+read -r done <&4
+exec 4<&-
+wait $pid
+t_eq "run --trigger: every checksum right" ok "$done"
