@@ -395,8 +395,11 @@ static char *auto_value(pid_t pid)
  * then nothing is written. */
 static int refused(pid_t pid, const char *file, const char *value)
 {
-	char *said = strcmp(file, "set_ftrace_filter") ? NULL : probe_detours_prepare_pid(pid, value);
+	char *said;
 
+	if (strcmp(file, "set_ftrace_filter"))
+		return 0;
+	said = probe_detours_prepare_pid(pid, value, file);
 	free(said);
 	return said != NULL;
 }

@@ -184,8 +184,11 @@ char *probe_exact_names(const char *value)
 	return names;
 }
 
-/* One of the variables the runtime finds its cache by (sitefile.c),
- * as pid's environment has it, made ours; ours kept if it cannot be read. */
+/* What the runtime finds its cache by (sitefile.c). */
+static const char *const cache_vars[] = { "FNTRACE_CACHE", "XDG_CACHE_HOME", "HOME" };
+#define NR_CACHE_VARS (sizeof(cache_vars) / sizeof(cache_vars[0]))
+
+/* One of them as env (pid's) has it, made ours. */
 static void take_env(const char *env, size_t len, const char *name)
 {
 	size_t n = strlen(name);
@@ -225,21 +228,35 @@ static char *read_proc(pid_t pid, const char *name, size_t *len)
 
 /*
  * The runtime finds its plans in its cache directory, by its own
- * environment (sitefile.c): the same variables, as pid was started with,
- * made ours before planning.  A process whose environment we may not
- * read (another user's) is planned for in ours.
+ * environment: the same variables, as pid was started with, made ours
+ * while planning, ours kept in saved (record -p goes on with its own).
+ * A process whose environment we may not read (another user's) is
+ * planned for in ours.
  */
-static void take_cache_env(pid_t pid)
+static void take_cache_env(pid_t pid, char *saved[NR_CACHE_VARS])
 {
 	size_t len;
 	char *env = read_proc(pid, "environ", &len);
 
-	if (!env)
-		return;
-	take_env(env, len, "FNTRACE_CACHE");
-	take_env(env, len, "XDG_CACHE_HOME");
-	take_env(env, len, "HOME");
+	for (unsigned i = 0; i < NR_CACHE_VARS; i++) {
+		const char *ours = getenv(cache_vars[i]);
+
+		saved[i] = ours ? strdup(ours) : NULL;
+		if (env)
+			take_env(env, len, cache_vars[i]);
+	}
 	free(env);
+}
+
+static void give_back_cache_env(char *saved[NR_CACHE_VARS])
+{
+	for (unsigned i = 0; i < NR_CACHE_VARS; i++) {
+		if (saved[i])
+			setenv(cache_vars[i], saved[i], 1);
+		else
+			unsetenv(cache_vars[i]);
+		free(saved[i]);
+	}
 }
 
 /* The files pid maps code from, each once, in the order of the map. */
@@ -269,22 +286,23 @@ static char **mapped_code(pid_t pid, unsigned *n)
 	return v;
 }
 
-char *probe_detours_prepare_pid(pid_t pid, const char *value)
+char *probe_detours_prepare_pid(pid_t pid, const char *value, const char *opt)
 {
-	char *names = probe_exact_names(value), *said = NULL, **paths;
+	char *names = probe_exact_names(value), *said = NULL, **paths, *saved[NR_CACHE_VARS];
 	unsigned n = 0;
 
 	if (!names)
 		return NULL;
-	take_cache_env(pid);
+	take_cache_env(pid, saved);
 	paths = mapped_code(pid, &n);
 	for (unsigned i = 0; i < n; i++) {
 		const char *base = strrchr(paths[i], '/') + 1;
 
 		if (!left_out(base))
-			prepare_image(paths[i], names, 1, "set_ftrace_filter", &said);
+			prepare_image(paths[i], names, 1, opt, &said);
 		free(paths[i]);
 	}
+	give_back_cache_env(saved);
 	free(paths);
 	free(names);
 	return said;

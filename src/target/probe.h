@@ -31,11 +31,12 @@ char *probe_detours_prepare(const char *path, const char *filter, const char *op
  * (FUNC, FUNC:mod:M, FUNC:COMMAND; no glob, no '!'), a name a line; NULL
  * if none. */
 char *probe_exact_names(const char *value);
-/* The same before fntrace ctl writes value to set_ftrace_filter in the
- * running process pid: each module it maps (not libc, the loader,
- * libpthread, libdl) with no call sites that defines a function value
- * names exactly (a glob plans nothing), planned in pid's cache directory
- * (its environment's, made ours).  The names said refused, or NULL. */
-char *probe_detours_prepare_pid(pid_t pid, const char *value);
+/* The same before value is written to set_ftrace_filter in the running
+ * process pid (fntrace ctl, record -p): each module it maps (not libc,
+ * the loader, libpthread, libdl) with no call sites that defines a
+ * function value names exactly (a glob plans nothing), planned in pid's
+ * cache directory (its environment's, ours meanwhile).  The names said
+ * refused, after opt, or NULL. */
+char *probe_detours_prepare_pid(pid_t pid, const char *value, const char *opt);
 
 #endif

@@ -5,8 +5,8 @@
 # installed under a program built with call sites, started by fntrace run
 # and attached to by fntrace attach: crc32's calls counted, libz's text
 # the file's again once off; a function too short for the jump refused in
-# one line, nothing changed; and run --trigger naming crc32, which plans
-# libz before the program starts.  x86_64 (qemu-user has no /proc/PID/mem of
+# one line, nothing changed; run --trigger naming crc32, which plans libz
+# before the program starts; record -p -F crc32, which plans it as ctl.  x86_64 (qemu-user has no /proc/PID/mem of
 # the guest's, nor ptrace for attach).
 
 export FNTRACE_CACHE=$PWD/cache
@@ -119,3 +119,29 @@ read -r done <&4
 exec 4<&-
 wait $pid
 t_eq "run --trigger: every checksum right" ok "$done"
+
+# record -p -F crc32 of a process run started: record plans libz as ctl
+# does before it writes the filter.
+rm -rf cache
+"$FNTRACE" run -- ./zlive <cmd >ans 2>recp.err &
+pid=$!
+exec 3>cmd 4<ans
+read -r ready <&4
+"$FNTRACE" record -p $pid -F crc32 -d 1.5 -o p.data 2>recp_rec.err &
+rec=$!
+for i in $(seq 50); do
+	[ "$(crc_byte $pid)" = e9 ] && break
+	sleep 0.05
+done
+t_eq "record -p -F crc32: crc32's entry jumps" e9 "$(crc_byte $pid)"
+echo 9 >&3
+read -r line <&4
+wait $rec
+t_eq "record -p: exit status" 0 "$?"
+"$FNTRACE" report -i p.data --csv >p.csv
+t_eq "record -p: crc32's 9 calls" 9 "$(awk -F, '$1 == "crc32" { print $2 }' p.csv)"
+exec 3>&-
+read -r done <&4
+exec 4<&-
+wait $pid
+t_eq "record -p: every checksum right" ok "$done"
