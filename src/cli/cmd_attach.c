@@ -119,7 +119,7 @@ int cmd_attach(int argc, char **argv)
 	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
 	if (attach_check(pid) || !(lib = cli_find_runtime(&host)))
 		return CLI_EXIT_FAILED;
-	free(probe_detours_prepare(exe, NULL));
+	free(probe_detours_prepare(exe, NULL, NULL));
 	ret = attach_load(pid, lib, timeout);
 	free(lib);
 	if (ret == 0) {

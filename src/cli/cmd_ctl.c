@@ -13,6 +13,7 @@
 #include "../control/ctl_client.h"
 #include "../common/shm.h"
 #include "../record/datadir.h"
+#include "../target/probe.h"
 #include "../trace/report.h"
 #include "../common/trace_format.h"
 
@@ -49,7 +50,11 @@ static const char usage[] =
 	"attached with 'fntrace attach').  trace_pipe streams until Ctrl-C.\n"
 	"Its calls into shared libraries are listed as the library's\n"
 	"functions ('malloc [libc.so.6]'), and traced when set_ftrace_filter\n"
-	"names them (x86_64): an empty filter takes none of them.\n\n"
+	"names them (x86_64): an empty filter takes none of them.  A library\n"
+	"built without call sites is planned for a jump at the entry of each\n"
+	"function set_ftrace_filter names exactly (not by a glob) before the\n"
+	"filter is written; one that cannot take the jump is said, and nothing\n"
+	"is written.\n\n"
 	"  -a, --append            add to the file instead of replacing it\n"
 	"      --auto-args         write set_ftrace_args the specs record\n"
 	"                          --auto-args takes from the DWARF of the\n"
@@ -384,6 +389,21 @@ static char *auto_value(pid_t pid)
 	return specs;
 }
 
+/* A function of a library built without call sites, named live: its
+ * module planned first (detours_prep.c), where the runtime looks again
+ * when the filter is written.  1 if one named cannot be traced (said):
+ * then nothing is written. */
+static int refused(pid_t pid, const char *file, const char *value)
+{
+	char *said;
+
+	if (strcmp(file, "set_ftrace_filter"))
+		return 0;
+	said = probe_detours_prepare_pid(pid, value, file);
+	free(said);
+	return said != NULL;
+}
+
 /* PID FILE [VALUE] (--auto-args: no VALUE): 0, or 1 after a usage error. */
 static int operands_wrong(int n, int autoargs)
 {
@@ -434,6 +454,8 @@ int cmd_ctl(int argc, char **argv)
 		return CLI_EXIT_FAILED;
 	if (argc - optind == 3)
 		value = argv[optind + 2];
+	if (value && !autoargs && refused(pid, file, value))
+		return CLI_EXIT_FAILED;
 	conn = ctl_request(pid, value ? (append ? "append" : "write") : "read",
 			   file, value, NULL, &status);
 	if (autoargs)

@@ -32,7 +32,8 @@ static const char usage[] =
 	"               stacktrace, snapshot, dump or snapshot_if_longer:USEC\n"
 	"               (fntrace record --help says what each does), COUNT the\n"
 	"               times it fires (default: every call); only FUNC's site\n"
-	"               is on\n"
+	"               is on; FUNC may be a function of a library built\n"
+	"               without call sites that PROG names (libz's crc32)\n"
 	"      --snapshot-interval=MS\n"
 	"               snapshot_if_longer takes one snapshot per MS ms at most\n"
 	"               (default 1000; the snapshot_interval_ms file)\n"
@@ -130,6 +131,17 @@ static int run_env(const char *path, const char *lib, const struct run_options *
 	       cli_set_env("FNTRACE_SNAPSHOT_INTERVAL", o->snap_interval);
 }
 
+/* The program planned (built without call sites), and with it each
+ * library it names that defines a function a --trigger names exactly:
+ * a trigger switches a detour on as a filter does. */
+static void plan_for_triggers(const char *path, const char *triggers)
+{
+	char *names = triggers ? probe_exact_names(triggers) : NULL;
+
+	free(probe_detours_prepare(path, names, "--trigger"));
+	free(names);
+}
+
 static int run(char **argv, const struct run_options *o)
 {
 	struct cli_target target;
@@ -145,7 +157,7 @@ static int run(char **argv, const struct run_options *o)
 		free(path);
 		return CLI_EXIT_FAILED;
 	}
-	free(probe_detours_prepare(path, NULL));
+	plan_for_triggers(path, o->triggers);
 	if (run_env(path, lib, o)) {
 		cli_error("cannot run %s", path);
 	} else if (!o->dump_dir || !keeper_start(o->dump_dir, argv, target.big_endian)) {

@@ -216,6 +216,9 @@ static int write_filter_file(const char *value, int append, int which,
 	int ret;
 
 	ftrace_lock();
+	/* A library's function named live: fntrace ctl planned it just now. */
+	if (which == FT_FILTER && ftrace_modules_take_plans())
+		ft_warn("cannot take the detours planned since a module was read");
 	ret = ft_filter_write(which, value, append, err, errlen);
 	ftrace_unlock();
 	return ret;

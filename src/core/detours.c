@@ -45,6 +45,7 @@
  */
 #include "detours.h"
 #include "ftrace.h"
+#include "funcs_file.h"
 #include "messages.h"
 #include "../common/array.h"
 #include "../sites/detourfile.h"
@@ -200,6 +201,11 @@ int ftrace_detours_read(struct ft_module *mod, unsigned idx, const struct elf_fi
 	r = detourfile_read(path, arch->name, id, &df, err, sizeof(err));
 	if (r < 0)
 		ft_warn("%s: %s", path, err);
+	/* None yet: fntrace ctl may plan it when a filter names one of its
+	 * functions (src/target/detours_prep.c), and a filter write looks
+	 * again (modules.c). */
+	free(mod->plan_id);
+	mod->plan_id = r == 0 ? strdup(id) : NULL;
 	if (r > 0 && df.nr)
 		ret = make_stubs(mod, idx, f, &df);
 	if (r > 0)
@@ -207,6 +213,25 @@ int ftrace_detours_read(struct ft_module *mod, unsigned idx, const struct elf_fi
 	detourfile_free(&df);
 	free(path);
 	return ret;
+}
+
+int ftrace_detours_planned_since(const struct ft_module *mod)
+{
+	char *path;
+	int there;
+
+	if (!mod->plan_id || mod->nr_detours || mod->gone ||
+	    !(path = sitefile_cache_path(mod->plan_id, "detours")))
+		return 0;
+	there = access(path, R_OK) == 0;
+	free(path);
+	return there;
+}
+
+void ftrace_detours_announce(const struct ft_module *mod, unsigned idx)
+{
+	for (uint32_t i = 0; i < mod->nr_detours; i++)
+		ft_funcs_write_rec(mod->first_detour + i, idx);
 }
 
 void ftrace_detours_unload(const struct ft_module *mod)

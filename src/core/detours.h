@@ -15,6 +15,10 @@ struct text_patch;
 /* A module with no call sites: the detours its detour file plans, each a
  * record (disabled if its bytes are not the plan's), stubs written. */
 int ftrace_detours_read(struct ft_module *mod, unsigned idx, const struct elf_file *f);
+/* Read with no plan, has one appeared in the cache since? */
+int ftrace_detours_planned_since(const struct ft_module *mod);
+/* Its detours' lines in funcs-PID, for those read late. */
+void ftrace_detours_announce(const struct ft_module *mod, unsigned idx);
 void ftrace_detours_unload(const struct ft_module *mod);
 /* The entry's patch (enable: to the jump; else back). */
 int ftrace_detour_patch(uint32_t id, int enable, struct text_patch *p);

@@ -82,6 +82,8 @@ struct ft_module {
 	uint32_t first_id, nr_recs;	/* its records */
 	uint32_t first_libcall, nr_libcalls;	/* its library calls' (libcalls.c) */
 	uint32_t first_detour, nr_detours;	/* its detours' (detours.c) */
+	char *plan_id;			/* read with no sites nor plan: its build-id,
+					 * for a plan fntrace ctl writes later */
 	int gone;
 	int load_mode;			/* how it was loaded: live, traps blocked */
 	int deferred;			/* sites nops already, not read yet */
@@ -114,6 +116,10 @@ int ftrace_modules_pinned(int (*fn)(void));
 void ftrace_modules_want_records(void);
 /* ... or now, for a reader of records outside an update. */
 void ftrace_modules_need_records(void);
+/* Under ftrace_lock, before set_ftrace_filter changes: the detours of
+ * the plans written since their modules were read (fntrace ctl plans the
+ * libraries a filter names); -1 on an internal error. */
+int ftrace_modules_take_plans(void);
 struct ft_module *ftrace_module_get(unsigned idx);
 unsigned ftrace_module_count(void);
 

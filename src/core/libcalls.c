@@ -331,6 +331,31 @@ unsigned ftrace_libcalls_lookup(void)
 	return found;
 }
 
+/*
+ * Inside the pin: the module callee has detours now (taken late,
+ * modules.c), which see every call into it.  A call bound there is no
+ * longer taken: a slot switched on gets the loader's word back first,
+ * verified as every store is, so that no call is counted twice.
+ */
+int ftrace_libcalls_let_go(unsigned callee)
+{
+	for (uint32_t i = 0; i < nr_calls; i++) {
+		struct libcall *lc = &calls[i];
+		struct ftrace_rec *rec = ftrace_rec_get(lc->id);
+		struct got_patch p;
+
+		if (lc->state != LC_BOUND || rec->module != callee)
+			continue;
+		if ((rec->flags & FTRACE_FL_ENABLED) &&
+		    (ftrace_libcall_patch(lc->id, 0, &p) || got_patch_verify(&p, 1) ||
+		     got_patch_write(&p, 1)))
+			return -1;
+		rec->flags &= ~FTRACE_FL_ENABLED;
+		set_never(lc);
+	}
+	return 0;
+}
+
 /* ---- what the rest of the runtime asks ---- */
 
 int ftrace_libcall_callee(uint32_t id)

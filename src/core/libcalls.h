@@ -30,6 +30,9 @@ unsigned ftrace_libcalls_bind(void);
 /* Outside the pin, under ftrace_lock: the lazy slots' targets found as
  * the dynamic linker would find them, for the next binding; how many. */
 unsigned ftrace_libcalls_lookup(void);
+/* Inside the pin: the calls bound into module callee, which has
+ * detours since, let go (a slot switched on, switched off first). */
+int ftrace_libcalls_let_go(unsigned callee);
 /* The module a bound library call reaches; -1 if not bound. */
 int ftrace_libcall_callee(uint32_t id);
 

@@ -485,6 +485,47 @@ int ftrace_modules_pinned(int (*fn)(void))
 	return p.ret;
 }
 
+/* Inside the pin: a module read with no plan whose plan is in the cache
+ * now gets its detours, each named in funcs-PID; a call into it bound
+ * at a GOT slot is let go (the detour sees it). */
+static int take_plan(struct ft_module *mod)
+{
+	unsigned idx = mod - modules;
+	struct elf_file f;
+	int ret;
+
+	if (open_file(mod, &f))
+		return 0;
+	ret = ftrace_detours_read(mod, idx, &f);
+	elf_close(&f);
+	if (ret || !mod->nr_detours)
+		return ret;
+	ft_debug("%s: its detours taken from a plan written since it was read", mod->path);
+	ftrace_detours_announce(mod, idx);
+	return ftrace_libcalls_let_go(idx);
+}
+
+static int take_plans_pinned(void)
+{
+	int taken = 0, ret = 0;
+
+	for (unsigned i = 0; i < nr_modules && !ret; i++)
+		if (ftrace_detours_planned_since(&modules[i])) {
+			ret = take_plan(&modules[i]);
+			taken += modules[i].nr_detours > 0;
+		}
+	if (!ret && taken)
+		ret = ftrace_rec_hash_rebuild();
+	if (!ret && taken && ft_profile_cover_new())
+		ft_warn("the profiler cannot count the functions of a plan taken late");
+	return ret;
+}
+
+int ftrace_modules_take_plans(void)
+{
+	return ftrace_modules_pinned(take_plans_pinned) < 0 ? -1 : 0;
+}
+
 /* An ops is about to want sites: the next update reads every module. */
 void ftrace_modules_want_records(void)
 {

@@ -10,6 +10,7 @@
 #include "../dwarf/auto_args.h"
 #include "../cli/cli.h"
 #include "../control/ctl_client.h"
+#include "../target/probe.h"
 #include "drain.h"
 #include "flight.h"
 #include "record.h"
@@ -67,6 +68,18 @@ static struct ft_shm *map_buffer(pid_t pid)
 	return shm == MAP_FAILED ? NULL : shm;
 }
 
+/* The modules of the process with no call sites that define a function
+ * -F or a trigger names exactly, planned (src/target/detours_prep.c)
+ * before the filter is written, where the runtime takes their plans; one
+ * refused is said, the others traced, as record -F says it. */
+static void plan_named(const struct record_options *o)
+{
+	if (o->filter)
+		free(probe_detours_prepare_pid(o->pid, o->filter, "-F"));
+	if (o->triggers)
+		free(probe_detours_prepare_pid(o->pid, o->triggers, "--trigger"));
+}
+
 /*
  * The recording's settings, then the tracer.  What the buffer held from
  * before (the user's own tracing, read with ctl trace) is not of this
@@ -85,6 +98,7 @@ static int configure(struct attached *a, const char *specs)
 	drain(&a->drainer, DRAIN_DISCARD);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
 	snprintf(thresh, sizeof(thresh), "%u", o->thresh);
+	plan_named(o);
 	return ctl_set(pid, "set_ftrace_filter", o->filter ? o->filter : "") ||
 	       record_triggers_set(pid, o->triggers) ||
 	       (o->snap_interval && ctl_set(pid, "snapshot_interval_ms", o->snap_interval)) ||
