@@ -15,8 +15,10 @@
  * two a site is, the instruction after it says, once, as it is read.
  *
  * clang's come from XRay's exit and tail-call sleds, which recordmcount
- * rewrote into the same form (src/recordmcount/xray.c): their table is
- * xray_instr_map, read from the file (its addresses are relative).  A
+ * rewrote into the same form (src/recordmcount/xray.c), or on aarch64
+ * into "mov x16, x30; nop" at the sled's end (ARCH_XRAY_SITE_AT): their
+ * table is xray_instr_map, read from the file (its addresses are
+ * relative).  A
  * module whose sleds are all as XRay left them was built for XRay, not
  * by fntrace cc: it has no return sites, and nothing is said.
  *

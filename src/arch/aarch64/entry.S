@@ -320,9 +320,9 @@ return_to_handler:
 	ldp	x12, x13, [sp, #112]
 	ldp	x14, x15, [sp, #128]
 	ldr	x18, [sp, #144]
+	.cfi_def_cfa sp, SFRAME + 16
 	ldp	x29, x17, [sp]
 	ldr	x30, [sp, #SFRAME + 8]
-	.cfi_def_cfa sp, SFRAME + 16
 	add	sp, sp, #SFRAME + 16
 	.cfi_def_cfa_offset 0
 	.cfi_restore 29
