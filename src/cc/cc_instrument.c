@@ -140,7 +140,7 @@ static int takes_xray_exits(const struct cmd *cc, const struct cc_args *a)
 	return empty_compile(cc, a, NULL, xray_exits, NR_XRAY_EXITS) == 1;
 }
 
-/* The compiler's return sites, where the target takes them. */
+/* XRay's exit sleds, for recordmcount to make return sites. */
 static int xray_form(struct cc_instr *in)
 {
 	int ret = 0;
@@ -151,6 +151,7 @@ static int xray_form(struct cc_instr *in)
 	return ret;
 }
 
+/* The compiler's return sites beside -pg, where the target takes them. */
 static int return_sites_form(const struct cmd *cc, const struct cc_args *a,
 			     const struct arch_desc *t, struct cc_instr *in)
 {

@@ -18,9 +18,9 @@
  * rewrote into the same form (src/recordmcount/xray.c), or on aarch64
  * into "mov x16, x30; nop" at the sled's end (ARCH_XRAY_SITE_AT): their
  * table is xray_instr_map, read from the file (its addresses are
- * relative).  A
- * module whose sleds are all as XRay left them was built for XRay, not
- * by fntrace cc: it has no return sites, and nothing is said.
+ * relative).  A module whose sleds are all as XRay left them was built
+ * for XRay, not by fntrace cc: it has no return sites, and nothing is
+ * said.
  *
  * A module's return sites go on and off together, with the graph caller,
  * whatever the filters say: the return of a function that was not traced

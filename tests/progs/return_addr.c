@@ -6,7 +6,10 @@
  * address lay outside the program's text: a hijacked return points into
  * libfntrace.so.  With return sites on, never; a call that enters while
  * the batch that turns them on is written is hijacked, as it must be, so
- * the count starts again once the file argv[2] exists.
+ * the count starts again once the file argv[2] exists.  A tail call
+ * through a register (every argument register taken, so that the
+ * compiler picks a scratch one) checks that the site keeps it: how many
+ * sums came out wrong.
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -23,6 +26,23 @@ KEEP int hijacked(void)
 	return ret < __executable_start || ret >= etext;
 }
 
+typedef int sum8_fn(int, int, int, int, int, int, int, int);
+
+KEEP int sum8(int a, int b, int c, int d, int e, int f, int g, int h)
+{
+	sink = a;
+	return a + b + c + d + e + f + g + h;
+}
+
+sum8_fn *volatile sum8_ptr = sum8;
+
+/* A tail call through a register: its site, before the jump, calls
+ * ftrace_tail_caller. */
+KEEP int via(sum8_fn *fn, int x)
+{
+	return fn(x, 1, 2, 3, 4, 5, 6, 7);
+}
+
 /* Its return comes after a call, through its own return site. */
 KEEP int outer(int i)
 {
@@ -35,7 +55,7 @@ KEEP int outer(int i)
 int main(int argc, char **argv)
 {
 	const char *hold = argc > 1 ? argv[1] : NULL, *since = argc > 2 ? argv[2] : NULL;
-	long calls = 0, bad = 0;
+	long calls = 0, bad = 0, wrong = 0;
 
 	puts("ready");
 	fflush(stdout);
@@ -45,9 +65,10 @@ int main(int argc, char **argv)
 			since = NULL;
 		}
 		bad += outer((int)calls);
+		wrong += via(sum8_ptr, (int)calls) != (int)calls + 28;
 		if (calls % 100 == 0)
 			usleep(1000);
 	}
-	printf("%ld hijacked\n", bad);
+	printf("%ld hijacked, %ld wrong\n", bad, wrong);
 	return 0;
 }

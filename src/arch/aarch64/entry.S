@@ -270,11 +270,12 @@ return_to_handler:
  * both ends.  The C side reads it, writes return_to_handler in it at a
  * tail call (the callee's return then closes the frame), and x30 is
  * loaded back from it.  Kept as return_to_handler keeps them: x0-x8
- * (results, the indirect result's address), x9-x15, x18, q0-q7; x17
- * carries the way back, by "ret x17", which the predictor takes for the
- * return of the site's bl.
+ * (results, the indirect result's address), x9-x15, x18, q0-q7; and x17,
+ * which a tail call's "br x17" may jump through.  x16, free once x30 has
+ * its value back, carries the way back, by "ret x16", which the predictor
+ * takes for the return of the site's bl.
  */
-#define SFRAME	288		/* x29, x30 (the way back), x0-x15, x18, q0-q7 */
+#define SFRAME	288		/* x29, x30 (the way back), x0-x15, x17, x18, q0-q7 */
 
 .macro RETURN_CALLER name, tail
 	.p2align 4
@@ -299,7 +300,7 @@ return_to_handler:
 	stp	x10, x11, [sp, #96]
 	stp	x12, x13, [sp, #112]
 	stp	x14, x15, [sp, #128]
-	str	x18, [sp, #144]
+	stp	x17, x18, [sp, #144]
 	stp	q0, q1, [sp, #160]
 	stp	q2, q3, [sp, #192]
 	stp	q4, q5, [sp, #224]
@@ -319,15 +320,15 @@ return_to_handler:
 	ldp	x10, x11, [sp, #96]
 	ldp	x12, x13, [sp, #112]
 	ldp	x14, x15, [sp, #128]
-	ldr	x18, [sp, #144]
+	ldp	x17, x18, [sp, #144]
 	.cfi_def_cfa sp, SFRAME + 16
-	ldp	x29, x17, [sp]
+	ldp	x29, x16, [sp]
 	ldr	x30, [sp, #SFRAME + 8]
 	add	sp, sp, #SFRAME + 16
 	.cfi_def_cfa_offset 0
 	.cfi_restore 29
 	.cfi_restore 30
-	ret	x17
+	ret	x16
 	.cfi_endproc
 	.size	\name, . - \name
 .endm

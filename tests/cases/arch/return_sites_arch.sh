@@ -71,11 +71,11 @@ t_same "return sites: with a filter, the others' returns change nothing" \
 # them on was written are hijacked, as they must be: counted before).
 FNTRACE_CC=$clang "$FNTRACE" cc -O2 -I"$top/tests/progs" -o ra "$top/tests/progs/return_addr.c"
 r_record ra ./ra
-t_eq "return sites: traced, no return address taken" "ready|0 hijacked" \
+t_eq "return sites: traced, no return address taken" "ready|0 hijacked, 0 wrong" \
 	"$(tr '\n' '|' <ra.out | sed 's/|$//')"
 t_build clang-patchable -O2 ra-entry "$top/tests/progs/return_addr.c"
 r_record ra-entry ./ra-entry
-t_eq "return sites: ... where the hijack takes every one" "ready|1000 hijacked" \
+t_eq "return sites: ... where the hijack takes every one" "ready|1000 hijacked, 0 wrong" \
 	"$(tr '\n' '|' <ra-entry.out | sed 's/|$//')"
 touch hold
 rm -f since
@@ -94,7 +94,7 @@ sleep 0.3
 rm hold
 wait $pid
 t_eq "return sites, live: exit status" 0 "$?"
-t_eq "return sites, live: once on, no return address taken" "ready|0 hijacked" \
+t_eq "return sites, live: once on, no return address taken" "ready|0 hijacked, 0 wrong" \
 	"$(tr '\n' '|' <live.out | sed 's/|$//')"
 t_ok "return sites, live: hijacked() traced inside outer()" \
 	sh -c "grep -A1 'outer() {' live.trace | grep -q 'hijacked();'"
