@@ -77,7 +77,8 @@ static int sled_becomes(unsigned kind, const char *hex, unsigned len, const char
 /* aarch64's sleds: 8 words and the instruction they guard. */
 #define A64_SLED	"08 00 00 14" A64_NOPS(7)
 #define A64_NOPS(n)	A64_NOPS_##n
-#define A64_NOPS_5	" 1f 20 03 d5 1f 20 03 d5 1f 20 03 d5 1f 20 03 d5 1f 20 03 d5"
+#define A64_NOPS_4	" 1f 20 03 d5 1f 20 03 d5 1f 20 03 d5 1f 20 03 d5"
+#define A64_NOPS_5	A64_NOPS_4 " 1f 20 03 d5"
 #define A64_NOPS_7	A64_NOPS_5 " 1f 20 03 d5 1f 20 03 d5"
 #define A64_SITE	"06 00 00 14" A64_NOPS(5) " f0 03 1e aa 1f 20 03 d5"
 
@@ -91,9 +92,12 @@ static void check_xray_aarch64(void)
 		      A64_SITE " 05 00 00 14") &&
 	      sled_of(EM_AARCH64, XRAY_SLED_TAIL, A64_SLED " 20 01 1f d6", 36,
 		      A64_SITE " 20 01 1f d6"));
-	CHECK("aarch64: a tail call through x16 (which the site takes), a sled "
-	      "before anything but ret, b or br, a short room, or a word not a nop, is left",
-	      sled_of(EM_AARCH64, XRAY_SLED_TAIL, A64_SLED " 00 02 1f d6", 36, NULL) &&
+	CHECK("aarch64: before br x16 (which the site takes), the target moves to x17",
+	      sled_of(EM_AARCH64, XRAY_SLED_EXIT, A64_SLED " 00 02 1f d6", 36,
+		      "05 00 00 14" A64_NOPS(4) " f1 03 10 aa f0 03 1e aa 1f 20 03 d5"
+		      " 20 02 1f d6"));
+	CHECK("aarch64: a sled before anything but ret, b or br, a short room, "
+	      "or a word not a nop, is left",
 	      sled_of(EM_AARCH64, XRAY_SLED_EXIT, A64_SLED " 00 00 40 f9", 36, NULL) &&
 	      sled_of(EM_AARCH64, XRAY_SLED_EXIT, A64_SLED " c0 03 5f d6", 32, NULL) &&
 	      sled_of(EM_AARCH64, XRAY_SLED_EXIT, "08 00 00 14" A64_NOPS(5)

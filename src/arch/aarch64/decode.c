@@ -41,17 +41,32 @@ static const struct mcount_call_form aarch64_forms[] = {
  *
  * Off, it costs what XRay's did, one taken branch, and two words more.
  * x16 is dead at a return and at a tail call's jump (a veneer may
- * clobber it on the way), unless that jump is "br x16": such a sled is
- * left as XRay made it, and its module keeps the hijack (core/returns.c).
+ * clobber it on the way), unless that jump is "br x16", as every indirect
+ * tail call is with BTI (-mbranch-protection=bti: only x16 and x17 may
+ * reach a "bti c").  Then the target moves to x17 first, which
+ * ftrace_tail_caller keeps, and the jump goes through it:
+ *
+ *            d503201f  nop (x7)                 14000005  b #+20
+ *                                               d503201f  nop (x4)
+ *                                               aa1003f1  mov x17, x16
+ *                                               aa1e03f0  mov x16, x30
+ *                                               d503201f  nop      <-> bl ftrace_tail_caller
+ *            d61f0200  br x16                   d61f0220  br x17
+ *
+ * Nothing branches to the jump past its sled: XRay put the sled in the
+ * jump's own block.
  */
 #define SLED_WORDS	8
 #define SLED_B		0x14000008u	/* b #+32, over the sled */
 #define SITE_B		0x14000006u	/* b #+24, to the site's mov */
+#define SITE_B_MOVED	0x14000005u	/* b #+20, to the target's move */
 #define MOV_X16_X30	0xaa1e03f0u
+#define MOV_X17_X16	0xaa1003f1u
 #define RET		0xd65f03c0u
 #define BR_MASK		0xfffffc1fu	/* br xN, N in bits 5-9 */
 #define BR		0xd61f0000u
 #define BR_X16		0xd61f0200u
+#define BR_X17		0xd61f0220u
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -68,20 +83,25 @@ static void put_le32(uint8_t *p, uint32_t w)
 static int jumps_after(unsigned kind, uint32_t next)
 {
 	return (kind == XRAY_SLED_EXIT || kind == XRAY_SLED_TAIL) &&
-	       (next == RET || (next & 0xfc000000u) == 0x14000000u ||
-		((next & BR_MASK) == BR && next != BR_X16));
+	       (next == RET || (next & 0xfc000000u) == 0x14000000u || (next & BR_MASK) == BR);
 }
 
 static int aarch64_xray_return_site(unsigned kind, uint8_t *p, uint64_t room)
 {
-	if (room < 4 * (SLED_WORDS + 1) || le32(p) != SLED_B ||
-	    !jumps_after(kind, le32(p + 4 * SLED_WORDS)))
+	uint8_t *jump = p + 4 * SLED_WORDS;
+
+	if (room < 4 * (SLED_WORDS + 1) || le32(p) != SLED_B || !jumps_after(kind, le32(jump)))
 		return 0;
 	for (unsigned i = 1; i < SLED_WORDS; i++)
 		if (le32(p + 4 * i) != NOP)
 			return 0;
 	put_le32(p, SITE_B);
 	put_le32(p + 4 * (SLED_WORDS - 2), MOV_X16_X30);
+	if (le32(jump) == BR_X16) {
+		put_le32(p, SITE_B_MOVED);
+		put_le32(p + 4 * (SLED_WORDS - 3), MOV_X17_X16);
+		put_le32(jump, BR_X17);
+	}
 	return 1;
 }
 

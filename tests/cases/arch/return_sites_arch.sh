@@ -77,6 +77,19 @@ t_build clang-patchable -O2 ra-entry "$top/tests/progs/return_addr.c"
 r_record ra-entry ./ra-entry
 t_eq "return sites: ... where the hijack takes every one" "ready|1000 hijacked, 0 wrong" \
 	"$(tr '\n' '|' <ra-entry.out | sed 's/|$//')"
+# BTI: every indirect tail call jumps through x16, the site's register;
+# its target moves to x17 first (br x17), and via()'s sums stay right.
+FNTRACE_CC=$clang "$FNTRACE" cc -O2 -mbranch-protection=bti -I"$top/tests/progs" -o ra-bti \
+	"$top/tests/progs/return_addr.c"
+t_ok "return sites, BTI: the tail call through x16 goes through x17" \
+	sh -c "'$ARCH_TRIPLE-objdump' -d ra-bti | grep -A40 '<via>:' |
+	       grep -B3 'br[[:space:]]*x17' | grep -q 'mov[[:space:]]*x17, x16'"
+FNTRACE_DEBUG=1 "$FNTRACE" record -o bti.data -- ./ra-bti 2>bti.err >bti.out
+t_eq "return sites, BTI: traced, no return address taken, no sum wrong" \
+	"ready|0 hijacked, 0 wrong" "$(tr '\n' '|' <bti.out | sed 's/|$//')"
+t_ok "return sites, BTI: the module kept its return sites" \
+	grep -Eq 'ra-bti: [1-9][0-9]* return sites$' bti.err
+
 touch hold
 rm -f since
 "$FNTRACE" run -- ./ra "$PWD/hold" "$PWD/since" >live.out 2>live.err &
