@@ -107,18 +107,20 @@ FLAVORS=$ARCH_FLAVORS
 # as fntrace finds its loader there: natively or under qemu-i386.
 [ -n "$T_ARCH" ] && [ "$T_ARCH" != i386 ] && export QEMU_LD_PREFIX="${QEMU_LD_PREFIX:-/usr/$ARCH_TRIPLE}"
 
-# t_cc gcc|g++|clang: that compiler, for T_ARCH if set.
+# t_cc gcc|g++|clang|clang++: that compiler, for T_ARCH if set.
 t_cc() {
 	if [ -z "$T_ARCH" ]; then echo "$1"
-	elif [ "$1" = clang ]; then echo "clang --target=$ARCH_TRIPLE"
+	elif [ "$1" = clang ] || [ "$1" = clang++ ]; then echo "$1 --target=$ARCH_TRIPLE"
 	else echo "$ARCH_TRIPLE-$1"; fi
 }
 
 # t_build FLAVOR OPT OUT SRC... : compile and link one program, or a
 # shared library if OUT ends in .so.  A program of tests/progs/ built
-# once in a run is copied from $T_PROGS after that (t_built).
+# once in a run is copied from $T_PROGS after that (t_built).  A flavour
+# that sets rmc has each object go through recordmcount --nop, as fntrace
+# cc's do (clang's XRay sleds made return sites).
 t_build() {
-	local flavor=$1 opt=$2 out=$3 cc flags link objs= obj src key; shift 3
+	local flavor=$1 opt=$2 out=$3 cc flags link rmc= objs= obj src key; shift 3
 	arch_flavor "$flavor" || { echo "t_build: no flavour $flavor${T_ARCH:+ on $T_ARCH}" >&2; return 1; }
 	cc=$(t_cc "$cc")
 	case $out in *.so) opt="$opt -fPIC"; link="$link -shared" ;; esac
@@ -130,6 +132,7 @@ t_build() {
 		obj=$out.$(basename "$src").o
 		# shellcheck disable=SC2086
 		$cc $opt -g $flags -c -o "$obj" "$src" || return 1
+		[ -z "$rmc" ] || "$FNTRACE" recordmcount --nop -- "$obj" || return 1
 		objs="$objs $obj"
 	done
 	# shellcheck disable=SC2086

@@ -203,12 +203,17 @@ struct arch_desc {
 	 * none.  cc_fentry: that flag puts -pg's call at the entry, before
 	 * the frame set-up, so that no frame pointer is needed for it, and
 	 * gcc's -mcmodel=large makes it a call through a register, no site.
-	 * cc_return_sites: the runtime takes gcc's return sites
-	 * (ARCH_HAVE_RETURN_SITES), asked for where the compiler makes them.
+	 * cc_return_sites: the runtime takes return sites
+	 * (ARCH_HAVE_RETURN_SITES), asked for where the compiler makes them:
+	 * CC_RETURNS_WITH_PG beside -pg's sites, CC_RETURNS_WITH_PATCHABLE
+	 * (clang's XRay) only with patchable entries, where -pg's slot is not
+	 * where a return site finds its frame (aarch64).
 	 */
 	const char *cc_pg_extra;
 	const char *cc_patchable;
 	uint8_t cc_fentry, cc_return_sites;
+#define CC_RETURNS_WITH_PG		1
+#define CC_RETURNS_WITH_PATCHABLE	2
 	/* Its runtime traces calls into shared libraries through the GOT
 	 * (ARCH_HAVE_LIBCALLS, src/core/libcalls.c). */
 	uint8_t libcalls;
@@ -513,12 +518,27 @@ static inline void arch_got_uses(const uint8_t *text, uint64_t len, uint64_t vad
 uintptr_t arch_caller_for(enum site_kind kind);
 /*
  * Optional (ARCH_HAVE_RETURN_SITES): the architecture takes return sites
- * (SITE_RETURN: a 5-byte nop before each return, listed in __return_loc)
- * and has the ftrace_return_caller they call.  By default it has none,
- * and the graph tracer takes every return address.
+ * (SITE_RETURN: a nop before each return, listed in __return_loc or
+ * xray_instr_map) and has the ftrace_return_caller they call.  By default
+ * it has none, and the graph tracer takes every return address.
+ *
+ * A site is ARCH_RETURN_SITE_LEN bytes that change (nop <-> call, as an
+ * entry site's do), after ARCH_RETURN_SITE_PRE bytes recordmcount wrote
+ * with it that never change (aarch64's "mov x16, x30"); in an XRay sled
+ * it lies ARCH_XRAY_SITE_AT bytes on from the address the table gives.
+ * arch_return_site_off() gives the PRE + LEN bytes of a site that is off.
  */
 #ifndef ARCH_HAVE_RETURN_SITES
 #define ARCH_HAVE_RETURN_SITES 0
+#endif
+#ifndef ARCH_RETURN_SITE_LEN
+#define ARCH_RETURN_SITE_LEN 5
+#endif
+#ifndef ARCH_RETURN_SITE_PRE
+#define ARCH_RETURN_SITE_PRE 0
+#endif
+#ifndef ARCH_XRAY_SITE_AT
+#define ARCH_XRAY_SITE_AT 0
 #endif
 static inline int arch_has_return_sites(void)
 {
@@ -530,10 +550,17 @@ static inline int arch_has_return_sites(void)
  * src/core/returns.c). */
 #if ARCH_HAVE_RETURN_SITES
 int arch_insn_is_return(const uint8_t *insn);
+void arch_return_site_off(uint8_t *insn);
 #else
 static inline int arch_insn_is_return(const uint8_t *insn)
 {
 	return 0;
+}
+
+static inline void arch_return_site_off(uint8_t *insn)
+{
+	for (unsigned i = 0; i < ARCH_RETURN_SITE_PRE + ARCH_RETURN_SITE_LEN; i++)
+		insn[i] = 0;	/* never asked: nothing calls it here */
 }
 #endif
 

@@ -84,7 +84,15 @@ struct cc_instr {
 	const char *arch;	/* the target's, as the runtime names it */
 	int clang;		/* the compiler is clang (asked only when it matters) */
 	enum cc_omit_fp drop_omit_fp;
+	int xray;		/* XRay's sleds for recordmcount to make return sites */
 };
+
+/* Does each object a compile makes go through recordmcount --nop?  -pg's
+ * do, and so do those with XRay's sleds. */
+static inline int cc_records(const struct cc_instr *in)
+{
+	return in->form == CC_FORM_PG || in->xray;
+}
 
 /* The instrumentation for the compiler's target and the command's
  * options, lto if code is generated at the link: 0, or -1 after one line

@@ -140,21 +140,27 @@ static int takes_xray_exits(const struct cmd *cc, const struct cc_args *a)
 	return empty_compile(cc, a, NULL, xray_exits, NR_XRAY_EXITS) == 1;
 }
 
-/* The compiler's return sites, where the target takes them. */
-static int return_sites_form(const struct cmd *cc, const struct cc_args *a,
-			     const struct arch_desc *t, struct cc_instr *in)
+/* XRay's exit sleds, for recordmcount to make return sites. */
+static int xray_form(struct cc_instr *in)
 {
 	int ret = 0;
 
-	if (!t->cc_return_sites)
+	in->xray = 1;
+	for (size_t i = 0; i < NR_XRAY_EXITS; i++)
+		ret |= cmd_push(&in->flags, xray_exits[i]);
+	return ret;
+}
+
+/* The compiler's return sites beside -pg, where the target takes them. */
+static int return_sites_form(const struct cmd *cc, const struct cc_args *a,
+			     const struct arch_desc *t, struct cc_instr *in)
+{
+	if (t->cc_return_sites != CC_RETURNS_WITH_PG)
 		return 0;
 	if (takes_return_sites(cc))
 		return cmd_push(&in->flags, RETURN_SITES_FLAG) |
 		       cmd_push(&in->flags, RECORD_RETURN_FLAG);
-	if (takes_xray_exits(cc, a))
-		for (size_t i = 0; i < NR_XRAY_EXITS; i++)
-			ret |= cmd_push(&in->flags, xray_exits[i]);
-	return ret;
+	return takes_xray_exits(cc, a) ? xray_form(in) : 0;
 }
 
 /*
@@ -198,6 +204,31 @@ static int patchable_form(const struct arch_desc *t, const char *why, struct cc_
 	return cmd_push(&in->flags, t->cc_patchable);
 }
 
+/*
+ * aarch64: a -pg site's frame is known by the slot in the function's
+ * frame record, anywhere in its frame, which a return site after the
+ * epilogue cannot find; a patchable entry's lies just below the CFA,
+ * where it looks (src/core/returns.c).  A compiler that makes XRay's
+ * sleds (clang) gets patchable entries with them, past its driver, which
+ * refuses the two together for XRay's own sake: fntrace links no XRay
+ * runtime, and asks for no entry sled that could meet the nops.
+ */
+static int patchable_returns_form(const struct cmd *cc, const struct cc_args *a,
+				  const struct arch_desc *t, struct cc_instr *in)
+{
+	struct cmd entry = { 0 };
+	int ret = cmd_push(&entry, "-Xclang") | cmd_push(&entry, t->cc_patchable);
+
+	if (ret || empty_compile(cc, a, &entry, xray_exits, NR_XRAY_EXITS) != 1) {
+		free(entry.v);
+		return ret ? -1 : pg_form(cc, a, t, in);
+	}
+	in->form = CC_FORM_PATCHABLE;
+	ret = cmd_append(&in->flags, &entry) | xray_form(in);
+	free(entry.v);
+	return ret;
+}
+
 int cc_instrument(const struct cmd *cc, const struct cc_args *a, int lto, struct cc_instr *in)
 {
 	const struct arch_desc *t;
@@ -216,6 +247,8 @@ int cc_instrument(const struct cmd *cc, const struct cc_args *a, int lto, struct
 		return patchable_form(t, "clang's -flto", in);
 	if (large && !in->clang)
 		return patchable_form(t, "gcc's -mcmodel=large", in);
+	if (t->cc_return_sites == CC_RETURNS_WITH_PATCHABLE)
+		return patchable_returns_form(cc, a, t, in);
 	return pg_form(cc, a, t, in);
 }
 

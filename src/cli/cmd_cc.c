@@ -158,7 +158,7 @@ static int compile_only(const struct cmd *cc, const struct cc_instr *in,
 {
 	int ret = run_all(cc, in, a);
 
-	return ret || in->form != CC_FORM_PG ? ret : record_outputs(a);
+	return ret || !cc_records(in) ? ret : record_outputs(a);
 }
 
 /* The image a link made, where fntrace cc can tell.  ("-": stdout.) */
@@ -307,7 +307,7 @@ static int compile_one(const struct cmd *cc, const struct cc_instr *in,
 	free(c.v);
 	free(names[0]);
 	free(names[1]);
-	return ret || in->form != CC_FORM_PG ? ret : record(obj);
+	return ret || !cc_records(in) ? ret : record(obj);
 }
 
 /* DIR/K-NAME.o for the k-th source: distinct even for a.c and sub/a.c. */

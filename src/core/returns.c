@@ -15,10 +15,12 @@
  * two a site is, the instruction after it says, once, as it is read.
  *
  * clang's come from XRay's exit and tail-call sleds, which recordmcount
- * rewrote into the same form (src/recordmcount/xray.c): their table is
- * xray_instr_map, read from the file (its addresses are relative).  A
- * module whose sleds are all as XRay left them was built for XRay, not
- * by fntrace cc: it has no return sites, and nothing is said.
+ * rewrote into the same form (src/recordmcount/xray.c), or on aarch64
+ * into "mov x16, x30; nop" at the sled's end (ARCH_XRAY_SITE_AT): their
+ * table is xray_instr_map, read from the file (its addresses are
+ * relative).  A module whose sleds are all as XRay left them was built
+ * for XRay, not by fntrace cc: it has no return sites, and nothing is
+ * said.
  *
  * A module's return sites go on and off together, with the graph caller,
  * whatever the filters say: the return of a function that was not traced
@@ -42,17 +44,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RETURN_SITE_LEN 5
+#define SITE_LEN ARCH_RETURN_SITE_LEN
+#define SITE_PRE ARCH_RETURN_SITE_PRE
+#define SITE_SPAN (SITE_PRE + SITE_LEN)
 
-/* The site is the nop the file has there, in the file and in memory. */
+/* The site is off, as the file has it, in the file and in memory (with
+ * the words before it that go with it: aarch64's "mov x16, x30"). */
 static int nop_as_in_file(const struct ft_module *mod, const struct elf_file *f,
-			  uintptr_t ip, const uint8_t *nop)
+			  uintptr_t ip, const uint8_t *off)
 {
-	const uint8_t *file = elf_vaddr_ptr(f, ip - mod->bias, RETURN_SITE_LEN);
+	uintptr_t from = ip - SITE_PRE;
+	const uint8_t *file = elf_vaddr_ptr(f, from - mod->bias, SITE_SPAN);
 
-	return file && ip >= mod->text_lo && ip + RETURN_SITE_LEN <= mod->text_hi &&
-	       !memcmp(file, nop, RETURN_SITE_LEN) &&
-	       !memcmp((const void *)ip, nop, RETURN_SITE_LEN);
+	return file && from >= mod->text_lo && ip + SITE_LEN <= mod->text_hi &&
+	       !memcmp(file, off, SITE_SPAN) && !memcmp((const void *)from, off, SITE_SPAN);
 }
 
 static int by_address(const void *a, const void *b)
@@ -67,7 +72,7 @@ static int by_address(const void *a, const void *b)
  * does, always right, only slower. */
 static uint8_t site_kind(const struct ft_module *mod, uintptr_t ip)
 {
-	uintptr_t next = ip + RETURN_SITE_LEN;
+	uintptr_t next = ip + SITE_LEN;
 
 	if (next + ARCH_MAX_INSN <= mod->text_hi && arch_insn_is_return((const uint8_t *)next))
 		return SITE_RETURN;
@@ -82,9 +87,9 @@ static uint8_t site_kind(const struct ft_module *mod, uintptr_t ip)
 static int read_table(struct ft_module *mod, const struct elf_file *f,
 		      const uintptr_t *table, size_t n)
 {
-	uint8_t nop[ARCH_MAX_INSN];
+	uint8_t nop[SITE_SPAN];
 
-	arch_make_nop(NULL, RETURN_SITE_LEN, nop);
+	arch_return_site_off(nop);
 	for (size_t i = 0; i < n; i++) {
 		uintptr_t ip = table[i];
 
@@ -100,8 +105,9 @@ static int read_table(struct ft_module *mod, const struct elf_file *f,
 	return 0;
 }
 
-/* The run-time addresses of the exit and tail-call sleds xray_instr_map
- * lists, in a bulk allocation, their number in *n; NULL if none. */
+/* The run-time addresses of the sites made of the exit and tail-call
+ * sleds xray_instr_map lists, in a bulk allocation, their number in *n;
+ * NULL if none. */
 static uintptr_t *xray_sleds(const struct ft_module *mod, const struct elf_file *f, size_t *n)
 {
 	int sec = elf_find_section(f, XRAY_MAP_NAME);
@@ -117,7 +123,7 @@ static uintptr_t *xray_sleds(const struct ft_module *mod, const struct elf_file 
 		if (entry[XRAY_VERSION_AT] == XRAY_MAP_VERSION &&
 		    (kind == XRAY_SLED_EXIT || kind == XRAY_SLED_TAIL))
 			ips[(*n)++] = (uintptr_t)(mod->bias + s->addr + i * XRAY_ENTRY_SIZE +
-						  elf_u64(f, entry));
+						  elf_u64(f, entry)) + ARCH_XRAY_SITE_AT;
 	}
 	return ips;
 }
@@ -126,13 +132,29 @@ static uintptr_t *xray_sleds(const struct ft_module *mod, const struct elf_file 
 static int any_site_made(const struct ft_module *mod, const struct elf_file *f,
 			 const uintptr_t *ips, size_t n)
 {
-	uint8_t nop[ARCH_MAX_INSN];
+	uint8_t nop[SITE_SPAN];
 
-	arch_make_nop(NULL, RETURN_SITE_LEN, nop);
+	arch_return_site_off(nop);
 	for (size_t i = 0; i < n; i++)
 		if (nop_as_in_file(mod, f, ips[i], nop))
 			return 1;
 	return 0;
+}
+
+/*
+ * A return site finds its frame by the slot below the stack pointer the
+ * epilogue left, where an entry site (or a detour) keeps it.  Where a
+ * frame's saved x30 floats (aarch64), a -pg site's frame is known by the
+ * slot in the function's frame record instead, anywhere in its frame:
+ * a module with such sites keeps the hijack (fntrace cc gives clang's
+ * aarch64 objects patchable entries with their return sites).
+ */
+static int slots_meet(const struct ft_module *mod)
+{
+	for (uint32_t i = 0; ARCH_RETURN_SLOT_FLOATS && i < mod->nr_recs; i++)
+		if (ftrace_rec_get(mod->first_id + i)->kind == SITE_FRAME)
+			return 0;
+	return 1;
 }
 
 /*
@@ -148,7 +170,7 @@ void ftrace_returns_read(struct ft_module *mod, const struct elf_file *f)
 
 	/* A thread that blocks SIGTRAP could not be stopped short of a
 	 * half-written site: such a load keeps the hijack. */
-	if (!arch_has_return_sites() || mod->load_mode == 2)
+	if (!arch_has_return_sites() || mod->load_mode == 2 || !slots_meet(mod))
 		return;
 	table = sites_table_mapped(f, elf_find_section(f, "__return_loc"), &map, &n);
 	sleds = xray_sleds(mod, f, &n_sleds);
@@ -179,13 +201,13 @@ void ftrace_returns_free(struct ft_module *mod)
  * them, or the module goes without. */
 void ftrace_returns_rebase(struct ft_module *mod, uintptr_t old_bias)
 {
-	uint8_t nop[ARCH_MAX_INSN];
+	uint8_t nop[SITE_SPAN];
 
-	arch_make_nop(NULL, RETURN_SITE_LEN, nop);
+	arch_return_site_off(nop);
 	mod->returns_on = 0;
 	for (uint32_t i = 0; i < mod->nr_returns; i++) {
 		mod->returns[i].ip += mod->bias - old_bias;
-		if (memcmp((const void *)mod->returns[i].ip, nop, RETURN_SITE_LEN)) {
+		if (memcmp((const void *)(mod->returns[i].ip - SITE_PRE), nop, SITE_SPAN)) {
 			ftrace_returns_free(mod);
 			return;
 		}
@@ -224,10 +246,10 @@ static int site_patch(const struct ft_module *mod, const struct return_site *sit
 	uint8_t *nop = want ? p->old : p->new, *call = want ? p->new : p->old;
 
 	p->addr = site->ip;
-	p->len = RETURN_SITE_LEN;
+	p->len = SITE_LEN;
 	p->guard = 0;
-	arch_make_nop(NULL, RETURN_SITE_LEN, nop);
-	return ftrace_site_call(mod, site->ip, nop, RETURN_SITE_LEN,
+	arch_make_nop(NULL, SITE_LEN, nop);
+	return ftrace_site_call(mod, site->ip, nop, SITE_LEN,
 				arch_caller_for(site->kind), call);
 }
 

@@ -10,6 +10,12 @@ ARCH_EARLY_MCOUNT=1
 ARCH_PATCHABLE_LIVE=clang-patchable
 # Cross-built programs run under qemu-user, which has no rseq: no CPU column.
 [ "$(uname -m)" = aarch64 ] || ARCH_EMULATED=1
+# Return sites: clang's XRay sleds, with patchable entries (past clang's
+# driver, as fntrace cc passes them), made sites by recordmcount.  gcc has
+# none here, so the return-site flavours named after gcc's (robust_lib.sh
+# maps gcc-pg to gcc-return) are clang's.
+ARCH_RETURN_SITES="-Xclang -fpatchable-function-entry=2 -fxray-instrument
+	-fxray-instrumentation-bundle=function-exit -fxray-instruction-threshold=1"
 
 arch_flavor() {
 	link=
@@ -22,6 +28,9 @@ arch_flavor() {
 	plain)           cc=gcc;   flags="" ;;
 	g++-pg)          cc=g++;   flags="-pg" ;;
 	gcc-pg-rdynamic) cc=gcc;   flags="-pg"; link="-rdynamic" ;;
+	gcc-return)      cc=clang;   flags=$ARCH_RETURN_SITES; rmc=1 ;;
+	g++-return)      cc=clang++; flags=$ARCH_RETURN_SITES; rmc=1 ;;
+	gcc-return-rdynamic) cc=clang; flags=$ARCH_RETURN_SITES; rmc=1; link="-rdynamic" ;;
 	*) return 1 ;;
 	esac
 }
@@ -48,4 +57,4 @@ ARCH_CASES="static matrix functable tracers shlib threads list crash errors prof
 	robust_process robust_clone robust_signals robust_jumps robust_dlopen robust_live robust_batch_fork
 	robust_torture real_compare far_lib real_zlib live_stress durations lifetime blocked_signals tracing_off tracing_thresh record_rotate
 	ctl_triggers record_triggers ctl_snapshot_triggers flight_longer crash_snapshot crash_snapshot_pid crash_snapshot_run sanitizers_arch
-	detour_trace detour_regs libcalls remote_arch"
+	detour_trace detour_regs libcalls remote_arch return_sites_arch robust_returns"

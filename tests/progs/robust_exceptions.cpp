@@ -13,10 +13,12 @@
 
 static std::string log_;
 
+/* Inlined, by clang too (which keeps it out of line in a cleanup), so
+ * that every compiler's graph shows the three frames alone. */
 struct Guard {
 	char tag;
 	explicit Guard(char t) : tag(t) {}
-	~Guard() { log_ += tag; }
+	__attribute__((always_inline)) ~Guard() { log_ += tag; }
 };
 
 /* C names: the graph reads the same whether or not names are demangled. */

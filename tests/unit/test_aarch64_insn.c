@@ -8,6 +8,7 @@
 
 /* The entry stubs live in assembly in the runtime; stand-ins here. */
 char ftrace_caller[1], ftrace_caller_frame[1], ftrace_caller_detour[1];
+char ftrace_return_caller[1], ftrace_tail_caller[1];
 
 /* Word i of insn, as the (little-endian) CPU reads it. */
 static uint32_t word_at(const uint8_t *insn, unsigned i)
@@ -88,7 +89,17 @@ int main(void)
 	      word_at(insn, 3) == 0x11223344);
 	CHECK("aarch64: caller per site kind",
 	      arch_caller_for(SITE_ENTRY) == (uintptr_t)ftrace_caller &&
-	      arch_caller_for(SITE_FRAME) == (uintptr_t)ftrace_caller_frame);
+	      arch_caller_for(SITE_FRAME) == (uintptr_t)ftrace_caller_frame &&
+	      arch_caller_for(SITE_RETURN) == (uintptr_t)ftrace_return_caller &&
+	      arch_caller_for(SITE_TAIL_CALL) == (uintptr_t)ftrace_tail_caller);
+	arch_return_site_off(insn);
+	CHECK("aarch64: a return site off: mov x16, x30; nop",
+	      ARCH_RETURN_SITE_PRE == 4 && ARCH_RETURN_SITE_LEN == 4 &&
+	      word_at(insn, 0) == 0xaa1e03f0 && word_at(insn, 1) == 0xd503201f);
+	CHECK("aarch64: what follows a return site: ret, else a tail call's jump",
+	      arch_insn_is_return((const uint8_t *)"\xc0\x03\x5f\xd6") &&
+	      !arch_insn_is_return((const uint8_t *)"\x05\x00\x00\x14") &&
+	      !arch_insn_is_return((const uint8_t *)"\x20\x01\x1f\xd6"));
 	CHECK("aarch64: branch target of b and bl",
 	      a64_branch_target(0x2000, 0x97fffc00) == 0x1000 &&
 	      a64_is_b(0x14000001) && !a64_is_b(0x94000001) && a64_is_bl(0x94000001));

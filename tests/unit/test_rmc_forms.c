@@ -3,8 +3,8 @@
  * The recordmcount tables of every arch (src/arch/<arch>/decode.c): each
  * call form's relocation lies inside its site, and no form's nop is taken
  * for a call again (so a --nop'ed object yields no site, and a site is
- * never nopped twice); and x86_64's rewrite of clang's XRay sleds into
- * return sites, exactly, and only of the sleds it expects.
+ * never nopped twice); and x86_64's and aarch64's rewrite of clang's XRay
+ * sleds into return sites, exactly, and only of the sleds they expect.
  */
 #include "unit.h"
 #include "../../src/arch/arch.h"
@@ -52,11 +52,13 @@ static void check_arch(unsigned machine, const char *name, unsigned word)
 	CHECK(what, fresh);
 }
 
-/* The bytes of the XRay sled hex, rewritten as kind in a room of len. */
-static int sled_becomes(unsigned kind, const char *hex, unsigned len, const char *want)
+/* The bytes of the XRay sled hex, rewritten by machine's recordmcount as
+ * kind in a room of len. */
+static int sled_of(unsigned machine, unsigned kind, const char *hex, unsigned len,
+		   const char *want)
 {
-	int (*rewrite)(unsigned, uint8_t *, uint64_t) = arch_lookup(EM_X86_64)->rmc->xray_return_site;
-	uint8_t p[16] = { 0 };
+	int (*rewrite)(unsigned, uint8_t *, uint64_t) = arch_lookup(machine)->rmc->xray_return_site;
+	uint8_t p[40] = { 0 };
 	unsigned n = 0, byte;
 	int used;
 
@@ -65,6 +67,41 @@ static int sled_becomes(unsigned kind, const char *hex, unsigned len, const char
 		hex += used;
 	}
 	return rewrite(kind, p, len) == (want != NULL) && unit_bytes_are(p, want ? want : hex);
+}
+
+static int sled_becomes(unsigned kind, const char *hex, unsigned len, const char *want)
+{
+	return sled_of(EM_X86_64, kind, hex, len, want);
+}
+
+/* aarch64's sleds: 8 words and the instruction they guard. */
+#define A64_SLED	"08 00 00 14" A64_NOPS(7)
+#define A64_NOPS(n)	A64_NOPS_##n
+#define A64_NOPS_4	" 1f 20 03 d5 1f 20 03 d5 1f 20 03 d5 1f 20 03 d5"
+#define A64_NOPS_5	A64_NOPS_4 " 1f 20 03 d5"
+#define A64_NOPS_7	A64_NOPS_5 " 1f 20 03 d5 1f 20 03 d5"
+#define A64_SITE	"06 00 00 14" A64_NOPS(5) " f0 03 1e aa 1f 20 03 d5"
+
+static void check_xray_aarch64(void)
+{
+	CHECK("aarch64: an XRay exit sled becomes b #+24; nops; mov x16, x30; nop; ret",
+	      sled_of(EM_AARCH64, XRAY_SLED_EXIT, A64_SLED " c0 03 5f d6", 36,
+		      A64_SITE " c0 03 5f d6"));
+	CHECK("aarch64: a sled before b, or br x9 (clang says exit), becomes the same",
+	      sled_of(EM_AARCH64, XRAY_SLED_EXIT, A64_SLED " 05 00 00 14", 36,
+		      A64_SITE " 05 00 00 14") &&
+	      sled_of(EM_AARCH64, XRAY_SLED_TAIL, A64_SLED " 20 01 1f d6", 36,
+		      A64_SITE " 20 01 1f d6"));
+	CHECK("aarch64: before br x16 (which the site takes), the target moves to x17",
+	      sled_of(EM_AARCH64, XRAY_SLED_EXIT, A64_SLED " 00 02 1f d6", 36,
+		      "05 00 00 14" A64_NOPS(4) " f1 03 10 aa f0 03 1e aa 1f 20 03 d5"
+		      " 20 02 1f d6"));
+	CHECK("aarch64: a sled before anything but ret, b or br, a short room, "
+	      "or a word not a nop, is left",
+	      sled_of(EM_AARCH64, XRAY_SLED_EXIT, A64_SLED " 00 00 40 f9", 36, NULL) &&
+	      sled_of(EM_AARCH64, XRAY_SLED_EXIT, A64_SLED " c0 03 5f d6", 32, NULL) &&
+	      sled_of(EM_AARCH64, XRAY_SLED_EXIT, "08 00 00 14" A64_NOPS(5)
+		      " 1f 20 03 d5 e0 03 1e aa c0 03 5f d6", 36, NULL));
 }
 
 static void check_xray(void)
@@ -91,6 +128,7 @@ static void check_xray(void)
 int main(void)
 {
 	check_xray();
+	check_xray_aarch64();
 	check_arch(EM_X86_64, "x86_64", 8);
 	check_arch(EM_386, "i386", 4);
 	check_arch(EM_AARCH64, "aarch64", 8);

@@ -10,7 +10,9 @@
 
 #define A64_NOP		0xd503201fu
 #define A64_MOV_X9_X30	0xaa1e03e9u	/* orr x9, xzr, x30 */
+#define A64_MOV_X16_X30	0xaa1e03f0u	/* orr x16, xzr, x30 */
 #define A64_MOV_X17_X30	0xaa1e03f1u	/* orr x17, xzr, x30 */
+#define A64_RET		0xd65f03c0u	/* ret (x30) */
 #define A64_LDR_X16_8	0x58000050u	/* ldr x16, <pc + 8> */
 #define A64_BR_X16	0xd61f0200u
 #define A64_BLR_X16	0xd63f0200u

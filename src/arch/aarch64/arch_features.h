@@ -6,6 +6,12 @@
 #ifndef FNTRACE_ARCH_FEATURES_H
 #define FNTRACE_ARCH_FEATURES_H
 
+/* clang's XRay sleds made return sites (decode.c, ftrace.c, entry.S):
+ * "mov x16, x30" before the word that changes, 28 bytes into the sled. */
+#define ARCH_HAVE_RETURN_SITES 1
+#define ARCH_RETURN_SITE_LEN 4
+#define ARCH_RETURN_SITE_PRE 4
+#define ARCH_XRAY_SITE_AT 28
 /* x0-x7 in ftrace_caller's block, v0-v7 read by entry.S (ftrace.c). */
 #define ARCH_HAVE_ARG_REGS 1
 /* A B, BL or NOP word changes under running threads with no trap (trap.c). */

@@ -14,13 +14,96 @@
  * CPUs are running, so the runtime can turn the nop back into a call.
  */
 #include "../arch.h"
+#include "../../sites/xray_map.h"
 
 #include <elf.h>
+
+#define NOP		0xd503201f
+#define BTI_C		0xd503245f
+#define PACIASP		0xd503233f
 
 static const struct mcount_call_form aarch64_forms[] = {
 	{ "bl _mcount", R_AARCH64_CALL26, 0, 4, 1, { 0x94000000 }, { 0xfc000000 },
 	  { 0xd503201f }, 0, 0 },
 };
+
+/*
+ * clang's XRay exit and tail-call sleds (xray_instr_map), made return
+ * sites (src/recordmcount/xray.c).  The site is the sled's last word, so
+ * that its call returns to the ret or jump it guards; x30 is kept in x16,
+ * which the bl overwrites, a word before:
+ *
+ *   XRay's:  14000008  b #+32            made:  14000006  b #+24
+ *            d503201f  nop (x7)                 d503201f  nop (x5)
+ *                                               aa1e03f0  mov x16, x30
+ *                                               d503201f  nop      <-> bl ftrace_return_caller
+ *            d65f03c0  ret (or b, br xN)        d65f03c0  ret (or b, br xN)
+ *
+ * Off, it costs what XRay's did, one taken branch, and two words more.
+ * x16 is dead at a return and at a tail call's jump (a veneer may
+ * clobber it on the way), unless that jump is "br x16", as every indirect
+ * tail call is with BTI (-mbranch-protection=bti: only x16 and x17 may
+ * reach a "bti c").  Then the target moves to x17 first, which
+ * ftrace_tail_caller keeps, and the jump goes through it:
+ *
+ *            d503201f  nop (x7)                 14000005  b #+20
+ *                                               d503201f  nop (x4)
+ *                                               aa1003f1  mov x17, x16
+ *                                               aa1e03f0  mov x16, x30
+ *                                               d503201f  nop      <-> bl ftrace_tail_caller
+ *            d61f0200  br x16                   d61f0220  br x17
+ *
+ * Nothing branches to the jump past its sled: XRay put the sled in the
+ * jump's own block.
+ */
+#define SLED_WORDS	8
+#define SLED_B		0x14000008u	/* b #+32, over the sled */
+#define SITE_B		0x14000006u	/* b #+24, to the site's mov */
+#define SITE_B_MOVED	0x14000005u	/* b #+20, to the target's move */
+#define MOV_X16_X30	0xaa1e03f0u
+#define MOV_X17_X16	0xaa1003f1u
+#define RET		0xd65f03c0u
+#define BR_MASK		0xfffffc1fu	/* br xN, N in bits 5-9 */
+#define BR		0xd61f0000u
+#define BR_X16		0xd61f0200u
+#define BR_X17		0xd61f0220u
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put_le32(uint8_t *p, uint32_t w)
+{
+	for (unsigned i = 0; i < 4; i++)
+		p[i] = (uint8_t)(w >> 8 * i);
+}
+
+/* clang marks aarch64's tail-call sleds as exits: what follows tells. */
+static int jumps_after(unsigned kind, uint32_t next)
+{
+	return (kind == XRAY_SLED_EXIT || kind == XRAY_SLED_TAIL) &&
+	       (next == RET || (next & 0xfc000000u) == 0x14000000u || (next & BR_MASK) == BR);
+}
+
+static int aarch64_xray_return_site(unsigned kind, uint8_t *p, uint64_t room)
+{
+	uint8_t *jump = p + 4 * SLED_WORDS;
+
+	if (room < 4 * (SLED_WORDS + 1) || le32(p) != SLED_B || !jumps_after(kind, le32(jump)))
+		return 0;
+	for (unsigned i = 1; i < SLED_WORDS; i++)
+		if (le32(p + 4 * i) != NOP)
+			return 0;
+	put_le32(p, SITE_B);
+	put_le32(p + 4 * (SLED_WORDS - 2), MOV_X16_X30);
+	if (le32(jump) == BR_X16) {
+		put_le32(p, SITE_B_MOVED);
+		put_le32(p + 4 * (SLED_WORDS - 3), MOV_X17_X16);
+		put_le32(jump, BR_X17);
+	}
+	return 1;
+}
 
 static const struct recordmcount_desc aarch64_rmc = {
 	.forms = aarch64_forms,
@@ -30,15 +113,12 @@ static const struct recordmcount_desc aarch64_rmc = {
 	.rel_word = R_AARCH64_ABS64,
 	.rel_pc32 = R_AARCH64_PREL32,
 	.rel_none = R_AARCH64_NONE,
+	.xray_return_site = aarch64_xray_return_site,
 };
 
 /* How far into a function the -pg call may be: after the frame record,
  * callee-saved pairs, and gcc's "mov x0, x30". */
 #define MAX_HEAD 96
-
-#define NOP		0xd503201f
-#define BTI_C		0xd503245f
-#define PACIASP		0xd503233f
 
 static uint32_t insn_at(const struct elf_file *f, uint64_t addr)
 {
@@ -152,5 +232,6 @@ const struct arch_desc arch_aarch64 = {
 	.int_arg_regs = 8,
 	.fp_arg_regs = 8,
 	.cc_patchable = "-fpatchable-function-entry=2",	/* two nops */
+	.cc_return_sites = CC_RETURNS_WITH_PATCHABLE,
 	.libcalls = 1,
 };

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * aarch64 entry points of the runtime: ftrace_caller with its two
- * patchable words, return_to_handler, and the mcount stubs.
+ * patchable words, return_to_handler, ftrace_return_caller, and the
+ * mcount stubs.
  *
  * An enabled call site (directly, or through a far-call trampoline
  * "ldr x16, #8; br x16" mapped near its module):
@@ -250,6 +251,90 @@ return_to_handler:
 	add	sp, sp, #RFRAME
 	ret
 	.size	return_to_handler, . - return_to_handler
+
+/*
+ * A return site of a clang build (an XRay sled recordmcount made one,
+ * decode.c), enabled: the function returns through its own ret, its x30
+ * never replaced, so the return stack buffer stays right.
+ *
+ *   before:  func: ...; ldp x29, x30, [sp], #16; b #+24; ...
+ *                  mov x16, x30; nop;                        ret --> parent
+ *   after:   func: ...; ldp x29, x30, [sp], #16; b #+24; ...
+ *                  mov x16, x30; bl ftrace_return_caller;    ret --> parent
+ *
+ * A site before a tail call's jump calls ftrace_tail_caller instead.
+ * Entered with x30 the sled's ret (or jump), x16 the function's return
+ * address, sp the CFA its epilogue left.  x16 goes to the word below
+ * that, in a frame record, as ftrace_caller puts the parent's return
+ * address there at the entry: that word (CFA - 8) is the frame's slot at
+ * both ends.  The C side reads it, writes return_to_handler in it at a
+ * tail call (the callee's return then closes the frame), and x30 is
+ * loaded back from it.  Kept as return_to_handler keeps them: x0-x8
+ * (results, the indirect result's address), x9-x15, x18, q0-q7; and x17,
+ * which a tail call's "br x17" may jump through.  x16, free once x30 has
+ * its value back, carries the way back, by "ret x16", which the predictor
+ * takes for the return of the site's bl.
+ */
+#define SFRAME	288		/* x29, x30 (the way back), x0-x15, x17, x18, q0-q7 */
+
+.macro RETURN_CALLER name, tail
+	.p2align 4
+	.globl	\name
+	.hidden	\name
+	.type	\name, %function
+\name:
+	.cfi_startproc
+	stp	x29, x16, [sp, #-16]!
+	.cfi_def_cfa_offset 16
+	.cfi_offset 29, -16
+	.cfi_offset 30, -8
+	stp	x29, x30, [sp, #-SFRAME]!
+	.cfi_adjust_cfa_offset SFRAME
+	mov	x29, sp
+	.cfi_def_cfa_register 29
+	stp	x0, x1, [sp, #16]
+	stp	x2, x3, [sp, #32]
+	stp	x4, x5, [sp, #48]
+	stp	x6, x7, [sp, #64]
+	stp	x8, x9, [sp, #80]
+	stp	x10, x11, [sp, #96]
+	stp	x12, x13, [sp, #112]
+	stp	x14, x15, [sp, #128]
+	stp	x17, x18, [sp, #144]
+	stp	q0, q1, [sp, #160]
+	stp	q2, q3, [sp, #192]
+	stp	q4, q5, [sp, #224]
+	stp	q6, q7, [sp, #256]
+	add	x1, sp, #SFRAME + 8		/* the slot; x0 is the result */
+	mov	w2, #\tail
+	bl	ftrace_return_site
+	ldp	q0, q1, [sp, #160]
+	ldp	q2, q3, [sp, #192]
+	ldp	q4, q5, [sp, #224]
+	ldp	q6, q7, [sp, #256]
+	ldp	x0, x1, [sp, #16]
+	ldp	x2, x3, [sp, #32]
+	ldp	x4, x5, [sp, #48]
+	ldp	x6, x7, [sp, #64]
+	ldp	x8, x9, [sp, #80]
+	ldp	x10, x11, [sp, #96]
+	ldp	x12, x13, [sp, #112]
+	ldp	x14, x15, [sp, #128]
+	ldp	x17, x18, [sp, #144]
+	.cfi_def_cfa sp, SFRAME + 16
+	ldp	x29, x16, [sp]
+	ldr	x30, [sp, #SFRAME + 8]
+	add	sp, sp, #SFRAME + 16
+	.cfi_def_cfa_offset 0
+	.cfi_restore 29
+	.cfi_restore 30
+	ret	x16
+	.cfi_endproc
+	.size	\name, . - \name
+.endm
+
+	RETURN_CALLER ftrace_return_caller, 0
+	RETURN_CALLER ftrace_tail_caller, 1
 
 /*
  * The floating-point argument registers, read where they are: the

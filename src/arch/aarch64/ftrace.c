@@ -137,9 +137,34 @@ int arch_detour_reaim(uint8_t *p, uintptr_t from, uintptr_t to)
 
 uintptr_t arch_caller_for(enum site_kind kind)
 {
+	if (kind == SITE_RETURN)
+		return (uintptr_t)ftrace_return_caller;
+	if (kind == SITE_TAIL_CALL)
+		return (uintptr_t)ftrace_tail_caller;
 	if (kind == SITE_DETOUR)
 		return (uintptr_t)ftrace_caller_detour;
 	return (uintptr_t)(kind == SITE_FRAME ? ftrace_caller_frame : ftrace_caller);
+}
+
+/*
+ * A return site, made of an XRay sled by recordmcount (decode.c): the
+ * word after it is the function's "ret", or a tail call's b or br.
+ *
+ *   off:  f0 03 1e aa   mov x16, x30      1f 20 03 d5   nop
+ *   on:   f0 03 1e aa   mov x16, x30      94xxxxxx      bl ftrace_return_caller
+ */
+int arch_insn_is_return(const uint8_t *insn)
+{
+	uint32_t w;
+
+	memcpy(&w, insn, 4);
+	return w == A64_RET;
+}
+
+void arch_return_site_off(uint8_t *insn)
+{
+	put(insn, 0, A64_MOV_X16_X30);
+	put(insn, 1, A64_NOP);
 }
 
 /* x0-x7 are words 2-9 of the block ftrace_common saves (entry.S).  A -pg

@@ -237,6 +237,6 @@ const struct arch_desc arch_x86_64 = {
 	/* One 5-byte nop (clang) or five (gcc). */
 	.cc_patchable = "-fpatchable-function-entry=5",
 	.cc_fentry = 1,
-	.cc_return_sites = 1,
+	.cc_return_sites = CC_RETURNS_WITH_PG,
 	.libcalls = 1,
 };

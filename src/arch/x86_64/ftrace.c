@@ -82,6 +82,12 @@ int arch_insn_is_return(const uint8_t *insn)
 	return op == 0xc3 || op == 0xc2;
 }
 
+/* An idle site is the 5-byte nop gcc puts there, nothing before it. */
+void arch_return_site_off(uint8_t *insn)
+{
+	arch_make_nop(NULL, ARCH_RETURN_SITE_LEN, insn);
+}
+
 /* ftrace_caller's block: rax rcx rdx rsi rdi r8 r9 r10 r11; the System V
  * ABI passes integers in rdi rsi rdx rcx r8 r9, doubles in xmm0-7. */
 const struct arch_arg_regs arch_arg_regs = {

@@ -8,7 +8,8 @@
 # fntrace or without: said as skipped).  Under qemu-user LSan cannot run, with fntrace or
 # without: it stops the threads to scan them with ptrace, which the
 # emulator does not give a guest ("LeakSanitizer has encountered a fatal
-# error"); ASan's leak check is off there.
+# error"); ASan's leak check is off there.  Where the arch has return
+# sites for clang (aarch64), clang's ASan build's stacks are compared too.
 
 # Natively, tests/cases/tools/sanitizers.sh covers these and more.
 [ -n "$T_ARCH" ] || return 0
@@ -64,3 +65,21 @@ if has_runtime tsan && san_build "$gcc" tsan -fsanitize=thread $rpath && usable 
 	san_calls "tsan race" bump
 fi
 t_ok "$gcc has a sanitizer that runs here to try" test "$kinds" -gt 0
+
+# clang's builds have return sites where the arch takes them (aarch64):
+# nothing hijacked, the report's stacks are the program's, frame for
+# frame.  No ASan runtime of clang's is installed for the target, so
+# clang's objects (fntrace cc) are linked by the cross gcc with its
+# libasan, whose interface version is clang 14's.  Built without return
+# sites, the stacks name libfntrace.so: the comparison can fail.
+if [ -n "${ARCH_RETURN_SITES:-}" ] && has_runtime asan; then
+	FNTRACE_CC=$(t_cc clang) "$FNTRACE" cc -g -O1 -fsanitize=address -c -o casan.o "$PROG" &&
+		$gcc -fsanitize=address $rpath -o casan casan.o -lpthread
+	SAN_FRAMES=1 san_same "clang asan heap overflow, return sites" 1 ./casan overflow
+	san_calls "clang asan heap overflow, return sites" steps read_at
+	$(t_cc clang) -g -O1 -fsanitize=address -fpatchable-function-entry=2 -c -o casan_hj.o "$PROG" &&
+		$gcc -fsanitize=address $rpath -o casan_hj casan_hj.o -lpthread
+	"$FNTRACE" record -o hj.data -- ./casan_hj overflow >/dev/null 2>hj.err
+	t_ok "clang asan heap overflow, hijacked: the stacks name libfntrace.so" \
+		grep -q 'libfntrace.so' hj.err
+fi
