@@ -394,7 +394,7 @@ static int add_thread(struct calltree *t, struct trace_data *td, const struct tr
 	int more, err = 0;
 
 	t->nr_open = 0;
-	k.refs = tr_kevents_of(&td->kev, th->tid, &k.nr);
+	k.refs = tr_thread_kevents(td, th, &k.nr);
 	call_walk_init(&walk, td, th);
 	while (!err && (more = call_walk_next(&walk, &ev)) > 0) {
 		if (kernel_events(t, &k, ev.time)) {

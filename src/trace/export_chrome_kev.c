@@ -166,7 +166,7 @@ static int write_point(struct chrome *c, const struct kev_record *r, uint32_t ti
 int chrome_write_kevents(struct chrome *c, const struct tr_thread *th)
 {
 	size_t nr;
-	const struct tr_kev_ref *refs = tr_kevents_of(&c->ex->td.kev, th->tid, &nr);
+	const struct tr_kev_ref *refs = tr_thread_kevents(&c->ex->td, th, &nr);
 	int err = 0;
 
 	for (size_t i = 0; !err && i < nr; i++) {

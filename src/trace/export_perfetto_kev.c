@@ -31,7 +31,7 @@
 
 void perfetto_kev_start(struct perfetto *p)
 {
-	p->kev = tr_kevents_of(&p->ex->td.kev, p->th->tid, &p->nr_kev);
+	p->kev = tr_thread_kevents(&p->ex->td, p->th, &p->nr_kev);
 	p->next_kev = 0;
 	p->kev_open[0] = p->kev_open[1] = 0;
 	if (p->kev_interned)

@@ -233,10 +233,9 @@ const char *tr_kev_state_name(uint32_t prev_state)
 
 /* ---- a thread's time off the CPU ---- */
 
-int tr_off_cpu_init(const struct tr_kevents *k, uint32_t tid, struct tr_off_cpu *o)
+int tr_off_cpu_init(const struct tr_kevents *k, const struct tr_kev_ref *refs, size_t nr,
+		    struct tr_off_cpu *o)
 {
-	size_t nr;
-	const struct tr_kev_ref *refs = tr_kevents_of(k, tid, &nr);
 	uint64_t out = 0, sum = 0;
 
 	memset(o, 0, sizeof(*o));

@@ -46,8 +46,11 @@ struct tr_off_cpu {
 	size_t nr;
 };
 
-/* tid's; 0, or -1 out of memory.  None without sched events. */
-int tr_off_cpu_init(const struct tr_kevents *k, uint32_t tid, struct tr_off_cpu *o);
+/* Those of a thread's events refs (nr of them; tr_kevents_of's, or
+ * tr_thread_kevents's); 0, or -1 out of memory.  None without sched
+ * events. */
+int tr_off_cpu_init(const struct tr_kevents *k, const struct tr_kev_ref *refs, size_t nr,
+		    struct tr_off_cpu *o);
 void tr_off_cpu_free(struct tr_off_cpu *o);
 /* The thread's time off the CPU between start and end (ns). */
 uint64_t tr_off_cpu_between(const struct tr_off_cpu *o, uint64_t start, uint64_t end);

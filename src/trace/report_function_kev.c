@@ -35,7 +35,7 @@ int fn_kev_init(struct fn_kev *f, struct report *r)
 	for (unsigned i = 0; i < r->nr_threads; i++) {
 		struct fn_kev_thread *t = &f->threads[i];
 
-		t->refs = tr_kevents_of(&r->td.kev, r->threads[i].th->tid, &t->nr);
+		t->refs = tr_thread_kevents(&r->td, r->threads[i].th, &t->nr);
 		while (t->nr && r->td.kev.recs[t->refs[t->nr - 1].idx].time > r->sel.to)
 			t->nr--;
 		while (t->next < t->nr && r->td.kev.recs[t->refs[t->next].idx].time < r->sel.from)

@@ -57,7 +57,7 @@ static void find_events(struct graph *g, unsigned ti)
 {
 	struct graph_thread *gt = gt_of(g, ti);
 
-	gt->kev = tr_kevents_of(&g->r->td.kev, th_of(g, ti)->tid, &gt->nr_kev);
+	gt->kev = tr_thread_kevents(&g->r->td, th_of(g, ti), &gt->nr_kev);
 	gt->next_kev = 0;
 	gt->sys.entry = NULL;
 	while (gt->nr_kev && rec_of(g, &gt->kev[gt->nr_kev - 1])->time > g->r->sel.to)
