@@ -2,14 +2,16 @@
 /*
  * record -e's pieces that need no kernel: -e's syntax, a tracepoint's
  * fields read from a format file (a tracefs of our own making), the
- * system calls' names, the task states, and a thread's time off the CPU
- * from its switches.
+ * system calls' names, the task states, a thread's time off the CPU
+ * from its switches, and a ring's records read once each.
  */
 #include "unit.h"
 #include "../../src/kevents/kevents.h"
 #include "../../src/trace/kevents.h"
 #include "../../src/trace/syscall_names.h"
 
+#include <fcntl.h>
+#include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -148,6 +150,99 @@ static void test_off_cpu(void)
 	tr_off_cpu_free(&o);
 }
 
+/* ---- a ring of our own making, read as the kernel's ---- */
+
+struct fake_ring {
+	struct kev_ring r;
+	uint8_t *data;
+	uint64_t head;
+};
+
+/* A raw_syscalls sample of thread tid: id at 8, then args (enter) or
+ * ret (exit), as their formats put them. */
+static void put_sample(struct fake_ring *f, int enter, uint32_t tid, uint64_t time, int64_t v,
+		       uint64_t id)
+{
+	struct { struct perf_event_header h; uint32_t pid, tid; uint64_t time, id;
+		 uint32_t cpu, res, raw_len; uint8_t raw[68]; } s = {
+		.h = { PERF_RECORD_SAMPLE, 0, sizeof(s) }, .pid = 1, .tid = tid, .time = time,
+		.id = id, .raw_len = sizeof(s.raw),
+	};
+	uint16_t type = enter ? 1 : 2;
+	int64_t nr = 39;
+
+	memcpy(s.raw, &type, 2);
+	memcpy(s.raw + 8, &nr, 8);
+	memcpy(s.raw + 16, &v, 8);
+	memcpy(f->data + f->head, &s, sizeof(s));
+	f->head += sizeof(s);
+}
+
+static void put_switch_in(struct fake_ring *f, uint32_t tid, uint64_t time, uint64_t id)
+{
+	struct { struct perf_event_header h; uint32_t pid, tid; uint64_t time, id;
+		 uint32_t cpu, res; } s = {
+		.h = { PERF_RECORD_SWITCH, 0, sizeof(s) }, .pid = 1, .tid = tid, .time = time, .id = id,
+	};
+
+	memcpy(f->data + f->head, &s, sizeof(s));
+	f->head += sizeof(s);
+}
+
+/* PERF_RECORD_LOST: id, how many, then the sample_id. */
+static void put_lost(struct fake_ring *f, uint64_t lost, uint64_t time)
+{
+	struct { struct perf_event_header h; uint64_t id, lost; uint32_t pid, tid; uint64_t time, sid;
+		 uint32_t cpu, res; } s = {
+		.h = { PERF_RECORD_LOST, 0, sizeof(s) }, .lost = lost, .time = time,
+	};
+
+	memcpy(f->data + f->head, &s, sizeof(s));
+	f->head += sizeof(s);
+}
+
+/* A thread whose events were opened twice (record -p: inherited, then
+ * its own) has each hit twice in a row, from two events (ids 7 and 8),
+ * each with its time: read once.  The same call made again is one
+ * event's twice: two. */
+static void test_repeated(void)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	struct kevents k = { .used = 1u << TP_SYS_ENTER | 1u << TP_SYS_EXIT,
+			     .buf = malloc(1 << 16), .out = open("/dev/null", O_WRONLY) };
+	struct fake_ring f = { .r = { .fd = -1, .data_size = 4 * page } };
+
+	k.tps[TP_SYS_ENTER] = (struct kev_tracepoint){ 1, { { "id", 8, 8 }, { "args", 16, 48 } }, 2 };
+	k.tps[TP_SYS_EXIT] = (struct kev_tracepoint){ 2, { { "id", 8, 8 }, { "ret", 16, 8 } }, 2 };
+	f.r.base = calloc(1, page + f.r.data_size);
+	f.data = (uint8_t *)f.r.base + page;
+	put_sample(&f, 1, 5, 100, 3, 7);
+	put_sample(&f, 1, 5, 600, 3, 8);	/* the same entry, another event's */
+	put_sample(&f, 0, 5, 700, 0, 7);
+	put_sample(&f, 0, 5, 750, 0, 8);
+	put_switch_in(&f, 5, 800, 9);
+	put_switch_in(&f, 5, 820, 10);
+	put_sample(&f, 1, 5, 900, 3, 7);	/* the same call made again */
+	put_sample(&f, 1, 5, 950, 3, 7);	/* and again, its return elsewhere */
+	put_sample(&f, 1, 6, 960, 3, 11);	/* and by another thread */
+	put_lost(&f, 2, 970);			/* its return and next entry lost */
+	put_sample(&f, 1, 6, 990, 3, 12);	/* the one after them */
+	((struct perf_event_mmap_page *)f.r.base)->data_head = f.head;
+	kev_ring_read(&k, &f.r);
+	kev_flush(&k);
+	CHECK("repeated: each entry, return and switch back once, the call after a loss too",
+	      k.counts.by_kind[KEV_SYS_ENTER] == 5 && k.counts.by_kind[KEV_LOST] == 2 && k.counts.by_kind[KEV_SYS_EXIT] == 1 &&
+	      k.counts.by_kind[KEV_SWITCH_IN] == 1);
+	CHECK("repeated: counted as such", k.counts.repeated[KEV_SYS_ENTER] == 1 &&
+	      k.counts.repeated[KEV_SYS_EXIT] == 1 && k.counts.repeated[KEV_SWITCH_IN] == 1);
+	CHECK("repeated: the ring given back",
+	      ((struct perf_event_mmap_page *)f.r.base)->data_tail == f.head);
+	close(k.out);
+	free(k.buf);
+	free(k.wrap);
+	free(f.r.base);
+}
+
 int main(void)
 {
 	test_request();
@@ -155,5 +250,6 @@ int main(void)
 	test_format();
 	test_states();
 	test_off_cpu();
+	test_repeated();
 	return unit_done();
 }
