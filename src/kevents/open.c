@@ -23,6 +23,7 @@
 #include "kevents.h"
 #include "../common/clock_pair.h"
 #include "../common/print.h"
+#include "../trace/syscall_names.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -381,7 +382,8 @@ static void cover_new_threads(struct kevents *k, const struct kev_request *req, 
 
 static int create_file(struct kevents *k, const char *dir)
 {
-	struct kev_header h = { .record_size = sizeof(struct kev_record) };
+	struct kev_header h = { .record_size = sizeof(struct kev_record),
+				.arch = syscall_host_arch() };
 	char path[4200];
 
 	memcpy(h.magic, KEV_MAGIC, KEV_MAGIC_LEN);

@@ -19,7 +19,6 @@
  */
 #include "export_perfetto.h"
 #include "perfetto_proto.h"
-#include "syscall_names.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -136,12 +135,12 @@ static const char *comm_of(const struct perfetto *p, uint32_t tid)
 static void write_syscall(struct perfetto *p, const struct kev_record *r)
 {
 	char buf[32], call[256];
-	const char *name = syscall_name(r->nr, buf, sizeof(buf));
+	const char *name = tr_kev_call_name(&p->ex->td.kev, r->nr, buf, sizeof(buf));
 	size_t event, packet;
 
 	packet = slice_begin(p, r->time, r->nr < SYSCALL_SLOTS - 1 ? r->nr : SYSCALL_SLOTS - 1,
 			     name, &event);
-	perfetto_annotate_string(p, "call", tr_kev_call_text(r, call, sizeof(call)));
+	perfetto_annotate_string(p, "call", tr_kev_call_text(&p->ex->td.kev, r, call, sizeof(call)));
 	event_end(p, packet, event);
 }
 

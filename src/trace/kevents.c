@@ -33,6 +33,7 @@ static int check_header(int fd, struct tr_kevents *k)
 			 sizeof(struct kev_record));
 		return -1;
 	}
+	k->arch = h.arch;
 	return 0;
 }
 
@@ -316,10 +317,16 @@ static size_t value_text(uint64_t v, char *buf, size_t len)
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
-const char *tr_kev_call_text(const struct kev_record *enter, char *buf, size_t len)
+const char *tr_kev_call_name(const struct tr_kevents *k, unsigned nr, char *buf, size_t len)
+{
+	return syscall_name_of(k->arch, nr, buf, len);
+}
+
+const char *tr_kev_call_text(const struct tr_kevents *k, const struct kev_record *enter,
+			     char *buf, size_t len)
 {
 	char name[32];
-	int n = snprintf(buf, len, "%s(", syscall_name(enter->nr, name, sizeof(name)));
+	int n = snprintf(buf, len, "%s(", tr_kev_call_name(k, enter->nr, name, sizeof(name)));
 	size_t at = n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 
 	for (int i = 0; i < 3 && at + 3 < len; i++) {

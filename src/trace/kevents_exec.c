@@ -18,7 +18,6 @@
  * that (its loader's calls) then goes with the program before.
  */
 #include "trace_reader.h"
-#include "syscall_names.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -92,14 +91,14 @@ static size_t first_at(const struct trace_data *td, const struct tr_kev_ref *ref
 	return lo;
 }
 
-static int is_exec_return(const struct kev_record *r)
+static int is_exec_return(const struct tr_kevents *k, const struct kev_record *r)
 {
 	char buf[32];
 	const char *name;
 
 	if (r->kind != KEV_SYS_EXIT || r->value != 0)
 		return 0;
-	name = syscall_name(r->nr, buf, sizeof(buf));
+	name = tr_kev_call_name(k, r->nr, buf, sizeof(buf));
 	return !strcmp(name, "execve") || !strcmp(name, "execveat");
 }
 
@@ -117,7 +116,7 @@ static uint64_t program_start(struct trace_data *td, const struct tr_kev_ref *re
 
 		if (r->time <= from)
 			break;
-		if (is_exec_return(r))
+		if (is_exec_return(&td->kev, r))
 			return r->time;
 	}
 	return to;

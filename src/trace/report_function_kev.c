@@ -18,7 +18,6 @@
  */
 #include "report_int.h"
 #include "report_function_kev.h"
-#include "syscall_names.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -88,10 +87,10 @@ static void print_one(struct fn_kev *f, unsigned ti, const struct kev_record *re
 	print_context(out, th, rec);
 	switch (rec->kind) {
 	case KEV_SYS_ENTER:
-		fprintf(out, "sys_enter: %s\n", tr_kev_call_text(rec, text, sizeof(text)));
+		fprintf(out, "sys_enter: %s\n", tr_kev_call_text(&f->r->td.kev, rec, text, sizeof(text)));
 		break;
 	case KEV_SYS_EXIT:
-		fprintf(out, "sys_exit: %s = ", syscall_name(rec->nr, comm, sizeof(comm)));
+		fprintf(out, "sys_exit: %s = ", tr_kev_call_name(&f->r->td.kev, rec->nr, comm, sizeof(comm)));
 		fprintf(out, "%s\n", tr_kev_return_text(rec->value, text, sizeof(text)));
 		break;
 	case KEV_SWITCH_OUT:

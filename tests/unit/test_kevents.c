@@ -3,7 +3,8 @@
  * record -e's pieces that need no kernel: -e's syntax, a tracepoint's
  * fields read from a format file (a tracefs of our own making), the
  * system calls' names, the task states, a thread's time off the CPU
- * from its switches, and a ring's records read once each.
+ * from its switches, a ring's records read once each, and each
+ * architecture's system calls by name.
  */
 #include "unit.h"
 #include "../../src/kevents/kevents.h"
@@ -57,6 +58,48 @@ static void test_names(void)
 	CHECK("an unknown number", !strcmp(syscall_name(4000, buf, sizeof(buf)), "syscall_4000"));
 	CHECK("getppid's number", syscall_number("getppid") == 110);
 	CHECK("no such name", syscall_number("nosuch") == -1 && syscall_number("syscall_") == -1);
+}
+
+/* Each architecture's names, from its own headers (the cross compilers
+ * scripts/deps.sh installs), and a recording read by the names of the
+ * kernel it says it was made on. */
+static void test_arches(void)
+{
+	char buf[32], dir[] = "/tmp/fntrace-kev-XXXXXX", path[256], text[128];
+	struct kev_header h = { .magic = KEV_MAGIC, .record_size = sizeof(struct kev_record),
+				.arch = KEV_ARCH_AARCH64 };
+	struct kev_record read_call = { .time = 1, .tid = 5, .kind = KEV_SYS_ENTER, .nr = 63,
+					.args = { 3, 0, 1 } };
+	struct tr_kevents k;
+	FILE *f;
+
+	CHECK("x86_64: 59 is execve", !strcmp(syscall_name_of(KEV_ARCH_X86_64, 59, buf, 32), "execve"));
+	CHECK("i386: 3 is read", !strcmp(syscall_name_of(KEV_ARCH_I386, 3, buf, 32), "read"));
+	CHECK("aarch64: 63 is read", !strcmp(syscall_name_of(KEV_ARCH_AARCH64, 63, buf, 32), "read"));
+	CHECK("riscv64: its own, past the generic ones",
+	      !strcmp(syscall_name_of(KEV_ARCH_RISCV64, 259, buf, 32), "riscv_flush_icache"));
+	CHECK("mips (o32): 4003 is read", !strcmp(syscall_name_of(KEV_ARCH_MIPS, 4003, buf, 32), "read"));
+	CHECK("an architecture of no table: the number",
+	      !strcmp(syscall_name_of(KEV_ARCHES, 63, buf, 32), "syscall_63"));
+	CHECK("aarch64: execve's number", syscall_number_of(KEV_ARCH_AARCH64, "execve") == 221);
+	CHECK("mips: a number past 4095 named", syscall_number_of(KEV_ARCH_MIPS, "syscall_4356") == 4356);
+	CHECK("the host's own", syscall_number("getppid") ==
+	      syscall_number_of(syscall_host_arch(), "getppid"));
+	if (!mkdtemp(dir)) {
+		CHECK("a directory for the kevents file", 0);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/kevents", dir);
+	f = fopen(path, "w");
+	CHECK("an aarch64 recording written", f && fwrite(&h, sizeof(h), 1, f) == 1 &&
+	      fwrite(&read_call, sizeof(read_call), 1, f) == 1 && fclose(f) == 0);
+	CHECK("aarch64 recording: read", tr_kevents_read(dir, &k) == 0 && k.nr == 1 &&
+	      k.arch == KEV_ARCH_AARCH64);
+	CHECK("aarch64 recording: its calls by aarch64's names",
+	      !strcmp(tr_kev_call_text(&k, &k.recs[0], text, sizeof(text)), "read(3, 0, 1)"));
+	tr_kevents_free(&k);
+	unlink(path);
+	rmdir(dir);
 }
 
 static int write_file(const char *path, const char *text)
@@ -251,5 +294,6 @@ int main(void)
 	test_states();
 	test_off_cpu();
 	test_repeated();
+	test_arches();
 	return unit_done();
 }
