@@ -24,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SYSCALL_SLOTS	4097		/* 0..4095, then any other number */
+#define SYSCALL_SLOTS	8193		/* 0..8191 (mips o32 numbers from 4000), then any
+				 * other number */
 #define STATE_SLOTS	16
 #define KEV_SLOTS	(SYSCALL_SLOTS + STATE_SLOTS)
 

@@ -74,9 +74,25 @@ kev_within "wait_child(): off the CPU all of it" "$(awk -v d="$dur" 'BEGIN { pri
 "$FNTRACE" report -i f.data --stat --csv >stat.csv
 kev_within "--stat: wait_child()'s time off CPU, the parent's wait" "$want" \
 	"$(awk -F, '$1 == "wait_child" { print $7 / 1000 }' stat.csv)"
-t_ok "--stat: exec_nap() off CPU its 30 ms, child_nap() its 10 ms" awk -F, '
-	$1 == "exec_nap" { e = $7 } $1 == "child_nap" { c = $7 }
-	END { exit !(e >= 30000000 && e < 40000000 && c >= 10000000 && c < 20000000) }' stat.csv
+# off_in FILE FUNC: the time off the CPU the graph shows inside FUNC's
+# calls, microseconds.
+off_in() {
+	awk -v f="$2" 'index($0, f "() {") { inside = 1 } index($0, "} /* " f " */") { inside = 0 }
+		inside && match($0, /[0-9.]+ us off CPU/) { t += substr($0, RSTART, RLENGTH - 11) }
+		END { print t + 0 }' "$1"
+}
+# stat_off CSV FUNC: --stat's time off the CPU of FUNC, ns.
+stat_off() {
+	awk -F, -v f="$2" '$1 == f { print $7 }' "$1"
+}
+# Each nap's sleep once in the profile: as the graph shows it, at least
+# the time asked.
+for nap in exec_nap:30 child_nap:10; do
+	kev_within "--stat: ${nap%:*}()'s time off CPU, as the graph's" \
+		"$(stat_off stat.csv "${nap%:*}")" "$(off_in child.txt "${nap%:*}")"
+	t_ok "--stat: ${nap%:*}() off CPU its ${nap#*:} ms at least" \
+		test "$(stat_off stat.csv "${nap%:*}")" -ge $((${nap#*:} * 1000000))
+done
 
 # ---- the exports: each event once, in its process ----
 "$FNTRACE" export -i f.data -f chrome -o f.json
@@ -124,9 +140,12 @@ t_eq "sched alone: the child's two sleeps, each in its program, once" \
 	"kev_exe-$child kev_for-$child" \
 	"$(grep -E "=> .* S \(sleeping\) [0-9.]+ [um]?s off CPU" s.txt | awk '{ print $2 }' | sort | xargs)"
 "$FNTRACE" report -i s.data --stat --csv >s.csv
-t_ok "sched alone: --stat: exec_nap() off CPU its 30 ms, child_nap() its 10 ms" awk -F, '
-	$1 == "exec_nap" { e = $7 } $1 == "child_nap" { c = $7 }
-	END { exit !(e >= 30000000 && e < 40000000 && c >= 10000000 && c < 20000000) }' s.csv
+for nap in exec_nap:30 child_nap:10; do
+	kev_within "sched alone: --stat: ${nap%:*}()'s time off CPU, as the graph's" \
+		"$(stat_off s.csv "${nap%:*}")" "$(off_in s.txt "${nap%:*}")"
+	t_ok "sched alone: --stat: ${nap%:*}() off CPU its ${nap#*:} ms at least" \
+		test "$(stat_off s.csv "${nap%:*}")" -ge $((${nap#*:} * 1000000))
+done
 
 # ---- the Perfetto export: every slice nests and ends in each program ----
 "$FNTRACE" export -i f.data -f perfetto -o f.pftrace
@@ -134,3 +153,28 @@ protoc -I"$top/tests/data" --decode=perfetto_min.Trace perfetto_min.proto <f.pft
 	python3 "$top/tests/data/perfetto_check.py" <f.ptxt >f.facts
 t_eq "perfetto: TrackEvent's rules hold" 0 "$?"
 grep ERROR f.facts | head -n 3
+
+# ---- a recording made on another kernel: its calls by its names ----
+# The same recording, its header saying mips (o32) and its calls given
+# mips' numbers: the report and the exports name them by mips' table,
+# Perfetto each number past 4095 by its own name.
+python3 - f.data m.data <<'PY'
+import shutil, struct, sys
+shutil.copytree(sys.argv[1], sys.argv[2])
+mips = {56: 4120, 59: 4011, 61: 4114, 110: 4064, 230: 4265}	# clone execve wait4 getppid clock_nanosleep
+data = bytearray(open(sys.argv[2] + "/kevents", "rb").read())
+struct.pack_into("<I", data, 28, 4)				# KEV_ARCH_MIPS
+for at in range(32, len(data) - 79, 80):
+    kind, nr = struct.unpack_from("<H", data, at + 16)[0], struct.unpack_from("<I", data, at + 20)[0]
+    if kind in (1, 2):
+        struct.pack_into("<I", data, at + 20, mips.get(nr, 4000))
+open(sys.argv[2] + "/kevents", "wb").write(data)
+PY
+kev_graph m.data >m.txt
+t_eq "mips recording: its calls by mips' names" "150 1 1 2" \
+	"$(kev_calls m.txt getppid) $(kev_calls m.txt wait4) $(kev_calls m.txt clone) $(kev_calls m.txt clock_nanosleep)"
+"$FNTRACE" export -i m.data -f perfetto -o m.pftrace
+protoc -I"$top/tests/data" --decode=perfetto_min.Trace perfetto_min.proto <m.pftrace |
+	python3 "$top/tests/data/perfetto_check.py" >m.facts
+t_ok "mips recording: Perfetto names each call past 4095 its own" \
+	grep -qE '^names .*clock_nanosleep,clone,.*wait4' m.facts
