@@ -51,7 +51,10 @@ banners_off=$(awk 'match($0, /[0-9.]+ [um]?s off CPU/) {
 t_ok "real_xz_kevents: the times off the CPU add up to info's ($banners_off s, $info_off s)" \
 	awk -v a="$banners_off" -v b="$info_off" -v n="$switches" 'BEGIN {
 		d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= n * 1e-8 + 1e-6) }'
-workers=$(sed -n "s/^ *xz-$pid *|.* clone3(.*) = \([0-9]*\)\$/\1/p" all.txt | xargs)
+# Each clone3 main made returned a worker's tid: one line, or the brace
+# closing it when something of main's came between.
+workers=$(sed -n -e "s/^ *xz-$pid *|.* clone3(.*) = \([0-9]*\)\$/\1/p" \
+	-e "s|^ *xz-$pid *\|.*} /\* clone3 = \([0-9]*\) \*/\$|\1|p" all.txt | xargs)
 # How many workers xz makes depends on the timing (a block finds the
 # first one still busy or not): one or two, the ones the function trace
 # saw start.
