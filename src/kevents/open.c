@@ -455,7 +455,8 @@ void kev_drain(struct kevents *k)
  * inherited copies' added as they ended), so what neither a sample nor a
  * LOST record accounts for is said in a last LOST record.  A lower bound
  * (a LOST record also counts side-band records, the switches' returns),
- * and for record -p short of the threads still running.  Not of the
+ * and for record -p short of the threads still running, whose copies'
+ * hits are not added yet.  Not of the
  * wake-ups: sched_waking counts more hits than it gives samples (a
  * traced thread's wakings seen by its events on other CPUs, it seems),
  * so only the other tracepoints are held to their hits.  A sample read
@@ -471,6 +472,10 @@ static void say_unsaid_lost(struct kevents *k)
 		if (k->fd_tps[i] != TP_WAKING &&
 		    read(k->fds[i], &count, sizeof(count)) == sizeof(count))
 			hits += count;
+	/* Then the rings, which now hold every sample those hits wrote:
+	 * hits read after the last pass would count, as lost, the samples
+	 * a process still running (record -p) wrote since. */
+	kev_drain(k);
 	seen = n[KEV_SYS_ENTER] + n[KEV_SYS_EXIT] + n[KEV_SWITCH_OUT] + n[KEV_FAULT] +
 	       n[KEV_LOST] + twice[KEV_SYS_ENTER] + twice[KEV_SYS_EXIT] +
 	       twice[KEV_SWITCH_OUT] + twice[KEV_FAULT];
