@@ -208,13 +208,19 @@ $(BUILD)/cli/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-# The x86_64 system calls' names, generated from the system's own
-# <asm/unistd_64.h> (src/trace/syscall_names.c): no table copied by hand.
-SYSCALL_TABLE := $(BUILD)/gen/syscall_table.h
-$(SYSCALL_TABLE): scripts/syscall-table.sh
+# The system calls' names of each architecture a recording's kernel may
+# have been, generated from its own headers by its compiler: the host's,
+# or the cross compiler src/arch/<arch>/arch.mk names, where installed
+# (an empty table where not: numbers then).  No table copied by hand
+# (src/trace/syscall_names.c).
+SYSCALL_ARCHES  := x86_64 i386 aarch64 riscv64 mips
+syscall_header   = $(if $(filter x86_64,$(1)),asm/unistd_64.h,$(if $(filter i386,$(1)),asm/unistd_32.h,asm/unistd.h))
+syscall_cc       = $(if $(filter $(1),$(HOST_ARCH)),$(CC),$(call cross_prefix,$(1))gcc)
+SYSCALL_TABLES  := $(foreach a,$(SYSCALL_ARCHES),$(BUILD)/gen/syscall_table_$(a).h)
+$(BUILD)/gen/syscall_table_%.h: scripts/syscall-table.sh
 	@mkdir -p $(dir $@)
-	scripts/syscall-table.sh $(CC) >$@.tmp && mv $@.tmp $@
-$(BUILD)/cli/src/trace/syscall_names.o: $(SYSCALL_TABLE)
+	scripts/syscall-table.sh "$(call syscall_cc,$*)" $(call syscall_header,$*) >$@.tmp && mv $@.tmp $@
+$(BUILD)/cli/src/trace/syscall_names.o: $(SYSCALL_TABLES)
 $(BUILD)/cli/src/trace/syscall_names.o: ALL_CFLAGS += -I$(BUILD)/gen
 
 $(BUILD)/rt/%.o: %.c
@@ -314,7 +320,7 @@ FUZZ_TRACE_SRC := tests/fuzz/fuzz_trace.c $(wildcard src/trace/*.c) src/dwarf/sr
 		  $(SHARED_SRC)
 FUZZ_TRACE_BIN := $(BUILD)/fuzz/fuzz_trace
 
-$(FUZZ_TRACE_BIN): $(FUZZ_TRACE_SRC) $(SYSCALL_TABLE) $(wildcard src/trace/*.h src/dwarf/srcline.h src/common/*.h \
+$(FUZZ_TRACE_BIN): $(FUZZ_TRACE_SRC) $(SYSCALL_TABLES) $(wildcard src/trace/*.h src/dwarf/srcline.h src/common/*.h \
 			src/elf/*.h src/arch/*.h src/arch/*/*.h)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
@@ -325,7 +331,7 @@ $(FUZZ_TRACE_BIN): $(FUZZ_TRACE_SRC) $(SYSCALL_TABLE) $(wildcard src/trace/*.h s
 FUZZ_DATADIR_BIN := $(BUILD)/fuzz/fuzz_datadir
 
 $(FUZZ_DATADIR_BIN): tests/fuzz/fuzz_datadir.c $(filter-out tests/fuzz/fuzz_trace.c,$(FUZZ_TRACE_SRC)) \
-			$(SYSCALL_TABLE) \
+			$(SYSCALL_TABLES) \
 			$(wildcard src/trace/*.h src/dwarf/srcline.h src/common/*.h src/elf/*.h \
 			src/arch/*.h src/arch/*/*.h)
 	@mkdir -p $(dir $@)

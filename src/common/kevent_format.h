@@ -19,7 +19,18 @@
 struct kev_header {
 	char magic[24];			/* KEV_MAGIC, zero-padded */
 	uint32_t record_size;		/* sizeof(struct kev_record) */
-	uint32_t arch;			/* 0: syscall numbers of x86_64 */
+	uint32_t arch;			/* whose system call numbers: KEV_ARCH_* */
+};
+
+/* The recorder's kernel's: a program under qemu-user makes the host's
+ * system calls. */
+enum kev_arch {
+	KEV_ARCH_X86_64,	/* 0: every recording before the field was set */
+	KEV_ARCH_I386,
+	KEV_ARCH_AARCH64,
+	KEV_ARCH_RISCV64,
+	KEV_ARCH_MIPS,		/* o32 */
+	KEV_ARCHES
 };
 
 enum kev_kind {

@@ -66,14 +66,16 @@ struct kev_ring {
 	int cpu;
 	void *base;			/* the control page, then the data */
 	size_t data_size;
-	uint64_t last_wake_time;	/* the last wake-up read, to keep */
-	int64_t last_woken;		/* a repeated one once */
+	struct kev_record last;		/* the last record read, and the */
+	struct kev_record last_wakeup;	/* last wake-up, and the events */
+	uint64_t last_id, last_wakeup_id;	/* they came from: one read
+						 * twice is kept once */
 };
 
 struct kev_counts {
 	uint64_t by_kind[KEV_KINDS];
 	uint64_t unwritten;		/* read, but the file took no more */
-	uint64_t repeated;		/* wake-ups read twice, kept once */
+	uint64_t repeated[KEV_KINDS];	/* records read twice, kept once */
 };
 
 /* record --overwrite: the newest records, in memory (keep.c). */

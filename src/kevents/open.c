@@ -23,6 +23,7 @@
 #include "kevents.h"
 #include "../common/clock_pair.h"
 #include "../common/print.h"
+#include "../trace/syscall_names.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -156,8 +157,8 @@ static int open_event(const struct kev_tracepoint *tp, int tp_index, pid_t tid, 
 		.type = PERF_TYPE_TRACEPOINT,
 		.config = tp->id,
 		.sample_period = 1,
-		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-			       PERF_SAMPLE_RAW,
+		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+			       PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
 		.disabled = program,
 		.enable_on_exec = program,
 		.inherit = 1,
@@ -304,9 +305,85 @@ static pid_t *threads_of(pid_t pid, unsigned *nr)
 	return tids;
 }
 
+static int by_tid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Thread tid's events on every CPU's ring; 0 (or it has ended), or -1. */
+static int open_late_thread(struct kevents *k, pid_t tid, const char *filter)
+{
+	for (unsigned i = 0; i < k->nr_rings; i++) {
+		int n = open_thread(k, &k->rings[i], tid, 0, filter);
+
+		if (n)
+			return n > 0 ? 0 : -1;
+	}
+	return 0;
+}
+
+/* One listing's threads not in seen (*nr_seen of them, sorted) opened
+ * and added to it: how many, or -1. */
+static int open_unseen(struct kevents *k, pid_t pid, pid_t **seen, unsigned *nr_seen,
+		       const char *filter)
+{
+	unsigned nr, was = *nr_seen;
+	pid_t *now = threads_of(pid, &nr), *more;
+
+	more = now ? realloc(*seen, (was + nr) * sizeof(*more)) : NULL;
+	if (!more) {
+		free(now);
+		return now ? -1 : 0;	/* none: the process has ended */
+	}
+	*seen = more;
+	more_fds(was + nr, k->nr_rings);
+	for (unsigned i = 0; i < nr; i++) {
+		if (bsearch(&now[i], more, was, sizeof(*more), by_tid))
+			continue;
+		if (open_late_thread(k, now[i], filter)) {
+			pr_warn("kernel events of thread %d not recorded: %s", (int)now[i],
+				strerror(errno));
+			free(now);
+			return -1;
+		}
+		more[(*nr_seen)++] = now[i];
+	}
+	free(now);
+	qsort(more, *nr_seen, sizeof(*more), by_tid);
+	return (int)(*nr_seen - was);
+}
+
+/*
+ * record -p: a thread made by a listed one before the recorder came to
+ * open its events inherits none, nor does any thread it makes.  So once
+ * every listed thread has them, list again and open on the new threads,
+ * until a listing finds none: a thread made after its maker's events
+ * were open inherits them.  A new thread may be both, inherited and
+ * opened: its events then come twice in a row, and are kept once
+ * (ring.c).  A process that makes threads faster than that for a
+ * thousand listings is left with some uncovered, and said so.
+ */
+static void cover_new_threads(struct kevents *k, const struct kev_request *req, pid_t pid,
+			      pid_t **tids, unsigned *nr_tids)
+{
+	char filter[KEV_MAX_SYSCALLS * 16];
+	int n = 1;
+
+	syscall_filter(req, filter, sizeof(filter));
+	qsort(*tids, *nr_tids, sizeof(**tids), by_tid);
+	for (int round = 0; n > 0 && round < 1000; round++)
+		n = open_unseen(k, pid, tids, nr_tids, filter);
+	if (n > 0)
+		pr_warn("process %d makes threads faster than their kernel events can be opened: "
+			"some of its threads' are not recorded", (int)pid);
+}
+
 static int create_file(struct kevents *k, const char *dir)
 {
-	struct kev_header h = { .record_size = sizeof(struct kev_record) };
+	struct kev_header h = { .record_size = sizeof(struct kev_record),
+				.arch = syscall_host_arch() };
 	char path[4200];
 
 	memcpy(h.magic, KEV_MAGIC, KEV_MAGIC_LEN);
@@ -369,6 +446,8 @@ struct kevents *kev_start(const struct kev_request *req, pid_t pid, int program,
 		kev_close(k);
 		return NULL;
 	}
+	if (!program)
+		cover_new_threads(k, req, pid, &tids, &nr_tids);
 	if (tids != &one)
 		free(tids);
 	return k;
@@ -388,22 +467,30 @@ void kev_drain(struct kevents *k)
  * inherited copies' added as they ended), so what neither a sample nor a
  * LOST record accounts for is said in a last LOST record.  A lower bound
  * (a LOST record also counts side-band records, the switches' returns),
- * and for record -p short of the threads still running.  Not of the
+ * and for record -p short of the threads still running, whose copies'
+ * hits are not added yet.  Not of the
  * wake-ups: sched_waking counts more hits than it gives samples (a
  * traced thread's wakings seen by its events on other CPUs, it seems),
- * so only the other tracepoints are held to their hits.
+ * so only the other tracepoints are held to their hits.  A sample read
+ * twice and kept once (a thread whose events were opened twice) was two
+ * hits.
  */
 static void say_unsaid_lost(struct kevents *k)
 {
-	const uint64_t *n = k->counts.by_kind;
+	const uint64_t *n = k->counts.by_kind, *twice = k->counts.repeated;
 	uint64_t hits = 0, count, seen;
 
 	for (unsigned i = 0; i < k->nr_fds; i++)
 		if (k->fd_tps[i] != TP_WAKING &&
 		    read(k->fds[i], &count, sizeof(count)) == sizeof(count))
 			hits += count;
+	/* Then the rings, which now hold every sample those hits wrote:
+	 * hits read after the last pass would count, as lost, the samples
+	 * a process still running (record -p) wrote since. */
+	kev_drain(k);
 	seen = n[KEV_SYS_ENTER] + n[KEV_SYS_EXIT] + n[KEV_SWITCH_OUT] + n[KEV_FAULT] +
-	       n[KEV_LOST];
+	       n[KEV_LOST] + twice[KEV_SYS_ENTER] + twice[KEV_SYS_EXIT] +
+	       twice[KEV_SWITCH_OUT] + twice[KEV_FAULT];
 	if (hits > seen)
 		kev_put(k, &(struct kev_record){ .time = ft_monotonic_ns(), .kind = KEV_LOST,
 						 .cpu = 0xffff, .value = (int64_t)(hits - seen) });

@@ -21,10 +21,12 @@
 #define MIN_RING_PAGES	16
 
 /* The sample_id trailer every other record ends with (sample_id_all),
- * and the head of a sample: TID, TIME, CPU. */
+ * and the head of a sample: TID, TIME, ID (the event's, which tells two
+ * events' samples of one hit apart), CPU. */
 struct sample_id {
 	uint32_t pid, tid;
 	uint64_t time;
+	uint64_t id;
 	uint32_t cpu, res;
 };
 
@@ -167,17 +169,33 @@ static int tracepoint_of(const struct kevents *k, unsigned id)
 	return -1;
 }
 
-/* A wake-up of one of our threads by another is given to both threads'
- * events, on the one CPU it happened on: kept once. */
-static int repeated_wakeup(struct kev_ring *r, const struct kev_record *rec)
+/*
+ * One hit seen by two of our events, kept once: the same record from
+ * another event (its id), after the last.  A wake-up of one of our
+ * threads by another is given to both threads' events, on the one CPU
+ * it happened on, at one time.  And record -p may open its events on a
+ * thread that has some of them already, inherited from the thread that
+ * made it while the recorder was opening that one's (open.c): each of
+ * those hits writes two samples, one after the other, each with a time
+ * of its own.  The same call made again is the same event's.  Wake-ups
+ * come between the samples of one hit (an interrupt's), so they are
+ * compared with the last wake-up, the others with the last of them.
+ */
+static int repeated(struct kevents *k, struct kev_ring *r, const struct kev_record *rec,
+		    uint64_t id)
 {
-	int same;
+	int wakeup = rec->kind == KEV_WAKEUP;
+	struct kev_record *last = wakeup ? &r->last_wakeup : &r->last;
+	uint64_t *last_id = wakeup ? &r->last_wakeup_id : &r->last_id;
+	int same = id != *last_id && last->kind == rec->kind && last->tid == rec->tid &&
+		   last->pid == rec->pid && last->cpu == rec->cpu && last->nr == rec->nr &&
+		   last->value == rec->value && !memcmp(last->args, rec->args, sizeof(rec->args)) &&
+		   (wakeup ? last->time == rec->time : 1);
 
-	if (rec->kind != KEV_WAKEUP)
-		return 0;
-	same = r->last_wake_time == rec->time && r->last_woken == rec->value;
-	r->last_wake_time = rec->time;
-	r->last_woken = rec->value;
+	*last = *rec;
+	*last_id = id;
+	if (same)
+		k->counts.repeated[rec->kind]++;
 	return same;
 }
 
@@ -202,16 +220,14 @@ static void on_sample(struct kevents *k, struct kev_ring *r, const uint8_t *p, u
 	rec = (struct kev_record){ .time = id->time, .pid = id->pid, .tid = id->tid,
 				   .cpu = id->cpu };
 	decode_tracepoint(k, which, p, raw_len, &rec);
-	if (repeated_wakeup(r, &rec))
-		k->counts.repeated++;
-	else
+	if (!repeated(k, r, &rec, id->id))
 		kev_put(k, &rec);
 }
 
 /* PERF_RECORD_SWITCH (in) and PERF_RECORD_LOST, their sample_id at the
  * end. */
-static void on_other(struct kevents *k, const struct perf_event_header *h, const uint8_t *body,
-		     uint32_t size)
+static void on_other(struct kevents *k, struct kev_ring *r, const struct perf_event_header *h,
+		     const uint8_t *body, uint32_t size)
 {
 	struct sample_id id;
 	struct kev_record rec = { 0 };
@@ -223,10 +239,13 @@ static void on_other(struct kevents *k, const struct perf_event_header *h, const
 	rec = (struct kev_record){ .time = id.time, .pid = id.pid, .tid = id.tid, .cpu = id.cpu };
 	if (h->type == PERF_RECORD_SWITCH && !(h->misc & PERF_RECORD_MISC_SWITCH_OUT)) {
 		rec.kind = KEV_SWITCH_IN;
+		if (repeated(k, r, &rec, id.id))
+			return;
 	} else if (h->type == PERF_RECORD_LOST && size >= sizeof(lost) + sizeof(id)) {
 		memcpy(lost, body, sizeof(lost));
 		rec.kind = KEV_LOST;
 		rec.value = (int64_t)lost[1];
+		r->last = rec;	/* what comes next may well be the same again */
 	} else {
 		return;
 	}
@@ -270,7 +289,7 @@ void kev_ring_read(struct kevents *k, struct kev_ring *r)
 		if (h.type == PERF_RECORD_SAMPLE)
 			on_sample(k, r, rec + sizeof(h), h.size - sizeof(h));
 		else
-			on_other(k, &h, rec + sizeof(h), h.size - sizeof(h));
+			on_other(k, r, &h, rec + sizeof(h), h.size - sizeof(h));
 		tail += h.size;
 	}
 	__atomic_store_n(&page->data_tail, tail, __ATOMIC_RELEASE);

@@ -10,7 +10,6 @@
  * per process) and (parent, name) to the child node.
  */
 #include "calltree.h"
-#include "syscall_names.h"
 #include "calls.h"
 #include "../common/array.h"
 #include "../common/sort.h"
@@ -273,6 +272,7 @@ static int whole(struct calltree *t, const struct trace_data *td,
 
 /* The thread's kernel events, the next to add. */
 struct kev_walk {
+	const struct tr_kevents *kev;
 	const struct kev_record *recs;
 	const struct tr_kev_ref *refs;
 	size_t nr, next;
@@ -339,7 +339,8 @@ static int syscall_frame(struct calltree *t, struct kev_walk *k, const struct ke
 			break;
 	if (i == k->nr || k->recs[k->refs[i].idx].kind != KEV_SYS_EXIT)
 		return 0;	/* no return in the trace: no length */
-	snprintf(name, sizeof(name), "[syscall %s]", syscall_name(enter->nr, buf, sizeof(buf)));
+	snprintf(name, sizeof(name), "[syscall %s]",
+		 tr_kev_call_name(k->kev, enter->nr, buf, sizeof(buf)));
 	ns = k->recs[k->refs[i].idx].time - enter->time;
 	node = kernel_frame(t, parent, name, ns);
 	for (; node >= 0 && k->next < i; k->next++) {
@@ -387,14 +388,14 @@ static int kernel_events(struct calltree *t, struct kev_walk *k, uint64_t time)
 
 static int add_thread(struct calltree *t, struct trace_data *td, const struct tr_thread *th)
 {
-	struct kev_walk k = { .recs = td->kev.recs };
+	struct kev_walk k = { .kev = &td->kev, .recs = td->kev.recs };
 	const struct whole_visitor v = { whole_enter, whole_leave, t };
 	struct call_walk walk;
 	struct call_event ev;
 	int more, err = 0;
 
 	t->nr_open = 0;
-	k.refs = tr_kevents_of(&td->kev, th->tid, &k.nr);
+	k.refs = tr_thread_kevents(td, th, &k.nr);
 	call_walk_init(&walk, td, th);
 	while (!err && (more = call_walk_next(&walk, &ev)) > 0) {
 		if (kernel_events(t, &k, ev.time)) {

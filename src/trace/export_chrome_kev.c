@@ -15,7 +15,6 @@
  * switch out the thread never came back from.
  */
 #include "export_chrome.h"
-#include "syscall_names.h"
 
 #include <string.h>
 
@@ -121,11 +120,12 @@ static void span_at(const struct trace_data *td, const struct tr_kev_ref *refs, 
 static int write_syscall(struct chrome *c, const struct kev_span *s)
 {
 	char name[32], call[256], ret[64];
-	const char *args[] = { "call", tr_kev_call_text(s->rec, call, sizeof(call)),
+	const struct tr_kevents *k = &c->ex->td.kev;
+	const char *args[] = { "call", tr_kev_call_text(k, s->rec, call, sizeof(call)),
 			       "ret", tr_kev_return_text(s->end->value, ret, sizeof(ret)), NULL };
 
 	return write_complete(c, s->rec->time, s->end->time, "syscall",
-			      syscall_name(s->rec->nr, name, sizeof(name)), args);
+			      tr_kev_call_name(k, s->rec->nr, name, sizeof(name)), args);
 }
 
 static int write_off_cpu(struct chrome *c, const struct kev_span *s)
@@ -166,7 +166,7 @@ static int write_point(struct chrome *c, const struct kev_record *r, uint32_t ti
 int chrome_write_kevents(struct chrome *c, const struct tr_thread *th)
 {
 	size_t nr;
-	const struct tr_kev_ref *refs = tr_kevents_of(&c->ex->td.kev, th->tid, &nr);
+	const struct tr_kev_ref *refs = tr_thread_kevents(&c->ex->td, th, &nr);
 	int err = 0;
 
 	for (size_t i = 0; !err && i < nr; i++) {

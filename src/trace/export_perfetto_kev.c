@@ -19,19 +19,19 @@
  */
 #include "export_perfetto.h"
 #include "perfetto_proto.h"
-#include "syscall_names.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SYSCALL_SLOTS	4097		/* 0..4095, then any other number */
+#define SYSCALL_SLOTS	8193		/* 0..8191 (mips o32 numbers from 4000), then any
+				 * other number */
 #define STATE_SLOTS	16
 #define KEV_SLOTS	(SYSCALL_SLOTS + STATE_SLOTS)
 
 void perfetto_kev_start(struct perfetto *p)
 {
-	p->kev = tr_kevents_of(&p->ex->td.kev, p->th->tid, &p->nr_kev);
+	p->kev = tr_thread_kevents(&p->ex->td, p->th, &p->nr_kev);
 	p->next_kev = 0;
 	p->kev_open[0] = p->kev_open[1] = 0;
 	if (p->kev_interned)
@@ -136,12 +136,12 @@ static const char *comm_of(const struct perfetto *p, uint32_t tid)
 static void write_syscall(struct perfetto *p, const struct kev_record *r)
 {
 	char buf[32], call[256];
-	const char *name = syscall_name(r->nr, buf, sizeof(buf));
+	const char *name = tr_kev_call_name(&p->ex->td.kev, r->nr, buf, sizeof(buf));
 	size_t event, packet;
 
 	packet = slice_begin(p, r->time, r->nr < SYSCALL_SLOTS - 1 ? r->nr : SYSCALL_SLOTS - 1,
 			     name, &event);
-	perfetto_annotate_string(p, "call", tr_kev_call_text(r, call, sizeof(call)));
+	perfetto_annotate_string(p, "call", tr_kev_call_text(&p->ex->td.kev, r, call, sizeof(call)));
 	event_end(p, packet, event);
 }
 

@@ -33,6 +33,7 @@ static int check_header(int fd, struct tr_kevents *k)
 			 sizeof(struct kev_record));
 		return -1;
 	}
+	k->arch = h.arch;
 	return 0;
 }
 
@@ -233,10 +234,9 @@ const char *tr_kev_state_name(uint32_t prev_state)
 
 /* ---- a thread's time off the CPU ---- */
 
-int tr_off_cpu_init(const struct tr_kevents *k, uint32_t tid, struct tr_off_cpu *o)
+int tr_off_cpu_init(const struct tr_kevents *k, const struct tr_kev_ref *refs, size_t nr,
+		    struct tr_off_cpu *o)
 {
-	size_t nr;
-	const struct tr_kev_ref *refs = tr_kevents_of(k, tid, &nr);
 	uint64_t out = 0, sum = 0;
 
 	memset(o, 0, sizeof(*o));
@@ -317,10 +317,16 @@ static size_t value_text(uint64_t v, char *buf, size_t len)
 	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
-const char *tr_kev_call_text(const struct kev_record *enter, char *buf, size_t len)
+const char *tr_kev_call_name(const struct tr_kevents *k, unsigned nr, char *buf, size_t len)
+{
+	return syscall_name_of(k->arch, nr, buf, len);
+}
+
+const char *tr_kev_call_text(const struct tr_kevents *k, const struct kev_record *enter,
+			     char *buf, size_t len)
 {
 	char name[32];
-	int n = snprintf(buf, len, "%s(", syscall_name(enter->nr, name, sizeof(name)));
+	int n = snprintf(buf, len, "%s(", tr_kev_call_name(k, enter->nr, name, sizeof(name)));
 	size_t at = n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 
 	for (int i = 0; i < 3 && at + 3 < len; i++) {

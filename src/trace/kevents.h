@@ -29,6 +29,7 @@ struct tr_kevents {
 	uint64_t counts[KEV_KINDS];	/* records by kind; [KEV_LOST]: the
 					 * events the rings lost */
 	uint64_t off_cpu_ns;		/* from each switch out to its return */
+	unsigned arch;			/* whose system call numbers (KEV_ARCH_*) */
 	int truncated;			/* the file ends inside a record */
 	char bad[128];			/* why it could not be read, or "" */
 };
@@ -46,8 +47,11 @@ struct tr_off_cpu {
 	size_t nr;
 };
 
-/* tid's; 0, or -1 out of memory.  None without sched events. */
-int tr_off_cpu_init(const struct tr_kevents *k, uint32_t tid, struct tr_off_cpu *o);
+/* Those of a thread's events refs (nr of them; tr_kevents_of's, or
+ * tr_thread_kevents's); 0, or -1 out of memory.  None without sched
+ * events. */
+int tr_off_cpu_init(const struct tr_kevents *k, const struct tr_kev_ref *refs, size_t nr,
+		    struct tr_off_cpu *o);
 void tr_off_cpu_free(struct tr_off_cpu *o);
 /* The thread's time off the CPU between start and end (ns). */
 uint64_t tr_off_cpu_between(const struct tr_off_cpu *o, uint64_t start, uint64_t end);
@@ -55,7 +59,10 @@ uint64_t tr_off_cpu_between(const struct tr_off_cpu *o, uint64_t start, uint64_t
 /* "read(3, 0x7ffd5e0c1a17, 1)": a system call's entry, its first three
  * arguments (the table gives no count of them), an error or a small
  * number in decimal, anything larger in hex. */
-const char *tr_kev_call_text(const struct kev_record *enter, char *buf, size_t len);
+const char *tr_kev_call_text(const struct tr_kevents *k, const struct kev_record *enter,
+			     char *buf, size_t len);
+/* The name of call nr, by the recording's architecture. */
+const char *tr_kev_call_name(const struct tr_kevents *k, unsigned nr, char *buf, size_t len);
 /* What it returned: "-11 EAGAIN", "4096", "0x7f3a5c000000". */
 const char *tr_kev_return_text(int64_t ret, char *buf, size_t len);
 /* "kev_waits-4607", or "pid 15" for a task the recording has no name

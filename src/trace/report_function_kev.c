@@ -18,7 +18,6 @@
  */
 #include "report_int.h"
 #include "report_function_kev.h"
-#include "syscall_names.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -35,7 +34,7 @@ int fn_kev_init(struct fn_kev *f, struct report *r)
 	for (unsigned i = 0; i < r->nr_threads; i++) {
 		struct fn_kev_thread *t = &f->threads[i];
 
-		t->refs = tr_kevents_of(&r->td.kev, r->threads[i].th->tid, &t->nr);
+		t->refs = tr_thread_kevents(&r->td, r->threads[i].th, &t->nr);
 		while (t->nr && r->td.kev.recs[t->refs[t->nr - 1].idx].time > r->sel.to)
 			t->nr--;
 		while (t->next < t->nr && r->td.kev.recs[t->refs[t->next].idx].time < r->sel.from)
@@ -88,10 +87,10 @@ static void print_one(struct fn_kev *f, unsigned ti, const struct kev_record *re
 	print_context(out, th, rec);
 	switch (rec->kind) {
 	case KEV_SYS_ENTER:
-		fprintf(out, "sys_enter: %s\n", tr_kev_call_text(rec, text, sizeof(text)));
+		fprintf(out, "sys_enter: %s\n", tr_kev_call_text(&f->r->td.kev, rec, text, sizeof(text)));
 		break;
 	case KEV_SYS_EXIT:
-		fprintf(out, "sys_exit: %s = ", syscall_name(rec->nr, comm, sizeof(comm)));
+		fprintf(out, "sys_exit: %s = ", tr_kev_call_name(&f->r->td.kev, rec->nr, comm, sizeof(comm)));
 		fprintf(out, "%s\n", tr_kev_return_text(rec->value, text, sizeof(text)));
 		break;
 	case KEV_SWITCH_OUT:

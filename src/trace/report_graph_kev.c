@@ -22,7 +22,6 @@
  * same, named "<...>" as the kernel names a task it has no name for.
  */
 #include "report_graph.h"
-#include "syscall_names.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -57,7 +56,7 @@ static void find_events(struct graph *g, unsigned ti)
 {
 	struct graph_thread *gt = gt_of(g, ti);
 
-	gt->kev = tr_kevents_of(&g->r->td.kev, th_of(g, ti)->tid, &gt->nr_kev);
+	gt->kev = tr_thread_kevents(&g->r->td, th_of(g, ti), &gt->nr_kev);
 	gt->next_kev = 0;
 	gt->sys.entry = NULL;
 	while (gt->nr_kev && rec_of(g, &gt->kev[gt->nr_kev - 1])->time > g->r->sel.to)
@@ -210,7 +209,7 @@ static void on_enter(struct graph *g, unsigned ti, const struct kev_record *rec,
 	else
 		graph_print_no_duration(g);
 	graph_print_indent(g->out, depth_of(g, ti));
-	fputs(tr_kev_call_text(rec, text, sizeof(text)), g->out);
+	fputs(tr_kev_call_text(&g->r->td.kev, rec, text, sizeof(text)), g->out);
 	if (!exit) {
 		fputs(" {\n", g->out);
 		gt->sys.entry = rec;
@@ -237,7 +236,8 @@ static void on_exit_call(struct graph *g, unsigned ti, const struct kev_record *
 	else
 		graph_print_no_duration(g);
 	graph_print_indent(g->out, depth_of(g, ti));
-	fprintf(g->out, "} /* %s = %s */\n", syscall_name(rec->nr, buf, sizeof(buf)),
+	fprintf(g->out, "} /* %s = %s */\n",
+		tr_kev_call_name(&g->r->td.kev, rec->nr, buf, sizeof(buf)),
 		tr_kev_return_text(rec->value, ret, sizeof(ret)));
 }
 

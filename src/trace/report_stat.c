@@ -302,6 +302,15 @@ static int on_event(struct profile *p, struct report_thread *rt,
 	return 0;
 }
 
+/* The thread's times off the CPU, its program's (kevents_exec.c). */
+static int off_cpu_init(struct profile *p, const struct tr_thread *th)
+{
+	size_t nr;
+	const struct tr_kev_ref *refs = tr_thread_kevents(&p->r->td, th, &nr);
+
+	return tr_off_cpu_init(&p->r->td.kev, refs, nr, &p->off);
+}
+
 static int profile_thread(struct profile *p, struct report_thread *rt)
 {
 	struct sel_cursor c;
@@ -309,7 +318,7 @@ static int profile_thread(struct profile *p, struct report_thread *rt)
 	uint64_t last = 0;
 	int err = 0;
 
-	if (p->sched && tr_off_cpu_init(&p->r->td.kev, rt->th->tid, &p->off))
+	if (p->sched && off_cpu_init(p, rt->th))
 		return -1;
 	sel_cursor_init(&c, &p->r->sel, rt->th);
 	while (!err && sel_cursor_next(&c, &ev)) {

@@ -1,27 +1,80 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * System call names: generated at build time from the system's headers
- * (scripts/syscall-table.sh), never copied by hand.  The numbers are
- * x86_64's, the only kernel whose calls record -e records for now.
+ * System call names: generated at build time from each architecture's
+ * headers (scripts/syscall-table.sh), never copied by hand.  A recording
+ * says whose numbers it holds (kev_header.arch): the kernel the recorder
+ * ran on, whatever the program's architecture (qemu-user makes the
+ * host's calls), so that one made on an aarch64 machine reads with
+ * aarch64's names here.
  */
 #include "syscall_names.h"
+#include "../common/kevent_format.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const struct { unsigned nr; const char *name; } calls[] = {
-#define SYSCALL(nr, name) { nr, #name },
-#include "syscall_table.h"
-#undef SYSCALL
-	{ ~0u, NULL }
+struct call {
+	unsigned nr;
+	const char *name;
 };
 
-#define NR_CALLS (sizeof(calls) / sizeof(calls[0]) - 1)
+#define SYSCALL(nr, name) { nr, #name },
+static const struct call x86_64_calls[] = {
+#include "syscall_table_x86_64.h"
+	{ ~0u, NULL }
+};
+static const struct call i386_calls[] = {
+#include "syscall_table_i386.h"
+	{ ~0u, NULL }
+};
+static const struct call aarch64_calls[] = {
+#include "syscall_table_aarch64.h"
+	{ ~0u, NULL }
+};
+static const struct call riscv64_calls[] = {
+#include "syscall_table_riscv64.h"
+	{ ~0u, NULL }
+};
+static const struct call mips_calls[] = {
+#include "syscall_table_mips.h"
+	{ ~0u, NULL }
+};
+#undef SYSCALL
 
-const char *syscall_name(unsigned nr, char *buf, size_t len)
+#define TABLE(calls) { calls, sizeof(calls) / sizeof(calls[0]) - 1 }
+static const struct {
+	const struct call *calls;
+	size_t nr;	/* in number order */
+} tables[KEV_ARCHES] = {
+	[KEV_ARCH_X86_64] = TABLE(x86_64_calls),
+	[KEV_ARCH_I386] = TABLE(i386_calls),
+	[KEV_ARCH_AARCH64] = TABLE(aarch64_calls),
+	[KEV_ARCH_RISCV64] = TABLE(riscv64_calls),
+	[KEV_ARCH_MIPS] = TABLE(mips_calls),
+};
+
+unsigned syscall_host_arch(void)
 {
-	size_t lo = 0, hi = NR_CALLS;
+#if defined(__x86_64__)
+	return KEV_ARCH_X86_64;
+#elif defined(__i386__)
+	return KEV_ARCH_I386;
+#elif defined(__aarch64__)
+	return KEV_ARCH_AARCH64;
+#elif defined(__riscv) && __riscv_xlen == 64
+	return KEV_ARCH_RISCV64;
+#elif defined(__mips__) && _MIPS_SIM == _ABIO32
+	return KEV_ARCH_MIPS;
+#else
+	return KEV_ARCHES;	/* none of ours: numbers */
+#endif
+}
+
+const char *syscall_name_of(unsigned arch, unsigned nr, char *buf, size_t len)
+{
+	const struct call *calls = arch < KEV_ARCHES ? tables[arch].calls : NULL;
+	size_t lo = 0, hi = calls ? tables[arch].nr : 0;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -37,16 +90,26 @@ const char *syscall_name(unsigned nr, char *buf, size_t len)
 	return buf;
 }
 
-int syscall_number(const char *name)
+int syscall_number_of(unsigned arch, const char *name)
 {
 	char *end;
 	unsigned long nr;
 
-	for (size_t i = 0; i < NR_CALLS; i++)
-		if (!strcmp(calls[i].name, name))
-			return (int)calls[i].nr;
+	for (size_t i = 0; arch < KEV_ARCHES && i < tables[arch].nr; i++)
+		if (!strcmp(tables[arch].calls[i].name, name))
+			return (int)tables[arch].calls[i].nr;
 	if (strncmp(name, "syscall_", 8) || !name[8])
 		return -1;
 	nr = strtoul(name + 8, &end, 10);
-	return *end || nr > 4095 ? -1 : (int)nr;
+	return *end || nr > 65535 ? -1 : (int)nr;
+}
+
+const char *syscall_name(unsigned nr, char *buf, size_t len)
+{
+	return syscall_name_of(syscall_host_arch(), nr, buf, len);
+}
+
+int syscall_number(const char *name)
+{
+	return syscall_number_of(syscall_host_arch(), name);
 }

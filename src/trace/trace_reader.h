@@ -165,6 +165,11 @@ uint64_t tr_ticks_to_ns(const struct trace_data *td, uint64_t ticks);
 uint64_t tr_kept_ns(const struct trace_data *td);
 /* The name of function id in proc, or NULL. */
 const char *tr_func_name(const struct tr_process *proc, uint32_t id);
+/* Thread th's kernel events, in time order: its tid's, less those of
+ * the programs its process ran before or after th's own (an exec keeps
+ * the tid; kevents_exec.c).  *nr of them; NULL if none. */
+const struct tr_kev_ref *tr_thread_kevents(struct trace_data *td,
+					   const struct tr_thread *th, size_t *nr);
 /* Is name among the comma-separated info options? */
 int tr_has_option(const struct trace_data *td, const char *name);
 /* Reads the events of chunk r into words (r->bytes of them): 0, or the

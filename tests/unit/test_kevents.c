@@ -135,14 +135,17 @@ static void test_off_cpu(void)
 	struct tr_kev_ref refs[] = { { 7, 0 }, { 7, 1 }, { 7, 3 }, { 7, 4 } };
 	struct tr_kevents k = { .present = 1, .recs = recs, .nr = 5, .refs = refs, .nr_refs = 4 };
 	struct tr_off_cpu o;
+	const struct tr_kev_ref *of;
+	size_t nr;
 
-	CHECK("off CPU: found", tr_off_cpu_init(&k, 7, &o) == 0 && o.nr == 2);
+	of = tr_kevents_of(&k, 7, &nr);
+	CHECK("off CPU: found", tr_off_cpu_init(&k, of, nr, &o) == 0 && o.nr == 2);
 	CHECK("off CPU: all of it", tr_off_cpu_between(&o, 0, 1000) == 150);
 	CHECK("off CPU: a span cut at both ends", tr_off_cpu_between(&o, 120, 350) == 30 + 50);
 	CHECK("off CPU: between spans", tr_off_cpu_between(&o, 150, 300) == 0);
 	CHECK("off CPU: inside one", tr_off_cpu_between(&o, 310, 320) == 10);
 	CHECK("off CPU: another thread has none", (tr_off_cpu_free(&o),
-	      tr_off_cpu_init(&k, 8, &o) == 0 && o.nr == 0));
+	      of = tr_kevents_of(&k, 8, &nr), tr_off_cpu_init(&k, of, nr, &o) == 0 && o.nr == 0));
 	tr_off_cpu_free(&o);
 }
 

@@ -1,5 +1,6 @@
 # record -p -e: the kernel's events of a running process, every thread it
-# has when the recording starts and every one it makes meanwhile.
+# has when the recording starts and every one it makes meanwhile, even
+# while the recorder is opening its events.
 
 . "$top/tests/kev_lib.sh"
 if ! kev_tracefs; then
@@ -33,3 +34,44 @@ t_ok "the sleeps' switches" grep -qE "=> .* S \(sleeping\) [0-9.]+ [um]?s off CP
 "$FNTRACE" info -i p.data >info.txt
 t_ok "info counts them" grep -qE '^kernel events +[1-9][0-9]* system calls' info.txt
 t_ok "the process runs on" kill -0 "$pid"
+
+# ---- threads made while the recorder opens its events ----
+# kev_spawn's four chains each make a thread every 5 ms, which makes the
+# next and ends: a thread made by one the recorder listed, before its
+# turn came, would inherit no event, nor would any thread after it in
+# its chain.  Every thread whose work() began 300 ms after the recording's
+# first kernel event, and 50 ms before its last, has its 3 getppid calls
+# there, once each, and its nap's switch.
+t_build gcc-pg -O2 kev_spawn "$top/tests/progs/kev_spawn.c"
+"$FNTRACE" run -- ./kev_spawn 4 30 5 >spawn.out 2>&1 &
+spawn=$!
+trap 'kill $pid $spawn 2>/dev/null; wait $pid $spawn 2>/dev/null; kev_untracefs' EXIT
+for i in $(seq 50); do t_endpoint "$spawn" && break; sleep 0.1; done
+"$FNTRACE" record -p "$spawn" -d 1 -e sched -e syscalls:getppid -o s.data 2>s.err
+t_eq "threads made meanwhile: exit status" 0 "$?"
+"$FNTRACE" export -i s.data -f chrome -o s.json
+t_eq "threads made meanwhile: every one after the start has its events, once" "0 0 0" \
+	"$(python3 - s.json <<'PY'
+import collections, json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+kernel = [e["ts"] for e in events if e.get("cat") in ("syscall", "sched")]
+low, high = min(kernel) + 300000, max(kernel) - 50000
+work, calls, naps = {}, collections.Counter(), collections.Counter()
+for e in events:
+    if e.get("name") == "work" and e["ph"] == "B":
+        work[e["tid"]] = min(work.get(e["tid"], e["ts"]), e["ts"])
+    elif e.get("cat") == "syscall" and e["name"] == "getppid":
+        calls[e["tid"]] += 1
+    elif e.get("cat") == "sched" and e["name"] == "off CPU: S":
+        naps[e["tid"]] += 1
+late = [t for t, b in work.items() if low <= b <= high]
+print(sum(calls[t] < 3 for t in late), sum(calls[t] > 3 for t in late),
+      sum(naps[t] == 0 for t in late) if len(late) > 100 else "only %d threads" % len(late))
+PY
+)"
+"$FNTRACE" info -i s.data >s_info.txt
+if grep -qE '^kernel lost +0 events$' s_info.txt; then
+	t_pass "threads made meanwhile: none lost"
+else
+	t_fail "threads made meanwhile: none lost" "$(grep '^kernel' s_info.txt | tr '\n' ' ')"
+fi

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading the kernel's events: a perf ring of our own making read as the
+ * kernel's, each hit once however many of our events saw it; and each
+ * architecture's system calls by name, a recording read by the names of
+ * the kernel it was made on.
+ */
+#include "unit.h"
+#include "../../src/kevents/kevents.h"
+#include "../../src/trace/kevents.h"
+#include "../../src/trace/syscall_names.h"
+
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct fake_ring {
+	struct kev_ring r;
+	uint8_t *data;
+	uint64_t head;
+};
+
+/* A raw_syscalls sample of thread tid: id at 8, then args (enter) or
+ * ret (exit), as their formats put them. */
+static void put_sample(struct fake_ring *f, int enter, uint32_t tid, uint64_t time, int64_t v,
+		       uint64_t id)
+{
+	struct { struct perf_event_header h; uint32_t pid, tid; uint64_t time, id;
+		 uint32_t cpu, res, raw_len; uint8_t raw[68]; } s = {
+		.h = { PERF_RECORD_SAMPLE, 0, sizeof(s) }, .pid = 1, .tid = tid, .time = time,
+		.id = id, .raw_len = sizeof(s.raw),
+	};
+	uint16_t type = enter ? 1 : 2;
+	int64_t nr = 39;
+
+	memcpy(s.raw, &type, 2);
+	memcpy(s.raw + 8, &nr, 8);
+	memcpy(s.raw + 16, &v, 8);
+	memcpy(f->data + f->head, &s, sizeof(s));
+	f->head += sizeof(s);
+}
+
+static void put_switch_in(struct fake_ring *f, uint32_t tid, uint64_t time, uint64_t id)
+{
+	struct { struct perf_event_header h; uint32_t pid, tid; uint64_t time, id;
+		 uint32_t cpu, res; } s = {
+		.h = { PERF_RECORD_SWITCH, 0, sizeof(s) }, .pid = 1, .tid = tid, .time = time, .id = id,
+	};
+
+	memcpy(f->data + f->head, &s, sizeof(s));
+	f->head += sizeof(s);
+}
+
+/* PERF_RECORD_LOST: id, how many, then the sample_id. */
+static void put_lost(struct fake_ring *f, uint64_t lost, uint64_t time)
+{
+	struct { struct perf_event_header h; uint64_t id, lost; uint32_t pid, tid; uint64_t time, sid;
+		 uint32_t cpu, res; } s = {
+		.h = { PERF_RECORD_LOST, 0, sizeof(s) }, .lost = lost, .time = time,
+	};
+
+	memcpy(f->data + f->head, &s, sizeof(s));
+	f->head += sizeof(s);
+}
+
+/* A thread whose events were opened twice (record -p: inherited, then
+ * its own) has each hit twice in a row, from two events (ids 7 and 8),
+ * each with its time: read once.  The same call made again is one
+ * event's twice: two. */
+static void test_repeated(void)
+{
+	size_t page = sysconf(_SC_PAGESIZE);
+	struct kevents k = { .used = 1u << TP_SYS_ENTER | 1u << TP_SYS_EXIT,
+			     .buf = malloc(1 << 16), .out = open("/dev/null", O_WRONLY) };
+	struct fake_ring f = { .r = { .fd = -1, .data_size = 4 * page } };
+
+	k.tps[TP_SYS_ENTER] = (struct kev_tracepoint){ 1, { { "id", 8, 8 }, { "args", 16, 48 } }, 2 };
+	k.tps[TP_SYS_EXIT] = (struct kev_tracepoint){ 2, { { "id", 8, 8 }, { "ret", 16, 8 } }, 2 };
+	f.r.base = calloc(1, page + f.r.data_size);
+	f.data = (uint8_t *)f.r.base + page;
+	put_sample(&f, 1, 5, 100, 3, 7);
+	put_sample(&f, 1, 5, 600, 3, 8);	/* the same entry, another event's */
+	put_sample(&f, 0, 5, 700, 0, 7);
+	put_sample(&f, 0, 5, 750, 0, 8);
+	put_switch_in(&f, 5, 800, 9);
+	put_switch_in(&f, 5, 820, 10);
+	put_sample(&f, 1, 5, 900, 3, 7);	/* the same call made again */
+	put_sample(&f, 1, 5, 950, 3, 7);	/* and again, its return elsewhere */
+	put_sample(&f, 1, 6, 960, 3, 11);	/* and by another thread */
+	put_lost(&f, 2, 970);			/* its return and next entry lost */
+	put_sample(&f, 1, 6, 990, 3, 12);	/* the one after them */
+	((struct perf_event_mmap_page *)f.r.base)->data_head = f.head;
+	kev_ring_read(&k, &f.r);
+	kev_flush(&k);
+	CHECK("repeated: each entry, return and switch back once, the call after a loss too",
+	      k.counts.by_kind[KEV_SYS_ENTER] == 5 && k.counts.by_kind[KEV_LOST] == 2 && k.counts.by_kind[KEV_SYS_EXIT] == 1 &&
+	      k.counts.by_kind[KEV_SWITCH_IN] == 1);
+	CHECK("repeated: counted as such", k.counts.repeated[KEV_SYS_ENTER] == 1 &&
+	      k.counts.repeated[KEV_SYS_EXIT] == 1 && k.counts.repeated[KEV_SWITCH_IN] == 1);
+	CHECK("repeated: the ring given back",
+	      ((struct perf_event_mmap_page *)f.r.base)->data_tail == f.head);
+	close(k.out);
+	free(k.buf);
+	free(k.wrap);
+	free(f.r.base);
+}
+
+/* Each architecture's names, from its own headers (the cross compilers
+ * scripts/deps.sh installs), and a recording read by the names of the
+ * kernel it says it was made on. */
+static void test_arches(void)
+{
+	char buf[32], dir[] = "/tmp/fntrace-kev-XXXXXX", path[256], text[128];
+	struct kev_header h = { .magic = KEV_MAGIC, .record_size = sizeof(struct kev_record),
+				.arch = KEV_ARCH_AARCH64 };
+	struct kev_record read_call = { .time = 1, .tid = 5, .kind = KEV_SYS_ENTER, .nr = 63,
+					.args = { 3, 0, 1 } };
+	struct tr_kevents k;
+	FILE *f;
+
+	CHECK("x86_64: 59 is execve", !strcmp(syscall_name_of(KEV_ARCH_X86_64, 59, buf, 32), "execve"));
+	CHECK("i386: 3 is read", !strcmp(syscall_name_of(KEV_ARCH_I386, 3, buf, 32), "read"));
+	CHECK("aarch64: 63 is read", !strcmp(syscall_name_of(KEV_ARCH_AARCH64, 63, buf, 32), "read"));
+	CHECK("riscv64: its own, past the generic ones",
+	      !strcmp(syscall_name_of(KEV_ARCH_RISCV64, 259, buf, 32), "riscv_flush_icache"));
+	CHECK("mips (o32): 4003 is read", !strcmp(syscall_name_of(KEV_ARCH_MIPS, 4003, buf, 32), "read"));
+	CHECK("an architecture of no table: the number",
+	      !strcmp(syscall_name_of(KEV_ARCHES, 63, buf, 32), "syscall_63"));
+	CHECK("aarch64: execve's number", syscall_number_of(KEV_ARCH_AARCH64, "execve") == 221);
+	CHECK("mips: a number past 4095 named", syscall_number_of(KEV_ARCH_MIPS, "syscall_4356") == 4356);
+	CHECK("the host's own", syscall_number("getppid") ==
+	      syscall_number_of(syscall_host_arch(), "getppid"));
+	if (!mkdtemp(dir)) {
+		CHECK("a directory for the kevents file", 0);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/kevents", dir);
+	f = fopen(path, "w");
+	CHECK("an aarch64 recording written", f && fwrite(&h, sizeof(h), 1, f) == 1 &&
+	      fwrite(&read_call, sizeof(read_call), 1, f) == 1 && fclose(f) == 0);
+	CHECK("aarch64 recording: read", tr_kevents_read(dir, &k) == 0 && k.nr == 1 &&
+	      k.arch == KEV_ARCH_AARCH64);
+	CHECK("aarch64 recording: its calls by aarch64's names",
+	      !strcmp(tr_kev_call_text(&k, &k.recs[0], text, sizeof(text)), "read(3, 0, 1)"));
+	tr_kevents_free(&k);
+	unlink(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	test_repeated();
+	test_arches();
+	return unit_done();
+}
