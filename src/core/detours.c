@@ -57,7 +57,8 @@
 #include <unistd.h>
 
 #define STUB_ALIGN 16
-#define CALL_ROOM 16		/* the arch's head (x86_64: 10, aarch64: 16) */
+#define CALL_ROOM 48		/* the arch's head (x86_64: 39, aarch64: 16) */
+#define BLOCK_HEAD (ARCH_DETOUR_WORDS * sizeof(uintptr_t))
 
 struct detour {
 	uint32_t id;
@@ -151,13 +152,14 @@ static int add_detour(struct ft_module *mod, unsigned idx, const struct detourfi
 	return 0;
 }
 
-/* Stubs for the entries that match, in one block near the module: its
- * first word ftrace_caller's address, the stubs after it.  -1 only if
+/* Stubs for the entries that match, in one block near the module: the
+ * words their heads read first (ftrace_caller's address, ...), the stubs
+ * after them.  -1 only if
  * out of memory: a module with no room near it keeps its text. */
 static int make_stubs(struct ft_module *mod, unsigned idx, const struct elf_file *f,
 		      const struct detourfile *df)
 {
-	size_t size = STUB_ALIGN, ps = (size_t)sysconf(_SC_PAGESIZE);
+	size_t size = BLOCK_HEAD, ps = (size_t)sysconf(_SC_PAGESIZE);
 	unsigned bad = 0;
 	uintptr_t block;
 	uint8_t *at;
@@ -170,8 +172,8 @@ static int make_stubs(struct ft_module *mod, unsigned idx, const struct elf_file
 		ft_warn("%s: no room near it for its detours' stubs", mod->path);
 		return 0;
 	}
-	*(uintptr_t *)block = arch_caller_for(SITE_DETOUR);
-	at = (uint8_t *)block + STUB_ALIGN;
+	arch_detour_words((uintptr_t *)block);
+	at = (uint8_t *)block + BLOCK_HEAD;
 	for (unsigned i = 0; i < df->nr && !ret; i++) {
 		if (!matches(mod, f, &df->v[i])) {
 			bad++;
