@@ -15,11 +15,13 @@
  *
  *   stub: push %r11            ftrace_caller_detour finds the caller's
  *         call *caller(%rip)   return address at 16(%rsp) and returns to
- *         pop  %r11            stub + 8; %r11 is kept, as every register
- *         push %rbp            is: a caller compiled knowing which ones
- *         mov  %rsp,%rbp       the function clobbers (gcc's -fipa-ra) may
- *         push %rbx            keep a value in any other
- *         jmp  f+5
+ *         ...                  stub + 8; %r11 is kept, as every register
+ *         pop  %r11            is: a caller compiled knowing which ones
+ *         push %rbp            the function clobbers (gcc's -fipa-ra) may
+ *         mov  %rsp,%rbp       keep a value in any other.  If the graph
+ *         push %rbx            tracer hijacked the return, "..." calls
+ *         jmp  f+5             the copy from just before return_to_handler
+ *                              instead (arch/x86_64/ftrace.c)
  *
  * aarch64 replaces one word (after a BTI or PACIASP, kept):
  *

@@ -402,7 +402,7 @@ static ft_inline uintptr_t graph_return(struct ft_context *c, uintptr_t retval,
 	if (unlikely(i == 0))
 		i = out_of_step(c);
 	ret = ft_stack(c)[i - 1].ret;
-	if (ft_stack(c)[i - 1].flags & FRAME_PAIRED)
+	if (ARCH_DETOUR_PAIRED && (ft_stack(c)[i - 1].flags & FRAME_PAIRED))
 		ret |= RET_PAIRED;
 	close_frame(c, i, retval, quiet);
 	return ret;
