@@ -21,6 +21,7 @@
 #    take (target >= 95 %), and, under -F '*' on tests/real/workload.lua,
 #    every function's hits equal to those of its fntrace cc build.
 #
+# REACH_PARTS picks some of them ("detour libcall lua", the default).
 # Every figure is from the median of REACH_REPS runs (7; BENCH_QUICK: 3),
 # the commands of a group interleaved.  The detours' plans go to a cache
 # of the benchmark's own (FNTRACE_CACHE for each fntrace run).
@@ -205,7 +206,7 @@ lua_part() {
 
 mkdir -p "$OUT"
 broken=0
-detour_part || broken=1
-libcall_part || broken=1
-lua_part || broken=1
+for part in ${REACH_PARTS:-detour libcall lua}; do
+	"${part}_part" || broken=1
+done
 exit $broken

@@ -392,6 +392,11 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
  * ftrace_caller_detour's address word_off bytes on (negative: before it),
  * and returns its length (0: no detours on this arch), with in *resume
  * the offset the call returns to: the record's ip + len.
+ * arch_detour_words() writes the words the heads read (ARCH_DETOUR_WORDS
+ * at most, ftrace_caller_detour's first) and returns how many.
+ * ARCH_DETOUR_PAIRED 1: a head whose function the graph tracer took calls
+ * the copy from just before return_to_handler, so that the function's
+ * return is one the return stack predicts (FRAME_PAIRED, tracer_graph.c).
  * arch_detour_jump() writes the jump of len bytes at entry to stub, -1 if
  * it cannot reach; arch_detour_reaim() makes the 4-byte field at p of a
  * copy made to run at "from" mean the same at "to" (a rel32 or disp32, a
@@ -401,8 +406,13 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
 #ifndef ARCH_HAVE_DETOURS
 #define ARCH_HAVE_DETOURS 0
 #endif
+#ifndef ARCH_DETOUR_PAIRED
+#define ARCH_DETOUR_PAIRED 0
+#endif
+#define ARCH_DETOUR_WORDS 4
 #if ARCH_HAVE_DETOURS
 unsigned arch_detour_call(uint8_t *code, intptr_t word_off, unsigned *resume);
+unsigned arch_detour_words(uintptr_t *words);
 int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn, unsigned *len);
 int arch_detour_reaim(uint8_t *p, uintptr_t from, uintptr_t to);
 /* Where a thread a signal interrupted was (its ucontext's pc). */
@@ -414,6 +424,11 @@ static inline uintptr_t arch_context_pc(const void *ucontext)
 }
 
 static inline unsigned arch_detour_call(uint8_t *code, intptr_t word_off, unsigned *resume)
+{
+	return 0;
+}
+
+static inline unsigned arch_detour_words(uintptr_t *words)
 {
 	return 0;
 }

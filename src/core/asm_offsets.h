@@ -35,6 +35,9 @@
 #define FT_FRAME_SHIFT		5	/* log2 of its size */
 #define FT_FRAME_TRACED		0x1	/* its entry was written */
 #define FT_FRAME_TIMED		0x80	/* a snapshot_if_longer trigger times it */
+#define FT_FRAME_PAIRED		0x100	/* a detour's stub called the function from
+					 * just before return_to_handler (x86_64):
+					 * return_to_handler leaves by a ret */
 
 /* struct ft_graph_config: trace, then the six settings that each take
  * the graph hooks off their fast path (profile .. args), 24 bytes; then
@@ -57,6 +60,8 @@
 /* struct ftrace_rec, in blocks of 1 << FT_REC_BLOCK_SHIFT */
 #define FT_REC_SIZE		40
 #define FT_REC_FLAGS		24
+#define FT_REC_KIND		31
+#define FT_SITE_DETOUR		6	/* enum site_kind's SITE_DETOUR */
 #define FT_REC_BLOCK_SHIFT	12
 #define FT_REC_FL_RETURNS	0x40	/* the one FTRACE_FL_RETURNS */
 #define FT_REC_FL_PROBED	0x80	/* the one FTRACE_FL_PROBED */

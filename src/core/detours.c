@@ -15,11 +15,13 @@
  *
  *   stub: push %r11            ftrace_caller_detour finds the caller's
  *         call *caller(%rip)   return address at 16(%rsp) and returns to
- *         pop  %r11            stub + 8; %r11 is kept, as every register
- *         push %rbp            is: a caller compiled knowing which ones
- *         mov  %rsp,%rbp       the function clobbers (gcc's -fipa-ra) may
- *         push %rbx            keep a value in any other
- *         jmp  f+5
+ *         ...                  stub + 8; %r11 is kept, as every register
+ *         pop  %r11            is: a caller compiled knowing which ones
+ *         push %rbp            the function clobbers (gcc's -fipa-ra) may
+ *         mov  %rsp,%rbp       keep a value in any other.  If the graph
+ *         push %rbx            tracer hijacked the return, "..." calls
+ *         jmp  f+5             the copy from just before return_to_handler
+ *                              instead (arch/x86_64/ftrace.c)
  *
  * aarch64 replaces one word (after a BTI or PACIASP, kept):
  *
@@ -58,7 +60,8 @@
 #include <unistd.h>
 
 #define STUB_ALIGN 16
-#define CALL_ROOM 16		/* the arch's head (x86_64: 10, aarch64: 16) */
+#define CALL_ROOM 48		/* the arch's head (x86_64: 39, aarch64: 16) */
+#define BLOCK_HEAD (ARCH_DETOUR_WORDS * sizeof(uintptr_t))
 
 struct detour {
 	uint32_t id;
@@ -152,13 +155,14 @@ static int add_detour(struct ft_module *mod, unsigned idx, const struct detourfi
 	return 0;
 }
 
-/* Stubs for the entries that match, in one block near the module: its
- * first word ftrace_caller's address, the stubs after it.  -1 only if
+/* Stubs for the entries that match, in one block near the module: the
+ * words their heads read first (ftrace_caller's address, ...), the stubs
+ * after them.  -1 only if
  * out of memory: a module with no room near it keeps its text. */
 static int make_stubs(struct ft_module *mod, unsigned idx, const struct elf_file *f,
 		      const struct detourfile *df)
 {
-	size_t size = STUB_ALIGN, ps = (size_t)sysconf(_SC_PAGESIZE);
+	size_t size = BLOCK_HEAD, ps = (size_t)sysconf(_SC_PAGESIZE);
 	unsigned bad = 0;
 	uintptr_t block;
 	uint8_t *at;
@@ -171,8 +175,8 @@ static int make_stubs(struct ft_module *mod, unsigned idx, const struct elf_file
 		ft_warn("%s: no room near it for its detours' stubs", mod->path);
 		return 0;
 	}
-	*(uintptr_t *)block = arch_caller_for(SITE_DETOUR);
-	at = (uint8_t *)block + STUB_ALIGN;
+	arch_detour_words((uintptr_t *)block);
+	at = (uint8_t *)block + BLOCK_HEAD;
 	for (unsigned i = 0; i < df->nr && !ret; i++) {
 		if (!matches(mod, f, &df->v[i])) {
 			bad++;

@@ -57,7 +57,8 @@ _Static_assert(offsetof(struct rec_hash, shift) == FT_HASH_SHIFT &&
 	       sizeof(struct rec_slot) == 1u << FT_HASH_SLOT_SHIFT &&
 	       offsetof(struct rec_slot, id) == FT_HASH_SLOT_ID &&
 	       sizeof(struct ftrace_rec) == FT_REC_SIZE &&
-	       offsetof(struct ftrace_rec, flags) == FT_REC_FLAGS,
+	       offsetof(struct ftrace_rec, flags) == FT_REC_FLAGS &&
+	       offsetof(struct ftrace_rec, kind) == FT_REC_KIND && SITE_DETOUR == FT_SITE_DETOUR,
 	       "asm_offsets.h describes the records and their hash");
 #endif
 

@@ -49,6 +49,13 @@
 #define FRAME_WHOLE	0x40	/* tracing_thresh: no entry was written; the
 				 * call is, whole, at its exit if long enough */
 #define FRAME_TIMED	FT_FRAME_TIMED	/* a snapshot_if_longer trigger times it */
+#define FRAME_PAIRED	FT_FRAME_PAIRED	/* entered by a detour's paired call (arch.h):
+					 * return_to_handler leaves by a ret */
+
+/* A paired frame's real return address as ftrace_return_to_handler gives
+ * it back: its top bit set (user addresses never have it), which the
+ * arch's return_to_handler takes off to choose a ret over a jump. */
+#define RET_PAIRED	((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))
 
 /* Both read by the fast paths in assembly too (asm_offsets.h). */
 struct ft_graph_config ft_graph;
@@ -227,6 +234,8 @@ static ft_inline void graph_entry(struct ft_thread *t, struct ft_context *c,
 			 write_entry(c, id, rec_flags, now, regs);
 	if (unlikely(rec_flags & FTRACE_FL_TIMED))
 		flags |= FRAME_TIMED;
+	if (ARCH_DETOUR_PAIRED && ftrace_rec_get(id)->kind == SITE_DETOUR)
+		flags |= FRAME_PAIRED;
 	push_frame(c, retp, id, flags, rec_flags, now);
 }
 
@@ -393,6 +402,8 @@ static ft_inline uintptr_t graph_return(struct ft_context *c, uintptr_t retval,
 	if (unlikely(i == 0))
 		i = out_of_step(c);
 	ret = ft_stack(c)[i - 1].ret;
+	if (ARCH_DETOUR_PAIRED && (ft_stack(c)[i - 1].flags & FRAME_PAIRED))
+		ret |= RET_PAIRED;
 	close_frame(c, i, retval, quiet);
 	return ret;
 }

@@ -20,6 +20,7 @@ arch_flavor() {
 	clang-patchable) cc=clang; flags="-fpatchable-function-entry=5" ;;
 	gcc-pg-linked)   cc=gcc;   flags="-pg"; link="-pg" ;;
 	plain)           cc=gcc;   flags="" ;;
+	g++-plain)       cc=g++;   flags="" ;;
 	g++-pg)          cc=g++;   flags="-pg" ;;
 	gcc-pg-rdynamic) cc=gcc;   flags="-pg"; link="-rdynamic" ;;
 	*) return 1 ;;

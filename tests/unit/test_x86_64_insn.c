@@ -7,7 +7,7 @@
 
 /* The entry stubs live in assembly in the runtime; stand-ins here. */
 char ftrace_caller[1], ftrace_caller_frame[1], ftrace_return_caller[1], ftrace_tail_caller[1];
-char ftrace_caller_detour[1];
+char ftrace_caller_detour[1], ftrace_detour_call[1], return_to_handler[1];
 
 /* A library call's stub, and which GOT slots code only calls through. */
 static void libcalls(void)
@@ -38,15 +38,26 @@ static void libcalls(void)
 	CHECK("x86_64: ... and a slot not referred to has no use", use[4] == 0);
 }
 
-/* arch_detour_call(): ten bytes, the call reading the word word_off on,
- * returning to offset 8. */
+/* arch_detour_call(): the head, its three RIP-relative fields reading the
+ * words word_off on (caller, handler, ftrace_detour_call), returning to
+ * offset 8; the lea aims at the copy, right after the head. */
 static int detour_head_is(intptr_t word_off, unsigned want_resume)
 {
-	uint8_t code[16];
+	uint8_t code[48];
 	unsigned resume = 0, len = arch_detour_call(code, word_off, &resume);
 
-	return len == 10 && resume == want_resume &&
-	       unit_bytes_are(code, "41 53 ff 15 38 00 00 00 41 5b");
+	return len == 39 && resume == want_resume &&
+	       unit_bytes_are(code, "41 53 ff 15 38 00 00 00 4c 3b 1d 39 00 00 00 75 14 "
+				    "4c 8d 1d 0f 00 00 00 4c 89 5c 24 f8 41 5b "
+				    "ff 25 2b 00 00 00 41 5b");
+}
+
+static int detour_words_are(void)
+{
+	uintptr_t w[ARCH_DETOUR_WORDS];
+
+	return arch_detour_words(w) == 3 && w[0] == (uintptr_t)ftrace_caller_detour &&
+	       w[1] == (uintptr_t)return_to_handler && w[2] == (uintptr_t)ftrace_detour_call;
 }
 
 int main(void)
@@ -76,8 +87,10 @@ int main(void)
 	      arch_caller_for(SITE_RETURN) == (uintptr_t)ftrace_return_caller &&
 	      arch_caller_for(SITE_TAIL_CALL) == (uintptr_t)ftrace_tail_caller &&
 	      arch_caller_for(SITE_DETOUR) == (uintptr_t)ftrace_caller_detour);
-	CHECK("x86_64: a detour's stub head: push %r11, call *word(%rip), pop %r11",
+	CHECK("x86_64: a detour's stub head: the hook's call, then the paired call or the copy",
 	      detour_head_is(0x40, 8));
+	CHECK("x86_64: ... reading ftrace_caller_detour, return_to_handler, ftrace_detour_call",
+	      detour_words_are());
 	CHECK("x86_64: after a return site, ret, ret imm16, rep ret, bnd ret are returns",
 	      arch_insn_is_return((const uint8_t[]){ 0xc3 }) &&
 	      arch_insn_is_return((const uint8_t[]){ 0xc2, 0x08, 0x00 }) &&

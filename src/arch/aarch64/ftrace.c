@@ -118,6 +118,13 @@ unsigned arch_detour_call(uint8_t *code, intptr_t word_off, unsigned *resume)
 	return 16;
 }
 
+/* The one word the heads read. */
+unsigned arch_detour_words(uintptr_t *words)
+{
+	words[0] = arch_caller_for(SITE_DETOUR);
+	return 1;
+}
+
 /*   14xxxxxx   b stub      (one word, the function's first after a BTI) */
 int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn, unsigned *len)
 {

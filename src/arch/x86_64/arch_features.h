@@ -19,6 +19,9 @@
 /* Detours: a jmp rel32 at the entry, a stub per function (ftrace.c,
  * core/detours.c). */
 #define ARCH_HAVE_DETOURS 1
+/* A detour's stub calls its function from just before return_to_handler
+ * when the graph tracer took the call (ftrace.c, entry.S). */
+#define ARCH_DETOUR_PAIRED 1
 /* A signal frame's restorer word on the stack, the ucontext above it
  * (trap.c, core/sigframes.c). */
 #define ARCH_SIGFRAME_ON_STACK 1

@@ -228,7 +228,7 @@
 	cmpq	%rsi, FT_FRAME_RETP(%rcx)
 	jne	\idle
 	movl	FT_FRAME_FLAGS(%rcx), %eax
-	andl	$~FT_FRAME_TIMED, %eax
+	andl	$~(FT_FRAME_TIMED | FT_FRAME_PAIRED), %eax
 	cmpl	$FT_FRAME_TRACED, %eax
 	jne	\idle
 	movq	FT_CTX_OVERRUNS(%rdi), %rax
@@ -262,11 +262,15 @@ ftrace_caller_frame:
  * the return address: a program built without call sites may keep a
  * value in %r11 across a call to a function whose body its compiler saw
  * (gcc's -fipa-ra), which no call site's caller does.  The parent's
- * return address is at 16(%rsp).
+ * return address is at 16(%rsp).  Every path of ftrace_caller returns
+ * with %r11 the value of the return slot: return_to_handler if the graph
+ * tracer took the call, and the stub then calls the function from
+ * ftrace_detour_call (below).
  *
  *   stub:  push %r11
  *          call *ftrace_caller_detour     [%rsp] stub + 8, 8(%rsp) %r11
- *          pop  %r11                      16(%rsp) the parent's
+ *          cmp  handler(%rip), %r11       16(%rsp) the parent's
+ *          ...
  */
 	.p2align 4
 	.globl	ftrace_caller_detour
@@ -362,10 +366,14 @@ ftrace_caller:
 .Lentry_hijack:
 	testl	$FT_REC_FL_RETURNS, FT_REC_FLAGS(%r11,%rdx)
 	jnz	5f
-	leaq	return_to_handler(%rip), %rax
+	cmpb	$FT_SITE_DETOUR, FT_REC_KIND(%r11,%rdx)
+	jne	6f
+	orl	$FT_FRAME_PAIRED, FT_FRAME_FLAGS(%rcx)
+6:	leaq	return_to_handler(%rip), %rax
 	movq	FT_FRAME_RETP(%rcx), %rdx
 	movq	%rax, (%rdx)
-5:
+5:	movq	FT_FRAME_RETP(%rcx), %r11	/* the slot's value, for a detour */
+	movq	(%r11), %r11
 	movl	$0, FT_CTX_BUSY(%rdi)
 	.cfi_remember_state
 	RESTORE_FIVE
@@ -445,6 +453,8 @@ ftrace_graph_call:
 	movq	40(%rsp), %r8
 	movq	48(%rsp), %r9
 	movq	56(%rsp), %r10
+	movq	64(%rsp), %r11			/* the slot's value, for a detour */
+	movq	(%r11), %r11
 	cmpl	$0, ft_scrub_spills(%rip)
 	je	.Lcaller_scrubbed
 	.irp off, 0, 8, 16, 24, 32, 40, 48, 56, 64
@@ -468,31 +478,61 @@ ftrace_graph_call:
  *   after:   parent: call func      func: ...; ret  --> return_to_handler
  *                                                       --> jmp *parent
  *
+ * The function's ret went where the return stack did not predict, which
+ * left the parent's entry on it: the jump keeps that entry for the
+ * parent's own return.  A detour's function the graph took returns
+ * otherwise (FT_FRAME_PAIRED): its stub called it from
+ * ftrace_detour_call, whose call pushed this address, at the slot, and
+ * onto the return stack, which predicted the ret here; its top is now the
+ * parent's entry, and a ret to the parent, predicted too, takes it:
+ *
+ *   parent: call f      f: jmp stub      stub: ... jmp ftrace_detour_call
+ *   ftrace_detour_call: call *copy       copy: ...; jmp f + len
+ *   f: ...; ret   --> return_to_handler: ...; ret --> parent
+ *
  * Every register comes back as the function left it, not only those the
  * ABI says a return keeps: the parent of a function reached by a detour
  * may have been compiled knowing which registers that function clobbers
  * (gcc's -fipa-ra), and keep a value in %rcx or %r11 across the call.
- * So the real return address is not jumped to through a register but
- * through a word below the restored %rsp, in the 128-byte red zone no
- * signal frame touches (and which a parent, not being a leaf, has no use
- * for).
+ * So the real return address goes back into the slot, and the ret or the
+ * jump takes it from there (the jump from below the restored %rsp, in
+ * the 128-byte red zone no signal frame touches, which a parent, not
+ * being a leaf, has no use for).
+ *
+ * ftrace_detour_call, entered from a detour's stub with %rsp at the slot
+ * (src/arch/x86_64/ftrace.c): the copy's address is 16 bytes below it.
+ * Its call must end where return_to_handler begins.
  */
 	.p2align 4
+	.globl	ftrace_detour_call
+	.hidden	ftrace_detour_call
+	.type	ftrace_detour_call, @function
+ftrace_detour_call:
+	leaq	8(%rsp), %rsp
+	call	*-24(%rsp)
+	.size	ftrace_detour_call, . - ftrace_detour_call
 	.globl	return_to_handler
 	.hidden	return_to_handler
 	.type	return_to_handler, @function
 return_to_handler:
+	leaq	-8(%rsp), %rsp			/* back over the slot */
 	SAVE_FIVE cfi=0
-	leaq	32(%rsp), %rsi			/* the slot the return came from */
+	leaq	40(%rsp), %rsi			/* the slot the return came from */
 	GRAPH_FAST_ALLOWED 2f
 	GRAPH_FAST_ENTER %rsi, 2f
 	GRAPH_FAST_POP 1f
 	movq	FT_FRAME_RET(%rcx), %rax
-	movq	%rax, -8(%rsp)			/* -48(%rsp) once restored */
+	movq	%rax, 40(%rsp)
 	movl	$0, FT_CTX_BUSY(%rdi)
+	testl	$FT_FRAME_PAIRED, FT_FRAME_FLAGS(%rcx)
+	jz	3f
 	RESTORE_FIVE cfi=0
 	SCRUB_SAVED 5
-	jmp	*-48(%rsp)
+	ret
+3:	RESTORE_FIVE cfi=0
+	SCRUB_SAVED 5
+	leaq	8(%rsp), %rsp
+	jmp	*-8(%rsp)
 1:	movl	$0, FT_CTX_BUSY(%rdi)
 2:	RESTORE_FIVE cfi=0
 
@@ -500,19 +540,27 @@ return_to_handler:
 	pushq	%\reg
 	.endr
 	movq	%rax, %rdi			/* the return value */
-	leaq	64(%rsp), %rsi			/* the slot the return came from */
+	leaq	72(%rsp), %rsi			/* the slot the return came from */
 	pushq	%rbp
 	movq	%rsp, %rbp
 	andq	$-16, %rsp
 	call	ftrace_return_to_handler
 	movq	%rbp, %rsp
 	popq	%rbp
-	movq	%rax, -8(%rsp)			/* -80(%rsp) once restored */
+	btrq	$63, %rax			/* RET_PAIRED (tracer_graph.c) */
+	movq	%rax, 72(%rsp)
+	jc	4f
 	.irp reg, r11, r10, r9, r8, rdi, rsi, rdx, rcx, rax
 	popq	%\reg
 	.endr
 	SCRUB_SAVED 9
-	jmp	*-80(%rsp)
+	leaq	8(%rsp), %rsp
+	jmp	*-8(%rsp)
+4:	.irp reg, r11, r10, r9, r8, rdi, rsi, rdx, rcx, rax
+	popq	%\reg
+	.endr
+	SCRUB_SAVED 9
+	ret
 	.size	return_to_handler, . - return_to_handler
 
 /*

@@ -16,7 +16,7 @@
 
 #include <string.h>
 
-extern char ftrace_caller_detour[];	/* entry.S */
+extern char ftrace_caller_detour[], ftrace_detour_call[];	/* entry.S */
 
 static const uint8_t nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 static const uint8_t nop6[] = { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
@@ -124,27 +124,55 @@ unsigned arch_libcall_stub(uint8_t *code, uintptr_t word_off)
 
 /*
  * A detour's stub begins with its call to ftrace_caller_detour (entry.S),
- * %r11 kept around it:
+ * %r11 kept around it.  The hook returns with %r11 the value of the
+ * function's return slot, 8(%rsp) there; return_to_handler if the graph
+ * tracer took the call.  Then the head calls the function's copy from
+ * ftrace_detour_call, whose call ends at return_to_handler: it pushes
+ * the value the slot held, at the slot, and the return stack predicts
+ * the function's return there (return_to_handler then leaves by a ret,
+ * FT_FRAME_PAIRED).  The words, word_off bytes on:
+ * ftrace_caller_detour, return_to_handler, ftrace_detour_call.
  *
- *   41 53         push %r11
- *   ff 15 rel32   call *caller(%rip)     returns to stub + 8
- *   41 5b         pop  %r11
+ *    0  41 53            push %r11
+ *    2  ff 15 rel32      call *caller(%rip)       returns to stub + 8
+ *    8  4c 3b 1d rel32   cmp  handler(%rip),%r11
+ *   15  75 14            jne  37
+ *   17  4c 8d 1d rel32   lea  39(%rip),%r11       the copy, for the call:
+ *   24  4c 89 5c 24 f8   mov  %r11,-8(%rsp)       16 bytes below the slot,
+ *   29  41 5b            pop  %r11                in the red zone (no
+ *   31  ff 25 rel32      jmp  *detour_call(%rip)  signal frame writes it)
+ *   37  41 5b            pop  %r11
+ *   39  the function's relocated first instructions, then jmp f + len
  *
  * entered by the entry's jmp, 8(%rsp) the caller's return address at the
- * call; the function's relocated first instructions follow.  The entry:
+ * call.  The entry:
  *
  *   e9 rel32      jmp stub
  */
 unsigned arch_detour_call(uint8_t *code, intptr_t word_off, unsigned *resume)
 {
-	int32_t to_caller = (int32_t)(word_off - 8);
+	static const uint8_t head[] = {
+		0x41, 0x53, 0xff, 0x15, 0, 0, 0, 0, 0x4c, 0x3b, 0x1d, 0, 0, 0, 0,
+		0x75, 0x14, 0x4c, 0x8d, 0x1d, 15, 0, 0, 0, 0x4c, 0x89, 0x5c, 0x24, 0xf8,
+		0x41, 0x5b, 0xff, 0x25, 0, 0, 0, 0, 0x41, 0x5b,
+	};
+	int32_t to_caller = (int32_t)(word_off - 8), to_handler = (int32_t)(word_off + 8 - 15),
+		to_call = (int32_t)(word_off + 16 - 37);
 
-	code[0] = 0x41, code[1] = 0x53;
-	code[2] = 0xff, code[3] = 0x15;
+	memcpy(code, head, sizeof(head));
 	memcpy(code + 4, &to_caller, 4);
-	code[8] = 0x41, code[9] = 0x5b;
+	memcpy(code + 11, &to_handler, 4);
+	memcpy(code + 33, &to_call, 4);
 	*resume = 8;
-	return 10;
+	return sizeof(head);
+}
+
+unsigned arch_detour_words(uintptr_t *words)
+{
+	words[0] = (uintptr_t)ftrace_caller_detour;
+	words[1] = (uintptr_t)return_to_handler;
+	words[2] = (uintptr_t)ftrace_detour_call;
+	return 3;
 }
 
 int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn, unsigned *len)
