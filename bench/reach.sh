@@ -181,7 +181,7 @@ lua_part() {
 		"$top/scripts/build-lua.sh" $f >/dev/null || { log "reach: cannot build lua-$f"; return 1; }
 	done
 	share=$("$FNTRACE" list --detours "$(lua_bin plain)" |
-		sed -n 's/.* can be patched (\([0-9.]*\)%)$/\1/p')
+		sed -n 's/.* can be patched (\([0-9.]*\)%).*/\1/p')
 	FNTRACE_CACHE=$PLANS "$FNTRACE" record -F '*' -o "$OUT/r_lua_detour.dir" -- \
 		"$(lua_bin plain)" "$WORKLOAD" 1 >"$OUT/r_lua_detour.out" 2>&1 || return 1
 	FNTRACE_CACHE=$PLANS "$FNTRACE" record -F '*' -o "$OUT/r_lua_site.dir" -- \

@@ -272,6 +272,7 @@ enum detour_refusal {
 	DETOUR_UNREACHED,	/* code there after a jump: entered from elsewhere */
 	DETOUR_OUT_OF_REACH,	/* a relocated operand or the jump does not reach */
 	DETOUR_NO_ROOM,		/* the trampoline's buffer is too small */
+	DETOUR_COLD_PART,	/* a function's .cold part: jumped to, never called */
 	DETOUR_NR_REFUSALS
 };
 

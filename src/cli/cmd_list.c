@@ -79,13 +79,22 @@ static void print_plan(const struct detour_plan *p, int address)
 		printf("%#llx %u detour %s\n", (unsigned long long)p->patch, p->len, p->name);
 }
 
-/* Each function refused (with -a, each one patched too), then the share. */
+/* Each function refused (with -a, each one patched too), then the share
+ * of the functions: a cold part, a piece of one, is not counted. */
 static void print_plans(const struct detour_plans *plans, int address)
 {
-	for (unsigned i = 0; i < plans->nr; i++)
+	unsigned cold = 0, funcs;
+
+	for (unsigned i = 0; i < plans->nr; i++) {
 		print_plan(&plans->v[i], address);
-	printf("%u of %u functions can be patched (%.1f%%)\n", plans->ok, plans->nr,
-	       100.0 * plans->ok / plans->nr);
+		cold += plans->v[i].refusal == DETOUR_COLD_PART;
+	}
+	funcs = plans->nr - cold;
+	printf("%u of %u functions can be patched (%.1f%%)", plans->ok, funcs,
+	       funcs ? 100.0 * plans->ok / funcs : 0.0);
+	if (cold)
+		printf(", %u cold parts left out", cold);
+	printf("\n");
 }
 
 /* The detour plan of the ELF file at path, printed: 0 if it has any

@@ -31,6 +31,7 @@ static const char *const refusal_str[DETOUR_NR_REFUSALS] = {
 	[DETOUR_UNREACHED] = "code after a jump inside the replaced bytes",
 	[DETOUR_OUT_OF_REACH] = "out of reach",
 	[DETOUR_NO_ROOM] = "trampoline too small",
+	[DETOUR_COLD_PART] = "a function's cold part, entered by a jump, not a call",
 };
 
 const char *detour_refusal_str(unsigned refusal)

@@ -9,6 +9,7 @@
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The end of the section holding addr, or 0. */
 static uint64_t section_end(const struct elf_file *f, uint64_t addr)
@@ -36,6 +37,28 @@ static uint64_t size_of(const struct elf_file *f, const struct funcsyms *fs, uns
 	return end ? end - fs->v[i].addr : 0;
 }
 
+/*
+ * gcc moves a function's unlikely blocks into a symbol of their own,
+ * "f.cold" (older gccs: "f.cold.N"), which the function jumps to: no
+ * call, so no return address where a tracer would look for one (the
+ * graph tracer would replace a word of its caller's frame), and an
+ * exception's landing pad is often there.  Scanned all the same, for
+ * the branches back into f.
+ */
+static int is_cold_part(const char *name)
+{
+	const char *cold = strstr(name, ".cold"), *next;
+
+	while (cold && (next = strstr(cold + 1, ".cold")))
+		cold = next;
+	if (!cold)
+		return 0;
+	cold += strlen(".cold");
+	if (*cold == '.' && cold[1])
+		cold += 1 + strspn(cold + 1, "0123456789");
+	return *cold == '\0';
+}
+
 static int scan_all(struct detour_dec *d, const struct elf_file *f, const struct funcsyms *fs,
 		    struct detour_plans *out, struct detour_targets *t)
 {
@@ -52,6 +75,10 @@ static int scan_all(struct detour_dec *d, const struct elf_file *f, const struct
 			p->refusal = DETOUR_NOT_IN_FILE;
 		else if (detour_scan(d, code, p, t))
 			return -1;
+		if (is_cold_part(p->name) && !p->refusal) {
+			p->refusal = DETOUR_COLD_PART;
+			p->why_at = p->func;
+		}
 	}
 	out->nr = fs->nr;
 	return 0;

@@ -72,6 +72,22 @@ t_ok "list -a --detours: every line a plan, or the summary" \
 	sh -c "! grep -v -e '^0x[0-9a-f]* [0-9]* detour ' -e ': .* (0x[0-9a-f]*)\$' \
 		-e '^[0-9]* of [0-9]* functions can be patched' out.txt"
 
+# A cold part (gcc's f.cold: f's unlikely blocks, a catch's landing pad)
+# is jumped to, never called: refused, and left out of the share; the
+# program traced with -F '*' under function_graph counts its calls as
+# without the cold parts, and its output is unchanged.
+t_build g++-plain -O2 cold "$top/tests/progs/detour_cold.cpp"
+"$FNTRACE" list --detours cold >out.txt
+t_ok "list --detours: a cold part refused, with its reason" \
+	grep -qx "main.cold: a function's cold part, entered by a jump, not a call (0x[0-9a-f]*)" out.txt
+t_ok "list --detours: cold parts left out of the share" \
+	grep -qx '[0-9]* of [0-9]* functions can be patched (100.0%), 2 cold parts left out' out.txt
+"$FNTRACE" record -F '*' -o cold.data -- ./cold >cold.out 2>cold.err
+t_eq "a cold part's program traced: its output" "11" "$(cat cold.out)"
+"$FNTRACE" report -i cold.data >cold.txt 2>&1
+t_eq "a cold part is not traced" "0" "$(grep -c '\.cold' cold.txt)"
+t_eq "the throwing function's calls" "10" "$(grep -c 'thrower()' cold.txt)"
+
 # A landing pad stays: the jump goes after gcc's endbr64 (-fcf-protection)
 # and after aarch64's bti c and paciasp (-mbranch-protection=standard:
 # bti c where the return address is not signed, a leaf's).
