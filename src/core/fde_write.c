@@ -8,11 +8,22 @@
  *   CIE  version 1, no augmentation (pointers absolute, W bytes),
  *        code align, data align -W, return address column
  *   FDE  [pc, pc + 2)
- *        DW_CFA_def_cfa sp, 0            the caller's stack pointer is ours
+ *        DW_CFA_def_cfa sp, 2W           a frame of its own ...
+ *        DW_CFA_val_offset sp, 2         ... and yet the caller's stack
+ *                                        pointer is ours: CFA - 2W
  *        DW_CFA_val_expression ra,       the return address is ret
  *            DW_OP_const<W>u ret
  *
  * Every other register is left unsaved: it has its value in the caller.
+ *
+ * Why not simply a CFA of sp + 0: libgcc knows a frame by the CFA of
+ * the frame it called (uw_identify_context), and an exception's second
+ * phase installs the handler in the first frame known as the first
+ * phase found it.  With sp + 0 this frame would be known as the one it
+ * called is, and as its caller, the handler, is: an exception whose
+ * handler is the caller of a hijacked frame (its return address not put
+ * back, where the slot floats: aarch64's patchable entries) would stop
+ * here, in a frame with no personality, and abort.
  */
 #include "ftrace.h"
 
@@ -21,12 +32,13 @@
 enum {
 	DW_CFA_nop = 0x00,
 	DW_CFA_def_cfa = 0x0c,
+	DW_CFA_val_offset = 0x14,
 	DW_CFA_val_expression = 0x16,
 	DW_OP_const4u = 0x0c,
 	DW_OP_const8u = 0x0e,
 	W = sizeof(uintptr_t),
 	CIE_SIZE = 16,				/* length word included */
-	FDE_SIZE = 4 + 4 + 2 * W + 3 + 3 + 1 + W + 1,
+	FDE_SIZE = 4 + 4 + 2 * W + 3 + 3 + 3 + 1 + W + 1,
 };
 
 static unsigned char *put32(unsigned char *p, uint32_t v)
@@ -61,7 +73,10 @@ static void write_fde(unsigned char *fde, uintptr_t pc, uintptr_t ret)
 	p = put_ptr(put_ptr(p, pc), 2);
 	*p++ = DW_CFA_def_cfa;
 	*p++ = arch_dwarf.sp;
-	*p++ = 0;
+	*p++ = 2 * W;				/* uleb128 */
+	*p++ = DW_CFA_val_offset;
+	*p++ = arch_dwarf.sp;
+	*p++ = 2;				/* factored by data align -W */
 	*p++ = DW_CFA_val_expression;
 	*p++ = arch_dwarf.ra;
 	*p++ = 1 + W;				/* the expression's length */
