@@ -71,33 +71,26 @@ static void addresses(struct detour_dec *d)
 {
 	CHECK("aarch64 detour: adr re-targeted",
 	      MOVES_TO(d, 0x10000080, NEAR, 0x10ff8080, 0x17fffc00));
-	/* ldr x0, 8; b over; .quad START + 16 */
-	CHECK("aarch64 detour: adr out of reach: a literal",
-	      MOVES_TO(d, 0x10000080, MID, 0x58000040, 0x14000003, 0x00400010, 0x00000000,
-		       0x17f7fffd));
+	/* adrp x0, START; add x0, x0, #16 */
+	CHECK("aarch64 detour: adr out of reach: adrp and add",
+	      MOVES_TO(d, 0x10000080, MID, 0x90fff000, 0x91004000, 0x17f7ffff));
 	CHECK("aarch64 detour: adrp re-encoded for the trampoline's page",
 	      MOVES_TO(d, 0x90000080, MID, 0x90fff080, 0x17f80000));
 	CHECK("aarch64 detour: ldr x literal re-targeted",
 	      MOVES_TO(d, 0x58000080, NEAR, 0x58ff8080, 0x17fffc00));
-	/* ldr x0, 12; ldr x0, [x0]; b over; .quad START + 16 */
+	/* adrp x0, START; add x0, x0, #16; ldr x0, [x0] */
 	CHECK("aarch64 detour: ldr x literal out of reach: through its address",
-	      MOVES_TO(d, 0x58000080, MID, 0x58000060, 0xf9400000, 0x14000003, 0x00400010,
-		       0x00000000, 0x17f7fffc));
+	      MOVES_TO(d, 0x58000080, MID, 0x90fff000, 0x91004000, 0xf9400000, 0x17f7fffe));
 	CHECK("aarch64 detour: ldr w literal out of reach",
-	      MOVES_TO(d, 0x18000080, MID, 0x58000060, 0xb9400000, 0x14000003, 0x00400010,
-		       0x00000000, 0x17f7fffc));
+	      MOVES_TO(d, 0x18000080, MID, 0x90fff000, 0x91004000, 0xb9400000, 0x17f7fffe));
 	CHECK("aarch64 detour: ldrsw literal out of reach",
-	      MOVES_TO(d, 0x98000080, MID, 0x58000060, 0xb9800000, 0x14000003, 0x00400010,
-		       0x00000000, 0x17f7fffc));
+	      MOVES_TO(d, 0x98000080, MID, 0x90fff000, 0x91004000, 0xb9800000, 0x17f7fffe));
 	CHECK("aarch64 detour: ldr s literal out of reach: x16 holds the address",
-	      MOVES_TO(d, 0x1c000080, MID, 0x58000070, 0xbd400200, 0x14000003, 0x00400010,
-		       0x00000000, 0x17f7fffc));
+	      MOVES_TO(d, 0x1c000080, MID, 0x90fff010, 0x91004210, 0xbd400200, 0x17f7fffe));
 	CHECK("aarch64 detour: ldr d literal out of reach",
-	      MOVES_TO(d, 0x5c000080, MID, 0x58000070, 0xfd400200, 0x14000003, 0x00400010,
-		       0x00000000, 0x17f7fffc));
+	      MOVES_TO(d, 0x5c000080, MID, 0x90fff010, 0x91004210, 0xfd400200, 0x17f7fffe));
 	CHECK("aarch64 detour: ldr q literal out of reach",
-	      MOVES_TO(d, 0x9c000080, MID, 0x58000070, 0x3dc00200, 0x14000003, 0x00400010,
-		       0x00000000, 0x17f7fffc));
+	      MOVES_TO(d, 0x9c000080, MID, 0x90fff010, 0x91004210, 0x3dc00200, 0x17f7fffe));
 	CHECK("aarch64 detour: prfm literal re-targeted",
 	      MOVES_TO(d, 0xd8000080, NEAR, 0xd8ff8080, 0x17fffc00));
 	CHECK("aarch64 detour: prfm literal out of reach: a nop",

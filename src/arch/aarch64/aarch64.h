@@ -53,6 +53,7 @@ static inline int a64_encode_bl(uintptr_t pc, uintptr_t target, uint32_t *insn)
 
 #define A64_ADRP_MASK	0x9f000000u
 #define A64_ADRP	0x90000000u
+#define A64_ADD_IMM	0x91000000u	/* add xd, xn, #imm12 */
 
 /* ADRP's 21-bit page count: immlo at 29, immhi at 5. */
 static inline int64_t a64_adrp_pages(uint32_t insn)

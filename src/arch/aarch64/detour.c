@@ -17,7 +17,8 @@
  * The moved word is copied unless it depends on its address: a branch or
  * literal load is re-encoded when its target is still in reach, else it
  * goes through x16, which the procedure call standard lets a veneer
- * clobber at any call, so nothing is live in it at a function's entry.
+ * clobber at any call, so nothing is live in it at a function's entry;
+ * an ADR or a literal load computes its address with ADRP and ADD.
  * A literal (.quad) is read unaligned, which Linux allows user space.
  * Words and literals are little-endian, whatever the host's order (the
  * planner takes no big-endian image).
@@ -185,22 +186,47 @@ static uint32_t adr_with(uint32_t w, int64_t imm)
 	       (((uint32_t)(imm >> 2) & 0x7ffff) << 5);
 }
 
+static int adr_reaches(int64_t imm)
+{
+	return imm >= -(1 << 20) && imm < (1 << 20);
+}
+
+/*
+ * xd = target, from pc, by an address the copy computes, not holds:
+ *	adrp xd, target			(a field the runtime re-aims)
+ *	add  xd, xd, #:lo12:target
+ * 0 if the page is beyond ADRP's 4 GB.
+ */
+static int address_of(unsigned rd, uint64_t pc, uint64_t target, uint8_t *out)
+{
+	int64_t pages = (int64_t)((target >> 12) - (pc >> 12));
+
+	if (!adr_reaches(pages))
+		return 0;
+	return emit(out, (uint32_t[]){ adr_with(A64_ADRP | rd, pages),
+				       A64_ADD_IMM | (uint32_t)(target & 0xfff) << 10 |
+					       rd << 5 | rd }, 2, NULL);
+}
+
+/* ADR beyond its 1 MB: ADRP and ADD; a literal (not planned) beyond. */
 static int relocate_adr(uint32_t w, int page, uint64_t pc, uint64_t target, uint8_t *out)
 {
 	int64_t imm = page ? (int64_t)((target >> 12) - (pc >> 12)) : (int64_t)(target - pc);
+	int n;
 
-	if (imm >= -(1 << 20) && imm < (1 << 20))
+	if (adr_reaches(imm))
 		return emit(out, (uint32_t[]){ adr_with(w, imm) }, 1, NULL);
+	if (!page && (n = address_of(w & 31, pc, target, out)))
+		return n;
 	return load_value(w & 31, target, out);
 }
 
 /*
- * A literal load: re-targeted where it reaches, else through the address:
- *	ldr  xt, 1f		(x16 for a SIMD register)
+ * A literal load: re-targeted where it reaches, else through the address,
+ * computed (a copy holds no address: the runtime could not re-aim it):
+ *	adrp xt, target		(x16 for a SIMD register)
+ *	add  xt, xt, #:lo12:target
  *	ldr  wt, [xt]		(the load itself: ldr w/x, ldrsw, ldr s/d/q)
- *	b    2f
- *   1:	.quad target
- *   2:
  * A prefetch out of reach becomes a nop.
  */
 static const uint32_t load_via_base[2][4] = {
@@ -213,6 +239,7 @@ static int relocate_literal(uint32_t w, uint64_t pc, uint64_t target, uint8_t *o
 	unsigned opc = w >> 30, simd = (w >> 26) & 1, rt = w & 31;
 	unsigned base = simd ? X16 : rt;
 	int64_t off = (int64_t)(target - pc);
+	int n;
 
 	if (fits(imm19, off))
 		return emit(out, (uint32_t[]){ with(w, imm19, off) }, 1, NULL);
@@ -220,9 +247,10 @@ static int relocate_literal(uint32_t w, uint64_t pc, uint64_t target, uint8_t *o
 		return -DETOUR_UNMOVABLE;	/* xzr: as a base it would be sp */
 	if (!load_via_base[simd][opc])
 		return simd ? -DETOUR_UNMOVABLE : emit(out, (uint32_t[]){ A64_NOP }, 1, NULL);
-	return emit(out, (uint32_t[]){ A64_LDR_X_LIT | 3 << 5 | base,
-				       load_via_base[simd][opc] | base << 5 | rt,
-				       with(A64_B, imm26, 12) }, 3, &target);
+	if (!(n = address_of(base, pc, target, out)))
+		return -DETOUR_OUT_OF_REACH;
+	return n + emit(out + n, (uint32_t[]){ load_via_base[simd][opc] | base << 5 | rt }, 1,
+			NULL);
 }
 
 static int relocate(const struct cs_insn *insn, uint64_t pc, uint8_t *out, size_t room)

@@ -255,3 +255,17 @@ $(t_cc gcc) -O2 -Wl,--build-id=none -o noid "$top/tests/progs/detours.c" -lpthre
 ./noid run 5 >noid_want.out
 t_same "no build-id: output as untraced" noid_want.out noid.out
 t_eq "no build-id: said" 1 "$(grep -c 'noid: its functions without call sites cannot be traced: no build-id' noid.err)"
+
+# aarch64: an entry that is an ADR or a literal load (1 MB of reach: no
+# stub is that near) computes its address in the stub with ADRP and ADD,
+# which the runtime re-aims, rather than holding it: traced, its result
+# the untraced one.
+if [ "${T_ARCH:-}" = aarch64 ]; then
+	t_build plain -O2 literal "$top/tests/progs/detour_literal.c"
+	./literal >lit_want.out
+	"$FNTRACE" record -F f_adr -F f_ldr_x -F f_ldr_s -o lit.data -- ./literal >lit.out 2>lit.err
+	t_same "adr, ldr literal at the entry: output as untraced" lit_want.out lit.out
+	"$FNTRACE" report -i lit.data --csv >lit.csv
+	t_eq "adr, ldr literal at the entry: each traced, 10 calls" "10 10 10" \
+		"$(hits lit.csv f_adr) $(hits lit.csv f_ldr_x) $(hits lit.csv f_ldr_s)"
+fi
