@@ -70,6 +70,28 @@ struct detour {
 	uint8_t jump[ARCH_MAX_INSN];
 };
 
+/*
+ * Where the unwinder meets a stub (unwind_fde.c): a call moved into it,
+ * the last instruction replaced, returns to the copy's jump back, where
+ * no frame description is.  That address stands for the one it jumps
+ * to, f + len: the frame is the function's there.  Each block of stubs
+ * keeps its jumps back in address order, and is put on a list the
+ * unwinder walks without a lock (release, acquire); never freed, as the
+ * stubs are not.
+ */
+struct stub_resume {
+	uintptr_t at, to;
+};
+
+struct stub_block {
+	uintptr_t lo, hi;
+	unsigned n;
+	struct stub_block *next;
+	struct stub_resume v[];
+};
+
+static struct stub_block *stub_blocks;
+
 /* In id order, as their records were made: found by bisection. */
 static struct detour *detours;
 static uint32_t nr_detours;
@@ -124,9 +146,18 @@ static int matches(const struct ft_module *mod, const struct elf_file *f,
 	       !memcmp(file, e->orig, e->len) && !memcmp((const void *)at, e->orig, e->len);
 }
 
-static int add_detour(struct ft_module *mod, unsigned idx, const struct detourfile_entry *e,
-		      uint8_t *stub, uintptr_t word)
+/* The copy ends with its jump back, of the entry jump's form and length. */
+static void add_resume(struct stub_block *sb, const struct detour *d,
+		       const struct detourfile_entry *e, uintptr_t copy)
 {
+	sb->v[sb->n].at = copy + e->copy_len - d->len;
+	sb->v[sb->n++].to = d->entry + e->len;
+}
+
+static int add_detour(struct ft_module *mod, unsigned idx, const struct detourfile_entry *e,
+		      uint8_t *stub, struct stub_block *sb)
+{
+	uintptr_t word = sb->lo;
 	struct ftrace_rec rec = { .module = idx, .kind = SITE_DETOUR, .ip = (uintptr_t)stub,
 				  .func = mod->bias + e->func };
 	struct detour *d;
@@ -145,6 +176,8 @@ static int add_detour(struct ft_module *mod, unsigned idx, const struct detourfi
 		len = 0;
 	}
 	d->len = (uint8_t)len;
+	if (len)
+		add_resume(sb, d, e, (uintptr_t)stub + head);
 	memcpy(rec.orig, e->orig, len);
 	if (!(d->id = ftrace_rec_add(&rec)))
 		return -1;
@@ -165,16 +198,22 @@ static int make_stubs(struct ft_module *mod, unsigned idx, const struct elf_file
 	size_t size = BLOCK_HEAD, ps = (size_t)sysconf(_SC_PAGESIZE);
 	unsigned bad = 0;
 	uintptr_t block;
+	struct stub_block *sb;
 	uint8_t *at;
 	int ret = 0;
 
 	for (unsigned i = 0; i < df->nr; i++)
 		size += stub_size(&df->v[i]);
 	size = (size + ps - 1) & ~(ps - 1);
+	if (!(sb = calloc(1, sizeof(*sb) + df->nr * sizeof(sb->v[0]))))
+		return -1;
 	if (!(block = ftrace_map_near(mod->text_lo, mod->text_hi, size))) {
 		ft_warn("%s: no room near it for its detours' stubs", mod->path);
+		free(sb);
 		return 0;
 	}
+	sb->lo = block;
+	sb->hi = block + size;
 	arch_detour_words((uintptr_t *)block);
 	at = (uint8_t *)block + BLOCK_HEAD;
 	for (unsigned i = 0; i < df->nr && !ret; i++) {
@@ -182,11 +221,13 @@ static int make_stubs(struct ft_module *mod, unsigned idx, const struct elf_file
 			bad++;
 			continue;
 		}
-		ret = add_detour(mod, idx, &df->v[i], at, block);
+		ret = add_detour(mod, idx, &df->v[i], at, sb);
 		at += stub_size(&df->v[i]);
 	}
 	mprotect((void *)block, size, PROT_READ | PROT_EXEC);
 	__builtin___clear_cache((char *)block, (char *)block + size);
+	sb->next = stub_blocks;
+	__atomic_store_n(&stub_blocks, sb, __ATOMIC_RELEASE);
 	if (bad)
 		ft_warn("%s: %u functions differ from its detour plan, left alone", mod->path, bad);
 	return ret;
@@ -217,6 +258,26 @@ int ftrace_detours_read(struct ft_module *mod, unsigned idx, const struct elf_fi
 	detourfile_free(&df);
 	free(path);
 	return ret;
+}
+
+/* Bisection in the block that holds pc, if one does. */
+uintptr_t ftrace_detour_resumes(uintptr_t pc)
+{
+	const struct stub_block *b = __atomic_load_n(&stub_blocks, __ATOMIC_ACQUIRE);
+
+	while (b && (pc < b->lo || pc >= b->hi))
+		b = b->next;
+	for (unsigned lo = 0, hi = b ? b->n : 0; lo < hi;) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (b->v[mid].at == pc)
+			return b->v[mid].to;
+		if (b->v[mid].at < pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
 }
 
 int ftrace_detours_planned_since(const struct ft_module *mod)

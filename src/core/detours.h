@@ -20,6 +20,10 @@ int ftrace_detours_planned_since(const struct ft_module *mod);
 /* Its detours' lines in funcs-PID, for those read late. */
 void ftrace_detours_announce(const struct ft_module *mod, unsigned idx);
 void ftrace_detours_unload(const struct ft_module *mod);
+/* Where a stub's pc stands for in its function, if pc is the jump back
+ * a moved call returns to (the unwinder's view, unwind_fde.c); else 0.
+ * Lock-free: for any thread, at any time. */
+uintptr_t ftrace_detour_resumes(uintptr_t pc);
 /* The entry's patch (enable: to the jump; else back). */
 int ftrace_detour_patch(uint32_t id, int enable, struct text_patch *p);
 

@@ -8,9 +8,9 @@
  *   CIE  version 1, no augmentation (pointers absolute, W bytes),
  *        code align, data align -W, return address column
  *   FDE  [pc, pc + 2)
- *        DW_CFA_def_cfa sp, 2W           a frame of its own ...
- *        DW_CFA_val_offset sp, 2         ... and yet the caller's stack
- *                                        pointer is ours: CFA - 2W
+ *        DW_CFA_def_cfa sp, W            a frame of its own ...
+ *        DW_CFA_val_offset sp, 1         ... and yet the caller's stack
+ *                                        pointer is ours: CFA - W
  *        DW_CFA_val_expression ra,       the return address is ret
  *            DW_OP_const<W>u ret
  *
@@ -24,6 +24,15 @@
  * handler is the caller of a hijacked frame (its return address not put
  * back, where the slot floats: aarch64's patchable entries) would stop
  * here, in a frame with no personality, and abort.
+ *
+ * Why one word and no more: glibc's cancellation (nptl's unwind_stop)
+ * longjmps to the thread's start once the CFA it is shown, that of the
+ * frame below, is no longer below the stack pointer start_thread saved.
+ * The caller's own CFA, 16-byte aligned, is at least 16 bytes above the
+ * stack pointer S we return to: a CFA of S + 2W could reach it and end
+ * the unwinding before the caller's cleanups ran (a caller whose frame
+ * is its return address and 8 bytes of padding, called by start_thread);
+ * S + W stays below it, as the S an untraced unwinder shows does.
  */
 #include "ftrace.h"
 
@@ -73,10 +82,10 @@ static void write_fde(unsigned char *fde, uintptr_t pc, uintptr_t ret)
 	p = put_ptr(put_ptr(p, pc), 2);
 	*p++ = DW_CFA_def_cfa;
 	*p++ = arch_dwarf.sp;
-	*p++ = 2 * W;				/* uleb128 */
+	*p++ = W;				/* uleb128 */
 	*p++ = DW_CFA_val_offset;
 	*p++ = arch_dwarf.sp;
-	*p++ = 2;				/* factored by data align -W */
+	*p++ = 1;				/* factored by data align -W */
 	*p++ = DW_CFA_val_expression;
 	*p++ = arch_dwarf.ra;
 	*p++ = 1 + W;				/* the expression's length */

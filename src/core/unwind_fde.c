@@ -18,7 +18,22 @@
  * _Unwind_Context has kept cfa, ra and lsda just before bases since
  * GCC 4.  Only if the ra there is return_to_handler is the layout
  * trusted; otherwise the answer is libgcc's own.
+ *
+ * A detour's stub is the other place with no frame description: a call
+ * moved into it (the last instruction its entry's jump replaced: push
+ * %rbx; call g) returns to the stub's jump back to f + len (detours.c).
+ * There the frame is the function's at f + len, the moved instructions
+ * having done what they did in f.  So the answer is f's own FDE, asked
+ * for f + len, and the context's ra becomes f + len too: libgcc runs the
+ * FDE's program up to context->ra, the personality looks the landing pad
+ * up by it (in f's body, where the handler then runs), and a backtrace
+ * reads it: f + len, as untraced.  The layout is trusted only if the ra
+ * there is the jump back pc came from.  Registering FDEs for the stubs
+ * (__register_frame) would need a copy of f's rows per stub, rewritten
+ * for the stub's addresses, and a call-site table for the personality,
+ * whose landing pads are in f: a new LSDA per stub.
  */
+#include "detours.h"
 #include "events.h"
 #include "tracers.h"
 
@@ -65,6 +80,22 @@ static uintptr_t hijacked_return(void *pc, const struct dwarf_eh_bases *bases)
 	return graph_real_return(t, arch_return_slot((uintptr_t)context[-3]));
 }
 
+/* If pc is the return of a call moved into a stub (ra the jump back, pc
+ * ra - 1, or ra itself in a signal frame): the ra made the address the
+ * jump goes to, and pc moved with it.  Else pc. */
+static void *moved_return(void *pc, const struct dwarf_eh_bases *bases)
+{
+	void **context = (void **)bases;
+	uintptr_t ra = (uintptr_t)context[-2], to;
+
+	if ((uintptr_t)pc + 1 != ra && (uintptr_t)pc != ra)
+		return pc;
+	if (!(to = ftrace_detour_resumes(ra)))
+		return pc;
+	context[-2] = (void *)to;
+	return (void *)(to - (ra - (uintptr_t)pc));
+}
+
 FT_EXPORT const void *_Unwind_Find_FDE(void *pc, struct dwarf_eh_bases *bases)
 {
 	static __thread _Alignas(8) unsigned char frame[64];
@@ -77,5 +108,5 @@ FT_EXPORT const void *_Unwind_Find_FDE(void *pc, struct dwarf_eh_bases *bases)
 		return ftrace_transparent_fde(frame, sizeof(frame), (uintptr_t)pc, ret);
 	}
 	real = real_find_fde();
-	return real ? real(pc, bases) : NULL;
+	return real ? real(moved_return(pc, bases), bases) : NULL;
 }
