@@ -40,6 +40,36 @@
 	.text
 
 /*
+ * Every frame below keeps the argument registers at the same places:
+ * x0-x7 at sp + 16.., q0-q7 at sp + 160.. (the block ftrace_common
+ * hands the tracers, drawn below).
+ */
+.macro SAVE_X0_X7
+	stp	x0, x1, [sp, #16]
+	stp	x2, x3, [sp, #32]
+	stp	x4, x5, [sp, #48]
+	stp	x6, x7, [sp, #64]
+.endm
+.macro RESTORE_X0_X7
+	ldp	x0, x1, [sp, #16]
+	ldp	x2, x3, [sp, #32]
+	ldp	x4, x5, [sp, #48]
+	ldp	x6, x7, [sp, #64]
+.endm
+.macro SAVE_Q0_Q7
+	stp	q0, q1, [sp, #160]
+	stp	q2, q3, [sp, #192]
+	stp	q4, q5, [sp, #224]
+	stp	q6, q7, [sp, #256]
+.endm
+.macro RESTORE_Q0_Q7
+	ldp	q0, q1, [sp, #160]
+	ldp	q2, q3, [sp, #192]
+	ldp	q4, q5, [sp, #224]
+	ldp	q6, q7, [sp, #256]
+.endm
+
+/*
  * ftrace_common's frame, x29 = sp at its base: the block the graph hook
  * gets as its third argument (arch_arg_regs in ftrace.c reads x0-x7 as
  * its words 2-9).
@@ -112,19 +142,13 @@ ftrace_common:
 	.cfi_adjust_cfa_offset FRAME
 	mov	x29, sp
 	.cfi_def_cfa_register 29
-	stp	x0, x1, [sp, #16]
-	stp	x2, x3, [sp, #32]
-	stp	x4, x5, [sp, #48]
-	stp	x6, x7, [sp, #64]
+	SAVE_X0_X7
 	stp	x8, x17, [sp, #80]
 	stp	x9, x10, [sp, #96]
 	stp	x11, x12, [sp, #112]
 	stp	x13, x14, [sp, #128]
 	stp	x15, x18, [sp, #144]
-	stp	q0, q1, [sp, #160]
-	stp	q2, q3, [sp, #192]
-	stp	q4, q5, [sp, #224]
-	stp	q6, q7, [sp, #256]
+	SAVE_Q0_Q7
 
 	/*
 	 * tracer(self_ret, parent_ip, retp).  A return address a -pg
@@ -167,14 +191,8 @@ ftrace_graph_call:
 	nop
 1:
 
-	ldp	q0, q1, [sp, #160]
-	ldp	q2, q3, [sp, #192]
-	ldp	q4, q5, [sp, #224]
-	ldp	q6, q7, [sp, #256]
-	ldp	x0, x1, [sp, #16]
-	ldp	x2, x3, [sp, #32]
-	ldp	x4, x5, [sp, #48]
-	ldp	x6, x7, [sp, #64]
+	RESTORE_Q0_Q7
+	RESTORE_X0_X7
 	ldp	x8, x17, [sp, #80]
 	ldp	x9, x10, [sp, #96]
 	ldp	x11, x12, [sp, #112]
@@ -218,30 +236,18 @@ ftrace_graph_call:
 return_to_handler:
 	stp	x29, x30, [sp, #-RFRAME]!
 	mov	x29, sp
-	stp	x0, x1, [sp, #16]
-	stp	x2, x3, [sp, #32]
-	stp	x4, x5, [sp, #48]
-	stp	x6, x7, [sp, #64]
+	SAVE_X0_X7
 	stp	x8, x9, [sp, #80]
 	stp	x10, x11, [sp, #96]
 	stp	x12, x13, [sp, #112]
 	stp	x14, x15, [sp, #128]
 	str	x18, [sp, #144]
-	stp	q0, q1, [sp, #160]
-	stp	q2, q3, [sp, #192]
-	stp	q4, q5, [sp, #224]
-	stp	q6, q7, [sp, #256]
+	SAVE_Q0_Q7
 	add	x1, sp, #RFRAME - 8		/* the key; x0 is the result */
 	bl	ftrace_return_to_handler
 	mov	x30, x0
-	ldp	q0, q1, [sp, #160]
-	ldp	q2, q3, [sp, #192]
-	ldp	q4, q5, [sp, #224]
-	ldp	q6, q7, [sp, #256]
-	ldp	x0, x1, [sp, #16]
-	ldp	x2, x3, [sp, #32]
-	ldp	x4, x5, [sp, #48]
-	ldp	x6, x7, [sp, #64]
+	RESTORE_Q0_Q7
+	RESTORE_X0_X7
 	ldp	x8, x9, [sp, #80]
 	ldp	x10, x11, [sp, #96]
 	ldp	x12, x13, [sp, #112]
@@ -292,30 +298,18 @@ return_to_handler:
 	.cfi_adjust_cfa_offset SFRAME
 	mov	x29, sp
 	.cfi_def_cfa_register 29
-	stp	x0, x1, [sp, #16]
-	stp	x2, x3, [sp, #32]
-	stp	x4, x5, [sp, #48]
-	stp	x6, x7, [sp, #64]
+	SAVE_X0_X7
 	stp	x8, x9, [sp, #80]
 	stp	x10, x11, [sp, #96]
 	stp	x12, x13, [sp, #112]
 	stp	x14, x15, [sp, #128]
 	stp	x17, x18, [sp, #144]
-	stp	q0, q1, [sp, #160]
-	stp	q2, q3, [sp, #192]
-	stp	q4, q5, [sp, #224]
-	stp	q6, q7, [sp, #256]
+	SAVE_Q0_Q7
 	add	x1, sp, #SFRAME + 8		/* the slot; x0 is the result */
 	mov	w2, #\tail
 	bl	ftrace_return_site
-	ldp	q0, q1, [sp, #160]
-	ldp	q2, q3, [sp, #192]
-	ldp	q4, q5, [sp, #224]
-	ldp	q6, q7, [sp, #256]
-	ldp	x0, x1, [sp, #16]
-	ldp	x2, x3, [sp, #32]
-	ldp	x4, x5, [sp, #48]
-	ldp	x6, x7, [sp, #64]
+	RESTORE_Q0_Q7
+	RESTORE_X0_X7
 	ldp	x8, x9, [sp, #80]
 	ldp	x10, x11, [sp, #96]
 	ldp	x12, x13, [sp, #112]
@@ -411,19 +405,13 @@ mcount_early:
 	.cfi_offset 29, -EARLY_FRAME
 	.cfi_offset 30, -EARLY_FRAME + 8
 	mov	x29, sp
-	stp	x0, x1, [sp, #16]
-	stp	x2, x3, [sp, #32]
-	stp	x4, x5, [sp, #48]
-	stp	x6, x7, [sp, #64]
+	SAVE_X0_X7
 	stp	x8, x9, [sp, #80]
 	stp	x10, x11, [sp, #96]
 	stp	x12, x13, [sp, #112]
 	stp	x14, x15, [sp, #128]
 	stp	x16, x17, [sp, #144]
-	stp	q0, q1, [sp, #160]
-	stp	q2, q3, [sp, #192]
-	stp	q4, q5, [sp, #224]
-	stp	q6, q7, [sp, #256]
+	SAVE_Q0_Q7
 	stp	q8, q9, [sp, #288]
 	stp	q10, q11, [sp, #320]
 	stp	q12, q13, [sp, #352]
@@ -439,10 +427,7 @@ mcount_early:
 	mov	x0, x30
 	bl	ft_mcount_early
 	mov	x30, x0
-	ldp	q0, q1, [sp, #160]
-	ldp	q2, q3, [sp, #192]
-	ldp	q4, q5, [sp, #224]
-	ldp	q6, q7, [sp, #256]
+	RESTORE_Q0_Q7
 	ldp	q8, q9, [sp, #288]
 	ldp	q10, q11, [sp, #320]
 	ldp	q12, q13, [sp, #352]
@@ -455,10 +440,7 @@ mcount_early:
 	ldp	q26, q27, [sp, #576]
 	ldp	q28, q29, [sp, #608]
 	ldp	q30, q31, [sp, #640]
-	ldp	x0, x1, [sp, #16]
-	ldp	x2, x3, [sp, #32]
-	ldp	x4, x5, [sp, #48]
-	ldp	x6, x7, [sp, #64]
+	RESTORE_X0_X7
 	ldp	x8, x9, [sp, #80]
 	ldp	x10, x11, [sp, #96]
 	ldp	x12, x13, [sp, #112]
