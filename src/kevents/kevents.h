@@ -149,6 +149,8 @@ void kev_drain(struct kevents *k);
 void kev_last(struct kevents *k);
 /* kev_last, the file closed, one line of what was recorded. */
 void kev_finish(struct kevents *k);
+/* Closed and freed, nothing said: a recording that did not start. */
+void kev_close(struct kevents *k);
 /* A flight recording's snapshot (keep.c): the kept records from `from`
  * to `to` (CLOCK_MONOTONIC ns) into DIR/kevents, and what the bound left
  * out said in w; 0, or -1 said.  Then w as the snapshot's info line

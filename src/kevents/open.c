@@ -398,7 +398,7 @@ static int create_file(struct kevents *k, const char *dir)
 	return 0;
 }
 
-static void kev_close(struct kevents *k)
+void kev_close(struct kevents *k)
 {
 	for (unsigned i = 0; i < k->nr_rings; i++)
 		kev_ring_unmap(&k->rings[i]);

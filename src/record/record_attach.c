@@ -523,8 +523,17 @@ static int record_attached(struct attached *a)
 		return -1;
 	}
 	a->drainer = (struct drainer){ .shm = a->shm, .dir = &a->dir };
+	/* Open before tracing starts and closed after it stops, so that
+	 * every call recorded has its kernel events.  A flight recording
+	 * keeps the newest of them in memory, as much as the process's ring
+	 * holds of calls. */
+	if (o->kevents.groups)
+		a->kev = kev_start(&o->kevents, o->pid, 0, o->overwrite ? NULL : a->dir.tmp,
+				   ft_shm_size(a->shm));
 	if (keep_funcs(a) || keep_specs(a, &specs) || record_settings_save(o->pid, &a->saved) ||
 	    configure(a, specs)) {
+		if (a->kev)
+			kev_close(a->kev);
 		datadir_abandon(&a->dir);
 		if (a->saved.value[0])	/* configure may have changed some */
 			record_settings_restore(o->pid, &a->saved);
@@ -533,20 +542,21 @@ static int record_attached(struct attached *a)
 		return -1;
 	}
 	free(specs);
-	/* A flight recording keeps the newest of them in memory, as much as
-	 * the process's ring holds of calls. */
-	if (o->kevents.groups)
-		a->kev = kev_start(&o->kevents, o->pid, 0, o->overwrite ? NULL : a->dir.tmp,
-				   ft_shm_size(a->shm));
 	if (o->overwrite) {
 		a->flight.kev = a->kev;
 		fly(a);
 		return stop_flight(a);
 	}
 	record_loop(a);
+	if (stop(a)) {
+		if (a->kev)
+			kev_close(a->kev);
+		datadir_abandon(&a->dir);
+		return -1;
+	}
 	if (a->kev)
 		kev_finish(a->kev);
-	if (stop(a) || finish(a)) {
+	if (finish(a)) {
 		datadir_abandon(&a->dir);
 		return -1;
 	}

@@ -28,6 +28,39 @@ t_eq "getppid: every one inside many_getppid()" 0 "$(awk '
 	/ getppid\(/ && !inside { out++ }
 	/many_getppid\(\) \{/ { inside = 1 } /\} \/\* many_getppid \*\// { inside = 0 }
 	END { print out + 0 }' all.txt)"
+# The events are open before tracing starts and closed after it stops:
+# in a process that calls one() without a pause, every one() the
+# recording holds whole holds its 3 getppid calls, the first and the
+# last too.
+cat >loop.c <<'EOF2'
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+__attribute__((noinline)) void one(void)
+{
+	struct timespec ms = { 0, 200000 };
+
+	for (int i = 0; i < 3; i++)
+		syscall(SYS_getppid);
+	nanosleep(&ms, NULL);
+}
+int main(void) { for (;;) one(); }
+EOF2
+t_build gcc-pg -O2 loop loop.c
+"$FNTRACE" run -- ./loop >loop.out 2>&1 &
+loop=$!
+trap 'kill $pid $loop 2>/dev/null; wait $pid $loop 2>/dev/null; kev_untracefs' EXIT
+for i in $(seq 50); do t_endpoint "$loop" && break; sleep 0.1; done
+"$FNTRACE" record -p "$loop" -d 0.5 -e syscalls:getppid -o l.data 2>l.err
+"$FNTRACE" info -i l.data >l_info.txt
+kill $loop; wait $loop 2>/dev/null
+kev_graph l.data >loop.txt
+t_eq "every whole call holds its system calls, the first and the last too" "0 ok" \
+	"$(awk '/ one\(\);/ { bad++; calls++ }
+		/ one\(\) \{/ { inside = 1; n = 0; calls++; next }
+		inside && / getppid\(/ { n++ }
+		/\} \/\* one \*\// { inside = 0; if (n != 3) bad++ }
+		END { print bad + 0, (calls >= 100 ? "ok" : "only " calls + 0) }' loop.txt)"
 tids=$("$FNTRACE" report -i p.data | awk '/ getppid\(/ { split($2, a, "-"); print a[length(a)] }' | sort -u | wc -l)
 t_ok "getppid: in the threads made while recorded too ($tids threads)" test "$tids" -ge 3
 t_ok "the sleeps' switches" grep -qE "=> .* S \(sleeping\) [0-9.]+ [um]?s off CPU" all.txt
