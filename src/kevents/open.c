@@ -159,7 +159,7 @@ static int open_event(const struct kev_tracepoint *tp, int tp_index, pid_t tid, 
 		.sample_period = 1,
 		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
 			       PERF_SAMPLE_CPU | PERF_SAMPLE_RAW,
-		.disabled = program,
+		.disabled = 1,		/* until it writes into its ring, filtered */
 		.enable_on_exec = program,
 		.inherit = 1,
 		.sample_id_all = 1,
@@ -218,6 +218,11 @@ static int open_thread(struct kevents *k, struct kev_ring *r, pid_t tid, int pro
 			return errno == ESRCH && !program ? 1 : -1;
 		if (keep_fd(k, fd, i) || attach_ring(r, fd, r->cpu) ||
 		    (*filter && i <= TP_SYS_EXIT && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter)))
+			return -1;
+		/* A running thread's (record -p) counts from now: enabled at
+		 * its open, it counted hits whose samples had no ring yet, or
+		 * no filter, and were said lost at the end. */
+		if (!program && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
 			return -1;
 	}
 	return 0;

@@ -53,6 +53,13 @@ trap 'kill $pid $loop 2>/dev/null; wait $pid $loop 2>/dev/null; kev_untracefs' E
 for i in $(seq 50); do t_endpoint "$loop" && break; sleep 0.1; done
 "$FNTRACE" record -p "$loop" -d 0.5 -e syscalls:getppid -o l.data 2>l.err
 "$FNTRACE" info -i l.data >l_info.txt
+# Each event is enabled only once it writes into its ring, filtered:
+# enabled at its open, it counted hits without samples, said lost.
+if grep -qE '^kernel lost +0 events$' l_info.txt; then
+	t_pass "a filtered recording of a running process: none said lost"
+else
+	t_fail "a filtered recording of a running process: none said lost" "$(grep '^kernel lost' l_info.txt)"
+fi
 kill $loop; wait $loop 2>/dev/null
 kev_graph l.data >loop.txt
 t_eq "every whole call holds its system calls, the first and the last too" "0 ok" \
