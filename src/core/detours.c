@@ -68,6 +68,10 @@ struct detour {
 	uintptr_t entry;	/* where the jump goes, in memory */
 	uint8_t len;		/* the jump's */
 	uint8_t jump[ARCH_MAX_INSN];
+	/* Its record's name, kept here too: the records live in mappings
+	 * LeakSanitizer does not read, and would take it for a leak (and
+	 * the program's exit status with it). */
+	char *name;
 };
 
 /*
@@ -167,6 +171,7 @@ static int add_detour(struct ft_module *mod, unsigned idx, const struct detourfi
 	    !(rec.name = strdup(e->name)))
 		return -1;
 	d = &detours[nr_detours];
+	d->name = (char *)rec.name;
 	d->entry = mod->bias + e->patch;
 	head = arch_detour_call(stub, (intptr_t)(word - (uintptr_t)stub), &resume);
 	rec.len = (uint8_t)resume;

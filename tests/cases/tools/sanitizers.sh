@@ -88,6 +88,20 @@ san_calls "tsan started by vfork" bump
 t_eq "no sanitizer runtime for an image that needs none" "preload: $LIBFNTRACE" \
 	"$(grep '^preload' e.out)"
 
+# A program built without call sites, with ASan: its functions traced
+# through detours (a filter names them).  The runtime's records live in
+# mappings LeakSanitizer does not read: nothing of the runtime's may be
+# reported at exit, and the exit status is the program's.
+$(t_cc gcc) -O2 -g -fsanitize=address -o asan_plain "$top/tests/progs/detours.c" -lpthread
+./asan_plain run 5 >plain.out 2>plain.err
+rc_plain=$?
+"$FNTRACE" record -F leaf_add -F mix -o dp.data -- ./asan_plain run 5 >rec.out 2>rec.err
+t_eq "asan, detours: exit status" "$rc_plain" "$?"
+t_same "asan, detours: the program's output" plain.out rec.out
+t_eq "asan, detours: no sanitizer report" 0 "$(grep -c 'Sanitizer' rec.err)"
+"$FNTRACE" report -i dp.data --csv >dp.csv
+t_ok "asan, detours: leaf_add traced" grep -q '^leaf_add,40,' dp.csv
+
 # fntrace run, the tracer switched live; then attach.  The program calls
 # step() until the file hold is gone, then does what its last argument
 # says.
