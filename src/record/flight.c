@@ -12,6 +12,7 @@
 #include "../common/fileio.h"
 #include "../common/shm.h"
 #include "../trace/counts.h"
+#include "../trace/trace_reader.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -221,10 +222,8 @@ static void snapshot_info(const struct flight *f, struct datadir_info *info, cha
 static uint64_t ticks_ns(const struct datadir_info *i, uint64_t ticks)
 {
 	const struct clock_sync *c = i->program_clock.ns[1] ? &i->program_clock : &i->clock;
-	__int128 dt = (__int128)c->ticks[1] - c->ticks[0], dn = (__int128)c->ns[1] - c->ns[0];
-	__int128 ns = dt ? c->ns[0] + ((__int128)ticks - c->ticks[0]) * dn / dt : c->ns[0];
 
-	return ns < 0 ? 0 : (uint64_t)ns;
+	return tr_interpolate_ns(c->ticks[0], c->ns[0], c->ticks[1], c->ns[1], ticks);
 }
 
 /*

@@ -350,10 +350,22 @@ static unsigned __int128 scale_ticks(const struct tr_info *i, uint64_t x)
 	return (unsigned __int128)x * i->ns_per_tick_int + part;
 }
 
+/* 128 bits: a tick count times a span of ns overflows 64 bits within
+ * seconds, and ticks before t0 make the offset negative. */
+uint64_t tr_interpolate_ns(uint64_t t0, uint64_t n0, uint64_t t1, uint64_t n1, uint64_t ticks)
+{
+	__int128 dt = (__int128)t1 - t0, dn = (__int128)n1 - n0, ns;
+
+	if (!dt)
+		return n0;
+	ns = (__int128)n0 + ((__int128)ticks - t0) * dn / dt;
+	return ns < 0 ? 0 : ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+}
+
 uint64_t tr_ticks_to_ns(const struct trace_data *td, uint64_t ticks)
 {
 	const struct tr_info *i = &td->info;
-	__int128 ns, dt, dn;
+	__int128 ns;
 
 	if (!i->has_clock || i->clock_t1 == i->clock_t0)
 		return ticks;
@@ -361,12 +373,7 @@ uint64_t tr_ticks_to_ns(const struct trace_data *td, uint64_t ticks)
 		ns = i->clock_n0 + (__int128)scale_ticks(i, ticks - i->clock_t0);
 		return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 	}
-	/* 128 bits: a tick count times a span of ns overflows 64 bits within
-	 * seconds, and ticks before T0 make the offset negative. */
-	dt = (__int128)i->clock_t1 - i->clock_t0;
-	dn = (__int128)i->clock_n1 - i->clock_n0;
-	ns = (__int128)i->clock_n0 + ((__int128)ticks - i->clock_t0) * dn / dt;
-	return ns < 0 ? 0 : ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
+	return tr_interpolate_ns(i->clock_t0, i->clock_n0, i->clock_t1, i->clock_n1, ticks);
 }
 
 uint64_t tr_kept_ns(const struct trace_data *td)

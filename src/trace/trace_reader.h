@@ -159,6 +159,9 @@ void tr_close(struct trace_data *td);
 
 /* Ticks of the recording clock to CLOCK_MONOTONIC nanoseconds. */
 uint64_t tr_ticks_to_ns(const struct trace_data *td, uint64_t ticks);
+/* The line through (t0, n0) and (t1, n1) at ticks, in ns (0 at least):
+ * what tr_ticks_to_ns does with a recording's two clock samples. */
+uint64_t tr_interpolate_ns(uint64_t t0, uint64_t n0, uint64_t t1, uint64_t n1, uint64_t ticks);
 /* After record --max-size dropped the oldest chunks: the nanoseconds
  * from where the oldest chunk kept begins to the end of the recording;
  * 0 if not known. */
