@@ -91,6 +91,32 @@ char *read_text_file(const char *path)
 	return text;
 }
 
+char *read_proc_file(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *buf = NULL, *grown;
+	size_t cap = 0;
+	ssize_t n = 1;
+
+	*len = 0;
+	if (fd < 0)
+		return NULL;
+	while (n > 0 && (grown = realloc(buf, cap += 4096))) {
+		buf = grown;
+		do
+			n = read(fd, buf + *len, cap - *len - 1);
+		while (n < 0 && errno == EINTR);
+		*len += n > 0 ? (size_t)n : 0;
+	}
+	close(fd);
+	if (n > 0) {		/* out of memory */
+		free(buf);
+		return NULL;
+	}
+	buf[*len] = '\0';
+	return buf;
+}
+
 /* "DIR/.NAME.tmp-XXXXXX" for "DIR/NAME": in the same directory, so on the
  * same file system, where rename() is atomic; hidden, so that nobody
  * listing the directory for files like NAME takes it for one. */

@@ -26,6 +26,11 @@ int read_all(int fd, void *buf, size_t len);
 char *read_text_file(const char *path);
 /* The same, of a file opened for it (read from its start). */
 char *read_text_fd(int fd);
+/* A file whose size says nothing (/proc's), read to its end: its bytes,
+ * NUL-terminated, their number in *len; NULL if it cannot be opened or
+ * memory runs out.  A read that fails ends it, what came before kept
+ * (a process that ended meanwhile). */
+char *read_proc_file(const char *path, size_t *len);
 /* path's content becomes data, with permissions mode, in one step: a
  * reader sees the old file or the new one, never half of one.  On
  * failure path is as it was and nothing else is left behind. */

@@ -322,24 +322,10 @@ static int save_funcs(const struct attached *a)
 /* /proc/PID/cmdline whole (its size reads as 0), its length in *len. */
 static char *read_cmdline(pid_t pid, size_t *len)
 {
-	char path[64], *buf = NULL;
-	size_t cap = 0;
-	ssize_t n = 1;
-	int fd;
+	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	for (*len = 0; fd >= 0 && n > 0; *len += n) {
-		if (grow_array((void **)&buf, &cap, *len + 4096, 1))
-			break;
-		n = read(fd, buf + *len, cap - *len);
-		n = n < 0 ? 0 : n;
-	}
-	if (fd >= 0)
-		close(fd);
-	if (buf)
-		buf[*len] = '\0';	/* after an argument the process cut short */
-	return buf;
+	return read_proc_file(path, len);
 }
 
 /* The process's command line, quoted as a recording's is ("" if it has

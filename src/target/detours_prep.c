@@ -11,6 +11,7 @@
  */
 #include "probe.h"
 #include "../cli/cli.h"
+#include "../common/fileio.h"
 #include "../detour/detour.h"
 #include "../sites/funcsyms.h"
 #include "../sites/sites.h"
@@ -204,26 +205,10 @@ static void take_env(const char *env, size_t len, const char *name)
 /* A /proc file's whole content (its size says 0), NUL-terminated. */
 static char *read_proc(pid_t pid, const char *name, size_t *len)
 {
-	char path[64], *buf = NULL, *grown;
-	size_t cap = 0, n;
-	FILE *f;
+	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
-	if (!(f = fopen(path, "re")))
-		return NULL;
-	for (*len = 0; (grown = realloc(buf, cap += 65536)); *len += n) {
-		buf = grown;
-		if (!(n = fread(buf + *len, 1, cap - *len - 1, f)))
-			break;
-	}
-	if (!grown || ferror(f)) {
-		free(buf);
-		buf = NULL;
-	} else {
-		buf[*len] = '\0';
-	}
-	fclose(f);
-	return buf;
+	return read_proc_file(path, len);
 }
 
 /*

@@ -65,6 +65,20 @@ static void test_whole_io(void)
 	free(in);
 }
 
+/* /proc's files say size 0: read to their end, NULs and all. */
+static void test_read_proc_file(void)
+{
+	size_t len;
+	char *cmdline = read_proc_file("/proc/self/cmdline", &len), *none;
+
+	CHECK("read_proc_file: /proc/self/cmdline whole, argv[0] and its NUL",
+	      cmdline && len == strlen(cmdline) + 1 && strstr(cmdline, "test_common") &&
+	      cmdline[len] == '\0');
+	none = read_proc_file("/proc/self/no such file", &len);
+	CHECK("read_proc_file: a file that is not there", !none && len == 0);
+	free(cmdline);
+}
+
 static void test_replace_file(void)
 {
 	char path[64], sub[64];
@@ -124,6 +138,7 @@ int main(void)
 		return 1;
 	}
 	test_whole_io();
+	test_read_proc_file();
 	test_replace_file();
 	test_grow_array();
 	rmdir(dir);
