@@ -65,9 +65,9 @@ static uint64_t nr_kept(const struct kev_keep *kp)
 
 static int write_header(int fd)
 {
-	struct kev_header h = { .record_size = sizeof(struct kev_record) };
+	struct kev_header h;
 
-	memcpy(h.magic, KEV_MAGIC, KEV_MAGIC_LEN);
+	kev_header_init(&h);
 	return write_all(fd, &h, sizeof(h));
 }
 

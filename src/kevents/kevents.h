@@ -165,6 +165,9 @@ void kev_ring_unmap(struct kev_ring *r);
 void kev_ring_read(struct kevents *k, struct kev_ring *r);
 void kev_flush(struct kevents *k);
 void kev_put(struct kevents *k, const struct kev_record *rec);
+/* A kevents file's header: our record's size, the kernel's system call
+ * numbering (its architecture's). */
+void kev_header_init(struct kev_header *h);
 /* keep.c's part: a ring of the newest `bytes` of records. */
 int kev_keep_init(struct kev_keep *kp, size_t bytes);
 void kev_keep_free(struct kev_keep *kp);

@@ -385,13 +385,19 @@ static void cover_new_threads(struct kevents *k, const struct kev_request *req, 
 			"some of its threads' are not recorded", (int)pid);
 }
 
+void kev_header_init(struct kev_header *h)
+{
+	*h = (struct kev_header){ .record_size = sizeof(struct kev_record),
+				  .arch = syscall_host_arch() };
+	memcpy(h->magic, KEV_MAGIC, KEV_MAGIC_LEN);
+}
+
 static int create_file(struct kevents *k, const char *dir)
 {
-	struct kev_header h = { .record_size = sizeof(struct kev_record),
-				.arch = syscall_host_arch() };
+	struct kev_header h;
 	char path[4200];
 
-	memcpy(h.magic, KEV_MAGIC, KEV_MAGIC_LEN);
+	kev_header_init(&h);
 	snprintf(path, sizeof(path), "%s/kevents", dir);
 	k->out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	k->buf = malloc(1 << 16);

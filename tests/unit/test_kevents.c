@@ -179,6 +179,8 @@ static void test_keep(void)
 	CHECK("keep: the file reads", tr_kevents_read(dir, &got) == 0 && !got.bad[0] &&
 	      got.nr == 4 && got.recs[0].time == 210 && got.recs[3].time == 240);
 	CHECK("keep: the LOST kept in the window counted", got.counts[KEV_LOST] == 3);
+	CHECK("keep: the file says the recorder's system call numbering",
+	      got.arch == syscall_host_arch());
 	tr_kevents_free(&got);
 	CHECK("keep: from 0, every kept one to 250",
 	      kev_keep_write(&k.keep, dir, 0, 1000, &w) == 0 && w.written == 10);
