@@ -7,6 +7,7 @@
  * threads, and it traces nothing of its own but the markers written
  * through it.
  */
+#include "buffer.h"
 #include "clone.h"
 #include "control.h"
 #include "ctl_endpoint.h"
@@ -388,6 +389,11 @@ int ft_control_on_thread(void)
 	return atomic_load(&control_tid) == (pid_t)syscall(SYS_gettid);
 }
 
+pid_t ft_control_tid(void)
+{
+	return atomic_load(&control_tid);
+}
+
 /*
  * The control thread is made once and never ends.  A detach closes the
  * endpoint and the thread parks; the next attach opens an endpoint and
@@ -427,6 +433,7 @@ static void unpark(void)
 static void *control_thread(void *arg)
 {
 	atomic_store(&control_tid, (pid_t)syscall(SYS_gettid));
+	ft_buffer_note_control_tid();
 	ft_sanitized_thread_ignored();
 	take_own_signals();
 	prctl(PR_SET_NAME, "fntrace-ctl");

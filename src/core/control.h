@@ -66,6 +66,8 @@ void ft_ctl_pipe_release(void);
 /* Is the caller the control thread?  And the client it serves now (its
  * pid; 0 if none or unknown). */
 int ft_control_on_thread(void);
+/* Its tid, 0 until it starts. */
+pid_t ft_control_tid(void);
 pid_t ft_control_client_pid(void);
 /* Is this process's control thread there to serve (not stopped by a
  * detach, not the parent's only, after a fork)? */

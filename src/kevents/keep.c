@@ -28,9 +28,9 @@
 
 #define WRITE_RECORDS	820		/* about 64 KB a write */
 
-int kev_keep_init(struct kev_keep *kp, size_t bytes)
+int kev_keep_init(struct kev_keep *kp, size_t bytes, unsigned arch)
 {
-	*kp = (struct kev_keep){ .cap = bytes / sizeof(struct kev_record) };
+	*kp = (struct kev_keep){ .cap = bytes / sizeof(struct kev_record), .arch = arch };
 	if (kp->cap < 2)
 		kp->cap = 2;
 	/* Untouched pages cost nothing until records fill them. */
@@ -63,11 +63,11 @@ static uint64_t nr_kept(const struct kev_keep *kp)
 	return kp->put < kp->cap ? kp->put : kp->cap;
 }
 
-static int write_header(int fd)
+static int write_header(int fd, unsigned arch)
 {
 	struct kev_header h;
 
-	kev_header_init(&h);
+	kev_header_init(&h, arch);
 	return write_all(fd, &h, sizeof(h));
 }
 
@@ -112,7 +112,7 @@ int kev_keep_write(const struct kev_keep *kp, const char *dir, uint64_t from, ui
 				  .whole_from = kp->overwritten_until };
 	snprintf(path, sizeof(path), "%s/kevents", dir);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	ret = fd < 0 || write_header(fd) || write_window(kp, fd, from, to, w) ? -1 : 0;
+	ret = fd < 0 || write_header(fd, kp->arch) || write_window(kp, fd, from, to, w) ? -1 : 0;
 	if (ret)
 		pr_warn("cannot write %s: %s", path, strerror(errno ? errno : EIO));
 	if (fd >= 0 && close(fd) && !ret) {

@@ -12,6 +12,7 @@
  *   keep.c     or, for a flight recording, into a bounded ring in memory,
  *              a snapshot's window of them written with it
  *   gate.c     a program held between fork and exec meanwhile
+ *   control_thread.c  the runtime's own control thread told apart
  */
 #ifndef FNTRACE_KEVENTS_H
 #define FNTRACE_KEVENTS_H
@@ -21,6 +22,9 @@
 #include <sys/types.h>
 
 #include "../common/kevent_format.h"
+
+struct ft_shm;
+struct kev_verdicts;
 
 /* -e's groups, the kernel's tracepoint systems by their usual names. */
 #define KEV_GROUP_SYSCALLS	1u	/* raw_syscalls:sys_enter, sys_exit */
@@ -32,14 +36,21 @@
 
 struct kev_request {
 	unsigned groups;		/* KEV_GROUP_*; 0: none asked */
-	int syscalls[KEV_MAX_SYSCALLS];	/* only these (-e syscalls:read,...); */
+	char names[KEV_MAX_SYSCALLS][32];	/* only these (-e syscalls:read,...), */
+	int syscalls[KEV_MAX_SYSCALLS];	/* their numbers, in arch's numbering */
 	unsigned nr_syscalls;		/* 0: every one */
+	unsigned arch;			/* whose numbers (KEV_ARCH_*): the host's
+					 * until kev_request_for_arch */
 };
 
 /* One -e argument: "sched", "syscalls", "syscalls:read,write", "faults",
  * or several comma-separated groups ("sched,syscalls").  0, or -1 with
  * why in err. */
 int kev_request_add(struct kev_request *req, const char *arg, char *err, size_t len);
+/* The traced program's system calls are arch's (KEV_ARCH_*): the
+ * numbers of the names for it.  0, or -1 with why in err (a name it
+ * has no call of). */
+int kev_request_for_arch(struct kev_request *req, unsigned arch, char *err, size_t len);
 /* "sched,syscalls:read,write" as info and the summary say it. */
 void kev_request_text(const struct kev_request *req, char *buf, size_t len);
 
@@ -76,6 +87,7 @@ struct kev_counts {
 	uint64_t by_kind[KEV_KINDS];
 	uint64_t unwritten;		/* read, but the file took no more */
 	uint64_t repeated[KEV_KINDS];	/* records read twice, kept once */
+	uint64_t left_out[KEV_KINDS];	/* the runtime's control thread's */
 };
 
 /* record --overwrite: the newest records, in memory (keep.c). */
@@ -88,6 +100,7 @@ struct kev_keep {
 					 * none overwritten */
 	uint64_t lost_overwritten;	/* the kernel's losses in LOST records
 					 * the bound overwrote */
+	unsigned arch;			/* whose system calls (KEV_ARCH_*) */
 };
 
 /* What a snapshot's kevents file holds of the kept records. */
@@ -116,6 +129,9 @@ struct kevents {
 	struct kev_keep keep;		/* --overwrite: kept here instead */
 	int finished;			/* the last read and the unsaid losses
 					 * are done (kev_last) */
+	const struct ft_shm *shm;	/* the traced process's buffer: its
+					 * control thread's tid, or NULL */
+	struct kev_verdicts *verdicts;	/* control_thread.c: each tid's */
 	struct kev_counts counts;
 };
 
@@ -141,6 +157,13 @@ void kev_gate_wait(int gate[2]);
 struct kevents *kev_gate_open(int gate[2], const struct kev_request *req, pid_t pid,
 			      const char *dir, size_t keep);
 
+/* control_thread.c: the records of each process's runtime control
+ * thread (fntrace-ctl), as shm says its tid or /proc its name, left out
+ * from now on: fntrace's own system calls are not the program's. */
+void kev_leave_out_control(struct kevents *k, const struct ft_shm *shm);
+/* Is rec one of them?  (A tid's verdict is kept.) */
+int kev_of_control_thread(struct kevents *k, const struct kev_record *rec);
+void kev_verdicts_free(struct kevents *k);
 /* What the rings hold, into the file (or the memory): called as the
  * recorder drains. */
 void kev_drain(struct kevents *k);
@@ -167,9 +190,9 @@ void kev_flush(struct kevents *k);
 void kev_put(struct kevents *k, const struct kev_record *rec);
 /* A kevents file's header: our record's size, the kernel's system call
  * numbering (its architecture's). */
-void kev_header_init(struct kev_header *h);
+void kev_header_init(struct kev_header *h, unsigned arch);
 /* keep.c's part: a ring of the newest `bytes` of records. */
-int kev_keep_init(struct kev_keep *kp, size_t bytes);
+int kev_keep_init(struct kev_keep *kp, size_t bytes, unsigned arch);
 void kev_keep_free(struct kev_keep *kp);
 void kev_keep_put(struct kev_keep *kp, const struct kev_record *rec);
 

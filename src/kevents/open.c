@@ -385,19 +385,18 @@ static void cover_new_threads(struct kevents *k, const struct kev_request *req, 
 			"some of its threads' are not recorded", (int)pid);
 }
 
-void kev_header_init(struct kev_header *h)
+void kev_header_init(struct kev_header *h, unsigned arch)
 {
-	*h = (struct kev_header){ .record_size = sizeof(struct kev_record),
-				  .arch = syscall_host_arch() };
+	*h = (struct kev_header){ .record_size = sizeof(struct kev_record), .arch = arch };
 	memcpy(h->magic, KEV_MAGIC, KEV_MAGIC_LEN);
 }
 
-static int create_file(struct kevents *k, const char *dir)
+static int create_file(struct kevents *k, const char *dir, unsigned arch)
 {
 	struct kev_header h;
 	char path[4200];
 
-	kev_header_init(&h);
+	kev_header_init(&h, arch);
 	snprintf(path, sizeof(path), "%s/kevents", dir);
 	k->out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	k->buf = malloc(1 << 16);
@@ -423,15 +422,16 @@ void kev_close(struct kevents *k)
 	free(k->buf);
 	free(k->wrap);
 	kev_keep_free(&k->keep);
+	kev_verdicts_free(k);
 	free(k);
 }
 
 /* DIR/kevents, or (a flight recording, dir NULL) the ring in memory. */
-static int make_sink(struct kevents *k, const char *dir, size_t keep)
+static int make_sink(struct kevents *k, const char *dir, size_t keep, unsigned arch)
 {
 	if (dir)
-		return create_file(k, dir);
-	if (kev_keep_init(&k->keep, keep) == 0)
+		return create_file(k, dir, arch);
+	if (kev_keep_init(&k->keep, keep, arch) == 0)
 		return 0;
 	pr_warn("%s: no memory for %zu bytes of them; %s", not_recorded, keep, recorded_anyway);
 	return -1;
@@ -451,7 +451,7 @@ struct kevents *kev_start(const struct kev_request *req, pid_t pid, int program,
 		pr_warn("%s: no threads of %d in /proc; %s", not_recorded, (int)pid,
 			recorded_anyway);
 	if (!tids || check_permitted() || find_tracepoints(k, req) ||
-	    make_sink(k, dir, keep) || open_all(k, req, tids, nr_tids, program)) {
+	    make_sink(k, dir, keep, req->arch) || open_all(k, req, tids, nr_tids, program)) {
 		if (tids != &one)
 			free(tids);
 		kev_close(k);
@@ -484,11 +484,12 @@ void kev_drain(struct kevents *k)
  * traced thread's wakings seen by its events on other CPUs, it seems),
  * so only the other tracepoints are held to their hits.  A sample read
  * twice and kept once (a thread whose events were opened twice) was two
- * hits.
+ * hits, and one of the control thread's, left out, was one.
  */
 static void say_unsaid_lost(struct kevents *k)
 {
 	const uint64_t *n = k->counts.by_kind, *twice = k->counts.repeated;
+	const uint64_t *ours = k->counts.left_out;
 	uint64_t hits = 0, count, seen;
 
 	for (unsigned i = 0; i < k->nr_fds; i++)
@@ -501,7 +502,8 @@ static void say_unsaid_lost(struct kevents *k)
 	kev_drain(k);
 	seen = n[KEV_SYS_ENTER] + n[KEV_SYS_EXIT] + n[KEV_SWITCH_OUT] + n[KEV_FAULT] +
 	       n[KEV_LOST] + twice[KEV_SYS_ENTER] + twice[KEV_SYS_EXIT] +
-	       twice[KEV_SWITCH_OUT] + twice[KEV_FAULT];
+	       twice[KEV_SWITCH_OUT] + twice[KEV_FAULT] + ours[KEV_SYS_ENTER] +
+	       ours[KEV_SYS_EXIT] + ours[KEV_SWITCH_OUT] + ours[KEV_FAULT];
 	if (hits > seen)
 		kev_put(k, &(struct kev_record){ .time = ft_monotonic_ns(), .kind = KEV_LOST,
 						 .cpu = 0xffff, .value = (int64_t)(hits - seen) });

@@ -29,11 +29,11 @@ static unsigned group_of(const char *name, size_t len)
 	return 0;
 }
 
+/* A name any architecture has: its number for the host until the
+ * program's architecture is known (kev_request_for_arch). */
 static int add_syscall(struct kev_request *req, const char *name, char *err, size_t len)
 {
-	int nr = syscall_number(name);
-
-	if (nr < 0) {
+	if (!syscall_known(name) || strlen(name) >= sizeof(req->names[0])) {
 		snprintf(err, len, "-e syscalls:%s: no such system call", name);
 		return -1;
 	}
@@ -41,24 +41,48 @@ static int add_syscall(struct kev_request *req, const char *name, char *err, siz
 		snprintf(err, len, "-e syscalls: more than %d calls named", KEV_MAX_SYSCALLS);
 		return -1;
 	}
-	req->syscalls[req->nr_syscalls++] = nr;
+	snprintf(req->names[req->nr_syscalls], sizeof(req->names[0]), "%s", name);
+	req->arch = syscall_host_arch();
+	req->syscalls[req->nr_syscalls++] = syscall_number_of(req->arch, name);
 	return 0;
 }
 
-/* "read,write,futex" after "syscalls:". */
-static int add_syscalls(struct kev_request *req, const char *list, char *err, size_t len)
+int kev_request_for_arch(struct kev_request *req, unsigned arch, char *err, size_t len)
+{
+	for (unsigned i = 0; i < req->nr_syscalls; i++) {
+		req->syscalls[i] = syscall_number_of(arch, req->names[i]);
+		if (req->syscalls[i] < 0) {
+			snprintf(err, len, "-e syscalls:%s: no such system call on %s",
+				 req->names[i], syscall_arch_name(arch));
+			return -1;
+		}
+	}
+	req->arch = arch;
+	return 0;
+}
+
+/* "read,write,futex" after "syscalls:" in arg; an empty name anywhere
+ * is a slip, not "none". */
+static int add_syscalls(struct kev_request *req, const char *arg, const char *list, char *err,
+			size_t len)
 {
 	char name[64];
 
-	while (*list) {
+	for (;;) {
 		size_t n = strcspn(list, ",");
 
+		if (!n) {
+			snprintf(err, len, "-e %s: a system call name is empty (syscalls:read,write)",
+				 arg);
+			return -1;
+		}
 		snprintf(name, sizeof(name), "%.*s", (int)n, list);
 		if (add_syscall(req, name, err, len))
 			return -1;
-		list += n + (list[n] == ',');
+		if (!list[n])
+			return 0;
+		list += n + 1;
 	}
-	return 0;
 }
 
 int kev_request_add(struct kev_request *req, const char *arg, char *err, size_t len)
@@ -86,17 +110,16 @@ int kev_request_add(struct kev_request *req, const char *arg, char *err, size_t 
 	}
 	if (!colon)
 		return 0;
-	if (g != KEV_GROUP_SYSCALLS || !colon[1]) {
+	if (g != KEV_GROUP_SYSCALLS) {
 		snprintf(err, len, "-e %s: only syscalls takes names (syscalls:read,write)", arg);
 		return -1;
 	}
-	return add_syscalls(req, colon + 1, err, len);
+	return add_syscalls(req, arg, colon + 1, err, len);
 }
 
 void kev_request_text(const struct kev_request *req, char *buf, size_t len)
 {
 	size_t at = 0;
-	char nr[32];
 
 	buf[0] = 0;
 	for (size_t i = 0; i < NR_GROUPS && at < len; i++) {
@@ -105,7 +128,6 @@ void kev_request_text(const struct kev_request *req, char *buf, size_t len)
 		at += snprintf(buf + at, len - at, "%s%s", at ? "," : "", groups[i].name);
 		for (unsigned s = 0; groups[i].group == KEV_GROUP_SYSCALLS &&
 				     s < req->nr_syscalls && at < len; s++)
-			at += snprintf(buf + at, len - at, "%c%s", s ? ',' : ':',
-				       syscall_name(req->syscalls[s], nr, sizeof(nr)));
+			at += snprintf(buf + at, len - at, "%c%s", s ? ',' : ':', req->names[s]);
 	}
 }

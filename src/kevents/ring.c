@@ -82,6 +82,10 @@ void kev_flush(struct kevents *k)
 
 void kev_put(struct kevents *k, const struct kev_record *rec)
 {
+	if (kev_of_control_thread(k, rec)) {
+		k->counts.left_out[rec->kind]++;
+		return;
+	}
 	k->counts.by_kind[rec->kind] += rec->kind == KEV_LOST ? (uint64_t)rec->value : 1;
 	if (k->keep.recs) {
 		kev_keep_put(&k->keep, rec);

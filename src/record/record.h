@@ -55,6 +55,11 @@ int record_parse(int argc, char **argv, struct record_options *o,
 int record_run(const struct record_options *o);
 /* Record a running process (record -p); 0, or -1 (said). */
 int record_attach(const struct record_options *o);
+struct cli_target;
+/* o's -e, its system calls in the numbering of t's calls, into req; 0,
+ * or -1 after one line (a name t has no call of). */
+int record_kevents_for(const struct record_options *o, const struct cli_target *t,
+		       struct kev_request *req);
 /* Free what record_parse() allocated. */
 void record_options_free(struct record_options *o);
 /* The status fntrace itself should exit with for a wait() status. */

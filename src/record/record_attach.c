@@ -11,6 +11,7 @@
 #include "../cli/cli.h"
 #include "../control/ctl_client.h"
 #include "../target/probe.h"
+#include "../target/target.h"
 #include "drain.h"
 #include "flight.h"
 #include "record.h"
@@ -46,6 +47,7 @@ struct attached {
 	int detached;			/* its endpoint closed while recorded */
 	struct flight flight;		/* --overwrite: the snapshots */
 	struct kevents *kev;		/* -e: the kernel's events, or NULL */
+	struct kev_request kev_req;	/* -e's, in the process's numbering */
 };
 
 static struct ft_shm *map_buffer(pid_t pid)
@@ -514,8 +516,10 @@ static int record_attached(struct attached *a)
 	 * keeps the newest of them in memory, as much as the process's ring
 	 * holds of calls. */
 	if (o->kevents.groups)
-		a->kev = kev_start(&o->kevents, o->pid, 0, o->overwrite ? NULL : a->dir.tmp,
+		a->kev = kev_start(&a->kev_req, o->pid, 0, o->overwrite ? NULL : a->dir.tmp,
 				   ft_shm_size(a->shm));
+	if (a->kev)
+		kev_leave_out_control(a->kev, a->shm);
 	if (keep_funcs(a) || keep_specs(a, &specs) || record_settings_save(o->pid, &a->saved) ||
 	    configure(a, specs)) {
 		if (a->kev)
@@ -561,6 +565,20 @@ static int record_attached(struct attached *a)
 	return 0;
 }
 
+/* -e's system calls by the numbers the process's calls have (its
+ * program's architecture: /proc/PID/exe). */
+static int kevents_for(struct attached *a, pid_t pid)
+{
+	struct cli_target t;
+	char exe[64];
+
+	a->kev_req = a->o->kevents;
+	if (!a->kev_req.groups)
+		return 0;
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
+	return cli_target_of(exe, &t) || record_kevents_for(a->o, &t, &a->kev_req) ? -1 : 0;
+}
+
 int record_attach(const struct record_options *o)
 {
 	struct attached a = {
@@ -576,7 +594,8 @@ int record_attach(const struct record_options *o)
 			  "process %d has ended (not yet reaped): nothing to record", (int)o->pid);
 		return -1;
 	}
-	if ((!o->host && datadir_check_output(o->output)) || !(a.info.command = command_of(o->pid)))
+	if ((!o->host && datadir_check_output(o->output)) || kevents_for(&a, o->pid) ||
+	    !(a.info.command = command_of(o->pid)))
 		return -1;
 	kev_request_text(&o->kevents, a.info.kevents, sizeof(a.info.kevents));
 	ret = record_attached(&a);

@@ -51,6 +51,7 @@ struct recorder {
 	struct flight flight;		/* --overwrite: the snapshots */
 	struct datadir_info info;
 	struct kevents *kev;		/* -e: the kernel's events, or NULL */
+	struct kev_request kev_req;	/* -e's, in the program's numbering */
 	pid_t pid;
 	int status;
 	int has_sites;		/* the program itself has call sites */
@@ -280,7 +281,7 @@ static int spawn(struct recorder *r, const struct record_options *o,
 	int ready[2], gate[2] = { -1, -1 };
 	char err = 0;
 
-	if (pipe2(ready, O_CLOEXEC) || kev_gate_make(&o->kevents, gate))
+	if (pipe2(ready, O_CLOEXEC) || kev_gate_make(&r->kev_req, gate))
 		return -1;
 	r->pid = fork();
 	if (r->pid == 0) {
@@ -300,8 +301,10 @@ static int spawn(struct recorder *r, const struct record_options *o,
 		_exit(127);
 	}
 	close(ready[1]);
-	r->kev = kev_gate_open(gate, &o->kevents, r->pid, o->overwrite ? NULL : r->dir.tmp,
+	r->kev = kev_gate_open(gate, &r->kev_req, r->pid, o->overwrite ? NULL : r->dir.tmp,
 			       (size_t)o->buffer_kb << 10);
+	if (r->kev)
+		kev_leave_out_control(r->kev, r->shm);
 	r->flight.kev = r->kev;
 	file_service_started(&r->files);
 	if (r->pid > 0 && read(ready[0], &err, 1) == 1)
@@ -544,6 +547,20 @@ static int start_flight(struct recorder *r, const struct record_options *o)
 	return 0;
 }
 
+/* -e's system calls by the numbers the program's calls have. */
+int record_kevents_for(const struct record_options *o, const struct cli_target *t,
+		       struct kev_request *req)
+{
+	char err[256];
+
+	*req = o->kevents;
+	if (!o->kevents.groups ||
+	    kev_request_for_arch(req, cli_target_syscall_arch(t), err, sizeof(err)) == 0)
+		return 0;
+	cli_error("%s", err);
+	return -1;
+}
+
 int record_run(const struct record_options *o)
 {
 	struct recorder r = { .shm_fd = -1, .dir.trace_fd = -1, .files = { -1, -1 },
@@ -556,7 +573,8 @@ int record_run(const struct record_options *o)
 	    (r.has_sites = check_program(path, o->argv[0])) < 0 || cli_target_of(path, &target) ||
 	    cli_target_check_args(&target, o->args) ||
 	    (o->auto_args && !cli_target_auto_args_arch(&target)) ||
-	    cli_target_prepare(&target, path) || !(lib = cli_find_runtime(&target)))
+	    cli_target_prepare(&target, path) || !(lib = cli_find_runtime(&target)) ||
+	    record_kevents_for(o, &target, &r.kev_req))
 		goto out;
 	if (describe_run(&r.info, o))
 		goto out;

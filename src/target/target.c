@@ -19,6 +19,7 @@
 #include "../common/sanitizer.h"
 #include "../common/trace_format.h"
 #include "../elf/elf.h"
+#include "../trace/syscall_names.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -93,6 +94,13 @@ static int runs_natively(const struct arch_desc *arch)
 		return 0;
 	binfmt_entry(arch, entry, sizeof(entry));
 	return access(entry, F_OK) != 0;
+}
+
+unsigned cli_target_syscall_arch(const struct cli_target *t)
+{
+	if (t->host || !runs_natively(t->arch))
+		return syscall_host_arch();
+	return syscall_arch_of_machine(t->arch->machine);
 }
 
 int cli_target_of(const char *program, struct cli_target *t)

@@ -25,6 +25,10 @@ int cli_target_check_args(const struct cli_target *t, const char *specs);
 /* The architecture's name if its runtime does not trace calls into
  * shared libraries (arch_desc.libcalls), NULL if it does. */
 const char *cli_target_no_libcalls(const struct cli_target *t);
+/* Whose system call numbers the kernel takes the program's calls by
+ * (KEV_ARCH_*): its own where the kernel runs it itself (an i386
+ * program on x86_64), the host's under qemu-user, which makes them. */
+unsigned cli_target_syscall_arch(const struct cli_target *t);
 /* The same for --auto-args, which knows the x86_64 rules only. */
 const struct arch_desc *cli_target_auto_args_arch(const struct cli_target *t);
 /* The libfntrace.so built for the target, found next to fntrace or where

@@ -77,14 +77,6 @@ static int write_instant(struct chrome *c, uint64_t time, const char *name,
 	return chrome_end_event(c, put_args(c, p, args));
 }
 
-static const char *comm_of(const struct trace_data *td, uint32_t tid)
-{
-	for (unsigned i = 0; i < td->nr_threads; i++)
-		if (td->threads[i].tid == tid)
-			return td->threads[i].comm;
-	return NULL;
-}
-
 /* The event at refs[i] and, for an entry or a switch, the one that ends
  * it (a switch's: who woke the thread meanwhile). */
 struct kev_span {
@@ -130,7 +122,7 @@ static int write_syscall(struct chrome *c, const struct kev_span *s)
 
 static int write_off_cpu(struct chrome *c, const struct kev_span *s)
 {
-	const struct trace_data *td = &c->ex->td;
+	struct trace_data *td = &c->ex->td;
 	char name[32], next[64], waker[64], comm[17] = "";
 	const char *args[] = { "state", tr_kev_state_name(s->rec->nr), "next", next,
 			       s->waker ? "woken_by" : NULL, waker, NULL };
@@ -139,7 +131,8 @@ static int write_off_cpu(struct chrome *c, const struct kev_span *s)
 	tr_kev_task_text(s->rec->value ? comm : "<idle>", (uint32_t)s->rec->value, next,
 			 sizeof(next));
 	if (s->waker)
-		tr_kev_task_text(comm_of(td, s->waker->tid), s->waker->tid, waker, sizeof(waker));
+		tr_kev_task_text(tr_comm_at(td, s->waker->tid, s->waker->time), s->waker->tid,
+				 waker, sizeof(waker));
 	snprintf(name, sizeof(name), "off CPU: %s", tr_kev_state(s->rec->nr));
 	return write_complete(c, s->rec->time, s->end->time, "sched", name, args);
 }
@@ -158,7 +151,7 @@ static int write_point(struct chrome *c, const struct kev_record *r, uint32_t ti
 	if (r->kind != KEV_WAKEUP || r->tid != tid || (uint32_t)r->value == tid)
 		return 0;
 	snprintf(name, sizeof(name), "wakes %s",
-		 tr_kev_task_text(comm_of(&c->ex->td, (uint32_t)r->value), (uint32_t)r->value,
+		 tr_kev_task_text(tr_comm_at(&c->ex->td, (uint32_t)r->value, r->time), (uint32_t)r->value,
 				  task, sizeof(task)));
 	return write_instant(c, r->time, name, none);
 }

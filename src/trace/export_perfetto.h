@@ -42,6 +42,8 @@ struct perfetto {
 	uint64_t *kev_interned;
 	unsigned char kev_open[2];	/* begins written: a system call's,
 					 * a switch's */
+	unsigned char task_state;	/* the last TASK_STATE_* written for
+					 * the thread, 0: none yet */
 };
 
 static inline int has_bit(const uint64_t *bits, uint32_t n)

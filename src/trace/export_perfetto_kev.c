@@ -11,6 +11,17 @@
  *   a wake-up it made  TYPE_INSTANT "wakes kev_waits-8"
  *   a page fault       TYPE_INSTANT "page fault" ("address", "ip")
  *
+ * and, for Perfetto's own thread state track and CPU tracks, the
+ * thread's state as a GenericKernelTaskStateEvent, the form Perfetto
+ * reads from a kernel whose scheduler events are each one task's (ftrace's
+ * sched_switch names two, and a switch back in here is perf's record,
+ * which does not say whom it replaced):
+ *
+ *   a switch out        the state left in ("S", "D", "R" preempted ...),
+ *                       on the CPU left
+ *   a switch back in    Running, on its CPU
+ *   a wake-up by another thread while asleep   Runnable
+ *
  * A slice's name is interned as a function's is, its iid past the
  * process's functions': a slot per system call number (one for numbers
  * past them all), then one per task state.  A system call whose return
@@ -34,6 +45,7 @@ void perfetto_kev_start(struct perfetto *p)
 	p->kev = tr_thread_kevents(&p->ex->td, p->th, &p->nr_kev);
 	p->next_kev = 0;
 	p->kev_open[0] = p->kev_open[1] = 0;
+	p->task_state = 0;
 	if (p->kev_interned)
 		memset(p->kev_interned, 0, (KEV_SLOTS + 63) / 64 * sizeof(uint64_t));
 }
@@ -123,16 +135,6 @@ static size_t end_of(const struct perfetto *p, size_t i, const struct kev_record
 	return 0;
 }
 
-static const char *comm_of(const struct perfetto *p, uint32_t tid)
-{
-	const struct trace_data *td = &p->ex->td;
-
-	for (unsigned i = 0; i < td->nr_threads; i++)
-		if (td->threads[i].tid == tid)
-			return td->threads[i].comm;
-	return NULL;
-}
-
 static void write_syscall(struct perfetto *p, const struct kev_record *r)
 {
 	char buf[32], call[256];
@@ -175,8 +177,9 @@ static void write_switch(struct perfetto *p, const struct kev_record *r,
 	perfetto_annotate_string(p, "next", tr_kev_task_text(r->value ? comm : "<idle>",
 							     (uint32_t)r->value, next, sizeof(next)));
 	if (waker)
-		perfetto_annotate_string(p, "woken_by", tr_kev_task_text(comm_of(p, waker->tid),
-									 waker->tid, by, sizeof(by)));
+		perfetto_annotate_string(p, "woken_by",
+					 tr_kev_task_text(tr_comm_at(&p->ex->td, waker->tid, waker->time),
+							  waker->tid, by, sizeof(by)));
 	event_end(p, packet, event);
 }
 
@@ -197,12 +200,79 @@ static void write_instant(struct perfetto *p, const struct kev_record *r)
 		perfetto_annotate_string(p, "ip", hex);
 	} else {
 		snprintf(name, sizeof(name), "wakes %s",
-			 tr_kev_task_text(comm_of(p, (uint32_t)r->value), (uint32_t)r->value,
-					  task, sizeof(task)));
+			 tr_kev_task_text(tr_comm_at(&p->ex->td, (uint32_t)r->value, r->time),
+					  (uint32_t)r->value, task, sizeof(task)));
 		perfetto_put_string(&p->pb, EVENT_NAME, name);
 	}
 	event_end(p, packet, event);
 }
+
+/* ---- the thread's state ---- */
+
+static unsigned task_state_left_in(uint32_t prev_state)
+{
+	static const struct {
+		const char *ps;
+		unsigned char state;
+	} states[] = {
+		{ "R", TASK_STATE_RUNNABLE }, { "R+", TASK_STATE_RUNNABLE },
+		{ "S", TASK_STATE_INTERRUPTIBLE_SLEEP }, { "D", TASK_STATE_UNINTERRUPTIBLE_SLEEP },
+		{ "I", TASK_STATE_UNINTERRUPTIBLE_SLEEP }, { "T", TASK_STATE_STOPPED },
+		{ "t", TASK_STATE_STOPPED }, { "P", TASK_STATE_STOPPED },
+		{ "X", TASK_STATE_DEAD }, { "Z", TASK_STATE_DEAD },
+	};
+	const char *s = tr_kev_state(prev_state);
+
+	for (unsigned i = 0; i < sizeof(states) / sizeof(states[0]); i++)
+		if (!strcmp(states[i].ps, s))
+			return states[i].state;
+	return TASK_STATE_UNINTERRUPTIBLE_SLEEP;
+}
+
+static int asleep(unsigned state)
+{
+	return state == TASK_STATE_INTERRUPTIBLE_SLEEP || state == TASK_STATE_UNINTERRUPTIBLE_SLEEP;
+}
+
+/* The thread's state from r on, if it is a change: Perfetto takes two
+ * Running in a row, or anything after dead, for lost data, and a wake-up
+ * of a thread not asleep is none (the kernel's sched_waking of one still
+ * on its way off the CPU). */
+static unsigned task_state_after(const struct perfetto *p, const struct kev_record *r)
+{
+	unsigned now = p->task_state, next = 0;
+
+	if (r->kind == KEV_SWITCH_OUT)
+		next = task_state_left_in(r->nr);
+	else if (r->kind == KEV_SWITCH_IN && now != TASK_STATE_RUNNING)
+		next = TASK_STATE_RUNNING;
+	else if (r->kind == KEV_WAKEUP && (uint32_t)r->value == p->th->tid &&
+		 r->tid != p->th->tid && asleep(now))
+		next = TASK_STATE_RUNNABLE;
+	return now == TASK_STATE_DEAD ? 0 : next;
+}
+
+/* The CPU is said where Perfetto looks for it: Running's, and the one a
+ * switch out leaves, whose slice it ends. */
+static void write_task_state(struct perfetto *p, const struct kev_record *r)
+{
+	unsigned state = task_state_after(p, r);
+	size_t packet, event;
+
+	if (!state)
+		return;
+	p->task_state = (unsigned char)state;
+	packet = perfetto_packet_begin(p, r->time);
+	event = pb_begin(&p->pb, PACKET_TASK_STATE);
+	if (r->kind != KEV_WAKEUP)
+		pb_uint(&p->pb, TASK_CPU, r->cpu);
+	perfetto_put_string(&p->pb, TASK_COMM, p->th->comm);
+	pb_uint(&p->pb, TASK_TID, p->th->tid);
+	pb_uint(&p->pb, TASK_STATE, state);
+	event_end(p, packet, event);
+}
+
+/* ---- the records in turn ---- */
 
 /* Each begin is written only with its end known to follow; an end or a
  * return met without its begin written (one the trace lacks) is none of
@@ -211,6 +281,7 @@ static void write_one(struct perfetto *p, size_t i, unsigned char *open)
 {
 	const struct kev_record *r = rec_at(p, i), *waker;
 
+	write_task_state(p, r);
 	switch (r->kind) {
 	case KEV_SYS_ENTER:
 	case KEV_SWITCH_OUT:

@@ -140,3 +140,27 @@ const struct tr_kev_ref *tr_thread_kevents(struct trace_data *td,
 	*nr = to > from ? to - from : 0;
 	return *nr ? refs + from : NULL;
 }
+
+/* Several threads with one tid are the programs of one process (or tids
+ * used again): each has the tid's events of its own time. */
+const char *tr_comm_at(struct trace_data *td, uint32_t tid, uint64_t time)
+{
+	const struct tr_thread *first = NULL;
+	unsigned same = 0;
+
+	for (unsigned i = 0; i < td->nr_threads; i++)
+		if (td->threads[i].tid == tid && !same++)
+			first = &td->threads[i];
+	for (unsigned i = 0; same > 1 && i < td->nr_threads; i++) {
+		const struct tr_thread *th = &td->threads[i];
+		const struct tr_kev_ref *refs;
+		size_t nr;
+
+		if (th->tid != tid || !(refs = tr_thread_kevents(td, th, &nr)))
+			continue;
+		if (td->kev.recs[refs[0].idx].time <= time &&
+		    time <= td->kev.recs[refs[nr - 1].idx].time)
+			return th->comm;
+	}
+	return first ? first->comm : NULL;
+}

@@ -21,6 +21,7 @@
 #define PACKET_TIMESTAMP_CLOCK_ID	58
 #define PACKET_DEFAULTS			59	/* trace_packet_defaults */
 #define PACKET_TRACK_DESCRIPTOR		60
+#define PACKET_TASK_STATE		117	/* generic_kernel_task_state_event */
 /* trace_packet.proto: TracePacket.SequenceFlags */
 #define SEQ_INCREMENTAL_STATE_CLEARED	1
 
@@ -81,5 +82,18 @@
 #define ANNOTATION_UINT_VALUE		3
 #define ANNOTATION_STRING_VALUE		6
 #define ANNOTATION_NAME			10
+
+/* generic_kernel/generic_task.proto: GenericKernelTaskStateEvent */
+#define TASK_CPU			1
+#define TASK_COMM			2
+#define TASK_TID			3
+#define TASK_STATE			4
+/* generic_kernel/generic_task.proto: GenericKernelTaskStateEvent.TaskStateEnum */
+#define TASK_STATE_RUNNABLE		2
+#define TASK_STATE_RUNNING		3
+#define TASK_STATE_INTERRUPTIBLE_SLEEP	4
+#define TASK_STATE_UNINTERRUPTIBLE_SLEEP 5
+#define TASK_STATE_STOPPED		6
+#define TASK_STATE_DEAD			7
 
 #endif

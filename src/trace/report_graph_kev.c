@@ -144,26 +144,23 @@ void graph_kev_header(const struct report *r)
 
 /* ---- the text ---- */
 
-/* The name the recording has for a task ("<...>" for a thread with
- * kernel events alone), or NULL. */
-static const char *comm_of(const struct graph *g, uint32_t tid)
+/* The name the recording has for a task at its event's time (an exec
+ * renames it; "<...>" for a thread with kernel events alone), or NULL. */
+static const char *comm_of(const struct graph *g, uint32_t tid, uint64_t time)
 {
-	const struct trace_data *td = &g->r->td;
+	const char *comm = tr_comm_at(&g->r->td, tid, time);
 
-	for (unsigned i = 0; i < td->nr_threads; i++)
-		if (td->threads[i].tid == tid)
-			return td->threads[i].comm;
-	for (unsigned i = 0; i < g->nr_kev_only; i++)
+	for (unsigned i = 0; !comm && i < g->nr_kev_only; i++)
 		if (g->kev_only[i].tid == tid)
 			return g->kev_only[i].comm;
-	return NULL;
+	return comm;
 }
 
-static void print_task(const struct graph *g, FILE *out, uint32_t tid)
+static void print_task(const struct graph *g, FILE *out, uint32_t tid, uint64_t time)
 {
 	char buf[64];
 
-	fputs(tr_kev_task_text(comm_of(g, tid), tid, buf, sizeof(buf)), out);
+	fputs(tr_kev_task_text(comm_of(g, tid, time), tid, buf, sizeof(buf)), out);
 }
 
 static void prologue(struct graph *g, unsigned ti, const struct kev_record *rec)
@@ -287,7 +284,7 @@ static void on_switch(struct graph *g, unsigned ti, const struct kev_record *rec
 	}
 	if (waker) {
 		fputs(", woken by ", g->out);
-		print_task(g, g->out, waker->tid);
+		print_task(g, g->out, waker->tid, waker->time);
 	}
 	fputs("\n ------------------------------------------\n\n", g->out);
 }
@@ -303,7 +300,7 @@ static void on_comment(struct graph *g, unsigned ti, const struct kev_record *re
 		return;
 	}
 	fputs("/* wakes ", g->out);
-	print_task(g, g->out, (uint32_t)rec->value);
+	print_task(g, g->out, (uint32_t)rec->value, rec->time);
 	fprintf(g->out, " on CPU %u */\n", rec->nr);
 }
 

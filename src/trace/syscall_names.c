@@ -2,14 +2,17 @@
 /*
  * System call names: generated at build time from each architecture's
  * headers (scripts/syscall-table.sh), never copied by hand.  A recording
- * says whose numbers it holds (kev_header.arch): the kernel the recorder
- * ran on, whatever the program's architecture (qemu-user makes the
- * host's calls), so that one made on an aarch64 machine reads with
+ * says whose numbers it holds (kev_header.arch): the program's, as the
+ * kernel it ran on took its calls.  That is the kernel's own numbering
+ * whatever the program's architecture when qemu-user runs it (qemu makes
+ * the host's calls), but i386's for an i386 program the x86_64 kernel
+ * runs itself; so that one made on an aarch64 machine reads with
  * aarch64's names here.
  */
 #include "syscall_names.h"
 #include "../common/kevent_format.h"
 
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,16 +45,18 @@ static const struct call mips_calls[] = {
 };
 #undef SYSCALL
 
-#define TABLE(calls) { calls, sizeof(calls) / sizeof(calls[0]) - 1 }
+#define TABLE(calls, name, machine) { calls, sizeof(calls) / sizeof(calls[0]) - 1, name, machine }
 static const struct {
 	const struct call *calls;
 	size_t nr;	/* in number order */
+	const char *name;
+	unsigned machine;	/* ELF e_machine */
 } tables[KEV_ARCHES] = {
-	[KEV_ARCH_X86_64] = TABLE(x86_64_calls),
-	[KEV_ARCH_I386] = TABLE(i386_calls),
-	[KEV_ARCH_AARCH64] = TABLE(aarch64_calls),
-	[KEV_ARCH_RISCV64] = TABLE(riscv64_calls),
-	[KEV_ARCH_MIPS] = TABLE(mips_calls),
+	[KEV_ARCH_X86_64] = TABLE(x86_64_calls, "x86_64", EM_X86_64),
+	[KEV_ARCH_I386] = TABLE(i386_calls, "i386", EM_386),
+	[KEV_ARCH_AARCH64] = TABLE(aarch64_calls, "aarch64", EM_AARCH64),
+	[KEV_ARCH_RISCV64] = TABLE(riscv64_calls, "riscv64", EM_RISCV),
+	[KEV_ARCH_MIPS] = TABLE(mips_calls, "mips", EM_MIPS),
 };
 
 unsigned syscall_host_arch(void)
@@ -69,6 +74,27 @@ unsigned syscall_host_arch(void)
 #else
 	return KEV_ARCHES;	/* none of ours: numbers */
 #endif
+}
+
+unsigned syscall_arch_of_machine(unsigned machine)
+{
+	for (unsigned a = 0; a < KEV_ARCHES; a++)
+		if (tables[a].machine == machine)
+			return a;
+	return KEV_ARCHES;
+}
+
+const char *syscall_arch_name(unsigned arch)
+{
+	return arch < KEV_ARCHES ? tables[arch].name : "this architecture";
+}
+
+int syscall_known(const char *name)
+{
+	for (unsigned a = 0; a < KEV_ARCHES; a++)
+		if (syscall_number_of(a, name) >= 0)
+			return 1;
+	return 0;
 }
 
 const char *syscall_name_of(unsigned arch, unsigned nr, char *buf, size_t len)

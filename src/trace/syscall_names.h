@@ -17,6 +17,12 @@ const char *syscall_name_of(unsigned arch, unsigned nr, char *buf, size_t len);
 int syscall_number_of(unsigned arch, const char *name);
 /* The architecture fntrace runs on: its kernel's calls are recorded. */
 unsigned syscall_host_arch(void);
+/* The KEV_ARCH_* of ELF machine e_machine, or KEV_ARCHES if none. */
+unsigned syscall_arch_of_machine(unsigned machine);
+/* "i386" ... */
+const char *syscall_arch_name(unsigned arch);
+/* Is NAME a system call of any architecture (or "syscall_NR")? */
+int syscall_known(const char *name);
 /* The host's: syscall_name_of(syscall_host_arch(), ...). */
 const char *syscall_name(unsigned nr, char *buf, size_t len);
 int syscall_number(const char *name);

@@ -20,6 +20,20 @@ compare with what it expects:
   marker TID TEXT               a named instant (trace_marker, lost)
   srcline NAME FILE:LINE        an interned source location, once each
   annotation NAME               a debug annotation's name, once each
+  states TID S=N ...            a thread's GenericKernelTaskStateEvents,
+                                counted by state (Running, R, S, D, T, Z)
+  off TID NS STATE woken|unwoken
+                                each time the thread's state track says it
+                                was off the CPU, from its state after
+                                Running (STATE) to the next Running, and
+                                whether a wake-up made it Runnable meanwhile
+  offslice TID NS STATE         each "off CPU: STATE" slice, its duration
+                                (R+, preempted, as R: Runnable)
+
+A thread's states must read as trace_processor's generic kernel importer
+reads them: Running on a CPU, never twice in a row; a switch out (a state
+with a CPU) on the CPU of the Running it ends; Runnable without a CPU (a
+wake-up) only for a thread asleep; nothing after dead.
 """
 import ast
 import sys
@@ -64,11 +78,50 @@ class Sequence:
         self.track = track
         self.names = {}         # iid -> name
         self.locations = set()  # iids
-        self.depth = 0
+        self.open = []          # the slices begun: (name, time)
         self.time = time        # of the last packet: timestamps are deltas
 
 
 errors = []
+
+TASK_STATES = {"TASK_STATE_RUNNABLE": "R", "TASK_STATE_RUNNING": "Running",
+               "TASK_STATE_INTERRUPTIBLE_SLEEP": "S",
+               "TASK_STATE_UNINTERRUPTIBLE_SLEEP": "D",
+               "TASK_STATE_STOPPED": "T", "TASK_STATE_DEAD": "Z"}
+
+
+class TaskStates:
+    """One thread's state track, as its events build it."""
+    def __init__(self):
+        self.state = None
+        self.cpu = None
+        self.off_since = None
+        self.left_in = None
+        self.woken = False
+        self.counts = {}
+        self.offs = []
+
+    def push(self, tid, time, state, cpu):
+        self.counts[state] = self.counts.get(state, 0) + 1
+        if self.state == "Z":
+            error(f"thread {tid}: state {state} after dead")
+        if state == "Running":
+            if cpu is None or self.state == "Running":
+                error(f"thread {tid}: Running {'twice' if cpu else 'without a CPU'}")
+            if self.off_since is not None:
+                self.offs.append(f"off {tid} {time - self.off_since} {self.left_in} "
+                                 f"{'woken' if self.woken else 'unwoken'}")
+            self.state, self.cpu, self.off_since, self.woken = state, cpu, None, False
+            return
+        if cpu is None:
+            if state != "R" or self.state not in ("S", "D"):
+                error(f"thread {tid}: {state} without a CPU after {self.state}")
+            self.woken = True
+        elif self.state is not None and (self.state != "Running" or cpu != self.cpu):
+            error(f"thread {tid}: leaves CPU {cpu} after {self.state} on {self.cpu}")
+        else:
+            self.off_since, self.left_in = time, state
+        self.state = state
 
 SEQUENCE_CLOCK = "64"
 BOOTTIME = "6"
@@ -114,6 +167,8 @@ def main():
     slices = instants = located = backdated = 0
     instant_times = []
     markers = []
+    task_states = {}            # tid -> TaskStates
+    offslices = []
 
     for packet in every(tree, "packet"):
         for key, _ in packet:
@@ -166,6 +221,19 @@ def main():
             srclines.add(f"srcline {get(entry, 'function_name')} "
                          f"{get(entry, 'file_name')}:{get(entry, 'line_number')}")
 
+        task = get(packet, "generic_kernel_task_state_event")
+        if task is not None:
+            tid = int(get(task, "tid", "0"))
+            if tid != tracks[seq.track]:
+                error(f"sequence {seq_id}: the state of thread {tid}, not its own")
+            state = TASK_STATES.get(get(task, "state"))
+            if state is None:
+                error(f"thread {tid}: state {get(task, 'state')}")
+                continue
+            cpu = get(task, "cpu")
+            task_states.setdefault(tid, TaskStates()).push(tid, seq.time, state,
+                                                           None if cpu is None else int(cpu))
+            continue
         event = get(packet, "track_event")
         if event is None:
             error(f"sequence {seq_id}: a packet with no event")
@@ -184,13 +252,18 @@ def main():
         if kind == "TYPE_SLICE_BEGIN":
             if iid is None:
                 error(f"sequence {seq_id}: a slice without a name_iid")
-            seq.depth += 1
+            seq.open.append((seq.names.get(int(iid or 0)), seq.time))
             slices += 1
             located += location is not None
         elif kind == "TYPE_SLICE_END":
-            seq.depth -= 1
-            if seq.depth < 0:
+            if not seq.open:
                 error(f"sequence {seq_id}: an end without its begin")
+                continue
+            name, begin = seq.open.pop()
+            if name and name.startswith("off CPU: "):
+                # Preempted (R+) is Runnable (R) in the thread's state.
+                offslices.append(f"offslice {tracks[seq.track]} {seq.time - begin} "
+                                 f"{name[9:].rstrip('+')}")
         elif kind == "TYPE_INSTANT" and iid is not None:
             instants += 1
             us = (seq.time + 500) // 1000
@@ -201,8 +274,8 @@ def main():
             error(f"sequence {seq_id}: an event of type {kind} without a name")
 
     for seq_id, seq in sequences.items():
-        if seq.depth:
-            error(f"sequence {seq_id}: {seq.depth} slices never end")
+        if seq.open:
+            error(f"sequence {seq_id}: {len(seq.open)} slices never end")
     for line in threads:
         print(line)
     print("slices", slices)
@@ -217,6 +290,12 @@ def main():
         print(line)
     for a in sorted(annotations):
         print("annotation", a)
+    for tid, t in sorted(task_states.items()):
+        print("states", tid, " ".join(f"{s}={n}" for s, n in sorted(t.counts.items())))
+        for line in t.offs:
+            print(line)
+    for line in offslices:
+        print(line)
     for e in errors[:20]:
         print("ERROR:", e)
     return 1 if errors else 0

@@ -5,6 +5,7 @@
  * compare with a recording's (tests/cases/record/crash_snapshot.sh).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -20,6 +21,7 @@ int main(int argc, char **argv)
 	pid = fork();
 	if (pid == 0) {
 		execvp(argv[1], argv + 1);
+		fprintf(stderr, "wait_status: cannot run %s: %s\n", argv[1], strerror(errno));
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)

@@ -45,6 +45,39 @@ static void test_request(void)
 	CHECK("-e sched:x refused", request("sched:x", &r) < 0);
 	CHECK("-e syscalls: refused", request("syscalls:", &r) < 0);
 	CHECK("-e syscalls:nosuch refused", request("syscalls:nosuch", &r) < 0);
+	CHECK("-e syscalls:read,,write refused", request("syscalls:read,,write", &r) < 0);
+	CHECK("-e syscalls:read, refused", request("syscalls:read,", &r) < 0);
+}
+
+/* The program's numbering: i386's on x86_64 (an IA-32 program), and a
+ * name only i386 has taken, for it. */
+static void test_request_arch(void)
+{
+	struct kev_request r = { 0 };
+	char err[256];
+
+	CHECK("-e syscalls:getppid,socketcall", request("syscalls:getppid,socketcall", &r) == 0);
+	CHECK("for i386: its numbers", kev_request_for_arch(&r, KEV_ARCH_I386, err, sizeof(err)) == 0 &&
+	      r.syscalls[0] == 64 && r.syscalls[1] == 102 && r.arch == KEV_ARCH_I386);
+	CHECK("said back as named", (kev_request_text(&r, err, sizeof(err)),
+				     !strcmp(err, "syscalls:getppid,socketcall")));
+	CHECK("for x86_64: no socketcall",
+	      kev_request_for_arch(&r, KEV_ARCH_X86_64, err, sizeof(err)) < 0 &&
+	      !strcmp(err, "-e syscalls:socketcall: no such system call on x86_64"));
+	CHECK("a name no architecture has", request("syscalls:nosuchcall", &r) < 0);
+}
+
+/* What a slip in a name list is told: the empty name, not the group's. */
+static void test_request_errors(void)
+{
+	struct kev_request r = { 0 };
+	char err[256];
+
+	kev_request_add(&r, "syscalls:", err, sizeof(err));
+	CHECK("syscalls: says the name is empty", strstr(err, "a system call name is empty"));
+	kev_request_add(&r, "syscalls:read,,write", err, sizeof(err));
+	CHECK("read,,write says the same, whole",
+	      !strcmp(err, "-e syscalls:read,,write: a system call name is empty (syscalls:read,write)"));
 }
 
 static void test_names(void)
@@ -160,7 +193,7 @@ static void test_keep(void)
 	char dir[] = "/tmp/fntrace-keep-XXXXXX", path[64];
 
 	CHECK("keep: made",
-	      mkdtemp(dir) && kev_keep_init(&k.keep, 10 * sizeof(struct kev_record)) == 0);
+	      mkdtemp(dir) && kev_keep_init(&k.keep, 10 * sizeof(struct kev_record), syscall_host_arch()) == 0);
 	for (int i = 1; i <= 25; i++) {
 		struct kev_record r = { .time = 10 * i, .tid = 7, .kind = KEV_SYS_ENTER, .nr = 110 };
 
@@ -196,6 +229,8 @@ static void test_keep(void)
 int main(void)
 {
 	test_request();
+	test_request_errors();
+	test_request_arch();
 	test_names();
 	test_format();
 	test_states();

@@ -104,3 +104,20 @@ if command -v strace >/dev/null; then
 else
 	t_fail "strace" "not installed (scripts/deps.sh)"
 fi
+
+# ---- Perfetto: every thread's state track by trace_processor's rules,
+# each of its spans off the CPU one of the off-CPU slices, as many as
+# the switches info counts (less those the recording never saw return) ----
+"$FNTRACE" export -i x.data -f perfetto -o x.pftrace
+protoc -I"$top/tests/data" --decode=perfetto_min.Trace perfetto_min.proto <x.pftrace |
+	python3 "$top/tests/data/perfetto_check.py" >x.facts
+t_eq "real_xz_kevents: perfetto: TrackEvent's and the state track's rules hold" 0 "$?"
+grep ERROR x.facts | head -n 3
+t_eq "real_xz_kevents: perfetto: every span off the CPU is an off-CPU slice" \
+	"$(awk '$1 == "offslice" { print $2, $3, $4 }' x.facts | sort)" \
+	"$(awk '$1 == "off" { print $2, $3, $4 }' x.facts | sort)"
+t_eq "real_xz_kevents: perfetto: a span for each switch the report shows back" "$switches" \
+	"$(grep -c '^off ' x.facts)"
+t_eq "real_xz_kevents: perfetto: a state track for xz and each worker" \
+	"$(echo "$pid $workers" | tr ' ' '\n' | sort | xargs)" \
+	"$(awk '$1 == "states" { print $2 }' x.facts | sort | xargs)"

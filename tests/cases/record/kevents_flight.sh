@@ -68,6 +68,9 @@ for n in 1 2; do
 		grep -qE '^kernel window +every kernel event since the recording began kept' info.$n
 done
 kev_graph fl.data/snapshot.1 >graph.1
+# The runtime's control thread waits in epoll_wait; the program never
+# calls it: fntrace's own system calls are not the program's.
+t_eq "the control thread's system calls left out" 0 "$(grep -c 'epoll_wait' graph.1)"
 # The window begins with the snapshot's first call (its earliest
 # chunk's first event), not with the program's start-up.
 first_call=$(awk -v t="$(kev_window fl.data/snapshot.1 | cut -d' ' -f4)" '

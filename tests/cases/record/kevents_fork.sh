@@ -147,6 +147,61 @@ for nap in exec_nap:30 child_nap:10; do
 		test "$(stat_off s.csv "${nap%:*}")" -ge $((${nap#*:} * 1000000))
 done
 
+# ---- a flight recording of the same: each process's runtime has its
+# control thread (its epoll_wait, accept4 ...), fntrace's, left out ----
+"$FNTRACE" record --overwrite -e syscalls -o fo.data -- ./kev_fork ./kev_exec >/dev/null 2>&1
+kev_graph fo.data/snapshot.1 >fo.txt
+t_eq "flight: no control thread's system call, in any of the processes" 0 \
+	"$(grep -cE '(epoll_wait|accept4)\(|/\* (epoll_wait|accept4) = ' fo.txt)"
+t_eq "flight: the program's getppid calls, all of them" 150 "$(kev_calls fo.txt getppid)"
+
+# ---- a waker named by the program it ran then: a child that execs
+# wakes its parent from the new program (a pipe's write) ----
+cat >pw_parent.c <<'C'
+#include <unistd.h>
+__attribute__((noinline)) void wait_pipe(int fd)
+{
+	char c;
+
+	if (read(fd, &c, 1) != 1)
+		_exit(1);
+}
+int main(int argc, char **argv)
+{
+	int fd[2];
+
+	if (pipe(fd) || fork() == 0) {
+		dup2(fd[1], 9);
+		execv(argv[1], argv + 1);
+		_exit(1);
+	}
+	wait_pipe(fd[0]);
+	return 0;
+}
+C
+cat >pw_writer.c <<'C'
+#include <time.h>
+#include <unistd.h>
+__attribute__((noinline)) void late_write(void)
+{
+	struct timespec t = { 0, 30000000 };
+
+	nanosleep(&t, NULL);
+	if (write(9, "x", 1) != 1)
+		_exit(1);
+}
+int main(void) { late_write(); return 0; }
+C
+t_build gcc-pg -O2 pw_parent pw_parent.c
+t_build gcc-pg -O2 pw_writer pw_writer.c
+"$FNTRACE" record -e sched -o pw.data -- ./pw_parent ./pw_writer 2>/dev/null
+kev_graph pw.data >pw.txt
+t_ok "the parent's read woken by the child under its new program's name" \
+	grep -qE "S \(sleeping\) [0-9.]+ us off CPU, woken by pw_writer-[0-9]+$" pw.txt
+t_eq "... and never by its old one" "" "$(grep -E "woken by pw_parent-" pw.txt)"
+"$FNTRACE" export -i pw.data -f chrome -o pw.json
+t_ok "chrome: the same name" grep -q '"woken_by":"pw_writer-[0-9]*"' pw.json
+
 # ---- the Perfetto export: every slice nests and ends in each program ----
 "$FNTRACE" export -i f.data -f perfetto -o f.pftrace
 protoc -I"$top/tests/data" --decode=perfetto_min.Trace perfetto_min.proto <f.pftrace >f.ptxt &&

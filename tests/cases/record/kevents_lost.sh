@@ -14,7 +14,16 @@ t_build gcc-pg -O2 kev_storm "$top/tests/progs/kev_storm.c"
 n=1500000
 "$FNTRACE" record -e syscalls:getppid -o s.data -- ./kev_storm $n 2>s.err &
 rec=$!
-sleep 0.3
+# The recorder stopped once the storm is under way: the program past its
+# exec (held at the gate until the recorder opened its events) with 50 ms
+# of CPU time.  A fixed sleep stopped a slow recorder on a loaded machine
+# before it opened the gate, and nothing was lost.
+for i in $(seq 250); do
+	p=$(pgrep -P $rec -x kev_storm) &&
+		[ "$(awk '{ print $14 + $15 }' /proc/$p/stat 2>/dev/null || echo 0)" -ge 5 ] && break
+	sleep 0.02
+done
+t_ok "the storm under way before the recorder stops" test -n "$p"
 kill -STOP $rec
 sleep 1
 kill -CONT $rec

@@ -18,6 +18,13 @@ for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 t_eq "exit status" 0 "$?"
 t_ok "the recorder's line on them" grep -q '^fntrace: kernel events: [1-9][0-9]* system calls' p.err || cat p.err
 kev_graph p.data >all.txt
+# The runtime's control thread (fntrace-ctl) serves the recorder: its
+# epoll_wait, accept4, reads and writes are fntrace's, not the program's.
+ctl=$(grep -l '^fntrace-ctl$' /proc/$pid/task/*/comm | cut -d/ -f5)
+t_ok "the control thread found ($ctl)" test -n "$ctl"
+t_eq "its system calls left out (a switch to it is the program's)" 0 \
+	"$(awk -v t="-$ctl" 'substr($2, length($2) - length(t) + 1) == t || /epoll_wait/' all.txt |
+		wc -l)"
 
 # About ten rounds in a second: the threads each round makes and ends
 # are covered (inherited), each with its getppid calls inside its
