@@ -32,6 +32,29 @@ san_frames() {
 	grep -E '^ *#[0-9]+ ' "$1" | sed -E 's/0x[0-9a-f]+//g'
 }
 
+# The stack of the error itself (the report's first), as san_frames.
+san_error_frames() {
+	awk '/^ *#[0-9]+ / { seen = 1; print; next } seen { exit }' "$1" | sed -E 's/0x[0-9a-f]+//g'
+}
+
+# san_hijacked NAME CMD...: a program whose returns fntrace takes by
+# their return addresses (no return sites): the stack of the error is
+# still the program's, walked by libgcc's unwinder (ASan's on a fatal
+# error) with the real addresses put back; and with
+# fast_unwind_on_malloc=0, the allocation stacks too, so the whole
+# report is frame for frame the same.
+san_hijacked() {
+	local name=$1; shift
+	"$@" >plain.out 2>plain.err
+	"$FNTRACE" record -o h.data -- "$@" >rec.out 2>rec.err
+	san_error_frames plain.err >want.frames
+	san_error_frames rec.err >got.frames
+	t_ok "$name, hijacked: the error has a stack" test -s want.frames
+	t_same "$name, hijacked: the error's stack is the program's" want.frames got.frames
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0 SAN_FRAMES=1 \
+		san_same "$name, hijacked, fast_unwind_on_malloc=0" 1 "$@"
+}
+
 # san_same NAME WANT_REPORT CMD...: CMD under fntrace record as without:
 # exit status, stdout, the report's lines (WANT_REPORT 1: there is one),
 # and fntrace's one line; with SAN_FRAMES set (where returns go through

@@ -13,6 +13,9 @@
  *                             below the handler are closed as unwound and
  *                             the live ones are taken again
  *   backtrace                 real return addresses while it reads them
+ *   _Unwind_Backtrace         the same: libgcc's walk, which the
+ *                             sanitizers' slow unwinder is (ASan's report
+ *                             of an error, UBSan's print_stacktrace)
  *   pthread_exit              every frame of the thread is closed
  *   swapcontext, setcontext   the thread changes stacks: graph tracing is
  *                             suspended for it, with a marker (and the
@@ -191,6 +194,26 @@ FT_EXPORT int backtrace(void **buffer, int size)
 	for (int i = 0; i < n; i++)
 		buffer[i] = frames[i + 1];
 	return n;
+}
+
+/* A sanitizer's report of an error (ASan's unless fast_unwind_on_fatal)
+ * walks the stack with libgcc's unwinder: the frames it names are the
+ * program's, not return_to_handler, where no return sites take the
+ * returns.  (Allocation stacks are walked by frame pointers, at malloc:
+ * ASAN_OPTIONS=fast_unwind_on_malloc=0 has them walked here too.) */
+FT_EXPORT int _Unwind_Backtrace(void *trace, void *arg)
+{
+	typedef int (*walk_fn)(void *, void *);
+	struct ft_thread *t = graph_thread();
+	int ret;
+
+	REAL(walk_fn, "_Unwind_Backtrace");
+	if (t)
+		graph_unhijack(t);
+	ret = real(trace, arg);
+	if (t)
+		graph_rehijack(t);
+	return ret;
 }
 
 FT_EXPORT void pthread_exit(void *value)

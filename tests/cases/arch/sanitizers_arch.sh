@@ -46,6 +46,8 @@ if has_runtime asan && san_build "$gcc" asan -fsanitize=address $rpath && usable
 	san_calls "asan clean" main steps step
 	san_same "asan heap overflow" 1 ./asan overflow
 	san_calls "asan heap overflow" steps read_at
+	# gcc has no return sites but on x86_64: every return address taken.
+	san_hijacked "asan heap overflow" ./asan overflow
 	san_same "asan started by posix_spawn" 1 ./asan spawn overflow
 	san_calls "asan started by posix_spawn" read_at
 fi
@@ -71,7 +73,8 @@ t_ok "$gcc has a sanitizer that runs here to try" test "$kinds" -gt 0
 # frame.  No ASan runtime of clang's is installed for the target, so
 # clang's objects (fntrace cc) are linked by the cross gcc with its
 # libasan, whose interface version is clang 14's.  Built without return
-# sites, the stacks name libfntrace.so: the comparison can fail.
+# sites, the allocation's stack (walked by frame pointers at malloc)
+# names libfntrace.so: the comparison can fail.
 if [ -n "${ARCH_RETURN_SITES:-}" ] && has_runtime asan; then
 	FNTRACE_CC=$(t_cc clang) "$FNTRACE" cc -g -O1 -fsanitize=address -c -o casan.o "$PROG" &&
 		$gcc -fsanitize=address $rpath -o casan casan.o -lpthread
@@ -80,6 +83,6 @@ if [ -n "${ARCH_RETURN_SITES:-}" ] && has_runtime asan; then
 	$(t_cc clang) -g -O1 -fsanitize=address -fpatchable-function-entry=2 -c -o casan_hj.o "$PROG" &&
 		$gcc -fsanitize=address $rpath -o casan_hj casan_hj.o -lpthread
 	"$FNTRACE" record -o hj.data -- ./casan_hj overflow >/dev/null 2>hj.err
-	t_ok "clang asan heap overflow, hijacked: the stacks name libfntrace.so" \
+	t_ok "clang asan heap overflow, hijacked: the allocation's stack names libfntrace.so" \
 		grep -q 'libfntrace.so' hj.err
 fi

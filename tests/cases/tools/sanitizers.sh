@@ -33,6 +33,11 @@ for cc in $compilers; do
 	san_calls "$cc asan clean" main steps step
 	san_same "$cc asan heap overflow" 1 ./asan overflow
 	san_calls "$cc asan heap overflow" steps read_at
+	# Built without fntrace cc: -pg (or a patchable entry) and no
+	# return sites, every return address taken.
+	if [ $cc = gcc ]; then flags=-pg; else flags=-fpatchable-function-entry=5; fi
+	$cc -g -O1 $flags -fsanitize=address -o asan_hj "$PROG" -lpthread
+	san_hijacked "$cc asan heap overflow" ./asan_hj overflow
 	san_same "$cc asan leak" 1 ./asan leak
 	san_calls "$cc asan leak" make
 
