@@ -310,9 +310,12 @@ static int64_t copy_filling(const struct ft_shm *ring, unsigned i, struct ft_chu
 	return same_use(before, use_of(c)) ? (int64_t)n : -1;
 }
 
-/* Chunk i of the ring into chunk i of the copy: 1 if it holds events,
- * 0 if not, -1 if it changed hands each time it was tried. */
-static int copy_chunk(struct ft_shm *ring, struct ft_shm *copy, unsigned i)
+enum copied { COPIED_NONE, COPIED_WHOLE, COPIED_PIECE, COPIED_SKIPPED };
+
+/* Chunk i of the ring into chunk i of the copy: whole (full, or being
+ * read: full too), a piece of one still being filled, none (no events),
+ * or skipped (it changed hands each time it was tried). */
+static enum copied copy_chunk(struct ft_shm *ring, struct ft_shm *copy, unsigned i)
 {
 	struct ft_chunk *d = ft_shm_chunk(copy, i);
 
@@ -321,28 +324,108 @@ static int copy_chunk(struct ft_shm *ring, struct ft_shm *copy, unsigned i)
 		int64_t n;
 
 		if (state == FT_CHUNK_FREE)
-			return 0;
+			return COPIED_NONE;
 		n = state == FT_CHUNK_FULL ? copy_full(ring, i, d) : copy_filling(ring, i, d);
-		if (n >= 0)
-			return n > 0;
+		if (n == 0)
+			return COPIED_NONE;
+		if (n > 0)
+			return state == FT_CHUNK_FILLING ? COPIED_PIECE : COPIED_WHOLE;
 	}
-	return -1;
+	return COPIED_SKIPPED;
+}
+
+static int same_stream(const struct ft_chunk *a, const struct ft_chunk *b)
+{
+	return a->pid == b->pid && a->tid == b->tid && a->context == b->context;
+}
+
+/* The chunks of the copy that follow piece p in its stream, dropped:
+ * how many. */
+static uint32_t drop_after(struct ft_shm *copy, const struct ft_chunk *p)
+{
+	uint64_t seq = ft_shm_u64(copy, p->seq);
+	uint32_t dropped = 0;
+
+	for (unsigned j = 0; j < ft_shm_nr_chunks(copy); j++) {
+		const struct ft_chunk *c = ft_shm_chunk(copy, j);
+
+		if (ft_chunk_state(ft_shm_u32(copy, atomic_load(&copy->state[j]))) == FT_CHUNK_FREE ||
+		    !same_stream(c, p) || ft_shm_u64(copy, c->seq) <= seq)
+			continue;
+		atomic_store(&copy->state[j], ft_shm_u32(copy, FT_CHUNK_FREE));
+		dropped++;
+	}
+	return dropped;
+}
+
+/*
+ * Piece i of a chunk its thread was filling, after the pass: the thread
+ * may have finished it and gone on in another chunk the pass copied
+ * later.  Both kept, the piece's end would be missing with nothing to
+ * tell (their numbers follow on), and a reader would pair an entry before
+ * the gap with an exit after it.  So the chunk is copied again whole if
+ * it is still that use, and else what follows it is dropped (and the
+ * piece too if a copy again failed half-way): how many chunks were.
+ */
+static uint32_t mend_piece(struct ft_shm *ring, struct ft_shm *copy, unsigned i)
+{
+	const struct ft_chunk *c = ft_shm_chunk(ring, i);
+	struct ft_chunk *d = ft_shm_chunk(copy, i), piece = *d;
+	unsigned state = ft_chunk_state(ft_shm_u32(ring, atomic_load(&ring->state[i])));
+	struct chunk_use now = use_of(c);
+	int same = now.pid == piece.pid && now.tid == piece.tid &&
+		   now.context == piece.context && now.seq == piece.seq;
+
+	if (same && state == FT_CHUNK_FILLING)
+		return 0;		/* still its stream's newest */
+	if (same && state == FT_CHUNK_FULL) {
+		if (copy_full(ring, i, d) > 0)
+			return 0;
+		/* Tried again and failed: the piece may be half overwritten. */
+		atomic_store(&copy->state[i], ft_shm_u32(copy, FT_CHUNK_FREE));
+		return 1 + drop_after(copy, &piece);
+	}
+	return drop_after(copy, &piece);
+}
+
+/* A copy slower than the writers' turn of the ring (its thread kept off
+ * the CPU) may find chunk after chunk taken anew before it comes to
+ * them: a thread's whole window can go without a gap in what is left to
+ * show it.  How many chunks were published meanwhile, if that many. */
+static uint32_t overtaken(const struct ft_shm *ring, uint64_t before)
+{
+	uint64_t during = ft_shm_u64(ring, atomic_load(&ring->order)) - before;
+
+	return during >= ft_shm_nr_chunks(ring) ? (uint32_t)(during > UINT32_MAX ? UINT32_MAX : during)
+						 : 0;
 }
 
 void ft_snap_copy(struct ft_snap *s, struct ft_shm *ring)
 {
 	struct ft_shm *copy = ft_snap_shm(s);
-	uint64_t start = now_ns(CLOCK_MONOTONIC);
+	uint64_t start = now_ns(CLOCK_MONOTONIC), published = ft_shm_u64(ring, atomic_load(&ring->order));
 	uint32_t chunks = 0, skipped = 0;
 
 	ft_snap_set64(s, &s->lost, ft_shm_u64(ring, atomic_load(&ring->lost)));
-	ft_snap_set64(s, &s->published, ft_shm_u64(ring, atomic_load(&ring->order)));
+	ft_snap_set64(s, &s->published, published);
 	for (unsigned i = 0; i < ft_shm_nr_chunks(ring); i++) {
-		int n = copy_chunk(ring, copy, i);
+		enum copied n = copy_chunk(ring, copy, i);
 
-		chunks += n > 0;
-		skipped += n < 0;
-		atomic_store(&copy->state[i], ft_shm_u32(copy, n > 0 ? FT_CHUNK_FULL : FT_CHUNK_FREE));
+		chunks += n == COPIED_WHOLE || n == COPIED_PIECE;
+		skipped += n == COPIED_SKIPPED;
+		atomic_store(&copy->state[i], ft_shm_u32(copy, n == COPIED_WHOLE ? FT_CHUNK_FULL :
+						       n == COPIED_PIECE ? FT_CHUNK_FILLING :
+						       FT_CHUNK_FREE));
+	}
+	for (unsigned i = 0; i < ft_shm_nr_chunks(ring); i++) {
+		uint32_t dropped;
+
+		if (ft_chunk_state(ft_shm_u32(copy, atomic_load(&copy->state[i]))) != FT_CHUNK_FILLING)
+			continue;
+		atomic_store(&copy->state[i], ft_shm_u32(copy, FT_CHUNK_FULL));
+		dropped = mend_piece(ring, copy, i);
+		chunks -= dropped;
+		skipped += dropped;
 	}
 	/* The chunks held READING are the writers' again: one that found
 	 * none to take looks again. */
@@ -352,6 +435,7 @@ void ft_snap_copy(struct ft_snap *s, struct ft_shm *ring)
 	ft_snap_set32(s, &s->number, ft_snap_u32(s, s->number) + 1);
 	ft_snap_set32(s, &s->chunks, chunks);
 	ft_snap_set32(s, &s->skipped, skipped);
+	ft_snap_set32(s, &s->overtaken, overtaken(ring, published));
 	/* Taken when the copy ends: no event in it is later. */
 	ft_snap_set64(s, &s->taken_ns, now_ns(CLOCK_MONOTONIC));
 	ft_snap_set64(s, &s->realtime_ns, now_ns(CLOCK_REALTIME));
@@ -394,14 +478,17 @@ static const char *text_of(const char *field, size_t size, char *buf)
 
 int ft_snap_info_lines(const struct ft_snap *s, char *buf, size_t len)
 {
-	char why[sizeof(s->why)];
+	char why[sizeof(s->why)], overtaken[48] = "";
 
 	text_of(s->why, sizeof(s->why), why);
+	if (ft_snap_u32(s, s->overtaken))
+		snprintf(overtaken, sizeof(overtaken), "snapshot_overtaken: %u\n",
+			 ft_snap_u32(s, s->overtaken));
 	return snprintf(buf, len,
 			"snapshot: %u\nsnapshot_reason: %s\nsnapshot_asked_by: %u\n"
 			"snapshot_taken_by: %u\nsnapshot_taken: %llu %llu\n"
 			"snapshot_copy: %llu %u %u\nsnapshot_chunk_size: %u\nsnapshot_lost: %llu\n"
-			"snapshot_published: %llu\n%s%s%s",
+			"snapshot_published: %llu\n%s%s%s%s",
 			ft_snap_u32(s, s->number), ft_snap_reason_name(ft_snap_u32(s, s->reason)),
 			ft_snap_u32(s, s->asked_by), ft_snap_u32(s, s->taken_by),
 			(unsigned long long)ft_snap_u64(s, s->taken_ns),
@@ -410,5 +497,5 @@ int ft_snap_info_lines(const struct ft_snap *s, char *buf, size_t len)
 			ft_snap_u32(s, s->skipped), ft_shm_u32(ft_snap_shm(s), ft_snap_shm(s)->chunk_size),
 			(unsigned long long)ft_snap_u64(s, s->lost),
 			(unsigned long long)ft_snap_u64(s, s->published),
-			*why ? "snapshot_why: " : "", why, *why ? "\n" : "");
+			overtaken, *why ? "snapshot_why: " : "", why, *why ? "\n" : "");
 }

@@ -69,7 +69,10 @@ struct ft_snap {
 	uint32_t chunks;		/* chunks that hold events */
 	uint32_t skipped;		/* chunks that changed hands each time they
 					 * were copied: left out */
-	uint32_t pad;
+	uint32_t overtaken;		/* chunks the writers published while it
+					 * was copied, if a whole turn of the ring
+					 * or more (every chunk may have been taken
+					 * anew before the copy came to it); else 0 */
 	uint64_t taken_ns;		/* when the copy ended: CLOCK_MONOTONIC */
 	uint64_t realtime_ns;		/* ... and CLOCK_REALTIME */
 	uint64_t copy_ns;		/* how long the copy took */

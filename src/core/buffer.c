@@ -14,6 +14,7 @@
  * interrupted code's.
  */
 #include "buffer.h"
+#include "control.h"
 #include "events.h"
 #include "fds.h"
 #include "funcs_file.h"
@@ -90,6 +91,7 @@ int ft_buffer_attach(int fd, const char *exec_name)
 	/* Kept for the images the program execs, wherever it moves to. */
 	ft_fd_adopt(FT_FD_BUFFER, fd, exec_name);
 	note_clock();
+	ft_buffer_note_control_tid();
 	return 0;
 }
 
@@ -123,7 +125,14 @@ int ft_buffer_create(void)
 		return -1;
 	}
 	note_clock();
+	ft_buffer_note_control_tid();
 	return 0;
+}
+
+void ft_buffer_note_control_tid(void)
+{
+	if (shm)
+		atomic_store(&shm->control_tid, (uint32_t)ft_control_tid());
 }
 
 struct ft_shm *ft_buffer_shm(void)
@@ -330,14 +339,34 @@ static void chunk_publish(struct ft_context *c)
 	c->pos = c->end = NULL;
 }
 
-/* Write how many events were dropped, and the context's graph depth now
- * (not the profiler's frames, nor tracing_thresh's: the trace never
- * opened them), so the report can pick up the nesting again. */
+static void write_lost(struct ft_context *c, uint64_t n, uint32_t depth)
+{
+	c->pos[1] = (uint32_t)n;
+	c->pos[2] = (uint32_t)(n >> 32);
+	ev_commit(c, ft_long_word(FT_LONG_LOST, depth & FT_LONG_MAX_PAYLOAD), 2);
+}
+
+/*
+ * Say how many events were dropped, and where the nesting goes on, in
+ * the trace's depths (not the profiler's frames, nor tracing_thresh's:
+ * the trace never opened them).  The calls below the fewest frames the
+ * stack held meanwhile are the ones open before; those above returned
+ * unseen, and the ones open now above it were entered unseen:
+ *
+ *	LOST n, depth kept		the frames above close
+ *	LOST 0, depth now		stand-ins open up to it (if more)
+ *
+ * A reader that took the stack back to the depth now alone would pair
+ * an entry before the loss with the exit of another call after it.
+ */
 static void note_lost(struct ft_context *c)
 {
-	c->pos[1] = (uint32_t)c->lost;
-	c->pos[2] = (uint32_t)(c->lost >> 32);
-	ev_commit(c, ft_long_word(FT_LONG_LOST, ft_trace_depth(c) & FT_LONG_MAX_PAYLOAD), 2);
+	uint32_t low = c->depth < c->lost_low ? c->depth : c->lost_low;
+	uint32_t kept = ft_trace_frames(c, low), now = ft_trace_depth(c);
+
+	write_lost(c, c->lost, kept);
+	if (now != kept)
+		write_lost(c, 0, now);
 	c->lost = 0;
 }
 
@@ -368,12 +397,24 @@ void ft_buffer_count_lost(uint64_t n)
 	count_lost(n);
 }
 
+/* n more events dropped; from the first, the stack's low-water mark.
+ * Each traced call's exit passes here while events are lost (no chunk
+ * has room), at the depth before it pops, and note_lost sees the depth
+ * after the last: together every depth the stack went through, with no
+ * cost on the traced call's own path. */
+static void add_lost(struct ft_context *c, uint64_t n)
+{
+	if (!c->lost || c->depth < c->lost_low)
+		c->lost_low = (uint16_t)c->depth;
+	c->lost += n;
+	count_lost(n);
+}
+
 int ft_buffer_refill(struct ft_context *c)
 {
 	if (chunk_next(c))
 		return 1;
-	c->lost++;
-	count_lost(1);
+	add_lost(c, 1);
 	return 0;
 }
 
@@ -382,8 +423,7 @@ int ft_buffer_refill(struct ft_context *c)
  * then (or, if none is free, in the next one c gets). */
 void ft_buffer_add_lost(struct ft_context *c, uint64_t n)
 {
-	c->lost += n;
-	count_lost(n);
+	add_lost(c, n);
 	c->last = arch_clock();
 	if (c->end - c->pos >= FT_MAX_EVENT_WORDS) {
 		ev_time(c, c->last);

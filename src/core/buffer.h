@@ -21,6 +21,9 @@ int ft_buffer_attached(void);
 int ft_buffer_create(void);
 int ft_buffer_set_size(unsigned size_kb);
 unsigned ft_buffer_size_kb(void);
+/* The control thread's tid into the buffer, if there is one yet: at
+ * the thread's start, and at the buffer's. */
+void ft_buffer_note_control_tid(void);
 /* The buffer in use, and its fd (for a recorder attaching later). */
 struct ft_shm *ft_buffer_shm(void);
 int ft_buffer_fd(void);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "arch_clock.h"
+#include "asm_offsets.h"
 #include "buffer.h"
 #include "ftrace.h"
 #include "thread.h"
@@ -29,6 +30,20 @@ struct shadow_frame {
 	uint32_t flags;
 	uint64_t time;		/* of the entry */
 };
+
+/* shadow_frame.flags */
+#define FRAME_TRACED	FT_FRAME_TRACED	/* an entry was written: write the exit */
+#define FRAME_FUNCTION	0x2	/* a set_graph_function function */
+#define FRAME_NOTRACE	0x4	/* a set_graph_notrace function */
+#define FRAME_RESTORED	0x8	/* its slot holds the real return address again
+				 * (while the program's unwinder walks) */
+#define FRAME_RETURN_ARGS 0x10	/* set_ftrace_args wants its return value */
+#define FRAME_PROFILE_ONLY 0x20	/* the graph did not take it: timed only */
+#define FRAME_WHOLE	0x40	/* tracing_thresh: no entry was written; the
+				 * call is, whole, at its exit if long enough */
+#define FRAME_TIMED	FT_FRAME_TIMED	/* a snapshot_if_longer trigger times it */
+#define FRAME_PAIRED	FT_FRAME_PAIRED	/* entered by a detour's paired call (arch.h):
+					 * return_to_handler leaves by a ret */
 
 struct ft_thread;
 
@@ -63,7 +78,9 @@ struct ft_context {
 	uint32_t graph_off;	/* the thread's own: graph tracing suspended
 				 * (swapcontext); here, on a line the hooks
 				 * read anyway */
-	uint32_t number;		/* 0 or 1, in each chunk it takes */
+	uint16_t number;		/* 0 or 1, in each chunk it takes */
+	uint16_t lost_low;	/* while events are lost: the fewest frames
+				 * the stack held since the first (buffer.c) */
 	struct ft_chunk *chunk;
 	uint64_t seq;		/* chunks taken so far */
 	uint64_t lost;		/* events dropped since the last chunk */
@@ -110,9 +127,15 @@ static inline uint32_t ft_graph_depth(const struct ft_context *c)
 	return c->depth - c->profile_frames;
 }
 
-/* Those of them whose entry the trace holds: the nesting a reader has
- * open, which a LOST note and a chunk's header say (tracer_graph.c). */
-uint32_t ft_trace_depth(const struct ft_context *c);
+/* Those of the bottom n frames of c's stack whose entry the trace holds:
+ * of all of them, the nesting a reader has open, which a LOST note and a
+ * chunk's header say (tracer_graph.c). */
+uint32_t ft_trace_frames(const struct ft_context *c, uint32_t n);
+
+static inline uint32_t ft_trace_depth(const struct ft_context *c)
+{
+	return ft_trace_frames(c, c->depth);
+}
 
 /* A tracer's guard on its thread's own context.  The fences keep, at no
  * cost, the flag's stores around what the tracer reads: the grace period

@@ -39,19 +39,6 @@
 
 #include <stdlib.h>
 
-#define FRAME_TRACED	FT_FRAME_TRACED	/* an entry was written: write the exit */
-#define FRAME_FUNCTION	0x2	/* a set_graph_function function */
-#define FRAME_NOTRACE	0x4	/* a set_graph_notrace function */
-#define FRAME_RESTORED	0x8	/* its slot holds the real return address again
-				 * (while the program's unwinder walks) */
-#define FRAME_RETURN_ARGS 0x10	/* set_ftrace_args wants its return value */
-#define FRAME_PROFILE_ONLY 0x20	/* the graph did not take it: timed only */
-#define FRAME_WHOLE	0x40	/* tracing_thresh: no entry was written; the
-				 * call is, whole, at its exit if long enough */
-#define FRAME_TIMED	FT_FRAME_TIMED	/* a snapshot_if_longer trigger times it */
-#define FRAME_PAIRED	FT_FRAME_PAIRED	/* entered by a detour's paired call (arch.h):
-					 * return_to_handler leaves by a ret */
-
 /* A paired frame's real return address as ftrace_return_to_handler gives
  * it back: its top bit set (user addresses never have it), which the
  * arch's return_to_handler takes off to choose a ret over a jump. */
@@ -117,16 +104,17 @@ static int too_deep(const struct ft_thread *t, const struct ft_context *c)
 	       ft_graph_depth(c) + (c->number ? ft_graph_depth(&t->own) : 0) >= ft_graph.max_depth;
 }
 
-/* tracing_thresh's frames wrote no entry: counted here, when a chunk is
- * taken or a loss noted, rather than by every push and pop. */
-uint32_t ft_trace_depth(const struct ft_context *c)
+/* tracing_thresh's frames wrote no entry, and the profiler's alone are
+ * not the graph's: counted here, when a chunk is taken or a loss noted,
+ * rather than by every push and pop. */
+uint32_t ft_trace_frames(const struct ft_context *c, uint32_t n)
 {
 	const struct shadow_frame *f = ft_stack(c);
-	uint32_t whole = 0;
+	uint32_t frames = 0;
 
-	for (uint32_t i = 0; i < c->depth; i++)
-		whole += !!(f[i].flags & FRAME_WHOLE);
-	return ft_graph_depth(c) - whole;
+	for (uint32_t i = 0; i < n; i++)
+		frames += !(f[i].flags & (FRAME_WHOLE | FRAME_PROFILE_ONLY));
+	return frames;
 }
 
 static ft_inline void push_frame(struct ft_context *c, uintptr_t *retp, uint32_t id,
@@ -558,71 +546,6 @@ void graph_close_signal(struct ft_thread *t)
 	unwind_context(&t->signal, UINTPTR_MAX, arch_clock());
 }
 
-static void unhijack(struct ft_context *c)
-{
-	for (unsigned i = 0; i < c->depth; i++) {
-		struct shadow_frame *f = &ft_stack(c)[i];
-
-		if (*f->retp == (uintptr_t)return_to_handler) {
-			*f->retp = f->ret;
-			f->flags |= FRAME_RESTORED;
-		}
-	}
-}
-
-/* Put the real return addresses back, for an unwinder that reads them. */
-void graph_unhijack(struct ft_thread *t)
-{
-	unhijack(&t->own);
-	unhijack(&t->signal);
-}
-
-static void rehijack(struct ft_context *c)
-{
-	for (unsigned i = 0; i < c->depth; i++) {
-		struct shadow_frame *f = &ft_stack(c)[i];
-
-		if ((f->flags & FRAME_RESTORED) && *f->retp == f->ret) {
-			*f->retp = (uintptr_t)return_to_handler;
-			f->flags &= ~FRAME_RESTORED;
-		}
-	}
-}
-
-/* And take them again, for the frames still alive. */
-void graph_rehijack(struct ft_thread *t)
-{
-	rehijack(&t->own);
-	rehijack(&t->signal);
-}
-
-/*
- * The thread switches stacks (swapcontext): the shadow stack can no
- * longer follow its returns.  Every frame gets its real return address
- * back and is closed, a marker says so, and the graph tracer leaves this
- * thread alone from now on.
- */
-void graph_suspend(struct ft_thread *t)
-{
-	static const char text[] = "fntrace: graph tracing suspended for this thread (swapcontext)";
-
-	if (t->own.graph_off)
-		return;
-	graph_close_all(t);
-	t->own.graph_off = 1;
-	if (ft_graph.trace)
-		ft_marker_write(text, sizeof(text) - 1);
-}
-
-/* No frame of the thread will return: each gets its real return address
- * back and is closed as unwound. */
-void graph_close_all(struct ft_thread *t)
-{
-	graph_unhijack(t);
-	graph_unwind_below(t, UINTPTR_MAX);
-	graph_say_missed(t);
-}
-
 static void say_all_missed(const struct ft_thread *t, struct ft_context *c)
 {
 	say_missed(c, FT_MISSED_OVERRUN, c->overruns, &c->overruns_written);
@@ -663,16 +586,4 @@ __attribute__((destructor)) static void say_missed_at_exit(void)
 
 	if (t)
 		graph_say_missed(t);
-}
-
-static void forget(struct ft_context *c)
-{
-	c->depth = 0;
-	c->graph_functions = c->notrace_frames = c->profile_frames = 0;
-}
-
-void graph_forget_all(struct ft_thread *t)
-{
-	forget(&t->own);
-	forget(&t->signal);
 }

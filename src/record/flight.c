@@ -182,22 +182,34 @@ static void asked(const struct ft_snap *s, char *buf, size_t len)
 	}
 }
 
+/* What the line on a snapshot says of its header, read while the copy
+ * is still the one written out: the program may take the next at once. */
+struct said_header {
+	char why[160];
+	uint64_t lost;
+};
+
+static void read_said(const struct flight *f, struct said_header *h)
+{
+	asked(f->snap, h->why, sizeof(h->why));
+	h->lost = ft_snap_u64(f->snap, f->snap->lost);
+}
+
 /* What the snapshot's directory kept (--max-size drops its oldest
  * chunks, as a recording's), and the ring's count of events no chunk was
  * free for since the start: a window short of the truth says so. */
-static void say_written(const struct flight *f, const struct drainer *d, const char *name)
+static void say_written(const struct flight *f, const struct drainer *d, const char *name,
+			const struct said_header *h)
 {
-	char size[32], why[160], cut[192];
+	char size[32], cut[192];
 	struct tr_counts kept = d->written;
 
-	asked(f->snap, why, sizeof(why));
 	tr_counts_sub(&kept, &d->dir->cap.counts);
 	fprintf(stderr, "fntrace: snapshot %u (%s): %llu calls, %llu events (%s) in %u "
-		"thread%s, %llu lost so far%s -> %s\n", f->written, why,
+		"thread%s, %llu lost so far%s -> %s\n", f->written, h->why,
 		(unsigned long long)kept.calls, (unsigned long long)kept.events,
 		tr_format_bytes(size, sizeof(size), d->dir->size), d->nr_threads,
-		d->nr_threads == 1 ? "" : "s",
-		(unsigned long long)ft_snap_u64(f->snap, f->snap->lost),
+		d->nr_threads == 1 ? "" : "s", (unsigned long long)h->lost,
 		drain_say_cut(d, cut, sizeof(cut)), name);
 }
 
@@ -274,6 +286,7 @@ static int write_out(struct flight *f, uint32_t seq)
 	struct datadir d = { .trace_fd = -1 };
 	struct datadir_info info;
 	struct drainer dr = { 0 };
+	struct said_header said;
 	char name[4200], tracer[sizeof(f->snap->tracer)], extra[1280];
 	int ok;
 
@@ -295,6 +308,7 @@ static int write_out(struct flight *f, uint32_t seq)
 	     !copy_shared(f, d.tmp, "enums");
 	if (f->kev)
 		write_kevents(f, &info, &dr, d.tmp, extra, sizeof(extra));
+	read_said(f, &said);
 	if (!ft_snap_read_end(f->snap, seq)) {
 		datadir_abandon(&d);
 		drain_free(&dr);
@@ -305,7 +319,7 @@ static int write_out(struct flight *f, uint32_t seq)
 	if (datadir_seal(&d) == 0) {
 		f->written++;
 		f->bytes += d.size;
-		say_written(f, &dr, name);
+		say_written(f, &dr, name, &said);
 	}
 	drain_free(&dr);
 	return 0;

@@ -132,30 +132,46 @@ struct pidfd_exit {
  * the process (a zombie has none yet).  A parent reaps at once as a rule,
  * but a loaded machine may not run it for a while (a second was seen to
  * be too short under qemu-user); one that has not within REAP_WAIT_MS, or
- * a kernel before 6.15, tells nothing: -1.  The exit code kept is the thread group leader's: if it
- * ended while another thread dumped core, it lacks the bit that says a
- * core was dumped.  A dump to a helper (a core_pattern pipe or socket)
- * is noted for the pidfd (6.16), and puts the bit back; one to a file is
- * not, and the bit may be missing (as Linux 6.18 has it).
+ * a kernel before 6.15, tells nothing: -1.  While the parent reaps it,
+ * the kernel may say ESRCH: it saw no exit yet, then found the task gone
+ * from its pid (pidfd_info's last check); asked again, it tells the exit
+ * kept by then.  A kernel without the exit says ESRCH for good, so that
+ * answer is taken a few times only.  The exit code kept is the thread
+ * group leader's: if it ended while another thread dumped core, it lacks
+ * the bit that says a core was dumped.  A dump to a helper (a
+ * core_pattern pipe or socket) is noted for the pidfd (6.16), and puts
+ * the bit back; one to a file is not, and the bit may be missing (as
+ * Linux 6.18 has it).
  */
 #define REAP_WAIT_MS 5000
+#define REAPING_TRIES 10
+
+/* 1 with the status, 0 if not kept yet, -1 if it never will be. */
+static int kept_status(int pidfd, int *status, int *reaping)
+{
+	struct pidfd_exit info = { .mask = PIDFD_INFO_EXIT_BIT | PIDFD_INFO_COREDUMP_BIT };
+
+	if (ioctl(pidfd, PIDFD_GET_INFO_EXIT, &info))
+		return errno == ESRCH && ++*reaping <= REAPING_TRIES ? 0 : -1;
+	if (!(info.mask & PIDFD_INFO_EXIT_BIT))
+		return 0;
+	*status = info.exit_code;
+	if ((info.mask & PIDFD_INFO_COREDUMP_BIT) &&
+	    (info.coredump_mask & PIDFD_COREDUMPED_BIT) && WIFSIGNALED(*status))
+		*status |= WCOREFLAG;
+	return 1;
+}
 
 static int gone_status(int pidfd, int *status)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	int reaping = 0;
 
 	for (int waited = 0; pidfd >= 0 && waited < REAP_WAIT_MS; waited += 10) {
-		struct pidfd_exit info = { .mask = PIDFD_INFO_EXIT_BIT | PIDFD_INFO_COREDUMP_BIT };
+		int kept = kept_status(pidfd, status, &reaping);
 
-		if (ioctl(pidfd, PIDFD_GET_INFO_EXIT, &info))
-			return -1;
-		if (info.mask & PIDFD_INFO_EXIT_BIT) {
-			*status = info.exit_code;
-			if ((info.mask & PIDFD_INFO_COREDUMP_BIT) &&
-			    (info.coredump_mask & PIDFD_COREDUMPED_BIT) && WIFSIGNALED(*status))
-				*status |= WCOREFLAG;
-			return 0;
-		}
+		if (kept)
+			return kept > 0 ? 0 : -1;
 		nanosleep(&tick, NULL);
 	}
 	return -1;

@@ -102,6 +102,10 @@ static void print_losses(FILE *out, const struct trace_data *td)
 	else
 		field(out, "overwritten", "%" PRIu64 " chunks of older events, of %u thread%s",
 		      before, threads, threads == 1 ? "" : "s");
+	if (s->overtaken)
+		field(out, "overtaken", "%" PRIu64 " chunks published while it was copied, a whole "
+		      "turn of the ring: a thread's every chunk may have been overwritten, "
+		      "not counted above", s->overtaken);
 }
 
 /* ---- each thread's window ---- */

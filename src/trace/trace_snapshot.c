@@ -65,6 +65,8 @@ int tr_snapshot_field(struct tr_snapshot *s, const char *key, char *v)
 		return numbers(v, &s->lost, NULL);
 	if (!strcmp(key, "snapshot_published"))
 		return numbers(v, &s->published, NULL);
+	if (!strcmp(key, "snapshot_overtaken"))
+		return numbers(v, &s->overtaken, NULL);
 	if (!strcmp(key, "snapshot_why"))
 		return set_text(&s->why, v);
 	if (!strcmp(key, "snapshot_kevents"))

@@ -26,6 +26,8 @@ struct tr_snapshot {
 	uint32_t chunk_size;	/* the ring's, in bytes; 0 if not said */
 	uint64_t lost;		/* events the ring had dropped until then */
 	uint64_t published;	/* chunks the ring had published until then */
+	uint64_t overtaken;	/* chunks published while it was copied, if
+				 * a whole turn of the ring or more; else 0 */
 	char *why;		/* more, in words; NULL if none */
 	/* record --overwrite -e: the kernel events the recorder kept in
 	 * memory, of which its kevents file holds the window */

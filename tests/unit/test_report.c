@@ -214,6 +214,41 @@ static void test_graph_threads(void)
 		"# program still running or recorder stopped\n");
 }
 
+/* A loss in which a() returned unseen and b() was entered unseen, as deep
+ * (buffer.c's two LOSTs): b()'s exit closes a stand-in, not a(); main(),
+ * open all along, keeps its name and time. */
+static void test_graph_loss_reentered(void)
+{
+	const char *dir = new_dir("reentered");
+	struct chunk c;
+
+	put_file(dir, "info", INFO("function_graph", "pid: 30\n"));
+	put_file(dir, "funcs-30", "func 1 0x401000 0 main\nfunc 2 0x401010 0 a\n"
+		 "func 3 0x401020 0 b\n");
+	chunk_start(&c, 30, 30, 0, 1000, 0, "demo");
+	entry(&c, 1000, 1);
+	entry(&c, 1100, 2);
+	lost(&c, 4, 1);
+	lost(&c, 0, 2);
+	exit_plain(&c, 1500);
+	entry(&c, 1600, 3);
+	exit_plain(&c, 1700);
+	exit_plain(&c, 2000);
+	put_trace(dir, &c, 1);
+	expect_output("graph: a call entered unseen in a loss is not the one open before it", dir,
+		NULL,
+		GRAPH_HEADER
+		D "              |  main() {\n"
+		D "              |    a() {\n"
+		" CPU:0 [LOST 4 EVENTS]\n"
+		D "              |    } /* ? */\n"
+		D "  0.100 us    |    b();\n"
+		D "  1.000 us    |  } /* main */\n"
+		"# lost events: 4\n"
+		"#   demo-30: 4\n"
+		"# program still running or recorder stopped\n");
+}
+
 #undef D
 #undef W
 #undef IO
@@ -668,6 +703,7 @@ int main(void)
 	test_graph_durations();
 	test_graph_retval_unwind();
 	test_graph_threads();
+	test_graph_loss_reentered();
 	test_function_tracer();
 	test_stack_traces();
 	test_stat();

@@ -92,6 +92,12 @@ t_ok "snapshot 3: why (the thread that asked)" grep -Eq "^why +asked by thread $
 t_ok "snapshot 4: the program's end, said" grep -q "^why .*the program ended: the ring's last window" info.4
 t_ok "snapshot 4: ... with its exit" grep -q '^program ended    exit status 0' info.4
 t_ok "snapshot 2: when" grep -Eq '^snapshot +2, taken [0-9]{4}-' info.2
+t_eq "snapshot 2: not overtaken, not said" "" "$(grep '^overtaken' info.2)"
+# A copy the writers went round the ring during (test_snapshot makes one)
+# says so: its info read from a copy of the snapshot given the line.
+cp -r fl.data/snapshot.2 over.data && echo "snapshot_overtaken: 300" >>over.data/info
+t_ok "overtaken: said, not counted as overwritten" sh -c "'$FNTRACE' info -i over.data |
+	grep -Eq '^overtaken +300 chunks published while it was copied, a whole turn of the ring'"
 "$FNTRACE" export -i fl.data/snapshot.2 --format chrome -o s2.json 2>export.err
 t_eq "snapshot 2: exported" "0 " "$? $(cat export.err)"
 t_error "the flight directory itself: which snapshots to read" 1 \

@@ -55,6 +55,11 @@ lost=$(sed -n 's/^# lost events: \([0-9]*\).*/\1/p' l.txt)
 t_ok "lost: the count is reported" test "${lost:-0}" -gt 0
 t_ok "lost: per thread too" grep -q '^#   flood-[0-9]*: [0-9]' l.txt
 t_ok "lost: marked in the trace" grep -q 'LOST [0-9]* EVENTS' l.txt
+# main() was open all through the losses: its name and whole time kept.
+# tick() is a leaf: a brace that names it paired an entry before a loss
+# with the exit of a call after it.
+t_ok "lost: the call open across the losses closes named" grep -q '} /\* main \*/$' l.txt
+t_eq "lost: no exit after a loss taken for an entry before it" 0 "$(grep -c '} /\* tick' l.txt)"
 
 # Four threads flooding at once (tests/progs/robust_flood.c): every one
 # of them loses events, each counted on its own line, adding up to the
