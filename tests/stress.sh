@@ -27,7 +27,7 @@ for entry in "$top"/src/arch/*/entry.S; do
 	done
 done
 cases=${*:-"robust_live robust_returns live_stress robust_torture robust_batch_fork attach attach_robust real_pbzip2 threads lost many_threads robust_dlopen
-	robust_signals signal_nesting ctl_faults record_faults control ctl_triggers record_triggers args_stress daemon_fds_race blocked_signals memory_rules seccomp robust_clone robust_settls record_signals record_pid record_rotate ctl_pipe ctl_pipe_others live_interrupt tracing_thresh snapshot flight ctl_snapshot_triggers crash_snapshot libcalls detour_trace detour_regs detour_sigframe detour_live_lib detour_paired kevents kevents_pid kevents_lost kevents_flight kevents_fork remote remote_cut$cross"}
+	robust_signals signal_nesting ctl_faults record_faults control ctl_triggers record_triggers args_stress daemon_fds_race blocked_signals memory_rules seccomp robust_clone robust_settls record_signals record_pid record_rotate ctl_pipe ctl_pipe_others ctl_pipe_gaps ctl_trace_pairs live_interrupt tracing_thresh snapshot flight ctl_snapshot_triggers crash_snapshot libcalls detour_trace detour_regs detour_sigframe detour_live_lib detour_paired kevents kevents_pid kevents_lost kevents_flight kevents_fork remote remote_cut$cross"}
 log=$(mktemp /tmp/fntrace-stress.XXXXXX)
 trap 'rm -f "$log"' EXIT
 export TORTURE_ROUNDS=${TORTURE_ROUNDS:-10000} BATCH_FORKS=${BATCH_FORKS:-300}

@@ -348,3 +348,26 @@ int ft_shm_clock_read(const struct ft_shm *shm, uint64_t ticks[2], uint64_t ns[2
 	}
 	return -1;
 }
+
+struct ft_chunk_place ft_chunk_place(const struct ft_shm *shm, const struct ft_chunk *c)
+{
+	return (struct ft_chunk_place){
+		.pid = ft_shm_u32(shm, c->pid), .image = ft_shm_u32(shm, c->image),
+		.tid = ft_shm_u32(shm, c->tid), .context = ft_shm_u32(shm, c->context),
+		.seq = ft_shm_u64(shm, c->seq) };
+}
+
+#define CMP(a, b)	(((a) > (b)) - ((a) < (b)))
+
+int ft_chunk_place_cmp(const struct ft_chunk_place *x, const struct ft_chunk_place *y)
+{
+	if (x->pid != y->pid)
+		return CMP(x->pid, y->pid);
+	if (x->image != y->image)
+		return CMP(x->image, y->image);
+	if (x->tid != y->tid)
+		return CMP(x->tid, y->tid);
+	if (x->context != y->context)
+		return CMP(x->context, y->context);
+	return CMP(x->seq, y->seq);
+}

@@ -107,6 +107,22 @@ int ft_chunk_end_reading(struct ft_shm *shm, unsigned i, uint32_t reading);
  * generation kept (only a writer taking it moves that on). */
 void ft_chunk_free(struct ft_shm *shm, unsigned i, uint32_t word, uint32_t used);
 
+/* Where a chunk goes in its thread's stream of chunks (in our order):
+ * whose, which context, its number. */
+struct ft_chunk_place {
+	uint32_t pid, image, tid, context;
+	uint64_t seq;
+};
+
+struct ft_chunk_place ft_chunk_place(const struct ft_shm *shm, const struct ft_chunk *c);
+/* Stream by stream, each stream's chunks in their order. */
+int ft_chunk_place_cmp(const struct ft_chunk_place *x, const struct ft_chunk_place *y);
+static inline int ft_same_stream(const struct ft_chunk_place *x, const struct ft_chunk_place *y)
+{
+	return x->pid == y->pid && x->image == y->image && x->tid == y->tid &&
+	       x->context == y->context;
+}
+
 /* A chunk header and its events (bytes of whole events) of the other
  * byte order, into ours: copied, or in place if head is c and out is
  * events. */

@@ -35,7 +35,13 @@
  * (ft_chunk.depth), so that a reader that does not have the chunks
  * before it (dropped by record --max-size, overwritten in the ring, read
  * from a running process) still nests what follows: it resumes there as
- * after a LOST.
+ * after a LOST.  Only the depth: which calls were open before the gap
+ * and still are is not known, so a reader closes them all first.
+ *
+ * A LOST says where the nesting goes on after the events it counts:
+ * frames deeper than its depth returned unseen, those up to it are the
+ * calls open before.  Where calls were entered unseen too, a second
+ * LOST, of no events, follows at the depth they reached.
  *
  * A thread writes in one of two contexts, as the kernel's tracer has one
  * per interrupt level: 0, its own, and 1, a signal handler that ran while
@@ -199,6 +205,10 @@ struct ft_shm {
 	 * the runtime as it switches. */
 	_Alignas(64) struct ft_crash crash;
 	char tracer[24];
+	/* The runtime's control thread (fntrace-ctl), 0 until it starts:
+	 * its system calls are fntrace's, not the program's, and a recorder
+	 * of the kernel's events (record -e) leaves them out. */
+	_Atomic uint32_t control_tid;
 
 	_Alignas(64) _Atomic uint32_t state[];	/* one word per chunk: its
 						 * state, age and generation
@@ -214,7 +224,9 @@ struct ft_chunk {
 	uint32_t cpu;			/* CPU when the chunk was taken, or ~0 */
 	char comm[16];			/* thread name when the chunk was taken */
 	uint64_t order;			/* when it was published, process-wide */
-	uint32_t consumed;		/* bytes a consuming reader has taken */
+	uint32_t consumed;		/* bytes a consuming reader has taken; in
+					 * a trace file, where the piece begins in
+					 * its chunk (ft_piece_mark) */
 	uint32_t image;			/* which program the pid runs: 0, then +1
 					 * after each exec (funcs-PID.IMAGE) */
 	uint32_t context;		/* 0, or 1: events of signal handlers that
@@ -231,6 +243,17 @@ struct ft_file_header {
 };
 
 #define FT_LONG_MAX_PAYLOAD	((1u << 24) - 1)
+
+/* A chunk is written in pieces as its thread fills it.  Each piece's
+ * `consumed` says where in the chunk it begins, plus one (0: not said,
+ * an older recorder), so that a reader knows a piece missing between
+ * two it has: pieces are not written in their thread's order (a chunk
+ * still being filled may go out before the rest of the one before it),
+ * and record --max-size may drop the one between. */
+static inline uint32_t ft_piece_mark(uint32_t from)
+{
+	return from + 1;
+}
 
 static inline uint32_t ft_entry_word(uint32_t id, uint32_t delta)
 {
@@ -258,7 +281,7 @@ enum ft_long_type {
 				 * An event of the function tracer. */
 	FT_LONG_EXIT_RET = 4,	/* +2: return value (lo, hi); payload delta */
 	FT_LONG_LOST = 5,	/* +2: events lost (lo, hi); payload = the
-				 * graph depth when recording resumed */
+				 * graph depth the trace goes on at (above) */
 	FT_LONG_CPU = 6,	/* +0: payload = the CPU the thread now runs on */
 	FT_LONG_UNWIND = 7,	/* +0: exit of a frame skipped by longjmp or
 				 * an exception; payload delta */

@@ -23,6 +23,7 @@
 #include "../common/array.h"
 #include "../common/clock_pair.h"
 #include "../common/shm.h"
+#include "../common/sort.h"
 #include "../common/muldiv.h"
 
 #include <errno.h>
@@ -172,7 +173,7 @@ static struct ft_chunk piece_head(const struct ft_shm *shm, const struct ft_chun
 
 	ft_chunk_state_at(shm, c, from, &head);
 	head.used = len;
-	head.consumed = 0;
+	head.consumed = ft_piece_mark(from);
 	return head;
 }
 
@@ -237,42 +238,124 @@ static int send_filling_piece(struct sent *s, const struct ft_chunk *c, uint32_t
 	return after.order == use.order && after.seq == use.seq ? 0 : -1;
 }
 
-/* Send (or, with send = 0, drop) what chunk i holds past `consumed`;
- * with consume, advance `consumed` and free a full chunk.  A chunk read
- * but kept goes back to FULL with the mark its thread may have set
- * meanwhile (FT_CHUNK_OLD, buffer.c), unless a recorder freed it under
- * the mark (shm.h). */
-static void read_chunk(struct sent *s, struct ft_shm *shm, unsigned i, int consume, int send)
+/* Send (or, with send = 0, drop) what full chunk i holds past
+ * `consumed`; with consume, free it.  A chunk read but kept goes back to
+ * FULL with the mark its thread may have set meanwhile (FT_CHUNK_OLD,
+ * buffer.c), unless a recorder freed it under the mark (shm.h).  0 if
+ * it was not full. */
+static int read_full_chunk(struct sent *s, struct ft_shm *shm, unsigned i, int consume,
+			   int send)
 {
 	struct ft_chunk *c = ft_shm_chunk(shm, i);
 	uint32_t word;
 
-	if (ft_chunk_start_reading(shm, i, &word)) {
-		if (send)
-			send_piece(s, c, c->consumed, c->used);
-		if (consume)
-			ft_chunk_free(shm, i, word, c->used);
-		else
-			ft_chunk_end_reading(shm, i, word);
-	} else if (ft_chunk_state(word) == FT_CHUNK_FILLING) {
-		struct chunk_use use = use_of(c);
-		uint32_t to = ft_chunk_filled(shm, c);
-
-		if (send && send_filling_piece(s, c, c->consumed, to, use))
-			return;
-		if (consume)
-			c->consumed = to;
-	}
+	if (!ft_chunk_start_reading(shm, i, &word))
+		return 0;
+	if (send)
+		send_piece(s, c, c->consumed, c->used);
+	if (consume)
+		ft_chunk_free(shm, i, word, c->used);
+	else
+		ft_chunk_end_reading(shm, i, word);
+	return 1;
 }
 
+/* The same for chunk i if its thread still fills it; with consume,
+ * `consumed` moves past what was read. */
+static void read_filling_chunk(struct sent *s, struct ft_shm *shm, unsigned i, int consume,
+			       int send)
+{
+	struct ft_chunk *c = ft_shm_chunk(shm, i);
+	struct chunk_use use = use_of(c);
+	uint32_t to;
+
+	if (ft_chunk_state(atomic_load(&shm->state[i])) != FT_CHUNK_FILLING)
+		return;
+	to = ft_chunk_filled(shm, c);
+	if (send && send_filling_piece(s, c, c->consumed, to, use))
+		return;
+	if (consume)
+		c->consumed = to;
+}
+
+/* A chunk the second look of a pass takes: one a thread still fills, or
+ * one it filled after the first look went by. */
+struct late_chunk {
+	struct ft_chunk_place place;
+	unsigned index;
+	int filling;
+};
+
+static int by_place(const void *a, const void *b)
+{
+	const struct late_chunk *x = a, *y = b;
+
+	return ft_chunk_place_cmp(&x->place, &y->place);
+}
+
+/* The chunks being filled, and the full ones the first look did not
+ * take (taken[i]), into *late: their number. */
+static size_t look_late(struct ft_shm *shm, const uint8_t *taken, struct late_chunk **late)
+{
+	size_t n = 0, cap = 0;
+
+	*late = NULL;
+	for (unsigned i = 0; i < shm->nr_chunks; i++) {
+		unsigned state = ft_chunk_state(atomic_load(&shm->state[i]));
+		const struct ft_chunk *c = ft_shm_chunk(shm, i);
+
+		if (state != FT_CHUNK_FILLING && (state != FT_CHUNK_FULL || taken[i]))
+			continue;
+		if (grow_array((void **)late, &cap, n + 1, sizeof(**late)))
+			break;
+		(*late)[n++] = (struct late_chunk){ ft_chunk_place(shm, c), i,
+						    state == FT_CHUNK_FILLING };
+	}
+	sort_array(*late, n, sizeof(**late), by_place);
+	return n;
+}
+
+/*
+ * A pass looks twice.  The first look takes the full chunks.  The second
+ * takes, thread by thread in its order, the ones filled since the first
+ * went by, then the one the thread still fills, and nothing of the
+ * thread after that: a thread may fill the chunk a look found being
+ * filled and take another while the pass goes on.  Sent in the order
+ * found, the second's start would go before the first's end: a reader
+ * that reads the stream in parts (a live report) would show them out of
+ * order, and a read once would lack the first's end.  A chunk filled
+ * after the second look went by is read in the next pass (or, read
+ * once, is missing: where the next piece begins tells).
+ * Out of memory for the second look, a pass takes the full chunks only.
+ */
 static void read_all(struct sent *s, int consume, int send)
 {
 	struct ft_shm *shm = s->shm;
+	struct late_chunk *late = NULL;
+	const struct late_chunk *stop = NULL;	/* its thread's last taken */
+	uint8_t *taken;
+	size_t n;
 
-	for (unsigned i = 0; shm && i < shm->nr_chunks; i++)
-		read_chunk(s, shm, i, consume, send);
-	if (shm)
-		ft_shm_freed(shm);
+	if (!shm)
+		return;
+	taken = calloc(shm->nr_chunks, 1);
+	for (unsigned i = 0; i < shm->nr_chunks; i++)
+		if (read_full_chunk(s, shm, i, consume, send) && taken)
+			taken[i] = 1;
+	n = taken ? look_late(shm, taken, &late) : 0;
+	for (size_t k = 0; k < n; k++) {
+		if (stop && ft_same_stream(&stop->place, &late[k].place))
+			continue;
+		if (late[k].filling) {
+			read_filling_chunk(s, shm, late[k].index, consume, send);
+			stop = &late[k];
+		} else {
+			read_full_chunk(s, shm, late[k].index, consume, send);
+		}
+	}
+	free(late);
+	free(taken);
+	ft_shm_freed(shm);
 }
 
 int ft_readout_stream(struct ctl_out *o, struct ft_shm *shm, const char *tracer,

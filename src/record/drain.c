@@ -124,7 +124,7 @@ static void take_piece(struct drainer *d, const struct ft_chunk *c, uint32_t end
 	tr_count_chunk(events, p->head.used / 4, &p->n);
 	d->lost_noted += p->n.lost;
 	ft_chunk_state_at(d->shm, c, from, &p->head);
-	p->head.consumed = 0;
+	p->head.consumed = ft_piece_mark(from);
 	p->events = events;
 	batch.bytes += p->head.used;
 	batch.nr_pieces++;
@@ -223,7 +223,8 @@ static void take_program_clock(struct drainer *d)
 		d->dir->info->program_clock = c;
 }
 
-/* Full chunks first, in the order they were handed over. */
+/* Full chunks first, in the order they were handed over; then those
+ * still being filled, thread by thread, each thread's in its order. */
 static int by_order(const void *a, const void *b)
 {
 	const struct drain_pick *x = a, *y = b;
@@ -231,7 +232,26 @@ static int by_order(const void *a, const void *b)
 
 	if (xs != ys)
 		return xs == FT_CHUNK_FULL ? -1 : 1;
-	return (x->order > y->order) - (x->order < y->order);
+	if (xs == FT_CHUNK_FULL)
+		return (x->order > y->order) - (x->order < y->order);
+	return ft_chunk_place_cmp(&x->place, &y->place);
+}
+
+/*
+ * A second chunk of one thread seen being filled in a pass: the thread
+ * filled the first and took this one while the pass looked.  What is
+ * left of the first goes in the next pass, with the full ones; were this
+ * one's start written before it, --max-size could drop that start and
+ * keep the first's end, and the thread's events would have a hole.  So
+ * this one waits for the next pass too.
+ */
+static int waits(const struct drain_pick *before, const struct drain_pick *p,
+		 enum drain_what what)
+{
+	return (what == DRAIN_LIVE || what == DRAIN_DISCARD) &&
+	       ft_chunk_state(p->word) == FT_CHUNK_FILLING &&
+	       ft_chunk_state(before->word) == FT_CHUNK_FILLING &&
+	       ft_same_stream(&before->place, &p->place);
 }
 
 /* Chunk i's state word, in our order. */
@@ -276,6 +296,14 @@ static int to_take(const struct drainer *d, unsigned i, unsigned s, enum drain_w
 	return s == FT_CHUNK_FILLING && what != DRAIN_FULL && what != DRAIN_KEEP;
 }
 
+static struct drain_pick pick(const struct drainer *d, unsigned i, uint32_t word)
+{
+	const struct ft_chunk *c = ft_shm_chunk(d->shm, i);
+
+	return (struct drain_pick){ .order = ft_shm_u64(d->shm, c->order),
+				    .place = ft_chunk_place(d->shm, c), .index = i, .word = word };
+}
+
 /* The chunks to take this pass, into d->picks, in order, and the free
  * ones counted in d->free; with no memory to order them, they are taken
  * here as they are found (*freed counts those). */
@@ -295,8 +323,7 @@ static unsigned collect(struct drainer *d, enum drain_what what, unsigned *freed
 		if (!d->picks)
 			*freed += drain_chunk(d, i, w, what);
 		else
-			d->picks[n++] = (struct drain_pick){
-				.order = order_of(d, i), .index = i, .word = w };
+			d->picks[n++] = pick(d, i, w);
 	}
 	sort_array(d->picks, n, sizeof(*d->picks), by_order);
 	return n;
@@ -334,7 +361,8 @@ void drain(struct drainer *d, enum drain_what what)
 	d->free = 0;
 	n = collect(d, what, &freed);
 	for (unsigned i = 0; i < n; i++)
-		freed += drain_chunk(d, d->picks[i].index, d->picks[i].word, what);
+		if (!i || !waits(&d->picks[i - 1], &d->picks[i], what))
+			freed += drain_chunk(d, d->picks[i].index, d->picks[i].word, what);
 	flush(d);
 	d->free += freed;
 	if (freed)

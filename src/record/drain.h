@@ -23,7 +23,8 @@ struct drain_thread {
 
 /* A chunk a pass takes, and when it was handed over. */
 struct drain_pick {
-	uint64_t order;
+	uint64_t order;		/* a full one's: when it was handed over */
+	struct ft_chunk_place place;
 	uint32_t index, word;	/* word: its state word, in our order */
 };
 

@@ -49,8 +49,8 @@ static int pop(struct call_walk *w, uint64_t time, enum call_end end, struct cal
 	return 1;
 }
 
-/* A LOST: close the frames that returned unseen, say it (unless it is a
- * gap's, of no events), open stand-ins for the ones entered unseen (the
+/* A LOST: close the frames that returned unseen, say it (unless it is
+ * where the stream begins), open stand-ins for the ones entered unseen (the
  * loop in call_walk_next does each). */
 static void settle_loss(struct call_walk *w, const struct tr_event *raw)
 {
@@ -61,7 +61,7 @@ static void settle_loss(struct call_walk *w, const struct tr_event *raw)
 	w->closing_time = raw->time;
 	w->opening = resume > w->depth ? resume - w->depth : 0;
 	w->held = *raw;
-	w->has_held = raw->value != 0;
+	w->has_held = raw->value != 0 || raw->gap;
 }
 
 static void take_args(struct call_event *ev, const struct tr_event *raw)
@@ -123,6 +123,7 @@ static int say_loss(struct call_walk *w, struct call_event *ev)
 	ev->cpu = w->held.cpu;
 	ev->depth = w->depth;
 	ev->value = w->held.value;
+	ev->lost_unknown = w->held.gap;
 	return 1;
 }
 

@@ -56,6 +56,7 @@ struct call_event {
 	int has_retval;		/* EXIT: value is the return value */
 	uint64_t value;		/* EXIT: return value; LOST: events lost;
 				 * HIT: the caller's address */
+	int lost_unknown;	/* LOST: how many not known (a gap) */
 	const char *text;	/* MARKER: not NUL-terminated, valid until
 				 * the next call */
 	uint32_t text_len;

@@ -370,7 +370,10 @@ static int write_lost(struct chrome *c, const struct call_event *ev)
 	char *p = begin_instant(c, ev->time);
 
 	p = PUT(p, ",\"name\":\"lost events\",\"args\":{\"count\":");
-	p = json_put_u64(p, ev->value);
+	if (ev->lost_unknown)
+		p = PUT(p, "\"not known\"");
+	else
+		p = json_put_u64(p, ev->value);
 	*p++ = '}';
 	return chrome_end_event(c, p);
 }

@@ -18,7 +18,8 @@
  *     a function's name   InternedData.event_names { iid, name }, in the
  *                         packet that first refers to it on the sequence
  *     a trace_marker      TYPE_INSTANT named by its text
- *     lost events         TYPE_INSTANT "[LOST N EVENTS]", N annotated
+ *     lost events         TYPE_INSTANT "[LOST N EVENTS]", N annotated;
+ *                         "[LOST EVENTS]" where how many is not known
  *     a function hit      TYPE_INSTANT (the function tracer), its caller
  *                         annotated
  *     --srcline           InternedData.source_locations beside the name,
@@ -443,9 +444,13 @@ static void write_lost(struct perfetto *p, const struct call_event *ev)
 	size_t event = perfetto_event_begin(p, TYPE_INSTANT);
 	char name[48];
 
-	snprintf(name, sizeof(name), "[LOST %" PRIu64 " EVENTS]", ev->value);
-	perfetto_put_string(&p->pb, EVENT_NAME, name);
-	annotate_uint(p, "events", ev->value);
+	if (ev->lost_unknown) {
+		perfetto_put_string(&p->pb, EVENT_NAME, "[LOST EVENTS]");
+	} else {
+		snprintf(name, sizeof(name), "[LOST %" PRIu64 " EVENTS]", ev->value);
+		perfetto_put_string(&p->pb, EVENT_NAME, name);
+		annotate_uint(p, "events", ev->value);
+	}
 	pb_end(&p->pb, event);
 	pb_end(&p->pb, packet);
 }

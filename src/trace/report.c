@@ -217,6 +217,11 @@ static uint64_t lost_of(const struct report_thread *t, unsigned why)
 	return t->lost;
 }
 
+static uint64_t gaps_of(const struct report_thread *t, unsigned why)
+{
+	return t->gaps;
+}
+
 /* Calls the graph could not follow: not in the graph, but counted. */
 static uint64_t missed_of(const struct report_thread *t, unsigned why)
 {
@@ -305,12 +310,22 @@ static void print_ending(const struct report *r)
 
 void report_print_lost(FILE *out, const struct tr_event *ev)
 {
-	if (!ev->value)
+	char cpu[16] = "?";
+
+	if (!ev->value && !ev->gap)
 		return;
-	if (ev->cpu == TR_NO_CPU)
-		fprintf(out, " CPU:? [LOST %" PRIu64 " EVENTS]\n", ev->value);
+	if (ev->cpu != TR_NO_CPU)
+		snprintf(cpu, sizeof(cpu), "%u", ev->cpu);
+	if (ev->gap)
+		fprintf(out, " CPU:%s [LOST EVENTS]\n", cpu);
 	else
-		fprintf(out, " CPU:%u [LOST %" PRIu64 " EVENTS]\n", ev->cpu, ev->value);
+		fprintf(out, " CPU:%s [LOST %" PRIu64 " EVENTS]\n", cpu, ev->value);
+}
+
+void report_count_lost(struct report_thread *rt, const struct tr_event *ev)
+{
+	rt->lost += ev->value;
+	rt->gaps += !!ev->gap;
 }
 
 void report_print_cut(const struct report *r)
@@ -379,6 +394,10 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 		pr_error("%s", r.td.err);
 		return 1;
 	}
+	if (r.opt->carry) {
+		r.td.before = r.opt->carry->ends;
+		r.td.nr_before = r.opt->carry->nr_ends;
+	}
 	if (r.td.info.unsealed)
 		say_unsealed(&r.td);
 	r.show = report_show(r.opt);
@@ -393,11 +412,15 @@ int report_run(const char *dir, FILE *out, const struct report_options *o)
 	if (r.opt->srcline && !(r.srclines = tr_srclines_new()))
 		err = 1;
 	else
-		err = select_threads(&r) || run_view(&r) || r.sel.out_of_memory;
+		err = select_threads(&r) || run_view(&r) || r.sel.out_of_memory ||
+		      (r.opt->carry &&
+		       tr_stream_ends(&r.td, &r.opt->carry->ends, &r.opt->carry->nr_ends));
 	if (err)
 		pr_error("out of memory");
 	if (!err && !r.opt->csv) {
 		print_per_thread(&r, "lost events", "", lost_of, 0);
+		print_per_thread(&r, "gaps where events were lost, how many not known", "",
+				 gaps_of, 0);
 		print_missed(&r);
 		print_untraced(&r);
 		print_ending(&r);

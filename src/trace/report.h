@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 struct filter;
+struct tr_chunk_ref;
 
 /* The function_graph view's columns and comments, the kernel's funcgraph-*
  * options (-O NAME, -O noNAME). */
@@ -80,6 +81,9 @@ struct report_options {
 struct report_carry {
 	struct carried_thread *threads;
 	unsigned nr;
+	struct tr_chunk_ref *ends;	/* each stream's last piece so far, so
+					 * that a gap between parts is said */
+	size_t nr_ends;
 };
 
 void report_carry_free(struct report_carry *carry);

@@ -171,7 +171,7 @@ static int on_event(struct fn_view *v, unsigned ti, const struct tr_event *ev)
 		return report_print_stack(v->r, rt->th, ev, "");
 	case TR_LOST:
 		report_print_lost(v->out, ev);
-		rt->lost += ev->value;
+		report_count_lost(rt, ev);
 		break;
 	case TR_ENTRY:	/* the graph tracer's: no place in this view */
 	case TR_EXIT:

@@ -371,7 +371,7 @@ static int on_call(struct graph *g, unsigned ti, const struct tr_event *ev)
 static int on_lost(struct graph *g, unsigned ti, const struct tr_event *ev)
 {
 	report_print_lost(g->out, ev);
-	g->r->threads[ti].lost += ev->value;
+	report_count_lost(&g->r->threads[ti], ev);
 	return resync(&g->threads[ti], tr_resume_depth(ev));
 }
 
@@ -484,6 +484,7 @@ void report_carry_free(struct report_carry *carry)
 	for (unsigned i = 0; i < carry->nr; i++)
 		free(carry->threads[i].gt.stack);
 	free(carry->threads);
+	free(carry->ends);
 	*carry = (struct report_carry) { 0 };
 }
 

@@ -14,6 +14,8 @@
 struct report_thread {
 	const struct tr_thread *th;
 	uint64_t lost;		/* events lost, counted by the view */
+	uint64_t gaps;		/* places events were lost, how many not
+				 * known (TR_LOST's gap) */
 };
 
 struct report {
@@ -56,9 +58,12 @@ int merge_next(struct report_merge *m, struct tr_event *ev);
 /* "# oldest 120.0 MB (...) dropped by --max-size=8.0 MB: the last 1.234 s
  * of the recording kept", in a view's header, if it dropped some. */
 void report_print_cut(const struct report *r);
-/* A LOST's line, the kernel's; none for a gap's (no events said lost:
- * only its depth, to resume at). */
+/* A LOST's line, the kernel's: "[LOST N EVENTS]", or "[LOST EVENTS]"
+ * for a gap in a stream's chunks; none where a stream begins (nothing
+ * said lost: only its depth, to resume at). */
 void report_print_lost(FILE *out, const struct tr_event *ev);
+/* A LOST counted into the thread's totals, for the report's end. */
+void report_count_lost(struct report_thread *rt, const struct tr_event *ev);
 
 /* The kernel's duration column: "1234.567 us " padded to 12 columns
  * (7 significant digits at most; longer ones take more room). */

@@ -270,7 +270,7 @@ static int on_lost(struct profile *p, struct report_thread *rt,
 {
 	uint32_t depth = tr_resume_depth(ev);
 
-	rt->lost += ev->value;
+	report_count_lost(rt, ev);
 	while (p->depth > depth)
 		pop(p, ev->time, 0);
 	while (p->depth < depth)

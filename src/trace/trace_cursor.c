@@ -33,12 +33,32 @@
 #include <string.h>
 #include <unistd.h>
 
-static void stream_init(struct tr_stream *s, struct tr_chunk_ref *chunks, unsigned n)
+static int same_stream(const struct tr_chunk_ref *x, const struct tr_chunk_ref *y)
+{
+	return x->pid == y->pid && x->image == y->image && x->tid == y->tid &&
+	       x->context == y->context;
+}
+
+/* The stream's last piece in the parts read before, if any. */
+static const struct tr_chunk_ref *piece_before(const struct trace_data *td,
+					       const struct tr_chunk_ref *first)
+{
+	for (size_t i = 0; i < td->nr_before; i++)
+		if (same_stream(&td->before[i], first))
+			return &td->before[i];
+	return NULL;
+}
+
+/* A stream read in parts goes on from its last piece before: a gap
+ * there is one inside the stream (follows_gap). */
+static void stream_init(const struct trace_data *td, struct tr_stream *s,
+			struct tr_chunk_ref *chunks, unsigned n)
 {
 	memset(s, 0, sizeof(*s));
 	s->chunks = chunks;
 	s->nr_chunks = n;
 	s->cpu = TR_NO_CPU;
+	s->before = n ? piece_before(td, chunks) : NULL;
 }
 
 void tr_cursor_init(struct tr_cursor *c, struct trace_data *td,
@@ -47,9 +67,42 @@ void tr_cursor_init(struct tr_cursor *c, struct trace_data *td,
 	memset(c, 0, sizeof(*c));
 	c->td = td;
 	c->th = th;
-	stream_init(&c->own, th->chunks, th->nr_own_chunks);
-	stream_init(&c->signal, th->chunks + th->nr_own_chunks,
+	stream_init(td, &c->own, th->chunks, th->nr_own_chunks);
+	stream_init(td, &c->signal, th->chunks + th->nr_own_chunks,
 		    th->nr_chunks - th->nr_own_chunks);
+}
+
+/* The last piece of the n chunks from first, into ends in place of the
+ * stream's one before, or added. */
+static int note_end(const struct tr_chunk_ref *first, unsigned n, struct tr_chunk_ref **ends,
+		    size_t *nr, size_t *cap)
+{
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < *nr; i++)
+		if (same_stream(&(*ends)[i], first)) {
+			(*ends)[i] = first[n - 1];
+			return 0;
+		}
+	if (grow_array((void **)ends, cap, *nr + 1, sizeof(**ends)))
+		return -1;
+	(*ends)[(*nr)++] = first[n - 1];
+	return 0;
+}
+
+int tr_stream_ends(const struct trace_data *td, struct tr_chunk_ref **ends, size_t *nr)
+{
+	size_t cap = *nr;
+
+	for (unsigned i = 0; i < td->nr_threads; i++) {
+		const struct tr_thread *th = &td->threads[i];
+
+		if (note_end(th->chunks, th->nr_own_chunks, ends, nr, &cap) ||
+		    note_end(th->chunks + th->nr_own_chunks, th->nr_chunks - th->nr_own_chunks,
+			     ends, nr, &cap))
+			return -1;
+	}
+	return 0;
 }
 
 /* Deeper than any shadow stack: a damaged file's depth costs no memory. */
@@ -87,18 +140,46 @@ static int ensure_words(struct tr_stream *s, size_t n)
 	return 0;
 }
 
-/* Do chunks of the stream come before r that are not in the trace?  The
- * stream's first chunk if it is not the thread's first (0), or one past
- * a gap in the numbers: the ones before were dropped (record --max-size),
- * overwritten (the ring), or taken before a recording of a running
- * process began.  The pieces a chunk was read in share its number.  A
- * forked child's first chunk is its own first: it starts at depth 0,
- * the frames it inherited being its parent's trace's. */
-static int follows_gap(const struct tr_stream *s, const struct tr_chunk_ref *r)
+/*
+ * Are events of the stream missing before r, which comes after last?  At
+ * the stream's start (no last), if r is not the start of the thread's
+ * first chunk (seq 0): the events before were dropped (record
+ * --max-size), overwritten (the ring), or taken before a recording of a
+ * running process began.  Further on, or after a part read before, if r
+ * is neither the piece that follows the last in its chunk nor the start
+ * of the next chunk.  Pieces that do not say where they begin
+ * (an older recorder) are taken to follow on.  A forked child's first
+ * chunk is its own first: it starts at depth 0, the frames it inherited
+ * being its parent's trace's.
+ */
+static int follows_gap(const struct tr_chunk_ref *last, const struct tr_chunk_ref *r)
 {
-	if (!s->chunk)
-		return r->seq != 0;
-	return r->seq != s->chunk->seq && r->seq != s->chunk->seq + 1;
+	if (r->seq == 0 && r->piece <= 1)
+		return 0;	/* a thread's start: a new one may take the tid
+				 * of one that ended */
+	if (!last)
+		return 1;
+	if (r->seq == last->seq)
+		return r->piece && last->piece && r->piece != last->piece + last->bytes;
+	return r->seq != last->seq + 1 || r->piece > 1;
+}
+
+/*
+ * After a gap, the calls open before it are not known to be the ones
+ * open after it (its events may have returned from them and entered
+ * others as deep): a LOST of no events closes them, saying that events
+ * were lost there, and another opens the chunk's frames, unnamed, at the
+ * depth its header says.  Where the stream begins, nothing was open and
+ * nothing is said: the trace just begins there.
+ */
+static int gap_resumes(const struct tr_stream *s, const struct tr_chunk_ref *r)
+{
+	const struct tr_chunk_ref *last = s->chunk ? s->chunk : s->before;
+	int open = r->depth > 1 ? TR_RESUME_OPEN : 0;
+
+	if (!follows_gap(last, r))
+		return 0;
+	return last ? TR_RESUME_CLOSE | open : open;
 }
 
 /* 1: the next chunk is loaded (it may hold no events); 0: no more, or a
@@ -119,7 +200,7 @@ static int load_chunk(struct tr_cursor *c, struct tr_stream *s)
 	}
 	if ((c->td->read_error = tr_read_chunk(c->td, r, s->words)))
 		return 0;
-	s->resumes = follows_gap(s, r) && r->depth && r->depth - 1 != s->depth;
+	s->resumes = gap_resumes(s, r);
 	s->chunk = r;
 	s->ret_args = NULL;
 	s->nr_words = n;
@@ -145,14 +226,19 @@ static void start_event(struct tr_cursor *c, struct tr_stream *s, struct tr_even
 	ev->comm = s->chunk->comm;
 }
 
-/* A chunk that follows a gap, at another depth than the stream had,
- * begins with a LOST of no events (nothing to say of them: the gap may
- * hold any number), whose depth nests what follows as after a loss. */
+/* A chunk that follows a gap begins with the LOSTs gap_resumes chose, of
+ * no events counted: the gap may hold any number. */
 static void resume_after_gap(struct tr_cursor *c, struct tr_stream *s, struct tr_event *ev)
 {
-	s->resumes = 0;
 	start_event(c, s, ev, TR_LOST, 0);
-	ev->depth = s->chunk->depth - 1;
+	if (s->resumes & TR_RESUME_CLOSE) {
+		s->resumes &= ~TR_RESUME_CLOSE;
+		ev->depth = 0;
+		ev->gap = 1;
+	} else {
+		s->resumes = 0;
+		ev->depth = s->chunk->depth - 1;
+	}
 }
 
 static void decode_short(struct tr_cursor *c, struct tr_stream *s, uint32_t w,
@@ -362,13 +448,13 @@ static int decode(struct tr_cursor *c, struct tr_stream *s, struct tr_event *ev)
 		uint32_t w;
 		int got;
 
+		if (s->resumes) {
+			resume_after_gap(c, s, ev);
+			return 1;
+		}
 		if (s->pos >= s->nr_words) {
 			if (!load_chunk(c, s))
 				return 0;
-			if (s->resumes) {
-				resume_after_gap(c, s, ev);
-				return 1;
-			}
 			continue;
 		}
 		w = s->words[s->pos];

@@ -63,6 +63,7 @@ static void fill_chunk_ref(struct tr_chunk_ref *r, const struct ft_chunk *c,
 	r->tid = c->tid;
 	r->context = c->context;
 	r->seq = c->seq;
+	r->piece = c->consumed;
 	r->start_time = c->start_time;
 	r->depth = c->depth;
 	r->cpu = c->cpu;
@@ -95,8 +96,9 @@ static int index_chunks(struct trace_data *td, uint32_t file, size_t *cap)
 	return 0;
 }
 
-/* Thread by thread, each context by context in seq order; the order of
- * the files, then within them, breaks ties. */
+/* Thread by thread, each context by context in seq order, a chunk's
+ * pieces in theirs; the order of the files, then within them, breaks
+ * ties. */
 static int compare_chunks(const void *a, const void *b)
 {
 	const struct tr_chunk_ref *x = a, *y = b;
@@ -111,6 +113,8 @@ static int compare_chunks(const void *a, const void *b)
 		return x->context < y->context ? -1 : 1;
 	if (x->seq != y->seq)
 		return x->seq < y->seq ? -1 : 1;
+	if (x->piece != y->piece)
+		return x->piece < y->piece ? -1 : 1;
 	if (x->file != y->file)
 		return x->file < y->file ? -1 : 1;
 	return (x->offset > y->offset) - (x->offset < y->offset);

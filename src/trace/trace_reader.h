@@ -100,6 +100,8 @@ struct tr_chunk_ref {
 	uint32_t pid, image, tid;
 	uint32_t context;	/* 0, or 1: a signal handler's (trace_format.h) */
 	uint64_t seq;
+	uint32_t piece;		/* where it begins in its chunk, plus one;
+				 * 0: not said (ft_piece_mark) */
 	uint64_t start_time;	/* ticks */
 	uint32_t depth;		/* graph depth of its first event, plus one;
 				 * 0: not said (ft_chunk.depth) */
@@ -149,6 +151,10 @@ struct trace_data {
 	unsigned nr_files;
 	uint64_t trace_bytes;		/* their sizes, added up */
 	struct tr_kevents kev;		/* the kernel's events (record -e) */
+	const struct tr_chunk_ref *before;	/* a stream read in parts (trace_pipe):
+						 * each stream's last piece in the
+						 * parts before, tr_stream_ends() */
+	size_t nr_before;
 	char err[320];
 };
 
@@ -173,6 +179,10 @@ const char *tr_func_name(const struct tr_process *proc, uint32_t id);
  * the tid; kevents_exec.c).  *nr of them; NULL if none. */
 const struct tr_kev_ref *tr_thread_kevents(struct trace_data *td,
 					   const struct tr_thread *th, size_t *nr);
+/* The name of thread tid when its kernel event at time happened: the
+ * program it ran then (an exec renames it), or NULL if no thread of
+ * the recording has that tid. */
+const char *tr_comm_at(struct trace_data *td, uint32_t tid, uint64_t time);
 /* Is name among the comma-separated info options? */
 int tr_has_option(const struct trace_data *td, const char *name);
 /* Reads the events of chunk r into words (r->bytes of them): 0, or the
@@ -191,7 +201,8 @@ enum tr_event_type {
 	TR_LOST,	/* value = events lost, depth = graph depth on resume;
 			 * value 0: events of the thread before this point
 			 * are not in the trace (its earlier chunks were
-			 * dropped or overwritten), nothing to print */
+			 * dropped or overwritten), nothing to print unless
+			 * gap says some were lost between */
 	TR_MARKER,	/* text, text_len */
 	TR_CALL,	/* a whole call, at its exit (tracing_thresh: no entry
 			 * came): func, value = its duration in ns, depth =
@@ -218,6 +229,8 @@ struct tr_event {
 	enum tr_exit_kind exit_kind;
 	uint64_t value;
 	uint32_t depth;
+	int gap;		/* TR_LOST: events lost, how many not known
+				 * (a gap in the stream's chunks) */
 	uint32_t args_words;
 	const char *text;	/* not NUL-terminated; valid until the next
 				 * call on the cursor that returned it */
@@ -264,6 +277,9 @@ struct tr_args_copy {
 	size_t cap;
 };
 
+/* What a gap in a stream's chunks is said with (trace_cursor.c). */
+enum { TR_RESUME_CLOSE = 1, TR_RESUME_OPEN = 2 };
+
 /* One context's events of a thread, one chunk in memory at a time. */
 struct tr_stream {
 	struct tr_chunk_ref *chunks;
@@ -275,8 +291,11 @@ struct tr_stream {
 	uint64_t ticks;			/* time of the last event */
 	uint32_t cpu;
 	uint32_t depth;			/* of its graph, at the events taken */
+	const struct tr_chunk_ref *before;	/* its last piece in the parts
+						 * before, or NULL */
 	int resumes;			/* the chunk just loaded follows a gap:
-					 * a LOST of no events comes first */
+					 * LOSTs of no events come first
+					 * (TR_RESUME_*) */
 	uint64_t missed[FT_MISSED_KINDS];	/* its MISSED notes added up */
 	struct tr_args_copy *args;	/* per depth */
 	size_t nr_args;
@@ -305,5 +324,9 @@ void tr_cursor_free(struct tr_cursor *c);
 const struct tr_event *tr_cursor_peek(struct tr_cursor *c);
 /* 1 and the next event in *ev, or 0 at the end. */
 int tr_cursor_next(struct tr_cursor *c, struct tr_event *ev);
+/* Each stream's last piece in td, into *ends (*nr of them), which holds
+ * those of the parts before: the next part's td->before.  -1 if out of
+ * memory. */
+int tr_stream_ends(const struct trace_data *td, struct tr_chunk_ref **ends, size_t *nr);
 
 #endif

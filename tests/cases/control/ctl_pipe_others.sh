@@ -12,7 +12,9 @@ pid=$!
 for i in $(seq 300); do t_endpoint "$pid" && break; sleep 0.1; done
 t_ok "the program's endpoint is open" test -S "/tmp/fntrace-$(id -u)/$pid"
 # A small buffer: what it holds when tracing stops is soon streamed out.
-"$FNTRACE" ctl "$pid" buffer_size_kb 1024
+# The smallest there is: a size under it is taken as it, and read so.
+"$FNTRACE" ctl "$pid" buffer_size_kb 256
+t_eq "buffer_size_kb under 1024 is taken as 1024" 1024 "$("$FNTRACE" ctl "$pid" buffer_size_kb)"
 "$FNTRACE" ctl "$pid" current_tracer function
 
 # ask NAME ARGS...: fntrace ctl PID ARGS, its output into NAME.out, its

@@ -21,7 +21,7 @@ segments_bytes() {
 # close unseen the frames deeper than where the next line resumes, and
 # may open unnamed ones above those still open.
 nests() {
-	awk -F'|' '/\[LOST [0-9]* EVENTS\]$/ { lost = 1; seen = 0; for (i = 1; i <= n; i++) ok[i] = 1; next }
+	awk -F'|' '/\[LOST ([0-9]+ )?EVENTS\]$/ { lost = 1; seen = 0; for (i = 1; i <= n; i++) ok[i] = 1; next }
 		/^#/ || NF < 3 { next }
 		{ f = $3; sub(/^  /, "", f); ind = match(f, /[^ ]/) - 1; f = substr(f, ind + 1)
 		  closing = f ~ /^\}/
@@ -60,6 +60,7 @@ t_ok "report: its header says what was dropped" \
 t_ok "report: the newest call is there" grep -q ' last();$' r.txt
 t_eq "report: the oldest is not" "" "$(grep ' first();$' r.txt)"
 t_eq "report: what it begins in the middle of still nests" "" "$(nests r.txt)"
+t_eq "report: no events lost in what it kept" "" "$(grep 'LOST' r.txt)"
 t_ok "report: the frames entered before it closed nested, unnamed" grep -q '^ [^|]*|[^|]*|  } /\* ? \*/$' r.txt
 "$FNTRACE" report -i r.data --stat --csv >stat.csv
 works=$(awk -F, '$1 == "work" { print $2 }' stat.csv)
@@ -129,6 +130,7 @@ t_ok "-p: the recorder's last line says what was dropped" \
 t_ok "-p: the report says it too" grep -q '^# oldest .* dropped by --max-size=1.0 MB' p.txt
 t_ok "-p: work and leaf, nested" grep -q '^ [^|]*|[^|]*|    leaf();$' p.txt
 t_eq "-p: what is there nests" "" "$(nests p.txt | grep -v '^still open: \(work\|leaf\)$')"
+t_eq "-p: no events lost in what it kept" "" "$(grep 'LOST' p.txt)"
 
 # Sizes it cannot take: said in one line, nothing recorded.
 for bad in 0 x 1X 1.5M -1M 10T ''; do
