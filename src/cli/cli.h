@@ -55,6 +55,12 @@ char *cli_command_line(char *const *argv, size_t argc);
  * (/proc/PID/task/TID/status; tid 0: the process's), blanks skipped: 0,
  * or -1 if there is none. */
 int cli_proc_status(pid_t pid, pid_t tid, const char *key, char *value, size_t len);
+/* Has process pid ended: no such process, or a zombie nobody reaped? */
+int cli_process_gone(pid_t pid);
+/* Is it ending: gone within grace_ms?  A process that dies closes its
+ * descriptors (its control endpoint with them) before the kernel makes
+ * it a zombie, and under load that takes a while. */
+int cli_process_ending(pid_t pid, unsigned grace_ms);
 /* The path of an executable named as a shell would find it, or NULL. */
 char *cli_find_program(const char *name);
 /* The value parsers below say a bad value as a usage error. */

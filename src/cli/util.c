@@ -63,6 +63,25 @@ int cli_proc_status(pid_t pid, pid_t tid, const char *key, char *value, size_t l
 	return found;
 }
 
+int cli_process_gone(pid_t pid)
+{
+	char state[32];
+
+	if (kill(pid, 0) && errno == ESRCH)
+		return 1;
+	return cli_proc_status(pid, 0, "State", state, sizeof(state)) == 0 && state[0] == 'Z';
+}
+
+int cli_process_ending(pid_t pid, unsigned grace_ms)
+{
+	for (unsigned waited = 0; waited < grace_ms; waited += 10) {
+		if (cli_process_gone(pid))
+			return 1;
+		usleep(10 * 1000);
+	}
+	return cli_process_gone(pid);
+}
+
 int cli_parse_pid(const char *text, pid_t *pid)
 {
 	char *end;

@@ -216,6 +216,11 @@ int ctl_endpoint_exists(pid_t pid)
 	return 1;
 }
 
+/* A process found with no endpoint, or that broke off an answer, may
+ * be dying: its descriptors close before it is a zombie.  How long to
+ * wait for that before taking it for one that lives on. */
+#define ENDING_GRACE_MS 200
+
 static int connect_to(pid_t pid)
 {
 	struct search s = { .pid = pid };
@@ -234,6 +239,8 @@ static int connect_to(pid_t pid)
 		say_no_answer(pid);
 	else if (s.denied)
 		cli_error("not allowed to control process %d", (int)pid);
+	else if (cli_process_ending(pid, ENDING_GRACE_MS))
+		cli_error("process %d has ended", (int)pid);
 	else
 		cli_error("process %d has no fntrace control endpoint (start it with "
 			  "'fntrace run', or use 'fntrace attach %d')", (int)pid, (int)pid);
@@ -406,6 +413,8 @@ void ctl_say_broken(const struct ctl_conn *c, const char *file)
 {
 	if (timed_out(c->err))
 		say_no_answer(c->pid);
+	else if (cli_process_ending(c->pid, ENDING_GRACE_MS))
+		cli_error("%s: process %d ended during the request", file, (int)c->pid);
 	else if (c->err)
 		cli_error("%s: process %d: %s", file, (int)c->pid, strerror(c->err));
 	else

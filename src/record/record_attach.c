@@ -164,40 +164,18 @@ static int keep_funcs(struct attached *a)
 	return 0;
 }
 
-/* Ended: no such process, or one nobody has reaped yet (a zombie). */
-static int gone(pid_t pid)
-{
-	char state[32];
-
-	if (kill(pid, 0) && errno == ESRCH)
-		return 1;
-	return cli_proc_status(pid, 0, "State", state, sizeof(state)) == 0 && state[0] == 'Z';
-}
-
-/* Its end under way, for up to END_GRACE_MS: a process that dies closes
- * its descriptors, its endpoint with them, before the kernel makes it a
- * zombie, and under load (a core dump written meanwhile, qemu-user) that
- * takes a while.  Not to be taken for a detach. */
+/* Its end under way, for up to END_GRACE_MS (a core dump written
+ * meanwhile, qemu-user): not to be taken for a detach. */
 #define END_GRACE_MS 2000
-
-static int ending(pid_t pid)
-{
-	for (int waited = 0; waited < END_GRACE_MS; waited += 10) {
-		if (gone(pid))
-			return 1;
-		usleep(10 * 1000);
-	}
-	return 0;
-}
 
 /* Gone, or detached (`fntrace detach`): either way its buffer holds the
  * last of what it wrote, and nobody is left to answer a request. */
 static int over(struct attached *a)
 {
-	if (!a->detached && !gone(a->o->pid) && !ctl_endpoint_exists(a->o->pid) &&
-	    !ending(a->o->pid))
+	if (!a->detached && !cli_process_gone(a->o->pid) && !ctl_endpoint_exists(a->o->pid) &&
+	    !cli_process_ending(a->o->pid, END_GRACE_MS))
 		a->detached = 1;
-	return a->detached || gone(a->o->pid);
+	return a->detached || cli_process_gone(a->o->pid);
 }
 
 /* Until -d's time is up (to the millisecond), Ctrl-C, or the process
@@ -361,7 +339,7 @@ static int has_call_sites(pid_t pid)
 
 static int finish(struct attached *a)
 {
-	if (gone(a->o->pid))
+	if (cli_process_gone(a->o->pid))
 		snprintf(a->info.exit, sizeof(a->info.exit), "gone while recorded");
 	else if (a->detached)
 		snprintf(a->info.exit, sizeof(a->info.exit), "detached while recorded");
@@ -441,7 +419,7 @@ static int start_flight(struct attached *a)
 static int stop_flight(struct attached *a)
 {
 	pid_t pid = a->o->pid;
-	int ended = gone(pid);
+	int ended = cli_process_gone(pid);
 	unsigned reason = FT_SNAP_STOPPED;
 
 	if (ended || over(a))
@@ -589,7 +567,7 @@ int record_attach(const struct record_options *o)
 	};
 	int ret;
 
-	if (gone(o->pid)) {
+	if (cli_process_gone(o->pid)) {
 		cli_error(kill(o->pid, 0) ? "no process %d" :
 			  "process %d has ended (not yet reaped): nothing to record", (int)o->pid);
 		return -1;

@@ -238,6 +238,21 @@ ctl $dead current_tracer >dead.out 2>&1
 rc=$?
 t_eq "dead process: status 1" 1 $rc
 t_eq "dead process: says so" "fntrace: no process $dead" "$(cat dead.out)"
+# Killed and not yet reaped (its parent, sleep, never waits): a zombie,
+# which no request reaches.
+sh -c '"$0" run -- ./spin 4 >/dev/null 2>&1 & echo $! >zombie.pid; exec sleep 60' "$FNTRACE" &
+keeper=$!
+for i in $(seq 50); do [ -s zombie.pid ] && break; sleep 0.1; done
+zombie=$(cat zombie.pid)
+wait_sock $zombie
+kill -KILL $zombie
+for i in $(seq 50); do grep -q '^State:.Z' /proc/$zombie/status && break; sleep 0.1; done
+ctl $zombie current_tracer >zombie.out 2>&1
+rc=$?
+t_eq "a zombie: status 1" 1 $rc
+t_eq "a zombie: says it has ended" "fntrace: process $zombie has ended" "$(cat zombie.out)"
+kill $keeper
+wait $keeper 2>/dev/null
 # A live pid for as long as the checks take (killed after them): python's
 # start alone can outlast a few seconds on a loaded machine.
 sleep 60 &
