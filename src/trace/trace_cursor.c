@@ -35,8 +35,9 @@
 
 static int same_stream(const struct tr_chunk_ref *x, const struct tr_chunk_ref *y)
 {
-	return x->pid == y->pid && x->image == y->image && x->tid == y->tid &&
-	       x->context == y->context;
+	struct ft_chunk_place px = tr_chunk_place(x), py = tr_chunk_place(y);
+
+	return ft_same_stream(&px, &py);
 }
 
 /* The stream's last piece in the parts read before, if any. */

@@ -102,17 +102,11 @@ static int index_chunks(struct trace_data *td, uint32_t file, size_t *cap)
 static int compare_chunks(const void *a, const void *b)
 {
 	const struct tr_chunk_ref *x = a, *y = b;
+	struct ft_chunk_place px = tr_chunk_place(x), py = tr_chunk_place(y);
+	int by_place = ft_chunk_place_cmp(&px, &py);
 
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->image != y->image)
-		return x->image < y->image ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->context != y->context)
-		return x->context < y->context ? -1 : 1;
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
+	if (by_place)
+		return by_place;
 	if (x->piece != y->piece)
 		return x->piece < y->piece ? -1 : 1;
 	if (x->file != y->file)

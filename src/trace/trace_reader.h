@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/shm.h"
 #include "../common/trace_format.h"
 #include "counts.h"
 #include "kevents.h"
@@ -112,6 +113,13 @@ struct tr_chunk_ref {
 	int bad;		/* the cursor met a word it could not decode */
 	char comm[17];
 };
+
+/* Where it goes in its thread's stream of chunks, as in the ring. */
+static inline struct ft_chunk_place tr_chunk_place(const struct tr_chunk_ref *r)
+{
+	return (struct ft_chunk_place){ .pid = r->pid, .image = r->image, .tid = r->tid,
+					.context = r->context, .seq = r->seq };
+}
 
 /* trace.dat, or one of its numbered segments (record --max-size). */
 struct tr_trace_file {
