@@ -209,6 +209,9 @@ struct ft_shm {
 	 * its system calls are fntrace's, not the program's, and a recorder
 	 * of the kernel's events (record -e) leaves them out. */
 	_Atomic uint32_t control_tid;
+	/* Threads begun, in every process of the recording: each thread's
+	 * chunks carry its number (ft_seq_first). */
+	_Atomic uint32_t threads_begun;
 
 	_Alignas(64) _Atomic uint32_t state[];	/* one word per chunk: its
 						 * state, age and generation
@@ -218,7 +221,8 @@ struct ft_shm {
 struct ft_chunk {
 	uint32_t pid;
 	uint32_t tid;
-	uint64_t seq;			/* per thread: 0, 1, 2 ... */
+	uint64_t seq;			/* per thread: ft_seq_first(), then
+					 * one more each chunk */
 	uint64_t start_time;		/* the first delta is from here */
 	uint32_t used;			/* bytes of events; 0 while filling */
 	uint32_t cpu;			/* CPU when the chunk was taken, or ~0 */
@@ -243,6 +247,26 @@ struct ft_file_header {
 };
 
 #define FT_LONG_MAX_PAYLOAD	((1u << 24) - 1)
+
+/*
+ * A chunk's seq: in its high word, which thread of the recording took it
+ * (one more for each thread begun, in any process that shares the
+ * buffer); in its low word, its number among that thread's chunks, from
+ * 0.  The kernel gives a thread's tid (or a process's pid) again once it
+ * has ended, and a long recording outlives the kernel's turn of them
+ * (pid_max, 32768 here): the later thread's chunks then sort after the
+ * earlier's, not between them, and begin a stream of their own (number
+ * 0).  An older runtime's high word is 0.
+ */
+static inline uint64_t ft_seq_first(uint32_t thread)
+{
+	return (uint64_t)thread << 32;
+}
+
+static inline uint32_t ft_seq_number(uint64_t seq)
+{
+	return (uint32_t)seq;
+}
 
 /* A chunk is written in pieces as its thread fills it.  Each piece's
  * `consumed` says where in the chunk it begins, plus one (0: not said,

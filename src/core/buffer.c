@@ -156,7 +156,7 @@ static void chunk_name(struct ft_context *c, struct ft_chunk *k)
 {
 	char *name = c->thread->comm[c->number];
 
-	if (k->seq % (FT_CHUNK_MAX / shm->chunk_size) == 0)
+	if (ft_seq_number(k->seq) % (FT_CHUNK_MAX / shm->chunk_size) == 0)
 		prctl(PR_GET_NAME, name);
 	for (unsigned i = 0; i < sizeof(k->comm); i++)
 		k->comm[i] = name[i];
@@ -479,6 +479,13 @@ void ft_buffer_release(struct ft_thread *t)
 	}
 }
 
+void ft_buffer_thread_begins(struct ft_thread *t)
+{
+	uint32_t thread = shm ? atomic_fetch_add(&shm->threads_begun, 1) + 1 : 0;
+
+	t->own.seq = t->signal.seq = ft_seq_first(thread);
+}
+
 void ft_buffer_forget(struct ft_thread *t)
 {
 	struct ft_context *c[] = { &t->own, &t->signal };
@@ -486,7 +493,7 @@ void ft_buffer_forget(struct ft_thread *t)
 	for (unsigned i = 0; i < 2; i++) {
 		c[i]->chunk = NULL;
 		c[i]->pos = c[i]->end = NULL;
-		c[i]->seq = 0;
 		t->newest[i].word = 0;
 	}
+	ft_buffer_thread_begins(t);
 }

@@ -43,7 +43,11 @@ void ft_buffer_wake_recorder(void);
 void ft_buffer_count_lost(uint64_t n);
 /* Hand the thread's chunks to the recorder (thread exit, flush). */
 void ft_buffer_release(struct ft_thread *t);
-/* In a forked child: the parent's chunks are not ours to write. */
+/* A thread's chunks from now on are a stream of its own: numbered from
+ * 0, after every stream begun before in the recording (ft_seq_first). */
+void ft_buffer_thread_begins(struct ft_thread *t);
+/* In a forked child: the parent's chunks are not ours to write, and the
+ * thread begins again. */
 void ft_buffer_forget(struct ft_thread *t);
 
 #endif

@@ -214,6 +214,7 @@ struct ft_thread *ft_thread_create(void)
 	t->tid = syscall(SYS_gettid);
 	context_init(&t->own, t, 0, FT_SHADOW_DEPTH);
 	context_init(&t->signal, t, 1, FT_SIGNAL_DEPTH);
+	ft_buffer_thread_begins(t);
 	registry_add(t);
 	pthread_setspecific(exit_key, t);
 	ft_current = t;

@@ -66,10 +66,10 @@ static void print_why(FILE *out, const struct tr_snapshot *s)
  * snapshot. */
 static uint64_t chunks_before(const struct tr_thread *th)
 {
-	uint64_t n = th->nr_own_chunks ? th->chunks[0].seq : 0;
+	uint64_t n = th->nr_own_chunks ? ft_seq_number(th->chunks[0].seq) : 0;
 
 	if (th->nr_chunks > th->nr_own_chunks)
-		n += th->chunks[th->nr_own_chunks].seq;
+		n += ft_seq_number(th->chunks[th->nr_own_chunks].seq);
 	return n;
 }
 

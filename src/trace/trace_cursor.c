@@ -142,9 +142,18 @@ static int ensure_words(struct tr_stream *s, size_t n)
 }
 
 /*
+ * Does r begin a thread: the start of its first chunk?  The stream may
+ * have a thread before it, which had the tid before and ended.
+ */
+static int thread_begins(const struct tr_chunk_ref *r)
+{
+	return ft_seq_number(r->seq) == 0 && r->piece <= 1;
+}
+
+/*
  * Are events of the stream missing before r, which comes after last?  At
  * the stream's start (no last), if r is not the start of the thread's
- * first chunk (seq 0): the events before were dropped (record
+ * first chunk: the events before were dropped (record
  * --max-size), overwritten (the ring), or taken before a recording of a
  * running process began.  Further on, or after a part read before, if r
  * is neither the piece that follows the last in its chunk nor the start
@@ -155,9 +164,8 @@ static int ensure_words(struct tr_stream *s, size_t n)
  */
 static int follows_gap(const struct tr_chunk_ref *last, const struct tr_chunk_ref *r)
 {
-	if (r->seq == 0 && r->piece <= 1)
-		return 0;	/* a thread's start: a new one may take the tid
-				 * of one that ended */
+	if (thread_begins(r))
+		return 0;
 	if (!last)
 		return 1;
 	if (r->seq == last->seq)
@@ -171,13 +179,16 @@ static int follows_gap(const struct tr_chunk_ref *last, const struct tr_chunk_re
  * others as deep): a LOST of no events closes them, saying that events
  * were lost there, and another opens the chunk's frames, unnamed, at the
  * depth its header says.  Where the stream begins, nothing was open and
- * nothing is said: the trace just begins there.
+ * nothing is said: the trace just begins there.  A thread that begins
+ * after another of its tid closes, unsaid, what the other left open.
  */
 static int gap_resumes(const struct tr_stream *s, const struct tr_chunk_ref *r)
 {
 	const struct tr_chunk_ref *last = s->chunk ? s->chunk : s->before;
 	int open = r->depth > 1 ? TR_RESUME_OPEN : 0;
 
+	if (thread_begins(r))
+		return last ? TR_RESUME_RESTART : 0;
 	if (!follows_gap(last, r))
 		return 0;
 	return last ? TR_RESUME_CLOSE | open : open;
@@ -232,10 +243,10 @@ static void start_event(struct tr_cursor *c, struct tr_stream *s, struct tr_even
 static void resume_after_gap(struct tr_cursor *c, struct tr_stream *s, struct tr_event *ev)
 {
 	start_event(c, s, ev, TR_LOST, 0);
-	if (s->resumes & TR_RESUME_CLOSE) {
-		s->resumes &= ~TR_RESUME_CLOSE;
+	if (s->resumes & (TR_RESUME_CLOSE | TR_RESUME_RESTART)) {
+		ev->gap = !!(s->resumes & TR_RESUME_CLOSE);
+		s->resumes &= ~(TR_RESUME_CLOSE | TR_RESUME_RESTART);
 		ev->depth = 0;
-		ev->gap = 1;
 	} else {
 		s->resumes = 0;
 		ev->depth = s->chunk->depth - 1;

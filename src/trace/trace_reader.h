@@ -285,8 +285,9 @@ struct tr_args_copy {
 	size_t cap;
 };
 
-/* What a gap in a stream's chunks is said with (trace_cursor.c). */
-enum { TR_RESUME_CLOSE = 1, TR_RESUME_OPEN = 2 };
+/* What a gap in a stream's chunks is said with, or a thread's start
+ * after another of its tid (trace_cursor.c). */
+enum { TR_RESUME_CLOSE = 1, TR_RESUME_OPEN = 2, TR_RESUME_RESTART = 4 };
 
 /* One context's events of a thread, one chunk in memory at a time. */
 struct tr_stream {
