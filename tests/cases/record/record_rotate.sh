@@ -125,10 +125,32 @@ for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" ctl "$pid" buffer_size_kb 65536
 "$FNTRACE" record -p "$pid" -d 1 --max-size=1M -o p.data 2>perr.txt
 t_eq "-p: recorded" 0 "$?"
+rm -f hold
+wait $pid
 
-# A recorder stopped past its time, the buffer small: it loses events,
-# counts them, and what it keeps of them after the cap nests.
-"$FNTRACE" ctl "$pid" buffer_size_kb 1024
+bytes=$(segments_bytes p.data)
+t_ok "-p: the segments hold the cap at most, and one segment ($bytes bytes)" \
+	test "$bytes" -le $((cap + seg)) -a "$bytes" -gt $((cap / 2))
+t_ok "-p: the recorder's last line says what was dropped" \
+	grep -q "^fntrace: recorded .* -> p.data; oldest .* dropped by --max-size=1.0 MB$" perr.txt
+"$FNTRACE" report -i p.data >p.txt 2>/dev/null
+t_ok "-p: the report says it too" grep -q '^# oldest .* dropped by --max-size=1.0 MB' p.txt
+t_ok "-p: work and leaf, nested" grep -q '^ [^|]*|[^|]*|    leaf();$' p.txt
+t_eq "-p: what is there nests" "" "$(nests p.txt | grep -v '^still open: \(work\|leaf\)$')"
+t_eq "-p: no events lost uncounted" "" "$(grep 'LOST EVENTS' p.txt)"
+said=$(sed -n 's/^fntrace: recorded .* over [0-9.]* s, \([0-9]*\) lost -> .*/\1/p' perr.txt)
+kept=$(sed -n 's/.*\[LOST \([0-9]*\) EVENTS\]$/\1/p' p.txt | awk '{ n += $1 } END { print n + 0 }')
+t_ok "-p: the losses in what it kept ($kept) are among those it said (${said:-none})" \
+	test -n "$said" -a "$kept" -le "${said:-0}"
+
+# A recorder stopped past its time, the buffer small (1 MB, sized before
+# the first recording makes it): it loses events, counts them, and what
+# it keeps of them after the cap nests.
+touch hold
+"$FNTRACE" run -- ./rotate 0 hold >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
+t_ok "-p stopped: a 1 MB buffer" "$FNTRACE" ctl "$pid" buffer_size_kb 1024
 "$FNTRACE" record -p "$pid" -d 1 --max-size=4M -o s.data 2>serr.txt &
 rec=$!
 for i in $(seq 100); do [ "$(segments_bytes "s.data.tmp-$rec")" -gt 0 ] && break; sleep 0.05; done
@@ -146,20 +168,6 @@ t_ok "-p stopped: the loss said, some of it in what it kept ($kept of ${said:-no
 	test "${said:-0}" -gt 0 -a "$kept" -gt 0 -a "$kept" -le "${said:-0}"
 t_eq "-p stopped: no events lost uncounted" "" "$(grep 'LOST EVENTS' s.txt)"
 t_eq "-p stopped: what is there nests" "" "$(nests s.txt | grep -v '^still open: \(work\|leaf\)$')"
-bytes=$(segments_bytes p.data)
-t_ok "-p: the segments hold the cap at most, and one segment ($bytes bytes)" \
-	test "$bytes" -le $((cap + seg)) -a "$bytes" -gt $((cap / 2))
-t_ok "-p: the recorder's last line says what was dropped" \
-	grep -q "^fntrace: recorded .* -> p.data; oldest .* dropped by --max-size=1.0 MB$" perr.txt
-"$FNTRACE" report -i p.data >p.txt 2>/dev/null
-t_ok "-p: the report says it too" grep -q '^# oldest .* dropped by --max-size=1.0 MB' p.txt
-t_ok "-p: work and leaf, nested" grep -q '^ [^|]*|[^|]*|    leaf();$' p.txt
-t_eq "-p: what is there nests" "" "$(nests p.txt | grep -v '^still open: \(work\|leaf\)$')"
-t_eq "-p: no events lost uncounted" "" "$(grep 'LOST EVENTS' p.txt)"
-said=$(sed -n 's/^fntrace: recorded .* over [0-9.]* s, \([0-9]*\) lost -> .*/\1/p' perr.txt)
-kept=$(sed -n 's/.*\[LOST \([0-9]*\) EVENTS\]$/\1/p' p.txt | awk '{ n += $1 } END { print n + 0 }')
-t_ok "-p: the losses in what it kept ($kept) are among those it said (${said:-none})" \
-	test -n "$said" -a "$kept" -le "${said:-0}"
 
 # Sizes it cannot take: said in one line, nothing recorded.
 for bad in 0 x 1X 1.5M -1M 10T ''; do
