@@ -93,6 +93,7 @@ static void drop_oldest(struct datadir *d)
 	cut->chunks += s->chunks;
 	cut->bytes += s->bytes;
 	cut->events += s->counts.events;
+	cut->lost += s->counts.lost;
 	tr_counts_add(&c->counts, &s->counts);
 	memmove(c->live, c->live + 1, --c->nr_live * sizeof(*c->live));
 	cut->kept_from = kept_from(c);

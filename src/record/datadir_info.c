@@ -12,7 +12,8 @@
  * per expression, `depth: N`, and `tracing_thresh: USEC` if one was set
  * (its calls come whole, at their exits); and when (`started:`, Unix
  * seconds).  With --max-size, the cap (`max_size: BYTES`) and what it
- * dropped (`max_size_dropped: N chunks N bytes N events`, and
+ * dropped (`max_size_dropped: N chunks N bytes N events`, then `N lost`
+ * if their LOSTs counted events lost in the span they covered, and
  * `max_size_kept_from: TICKS`, where the oldest chunk kept begins).
  */
 #include "datadir.h"
@@ -79,11 +80,14 @@ static void cap_lines(const struct datadir_info *i, char *buf, size_t len)
 	buf[0] = '\0';
 	if (i->max_size)
 		n = snprintf(buf, len, "max_size: %llu\n", (unsigned long long)i->max_size);
-	if (c->chunks)
-		snprintf(buf + n, len - n, "max_size_dropped: %llu chunks %llu bytes %llu events\n"
-			 "max_size_kept_from: %llu\n", (unsigned long long)c->chunks,
-			 (unsigned long long)c->bytes, (unsigned long long)c->events,
-			 (unsigned long long)c->kept_from);
+	if (!c->chunks)
+		return;
+	n += snprintf(buf + n, len - n, "max_size_dropped: %llu chunks %llu bytes %llu events",
+		      (unsigned long long)c->chunks, (unsigned long long)c->bytes,
+		      (unsigned long long)c->events);
+	if (c->lost)
+		n += snprintf(buf + n, len - n, " %llu lost", (unsigned long long)c->lost);
+	snprintf(buf + n, len - n, "\nmax_size_kept_from: %llu\n", (unsigned long long)c->kept_from);
 }
 
 /* One `key: EXPR` line per line of list (NULL: none); NULL if out of

@@ -184,11 +184,13 @@ const char *tr_format_bytes(char *buf, size_t len, uint64_t bytes)
 
 const char *tr_format_cut(char *buf, size_t len, uint64_t max_size, const struct tr_cut *cut)
 {
-	char dropped[32], max[32];
+	char dropped[32], max[32], lost[40] = "";
 
-	snprintf(buf, len, "oldest %s (%llu chunk%s, %llu events) dropped by --max-size=%s",
+	if (cut->lost)
+		snprintf(lost, sizeof(lost), ", %llu lost", (unsigned long long)cut->lost);
+	snprintf(buf, len, "oldest %s (%llu chunk%s, %llu events%s) dropped by --max-size=%s",
 		 tr_format_bytes(dropped, sizeof(dropped), cut->bytes),
 		 (unsigned long long)cut->chunks, cut->chunks == 1 ? "" : "s",
-		 (unsigned long long)cut->events, tr_format_bytes(max, sizeof(max), max_size));
+		 (unsigned long long)cut->events, lost, tr_format_bytes(max, sizeof(max), max_size));
 	return buf;
 }

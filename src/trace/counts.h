@@ -30,6 +30,8 @@ struct tr_counts {
  * recorder counted them, into info. */
 struct tr_cut {
 	uint64_t chunks, bytes, events;
+	uint64_t lost;		/* events their LOSTs counted: lost in the
+				 * span they covered */
 	uint64_t kept_from;	/* ticks: where the oldest chunk kept begins */
 };
 
@@ -51,7 +53,8 @@ const char *tr_format_missed(char *buf, size_t len, const struct tr_counts *c);
 /* "812 bytes", "98.7 KB", "1.2 GB" (powers of 1024). */
 const char *tr_format_bytes(char *buf, size_t len, uint64_t bytes);
 /* "oldest 120.0 MB (480 chunks, 30000000 events) dropped by
- * --max-size=8.0 MB", as the recorder, info and the report say it. */
+ * --max-size=8.0 MB", as the recorder, info and the report say it;
+ * "(..., 30000000 events, 2000 lost)" if their LOSTs counted any. */
 const char *tr_format_cut(char *buf, size_t len, uint64_t max_size, const struct tr_cut *cut);
 
 #endif

@@ -138,12 +138,13 @@ static int parse_tracer(struct tr_info *info, const char *v)
 }
 
 /* "N chunks N bytes N events": what --max-size dropped. */
+/* `N chunks N bytes N events`, and `N lost` if any were. */
 static int parse_cut(struct tr_cut *cut, char *v)
 {
-	static const char *const units[] = { "chunks", "bytes", "events" };
-	uint64_t *n[] = { &cut->chunks, &cut->bytes, &cut->events };
+	static const char *const units[] = { "chunks", "bytes", "events", "lost" };
+	uint64_t *n[] = { &cut->chunks, &cut->bytes, &cut->events, &cut->lost };
 
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < 4 && (i < 3 || *v); i++) {
 		size_t len = strlen(units[i]);
 
 		if (tr_take_number(&v, n[i]) || strncmp(v, units[i], len) ||
