@@ -371,9 +371,14 @@ void drain(struct drainer *d, enum drain_what what)
 
 uint64_t drain_lost_unsaid(const struct drainer *d)
 {
-	uint64_t all = ft_shm_u64(d->shm, atomic_load(&d->shm->lost));
+	uint64_t all = ft_shm_u64(d->shm, atomic_load(&d->shm->lost)) - d->lost_before;
 
 	return all > d->lost_noted ? all - d->lost_noted : 0;
+}
+
+void drain_lost_from_now(struct drainer *d)
+{
+	d->lost_before = ft_shm_u64(d->shm, atomic_load(&d->shm->lost));
 }
 
 /* Woken once a quarter of the chunks free after the last pass are full:

@@ -35,6 +35,8 @@ struct drainer {
 					 * hold; its lost: events the runtime
 					 * dropped, as their LOST events say */
 	uint64_t lost_noted;		/* ... and in the chunks dropped too */
+	uint64_t lost_before;		/* the process's losses before the
+					 * recording began (record -p) */
 	uint64_t earliest;		/* ticks: the earliest chunk's first
 					 * event written; 0: none */
 	unsigned free;			/* chunks free after the last pass */
@@ -44,8 +46,12 @@ struct drainer {
 };
 
 /* Events the runtime dropped that no LOST event says: their threads
- * ended before a chunk was free to say so.  Once the process is gone. */
+ * ended before a chunk was free to say so, or tracing stopped first (a
+ * recording of a running process).  Once nothing more is written. */
 uint64_t drain_lost_unsaid(const struct drainer *d);
+/* The losses counted so far are not the recording's: a running
+ * process's, from before it. */
+void drain_lost_from_now(struct drainer *d);
 
 enum drain_what {
 	DRAIN_FULL,		/* the chunks threads handed over */

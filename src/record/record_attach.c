@@ -98,6 +98,7 @@ static int configure(struct attached *a, const char *specs)
 		return -1;
 	nanosleep(&settle, NULL);	/* an event begun before is finished now */
 	drain(&a->drainer, DRAIN_DISCARD);
+	drain_lost_from_now(&a->drainer);
 	snprintf(depth, sizeof(depth), "%u", o->depth);
 	snprintf(thresh, sizeof(thresh), "%u", o->thresh);
 	plan_named(o);
@@ -214,10 +215,14 @@ static int stop(struct attached *a)
 	if (over(a) || ctl_set(pid, "tracing_on", "0")) {
 		/* what it wrote before it went is in the buffer still */
 		drain(&a->drainer, DRAIN_DEAD);
+		a->info.unsaid = drain_lost_unsaid(&a->drainer);
 		return over(a) ? 0 : -1;
 	}
 	nanosleep(&settle, NULL);	/* an event begun before is finished now */
 	drain(&a->drainer, DRAIN_LIVE);
+	/* A thread that lost events and wrote none after: its count is the
+	 * shared total's only. */
+	a->info.unsaid = drain_lost_unsaid(&a->drainer);
 	return ctl_set(pid, "current_tracer", "nop") || record_settings_restore(pid, &a->saved) ||
 	       ctl_set(pid, "options/overwrite", "1");
 }

@@ -279,8 +279,8 @@ static void print_storage(const struct info *in)
 	      i->thresh ? "whole calls, and function entries" : "function entries");
 	field(in, "lost", "%" PRIu64 " events%s", lost, lost ? " (the buffers were full)" : "");
 	if (i->unsaid)
-		field(in, "", "%" PRIu64 " of them in threads that ended before they could "
-		      "say so", i->unsaid);
+		field(in, "", "%" PRIu64 " of them in threads that ended, or were traced no "
+		      "more, before they could say so", i->unsaid);
 	print_missed(in);
 	if (i->ending)
 		field(in, "recording ended", "%s", i->ending);

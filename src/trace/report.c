@@ -304,8 +304,8 @@ static void print_ending(const struct report *r)
 		fprintf(r->out, "# recording stopped: %s; %" PRIu64 " events dropped\n",
 			i->ending ? i->ending : "early", i->dropped);
 	if (i->unsaid)
-		fprintf(r->out, "# %" PRIu64 " more events lost in threads that ended "
-			"before their trace could say so\n", i->unsaid);
+		fprintf(r->out, "# %" PRIu64 " more events lost in threads that ended, or "
+			"were traced no more, before their trace could say so\n", i->unsaid);
 }
 
 void report_print_lost(FILE *out, const struct tr_event *ev)

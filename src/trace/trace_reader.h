@@ -62,7 +62,8 @@ struct tr_info {
 				 * stream ended, as the listener saw it
 				 * ("connection lost after N bytes"), or NULL */
 	uint64_t dropped;	/* events the recorder could not store */
-	uint64_t unsaid;	/* events lost in threads that ended before
+	uint64_t unsaid;	/* events lost in threads that ended (or
+				 * were traced no more) before
 				 * their trace could say so */
 	uint64_t max_size;	/* record --max-size, bytes; 0: none */
 	char *kevents;		/* record -e as asked, or NULL */

@@ -42,7 +42,7 @@ lossy() {
 # unsaid DATA: info's line for events lost in threads that ended before
 # they could say so (none: "").
 unsaid() {
-	"$FNTRACE" info -i "$1" | grep 'ended before they could'
+	"$FNTRACE" info -i "$1" | grep 'before they could say so'
 }
 
 # without LIST DROP: the words of LIST not in DROP.
