@@ -37,7 +37,9 @@ int main(int argc, char **argv)
 C
 t_build gcc-pg -O2 pairs pairs.c
 
-"$FNTRACE" run -- ./pairs 60 >/dev/null 2>&1 &
+# Ten minutes at most, killed once the reads are done: a sanitized
+# fntrace on a loaded machine took more than a minute for ten.
+"$FNTRACE" run -- ./pairs 600 >/dev/null 2>&1 &
 pid=$!
 for i in $(seq 100); do t_endpoint "$pid" && break; sleep 0.1; done
 "$FNTRACE" ctl "$pid" set_ftrace_args 'add3@arg1,arg2,arg3,retval'
