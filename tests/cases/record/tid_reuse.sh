@@ -1,10 +1,11 @@
 # Threads made one after another, until the kernel gives a tid again
-# (past pid_max, 32768 on Debian): each thread's calls are its own, the
-# later thread's after the earlier one's, none nested inside another's.
-# Before, two threads of one tid numbered their chunks alike and the
-# reader interleaved them.  (A flight recorder's ring, which keeps one
-# chunk for each of the last threads, keeps none of the first ones: the
-# unit test test_tid_reuse orders such chunks whatever order they come in.)
+# (past pid_max, 32768 by the kernel's default): each thread's calls are
+# its own, the later thread's after the earlier one's, none nested
+# inside another's.  Before, two threads of one tid numbered their
+# chunks alike and the reader interleaved them.  (A flight recorder's
+# ring, which keeps one chunk for each of the last threads, keeps none
+# of the first ones: the unit test test_tid_reuse orders such chunks
+# whatever order they come in.)
 
 t_build gcc-pg -O2 tid_reuse "$top/tests/progs/tid_reuse.c"
 "$FNTRACE" record -o t.data -- ./tid_reuse >out.txt 2>err.txt
