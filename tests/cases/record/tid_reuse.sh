@@ -8,7 +8,9 @@
 # whatever order they come in.)
 
 t_build gcc-pg -O2 tid_reuse "$top/tests/progs/tid_reuse.c"
-"$FNTRACE" record -o t.data -- ./tid_reuse >out.txt 2>err.txt
+# A buffer of 256 chunks: every thread takes one, thousands a second, and
+# the recorder of a loaded machine may fall behind for a while.
+"$FNTRACE" record -b 65536 -o t.data -- ./tid_reuse >out.txt 2>err.txt
 t_eq "the program's status" 0 "$?"
 read -r _ made _ reused <out.txt
 if [ "${reused:-0}" -lt 5 ]; then
@@ -18,8 +20,17 @@ if [ "${reused:-0}" -lt 5 ]; then
 fi
 "$FNTRACE" report -i t.data >t.txt 2>terr.txt
 t_eq "report: nothing to warn of" "" "$(cat terr.txt)"
+t_eq "report: every thread's call outside any other" "" \
+	"$(grep 'thread_main() {$' t.txt | grep -v -m3 '^[^|]*|[^|]*|  thread_main() {$')"
+lost=$(sed -n 's/^fntrace: recorded .*, \([0-9]*\) lost -> .*/\1/p' err.txt)
+if [ "${lost:-x}" != 0 ]; then
+	# Events lost: some calls are not there to count, and ? may close
+	# what a loss left open.  That it is said is lost.sh's to test.
+	t_ok "the recorder fell behind (${lost:-no line}): said" test -n "$lost"
+	return 0
+fi
 t_eq "report: nothing lost, no call unnamed" "" "$(grep -m3 'LOST\|/\* ? \*/' t.txt)"
-t_eq "report: every thread's call, at its start, outside any other ($made)" "$made" \
+t_eq "report: every thread's call, at depth 0 ($made)" "$made" \
 	"$(grep -c '^[^|]*|[^|]*|  thread_main() {$' t.txt)"
 t_eq "report: and each closed there" "$made" \
 	"$(grep -c '^[^|]*|[^|]*|  } /\* thread_main \*/$' t.txt)"
