@@ -15,11 +15,15 @@
 #define P " 0)    demo-12     | "
 
 /* Thread 1 of the recording: work() { leaf(); across its two chunks, the
- * second closing work; thread 2, on the same tid: leaf(), in one. */
-static void put_two_threads(const char *dir, int close_work)
+ * second closing work (or entering leaf again); thread 2, on the same
+ * tid: leaf(), in one.  The directory. */
+static const char *two_threads(const char *name, int close_work)
 {
+	const char *dir = new_dir(name);
 	struct chunk c[3];
 
+	put_file(dir, "info", INFO("function_graph", "pid: 12\nexit: status 0\n"));
+	put_file(dir, "funcs-12", FUNCS);
 	chunk_start(&c[0], 12, 12, ft_seq_first(1), 1000, 0, "demo");
 	c[0].hdr.depth = 1;
 	entry(&c[0], 1100, 2);
@@ -36,16 +40,13 @@ static void put_two_threads(const char *dir, int close_work)
 	else
 		entry(&c[2], 1500, 3);
 	put_trace(dir, c, 3);
+	return dir;
 }
 
 static void test_each_its_own(void)
 {
-	const char *dir = new_dir("own");
-
-	put_file(dir, "info", INFO("function_graph", "pid: 12\nexit: status 0\n"));
-	put_file(dir, "funcs-12", FUNCS);
-	put_two_threads(dir, 1);
-	expect_output("tid reuse: each thread its own stream, in their order", dir, NULL,
+	expect_output("tid reuse: each thread its own stream, in their order",
+		two_threads("own", 1), NULL,
 		GRAPH_HEADER
 		P "              |  work() {\n"
 		P "  0.100 us    |    leaf();\n"
@@ -59,12 +60,8 @@ static void test_each_its_own(void)
  * the later one does not begin inside it. */
 static void test_left_open(void)
 {
-	const char *dir = new_dir("open");
-
-	put_file(dir, "info", INFO("function_graph", "pid: 12\nexit: status 0\n"));
-	put_file(dir, "funcs-12", FUNCS);
-	put_two_threads(dir, 0);
-	expect_output("tid reuse: what the earlier left open is not the later's", dir, NULL,
+	expect_output("tid reuse: what the earlier left open is not the later's",
+		two_threads("open", 0), NULL,
 		GRAPH_HEADER
 		P "              |  work() {\n"
 		P "  0.100 us    |    leaf();\n"
