@@ -38,4 +38,13 @@ t_ok "no call with a wrong value" grep -q 'wrong=0$' summary.txt
 t_ok "calls with five values" grep -Eq 'full=[1-9]' summary.txt
 t_ok "calls with two values" grep -Eq 'short=[1-9]' summary.txt
 t_ok "calls with none" grep -Eq 'plain=[1-9]' summary.txt
-t_eq "every call recorded" "$(cut -d' ' -f4 got.txt)" "$(wc -l <calls.txt)"
+# The trace grows with the machine's load (every flip waits 200 calls),
+# past any buffer a recorder kept off the CPU may fall behind on: events
+# lost are said, and then fewer calls are there.
+lost=$(sed -n 's/^fntrace: recorded .* over [0-9.]* s, \([0-9]*\) lost.*/\1/p' err.txt)
+if [ "${lost:-x}" = 0 ]; then
+	t_eq "every call recorded" "$(cut -d' ' -f4 got.txt)" "$(wc -l <calls.txt)"
+else
+	t_ok "calls lost (${lost:-no line}), said, and fewer recorded" \
+		test -n "$lost" -a "$(wc -l <calls.txt)" -lt "$(cut -d' ' -f4 got.txt)"
+fi

@@ -22,7 +22,7 @@ fi
 t_eq "report: nothing to warn of" "" "$(cat terr.txt)"
 t_eq "report: every thread's call outside any other" "" \
 	"$(grep 'thread_main() {$' t.txt | grep -v -m3 '^[^|]*|[^|]*|  thread_main() {$')"
-lost=$(sed -n 's/^fntrace: recorded .*, \([0-9]*\) lost -> .*/\1/p' err.txt)
+lost=$(sed -n 's/^fntrace: recorded .* over [0-9.]* s, \([0-9]*\) lost.*/\1/p' err.txt)
 if [ "${lost:-x}" != 0 ]; then
 	# Events lost: some calls are not there to count, and ? may close
 	# what a loss left open.  That it is said is lost.sh's to test.
