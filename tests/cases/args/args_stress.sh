@@ -10,7 +10,9 @@ flips=${ARGS_STRESS_FLIPS:-3000}
 "$FNTRACE" record -o s.data -- ./args_stress 4 50000 "$flips" >got.txt 2>err.txt
 t_eq "exit status" 0 "$?"
 t_ok "every result right" grep -q '^args stress: ok [0-9]*$' got.txt
-"$FNTRACE" report -i s.data | cut -d'|' -f3 | grep 'take(' >calls.txt
+"$FNTRACE" report -i s.data >report.txt 2>report.err
+t_eq "report: read whole" "0 " "$? $(head -n 2 report.err)"
+cut -d'|' -f3 report.txt | grep 'take(' >calls.txt
 python3 - calls.txt >check.txt <<'PY'
 import re, sys
 full = re.compile(r'take\((-?\d+), (-?\d+), (-?\d+), "worker", ([-\d.e+]+)\);( /\* = (-?\d+) \*/)?$')
@@ -47,4 +49,5 @@ if [ "${lost:-x}" = 0 ]; then
 else
 	t_ok "calls lost (${lost:-no line}), said, and fewer recorded" \
 		test -n "$lost" -a "$(wc -l <calls.txt)" -lt "$(cut -d' ' -f4 got.txt)"
+	t_ok "the report says where" grep -q 'LOST [0-9]* EVENTS\|more events lost' report.txt
 fi
