@@ -100,6 +100,11 @@ int cli_make_temp_dir(char *dir, size_t size, const char *name);
 /* SIGINT and SIGTERM set a flag instead of ending fntrace. */
 void cli_catch_interrupt(void);
 int cli_interrupted(void);
+/* Caught, and held back until released: a set-up that changes another
+ * process runs to its end; an interrupt sent meanwhile then stops what
+ * follows at once, and the set-up is undone as at any other end. */
+void cli_hold_interrupts(void);
+void cli_release_interrupts(void);
 /* After one: stdout's rest dropped if it cannot be written at once. */
 void cli_drop_untaken_output(void);
 

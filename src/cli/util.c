@@ -273,6 +273,29 @@ int cli_interrupted(void)
 	return interrupted;
 }
 
+static sigset_t mask_before_hold;
+
+/*
+ * Caught from now on, but held back: one sent meanwhile (a shell's
+ * background job has SIGINT ignored, which catching overrides) is not
+ * lost, and comes when released.
+ */
+void cli_hold_interrupts(void)
+{
+	sigset_t both;
+
+	cli_catch_interrupt();
+	sigemptyset(&both);
+	sigaddset(&both, SIGINT);
+	sigaddset(&both, SIGTERM);
+	sigprocmask(SIG_BLOCK, &both, &mask_before_hold);
+}
+
+void cli_release_interrupts(void)
+{
+	sigprocmask(SIG_SETMASK, &mask_before_hold, NULL);
+}
+
 /*
  * Interrupted, a reader ends at once: what stdio still holds for an
  * output that takes nothing now (a stopped pager, a full pipe) is

@@ -186,7 +186,6 @@ static void record_loop(struct attached *a)
 	uint64_t end = a->o->duration_ns ? ft_monotonic_ns() + a->o->duration_ns : UINT64_MAX, now;
 	struct timespec t;
 
-	cli_catch_interrupt();
 	while (!cli_interrupted() && !over(a)) {
 		uint32_t seen = atomic_load(&a->shm->published);
 
@@ -515,6 +514,7 @@ static int record_attached(struct attached *a)
 		return -1;
 	}
 	free(specs);
+	cli_release_interrupts();
 	if (o->overwrite) {
 		a->flight.kev = a->kev;
 		fly(a);
@@ -581,7 +581,9 @@ int record_attach(const struct record_options *o)
 	    !(a.info.command = command_of(o->pid)))
 		return -1;
 	kev_request_text(&o->kevents, a.info.kevents, sizeof(a.info.kevents));
+	cli_hold_interrupts();
 	ret = record_attached(&a);
+	cli_release_interrupts();
 	drain_free(&a.drainer);	/* whichever way it ended */
 	flight_close(&a.flight);
 	record_settings_free(&a.saved);

@@ -73,6 +73,30 @@ kill -9 "$killed"; wait "$killed" 2>/dev/null
 t_eq "a recorder killed: the next one records" 0 "$?"
 kill "$pid"; wait
 
+# Ctrl-C while the recorder sets up (here the process, stopped, does not
+# answer yet): the set-up runs to its end, the recorder stops at once,
+# the process's settings are put back and the recording is sealed.  (As
+# a background job of this script, the recorder starts with SIGINT
+# ignored, as a shell leaves it.)
+"$FNTRACE" run -- ./spin 60 >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
+kill -STOP "$pid"
+"$FNTRACE" record -p "$pid" -d 60 -o early 2>early.err &
+rec=$!
+sleep 1
+kill -INT "$rec"
+sleep 0.5
+kill -CONT "$pid"
+for i in $(seq 100); do kill -0 "$rec" 2>/dev/null || break; sleep 0.1; done
+t_ok "Ctrl-C in the set-up: the recorder stops" sh -c "! kill -0 $rec 2>/dev/null"
+kill -9 "$rec" 2>/dev/null
+wait "$rec"
+t_eq "Ctrl-C in the set-up: exit status" 0 "$?"
+t_ok "Ctrl-C in the set-up: sealed" grep -q '^state: sealed' early/info
+t_eq "Ctrl-C in the set-up: the tracer put back" nop "$("$FNTRACE" ctl "$pid" current_tracer)"
+kill "$pid"; wait
+
 # A process that ended but is not reaped (a zombie), and no process.
 # (the parent becomes sleep, which never reaps it, and is killed once the
 # checks are done; the child ends a second later, after that exec: one
