@@ -17,7 +17,8 @@
  *     switched off before the program enters it, and stays off.
  *
  * A filter is seen when prctl(PR_SET_SECCOMP) installs it (wrapped), at
- * start-up and at each control request (every thread's Seccomp: field),
+ * start-up (every thread's Seccomp: field) and at each control request
+ * (a slice of the threads', on from the last),
  * and by a thread about to patch (its own).  One installed with the raw
  * system call (seccomp(), which glibc does not wrap) is seen only then:
  * until then strings are still read.
@@ -64,20 +65,51 @@ static void note_filter(void)
 		"pointers, not read (process_vm_readv may be forbidden)");
 }
 
-void ft_seccomp_scan(void)
+/* The threads from the one after tid `after`, in the order /proc lists
+ * them (by tid), `most` of them at most (0: all): the tid looked at
+ * last, or 0 once every thread was. */
+static int scan_from(int after, int most)
 {
 	DIR *d = ft_seccomp_seen ? NULL : opendir("/proc/self/task");
 	struct dirent *e;
 	char path[64];
+	int tid, last = 0, seen = 0;
 
-	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.') {
-			snprintf(path, sizeof(path), "/proc/self/task/%d/status", atoi(e->d_name));
-			if (mode_in(path))
-				note_filter();
-		}
+	while (!last && d && (e = readdir(d))) {
+		tid = atoi(e->d_name);	/* "." and ".." are 0 */
+		if (tid <= after)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+		if (mode_in(path))
+			note_filter();
+		if (++seen == most)
+			last = tid;
+	}
 	if (d)
 		closedir(d);
+	return last;
+}
+
+void ft_seccomp_scan(void)
+{
+	scan_from(0, 0);
+}
+
+/*
+ * A control request reads a slice of the threads' status files, on from
+ * the thread the last one stopped after.  A file takes some 30 us to
+ * make; a thousand of them at each request, on a machine the program's
+ * threads keep busy, left the control thread so far behind them in the
+ * scheduler's account that its answers took seconds, past its client's
+ * patience.
+ */
+#define SCAN_SLICE 32
+
+static void scan_slice(void)
+{
+	static int stopped_after;
+
+	stopped_after = scan_from(stopped_after, SCAN_SLICE);
 }
 
 /* This thread's mode; a filter found is noted.  No malloc (procstatus.c):
@@ -114,7 +146,7 @@ int ft_seccomp_may_serve(const char *otherwise)
 	static int said;
 
 	if (!own_mode()) {
-		ft_seccomp_scan();
+		scan_slice();
 		return 1;
 	}
 	if (!said++)

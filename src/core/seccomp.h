@@ -13,15 +13,16 @@
  * capturing path, which may call nothing. */
 extern int ft_seccomp_seen;
 
-/* At start-up, and at each control request: look at every thread's
- * status for a filter installed since (one the wrapper did not see). */
+/* At start-up: look at every thread's status for a filter installed
+ * since (one the wrapper did not see).  A control request looks at a
+ * slice of them (ft_seccomp_may_serve). */
 void ft_seccomp_scan(void);
 /* May this thread change text now?  Patching calls mprotect, madvise and
  * membarrier, any of which a filter on this thread may forbid: not under
  * a filter, nor ever after strict mode.  Says why once. */
 int ft_seccomp_may_patch(void);
 /* May this thread serve the control endpoint (socket, accept, malloc,
- * patching)?  Looks at every thread first (ft_seccomp_scan); if not,
+ * patching)?  Looks at the next slice of threads first; if not,
  * says so, and what follows. */
 int ft_seccomp_may_serve(const char *otherwise);
 

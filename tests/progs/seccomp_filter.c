@@ -16,6 +16,10 @@
  *                                STOP exists
  *   seccomp_filter tsync STOP    the same filter for every thread:
  *                                seccomp(2) with TSYNC
+ *   seccomp_filter crowd STOP    CROWD threads that wait, then one more,
+ *                                the newest, puts itself alone under
+ *                                seccomp(2) (no wrapper sees it): killed
+ *                                on process_vm_readv; then as thread
  *   seccomp_filter strict N      strict mode (read, write and exit
  *                                alone), then greet("after") N times,
  *                                "done" written and the thread's exit
@@ -23,6 +27,7 @@
 #include "robust.h"
 
 #include <linux/filter.h>
+#include <pthread.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -59,6 +64,8 @@ static struct sock_fprog *filter_of(const int *nrs, unsigned n)
 }
 
 static const int readv_only[] = { SYS_process_vm_readv };
+#define CROWD 100
+
 static const int patching[] = { SYS_process_vm_readv, SYS_mprotect, SYS_madvise,
 				SYS_membarrier };
 
@@ -68,6 +75,9 @@ static int install(const char *mode)
 		return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, filter_of(readv_only, 1));
 	if (!strcmp(mode, "thread"))
 		return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, filter_of(patching, 4));
+	if (!strcmp(mode, "crowd"))
+		return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0,
+				    filter_of(readv_only, 1));
 	if (!strcmp(mode, "tsync"))
 		return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 				    SECCOMP_FILTER_FLAG_TSYNC, filter_of(patching, 4));
@@ -97,13 +107,57 @@ static int strict_rounds(int n)
 	return 0;
 }
 
+static void *wait_for_ever(void *unused)
+{
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void *filtered(void *stop);
+
+/* The filtered thread is the newest: the last a scan of /proc comes to. */
+static int crowd(const char *stop)
+{
+	pthread_t t;
+
+	for (int i = 0; i < CROWD; i++)
+		if (pthread_create(&t, NULL, wait_for_ever, NULL))
+			return 2;
+	if (pthread_create(&t, NULL, filtered, (void *)stop) || pthread_join(t, NULL))
+		return 2;
+	return 0;
+}
+
+static int greet_until(const char *mode, const char *stop)
+{
+	if (install(mode)) {
+		perror("seccomp_filter: filter");
+		return 2;
+	}
+	printf("filtered\n");
+	fflush(stdout);
+	while (access(stop, F_OK) != 0) {
+		greet("after");
+		nap_ms();
+	}
+	printf("done\n");
+	return 0;
+}
+
+static void *filtered(void *stop)
+{
+	greet_until("crowd", stop);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	int readv = argc > 2 && !strcmp(argv[1], "readv");
 	int n = readv ? atoi(argv[2]) : 0;
 
 	if (argc < 3 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
-		fprintf(stderr, "usage: seccomp_filter readv|strict N | thread|tsync STOPFILE\n");
+		fprintf(stderr, "usage: seccomp_filter readv|strict N | thread|tsync|crowd STOPFILE\n");
 		return 2;
 	}
 	greet("before");
@@ -111,17 +165,18 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		return strict_rounds(atoi(argv[2]));
 	}
+	if (!strcmp(argv[1], "crowd"))
+		return crowd(argv[2]);
+	if (!readv)
+		return greet_until(argv[1], argv[2]);
 	if (install(argv[1])) {
 		perror("seccomp_filter: filter");
 		return 2;
 	}
 	printf("filtered\n");
 	fflush(stdout);
-	for (int i = 0; readv ? i < n : access(argv[2], F_OK) != 0; i++) {
+	for (int i = 0; i < n; i++)
 		greet("after");
-		if (!readv)
-			nap_ms();
-	}
 	printf("done\n");
 	return 0;
 }

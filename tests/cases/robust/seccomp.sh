@@ -61,3 +61,32 @@ t_eq "strict mode, a chunk's worth of calls after it: not killed" 0 "$?"
 t_same "... its output" want.txt out.txt
 t_ok "... one line says tracing went off first" \
 	grep -q 'tracing switched off: seccomp strict mode allows the runtime no system call' err.txt
+
+# A filter put in place with seccomp(2), which no wrapper sees, by the
+# newest of 102 threads: each control request looks at a slice of the
+# threads (a thousand at each, on a busy machine, took seconds), on from
+# the last, and one of the first few comes to it.  Strings asked for
+# after are then not read, and the process is not killed.
+rm -f stop
+"$FNTRACE" run -- ./sf crowd stop >crowd.out 2>crowd.err &
+pid=$!
+for i in $(seq 100); do grep -q filtered crowd.out && break; sleep 0.1; done
+asked=0
+while [ $asked -lt 10 ] && ! grep -q 'seccomp filter is in place' crowd.err; do
+	"$FNTRACE" ctl $pid buffer_size_kb >/dev/null
+	asked=$((asked + 1))
+done
+t_ok "a filter on the newest of 102 threads: seen within 4 requests ($asked)" \
+	test "$asked" -ge 1 -a "$asked" -le 4
+"$FNTRACE" ctl $pid set_ftrace_args 'greet@arg1/s'
+"$FNTRACE" ctl $pid current_tracer function_graph
+for i in $(seq 50); do
+	"$FNTRACE" ctl $pid trace >crowd.trace || break
+	grep -q 'greet(' crowd.trace && break
+	sleep 0.1
+done
+"$FNTRACE" ctl $pid current_tracer nop
+touch stop
+wait $pid
+t_eq "... strings asked for then: not killed" 0 "$?"
+t_ok "... the string not read" grep -q 'greet(0x[0-9a-f]* (unreadable))' crowd.trace
