@@ -3,9 +3,10 @@
  * syscall(): the system calls a program makes itself.
  *
  * A program may make with syscall() what it would otherwise ask of a
- * glibc function the runtime wraps: a clone (raw_clone.c), or a change
- * of its signal mask (sigmask.c).  Those are handled as their wrappers
- * handle them; every other system call goes straight through.
+ * glibc function the runtime wraps: a clone (raw_clone.c), a change of
+ * its signal mask (sigmask.c), or a seccomp filter (seccomp.c).  Those
+ * are handled as their wrappers handle them; every other system call
+ * goes straight through.
  *
  * The runtime's own syscall() calls come here too (it is first in every
  * lookup when preloaded; `--wrap=syscall` reaches the runtime's objects
@@ -56,7 +57,8 @@ FT_EXPORT long syscall(long nr, ...)
 		errno = ENOSYS;
 		return -1;
 	}
-	if (ft_raw_clone(nr, a, &ret) || ft_raw_sigmask(nr, a, &ret))
+	if (ft_raw_clone(nr, a, &ret) || ft_raw_sigmask(nr, a, &ret) ||
+	    ft_raw_seccomp(nr, a, &ret))
 		return ret;
 	return ft_syscall_pass(nr, a);
 }

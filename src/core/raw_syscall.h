@@ -3,7 +3,7 @@
  * syscall(): the system calls a program makes itself, past glibc's
  * wrappers and so past the runtime's.  Those that would change what the
  * runtime relies on are handled as their glibc wrappers are: the clones
- * (raw_clone.c) and the signal mask (sigmask.c).
+ * (raw_clone.c), the signal mask (sigmask.c) and seccomp (seccomp.c).
  */
 #ifndef FNTRACE_RAW_SYSCALL_H
 #define FNTRACE_RAW_SYSCALL_H
@@ -18,5 +18,6 @@ long ft_syscall_direct(long nr, long a0, long a1, long a2, long a3);
 /* Each handles its calls: 1 and the call's result in *ret, or 0. */
 int ft_raw_clone(long nr, const long *a, long *ret);
 int ft_raw_sigmask(long nr, const long *a, long *ret);
+int ft_raw_seccomp(long nr, const long *a, long *ret);
 
 #endif

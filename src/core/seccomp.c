@@ -19,15 +19,17 @@
  * A filter is seen when prctl(PR_SET_SECCOMP) installs it (wrapped), at
  * start-up (every thread's Seccomp: field) and at each control request
  * (a slice of the threads', on from the last),
- * and by a thread about to patch (its own).  One installed with the raw
- * system call (seccomp(), which glibc does not wrap) is seen only then:
- * until then strings are still read.
+ * and by a thread about to patch (its own).  seccomp(2) made with
+ * syscall() is wrapped as prctl is; one made with the instruction itself
+ * (a sandbox's own code) is seen only by those looks: until then strings
+ * are still read.
  */
 #include "lock.h"
 #include "messages.h"
 #include "seccomp.h"
 #include "ftrace.h"
 #include "procstatus.h"
+#include "raw_syscall.h"
 
 #include <dirent.h>
 #include <linux/seccomp.h>
@@ -164,6 +166,20 @@ static void before_strict(void)
 	ftrace_kill("seccomp strict mode allows the runtime no system call");
 	strict_seen = 1;
 	ftrace_unlock();
+}
+
+/* seccomp(2) made with syscall() (glibc has no wrapper; libseccomp's
+ * seccomp_load() makes it so): seen as prctl's are. */
+int ft_raw_seccomp(long nr, const long *a, long *ret)
+{
+	if (nr != SYS_seccomp)
+		return 0;
+	if (a[0] == SECCOMP_SET_MODE_STRICT)
+		before_strict();
+	*ret = ft_syscall_pass(nr, a);
+	if (a[0] == SECCOMP_SET_MODE_FILTER && *ret == 0)
+		note_filter();
+	return 1;
 }
 
 /* The system call itself, as glibc's prctl() makes it: the runtime's own

@@ -9,6 +9,8 @@
  *                                process_vm_readv, this thread only;
  *                                greet("before") once before, N times
  *                                greet("after") after
+ *   seccomp_filter sysreadv N    the same with syscall(SYS_seccomp), as
+ *                                libseccomp's seccomp_load() makes it
  *   seccomp_filter thread STOP   prctl(PR_SET_SECCOMP), this thread
  *                                only: killed on process_vm_readv,
  *                                mprotect, madvise, membarrier; then
@@ -18,8 +20,10 @@
  *                                seccomp(2) with TSYNC
  *   seccomp_filter crowd STOP    CROWD threads that wait, then one more,
  *                                the newest, puts itself alone under
- *                                seccomp(2) (no wrapper sees it): killed
- *                                on process_vm_readv; then as thread
+ *                                seccomp(2), made with the instruction
+ *                                itself on x86_64 (no wrapper sees it):
+ *                                killed on process_vm_readv; then as
+ *                                thread
  *   seccomp_filter strict N      strict mode (read, write and exit
  *                                alone), then greet("after") N times,
  *                                "done" written and the thread's exit
@@ -69,15 +73,33 @@ static const int readv_only[] = { SYS_process_vm_readv };
 static const int patching[] = { SYS_process_vm_readv, SYS_mprotect, SYS_madvise,
 				SYS_membarrier };
 
+/* seccomp(2) past syscall(), as a sandbox's own code makes it. */
+static long seccomp_itself(unsigned op, unsigned flags, void *args)
+{
+#ifdef __x86_64__
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"((long)SYS_seccomp), "D"((long)op), "S"((long)flags), "d"(args)
+			 : "rcx", "r11", "memory");
+	return ret;
+#else
+	return syscall(SYS_seccomp, op, flags, args);
+#endif
+}
+
 static int install(const char *mode)
 {
+	if (!strcmp(mode, "sysreadv"))
+		return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0,
+				    filter_of(readv_only, 1));
 	if (!strcmp(mode, "readv"))
 		return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, filter_of(readv_only, 1));
 	if (!strcmp(mode, "thread"))
 		return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, filter_of(patching, 4));
 	if (!strcmp(mode, "crowd"))
-		return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0,
-				    filter_of(readv_only, 1));
+		return (int)seccomp_itself(SECCOMP_SET_MODE_FILTER, 0, filter_of(readv_only, 1));
 	if (!strcmp(mode, "tsync"))
 		return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 				    SECCOMP_FILTER_FLAG_TSYNC, filter_of(patching, 4));
@@ -153,11 +175,12 @@ static void *filtered(void *stop)
 
 int main(int argc, char **argv)
 {
-	int readv = argc > 2 && !strcmp(argv[1], "readv");
+	int readv = argc > 2 && (!strcmp(argv[1], "readv") || !strcmp(argv[1], "sysreadv"));
 	int n = readv ? atoi(argv[2]) : 0;
 
 	if (argc < 3 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
-		fprintf(stderr, "usage: seccomp_filter readv|strict N | thread|tsync|crowd STOPFILE\n");
+		fprintf(stderr, "usage: seccomp_filter readv|sysreadv|strict N | "
+				"thread|tsync|crowd STOPFILE\n");
 		return 2;
 	}
 	greet("before");

@@ -21,6 +21,14 @@ t_ok "... the string before the filter was read" grep -q 'greet("before")' readv
 t_eq "... every call after it traced, its string not read" 3 \
 	"$(grep -c 'greet(0x[0-9a-f]* (unreadable))' readv.txt)"
 
+# The same filter made with syscall(SYS_seccomp), as libseccomp makes it.
+"$FNTRACE" record -A 'greet@arg1/s' -o sysreadv.data -- ./sf sysreadv 3 >out.txt 2>err.txt
+t_eq "filter made with syscall(), strings asked for: not killed" 0 "$?"
+t_same "... its output" want.txt out.txt
+"$FNTRACE" report -i sysreadv.data >sysreadv.txt 2>&1
+t_eq "... every call after it traced, its string not read" 3 \
+	"$(grep -c 'greet(0x[0-9a-f]* (unreadable))' sysreadv.txt)"
+
 # live MODE: run the program under fntrace run; once it is filtered,
 # switch function_graph on, read the trace until it has a call (or the
 # switch failed), switch it off, then let the program end.
@@ -62,8 +70,8 @@ t_same "... its output" want.txt out.txt
 t_ok "... one line says tracing went off first" \
 	grep -q 'tracing switched off: seccomp strict mode allows the runtime no system call' err.txt
 
-# A filter put in place with seccomp(2), which no wrapper sees, by the
-# newest of 102 threads: each control request looks at a slice of the
+# A filter put in place with the seccomp(2) instruction itself, which no
+# wrapper sees, by the newest of 102 threads: each control request looks at a slice of the
 # threads (a thousand at each, on a busy machine, took seconds), on from
 # the last, and one of the first few comes to it.  Strings asked for
 # after are then not read, and the process is not killed.
