@@ -334,23 +334,18 @@ static enum copied copy_chunk(struct ft_shm *ring, struct ft_shm *copy, unsigned
 	return COPIED_SKIPPED;
 }
 
-static int same_stream(const struct ft_chunk *a, const struct ft_chunk *b)
-{
-	return a->pid == b->pid && a->tid == b->tid && a->context == b->context;
-}
-
 /* The chunks of the copy that follow piece p in its stream, dropped:
  * how many. */
 static uint32_t drop_after(struct ft_shm *copy, const struct ft_chunk *p)
 {
-	uint64_t seq = ft_shm_u64(copy, p->seq);
+	struct ft_chunk_place piece = ft_chunk_place(copy, p);
 	uint32_t dropped = 0;
 
 	for (unsigned j = 0; j < ft_shm_nr_chunks(copy); j++) {
-		const struct ft_chunk *c = ft_shm_chunk(copy, j);
+		struct ft_chunk_place c = ft_chunk_place(copy, ft_shm_chunk(copy, j));
 
 		if (ft_chunk_state(ft_shm_u32(copy, atomic_load(&copy->state[j]))) == FT_CHUNK_FREE ||
-		    !same_stream(c, p) || ft_shm_u64(copy, c->seq) <= seq)
+		    !ft_same_stream(&c, &piece) || c.seq <= piece.seq)
 			continue;
 		atomic_store(&copy->state[j], ft_shm_u32(copy, FT_CHUNK_FREE));
 		dropped++;
