@@ -73,6 +73,10 @@ static const char usage[] =
 	"  -b, --buffer-size=KB   shared buffer memory (default 16384)\n"
 	"  -p, --pid=PID          record a running process\n"
 	"  -d, --duration=SECS    with -p: stop after SECS seconds (0.5: half a second)\n"
+	"      --timeout=SECS     with -p: give up on a process that does not\n"
+	"                         answer a request within SECS whole seconds\n"
+	"                         (default 5; more where its own threads keep\n"
+	"                         every CPU busy)\n"
 	"  -o, --output=DIR       data directory (default fntrace.data; an old\n"
 	"                         one is kept as DIR.old)\n"
 	"      --host=HOST:PORT   stream the recording to 'fntrace listen' at\n"
@@ -261,7 +265,7 @@ static int check_host(const struct record_options *o)
 
 /* Long options without a letter of their own. */
 enum { OPT_TRACING_THRESH = 256, OPT_MAX_SIZE, OPT_OVERWRITE, OPT_TRIGGER,
-       OPT_SNAPSHOT_INTERVAL, OPT_SNAPSHOT_SIGNAL, OPT_HOST };
+       OPT_SNAPSHOT_INTERVAL, OPT_SNAPSHOT_SIGNAL, OPT_HOST, OPT_TIMEOUT };
 
 /* --snapshot-signal=SIG: by name, which the runtime looks up in its own
  * arch's numbering (signame.h). */
@@ -332,6 +336,8 @@ static int parse_option(int c, struct record_options *o)
 	case OPT_HOST:
 		o->host = optarg;
 		return 0;
+	case OPT_TIMEOUT:
+		return cli_parse_seconds(optarg, &o->answer_timeout);
 	}
 	return -1;
 }
@@ -359,6 +365,7 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 		{ "overwrite", no_argument, NULL, OPT_OVERWRITE },
 		{ "snapshot-signal", required_argument, NULL, OPT_SNAPSHOT_SIGNAL },
 		{ "host", required_argument, NULL, OPT_HOST },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -379,6 +386,10 @@ int record_parse(int argc, char **argv, struct record_options *o, const char *te
 	}
 	if (!o->pid && optind >= argc) {
 		cli_usage_error("no program to run");
+		return -1;
+	}
+	if (o->answer_timeout && !o->pid) {
+		cli_usage_error("--timeout is for -p: a program fntrace runs is not asked");
 		return -1;
 	}
 	if ((o->args || o->auto_args) && strcmp(o->tracer, "function_graph")) {

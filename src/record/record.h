@@ -38,6 +38,8 @@ struct record_options {
 					 * the summary line names no directory */
 	pid_t pid;			/* -p: a running process instead */
 	uint64_t duration_ns;		/* -d: how long to record it; 0: until Ctrl-C */
+	unsigned answer_timeout;	/* --timeout: seconds it may take to answer;
+					 * 0: ctl's default */
 	uint64_t max_size;		/* --max-size: the newest bytes of trace
 					 * kept; 0: all of it */
 	int overwrite;			/* --overwrite: flight recording, a data

@@ -572,6 +572,8 @@ int record_attach(const struct record_options *o)
 	};
 	int ret;
 
+	if (o->answer_timeout)
+		ctl_timeout_ms = o->answer_timeout * 1000;
 	if (cli_process_gone(o->pid)) {
 		cli_error(kill(o->pid, 0) ? "no process %d" :
 			  "process %d has ended (not yet reaped): nothing to record", (int)o->pid);

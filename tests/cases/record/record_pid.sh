@@ -95,6 +95,24 @@ wait "$rec"
 t_eq "Ctrl-C in the set-up: exit status" 0 "$?"
 t_ok "Ctrl-C in the set-up: sealed" grep -q '^state: sealed' early/info
 t_eq "Ctrl-C in the set-up: the tracer put back" nop "$("$FNTRACE" ctl "$pid" current_tracer)"
+# --timeout: how long a request may go unanswered (a stopped process).
+kill -STOP "$pid"
+start=$(date +%s%N)
+"$FNTRACE" record -p "$pid" --timeout=1 -d 1 -o late 2>timeout.err
+rc=$?
+wall=$(( ($(date +%s%N) - start) / 1000000 ))
+kill -CONT "$pid"
+t_eq "--timeout=1, the process stopped: refused" 1 "$rc"
+t_ok "--timeout=1: said in one line" test "$(wc -l <timeout.err)" -eq 1 -a \
+	-n "$(grep "process $pid does not answer within 1 s" timeout.err)"
+t_ok "--timeout=1: given up after a second, not five (${wall} ms)" test "$wall" -lt 4000
+t_eq "--timeout=1: nothing left" "" "$(ls -d late late.tmp* 2>/dev/null)"
+for bad in 0 x 1.5 3601; do
+	t_error "--timeout=$bad: refused" 2 "^fntrace record: --timeout wants whole seconds" \
+		"$FNTRACE" record -p "$pid" --timeout="$bad" -o bad
+done
+t_error "--timeout without -p: refused" 2 "^fntrace record: --timeout is for -p" \
+	"$FNTRACE" record --timeout=2 -o bad -- ./spin 0
 kill "$pid"; wait
 
 # A process that ended but is not reaped (a zombie), and no process.
