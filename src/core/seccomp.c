@@ -16,13 +16,12 @@
  *   - strict mode allows nothing but read, write and exit: tracing is
  *     switched off before the program enters it, and stays off.
  *
- * A filter is seen when prctl(PR_SET_SECCOMP) installs it (wrapped), at
- * start-up (every thread's Seccomp: field) and at each control request
- * (a slice of the threads', on from the last),
- * and by a thread about to patch (its own).  seccomp(2) made with
- * syscall() is wrapped as prctl is; one made with the instruction itself
- * (a sandbox's own code) is seen only by those looks: until then strings
- * are still read.
+ * A filter is seen when prctl(PR_SET_SECCOMP) or seccomp(2) through
+ * syscall() installs it (both wrapped), at start-up (every thread's
+ * Seccomp: field), at each control request (a slice of the threads', on
+ * from the last) and by a thread about to patch (its own).  One made
+ * with the instruction itself (a sandbox's own code) is seen only by
+ * those looks: until then strings are still read.
  */
 #include "lock.h"
 #include "messages.h"
