@@ -10,6 +10,14 @@
  * the whole of a last one barely used is still cheaper than faulting its
  * part in.
  * Those filled whole are faulted in by one call.
+ *
+ * Where LeakSanitizer runs (an ASan or LSan program the runtime is in,
+ * or fntrace's own sanitize build), each mapping is one of its root
+ * regions: LSan finds what is reachable from the heap, the stacks and
+ * the globals, not from mappings of ours, and some of ours hold the only
+ * pointer to a block malloc() gave (a module's function names), which it
+ * then reported leaked once its unwinder saw past the loader that
+ * called the runtime's start.
  */
 #include "bulk.h"
 
@@ -18,6 +26,10 @@
 #include <sys/mman.h>
 
 #define HUGE_SIZE	((size_t)2 << 20)
+
+/* LSan's interface, when the process has it. */
+extern void __lsan_register_root_region(const void *p, size_t size) __attribute__((weak));
+extern void __lsan_unregister_root_region(const void *p, size_t size) __attribute__((weak));
 
 /* A mapping of whole huge pages is placed on a huge page boundary
  * (Linux 6.7 and later); any other may not be. */
@@ -42,13 +54,18 @@ void *bulk_map(size_t size, int fill)
 	if (fill)
 		madvise(p, size, MADV_POPULATE_WRITE);
 #endif
+	if (__lsan_register_root_region)
+		__lsan_register_root_region(p, len);
 	return p;
 }
 
 void bulk_unmap(void *p, size_t size)
 {
-	if (p)
-		munmap(p, map_size(size));
+	if (!p)
+		return;
+	if (__lsan_unregister_root_region)
+		__lsan_unregister_root_region(p, map_size(size));
+	munmap(p, map_size(size));
 }
 
 /* Each array keeps its mapping's size in front of it, a whole alignment

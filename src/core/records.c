@@ -25,7 +25,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #define REC_BLOCK_SHIFT	FT_REC_BLOCK_SHIFT	/* asm_offsets.h: the fast paths index blocks too */
 #define REC_BLOCK	(1u << REC_BLOCK_SHIFT)
@@ -83,10 +82,9 @@ uint32_t ftrace_rec_add(const struct ftrace_rec *rec)
 	if (b >= REC_MAX_BLOCKS)
 		return 0;
 	if (!ftrace_rec_blocks[b]) {
-		void *p = mmap(NULL, REC_BLOCK * sizeof(*rec), PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		void *p = bulk_map(REC_BLOCK * sizeof(*rec), 0);
 
-		if (p == MAP_FAILED)
+		if (!p)
 			return 0;
 		ftrace_rec_blocks[b] = p;
 	}
