@@ -37,22 +37,59 @@ san_error_frames() {
 	awk '/^ *#[0-9]+ / { seen = 1; print; next } seen { exit }' "$1" | sed -E 's/0x[0-9a-f]+//g'
 }
 
+# The stacks as san_frames, each without the C library's start-up
+# frames below the program's outermost (__libc_start_main, _start,
+# start_thread, clone): ASan's fast unwinder stops where the frame
+# pointers end, libgcc's goes on through them.
+san_program_frames() {
+	san_frames "$1" | grep -vE ' in (__libc_start|_start|start_thread|clone)'
+}
+
 # san_hijacked NAME CMD...: a program whose returns fntrace takes by
 # their return addresses (no return sites): the stack of the error is
 # still the program's, walked by libgcc's unwinder (ASan's on a fatal
-# error) with the real addresses put back; and with
-# fast_unwind_on_malloc=0, the allocation stacks too, so the whole
-# report is frame for frame the same.
+# error) with the real addresses put back; and so are the allocation
+# stacks, which fntrace has ASan walk the same way
+# (fast_unwind_on_malloc=0, src/target/asan_env.c): the report's stacks
+# are the program's frame for frame, down to its outermost.  A user's
+# own fast_unwind_on_malloc is left as it is.  CMD's first word is a
+# build of sanitize.c.
 san_hijacked() {
-	local name=$1; shift
+	local name=$1 mine; shift
 	"$@" >plain.out 2>plain.err
 	"$FNTRACE" record -o h.data -- "$@" >rec.out 2>rec.err
 	san_error_frames plain.err >want.frames
 	san_error_frames rec.err >got.frames
 	t_ok "$name, hijacked: the error has a stack" test -s want.frames
 	t_same "$name, hijacked: the error's stack is the program's" want.frames got.frames
-	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0 SAN_FRAMES=1 \
-		san_same "$name, hijacked, fast_unwind_on_malloc=0" 1 "$@"
+	san_program_frames plain.err >want.frames
+	san_program_frames rec.err >got.frames
+	t_ok "$name, hijacked: the report has an allocation stack" \
+		grep -q '^allocated by' rec.err
+	t_same "$name, hijacked: every stack is the program's" want.frames got.frames
+	t_eq "$name, hijacked: the options the program reads" \
+		"$ASAN_OPTIONS:fast_unwind_on_malloc=0" "$(san_options "$1")"
+	mine=$ASAN_OPTIONS:fast_unwind_on_malloc=1
+	t_eq "$name, hijacked: the user's fast_unwind_on_malloc kept" \
+		"$mine" "$(ASAN_OPTIONS=$mine san_options "$1")"
+}
+
+# san_hijacked_leak NAME CMD...: LSan's report of a leak, whose stack
+# is the allocation's, as san_hijacked's: the program's, frame for frame.
+san_hijacked_leak() {
+	local name=$1; shift
+	"$@" >plain.out 2>plain.err
+	"$FNTRACE" record -o h.data -- "$@" >rec.out 2>rec.err
+	san_program_frames plain.err >want.frames
+	san_program_frames rec.err >got.frames
+	t_ok "$name, hijacked: the leak has a stack" grep -q ' in make ' want.frames
+	t_same "$name, hijacked: the leak's stack is the program's" want.frames got.frames
+}
+
+# san_options PROG: ASAN_OPTIONS as PROG (sanitize.c) has it, under
+# fntrace record.
+san_options() {
+	"$FNTRACE" record -o o.data -- "$1" options 2>/dev/null | sed -n 2p
 }
 
 # san_same NAME WANT_REPORT CMD...: CMD under fntrace record as without:

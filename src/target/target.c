@@ -223,8 +223,10 @@ int cli_target_env(const char *program, const char *lib)
 	ret = added < 0 || setenv("LD_PRELOAD", preload, 1) ||
 	      (added ? setenv(SAN_ADDED_ENV, san, 1) : unsetenv(SAN_ADDED_ENV)) ? -1 : 0;
 	free(preload);
-	if (!ret)
+	if (!ret) {
 		cli_tsan_env(lib);
+		cli_asan_env(program);
+	}
 	return ret;
 }
 

@@ -2,8 +2,8 @@
 /*
  * src/target/: the program to trace and what it needs to run traced: the
  * runtime built for its ELF machine, qemu-user for another architecture,
- * its environment (target.c, tsan_env.c), and whether it can be traced at
- * all (probe.h).
+ * its environment (target.c, tsan_env.c, asan_env.c), and whether it
+ * can be traced at all (probe.h).
  */
 #ifndef FNTRACE_TARGET_H
 #define FNTRACE_TARGET_H
@@ -42,10 +42,15 @@ int cli_target_prepare(const struct cli_target *t, const char *program);
 /* The environment for running program with the runtime lib: LD_PRELOAD
  * with the sanitizer runtime the program needs first
  * (src/common/sanitizer.h), lib, then what LD_PRELOAD named; -1 if it
- * cannot be set.  And TSAN_OPTIONS (tsan_env.c). */
+ * cannot be set.  And TSAN_OPTIONS (tsan_env.c), ASAN_OPTIONS or
+ * LSAN_OPTIONS (asan_env.c). */
 int cli_target_env(const char *program, const char *lib);
 /* TSAN_OPTIONS: ThreadSanitizer ignores what the runtime lib does; said
  * in a line if it cannot be done (tsan_env.c). */
 void cli_tsan_env(const char *lib);
+/* ASAN_OPTIONS (LSAN_OPTIONS) of an ASan (LSan) program whose returns the
+ * graph tracer hijacks: its allocation stacks walked by the unwinder the
+ * runtime wraps; said in a line if it cannot be set (asan_env.c). */
+void cli_asan_env(const char *program);
 
 #endif

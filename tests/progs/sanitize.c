@@ -17,6 +17,8 @@
  *   exec M       execs itself with M; spawn M: through posix_spawn;
  *                system M: through system(); vfork M: vfork and exec
  *   sh CMD       execs sh -c CMD
+ *   options      prints ASAN_OPTIONS as it has it (an exec of a -pg
+ *                build may meet gprof's SIGPROF before its handler)
  *
  * Each prints a line before the sanitizer may speak, and one after.
  */
@@ -209,6 +211,8 @@ int main(int argc, char **argv)
 	else if (argc > 2 && (!strcmp(mode, "exec") || !strcmp(mode, "spawn") ||
 			      !strcmp(mode, "system") || !strcmp(mode, "vfork")))
 		return again(argv[0], mode, argv[2]);
+	else if (!strcmp(mode, "options"))
+		printf("%s\n", getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "");
 	else if (argc > 2 && !strcmp(mode, "sh"))
 		execl("/bin/sh", "sh", "-c", argv[2], (char *)NULL);
 	printf("%s: done\n", mode);
