@@ -49,14 +49,34 @@ find_dsc() {
 	find "$CACHE/src/$1" -maxdepth 1 -name '*.dsc' 2>/dev/null | sort -V | tail -n 1
 }
 
+# apt-get source --download-only for PKG (or PKG=VERSION) into its
+# directory, emptied first of what a failed try left.
+fetch() {
+	rm -f "$CACHE/src/$1"/*
+	# shellcheck disable=SC2046
+	(cd "$CACHE/src/$1" && apt-get -q $(apt_opts) source --download-only "$2" >&2)
+}
+
+# Every version the lists know of PKG, newest first.
+versions() {
+	# shellcheck disable=SC2046
+	apt-cache $(apt_opts) showsrc "$1" 2>/dev/null |
+		awk '$1 == "Version:" { print $2 }' | sort -rVu
+}
+
+# The newest version, or, when its files cannot be had (a security
+# update listed before the mirror holds it: 404), each older one the
+# lists name, until one comes.
 download() {
 	pkg=$1
 	update_lists
 	mkdir -p "$CACHE/src/$pkg"
-	# shellcheck disable=SC2046
-	(cd "$CACHE/src/$pkg" &&
-		apt-get -q $(apt_opts) source --download-only "$pkg" >&2) ||
-		die "apt-get source $pkg failed"
+	fetch "$pkg" "$pkg" && return 0
+	for v in $(versions "$pkg"); do
+		echo "debsrc.sh: trying $pkg $v" >&2
+		fetch "$pkg" "$pkg=$v" && return 0
+	done
+	die "apt-get source $pkg failed"
 }
 
 # Unpack with --skip-patches: Debian's patches (a libtool build system,
