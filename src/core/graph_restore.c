@@ -50,6 +50,24 @@ void graph_rehijack(struct ft_thread *t)
 	rehijack(&t->signal);
 }
 
+/* A return address just read from its slot: the real one if the graph
+ * has just taken that slot, the newest frame's (the signal context's
+ * frames are the newest while it has any). */
+uintptr_t graph_newest_return(uintptr_t ret)
+{
+	const struct ft_thread *t = ft_current;
+	const struct ft_context *c;
+	const struct shadow_frame *f;
+
+	if (ret != (uintptr_t)return_to_handler || !t)
+		return ret;
+	c = t->signal.depth ? &t->signal : &t->own;
+	if (!c->depth)
+		return ret;
+	f = &ft_stack(c)[c->depth - 1];
+	return *f->retp == ret ? f->ret : ret;
+}
+
 /*
  * The thread switches stacks (swapcontext): the shadow stack can no
  * longer follow its returns.  Every frame gets its real return address

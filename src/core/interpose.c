@@ -37,14 +37,19 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* Every function the runtime wraps (FT_EXPORT over a libc or libgcc one). */
+/* Every function the runtime wraps (FT_EXPORT over a libc or libgcc one),
+ * then ThreadSanitizer's entry hook, which the runtime wraps where TSan
+ * runs, preloaded or attached (sanitized.c): TSan's runtime comes first in
+ * the lookup order, so only its callers' GOT slots can reach ours. */
 static const char *const wrapped[] = {
 #define FT_WRAP(name) #name,
 #include "wrapped.h"
+	"__tsan_func_entry",
 };
-#define NR_WRAPPED (sizeof(wrapped) / sizeof(wrapped[0]))
+#define NR_WRAPPED (sizeof(wrapped) / sizeof(wrapped[0]) - 1)
+#define TSAN_ENTRY NR_WRAPPED
 
-static uintptr_t ours[NR_WRAPPED];	/* our wrappers' addresses */
+static uintptr_t ours[NR_WRAPPED + 1];	/* our wrappers' addresses */
 
 /* A slot pointed at a wrapper, and what it held. */
 struct redirect {
@@ -56,7 +61,8 @@ struct redirect {
 static struct redirect *redirects;
 static unsigned nr_redirects;
 static size_t cap_redirects;
-static int interposing;
+static int interposing;		/* the wrappers, for fntrace attach */
+static int tsan_entries;	/* TSan's entry hook */
 
 ft_sigaction_fn ft_real_sigaction(void)
 {
@@ -215,15 +221,19 @@ static int wrapped_index(const struct dyn_tables *t, unsigned long sym)
 	const ElfW(Sym) *s = (const ElfW(Sym) *)t->symtab + sym;
 	const char *name = (const char *)t->strtab + s->st_name;
 
-	for (unsigned i = 0; i < NR_WRAPPED; i++)
+	for (unsigned i = 0; i <= NR_WRAPPED; i++)
 		if (ours[i] && !strcmp(name, wrapped[i]))
 			return i;
 	return -1;
 }
 
-typedef int (*slot_fn)(const struct dyn_tables *t, uintptr_t *slot, uintptr_t wrapper);
+/* Are the program's calls to wrapped[i] to reach ours now? */
+static int wanted(unsigned i)
+{
+	return i == TSAN_ENTRY ? tsan_entries : interposing;
+}
 
-static int each_slot(const struct dyn_tables *t, unsigned table, slot_fn fn)
+static int each_slot(const struct dyn_tables *t, unsigned table)
 {
 	size_t ent = t->relent[table];
 	int ret = 0;
@@ -231,12 +241,15 @@ static int each_slot(const struct dyn_tables *t, unsigned table, slot_fn fn)
 	for (size_t off = 0; t->rel[table] && ent && off + ent <= t->relsz[table]; off += ent) {
 		const ElfW(Rel) *r = (const ElfW(Rel) *)(t->rel[table] + off);
 		unsigned type = rel_type(r->r_info);
+		uintptr_t *slot;
 		int i;
 
 		if (type != t->arch->rel_jump_slot && type != t->arch->rel_glob_dat)
 			continue;
-		if ((i = wrapped_index(t, rel_sym(r->r_info))) >= 0)
-			ret |= fn(t, (uintptr_t *)(t->bias + r->r_offset), ours[i]);
+		if ((i = wrapped_index(t, rel_sym(r->r_info))) < 0)
+			continue;
+		slot = (uintptr_t *)(t->bias + r->r_offset);
+		ret |= wanted(i) ? redirect_slot(t, slot, ours[i]) : restore_slot(t, slot, ours[i]);
 	}
 	return ret;
 }
@@ -249,7 +262,7 @@ static int each_module(struct dl_phdr_info *info, size_t size, void *arg)
 	if (info->dlpi_addr == ft_own_base() || dyn_tables(info, &t))
 		return 0;
 	for (unsigned table = 0; table < 3; table++)
-		*ret |= each_slot(&t, table, interposing ? redirect_slot : restore_slot);
+		*ret |= each_slot(&t, table);
 	return 0;
 }
 
@@ -304,16 +317,26 @@ int ft_interpose_start(void)
 	if (find_ours())
 		return -1;
 	interposing = 1;
+	tsan_entries = ours[TSAN_ENTRY] != 0;	/* again, after a detach */
 	if (pass() == 0)
 		return 0;
 	ft_interpose_stop();
 	return -1;
 }
 
+/* Where TSan runs: the program's calls to its entry hook reach wrapper.
+ * Called under ftrace_lock(). */
+int ft_interpose_tsan_entry(void (*wrapper)(void *pc))
+{
+	ours[TSAN_ENTRY] = (uintptr_t)wrapper;
+	tsan_entries = 1;
+	return pass();
+}
+
 /* Modules came or went: the new ones' slots too. */
 void ft_interpose_refresh(void)
 {
-	if (interposing && pass())
+	if ((interposing || tsan_entries) && pass())
 		ft_warn("cannot point a new module's calls at the runtime");
 }
 
@@ -322,9 +345,9 @@ int ft_interpose_stop(void)
 {
 	int ret;
 
-	if (!interposing)
+	if (!interposing && !tsan_entries)
 		return 0;
-	interposing = 0;
+	interposing = tsan_entries = 0;
 	ret = pass();
 	nr_redirects = 0;
 	return ret;

@@ -12,6 +12,8 @@ struct sigaction;
 typedef int (*ft_sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 ft_sigaction_fn ft_real_sigaction(void);
 int ft_interpose_start(void);
+/* Where ThreadSanitizer runs: its entry hook's callers call wrapper. */
+int ft_interpose_tsan_entry(void (*wrapper)(void *pc));
 void ft_interpose_refresh(void);
 int ft_interpose_stop(void);
 int ft_interposed(void);

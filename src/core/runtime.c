@@ -270,6 +270,7 @@ static void start(void)
 	ft_seccomp_scan();
 	text_window_prepare();
 	ftrace_lock();
+	ft_sanitized_hooks();
 	/* Loaded into a running process (fntrace attach), other threads
 	 * may be running code this start-up patches. */
 	ft_tasks_init();

@@ -21,9 +21,24 @@
  * options long before.  TSan's own annotations say the same from inside:
  * sync is ignored around each lock and unlock of the runtime's mutexes,
  * and everything the control thread does is ignored for its whole life.
+ *
+ * TSan keeps a shadow stack of its own, for its reports: each function
+ * passes its return address to __tsan_func_entry, read from its slot
+ * after the graph's hook has taken it:
+ *
+ *   bump:  call  mcount                 slot: return_to_handler
+ *          mov   8(%rbp), %rdi          %rdi: return_to_handler
+ *          call  __tsan_func_entry@plt
+ *
+ * and every frame of a report was return_to_handler's.  The program's
+ * calls to it reach tsan_entry() instead (interpose.c points their GOT
+ * slots at it), which hands TSan the real return address.
  */
 #include "ftrace.h"
+#include "interpose.h"
+#include "messages.h"
 #include "sanitized.h"
+#include "tracers.h"
 
 #include <dlfcn.h>
 #include <stddef.h>
@@ -62,6 +77,27 @@ void ft_sanitized_start(void)
 	ft_sanitized_tsan = dlsym(RTLD_DEFAULT, "__tsan_init") != NULL;
 	if (ft_sanitized_tsan)
 		find_annotations();
+}
+
+typedef void (*tsan_entry_fn)(void *pc);
+static tsan_entry_fn tsan_func_entry;
+
+static void tsan_entry(void *pc)
+{
+	tsan_func_entry((void *)graph_newest_return((uintptr_t)pc));
+}
+
+/* Where TSan's runtime is a library of its own (gcc's): the program calls
+ * its entry hook through GOT slots, which can be pointed at ours.  (Clang
+ * links it into the program, and calls it directly.)  Under ftrace_lock. */
+void ft_sanitized_hooks(void)
+{
+	if (!ft_sanitized_tsan)
+		return;
+	tsan_func_entry = (tsan_entry_fn)dlsym(RTLD_DEFAULT, "__tsan_func_entry");
+	if (tsan_func_entry && ft_interpose_tsan_entry(tsan_entry))
+		ft_warn("cannot reach ThreadSanitizer's entry hook: its reports may name "
+			"return_to_handler");
 }
 
 /* Begin (0) or end (1) one kind of ignore, where TSan runs. */

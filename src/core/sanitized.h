@@ -11,6 +11,9 @@ extern int ft_scrub_spills;
 /* Set in a process ThreadSanitizer watches. */
 extern int ft_sanitized_tsan;
 void ft_sanitized_start(void);
+/* And once the runtime's lock is taken: the hooks of the sanitizer that
+ * the runtime wraps. */
+void ft_sanitized_hooks(void);
 
 #include <pthread.h>
 /* The runtime's mutexes: invisible to ThreadSanitizer (no order between

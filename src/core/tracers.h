@@ -25,6 +25,9 @@ void graph_unwind_below(struct ft_thread *t, uintptr_t sp);
 void graph_close_signal(struct ft_thread *t);
 void graph_unhijack(struct ft_thread *t);
 void graph_rehijack(struct ft_thread *t);
+/* ret, or if it is return_to_handler in the newest frame's slot, the
+ * real return address it stands for. */
+uintptr_t graph_newest_return(uintptr_t ret);
 void graph_suspend(struct ft_thread *t);
 void graph_close_all(struct ft_thread *t);
 /* The calls the graph could not follow (the shadow stack full, graph

@@ -63,8 +63,11 @@ if has_runtime tsan && san_build "$gcc" tsan -fsanitize=thread $rpath && usable 
 	kinds=$((kinds + 1))
 	san_same "tsan clean" 0 ./tsan clean
 	san_calls "tsan clean" steps step
-	san_same "tsan race" 1 ./tsan race
-	san_calls "tsan race" bump
+	# No return sites, but gcc copies the return address to a register
+	# before _mcount takes its slot, and hands TSan's entry hook that
+	# copy: the race's stacks are the program's.
+	SAN_FRAMES=1 san_same "tsan race" 1 ./tsan race
+	san_calls "tsan race" racer bump
 fi
 t_ok "$gcc has a sanitizer that runs here to try" test "$kinds" -gt 0
 
