@@ -23,6 +23,13 @@
  *     main  ->  usleep (TSan's interceptor)  ->  usleep (libc)  ->  syscall
  *       ^ breakpoint at the return address into main
  *
+ * Some virtual machines take a debug register's breakpoint and never trap
+ * on it (a child of ours, given one, tells: hw_breaks_fire).  There, or
+ * with FNTRACE_NO_HW_BREAK set (a test's way to try it anywhere), the
+ * thread is single-stepped instead, and its stack looked at after each
+ * step, until its innermost frames are the program's and no longer TSan's:
+ * a few thousand steps out of an interceptor.
+ *
  * TSan's runtime is libtsan.so (gcc), or the functions a clang program
  * carries, known by their names (__tsan_*, __interceptor_*, the
  * __sanitizer namespace ...).  Every thread is looked at: the main thread
@@ -48,6 +55,7 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 struct span {
 	uintptr_t lo, hi;
@@ -234,6 +242,51 @@ static int where_safe(Dwfl *dwfl, const struct code_kinds *k, pid_t tid, uintptr
 	return !w.in_tsan;
 }
 
+/* Debug registers do not fire here: threads are single-stepped. */
+static int stepping;
+
+/* The function a probe's child calls, a breakpoint on it. */
+static __attribute__((noipa)) void probe_target(void)
+{
+	__asm__ volatile("");
+}
+
+/* Does a debug register's breakpoint trap on this machine?  A child,
+ * stopped, gets one on probe_target, which it then calls: it stops there,
+ * or runs to its end. */
+static int hw_breaks_fire(void)
+{
+	int status, fired = 0;
+	pid_t child = fork();
+
+	if (child < 0)
+		return 1;
+	if (child == 0) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		probe_target();
+		_exit(0);
+	}
+	if (waitpid(child, &status, 0) == child && WIFSTOPPED(status) &&
+	    arch_hw_break(child, (uintptr_t)probe_target) == 0 &&
+	    ptrace(PTRACE_CONT, child, NULL, NULL) == 0 &&
+	    waitpid(child, &status, 0) == child && WIFSTOPPED(status))
+		fired = WSTOPSIG(status) == SIGTRAP && arch_hw_break_hit(child);
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	return fired;
+}
+
+/* Let the thread run towards resume, with sig: to a breakpoint there, or
+ * one instruction. */
+static int run_towards(pid_t tid, uintptr_t resume, int sig)
+{
+	if (stepping)
+		return ptrace(PTRACE_SINGLESTEP, tid, NULL, (void *)(long)sig) ? -1 : 0;
+	return arch_hw_break(tid, resume) || ptrace(PTRACE_CONT, tid, NULL, (void *)(long)sig) ?
+		       -1 : 0;
+}
+
 /* The threads given breakpoints, running towards them (0: one that
  * ended). */
 struct waiting {
@@ -302,7 +355,7 @@ static void call_off(pid_t tid)
 
 	if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) || (sig = next_stop(tid)) < 0)
 		return;
-	hit = arch_hw_break_hit(tid);
+	hit = stepping || arch_hw_break_hit(tid);
 	arch_hw_break(tid, 0);
 	if (hit && sig == SIGTRAP)
 		sig = 0;
@@ -345,7 +398,7 @@ static pid_t look_at(struct search *s, pid_t tid, int *sig)
 		return tid;
 	}
 	if (safe < 0 || grow_array((void **)&w->tids, &w->cap, w->n + 1, sizeof(*w->tids)) ||
-	    arch_hw_break(tid, resume) || ptrace(PTRACE_CONT, tid, NULL, (void *)(long)stop_sig))
+	    run_towards(tid, resume, stop_sig))
 		let_go(tid, stop_sig);
 	else
 		w->tids[w->n++] = tid;
@@ -381,25 +434,42 @@ static void forget(struct waiting *w, pid_t tid)
 
 #define ROUND_MS 20
 
-/* A waiting thread at its breakpoint within the round, or 0.  Other
- * stops of theirs pass their signals on. */
-static pid_t ready_in_round(struct waiting *w)
+/* Has a waiting thread that stopped with SIGTRAP arrived: at its
+ * breakpoint, or, stepping, in the program's code? */
+static int arrived(struct search *s, pid_t tid)
 {
-	int status;
+	uintptr_t resume;
+
+	if (!stepping)
+		return arch_hw_break_hit(tid);
+	return where_safe(s->dwfl, &s->kinds, tid, &resume) == 1;
+}
+
+/* A waiting thread arrived within the round, or 0.  Other stops of
+ * theirs pass their signals on.  Stepping threads stop again within
+ * microseconds: no sleep while one steps. */
+static pid_t ready_in_round(struct search *s)
+{
+	int status, sig, stepped;
 	pid_t tid;
 
-	for (unsigned ms = 0; ms < ROUND_MS && !attach_timed_out(); ms++) {
+	for (unsigned ms = 0; ms < ROUND_MS && !attach_timed_out(); ms += !stepped) {
+		stepped = 0;
 		while ((tid = waitpid(-1, &status, __WALL | WNOHANG)) > 0) {
 			if (!WIFSTOPPED(status)) {
-				forget(w, tid);
+				forget(&s->w, tid);
 				continue;
 			}
-			if (WSTOPSIG(status) == SIGTRAP && arch_hw_break_hit(tid))
+			sig = (status >> 16) ? 0 : WSTOPSIG(status);
+			if (sig == SIGTRAP && arrived(s, tid))
 				return tid;
-			ptrace(PTRACE_CONT, tid, NULL,
-			       (void *)(long)((status >> 16) ? 0 : WSTOPSIG(status)));
+			if (sig == SIGTRAP && stepping)
+				sig = 0;	/* the step's own */
+			stepped |= stepping;
+			ptrace(stepping ? PTRACE_SINGLESTEP : PTRACE_CONT, tid, NULL, (void *)(long)sig);
 		}
-		usleep(1000);
+		if (!stepped)
+			usleep(1000);
 	}
 	return 0;
 }
@@ -427,11 +497,12 @@ pid_t attach_seize_safe(pid_t pid, int *sig)
 	pid_t taken = 0;
 
 	*sig = 0;
+	stepping = getenv("FNTRACE_NO_HW_BREAK") || !hw_breaks_fire();
 	if (search_open(&s, pid))
 		return -1;
 	while (!taken && !attach_timed_out())
 		if (!(taken = look_round(&s, sig)))
-			taken = ready_in_round(&s.w);
+			taken = ready_in_round(&s);
 	search_close(&s, taken);
 	if (taken > 0) {
 		arch_hw_break(taken, 0);
