@@ -95,10 +95,16 @@ unpack() {
 	mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp"
 }
 
+# One run at a time (tests build zlib two ways at once): apt-get takes a
+# lock on the lists and fails where another holds it, and a download
+# empties the package's directory first.  Quick once the cache holds it.
 main() {
 	[ $# -eq 1 ] || die "usage: debsrc.sh PKG"
 	pkg=$1
 	case $pkg in *[!a-z0-9.+-]*|'') die "bad package name '$pkg'" ;; esac
+	mkdir -p "$CACHE"
+	exec 8>"$CACHE/.debsrc.lock"
+	flock 8 || die "cannot lock $CACHE"
 	dsc=$(find_dsc "$pkg")
 	if [ -z "$dsc" ]; then
 		download "$pkg"
