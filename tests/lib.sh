@@ -38,9 +38,16 @@ t_eq() {
 	else t_fail "$1" "expected '$2', got '$3'"; fi
 }
 
+# t_same NAME WANT GOT: the files are equal.  The failure's line carries
+# the first changed lines too, so the summary at the end (all a CI log's
+# tail may keep) says how they differ.
 t_same() {
 	if diff -u "$2" "$3" >"$TMP/t_same.diff"; then t_pass "$1"
-	else t_fail "$1" "differs:"; head -n 40 "$TMP/t_same.diff"; fi
+	else
+		t_fail "$1" "differs: $(sed 1,2d "$TMP/t_same.diff" | grep -E '^[-+]' | head -n 6 |
+			cut -c 1-160 | tr '\n' '|')"
+		head -n 40 "$TMP/t_same.diff"
+	fi
 }
 
 # t_error NAME STATUS PATTERN CMD...: CMD fails with STATUS and says why

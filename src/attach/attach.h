@@ -32,7 +32,7 @@ pid_t attach_seize_safe(pid_t pid, int *sig);
 /* May ThreadSanitizer's program be attached to here?  (attach_check.c) */
 int attach_is_tsan(pid_t pid);
 /* attach_traps.c: SIGTRAP out of the masks of the threads that block it
- * (their ids, space-separated, in list), and back in on detach; held: the
+ * ("TID:MASK" each, space-separated, in list), and back in on detach; held: the
  * thread attach holds stopped already. */
 int attach_unblock_traps(pid_t pid, pid_t held, char *list, size_t len);
 int detach_traps_list(pid_t pid, char *list, size_t len);

@@ -255,7 +255,7 @@ static int load(pid_t pid, pid_t tid, const char *lib, int loaded, const char *t
 
 int attach_load(pid_t pid, const char *lib, unsigned timeout)
 {
-	char path[4096], traps[1024];
+	char path[4096], traps[2048];
 	int ret, loaded, sig;
 	pid_t tid;
 

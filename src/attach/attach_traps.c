@@ -10,8 +10,19 @@
  * is stopped for a moment (PTRACE_INTERRUPT; a system call it sleeps in
  * resumes as after any stop), SIGTRAP is taken out of its mask
  * (PTRACE_SETSIGMASK), and it goes on.  Detach puts SIGTRAP back in the
- * masks of those threads still there.  Detach is another fntrace: the
- * list is kept by the runtime (control file traps_unblocked).
+ * masks of those threads still there that still block as they did.
+ * Detach is another fntrace: the list, each thread's id and the mask
+ * attach left it ("TID:MASK", in hex), is kept by the runtime (control
+ * file traps_unblocked).
+ *
+ * A thread may set its mask between attach and detach: with the
+ * runtime's wrappers, which keep SIGTRAP out of every mask, or before
+ * they are in place, past them (xz's main thread blocks every signal for
+ * the moment it creates a worker: attach may come in that moment).  Its
+ * mask, not the one attach saw, says whether it still blocks SIGTRAP: it
+ * does if the mask is the one attach left, or if it blocks SIGTRAP's
+ * neighbour (SIGILL), as the sets that block one block the other
+ * (sigmask.c reads a thread's mask the same way).
  */
 #include "attach.h"
 #include "../cli/cli.h"
@@ -27,6 +38,7 @@
 #include <unistd.h>
 
 #define TRAP_BIT ((uint64_t)1 << (SIGTRAP - 1))
+#define NEIGHBOUR_BIT ((uint64_t)1 << (SIGTRAP - 2))
 
 /* Does the thread block SIGTRAP?  (SigBlk in its status, in hex.) */
 static int blocks_trap(pid_t pid, pid_t tid)
@@ -37,10 +49,26 @@ static int blocks_trap(pid_t pid, pid_t tid)
 	       (strtoull(value, NULL, 16) & TRAP_BIT);
 }
 
-/* SIGTRAP in or out of a thread's mask; held: the caller holds it
- * stopped already (attach's own thread).  A signal the thread was taking
- * when it stopped (one of our breakpoints, say) goes on with it. */
-static int set_trap_blocked(pid_t tid, int blocked, int held)
+static uint64_t unblocked(uint64_t mask, uint64_t left)
+{
+	(void)left;
+	return mask & ~TRAP_BIT;
+}
+
+/* The mask detach leaves: SIGTRAP back in if the thread still blocks
+ * as it did when attach left it the mask left. */
+static uint64_t reblocked(uint64_t mask, uint64_t left)
+{
+	return mask == left || (mask & NEIGHBOUR_BIT) ? mask | TRAP_BIT : mask;
+}
+
+typedef uint64_t (*mask_edit)(uint64_t mask, uint64_t left);
+
+/* The thread's mask made edit(mask, left), into *now; held: the caller
+ * holds it stopped already (attach's own thread).  A signal the thread
+ * was taking when it stopped (one of our breakpoints, say) goes on with
+ * it. */
+static int edit_mask(pid_t tid, int held, mask_edit edit, uint64_t left, uint64_t *now)
 {
 	uint64_t mask;
 	int ret = -1, sig = 0;
@@ -48,8 +76,9 @@ static int set_trap_blocked(pid_t tid, int blocked, int held)
 	if (!held && (sig = attach_ptrace_stop(tid)) < 0)
 		return -1;
 	if (ptrace(PTRACE_GETSIGMASK, tid, (void *)sizeof(mask), &mask) == 0) {
-		mask = blocked ? mask | TRAP_BIT : mask & ~TRAP_BIT;
-		ret = ptrace(PTRACE_SETSIGMASK, tid, (void *)sizeof(mask), &mask) ? -1 : 0;
+		*now = edit(mask, left);
+		ret = *now == mask ||
+		      ptrace(PTRACE_SETSIGMASK, tid, (void *)sizeof(*now), now) == 0 ? 0 : -1;
 	}
 	if (!held)
 		ptrace(PTRACE_DETACH, tid, NULL, (void *)(long)sig);
@@ -61,6 +90,7 @@ int attach_unblock_traps(pid_t pid, pid_t held, char *list, size_t len)
 	char path[64];
 	struct dirent *e;
 	size_t used = 0;
+	uint64_t left;
 	DIR *d;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
@@ -71,11 +101,14 @@ int attach_unblock_traps(pid_t pid, pid_t held, char *list, size_t len)
 		pid_t tid = atoi(e->d_name);
 		int n;
 
-		if (tid <= 0 || !blocks_trap(pid, tid) || set_trap_blocked(tid, 0, tid == held))
+		if (tid <= 0 || !blocks_trap(pid, tid) ||
+		    edit_mask(tid, tid == held, unblocked, 0, &left))
 			continue;
-		n = snprintf(list + used, len - used, "%s%d", used ? " " : "", (int)tid);
+		n = snprintf(list + used, len - used, "%s%d:%llx", used ? " " : "", (int)tid,
+			     (unsigned long long)left);
 		if (n < 0 || (size_t)n >= len - used) {
-			set_trap_blocked(tid, 1, tid == held);
+			list[used] = '\0';
+			edit_mask(tid, tid == held, reblocked, left, &left);
 			break;
 		}
 		used += n;
@@ -106,9 +139,12 @@ void detach_reblock_traps(pid_t pid, const char *list)
 	const char *p = list;
 	char *end;
 
-	for (long tid; (tid = strtol(p, &end, 10)) > 0; p = end) {
+	for (long tid; (tid = strtol(p, &end, 10)) > 0 && *end == ':'; ) {
+		uint64_t left = strtoull(end + 1, &end, 16), now;
+
+		p = end;
 		snprintf(path, sizeof(path), "/proc/%d/task/%ld", (int)pid, tid);
-		if (access(path, F_OK) == 0 && set_trap_blocked(tid, 1, 0))
+		if (access(path, F_OK) == 0 && edit_mask(tid, 0, reblocked, left, &now))
 			cli_error("process %d: thread %ld: cannot block SIGTRAP again", (int)pid,
 				  tid);
 	}

@@ -131,7 +131,7 @@ int cmd_attach(int argc, char **argv)
 
 int cmd_detach(int argc, char **argv)
 {
-	char traps[1024];
+	char traps[2048];
 	pid_t pid;
 	int n = parse_pid_args(argc, argv, detach_usage, &pid, NULL), status;
 

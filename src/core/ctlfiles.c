@@ -89,9 +89,14 @@ static int read_tracers(struct ctl_out *o, int arg)
 	return 0;
 }
 
+/* Longer than a line of ctl_printf()'s where many threads block SIGTRAP. */
 static int read_traps_unblocked(struct ctl_out *o, int arg)
 {
-	ctl_printf(o, "ok\n%s\n", ft_traps_unblocked());
+	const char *list = ft_traps_unblocked();
+
+	ctl_write(o, "ok\n", 3);
+	ctl_write(o, list, strlen(list));
+	ctl_write(o, "\n", 1);
 	return 0;
 }
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * attach_blocked [SECONDS [HOLD]]: a worker thread that blocks every
- * signal, as xz's do, calling traced functions every 10 ms for SECONDS
- * (default 3), and on while the file HOLD exists, while main() waits for
- * it.  Prints the sum of the first SECONDS' results.
+ * attach_blocked [SECONDS [HOLD [OPEN]]]: a worker thread that blocks
+ * every signal, as xz's do, calling traced functions every 10 ms for
+ * SECONDS (default 3), and on while the file HOLD exists, while main()
+ * waits for it.  Once the file OPEN exists, the worker blocks no signal.
+ * Prints the sum of the first SECONDS' results.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -29,11 +30,22 @@ KEEP long blocked_mid(long x)
 	return r;
 }
 
-static const char *hold;
+static const char *hold, *open_file;
 
 static int held(void)
 {
 	return hold && access(hold, F_OK) == 0;
+}
+
+static void open_once(void)
+{
+	sigset_t none;
+
+	if (!open_file || access(open_file, F_OK))
+		return;
+	sigemptyset(&none);
+	pthread_sigmask(SIG_SETMASK, &none, NULL);
+	open_file = NULL;
 }
 
 static void *worker(void *arg)
@@ -48,6 +60,7 @@ static void *worker(void *arg)
 
 		if (i < n)
 			sum += r;
+		open_once();
 		usleep(10000);
 	}
 	return (void *)sum;
@@ -60,6 +73,7 @@ int main(int argc, char **argv)
 	void *sum;
 
 	hold = argc > 2 ? argv[2] : NULL;
+	open_file = argc > 3 ? argv[3] : NULL;
 	pthread_create(&t, NULL, worker, (void *)n);
 	pthread_join(t, &sum);
 	printf("%ld\n", (long)sum);

@@ -197,6 +197,28 @@ wait $pid
 t_eq "attach, a thread blocking SIGTRAP: the program ends normally" 0 "$?"
 t_same "attach, a thread blocking SIGTRAP: its output" want.txt got.txt
 
+# ... but not in the mask of one that blocks no signal since: detach
+# leaves the mask the program set last.
+touch blocked.hold
+rm -f blocked.open
+./blocked 3 blocked.hold blocked.open >got.txt &
+pid=$!
+t_running $pid blocked
+for i in $(seq 100); do [ "$(ls /proc/$pid/task | wc -l)" -ge 2 ] && break; sleep 0.02; done
+worker=$(ls /proc/$pid/task | grep -vx $pid)
+for i in $(seq 100); do [ "$(sigblk)" = "$mask_before" ] && break; sleep 0.02; done
+"$FNTRACE" attach $pid 2>/dev/null
+t_eq "attach, a thread blocking SIGTRAP, then none: it is let take it" \
+	"$(without_trap "$mask_before")" "$(sigblk)"
+touch blocked.open
+for i in $(seq 100); do [ "$(sigblk)" = 0000000000000000 ] && break; sleep 0.02; done
+"$FNTRACE" detach $pid 2>err.txt
+t_eq "detach: the mask the thread set since, kept" 0000000000000000 "$(sigblk)"
+rm -f blocked.hold
+wait $pid
+t_eq "attach, a thread blocking SIGTRAP, then none: the program ends normally" 0 "$?"
+t_same "attach, a thread blocking SIGTRAP, then none: its output" want.txt got.txt
+
 # The thread attach stops may be in the middle of its own code, with live
 # values in its vector registers, which the calls attach makes in it
 # (dlopen's string functions) overwrite: they are saved and put back.
