@@ -63,12 +63,18 @@ int ft_task_blocks_trap(pid_t tid)
  * of the program's code: taken for the program's, it blocked SIGTRAP,
  * and every site changed live kept its return hijacked (the race reports'
  * stacks then named return_to_handler for callers), or was left alone.
- * Every signal it can: all but SIGKILL and SIGSTOP, and glibc's two.
+ * Every signal it can: all but SIGKILL and SIGSTOP, glibc's two, and
+ * (clang's) SIGSYS, which a seccomp sandbox's handler needs.  SIGTRAP may
+ * be let through too, as fntrace attach lets it through to every thread
+ * that blocks it (src/attach/attach_traps.c): counted in, this thread
+ * never answered a sync's signal, and nothing could be switched where
+ * membarrier is missing.
  */
 static int sanitizers_own(pid_t tid)
 {
 	const unsigned long long unblockable = 1ULL << (SIGKILL - 1) | 1ULL << (SIGSTOP - 1) |
-					       1ULL << 31 | 1ULL << 32;
+					       1ULL << 31 | 1ULL << 32 | 1ULL << (SIGSYS - 1) |
+					       1ULL << (SIGTRAP - 1);
 
 	return ft_sanitized_tsan && (blocked_mask(tid) | unblockable) == ~0ULL;
 }
