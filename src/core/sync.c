@@ -295,13 +295,23 @@ void ftrace_sync_after_exec(void)
 	ftrace_thread_mask(SIG_UNBLOCK, &sync, NULL);
 }
 
+/*
+ * Is the CPU emulated (qemu-user)?  The CLI says so in the environment,
+ * which getenv() finds only once libc has set environ: a sanitizer's
+ * start-up runs first (the program's preinit_array) and calls our
+ * wrappers (sigaction).  An answer taken then, kept, was "no", and under
+ * qemu-i386 a batch gave text pages back without exec (textprot.c).
+ */
 int ftrace_cpu_emulated(void)
 {
+	extern char **environ;
 	static int known = -1;
 
-	if (known < 0)
-		known = arch_cpu_emulated() || getenv("FNTRACE_EMULATED");
-	return known;
+	if (known < 0 && arch_cpu_emulated())
+		known = 1;
+	if (known < 0 && environ)
+		known = getenv("FNTRACE_EMULATED") != NULL;
+	return known > 0;
 }
 
 int ftrace_sync_init(void)

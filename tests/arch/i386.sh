@@ -20,12 +20,6 @@ ARCH_TRIPLE=i686-linux-gnu
 # crashes.  The cases that lean on that are left out only where the probe
 # fails; natively every case runs.
 ARCH_QEMU_CASES="load_nops control lost record_faults ctl_faults"
-# And i386's ASan program under qemu-i386 with the runtime preloaded
-# takes a SIGSEGV at an address of its libraries' mappings as soon as
-# ASan's handler is in place, again and again, and never reaches main
-# (without the runtime it runs; natively, with it too): not understood
-# yet, so the case is left out there rather than hang the suite.
-ARCH_QEMU_SAN_CASES="sanitizers_arch"
 ARCH_TLS_CASES="robust_signals robust_batch_fork live_stress robust_torture signal_nesting robust_live
 	robust_clone ctl_triggers record_triggers"
 
@@ -40,16 +34,13 @@ i386_tls_kept() {
 }
 
 arch_emulated_skip() {
-	echo $ARCH_QEMU_CASES $ARCH_QEMU_SAN_CASES
+	echo $ARCH_QEMU_CASES
 	i386_tls_kept || echo $ARCH_TLS_CASES
 }
 
 arch_emulated_why() {
 	case " $ARCH_QEMU_CASES " in
 	*" $1 "*) echo "under qemu-user, as on aarch64: qemu's own threads, native timing, sleeps cut by sync signals"; return ;;
-	esac
-	case " $ARCH_QEMU_SAN_CASES " in
-	*" $1 "*) echo "under qemu-i386, ASan's program with the runtime loops on a SIGSEGV before main (not understood yet)"; return ;;
 	esac
 	echo "qemu-i386 gives a thread another thread's TLS after a signal handler (tests/progs/tls_signal_probe.c)"
 }
