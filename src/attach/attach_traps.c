@@ -49,14 +49,15 @@ static int blocks_trap(pid_t pid, pid_t tid)
 	       (strtoull(value, NULL, 16) & TRAP_BIT);
 }
 
+/* The mask attach leaves: SIGTRAP let through. */
 static uint64_t unblocked(uint64_t mask, uint64_t left)
 {
-	(void)left;
 	return mask & ~TRAP_BIT;
 }
 
-/* The mask detach leaves: SIGTRAP back in if the thread still blocks
- * as it did when attach left it the mask left. */
+/* The mask detach leaves: SIGTRAP back in where the thread still blocks
+ * as before, its mask the one attach left it (left) or one that blocks
+ * SIGTRAP's neighbour. */
 static uint64_t reblocked(uint64_t mask, uint64_t left)
 {
 	return mask == left || (mask & NEIGHBOUR_BIT) ? mask | TRAP_BIT : mask;
