@@ -10,7 +10,8 @@
  *                      each:  got FILE  its JUMP_SLOT slots into FILE, a
  *                      line each: its symbol, its word;  work N  use_heap()
  *                      N times;  quit
- *   libcalls threads T N   T threads, each use_heap() N times
+ *   libcalls threads T N [HOLD]   T threads, each use_heap() N times,
+ *                      and on while the file HOLD exists
  *   libcalls dl LIB N  N times: LIB (libcalls_lib.c) dlopen()ed lazily and
  *                      locally, its lib_work() called, LIB closed
  */
@@ -140,10 +141,18 @@ static void live(void)
 	}
 }
 
+static const char *hold;
+
+/* n calls, then on while the file hold exists (asked once in 1024). */
 static void *worker(void *arg)
 {
-	for (long i = (long)arg; i > 0; i--)
+	long n = (long)arg;
+
+	for (long i = 0; i < n; i++)
 		use_heap(16);
+	while (hold && access(hold, F_OK) == 0)
+		for (int k = 0; k < 1024; k++)
+			use_heap(16);
 	return NULL;
 }
 
@@ -187,6 +196,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc > 3 && !strcmp(argv[1], "threads")) {
+		hold = argc > 4 ? argv[4] : NULL;
 		threads(atoi(argv[2]), atol(argv[3]));
 		leave();
 	}

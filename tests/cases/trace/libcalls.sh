@@ -240,25 +240,29 @@ t_eq "threads: --stat's hits are the calls the program counted" \
 	"$(awk '$1 == "malloc" { m = $2 } $1 == "strlen" { s = $2 } END { print "malloc " m " strlen " s }' thr.stat)"
 
 # Threads calling while it is switched on and off, four writes a round
-# (make stress: 1000 rounds, LIBCALLS_ROUNDS, the threads calling long
-# enough, LIBCALLS_CALLS each).
-calls=${LIBCALLS_CALLS:-40000000}
-"$FNTRACE" run -- ./libcalls threads 4 "$calls" >thr.out 2>/dev/null &
+# (make stress: 1000 rounds, LIBCALLS_ROUNDS).  They call LIBCALLS_CALLS
+# times each, and on until every round is made: on a loaded machine, or
+# with a sanitized fntrace, a fixed number of calls ran out first.
+calls=${LIBCALLS_CALLS:-4000000} rounds=${LIBCALLS_ROUNDS:-60}
+touch thr.hold
+"$FNTRACE" run -- ./libcalls threads 4 "$calls" thr.hold >thr.out 2>/dev/null &
 pid=$!
 sleep 0.3
 n=0
-while kill -0 $pid 2>/dev/null && [ $n -lt "${LIBCALLS_ROUNDS:-60}" ]; do
+while kill -0 $pid 2>/dev/null && [ $n -lt "$rounds" ]; do
 	"$FNTRACE" ctl $pid set_ftrace_filter 'malloc' 2>/dev/null
 	"$FNTRACE" ctl $pid current_tracer function_graph 2>/dev/null
 	"$FNTRACE" ctl $pid set_ftrace_filter '*:mod:libc.so.6' 2>/dev/null
 	"$FNTRACE" ctl $pid current_tracer nop 2>/dev/null
 	n=$((n + 1))
 done
+rm thr.hold
 wait $pid
 t_eq "threads: exit status" 0 "$?"
-t_ok "threads: switched while they called" test $n -ge 10
-t_eq "threads: every call made" "malloc $((4 * calls)) strlen $((4 * calls))" \
-	"$(sed -n 's/ free.*//p' thr.out)"
+t_eq "threads: switched while they called" "$rounds" "$n"
+made=$(sed -n 's/^malloc \([0-9]*\) strlen \1 .*/\1/p' thr.out)
+t_eq "threads: every call made, malloc as often as strlen" yes \
+	"$([ "${made:-0}" -ge $((4 * calls)) ] && echo yes || head -n 1 thr.out)"
 
 # An architecture whose runtime has no library calls yet says so.
 [ -n "$T_ARCH" ] && return 0
