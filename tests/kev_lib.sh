@@ -1,20 +1,56 @@
 # Helpers of the kernel events' cases (record -e), sourced by them.
 
 # kev_tracefs: tracefs mounted where fntrace looks, mounted here if it
-# is not (as root, as a setup would); KEV_MOUNTED says to unmount it.
-KEV_MOUNTED=
+# is not (as root, as a setup would).  The cases run two at once, and a
+# case's unmount must not pull it from under another's record: the run's
+# cases share the mount ($RUN_TMP/tracefs.users counts them, under a
+# lock), and the last one out unmounts it.  A mount that was there
+# before the run is the machine's, never unmounted.
+KEV_USING=
 kev_tracefs() {
+	local rc=0
+	exec 8>>"$RUN_TMP/tracefs.lock"
+	flock 8
+	if kev_mounted; then
+		if [ -s "$RUN_TMP/tracefs.users" ] && [ -z "$KEV_USING" ]; then
+			echo $(($(cat "$RUN_TMP/tracefs.users") + 1)) >"$RUN_TMP/tracefs.users"
+			KEV_USING=1
+		fi
+	elif [ "$(id -u)" = 0 ] && mount -t tracefs nodev /sys/kernel/tracing; then
+		echo 1 >"$RUN_TMP/tracefs.users"
+		KEV_USING=1
+	else
+		rc=1
+	fi
+	flock -u 8
+	exec 8>&-
+	return $rc
+}
+
+kev_mounted() {
 	local d
 	for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
 		[ "$(stat -f -c %T "$d" 2>/dev/null)" = tracefs ] && return 0
 	done
-	[ "$(id -u)" = 0 ] || return 1
-	mount -t tracefs nodev /sys/kernel/tracing || return 1
-	KEV_MOUNTED=/sys/kernel/tracing
+	return 1
 }
 
+# kev_untracefs: this case is done with tracefs (at its exit).
 kev_untracefs() {
-	[ -z "$KEV_MOUNTED" ] || umount "$KEV_MOUNTED"
+	local n
+	[ -n "$KEV_USING" ] || return 0
+	exec 8>>"$RUN_TMP/tracefs.lock"
+	flock 8
+	n=$(($(cat "$RUN_TMP/tracefs.users") - 1))
+	if [ "$n" -gt 0 ]; then
+		echo "$n" >"$RUN_TMP/tracefs.users"
+	else
+		umount /sys/kernel/tracing
+		rm -f "$RUN_TMP/tracefs.users"
+	fi
+	KEV_USING=
+	flock -u 8
+	exec 8>&-
 }
 
 # kev_graph DIR: the function_graph report without its CPU and task
