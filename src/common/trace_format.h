@@ -102,10 +102,12 @@
 #define FT_SHM_MAGIC	"FNTRACE\x01"
 #define FT_FILE_MAGIC	"FNTRDAT\x01"
 #define FT_VERSION	2	/* 2: ft_chunk.context */
-#define FT_SHM_VERSION	5	/* 4: chunk_size varies, ft_shm.waiters,
+#define FT_SHM_VERSION	6	/* 4: chunk_size varies, ft_shm.waiters,
 				 * the state word's generation; 5: the
-				 * crash stamp and the tracer's name */
+				 * crash stamp and the tracer's name;
+				 * 6: the control threads' ring */
 #define FT_WORD_ORDER	0x01020304u
+#define FT_CONTROL_TIDS	64
 /* This side's byte order (runtime or recorder). */
 #define FT_BIG_ENDIAN	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
 
@@ -205,10 +207,15 @@ struct ft_shm {
 	 * the runtime as it switches. */
 	_Alignas(64) struct ft_crash crash;
 	char tracer[24];
-	/* The runtime's control thread (fntrace-ctl), 0 until it starts:
-	 * its system calls are fntrace's, not the program's, and a recorder
-	 * of the kernel's events (record -e) leaves them out. */
-	_Atomic uint32_t control_tid;
+	/* The runtimes' control threads (fntrace-ctl), the last
+	 * FT_CONTROL_TIDS to start, 0 in a slot none took: their system
+	 * calls are fntrace's, not the program's, and a recorder of the
+	 * kernel's events (record -e) leaves them out.  The processes of a
+	 * recording (forks, execs) share the buffer, and a thread's events
+	 * may be filed after others have started: one word would be lost. */
+	_Atomic uint32_t control_tids[FT_CONTROL_TIDS];
+	_Atomic uint32_t control_next;	/* the slot the next one takes */
+	_Atomic uint32_t control_noted;	/* +1 once its tid is in the slot */
 	/* Threads begun, in every process of the recording: each thread's
 	 * chunks carry its number (ft_seq_first). */
 	_Atomic uint32_t threads_begun;

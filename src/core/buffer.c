@@ -131,8 +131,13 @@ int ft_buffer_create(void)
 
 void ft_buffer_note_control_tid(void)
 {
-	if (shm)
-		atomic_store(&shm->control_tid, (uint32_t)ft_control_tid());
+	uint32_t tid = (uint32_t)ft_control_tid(), slot;
+
+	if (!shm || !tid)
+		return;
+	slot = atomic_fetch_add(&shm->control_next, 1) % FT_CONTROL_TIDS;
+	atomic_store(&shm->control_tids[slot], tid);
+	atomic_fetch_add(&shm->control_noted, 1);
 }
 
 struct ft_shm *ft_buffer_shm(void)

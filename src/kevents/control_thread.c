@@ -5,13 +5,15 @@
  * accept4, reads and writes of serving a recorder) are fntrace's, not
  * the program's, and are left out.
  *
- * A process's runtime says its control thread's tid in the buffer's
- * header as the thread starts; processes that share the buffer (a fork,
- * an exec) each overwrite it.  So a tid is judged once, the first time
- * one of its records is filed: the tid the header says now, or a thread
- * named fntrace-ctl in /proc, is one; and the verdict is kept.  A control
- * thread's first records (its start, a few microseconds before it names
- * itself) are taken for the program's only if a drain pass came between.
+ * A process's runtime puts its control thread's tid in the buffer's
+ * header as the thread starts, in a ring of the last FT_CONTROL_TIDS that
+ * every process sharing the buffer (a fork, an exec) writes to, and
+ * counts it there as noted.  A tid is judged the first time one of its
+ * records is filed: one the ring holds, or a thread named fntrace-ctl in
+ * /proc, is one.  A "yes" is kept; a "no" holds until the next control
+ * thread is noted, and is judged again then: a drain pass may file a
+ * control thread's first records (its start, microseconds before it
+ * notes its tid), which are taken for the program's, but not the rest.
  */
 #include "kevents.h"
 #include "../common/fileio.h"
@@ -26,6 +28,7 @@
 
 struct kev_verdicts {
 	uint32_t *tids;			/* 0: an empty slot */
+	uint32_t *noted;		/* control threads noted at the verdict */
 	unsigned char *control;
 	size_t cap, nr;
 };
@@ -39,15 +42,22 @@ static size_t slot_of(const struct kev_verdicts *v, uint32_t tid)
 	return i;
 }
 
+static void verdicts_free(struct kev_verdicts *v)
+{
+	free(v->tids);
+	free(v->noted);
+	free(v->control);
+}
+
 static int grow(struct kev_verdicts *v)
 {
 	struct kev_verdicts bigger = { .cap = v->cap ? 2 * v->cap : 64 };
 
 	bigger.tids = calloc(bigger.cap, sizeof(*bigger.tids));
+	bigger.noted = calloc(bigger.cap, sizeof(*bigger.noted));
 	bigger.control = calloc(bigger.cap, 1);
-	if (!bigger.tids || !bigger.control) {
-		free(bigger.tids);
-		free(bigger.control);
+	if (!bigger.tids || !bigger.noted || !bigger.control) {
+		verdicts_free(&bigger);
 		return -1;
 	}
 	for (size_t i = 0; i < v->cap; i++) {
@@ -55,18 +65,18 @@ static int grow(struct kev_verdicts *v)
 			size_t j = slot_of(&bigger, v->tids[i]);
 
 			bigger.tids[j] = v->tids[i];
+			bigger.noted[j] = v->noted[i];
 			bigger.control[j] = v->control[i];
 			bigger.nr++;
 		}
 	}
-	free(v->tids);
-	free(v->control);
+	verdicts_free(v);
 	*v = bigger;
 	return 0;
 }
 
 /* Kept if there is memory for it; the verdict either way. */
-static int remember(struct kev_verdicts *v, uint32_t tid, int control)
+static int remember(struct kev_verdicts *v, uint32_t tid, uint32_t noted, int control)
 {
 	size_t i;
 
@@ -74,6 +84,7 @@ static int remember(struct kev_verdicts *v, uint32_t tid, int control)
 		return control;
 	i = slot_of(v, tid);
 	v->tids[i] = tid;
+	v->noted[i] = noted;
 	v->control[i] = (unsigned char)control;
 	v->nr++;
 	return control;
@@ -100,25 +111,47 @@ void kev_leave_out_control(struct kevents *k, const struct ft_shm *shm)
 		k->verdicts = calloc(1, sizeof(*k->verdicts));
 }
 
+/* How many control threads the header has noted: read before the ring,
+ * so that one noted after the read is judged again. */
+static uint32_t control_noted(const struct ft_shm *shm)
+{
+	return ft_shm_u32(shm, atomic_load_explicit(&shm->control_noted, memory_order_acquire));
+}
+
+/* Is tid one of the control threads the header's ring holds? */
+static int said_control(const struct ft_shm *shm, uint32_t tid)
+{
+	for (unsigned i = 0; i < FT_CONTROL_TIDS; i++)
+		if (ft_shm_u32(shm, atomic_load_explicit(&shm->control_tids[i],
+							 memory_order_relaxed)) == tid)
+			return 1;
+	return 0;
+}
+
 int kev_of_control_thread(struct kevents *k, const struct kev_record *rec)
 {
 	struct kev_verdicts *v = k->verdicts;
-	uint32_t said;
+	uint32_t noted;
 	size_t i;
 
 	if (!k->shm || !v || !rec->tid)
 		return 0;
-	if (v->cap && v->tids[i = slot_of(v, rec->tid)])
+	noted = control_noted(k->shm);
+	if (v->cap && v->tids[i = slot_of(v, rec->tid)]) {
+		if (!v->control[i] && v->noted[i] != noted) {
+			v->noted[i] = noted;
+			v->control[i] = (unsigned char)said_control(k->shm, rec->tid);
+		}
 		return v->control[i];
-	said = ft_shm_u32(k->shm, atomic_load_explicit(&k->shm->control_tid, memory_order_relaxed));
-	return remember(v, rec->tid, rec->tid == said || named_control(rec->pid, rec->tid));
+	}
+	return remember(v, rec->tid, noted, said_control(k->shm, rec->tid) ||
+					    named_control(rec->pid, rec->tid));
 }
 
 void kev_verdicts_free(struct kevents *k)
 {
 	if (k->verdicts) {
-		free(k->verdicts->tids);
-		free(k->verdicts->control);
+		verdicts_free(k->verdicts);
 		free(k->verdicts);
 	}
 }
