@@ -67,9 +67,10 @@ t_eq "child: two sleeps, two switches away while sleeping" "2 2" \
 t_ok "the switch in exec_nap() named by the exec'd program" \
 	grep -qE "^ [0-9]+\) +kev_exe-$child +=> .* S \(sleeping\) [0-9.]+ [um]?s off CPU" child.txt
 kev_in_call parent.txt wait_child wait4 >wait.rec
-read -r dur off <wait.rec
+read -r dur off pre <wait.rec
 want=$(sed -n 's/^wait //p' f.out)
-kev_within "wait_child(): wait4 lasts the parent's wait" "$want" "$dur"
+# Less the times the parent was preempted around it, on a busy machine.
+kev_within "wait_child(): wait4 lasts the parent's wait" "$want" "$dur" "$pre"
 kev_within "wait_child(): off the CPU all of it" "$(awk -v d="$dur" 'BEGIN { printf "%d", d * 1000 }')" "$off"
 "$FNTRACE" report -i f.data --stat --csv >stat.csv
 kev_within "--stat: wait_child()'s time off CPU, the parent's wait" "$want" \
