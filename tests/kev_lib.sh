@@ -9,21 +9,19 @@
 KEV_USING=
 kev_tracefs() {
 	local rc=0
-	exec 8>>"$RUN_TMP/tracefs.lock"
-	flock 8
-	if kev_mounted; then
-		if [ -s "$RUN_TMP/tracefs.users" ] && [ -z "$KEV_USING" ]; then
-			echo $(($(cat "$RUN_TMP/tracefs.users") + 1)) >"$RUN_TMP/tracefs.users"
-			KEV_USING=1
+	kev_users_lock
+	if ! kev_mounted; then
+		if [ "$(id -u)" = 0 ] && mount -t tracefs nodev /sys/kernel/tracing; then
+			echo 0 >"$RUN_TMP/tracefs.users"
+		else
+			rc=1
 		fi
-	elif [ "$(id -u)" = 0 ] && mount -t tracefs nodev /sys/kernel/tracing; then
-		echo 1 >"$RUN_TMP/tracefs.users"
-		KEV_USING=1
-	else
-		rc=1
 	fi
-	flock -u 8
-	exec 8>&-
+	if [ $rc = 0 ] && [ -s "$RUN_TMP/tracefs.users" ] && [ -z "$KEV_USING" ]; then
+		echo $(($(cat "$RUN_TMP/tracefs.users") + 1)) >"$RUN_TMP/tracefs.users"
+		KEV_USING=1
+	fi
+	kev_users_unlock
 	return $rc
 }
 
@@ -35,12 +33,22 @@ kev_mounted() {
 	return 1
 }
 
+# The count of the cases using the run's mount, one case at a time:
+# closing the descriptor lets the lock go.
+kev_users_lock() {
+	exec 8>>"$RUN_TMP/tracefs.lock"
+	flock 8
+}
+
+kev_users_unlock() {
+	exec 8>&-
+}
+
 # kev_untracefs: this case is done with tracefs (at its exit).
 kev_untracefs() {
 	local n
 	[ -n "$KEV_USING" ] || return 0
-	exec 8>>"$RUN_TMP/tracefs.lock"
-	flock 8
+	kev_users_lock
 	n=$(($(cat "$RUN_TMP/tracefs.users") - 1))
 	if [ "$n" -gt 0 ]; then
 		echo "$n" >"$RUN_TMP/tracefs.users"
@@ -49,8 +57,7 @@ kev_untracefs() {
 		rm -f "$RUN_TMP/tracefs.users"
 	fi
 	KEV_USING=
-	flock -u 8
-	exec 8>&-
+	kev_users_unlock
 }
 
 # kev_graph DIR: the function_graph report without its CPU and task
