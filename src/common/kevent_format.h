@@ -46,6 +46,10 @@ enum kev_kind {
 	KEV_FAULT,		/* args[0]: the address, args[1]: the ip,
 				 * args[2]: the error code */
 	KEV_LOST,		/* value: events the CPU's ring had no room for */
+	KEV_OWN_WORK,		/* time to value: the runtime worked on the
+				 * thread (its start-up, a dlopen): its system
+				 * calls and page faults then were fntrace's.
+				 * Filed after them; older readers skip it */
 	KEV_KINDS
 };
 

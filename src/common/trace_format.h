@@ -102,12 +102,14 @@
 #define FT_SHM_MAGIC	"FNTRACE\x01"
 #define FT_FILE_MAGIC	"FNTRDAT\x01"
 #define FT_VERSION	2	/* 2: ft_chunk.context */
-#define FT_SHM_VERSION	6	/* 4: chunk_size varies, ft_shm.waiters,
+#define FT_SHM_VERSION	7	/* 4: chunk_size varies, ft_shm.waiters,
 				 * the state word's generation; 5: the
 				 * crash stamp and the tracer's name;
-				 * 6: the control threads' ring */
+				 * 6: the control threads' ring; 7: the
+				 * runtime's own work's windows */
 #define FT_WORD_ORDER	0x01020304u
 #define FT_CONTROL_TIDS	64
+#define FT_OWN_WINDOWS	32
 /* This side's byte order (runtime or recorder). */
 #define FT_BIG_ENDIAN	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
 
@@ -167,6 +169,22 @@ struct ft_shm_clock {
 };
 
 /*
+ * A stretch of time in which the runtime worked on a program's thread
+ * (its start-up, a dlopen()ed module read and patched): the system calls
+ * the thread made in it are fntrace's, not the program's.  Words only, so
+ * that 32- and 64-bit sides lay it out alike.  `seq` is the window's
+ * number + 1 once its words are whole, 0 while a writer fills the slot
+ * (a seqlock: a reader takes the words only if seq read before and after
+ * them is the number it expects).
+ */
+struct ft_own_window {
+	_Atomic uint32_t seq;
+	_Atomic uint32_t pid, tid;
+	_Atomic uint32_t from[2], to[2];	/* CLOCK_MONOTONIC ns (lo, hi) */
+	uint32_t pad;
+};
+
+/*
  * The header keeps apart, a cache line each, what is read at every step
  * but never changes, what the program's threads change as they take and
  * publish chunks, what a reader changes, and the clock: with chunks
@@ -219,6 +237,12 @@ struct ft_shm {
 	/* Threads begun, in every process of the recording: each thread's
 	 * chunks carry its number (ft_seq_first). */
 	_Atomic uint32_t threads_begun;
+	/* The runtimes' own work on program threads, the last
+	 * FT_OWN_WINDOWS of every process of the recording: a recorder of
+	 * the kernel's events (record -e) files them with the events, for a
+	 * reader to tell those calls apart. */
+	_Alignas(64) struct ft_own_window own_windows[FT_OWN_WINDOWS];
+	_Atomic uint32_t own_next;	/* the number the next window takes */
 
 	_Alignas(64) _Atomic uint32_t state[];	/* one word per chunk: its
 						 * state, age and generation

@@ -41,6 +41,7 @@
 #include "exec_env.h"
 #include "lock.h"
 #include "messages.h"
+#include "own_work.h"
 #include "raw_syscall.h"
 #include "readout.h"
 #include "recorder_files.h"
@@ -311,6 +312,8 @@ int ft_runtime_started(void)
  * fntrace does not run, leaves it dormant for good. */
 void ft_runtime_start(void)
 {
+	uint64_t from = ft_own_work_begin();
+
 	if (atomic_exchange(&asked, 1))
 		return;
 	if (ft_runtime_wanted()) {
@@ -318,6 +321,7 @@ void ft_runtime_start(void)
 		start();
 	}
 	ft_early_started();
+	ft_own_work_end(from);
 }
 
 __attribute__((constructor)) static void fntrace_init(void)
@@ -338,9 +342,12 @@ static void update_modules(void)
 
 static void modules_changed(void)
 {
+	uint64_t from = ft_own_work_begin();
+
 	ftrace_lock();
 	update_modules();
 	ftrace_unlock();
+	ft_own_work_end(from);
 }
 
 FT_EXPORT void *dlopen(const char *file, int mode)
@@ -400,10 +407,13 @@ static int module_known(uintptr_t addr)
  * bytes were not what the file said). */
 void ft_module_arrived(uintptr_t addr)
 {
+	uint64_t from = ft_own_work_begin();
+
 	ftrace_lock();
 	if (!module_known(addr))
 		update_modules();
 	ftrace_unlock();
+	ft_own_work_end(from);
 }
 
 /*

@@ -107,6 +107,9 @@ static int named_control(uint32_t pid, uint32_t tid)
 void kev_leave_out_control(struct kevents *k, const struct ft_shm *shm)
 {
 	k->shm = shm;
+	/* A running process's (record -p) windows said before now are of
+	 * calls no event was opened for. */
+	k->own_seen = ft_shm_u32(shm, atomic_load(&shm->own_next));
 	if (!k->verdicts)
 		k->verdicts = calloc(1, sizeof(*k->verdicts));
 }

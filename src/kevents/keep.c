@@ -48,6 +48,11 @@ void kev_keep_put(struct kev_keep *kp, const struct kev_record *rec)
 {
 	struct kev_record *slot = &kp->recs[kp->put % kp->cap];
 
+	if (rec->kind == KEV_OWN_WORK) {
+		kp->own[kp->own_put++ % KEV_KEEP_OWN] = *rec;
+		return;
+	}
+
 	if (kp->put >= kp->cap) {
 		if (slot->time > kp->overwritten_until)
 			kp->overwritten_until = slot->time;
@@ -71,6 +76,15 @@ static int write_header(int fd, unsigned arch)
 	return write_all(fd, &h, sizeof(h));
 }
 
+/* A record in [from, to]; the runtime's own work's, if it reaches into
+ * it: the calls of it that the window holds are left out. */
+static int in_window(const struct kev_record *r, uint64_t from, uint64_t to)
+{
+	uint64_t end = r->kind == KEV_OWN_WORK ? (uint64_t)r->value : r->time;
+
+	return end >= from && r->time <= to;
+}
+
 /* The kept records of [from, to], oldest first, into fd; the kernel's
  * losses said before from added to w->lost_before. */
 static int write_window(const struct kev_keep *kp, int fd, uint64_t from, uint64_t to,
@@ -86,7 +100,7 @@ static int write_window(const struct kev_keep *kp, int fd, uint64_t from, uint64
 
 		if (r->time < from && r->kind == KEV_LOST)
 			w->lost_before += (uint64_t)r->value;
-		if (r->time < from || r->time > to)
+		if (!in_window(r, from, to))
 			continue;
 		buf[n++] = *r;
 		w->written++;
@@ -101,6 +115,20 @@ static int write_window(const struct kev_keep *kp, int fd, uint64_t from, uint64
 	return ret;
 }
 
+/* The windows of the runtime's own work that reach into [from, to]. */
+static int write_own_work(const struct kev_keep *kp, int fd, uint64_t from, uint64_t to)
+{
+	uint64_t nr = kp->own_put < KEV_KEEP_OWN ? kp->own_put : KEV_KEEP_OWN;
+
+	for (uint64_t i = kp->own_put - nr; i < kp->own_put; i++) {
+		const struct kev_record *r = &kp->own[i % KEV_KEEP_OWN];
+
+		if (in_window(r, from, to) && write_all(fd, r, sizeof(*r)))
+			return -1;
+	}
+	return 0;
+}
+
 int kev_keep_write(const struct kev_keep *kp, const char *dir, uint64_t from, uint64_t to,
 		   struct kev_window *w)
 {
@@ -112,7 +140,8 @@ int kev_keep_write(const struct kev_keep *kp, const char *dir, uint64_t from, ui
 				  .whole_from = kp->overwritten_until };
 	snprintf(path, sizeof(path), "%s/kevents", dir);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	ret = fd < 0 || write_header(fd, kp->arch) || write_window(kp, fd, from, to, w) ? -1 : 0;
+	ret = fd < 0 || write_header(fd, kp->arch) || write_window(kp, fd, from, to, w) ||
+	      write_own_work(kp, fd, from, to) ? -1 : 0;
 	if (ret)
 		pr_warn("cannot write %s: %s", path, strerror(errno ? errno : EIO));
 	if (fd >= 0 && close(fd) && !ret) {

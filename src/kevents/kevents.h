@@ -13,6 +13,7 @@
  *              a snapshot's window of them written with it
  *   gate.c     a program held between fork and exec meanwhile
  *   control_thread.c  the runtime's own control thread told apart
+ *   own_work.c the runtime's own work on the program's threads, filed
  */
 #ifndef FNTRACE_KEVENTS_H
 #define FNTRACE_KEVENTS_H
@@ -91,6 +92,7 @@ struct kev_counts {
 };
 
 /* record --overwrite: the newest records, in memory (keep.c). */
+#define KEV_KEEP_OWN	256
 struct kev_keep {
 	struct kev_record *recs;	/* a ring of cap; NULL: the file instead */
 	size_t cap;
@@ -101,6 +103,10 @@ struct kev_keep {
 	uint64_t lost_overwritten;	/* the kernel's losses in LOST records
 					 * the bound overwrote */
 	unsigned arch;			/* whose system calls (KEV_ARCH_*) */
+	/* The runtime's own work's windows (KEV_OWN_WORK), the newest
+	 * KEV_KEEP_OWN of them: not events, so kept apart from the bound. */
+	struct kev_record own[KEV_KEEP_OWN];
+	uint64_t own_put;
 };
 
 /* What a snapshot's kevents file holds of the kept records. */
@@ -132,6 +138,7 @@ struct kevents {
 	const struct ft_shm *shm;	/* the traced process's buffer: its
 					 * control thread's tid, or NULL */
 	struct kev_verdicts *verdicts;	/* control_thread.c: each tid's */
+	uint32_t own_seen;		/* own_work.c: windows filed (or passed) */
 	struct kev_counts counts;
 };
 
@@ -164,6 +171,10 @@ void kev_leave_out_control(struct kevents *k, const struct ft_shm *shm);
 /* Is rec one of them?  (A tid's verdict is kept.) */
 int kev_of_control_thread(struct kevents *k, const struct kev_record *rec);
 void kev_verdicts_free(struct kevents *k);
+/* own_work.c: the windows of the runtime's own work said in the buffer's
+ * header since the last call, filed as KEV_OWN_WORK records; on the LAST
+ * call, past any still being written. */
+void kev_file_own_work(struct kevents *k, int last);
 /* What the rings hold, into the file (or the memory): called as the
  * recorder drains. */
 void kev_drain(struct kevents *k);

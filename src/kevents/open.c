@@ -466,6 +466,7 @@ struct kevents *kev_start(const struct kev_request *req, pid_t pid, int program,
 
 void kev_drain(struct kevents *k)
 {
+	kev_file_own_work(k, k->finished);
 	for (unsigned i = 0; i < k->nr_rings; i++)
 		kev_ring_read(k, &k->rings[i]);
 	kev_flush(k);

@@ -23,7 +23,8 @@ uint64_t chrome_kevents_start(const struct trace_data *td)
 	uint64_t first = UINT64_MAX;
 
 	for (size_t i = 0; i < td->kev.nr; i++)
-		if (td->kev.recs[i].kind != KEV_LOST && td->kev.recs[i].time < first)
+		if (td->kev.recs[i].kind != KEV_LOST && td->kev.recs[i].kind != KEV_OWN_WORK &&
+		    td->kev.recs[i].time < first)
 			first = td->kev.recs[i].time;
 	return first;
 }

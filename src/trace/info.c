@@ -247,6 +247,10 @@ static void print_kevents(const struct info *in)
 	      " context switches, %" PRIu64 " wake-ups, %" PRIu64 " page faults%s%s%s",
 	      n[KEV_SYS_ENTER], n[KEV_SYS_EXIT], n[KEV_SWITCH_OUT], n[KEV_WAKEUP], n[KEV_FAULT],
 	      asked ? " (-e " : "", asked ? asked : "", asked ? ")" : "");
+	if (k->own_work[KEV_SYS_ENTER] || k->own_work[KEV_FAULT])
+		field(in, "fntrace's own", "%" PRIu64 " system calls and %" PRIu64 " page faults, "
+		      "left out (its start-up and dlopen work)", k->own_work[KEV_SYS_ENTER],
+		      k->own_work[KEV_FAULT]);
 	field(in, "off CPU", "%" PRIu64 ".%06" PRIu64 " s, all threads", k->off_cpu_ns / 1000000000,
 	      k->off_cpu_ns % 1000000000 / 1000);
 	print_kernel_lost(in, n[KEV_LOST]);

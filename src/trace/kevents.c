@@ -85,7 +85,8 @@ static uint32_t *own_threads(const struct tr_kevents *k, size_t *nr)
 
 	*nr = 0;
 	for (size_t i = 0; tids && i < k->nr; i++)
-		if (k->recs[i].kind != KEV_WAKEUP && k->recs[i].kind != KEV_LOST)
+		if (k->recs[i].kind != KEV_WAKEUP && k->recs[i].kind != KEV_LOST &&
+		    k->recs[i].kind != KEV_OWN_WORK)
 			tids[(*nr)++] = k->recs[i].tid;
 	if (tids)
 		qsort(tids, *nr, sizeof(*tids), by_tid);
@@ -97,13 +98,76 @@ static int is_own(const uint32_t *tids, size_t nr, uint32_t tid)
 	return bsearch(&tid, tids, nr, sizeof(*tids), by_tid) != NULL;
 }
 
-static void add_refs(struct tr_kevents *k, const uint32_t *tids, size_t nr_tids)
+/*
+ * The runtime's own work (KEV_OWN_WORK): windows of a thread's time whose
+ * system calls and page faults were fntrace's (its start-up, a dlopen),
+ * sorted by thread and start.  Filed after the calls they hold.
+ */
+struct own_work {
+	uint32_t tid;
+	uint64_t from, to;
+};
+
+static int by_tid_from(const void *a, const void *b)
+{
+	const struct own_work *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+/* 0, or -1 out of memory. */
+static int own_work_windows(const struct tr_kevents *k, struct own_work **w, size_t *nr)
+{
+	size_t n = 0;
+
+	*w = NULL;
+	*nr = 0;
+	for (size_t i = 0; i < k->nr; i++)
+		n += k->recs[i].kind == KEV_OWN_WORK;
+	if (!n)
+		return 0;
+	if (!(*w = malloc(n * sizeof(**w))))
+		return -1;
+	for (size_t i = 0; i < k->nr; i++)
+		if (k->recs[i].kind == KEV_OWN_WORK)
+			(*w)[(*nr)++] = (struct own_work){ k->recs[i].tid, k->recs[i].time,
+							   (uint64_t)k->recs[i].value };
+	qsort(*w, n, sizeof(**w), by_tid_from);
+	return 0;
+}
+
+/* A system call or page fault inside one of its thread's windows? */
+static int in_own_work(const struct own_work *w, size_t nr, const struct kev_record *r)
+{
+	size_t lo = 0, hi = nr;
+
+	if (r->kind != KEV_SYS_ENTER && r->kind != KEV_SYS_EXIT && r->kind != KEV_FAULT)
+		return 0;
+	while (lo < hi) {		/* the first window after r */
+		size_t mid = (lo + hi) / 2;
+
+		if (w[mid].tid < r->tid || (w[mid].tid == r->tid && w[mid].from <= r->time))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && w[lo - 1].tid == r->tid && r->time <= w[lo - 1].to;
+}
+
+static void add_refs(struct tr_kevents *k, const uint32_t *tids, size_t nr_tids,
+		     const struct own_work *own, size_t nr_own)
 {
 	for (size_t i = 0; i < k->nr; i++) {
 		const struct kev_record *r = &k->recs[i];
 
-		if (r->kind == 0 || r->kind >= KEV_KINDS)
+		if (r->kind == 0 || r->kind >= KEV_KINDS || r->kind == KEV_OWN_WORK)
 			continue;
+		if (in_own_work(own, nr_own, r)) {
+			k->own_work[r->kind]++;
+			continue;
+		}
 		k->counts[r->kind] += r->kind == KEV_LOST ? (uint64_t)r->value : 1;
 		if (r->kind == KEV_LOST)
 			continue;
@@ -139,16 +203,20 @@ static void add_off_cpu(struct tr_kevents *k)
 
 static int index_threads(struct tr_kevents *k)
 {
-	size_t nr_tids;
+	size_t nr_tids, nr_own;
 	uint32_t *tids = own_threads(k, &nr_tids);
+	struct own_work *own;
+	int no_room = own_work_windows(k, &own, &nr_own);
 
 	k->refs = malloc((k->nr ? 2 * k->nr : 1) * sizeof(*k->refs));
-	if (!tids || !k->refs) {
+	if (!tids || !k->refs || no_room) {
 		free(tids);
+		free(own);
 		return -1;
 	}
-	add_refs(k, tids, nr_tids);
+	add_refs(k, tids, nr_tids, own, nr_own);
 	free(tids);
+	free(own);
 	sort_recs = k->recs;
 	qsort(k->refs, k->nr_refs, sizeof(*k->refs), by_thread_time);
 	add_off_cpu(k);

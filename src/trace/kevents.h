@@ -28,6 +28,9 @@ struct tr_kevents {
 	size_t nr_refs;
 	uint64_t counts[KEV_KINDS];	/* records by kind; [KEV_LOST]: the
 					 * events the rings lost */
+	uint64_t own_work[KEV_KINDS];	/* records left out, by kind: the
+					 * runtime's own work's (a system
+					 * call is two) */
 	uint64_t off_cpu_ns;		/* from each switch out to its return */
 	unsigned arch;			/* whose system call numbers (KEV_ARCH_*) */
 	int truncated;			/* the file ends inside a record */

@@ -125,6 +125,17 @@ int graph_kev_before(const struct graph *g, unsigned ti, uint64_t t)
 	return gt->next_kev < gt->nr_kev && rec_of(g, &gt->kev[gt->next_kev])->time < t;
 }
 
+/* What the runtime's start-up and dlopen work made, left out. */
+static void own_work_said(const struct report *r)
+{
+	const uint64_t *n = r->td.kev.own_work;
+
+	if (!n[KEV_SYS_ENTER] && !n[KEV_FAULT])
+		return;
+	fprintf(r->out, "; fntrace's own work left out: %" PRIu64 " system calls, %" PRIu64
+		" page faults", n[KEV_SYS_ENTER], n[KEV_FAULT]);
+}
+
 void graph_kev_header(const struct report *r)
 {
 	const uint64_t *n = r->td.kev.counts;
@@ -139,6 +150,7 @@ void graph_kev_header(const struct report *r)
 	if (r->td.info.snapshot.kev_lost_before)
 		fprintf(r->out, "; %" PRIu64 " lost before the snapshot's window",
 			r->td.info.snapshot.kev_lost_before);
+	own_work_said(r);
 	fputc('\n', r->out);
 }
 

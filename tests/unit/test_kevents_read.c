@@ -9,6 +9,7 @@
 #include "../../src/kevents/kevents.h"
 #include "../../src/trace/kevents.h"
 #include "../../src/trace/syscall_names.h"
+#include "../../src/common/shm.h"
 
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -151,9 +152,96 @@ static void test_arches(void)
 	rmdir(dir);
 }
 
+/* The runtime's own work (KEV_OWN_WORK), filed after the calls it holds:
+ * thread 5's system calls and page faults inside its window are left
+ * out and counted apart, its calls outside it kept, and thread 6's,
+ * at the same time, kept. */
+static void test_own_work(void)
+{
+	char dir[] = "/tmp/fntrace-kev-XXXXXX", path[256];
+	struct kev_header h;
+	struct kev_record r[] = {
+		{ .time = 10, .tid = 5, .kind = KEV_SYS_ENTER }, { .time = 11, .tid = 5, .kind = KEV_SYS_EXIT },
+		{ .time = 20, .tid = 5, .kind = KEV_SYS_ENTER }, { .time = 21, .tid = 5, .kind = KEV_SYS_EXIT },
+		{ .time = 20, .tid = 6, .kind = KEV_SYS_ENTER }, { .time = 21, .tid = 6, .kind = KEV_SYS_EXIT },
+		{ .time = 25, .tid = 5, .kind = KEV_FAULT }, { .time = 26, .tid = 5, .kind = KEV_SWITCH_OUT },
+		{ .time = 30, .tid = 5, .kind = KEV_SYS_ENTER }, { .time = 31, .tid = 5, .kind = KEV_SYS_EXIT },
+		{ .time = 18, .tid = 5, .kind = KEV_OWN_WORK, .value = 26 },
+		{ .time = 40, .tid = 5, .kind = KEV_OWN_WORK, .value = 50 },
+	};
+	struct tr_kevents k;
+	size_t n5 = 0, n6 = 0;
+	FILE *f;
+
+	kev_header_init(&h, KEV_ARCH_X86_64);
+	if (!mkdtemp(dir)) {
+		CHECK("a directory for the kevents file", 0);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/kevents", dir);
+	f = fopen(path, "w");
+	CHECK("own work: written", f && fwrite(&h, sizeof(h), 1, f) == 1 &&
+	      fwrite(r, sizeof(r), 1, f) == 1 && fclose(f) == 0);
+	CHECK("own work: read", tr_kevents_read(dir, &k) == 0);
+	tr_kevents_of(&k, 5, &n5);
+	tr_kevents_of(&k, 6, &n6);
+	CHECK("own work: thread 5's calls outside it and its switch kept, thread 6's all",
+	      n5 == 5 && n6 == 2 && k.counts[KEV_SYS_ENTER] == 3 && k.counts[KEV_FAULT] == 0);
+	CHECK("own work: what it left out, counted apart", k.own_work[KEV_SYS_ENTER] == 1 &&
+	      k.own_work[KEV_SYS_EXIT] == 1 && k.own_work[KEV_FAULT] == 1 &&
+	      k.own_work[KEV_SWITCH_OUT] == 0);
+	tr_kevents_free(&k);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void put_window(struct ft_shm *shm, uint32_t n, uint32_t seq, uint64_t from)
+{
+	struct ft_own_window *w = &shm->own_windows[n % FT_OWN_WINDOWS];
+
+	atomic_store(&w->seq, seq);
+	atomic_store(&w->tid, 5);
+	atomic_store(&w->from[0], (uint32_t)from);
+	atomic_store(&w->to[0], (uint32_t)from + 1);
+}
+
+/* The recorder files the header's windows in their order: one still being
+ * written stops a pass, unless it is the last; a ring gone round is
+ * taken from its oldest slot. */
+static void test_own_work_filed(void)
+{
+	struct ft_shm *shm = calloc(1, sizeof(*shm));
+	struct kev_keep keep;
+	struct kevents k = { .shm = shm };
+
+	kev_keep_init(&keep, 64 * sizeof(struct kev_record), KEV_ARCH_X86_64);
+	k.keep = keep;
+	shm->word_order = FT_WORD_ORDER;
+	put_window(shm, 0, 1, 100);
+	put_window(shm, 1, 0, 200);		/* its writer halfway */
+	put_window(shm, 2, 3, 300);
+	atomic_store(&shm->own_next, 3);
+	kev_file_own_work(&k, 0);
+	CHECK("filed: the whole one before the torn one", k.keep.own_put == 1 && k.own_seen == 1 &&
+	      k.keep.own[0].time == 100 && k.keep.own[0].value == 101 && k.keep.own[0].tid == 5);
+	kev_file_own_work(&k, 1);
+	CHECK("filed: the last pass past the torn one", k.keep.own_put == 2 && k.own_seen == 3 &&
+	      k.keep.own[1].time == 300);
+	for (uint32_t n = 3; n < 3 + FT_OWN_WINDOWS + 5; n++)
+		put_window(shm, n, n + 1, 1000 + n);
+	atomic_store(&shm->own_next, 3 + FT_OWN_WINDOWS + 5);
+	kev_file_own_work(&k, 0);
+	CHECK("filed: a ring gone round, from its oldest", k.keep.own_put == 2 + FT_OWN_WINDOWS &&
+	      k.keep.own[2].time == 1000 + 8);
+	kev_keep_free(&k.keep);
+	free(shm);
+}
+
 int main(void)
 {
 	test_repeated();
 	test_arches();
+	test_own_work();
+	test_own_work_filed();
 	return unit_done();
 }

@@ -25,7 +25,9 @@ import struct, sys
 d = sys.argv[1]
 data = open(d + "/kevents", "rb").read()
 assert data[:18] == b"fntrace kevents 1\n"
-times = [struct.unpack_from("<Q", data, at)[0] for at in range(32, len(data) - 79, 80)]
+# The kernel's events: not the runtime's own work's windows (kind 8).
+times = [struct.unpack_from("<Q", data, at)[0] for at in range(32, len(data) - 79, 80)
+         if struct.unpack_from("<H", data, at + 16)[0] != 8]
 taken = next(l.split()[1] for l in open(d + "/info") if l.startswith("snapshot_taken:"))
 print(len(times), min(times, default=0), max(times, default=0), taken)
 PY

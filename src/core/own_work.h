@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The runtime's own work on a program's thread, bracketed for record -e
+ * (own_work.c): its system calls between begin and end are fntrace's.
+ */
+#ifndef FNTRACE_OWN_WORK_H
+#define FNTRACE_OWN_WORK_H
+
+#include <stdint.h>
+
+/* Now, for the end to say where the work began. */
+uint64_t ft_own_work_begin(void);
+/* The work from `from` until now, said in the buffer if there is one. */
+void ft_own_work_end(uint64_t from);
+
+#endif
