@@ -114,16 +114,17 @@ struct ft_chunk *ft_shm_chunk(const struct ft_shm *shm, unsigned i)
  * recorder, or trace_pipe, which exclude each other): a second one's
  * wake_at would replace the first's.
  */
-void ft_shm_wake(struct ft_shm *shm, int urgent)
+int ft_shm_wake(struct ft_shm *shm, int urgent)
 {
 	uint32_t now = atomic_fetch_add_explicit(&shm->published, 1, memory_order_seq_cst) + 1;
 
 	if (!atomic_load_explicit(&shm->waiters, memory_order_seq_cst))
-		return;
-	if (urgent || now == atomic_load_explicit(&shm->wake_at, memory_order_seq_cst)) {
-		atomic_fetch_add_explicit(&shm->wakes, 1, memory_order_seq_cst);
-		syscall(SYS_futex, &shm->wakes, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-	}
+		return 0;
+	if (!urgent && now != atomic_load_explicit(&shm->wake_at, memory_order_seq_cst))
+		return 0;
+	atomic_fetch_add_explicit(&shm->wakes, 1, memory_order_seq_cst);
+	syscall(SYS_futex, &shm->wakes, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	return 1;
 }
 
 /* n added to a count in the memory's byte order (a reader may be of the

@@ -81,8 +81,9 @@ void ft_chunk_state_at(const struct ft_shm *shm, const struct ft_chunk *c, uint3
 
 /* A writer's side (native order): a chunk was published, or (urgent) a
  * request made; a reader asleep in ft_shm_wait() is woken if it asked to
- * be at this count, or at once if urgent. */
-void ft_shm_wake(struct ft_shm *shm, int urgent);
+ * be at this count, or at once if urgent: 1 if it made the system call
+ * that wakes. */
+int ft_shm_wake(struct ft_shm *shm, int urgent);
 /* A reader's side (either order): sleep until `published` is `want` past
  * seen (as read before the reader last looked at the chunks), an urgent
  * wake, a signal, or timeout_ms. */

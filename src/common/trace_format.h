@@ -110,6 +110,7 @@
 #define FT_WORD_ORDER	0x01020304u
 #define FT_CONTROL_TIDS	64
 #define FT_OWN_WINDOWS	32
+#define FT_THREAD_WINDOWS	1024
 /* This side's byte order (runtime or recorder). */
 #define FT_BIG_ENDIAN	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
 
@@ -151,6 +152,9 @@ static inline uint32_t ft_chunk_with_state(uint32_t word, enum ft_chunk_state st
 					 * first (the kernel's overwrite mode) */
 #define FT_SHM_KILLED		0x2	/* a runtime switched its tracing off
 					 * (ftrace_kill): said to the user */
+#define FT_SHM_OWN_WORK		0x4	/* a recorder of the kernel's system
+					 * calls or faults wants the runtime's
+					 * own work's windows (own_windows) */
 
 /*
  * The runtime's own clock samples, (ticks of the clock its events carry,
@@ -238,11 +242,16 @@ struct ft_shm {
 	 * chunks carry its number (ft_seq_first). */
 	_Atomic uint32_t threads_begun;
 	/* The runtimes' own work on program threads, the last
-	 * FT_OWN_WINDOWS of every process of the recording: a recorder of
-	 * the kernel's events (record -e) files them with the events, for a
+	 * FT_OWN_WINDOWS of every process of the recording (a start-up, a
+	 * dlopen), and apart, not to push those out, the last
+	 * FT_THREAD_WINDOWS of the threads' own shares (a thread's state
+	 * made, its name asked, the recorder woken): a recorder of the
+	 * kernel's events (record -e) files them with the events, for a
 	 * reader to tell those calls apart. */
 	_Alignas(64) struct ft_own_window own_windows[FT_OWN_WINDOWS];
 	_Atomic uint32_t own_next;	/* the number the next window takes */
+	_Alignas(64) struct ft_own_window thread_windows[FT_THREAD_WINDOWS];
+	_Atomic uint32_t thread_next;
 
 	_Alignas(64) _Atomic uint32_t state[];	/* one word per chunk: its
 						 * state, age and generation

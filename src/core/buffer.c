@@ -20,6 +20,7 @@
 #include "funcs_file.h"
 #include "limits.h"
 #include "messages.h"
+#include "own_work.h"
 #include "../common/clock_pair.h"
 #include "../common/shm.h"
 
@@ -152,17 +153,30 @@ int ft_buffer_fd(void)
 }
 
 /* The thread's name, into every chunk: asked of the kernel (a system
- * call, microseconds) at a context's first chunk and then once every
- * FT_CHUNK_MAX bytes of its chunks, as when every chunk was that large,
- * small as chunks are now; a name set meanwhile shows from the next ask.
- * Each context keeps its own copy, which a signal handler's chunk taken
+ * call, microseconds) as the thread's state is made (ft_buffer_name,
+ * inside the runtime's own work there) and then once every FT_CHUNK_MAX
+ * bytes of a context's chunks, as when every chunk was that large, small
+ * as chunks are now; a name set meanwhile shows from the next ask.  Each
+ * context keeps its own copy, which a signal handler's chunk taken
  * halfway through the other's cannot tear. */
+void ft_buffer_name(struct ft_thread *t)
+{
+	prctl(PR_GET_NAME, t->comm[0]);
+	for (unsigned i = 0; i < sizeof(t->comm[1]); i++)
+		t->comm[1][i] = t->comm[0][i];
+}
+
 static void chunk_name(struct ft_context *c, struct ft_chunk *k)
 {
 	char *name = c->thread->comm[c->number];
+	uint64_t n = ft_seq_number(k->seq);
 
-	if (ft_seq_number(k->seq) % (FT_CHUNK_MAX / shm->chunk_size) == 0)
+	if (n && n % (FT_CHUNK_MAX / shm->chunk_size) == 0) {
+		uint64_t from = ft_own_work_begin();
+
 		prctl(PR_GET_NAME, name);
+		ft_own_work_end_of(c->thread->pid, c->thread->tid, from);
+	}
 	for (unsigned i = 0; i < sizeof(k->comm); i++)
 		k->comm[i] = name[i];
 }
@@ -333,12 +347,14 @@ static void chunk_publish(struct ft_context *c)
 	unsigned i = chunk_index(k);
 	uint32_t word = ft_chunk_with_state(atomic_load_explicit(&shm->state[i],
 								 memory_order_relaxed), FT_CHUNK_FULL);
+	uint64_t from = ft_own_work_begin();
 
 	k->used = (uint32_t)((char *)c->pos - (char *)(k + 1));
 	k->order = atomic_fetch_add(&shm->order, 1) + 1;
 	atomic_store_explicit(&shm->state[i], word, memory_order_release);
 	supersede(c, i, word);
-	ft_shm_wake(shm, 0);
+	if (ft_shm_wake(shm, 0))
+		ft_own_work_end_of(c->thread->pid, c->thread->tid, from);
 	note_clock();
 	c->chunk = NULL;
 	c->pos = c->end = NULL;

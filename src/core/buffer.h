@@ -24,6 +24,9 @@ unsigned ft_buffer_size_kb(void);
 /* The control thread's tid into the buffer, if there is one yet: at
  * the thread's start, and at the buffer's. */
 void ft_buffer_note_control_tid(void);
+/* The thread's name asked, for its chunks to carry: as its state is
+ * made (and again every FT_CHUNK_MAX bytes of its events). */
+void ft_buffer_name(struct ft_thread *t);
 /* The buffer in use, and its fd (for a recorder attaching later). */
 struct ft_shm *ft_buffer_shm(void);
 int ft_buffer_fd(void);

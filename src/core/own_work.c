@@ -30,23 +30,47 @@ static void store_u64(_Atomic uint32_t w[2], uint64_t v)
 	atomic_store_explicit(&w[1], (uint32_t)(v >> 32), memory_order_relaxed);
 }
 
-/* Into the slot of its number, made whole in the order a seqlock wants:
- * the slot marked torn, then its words, then its number. */
-void ft_own_work_end(uint64_t from)
+/* The buffer, if a recorder of the kernel's events wants the windows
+ * (FT_SHM_OWN_WORK). */
+static struct ft_shm *wanting(void)
 {
 	struct ft_shm *shm = ft_buffer_shm();
-	struct ft_own_window *w;
-	uint32_t n;
 
-	if (!shm)
-		return;
-	n = atomic_fetch_add(&shm->own_next, 1);
-	w = &shm->own_windows[n % FT_OWN_WINDOWS];
+	if (!shm || !(atomic_load_explicit(&shm->flags, memory_order_relaxed) & FT_SHM_OWN_WORK))
+		return NULL;
+	return shm;
+}
+
+/* Into the slot of its number, made whole in the order a seqlock wants:
+ * the slot marked torn, then its words, then its number. */
+static void say(struct ft_own_window *ring, unsigned slots, _Atomic uint32_t *next,
+		uint32_t pid, uint32_t tid, uint64_t from)
+{
+	uint32_t n = atomic_fetch_add(next, 1);
+	struct ft_own_window *w = &ring[n % slots];
+
 	atomic_store_explicit(&w->seq, 0, memory_order_relaxed);
 	atomic_thread_fence(memory_order_release);
-	atomic_store_explicit(&w->pid, (uint32_t)getpid(), memory_order_relaxed);
-	atomic_store_explicit(&w->tid, (uint32_t)syscall(SYS_gettid), memory_order_relaxed);
+	atomic_store_explicit(&w->pid, pid, memory_order_relaxed);
+	atomic_store_explicit(&w->tid, tid, memory_order_relaxed);
 	store_u64(w->from, from);
 	store_u64(w->to, ft_monotonic_ns());
 	atomic_store_explicit(&w->seq, n + 1, memory_order_release);
+}
+
+void ft_own_work_end(uint64_t from)
+{
+	struct ft_shm *shm = wanting();
+
+	if (shm)
+		say(shm->own_windows, FT_OWN_WINDOWS, &shm->own_next, (uint32_t)getpid(),
+		    (uint32_t)syscall(SYS_gettid), from);
+}
+
+void ft_own_work_end_of(uint32_t pid, uint32_t tid, uint64_t from)
+{
+	struct ft_shm *shm = wanting();
+
+	if (shm)
+		say(shm->thread_windows, FT_THREAD_WINDOWS, &shm->thread_next, pid, tid, from);
 }

@@ -10,7 +10,11 @@
 
 /* Now, for the end to say where the work began. */
 uint64_t ft_own_work_begin(void);
-/* The work from `from` until now, said in the buffer if there is one. */
+/* The work from `from` until now, said in the buffer if there is one
+ * and a recorder of the kernel's events wants it. */
 void ft_own_work_end(uint64_t from);
+/* The same, of a thread's own share (its ids known: no system call to
+ * ask), in a ring of its own: many threads' do not push out a start-up's. */
+void ft_own_work_end_of(uint32_t pid, uint32_t tid, uint64_t from);
 
 #endif

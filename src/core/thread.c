@@ -16,6 +16,7 @@
 #include "events.h"
 #include "funcs_file.h"
 #include "limits.h"
+#include "own_work.h"
 #include "sanitized.h"
 #include "shared_tls.h"
 #include "sync.h"
@@ -195,6 +196,7 @@ struct ft_thread *ft_thread_create(void)
 {
 	static __thread int creating;
 	struct ft_thread *t;
+	uint64_t from;
 
 	if (!ready || creating)
 		return NULL;
@@ -204,6 +206,7 @@ struct ft_thread *ft_thread_create(void)
 	if (!ft_buffer_attached() || !ft_vfork_may_create())
 		return NULL;
 	creating = 1;
+	from = ft_own_work_begin();
 	t = new_state();
 	if (!t) {
 		creating = 0;
@@ -215,10 +218,12 @@ struct ft_thread *ft_thread_create(void)
 	context_init(&t->own, t, 0, FT_SHADOW_DEPTH);
 	context_init(&t->signal, t, 1, FT_SIGNAL_DEPTH);
 	ft_buffer_thread_begins(t);
+	ft_buffer_name(t);
 	registry_add(t);
 	pthread_setspecific(exit_key, t);
 	ft_current = t;
 	ft_vfork_created();
+	ft_own_work_end_of(t->pid, t->tid, from);
 	creating = 0;
 	return t;
 }
@@ -313,11 +318,15 @@ static void after_fork_child(void)
 	registry_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	registry = t;
 	if (t) {
+		uint64_t from = ft_own_work_begin();
+
 		t->prev = t->next = NULL;
 		ft_buffer_forget(t);
 		graph_forget_missed(t);
 		t->pid = getpid();
 		t->tid = syscall(SYS_gettid);
+		ft_buffer_name(t);
+		ft_own_work_end_of(t->pid, t->tid, from);
 	}
 	ft_funcs_reopen_after_fork();
 }

@@ -104,12 +104,13 @@ static int named_control(uint32_t pid, uint32_t tid)
 	return named;
 }
 
-void kev_leave_out_control(struct kevents *k, const struct ft_shm *shm)
+void kev_leave_out_control(struct kevents *k, struct ft_shm *shm)
 {
 	k->shm = shm;
-	/* A running process's (record -p) windows said before now are of
-	 * calls no event was opened for. */
-	k->own_seen = ft_shm_u32(shm, atomic_load(&shm->own_next));
+	/* A running process's runtime (record -p) says its windows from
+	 * now on; a program's was told so at the buffer's making. */
+	atomic_fetch_or(&shm->flags, ft_shm_u32(shm, FT_SHM_OWN_WORK));
+	kev_own_work_from_now(k);
 	if (!k->verdicts)
 		k->verdicts = calloc(1, sizeof(*k->verdicts));
 }

@@ -138,7 +138,8 @@ struct kevents {
 	const struct ft_shm *shm;	/* the traced process's buffer: its
 					 * control thread's tid, or NULL */
 	struct kev_verdicts *verdicts;	/* control_thread.c: each tid's */
-	uint32_t own_seen;		/* own_work.c: windows filed (or passed) */
+	uint32_t own_seen, thread_seen;	/* own_work.c: windows filed (or
+					 * passed) of each ring */
 	struct kev_counts counts;
 };
 
@@ -166,8 +167,9 @@ struct kevents *kev_gate_open(int gate[2], const struct kev_request *req, pid_t 
 
 /* control_thread.c: the records of each process's runtime control
  * thread (fntrace-ctl), as shm says its tid or /proc its name, left out
- * from now on: fntrace's own system calls are not the program's. */
-void kev_leave_out_control(struct kevents *k, const struct ft_shm *shm);
+ * from now on: fntrace's own system calls are not the program's.  And
+ * the runtime asked to say its own work on the program's threads. */
+void kev_leave_out_control(struct kevents *k, struct ft_shm *shm);
 /* Is rec one of them?  (A tid's verdict is kept.) */
 int kev_of_control_thread(struct kevents *k, const struct kev_record *rec);
 void kev_verdicts_free(struct kevents *k);
@@ -175,6 +177,8 @@ void kev_verdicts_free(struct kevents *k);
  * header since the last call, filed as KEV_OWN_WORK records; on the LAST
  * call, past any still being written. */
 void kev_file_own_work(struct kevents *k, int last);
+/* Those said before now passed: of calls no event was opened for. */
+void kev_own_work_from_now(struct kevents *k);
 /* What the rings hold, into the file (or the memory): called as the
  * recorder drains. */
 void kev_drain(struct kevents *k);

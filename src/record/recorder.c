@@ -120,6 +120,9 @@ static int shm_create(struct recorder *r, const struct record_options *o, int bi
 {
 	unsigned flags = o->overwrite ? FT_SHM_OVERWRITE : 0;
 
+	if (o->kevents.groups & (KEV_GROUP_SYSCALLS | KEV_GROUP_FAULTS))
+		flags |= FT_SHM_OWN_WORK;
+
 	if (ft_shm_create(o->buffer_kb, flags, big_endian != FT_BIG_ENDIAN, &r->shm_fd,
 			  &r->shm) == 0)
 		return 0;

@@ -233,6 +233,12 @@ static void test_own_work_filed(void)
 	kev_file_own_work(&k, 0);
 	CHECK("filed: a ring gone round, from its oldest", k.keep.own_put == 2 + FT_OWN_WINDOWS &&
 	      k.keep.own[2].time == 1000 + 8);
+	atomic_store(&shm->thread_windows[0].seq, 1);
+	atomic_store(&shm->thread_windows[0].from[0], 7);
+	atomic_store(&shm->thread_next, 1);
+	kev_file_own_work(&k, 0);
+	CHECK("filed: a thread's share, from its own ring", k.keep.own_put == 3 + FT_OWN_WINDOWS &&
+	      k.keep.own[(2 + FT_OWN_WINDOWS) % KEV_KEEP_OWN].time == 7);
 	kev_keep_free(&k.keep);
 	free(shm);
 }

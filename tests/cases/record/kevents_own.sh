@@ -1,8 +1,9 @@
 # record -e syscalls leaves out the runtime's own work on the program's
 # threads: its start-up (about 150 system calls of /proc reads, fcntl,
 # membarrier, getdents64 of /proc/self/task, the patching's mprotect
-# and madvise) and its reading and patching of a module the program
-# dlopen()s.  The program's own calls stay, each inside its function,
+# and madvise), its reading and patching of a module the program
+# dlopen()s, and each thread's share inside whatever function it traces
+# (getpid and gettid as its state is made, prctl for its name).  The program's own calls stay, each inside its function,
 # the loader's included; the report's header says how many it left out,
 # and with the kept ones they are the recorder's count.  The same of a
 # flight recording's snapshot.
@@ -24,6 +25,7 @@ __attribute__((noinline)) void in_module(void)
 C
 cat >own.c <<'C'
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -36,11 +38,19 @@ __attribute__((noinline)) void *load(void)
 {
 	return dlopen("./libmod.so", RTLD_NOW);
 }
+__attribute__((noinline)) void *worker(void *arg)
+{
+	work();
+	return arg;
+}
 int main(void)
 {
+	pthread_t t;
 	void *h;
 	void (*f)(void);
 
+	if (pthread_create(&t, NULL, worker, NULL) || pthread_join(t, NULL))
+		return 1;
 	work();
 	h = load();
 	if (!h || !(f = (void (*)(void))dlsym(h, "in_module"))) {
@@ -52,13 +62,14 @@ int main(void)
 }
 C
 "$FNTRACE" cc -O2 -fPIC -shared -o libmod.so mod.c &&
-"$FNTRACE" cc -O2 -o own own.c -ldl || { t_fail "build"; return 0; }
+"$FNTRACE" cc -O2 -o own own.c -ldl -pthread || { t_fail "build"; return 0; }
 
 # The runtime's calls no program of this kind makes: membarrier,
 # getdents64 (/proc/self/task), an mprotect to PROT_READ|WRITE|EXEC
-# (7) and madvise(MADV_POPULATE_WRITE) (23), the patching's.
+# (7) and madvise(MADV_POPULATE_WRITE) (23), the patching's; getpid,
+# gettid and prctl(PR_GET_NAME), a thread's.
 runtime_calls() {
-	grep -cE "\|  *(membarrier|getdents64)\(|\|  *mprotect\([^,]*, [^,]*, 7\)|\|  *madvise\([^,]*, [^,]*, 23\)" "$1"
+	grep -cE "\|  *(membarrier|getdents64|getpid|gettid)\(|\|  *prctl\(16, |\|  *mprotect\([^,]*, [^,]*, 7\)|\|  *madvise\([^,]*, [^,]*, 23\)" "$1"
 }
 # The header's "left out: N system calls".
 left_out() {
@@ -76,7 +87,7 @@ said=$(sed -n 's/^fntrace: kernel events: \([0-9]*\) system calls,.*/\1/p' o.err
 t_ok "info says how many it left out" \
 	sh -c "\"$FNTRACE\" info -i o.data | grep -qE \"^fntrace's own +$n system calls and [0-9]+ page faults, left out\""
 t_eq "kept and left out: the recorder's count" "$said" "$((${kept:-0} + ${n:-0}))"
-t_eq "the program's getppid: 3 in work(), 1 in in_module()" "3 1" \
+t_eq "the program's getppid: 3 in each work(), 1 in in_module()" "6 1" \
 	"$(awk '/work\(\) \{/ { w = 1 } /\} \/\* work \*\// { w = 0 }
 		/in_module\(\) \{/ { m = 1 } /\} \/\* in_module \*\// { m = 0 }
 		/ getppid\(/ { if (w) a++; if (m) b++ } END { print a + 0, b + 0 }' o.txt)"
@@ -98,4 +109,4 @@ kev_graph f.data/snapshot.1 >f.txt
 t_eq "flight: none of the runtime's own system calls" 0 "$(runtime_calls f.txt)"
 n=$(left_out f.txt)
 t_ok "flight: the header says how many it left out (${n:-none})" test "${n:-0}" -gt 50
-t_eq "flight: the program's getppid" 4 "$(kev_calls f.txt getppid)"
+t_eq "flight: the program's getppid" 7 "$(kev_calls f.txt getppid)"
