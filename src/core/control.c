@@ -16,6 +16,7 @@
 #include "interpose.h"
 #include "lock.h"
 #include "messages.h"
+#include "own_work.h"
 #include "sanitized.h"
 #include "seccomp.h"
 #include "snapshot_ctl.h"
@@ -515,17 +516,20 @@ static int start_thread(void)
 /* A forked child is a process of its own: its own socket and thread. */
 static void control_after_fork(void)
 {
+	uint64_t from = ft_own_work_begin();
+
 	thread_made = 0;	/* the parent's, not here */
 	atomic_store(&control_running, 0);
 	atomic_store(&wake, 0);
 	ft_fd_release(FT_FD_CLIENT);	/* forked while serving one */
 	ft_fd_release(FT_FD_SIDE_CLIENT);
-	if (ft_fd(FT_FD_CONTROL) < 0)
-		return;
-	close_endpoint();
-	ft_ctl_endpoint_forget();
-	if (!ft_forked_by_clone())
-		ft_control_start();
+	if (ft_fd(FT_FD_CONTROL) >= 0) {
+		close_endpoint();
+		ft_ctl_endpoint_forget();
+		if (!ft_forked_by_clone())
+			ft_control_start();
+	}
+	ft_own_share_end(from);
 }
 
 int ft_control_start(void)

@@ -22,6 +22,7 @@
  */
 #include "exec_env.h"
 #include "ftrace.h"
+#include "own_work.h"
 #include "../common/sanitizer.h"
 
 #include <dlfcn.h>
@@ -175,12 +176,15 @@ struct spawn_call {
 	const posix_spawn_file_actions_t *actions;
 	const posix_spawnattr_t *attr;
 	char *const *argv;
+	uint64_t from;			/* the runtime's own work (the image
+					 * read) from here */
 };
 
 static int spawn_with(void *arg, char *const envp[])
 {
 	struct spawn_call *c = arg;
 
+	ft_own_share_end(c->from);
 	return c->real(c->pid, c->file, c->actions, c->attr, c->argv, envp);
 }
 
@@ -188,7 +192,7 @@ static int spawn(spawn_fn real, int search, pid_t *pid, const char *file,
 		 const posix_spawn_file_actions_t *actions, const posix_spawnattr_t *attr,
 		 char *const argv[], char *const envp[])
 {
-	struct spawn_call c = { real, pid, file, actions, attr, argv };
+	struct spawn_call c = { real, pid, file, actions, attr, argv, ft_own_work_begin() };
 
 	return real ? ft_exec_with_env(file, search, envp, spawn_with, &c) : ENOSYS;
 }

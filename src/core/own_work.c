@@ -74,3 +74,9 @@ void ft_own_work_end_of(uint32_t pid, uint32_t tid, uint64_t from)
 	if (shm)
 		say(shm->thread_windows, FT_THREAD_WINDOWS, &shm->thread_next, pid, tid, from);
 }
+
+void ft_own_share_end(uint64_t from)
+{
+	if (wanting())
+		ft_own_work_end_of((uint32_t)getpid(), (uint32_t)syscall(SYS_gettid), from);
+}

@@ -16,5 +16,8 @@ void ft_own_work_end(uint64_t from);
 /* The same, of a thread's own share (its ids known: no system call to
  * ask), in a ring of its own: many threads' do not push out a start-up's. */
 void ft_own_work_end_of(uint32_t pid, uint32_t tid, uint64_t from);
+/* A thread's own share whose ids are asked (an exec's, maybe in a
+ * vfork() child). */
+void ft_own_share_end(uint64_t from);
 
 #endif

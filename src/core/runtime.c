@@ -79,9 +79,12 @@ static void fork_done(void)
 
 static void fork_child(void)
 {
+	uint64_t from = ft_own_work_begin();
+
 	ft_tasks_after_fork();
 	ft_crash_after_fork();
 	ftrace_unlock();
+	ft_own_share_end(from);
 }
 
 static int env_filter(enum ft_filter_file which, const char *name)

@@ -309,6 +309,7 @@ int ft_threads_quiescent(void)
 /* The child of a fork has only the forking thread, and its own pid. */
 static void after_fork_child(void)
 {
+	uint64_t from = ft_own_work_begin();
 	struct ft_thread *t;
 
 	ft_tls_share_after_fork();
@@ -318,17 +319,15 @@ static void after_fork_child(void)
 	registry_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	registry = t;
 	if (t) {
-		uint64_t from = ft_own_work_begin();
-
 		t->prev = t->next = NULL;
 		ft_buffer_forget(t);
 		graph_forget_missed(t);
 		t->pid = getpid();
 		t->tid = syscall(SYS_gettid);
 		ft_buffer_name(t);
-		ft_own_work_end_of(t->pid, t->tid, from);
 	}
 	ft_funcs_reopen_after_fork();
+	ft_own_share_end(from);
 }
 
 long ft_tls_mark_offset(void)

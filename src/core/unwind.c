@@ -30,6 +30,7 @@
 #include "buffer.h"
 #include "exec_env.h"
 #include "interpose.h"
+#include "own_work.h"
 #include "sigmask.h"
 #include "sync.h"
 #include "events.h"
@@ -285,17 +286,21 @@ static int after_exec(int ret, const sigset_t *held)
 
 typedef int (*exec_fn)(const char *, char *const[], char *const[]);
 
-/* One exec, made once exec_env.c has chosen its environment. */
+/* One exec, made once exec_env.c has chosen its environment; the
+ * runtime's own work before it (its frames closed, the sync signal held,
+ * the image read) from `from`. */
 struct exec_call {
 	exec_fn real;
 	const char *file;
 	char *const *argv;
+	uint64_t from;
 };
 
 static int exec_with(void *arg, char *const envp[])
 {
 	struct exec_call *c = arg;
 
+	ft_own_share_end(c->from);
 	return c->real(c->file, c->argv, envp);
 }
 
@@ -303,7 +308,7 @@ static int exec_with(void *arg, char *const envp[])
 static int exec_image(exec_fn real, int search, const char *file, char *const argv[],
 		      char *const envp[])
 {
-	struct exec_call c = { real, file, argv };
+	struct exec_call c = { real, file, argv, ft_own_work_begin() };
 	sigset_t held;
 
 	before_exec(&held);

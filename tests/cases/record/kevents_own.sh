@@ -2,8 +2,10 @@
 # threads: its start-up (about 150 system calls of /proc reads, fcntl,
 # membarrier, getdents64 of /proc/self/task, the patching's mprotect
 # and madvise), its reading and patching of a module the program
-# dlopen()s, and each thread's share inside whatever function it traces
-# (getpid and gettid as its state is made, prctl for its name).  The program's own calls stay, each inside its function,
+# dlopen()s, each thread's share inside whatever function it traces
+# (getpid and gettid as its state is made, prctl for its name), a fork
+# child's (its files and tasks read again) and an exec's (the image
+# read for a sanitizer, the sync signal held).  The program's own calls stay, each inside its function,
 # the loader's included; the report's header says how many it left out,
 # and with the kept ones they are the recorder's count.  The same of a
 # flight recording's snapshot.
@@ -29,6 +31,7 @@ cat >own.c <<'C'
 #include <stdio.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 __attribute__((noinline)) void work(void)
 {
 	for (int i = 0; i < 3; i++)
@@ -43,12 +46,27 @@ __attribute__((noinline)) void *worker(void *arg)
 	work();
 	return arg;
 }
-int main(void)
+__attribute__((noinline)) int spawn(const char *self)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (!pid) {
+		execl(self, self, "child", (char *)0);
+		_exit(127);
+	}
+	return waitpid(pid, &status, 0) == pid && status == 0 ? 0 : 1;
+}
+int main(int argc, char **argv)
 {
 	pthread_t t;
 	void *h;
 	void (*f)(void);
 
+	if (argc > 1) {
+		work();
+		return 0;
+	}
 	if (pthread_create(&t, NULL, worker, NULL) || pthread_join(t, NULL))
 		return 1;
 	work();
@@ -58,7 +76,7 @@ int main(void)
 		return 1;
 	}
 	f();
-	return 0;
+	return spawn(argv[0]);
 }
 C
 "$FNTRACE" cc -O2 -fPIC -shared -o libmod.so mod.c &&
@@ -87,7 +105,7 @@ said=$(sed -n 's/^fntrace: kernel events: \([0-9]*\) system calls,.*/\1/p' o.err
 t_ok "info says how many it left out" \
 	sh -c "\"$FNTRACE\" info -i o.data | grep -qE \"^fntrace's own +$n system calls and [0-9]+ page faults, left out\""
 t_eq "kept and left out: the recorder's count" "$said" "$((${kept:-0} + ${n:-0}))"
-t_eq "the program's getppid: 3 in each work(), 1 in in_module()" "6 1" \
+t_eq "the program's getppid: 3 in each work(), the exec'd one's too, 1 in in_module()" "9 1" \
 	"$(awk '/work\(\) \{/ { w = 1 } /\} \/\* work \*\// { w = 0 }
 		/in_module\(\) \{/ { m = 1 } /\} \/\* in_module \*\// { m = 0 }
 		/ getppid\(/ { if (w) a++; if (m) b++ } END { print a + 0, b + 0 }' o.txt)"
@@ -109,4 +127,4 @@ kev_graph f.data/snapshot.1 >f.txt
 t_eq "flight: none of the runtime's own system calls" 0 "$(runtime_calls f.txt)"
 n=$(left_out f.txt)
 t_ok "flight: the header says how many it left out (${n:-none})" test "${n:-0}" -gt 50
-t_eq "flight: the program's getppid" 7 "$(kev_calls f.txt getppid)"
+t_eq "flight: the program's getppid" 10 "$(kev_calls f.txt getppid)"
