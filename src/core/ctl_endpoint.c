@@ -15,6 +15,7 @@
 #include "ctl_endpoint.h"
 #include "fds.h"
 #include "messages.h"
+#include "own_work.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -34,8 +35,12 @@ static char sock_path[108];	/* the socket's file, if it has one */
 
 void ft_ctl_endpoint_remove(void)
 {
-	if (sock_path[0])
+	uint64_t from = ft_own_work_begin();
+
+	if (sock_path[0]) {
 		unlink(sock_path);
+		ft_own_share_end(from);
+	}
 }
 
 void ft_ctl_endpoint_forget(void)

@@ -24,6 +24,7 @@
 #include "fds.h"
 #include "lock.h"
 #include "messages.h"
+#include "own_work.h"
 #include "snapshot_ctl.h"
 #include "buffer.h"
 #include "readout.h"
@@ -374,12 +375,14 @@ void ft_snapshot_serve(void)
 __attribute__((destructor)) static void take_pending_at_exit(void)
 {
 	uint32_t upto = atomic_load(&requested);
+	uint64_t from = ft_own_work_begin();
 
 	if (upto == atomic_load(&served) || !ft_control_running())
 		return;
 	if (wait_served(upto, PROGRAM_WAIT_MS))
 		ft_warn("snapshot: one asked for was not taken: the program ended first "
 			"(the last snapshot holds what the ring kept)");
+	ft_own_share_end(from);
 }
 
 /* ---- the control files ---- */

@@ -97,6 +97,8 @@ static void registry_del(struct ft_thread *t)
 static void thread_exit(void *arg)
 {
 	struct ft_thread *t = arg;
+	uint32_t pid = t->pid, tid = t->tid;
+	uint64_t from = ft_own_work_begin();
 
 	graph_unwind_below(t, UINTPTR_MAX);
 	graph_say_missed(t);
@@ -108,6 +110,7 @@ static void thread_exit(void *arg)
 	ft_current = NULL;
 	atomic_fetch_sub(&nr_states, 1);
 	munmap(t, STATE_SIZE);
+	ft_own_work_end_of(pid, tid, from);
 }
 
 /* The state of a thread that has ended elsewhere: a vfork() child's,
