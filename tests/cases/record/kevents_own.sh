@@ -113,6 +113,9 @@ t_ok "dlopen's own calls stay, inside load(): it opens and maps the module" \
 	awk '/load\(\) \{/ { l = 1 } /\} \/\* load \*\// { l = 0 }
 		l && / openat\(/ { o = 1 } l && / mmap\(/ { m = 1 } END { exit !(o && m) }' o.txt
 t_ok "the loader's calls before main() stay" grep -qE '\|  *arch_prctl\(' o.txt
+t_eq "the worker's end: glibc's calls, not the runtime's munmap of its state" "" \
+	"$(awk '/\} \/\* worker \*\// { w = 1; next } w && / exit\(/ { w = 0 }
+		w && / munmap\(/' o.txt)"
 
 # Without -e syscalls there is nothing to leave out, and nothing said.
 "$FNTRACE" record -e sched -o s.data -- ./own 2>s.err
