@@ -55,6 +55,7 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct span {
@@ -445,9 +446,24 @@ static int arrived(struct search *s, pid_t tid)
 	return where_safe(s->dwfl, &s->kinds, tid, &resume) == 1;
 }
 
+/* Until a thread we trace stops (its SIGCHLD, held blocked through the
+ * search), or a millisecond.  Not a sleep of that millisecond: a thread
+ * stepped stops again within microseconds, and a step each millisecond
+ * took the few hundred steps out of an interceptor past the time limit
+ * on a loaded machine. */
+static void await_stop(void)
+{
+	struct timespec ms = { 0, 1000 * 1000 };
+	sigset_t chld;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigtimedwait(&chld, NULL, &ms);
+}
+
 /* A waiting thread arrived within the round, or 0.  Other stops of
- * theirs pass their signals on.  Stepping threads stop again within
- * microseconds: no sleep while one steps. */
+ * theirs pass their signals on.  The round's time counts only while no
+ * thread steps. */
 static pid_t ready_in_round(struct search *s)
 {
 	int status, sig, stepped;
@@ -468,8 +484,7 @@ static pid_t ready_in_round(struct search *s)
 			stepped |= stepping;
 			ptrace(stepping ? PTRACE_SINGLESTEP : PTRACE_CONT, tid, NULL, (void *)(long)sig);
 		}
-		if (!stepped)
-			usleep(1000);
+		await_stop();
 	}
 	return 0;
 }
@@ -495,14 +510,19 @@ pid_t attach_seize_safe(pid_t pid, int *sig)
 {
 	struct search s;
 	pid_t taken = 0;
+	sigset_t chld, was;
 
 	*sig = 0;
 	stepping = getenv("FNTRACE_NO_HW_BREAK") || !hw_breaks_fire();
 	if (search_open(&s, pid))
 		return -1;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &was);
 	while (!taken && !attach_timed_out())
 		if (!(taken = look_round(&s, sig)))
 			taken = ready_in_round(&s);
+	sigprocmask(SIG_SETMASK, &was, NULL);
 	search_close(&s, taken);
 	if (taken > 0) {
 		arch_hw_break(taken, 0);
