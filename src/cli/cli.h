@@ -55,7 +55,8 @@ char *cli_command_line(char *const *argv, size_t argc);
  * (/proc/PID/task/TID/status; tid 0: the process's), blanks skipped: 0,
  * or -1 if there is none. */
 int cli_proc_status(pid_t pid, pid_t tid, const char *key, char *value, size_t len);
-/* Has process pid ended: no such process, or a zombie nobody reaped? */
+/* Has process pid ended: no such process, a zombie nobody reaped, or
+ * one being reaped? */
 int cli_process_gone(pid_t pid);
 /* Is it ending: gone within grace_ms?  A process that dies closes its
  * descriptors (its control endpoint with them) before the kernel makes

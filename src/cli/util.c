@@ -69,7 +69,13 @@ int cli_process_gone(pid_t pid)
 
 	if (kill(pid, 0) && errno == ESRCH)
 		return 1;
-	return cli_proc_status(pid, 0, "State", state, sizeof(state)) == 0 && state[0] == 'Z';
+	/* X: being reaped (its parent has waited, its pid not yet freed). */
+	if (cli_proc_status(pid, 0, "State", state, sizeof(state)) == 0)
+		return state[0] == 'Z' || state[0] == 'X';
+	/* Reaped between the two looks: a zombie a moment ago, and /proc
+	 * has it no more.  (Either taken for alive, a crash's last snapshot
+	 * said the recording stopped, one in a hundred.) */
+	return kill(pid, 0) && errno == ESRCH;
 }
 
 int cli_process_ending(pid_t pid, unsigned grace_ms)
