@@ -134,7 +134,7 @@ t_ok "storm: the recorder's memory bounded (VmHWM $before -> $after kB)" \
 
 # ---- record -p --overwrite -e sched: a snapshot asked meanwhile, and
 # the one when the recording stops ----
-"$FNTRACE" run -- ./kev_waits 60 >run.out 2>&1 &
+"$FNTRACE" run -- ./kev_waits 600 >run.out 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; kev_untracefs' EXIT
 for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done

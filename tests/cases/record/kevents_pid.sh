@@ -9,7 +9,7 @@ if ! kev_tracefs; then
 fi
 
 t_build gcc-pg -O2 kev_waits "$top/tests/progs/kev_waits.c"
-"$FNTRACE" run -- ./kev_waits 60 >run.out 2>&1 &
+"$FNTRACE" run -- ./kev_waits 600 >run.out 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; kev_untracefs' EXIT
 for i in $(seq 50); do t_endpoint "$pid" && break; sleep 0.1; done
