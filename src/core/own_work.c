@@ -19,11 +19,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-uint64_t ft_own_work_begin(void)
-{
-	return ft_monotonic_ns();
-}
-
 static void store_u64(_Atomic uint32_t w[2], uint64_t v)
 {
 	atomic_store_explicit(&w[0], (uint32_t)v, memory_order_relaxed);
@@ -39,6 +34,14 @@ static struct ft_shm *wanting(void)
 	if (!shm || !(atomic_load_explicit(&shm->flags, memory_order_relaxed) & FT_SHM_OWN_WORK))
 		return NULL;
 	return shm;
+}
+
+/* The clock read only when a window will be said: a chunk handed over
+ * begins one each time.  0: none (nor said at its end, should a
+ * recorder of the kernel's events come meanwhile). */
+uint64_t ft_own_work_begin(void)
+{
+	return wanting() ? ft_monotonic_ns() : 0;
 }
 
 /* Into the slot of its number, made whole in the order a seqlock wants:
@@ -62,7 +65,7 @@ void ft_own_work_end(uint64_t from)
 {
 	struct ft_shm *shm = wanting();
 
-	if (shm)
+	if (shm && from)
 		say(shm->own_windows, FT_OWN_WINDOWS, &shm->own_next, (uint32_t)getpid(),
 		    (uint32_t)syscall(SYS_gettid), from);
 }
@@ -71,12 +74,12 @@ void ft_own_work_end_of(uint32_t pid, uint32_t tid, uint64_t from)
 {
 	struct ft_shm *shm = wanting();
 
-	if (shm)
+	if (shm && from)
 		say(shm->thread_windows, FT_THREAD_WINDOWS, &shm->thread_next, pid, tid, from);
 }
 
 void ft_own_share_end(uint64_t from)
 {
-	if (wanting())
+	if (from && wanting())
 		ft_own_work_end_of((uint32_t)getpid(), (uint32_t)syscall(SYS_gettid), from);
 }

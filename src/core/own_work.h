@@ -8,7 +8,9 @@
 
 #include <stdint.h>
 
-/* Now, for the end to say where the work began. */
+/* Now, for the end to say where the work began; 0 (nothing to say at
+ * the end) unless a recorder of the kernel's events wants it.  The
+ * start-up, which attaches the buffer halfway, reads the clock itself. */
 uint64_t ft_own_work_begin(void);
 /* The work from `from` until now, said in the buffer if there is one
  * and a recorder of the kernel's events wants it. */

@@ -60,6 +60,7 @@
 #include "textprot.h"
 #include "sync.h"
 #include "tracing.h"
+#include "../common/clock_pair.h"
 #include "../common/fileio.h"
 
 #include <ctype.h>
@@ -315,7 +316,7 @@ int ft_runtime_started(void)
  * fntrace does not run, leaves it dormant for good. */
 void ft_runtime_start(void)
 {
-	uint64_t from = ft_own_work_begin();
+	uint64_t from = ft_monotonic_ns();
 
 	if (atomic_exchange(&asked, 1))
 		return;
