@@ -212,14 +212,19 @@ $(BUILD)/cli/%.o: %.c
 # have been, generated from its own headers by its compiler: the host's,
 # or the cross compiler src/arch/<arch>/arch.mk names, where installed
 # (an empty table where not: numbers then).  No table copied by hand
-# (src/trace/syscall_names.c).
+# (src/trace/syscall_names.c).  Made again at every build, and replaced
+# only when it differs: a cross compiler installed after the first build
+# (make demo, then make check's installs) fills its empty table.
 SYSCALL_ARCHES  := x86_64 i386 aarch64 riscv64 mips
 syscall_header   = $(if $(filter x86_64,$(1)),asm/unistd_64.h,$(if $(filter i386,$(1)),asm/unistd_32.h,asm/unistd.h))
 syscall_cc       = $(if $(filter $(1),$(HOST_ARCH)),$(CC),$(call cross_prefix,$(1))gcc)
 SYSCALL_TABLES  := $(foreach a,$(SYSCALL_ARCHES),$(BUILD)/gen/syscall_table_$(a).h)
-$(BUILD)/gen/syscall_table_%.h: scripts/syscall-table.sh
+$(BUILD)/gen/syscall_table_%.h: scripts/syscall-table.sh FORCE
 	@mkdir -p $(dir $@)
-	scripts/syscall-table.sh "$(call syscall_cc,$*)" $(call syscall_header,$*) >$@.tmp && mv $@.tmp $@
+	@scripts/syscall-table.sh "$(call syscall_cc,$*)" $(call syscall_header,$*) >$@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@ && echo "  GEN $@"; fi
+.PHONY: FORCE
+FORCE:
 $(BUILD)/cli/src/trace/syscall_names.o: $(SYSCALL_TABLES)
 $(BUILD)/cli/src/trace/syscall_names.o: ALL_CFLAGS += -I$(BUILD)/gen
 
