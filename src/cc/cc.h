@@ -85,6 +85,7 @@ struct cc_instr {
 	int clang;		/* the compiler is clang (asked only when it matters) */
 	enum cc_omit_fp drop_omit_fp;
 	int xray;		/* XRay's sleds for recordmcount to make return sites */
+	int sleds_at_link;	/* the same, made in the LTO link's image */
 };
 
 /* Does each object a compile makes go through recordmcount --nop?  -pg's

@@ -205,28 +205,59 @@ static int patchable_form(const struct arch_desc *t, const char *why, struct cc_
 }
 
 /*
- * aarch64: a -pg site's frame is known by the slot in the function's
- * frame record, anywhere in its frame, which a return site after the
- * epilogue cannot find; a patchable entry's lies just below the CFA,
- * where it looks (src/core/returns.c).  A compiler that makes XRay's
- * sleds (clang) gets patchable entries with them, past its driver, which
+ * Patchable entries with XRay's exit sleds (clang), past its driver, which
  * refuses the two together for XRay's own sake: fntrace links no XRay
- * runtime, and asks for no entry sled that could meet the nops.
+ * runtime, and asks for no entry sled that could meet the nops.  1 if the
+ * compiler makes them for the target, 0 if not, -1 after one line.
  */
-static int patchable_returns_form(const struct cmd *cc, const struct cc_args *a,
-				  const struct arch_desc *t, struct cc_instr *in)
+static int patchable_with_sleds(const struct cmd *cc, const struct cc_args *a,
+				const struct arch_desc *t, struct cc_instr *in)
 {
 	struct cmd entry = { 0 };
 	int ret = cmd_push(&entry, "-Xclang") | cmd_push(&entry, t->cc_patchable);
 
-	if (ret || empty_compile(cc, a, &entry, xray_exits, NR_XRAY_EXITS) != 1) {
-		free(entry.v);
-		return ret ? -1 : pg_form(cc, a, t, in);
-	}
-	in->form = CC_FORM_PATCHABLE;
-	ret = cmd_append(&in->flags, &entry) | xray_form(in);
+	if (ret)
+		ret = -1;
+	else if (empty_compile(cc, a, &entry, xray_exits, NR_XRAY_EXITS) == 1)
+		ret = cmd_append(&in->flags, &entry) | xray_form(in) ? -1 : 1;
+	if (ret > 0)
+		in->form = CC_FORM_PATCHABLE;
 	free(entry.v);
 	return ret;
+}
+
+/*
+ * aarch64: a -pg site's frame is known by the slot in the function's
+ * frame record, anywhere in its frame, which a return site after the
+ * epilogue cannot find; a patchable entry's lies just below the CFA,
+ * where it looks (src/core/returns.c).  A compiler that makes XRay's
+ * sleds (clang) gets patchable entries with them.
+ */
+static int patchable_returns_form(const struct cmd *cc, const struct cc_args *a,
+				  const struct arch_desc *t, struct cc_instr *in)
+{
+	int ret = patchable_with_sleds(cc, a, t, in);
+
+	return ret ? (ret < 0 ? -1 : 0) : pg_form(cc, a, t, in);
+}
+
+/*
+ * clang's LTO compiles write bitcode, and the link generates the code:
+ * patchable entries, whose table that code generation writes, with XRay's
+ * exit sleds where the target has return sites.  The sleds are made
+ * return sites in the image the link makes (in->sleds_at_link, cmd_cc.c),
+ * not in the objects, which have none.
+ */
+static int lto_clang_form(const struct cmd *cc, const struct cc_args *a,
+			  const struct arch_desc *t, struct cc_instr *in)
+{
+	int ret = t->cc_return_sites && t->cc_patchable ? patchable_with_sleds(cc, a, t, in) : 0;
+
+	if (ret == 0)
+		return patchable_form(t, "clang's -flto", in);
+	in->xray = 0;
+	in->sleds_at_link = 1;
+	return ret < 0 ? -1 : 0;
 }
 
 int cc_instrument(const struct cmd *cc, const struct cc_args *a, int lto, struct cc_instr *in)
@@ -244,7 +275,7 @@ int cc_instrument(const struct cmd *cc, const struct cc_args *a, int lto, struct
 	if (lto || large)
 		in->clang = cc_is_clang(cc);
 	if (lto && in->clang)
-		return patchable_form(t, "clang's -flto", in);
+		return lto_clang_form(cc, a, t, in);
 	if (large && !in->clang)
 		return patchable_form(t, "gcc's -mcmodel=large", in);
 	if (t->cc_return_sites == CC_RETURNS_WITH_PATCHABLE)

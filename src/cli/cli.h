@@ -30,6 +30,9 @@ int cmd_run(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_detach(int argc, char **argv);
 int cmd_recordmcount(int argc, char **argv);	/* src/recordmcount/cmd.c */
+/* A linked image's XRay sleds (clang's LTO code) made return sites, as
+ * recordmcount --nop makes an object's: 0, or 1 after one line. */
+int rmc_image_return_sites(const char *path);	/* src/recordmcount/cmd.c */
 int cmd_cc(int argc, char **argv);
 int cmd_cxx(int argc, char **argv);
 

@@ -184,6 +184,18 @@ static int check_image(const struct cc_args *a, unsigned kinds)
 	return CLI_EXIT_FAILED;
 }
 
+/* clang's LTO code: the image's XRay sleds made return sites, as an
+ * object's are; an image that cannot be rewritten is removed. */
+static int image_return_sites(const struct cc_args *a)
+{
+	const char *out = link_output(a);
+
+	if (!strcmp(out, "-") || rmc_image_return_sites(out) == 0)
+		return 0;
+	unlink(out);
+	return CLI_EXIT_FAILED;
+}
+
 /* An LTO link gets what its code generation needs (cc_lto.c): the
  * compiles' instrumentation (which may leave arguments out, in) and
  * tools in dir. */
@@ -208,8 +220,9 @@ static int push_startup(struct cmd *c, const struct cmd *cc, const struct cc_arg
  * A program or a library (an image) gets the object that starts the
  * runtime (or shows it the library) before its constructors, made in dir
  * (cc_startup.c); a static program, the runtime itself (cc_static.c);
- * its LTO link gets its options (cc_lto.c); it must have call sites if
- * its objects did.  A partial link (-r) gets none of it. */
+ * its LTO link gets its options (cc_lto.c), and clang's LTO code its
+ * return sites; it must have call sites if its objects did.  A partial
+ * link (-r) gets none of it. */
 static int link_objects(const struct cmd *cc, const struct cc_args *a, char **objs,
 			int nobjs, const char *dir)
 {
@@ -235,6 +248,8 @@ static int link_objects(const struct cmd *cc, const struct cc_args *a, char **ob
 	ret = ret ? CLI_EXIT_FAILED : cc_run(&c);
 	if (!ret && image)
 		ret = check_image(a, kinds);
+	if (!ret && in.sleds_at_link)
+		ret = image_return_sites(a);
 	cc_instr_free(&in);
 	free(c.v);
 	free(startup);

@@ -10,9 +10,11 @@
  * linked images instead and writes their side files (image.c).
  */
 #include "rmc.h"
+#include "../cli/cli.h"
 #include "../cli/exit_status.h"
 #include "../common/fileio.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -116,9 +118,12 @@ static void warn_relax(const char *path, const struct rmc_sites *s)
 		path, s->after_relax, s->nr);
 }
 
-/* An object without sites (every function notrace) may still have
- * XRay's sleds, which the runtime would take for return sites. */
-static int sleds_only(const char *path, const struct elf_file *f, const struct arch_desc *arch)
+typedef unsigned sleds_fn(const struct elf_file *f, const struct arch_desc *arch,
+			  uint8_t *out);
+
+/* The file with its XRay sleds made return sites by rewrite, if any were. */
+static int rewrite_sleds(const char *path, const struct elf_file *f,
+			 const struct arch_desc *arch, sleds_fn *rewrite)
 {
 	uint8_t *copy = malloc(f->size);
 	int ret = 0;
@@ -126,9 +131,33 @@ static int sleds_only(const char *path, const struct elf_file *f, const struct a
 	if (!copy)
 		return rmc_file_error(path, "out of memory");
 	memcpy(copy, f->data, f->size);
-	if (rmc_xray_sleds(f, arch, copy))
+	if (rewrite(f, arch, copy))
 		ret = replace_object(path, copy, f->size);
 	free(copy);
+	return ret;
+}
+
+/* An object without sites (every function notrace) may still have
+ * XRay's sleds, which the runtime would take for return sites. */
+static int sleds_only(const char *path, const struct elf_file *f, const struct arch_desc *arch)
+{
+	return rewrite_sleds(path, f, arch, rmc_xray_sleds);
+}
+
+int rmc_image_return_sites(const char *path)
+{
+	const struct arch_desc *arch;
+	struct elf_file f;
+	int ret = 0;
+
+	if (elf_open_path(&f, path)) {
+		fprintf(stderr, PROG ": %s\n", f.err);
+		return 1;
+	}
+	arch = arch_lookup(f.machine);
+	if (arch && arch->rmc && (f.type == ET_EXEC || f.type == ET_DYN))
+		ret = rewrite_sleds(path, &f, arch, rmc_xray_image_sleds);
+	elf_close(&f);
 	return ret;
 }
 

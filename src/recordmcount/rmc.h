@@ -98,6 +98,9 @@ int rmc_build(const struct elf_file *f, const struct rmc_sites *s, int nop,
  * out at the same offsets, rewritten into return sites (xray.c); how
  * many were.  rmc_build() does it for an object with sites. */
 unsigned rmc_xray_sleds(const struct elf_file *f, const struct arch_desc *arch, uint8_t *out);
+/* The same in a linked image's copy out (its table's addresses relative). */
+unsigned rmc_xray_image_sleds(const struct elf_file *f, const struct arch_desc *arch,
+			      uint8_t *out);
 void rmc_output_free(struct rmc_output *out);
 
 /* The command: fntrace recordmcount / fntrace-recordmcount. */

@@ -9,9 +9,11 @@
  * finds it through the same table once linked (src/core/returns.c).
  *
  * An object holds one xray_instr_map per function, its entries' sled
- * addresses given by relocations against the text.  A sled that is not
- * of the form the arch expects is left as it is: the runtime then finds
- * it no return site, and the module's returns are hijacked.
+ * addresses given by relocations against the text.  A linked image
+ * (clang's LTO links, whose code the link generates) holds one, whose
+ * addresses are relative to the entries.  A sled that is not of the form
+ * the arch expects is left as it is: the runtime then finds it no return
+ * site, and the module's returns are hijacked.
  */
 #include "rmc.h"
 #include "../sites/xray_map.h"
@@ -69,5 +71,51 @@ unsigned rmc_xray_sleds(const struct elf_file *f, const struct arch_desc *arch, 
 		for (unsigned i = 0; rs && elf_rel_get(f, rs, i, &r) == 0; i++)
 			done += rewrite_sled(f, arch, sec, f->sections[rs].link, &r, out);
 	}
+	return done;
+}
+
+/* The executable section of an image that holds vaddr..+len, or 0. */
+static unsigned text_at(const struct elf_file *f, uint64_t vaddr, uint64_t len)
+{
+	for (unsigned i = 1; i < f->shnum; i++) {
+		const struct elf_section *s = &f->sections[i];
+
+		if (s->type == SHT_PROGBITS && (s->flags & SHF_EXECINSTR) &&
+		    vaddr >= s->addr && vaddr - s->addr < s->size && len <= s->size - (vaddr - s->addr))
+			return i;
+	}
+	return 0;
+}
+
+/* The sled of the image's entry at map offset at, rewritten in out: 1 if
+ * it was. */
+static int rewrite_image_sled(const struct elf_file *f, const struct arch_desc *arch,
+			      const struct elf_section *m, uint64_t at, uint8_t *out)
+{
+	const uint8_t *entry = f->data + m->offset + at;
+	uint64_t sled = m->addr + at + elf_u64(f, entry);
+	unsigned sec = text_at(f, sled, 1);
+	const struct elf_section *text = &f->sections[sec];
+
+	if (!sec || entry[XRAY_VERSION_AT] != XRAY_MAP_VERSION ||
+	    (entry[XRAY_KIND_AT] != XRAY_SLED_EXIT && entry[XRAY_KIND_AT] != XRAY_SLED_TAIL))
+		return 0;
+	return arch->rmc->xray_return_site(entry[XRAY_KIND_AT],
+					   out + text->offset + (sled - text->addr),
+					   text->size - (sled - text->addr));
+}
+
+unsigned rmc_xray_image_sleds(const struct elf_file *f, const struct arch_desc *arch,
+			      uint8_t *out)
+{
+	int map = elf_find_section(f, XRAY_MAP_NAME);
+	const struct elf_section *m = map > 0 ? &f->sections[map] : NULL;
+	unsigned done = 0;
+
+	/* elf_open() found every section's bytes in the file */
+	if (!m || m->type != SHT_PROGBITS || !arch->rmc->xray_return_site)
+		return 0;
+	for (uint64_t at = 0; at + XRAY_ENTRY_SIZE <= m->size; at += XRAY_ENTRY_SIZE)
+		done += rewrite_image_sled(f, arch, m, at, out);
 	return done;
 }

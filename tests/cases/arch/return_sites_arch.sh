@@ -65,6 +65,21 @@ t_graph_calls f.txt >got-f.txt
 t_same "return sites: with a filter, the others' returns change nothing" \
 	want-f.txt got-f.txt
 
+# clang's LTO code is generated at the link: fntrace cc rewrites the
+# image's sleds (cmd_cc.c), and its returns are its own as well.
+if command -v ld.lld >/dev/null; then
+	FNTRACE_CC=$clang "$FNTRACE" cc -O2 -flto -fuse-ld=lld -I"$top/tests/progs" -o rs-lto \
+		"$top/tests/progs/return_sites.c"
+	"$ARCH_TRIPLE-objdump" -d rs-lto | grep -c 'aa1e03f0[[:space:]]*mov[[:space:]]*x16, x30' \
+		>lto-movs.count
+	r_record rs-lto ./rs-lto
+	t_ok "return sites, LTO: its sleds rewritten" test "$(cat lto-movs.count)" -ge 4
+	t_eq "return sites, LTO: the return address is the program's own" "said|rs-lto 27" \
+		"$(tr '\n' '|' <rs-lto.out | sed 's/|$//')"
+	t_graph_calls rs-lto.txt >got-lto.txt
+	t_same "return sites, LTO: the same graph" want.txt got-lto.txt
+else t_skip "return sites, LTO" "ld.lld is not installed"; fi
+
 # Switched on and off under the running program (NOP <-> BL, no trap),
 # the program unharmed; once on, hijacked() never sees a return address
 # outside the program's text (calls that entered while the batch turning

@@ -81,6 +81,13 @@ for cc in $compilers; do
 		SAN_FRAMES=1 san_same "$cc tsan race, hijacked" 1 ./tsan_hj race
 		san_calls "$cc tsan race, hijacked" racer bump
 	fi
+	# clang's LTO code, generated at the link: fntrace cc makes the
+	# image's XRay sleds return sites, and the stacks are the program's.
+	if [ $cc = clang ] && [ -n "${ARCH_RETURN_SITES:-}" ]; then
+		san_build $cc tsan_lto -flto -fsanitize=thread
+		SAN_FRAMES=1 san_same "$cc tsan race, LTO" 1 ./tsan_lto race
+		san_calls "$cc tsan race, LTO" bump
+	fi
 
 	san_build $cc ubsan -fsanitize=undefined
 	san_same "$cc ubsan, recovering" 1 ./ubsan ub

@@ -70,31 +70,44 @@ if [ -n "${ARCH_RETURN_SITES:-}" ] && [ -z "$T_ARCH" ]; then
 fi
 
 # clang: XRay's exit and tail-call sleds made return sites by
-# recordmcount, no XRay runtime linked; the same graph as gcc's.
-if [ -n "${ARCH_RETURN_SITES:-}" ] && [ -z "$T_ARCH" ] && command -v clang >/dev/null; then
-	FNTRACE_CC=clang "$FNTRACE" cc -O2 -I"$top/tests/progs" -o rs-clang \
+# recordmcount, no XRay runtime linked; the same graph as gcc's.  With
+# LTO (full, and thin with lld) the link generates the code: fntrace cc
+# makes the image's sleds return sites (cmd_cc.c).
+# clang_return_sites NAME FLAGS...: rs-NAME built and traced.
+clang_return_sites() {
+	local n=$1 prog=rs-$1 sleds
+	shift
+	FNTRACE_CC=clang "$FNTRACE" cc -O2 "$@" -I"$top/tests/progs" -o $prog \
 		"$top/tests/progs/return_sites.c"
-	t_ok "clang return sites: fntrace cc keeps XRay's table" \
-		sh -c "readelf -SW rs-clang | grep -q ' xray_instr_map '"
-	t_eq "clang return sites: ... and links none of XRay's runtime" "" \
-		"$(nm rs-clang | grep -i ' __xray_')"
+	t_ok "$n return sites: fntrace cc keeps XRay's table" \
+		sh -c "readelf -SW $prog | grep -q ' xray_instr_map '"
+	t_eq "$n return sites: ... and links none of XRay's runtime" "" \
+		"$(nm $prog | grep -i ' __xray_')"
 	# Each 32-byte entry's kind is its 17th byte: 1 exit, 2 tail call.
-	sleds=$(readelf -SW rs-clang | awk '$2 == "xray_instr_map" { print $5, $6 }')
-	od -An -tx1 -w32 -j $((0x${sleds% *})) -N $((0x${sleds#* })) rs-clang |
+	sleds=$(readelf -SW $prog | awk '$2 == "xray_instr_map" { print $5, $6 }')
+	od -An -tx1 -w32 -j $((0x${sleds% *})) -N $((0x${sleds#* })) $prog |
 		awk '$17 == "01" || $17 == "02"' | wc -l >sleds.count
-	FNTRACE_DEBUG=1 "$FNTRACE" record -o dbg.data -- ./rs-clang 2>&1 >/dev/null |
-		sed -n 's/.*rs-clang: \([0-9]*\) return sites$/\1/p' >sites.count
-	t_ok "clang return sites: a sled at each return and tail call" \
+	FNTRACE_DEBUG=1 "$FNTRACE" record -o dbg.data -- ./$prog 2>&1 >/dev/null |
+		sed -n "s/.*$prog: \([0-9]*\) return sites$/\1/p" >sites.count
+	t_ok "$n return sites: a sled at each return and tail call" \
 		test "$(cat sleds.count)" -ge 4
-	t_eq "clang return sites: ... each taken by the runtime" "$(cat sleds.count)" \
+	t_eq "$n return sites: ... each taken by the runtime" "$(cat sleds.count)" \
 		"$(cat sites.count)"
-	r_record rs-clang ./rs-clang
-	t_eq "clang return sites: exit status" 0 "$(cat rs-clang.rc)"
-	t_eq "clang return sites: the return address is the program's own" "said|rs-clang 27" \
-		"$(tr '\n' '|' <rs-clang.out | sed 's/|$//')"
-	t_graph_calls rs-clang.txt >got-clang.txt
-	t_same "clang return sites: tail calls nest, into traced code and into libc" \
-		want.txt got-clang.txt
+	r_record $prog ./$prog
+	t_eq "$n return sites: exit status" 0 "$(cat $prog.rc)"
+	t_eq "$n return sites: the return address is the program's own" "said|$prog 27" \
+		"$(tr '\n' '|' <$prog.out | sed 's/|$//')"
+	t_graph_calls $prog.txt >got-$n.txt
+	t_same "$n return sites: tail calls nest, into traced code and into libc" \
+		want.txt got-$n.txt
+}
+
+if [ -n "${ARCH_RETURN_SITES:-}" ] && [ -z "$T_ARCH" ] && command -v clang >/dev/null; then
+	clang_return_sites clang
+	clang_return_sites clang-lto -flto
+	if command -v ld.lld >/dev/null; then
+		clang_return_sites clang-thin-lto -flto=thin -fuse-ld=lld
+	else t_skip "clang-thin-lto return sites" "ld.lld is not installed"; fi
 fi
 
 # A program linked from gcc's objects and clang's: both tables read, so
