@@ -381,6 +381,7 @@ struct search {
 	struct code_kinds kinds;
 	Dwfl *dwfl;
 	struct waiting w;
+	sigset_t chld;		/* SIGCHLD, blocked for the search */
 };
 
 /* Look at one thread: taken (its id), given a breakpoint and let run
@@ -451,14 +452,11 @@ static int arrived(struct search *s, pid_t tid)
  * stepped stops again within microseconds, and a step each millisecond
  * took the few hundred steps out of an interceptor past the time limit
  * on a loaded machine. */
-static void await_stop(void)
+static void await_stop(const sigset_t *chld)
 {
 	struct timespec ms = { 0, 1000 * 1000 };
-	sigset_t chld;
 
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigtimedwait(&chld, NULL, &ms);
+	sigtimedwait(chld, NULL, &ms);
 }
 
 /* A waiting thread arrived within the round, or 0.  Other stops of
@@ -484,7 +482,7 @@ static pid_t ready_in_round(struct search *s)
 			stepped |= stepping;
 			ptrace(stepping ? PTRACE_SINGLESTEP : PTRACE_CONT, tid, NULL, (void *)(long)sig);
 		}
-		await_stop();
+		await_stop(&s->chld);
 	}
 	return 0;
 }
@@ -510,15 +508,15 @@ pid_t attach_seize_safe(pid_t pid, int *sig)
 {
 	struct search s;
 	pid_t taken = 0;
-	sigset_t chld, was;
+	sigset_t was;
 
 	*sig = 0;
 	stepping = getenv("FNTRACE_NO_HW_BREAK") || !hw_breaks_fire();
 	if (search_open(&s, pid))
 		return -1;
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &was);
+	sigemptyset(&s.chld);
+	sigaddset(&s.chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &s.chld, &was);
 	while (!taken && !attach_timed_out())
 		if (!(taken = look_round(&s, sig)))
 			taken = ready_in_round(&s);

@@ -140,15 +140,20 @@ static int takes_xray_exits(const struct cmd *cc, const struct cc_args *a)
 	return empty_compile(cc, a, NULL, xray_exits, NR_XRAY_EXITS) == 1;
 }
 
-/* XRay's exit sleds, for recordmcount to make return sites. */
-static int xray_form(struct cc_instr *in)
+static int push_xray_exits(struct cmd *flags)
 {
 	int ret = 0;
 
-	in->xray = 1;
 	for (size_t i = 0; i < NR_XRAY_EXITS; i++)
-		ret |= cmd_push(&in->flags, xray_exits[i]);
+		ret |= cmd_push(flags, xray_exits[i]);
 	return ret;
+}
+
+/* XRay's exit sleds, for recordmcount to make return sites. */
+static int xray_form(struct cc_instr *in)
+{
+	in->xray = 1;
+	return push_xray_exits(&in->flags);
 }
 
 /* The compiler's return sites beside -pg, where the target takes them. */
@@ -219,7 +224,7 @@ static int patchable_with_sleds(const struct cmd *cc, const struct cc_args *a,
 	if (ret)
 		ret = -1;
 	else if (empty_compile(cc, a, &entry, xray_exits, NR_XRAY_EXITS) == 1)
-		ret = cmd_append(&in->flags, &entry) | xray_form(in) ? -1 : 1;
+		ret = cmd_append(&in->flags, &entry) | push_xray_exits(&in->flags) ? -1 : 1;
 	if (ret > 0)
 		in->form = CC_FORM_PATCHABLE;
 	free(entry.v);
@@ -231,13 +236,14 @@ static int patchable_with_sleds(const struct cmd *cc, const struct cc_args *a,
  * frame record, anywhere in its frame, which a return site after the
  * epilogue cannot find; a patchable entry's lies just below the CFA,
  * where it looks (src/core/returns.c).  A compiler that makes XRay's
- * sleds (clang) gets patchable entries with them.
+ * sleds (clang) gets patchable entries with them, for recordmcount.
  */
 static int patchable_returns_form(const struct cmd *cc, const struct cc_args *a,
 				  const struct arch_desc *t, struct cc_instr *in)
 {
 	int ret = patchable_with_sleds(cc, a, t, in);
 
+	in->xray = ret > 0;
 	return ret ? (ret < 0 ? -1 : 0) : pg_form(cc, a, t, in);
 }
 
@@ -255,7 +261,6 @@ static int lto_clang_form(const struct cmd *cc, const struct cc_args *a,
 
 	if (ret == 0)
 		return patchable_form(t, "clang's -flto", in);
-	in->xray = 0;
 	in->sleds_at_link = 1;
 	return ret < 0 ? -1 : 0;
 }

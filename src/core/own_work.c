@@ -80,6 +80,6 @@ void ft_own_work_end_of(uint32_t pid, uint32_t tid, uint64_t from)
 
 void ft_own_share_end(uint64_t from)
 {
-	if (from && wanting())
+	if (from)
 		ft_own_work_end_of((uint32_t)getpid(), (uint32_t)syscall(SYS_gettid), from);
 }

@@ -118,10 +118,7 @@ static uintptr_t *xray_sleds(const struct ft_module *mod, const struct elf_file 
 
 	*n = 0;
 	for (size_t i = 0; ips && i < nr; i++, entry += XRAY_ENTRY_SIZE) {
-		uint8_t kind = entry[XRAY_KIND_AT];
-
-		if (entry[XRAY_VERSION_AT] == XRAY_MAP_VERSION &&
-		    (kind == XRAY_SLED_EXIT || kind == XRAY_SLED_TAIL))
+		if (xray_return_sled(entry))
 			ips[(*n)++] = (uintptr_t)(mod->bias + s->addr + i * XRAY_ENTRY_SIZE +
 						  elf_u64(f, entry)) + ARCH_XRAY_SITE_AT;
 	}

@@ -33,6 +33,15 @@ static unsigned relocations_of(const struct elf_file *f, unsigned sec)
 	return 0;
 }
 
+/* The sled at off in the section text, rewritten in out: 1 if it was. */
+static int rewrite_at(const struct arch_desc *arch, unsigned kind,
+		      const struct elf_section *text, uint64_t off, uint8_t *out)
+{
+	if (text->type != SHT_PROGBITS || !(text->flags & SHF_EXECINSTR) || off >= text->size)
+		return 0;
+	return arch->rmc->xray_return_site(kind, out + text->offset + off, text->size - off);
+}
+
 /* The sled entry r fills, rewritten in out if it is an exit or tail-call
  * sled in the text: 1 if it was. */
 static int rewrite_sled(const struct elf_file *f, const struct arch_desc *arch, unsigned map,
@@ -40,21 +49,14 @@ static int rewrite_sled(const struct elf_file *f, const struct arch_desc *arch, 
 {
 	const struct elf_section *m = &f->sections[map];
 	const uint8_t *entry = f->data + m->offset + r->offset;
-	const struct elf_section *text;
 	struct elf_sym sym;
-	uint64_t off;
 
 	if (r->offset % XRAY_ENTRY_SIZE || r->offset + XRAY_ENTRY_SIZE > m->size ||
-	    entry[XRAY_VERSION_AT] != XRAY_MAP_VERSION ||
-	    (entry[XRAY_KIND_AT] != XRAY_SLED_EXIT && entry[XRAY_KIND_AT] != XRAY_SLED_TAIL) ||
+	    !xray_return_sled(entry) ||
 	    elf_sym_get(f, symtab, r->sym, &sym) || !sym.shndx || sym.shndx >= f->shnum)
 		return 0;
-	text = &f->sections[sym.shndx];
-	off = sym.value + (uint64_t)r->addend;
-	if (text->type != SHT_PROGBITS || !(text->flags & SHF_EXECINSTR) || off >= text->size)
-		return 0;
-	return arch->rmc->xray_return_site(entry[XRAY_KIND_AT], out + text->offset + off,
-					   text->size - off);
+	return rewrite_at(arch, entry[XRAY_KIND_AT], &f->sections[sym.shndx],
+			  sym.value + (uint64_t)r->addend, out);
 }
 
 unsigned rmc_xray_sleds(const struct elf_file *f, const struct arch_desc *arch, uint8_t *out)
@@ -74,35 +76,29 @@ unsigned rmc_xray_sleds(const struct elf_file *f, const struct arch_desc *arch, 
 	return done;
 }
 
-/* The executable section of an image that holds vaddr..+len, or 0. */
-static unsigned text_at(const struct elf_file *f, uint64_t vaddr, uint64_t len)
+/* The executable section of an image that holds vaddr, or 0. */
+static unsigned text_at(const struct elf_file *f, uint64_t vaddr)
 {
 	for (unsigned i = 1; i < f->shnum; i++) {
 		const struct elf_section *s = &f->sections[i];
 
-		if (s->type == SHT_PROGBITS && (s->flags & SHF_EXECINSTR) &&
-		    vaddr >= s->addr && vaddr - s->addr < s->size && len <= s->size - (vaddr - s->addr))
+		if ((s->flags & SHF_EXECINSTR) && vaddr >= s->addr && vaddr - s->addr < s->size)
 			return i;
 	}
 	return 0;
 }
 
 /* The sled of the image's entry at map offset at, rewritten in out: 1 if
- * it was. */
+ * it was.  The entry's sled address is relative to the entry. */
 static int rewrite_image_sled(const struct elf_file *f, const struct arch_desc *arch,
 			      const struct elf_section *m, uint64_t at, uint8_t *out)
 {
 	const uint8_t *entry = f->data + m->offset + at;
 	uint64_t sled = m->addr + at + elf_u64(f, entry);
-	unsigned sec = text_at(f, sled, 1);
-	const struct elf_section *text = &f->sections[sec];
+	unsigned sec = xray_return_sled(entry) ? text_at(f, sled) : 0;
 
-	if (!sec || entry[XRAY_VERSION_AT] != XRAY_MAP_VERSION ||
-	    (entry[XRAY_KIND_AT] != XRAY_SLED_EXIT && entry[XRAY_KIND_AT] != XRAY_SLED_TAIL))
-		return 0;
-	return arch->rmc->xray_return_site(entry[XRAY_KIND_AT],
-					   out + text->offset + (sled - text->addr),
-					   text->size - (sled - text->addr));
+	return sec && rewrite_at(arch, entry[XRAY_KIND_AT], &f->sections[sec],
+				 sled - f->sections[sec].addr, out);
 }
 
 unsigned rmc_xray_image_sleds(const struct elf_file *f, const struct arch_desc *arch,

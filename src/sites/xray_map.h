@@ -28,4 +28,11 @@ enum xray_sled_kind {
 	XRAY_SLED_TAIL = 2,	/* before a tail call's jump */
 };
 
+/* Does the entry list an exit or tail-call sled, of the version read here? */
+static inline int xray_return_sled(const unsigned char *entry)
+{
+	return entry[XRAY_VERSION_AT] == XRAY_MAP_VERSION &&
+	       (entry[XRAY_KIND_AT] == XRAY_SLED_EXIT || entry[XRAY_KIND_AT] == XRAY_SLED_TAIL);
+}
+
 #endif
