@@ -1,24 +1,26 @@
 # Helpers of the kernel events' cases (record -e), sourced by them.
 
 # kev_tracefs: tracefs mounted where fntrace looks, mounted here if it
-# is not (as root, as a setup would).  The cases run two at once, and a
-# case's unmount must not pull it from under another's record: the run's
-# cases share the mount ($RUN_TMP/tracefs.users counts them, under a
-# lock), and the last one out unmounts it.  A mount that was there
-# before the run is the machine's, never unmounted.
+# is not (as root, as a setup would).  The cases run two at once, and
+# two runs may overlap (make check beside a case run by hand): a case's
+# unmount must not pull it from under another's record.  Every case of
+# every run of this user shares the mount ($KEV_SHARED.users counts them,
+# under a lock), and the last one out unmounts it.  A mount that was
+# there before is the machine's, never unmounted.
 KEV_USING=
+KEV_SHARED=/tmp/fntrace-tests-tracefs-$(id -u)
 kev_tracefs() {
 	local rc=0
 	kev_users_lock
 	if ! kev_mounted; then
 		if [ "$(id -u)" = 0 ] && mount -t tracefs nodev /sys/kernel/tracing; then
-			echo 0 >"$RUN_TMP/tracefs.users"
+			echo 0 >"$KEV_SHARED.users"
 		else
 			rc=1
 		fi
 	fi
-	if [ $rc = 0 ] && [ -s "$RUN_TMP/tracefs.users" ] && [ -z "$KEV_USING" ]; then
-		echo $(($(cat "$RUN_TMP/tracefs.users") + 1)) >"$RUN_TMP/tracefs.users"
+	if [ $rc = 0 ] && [ -s "$KEV_SHARED.users" ] && [ -z "$KEV_USING" ]; then
+		echo $(($(cat "$KEV_SHARED.users") + 1)) >"$KEV_SHARED.users"
 		KEV_USING=1
 	fi
 	kev_users_unlock
@@ -36,7 +38,7 @@ kev_mounted() {
 # The count of the cases using the run's mount, one case at a time:
 # closing the descriptor lets the lock go.
 kev_users_lock() {
-	exec 8>>"$RUN_TMP/tracefs.lock"
+	exec 8>>"$KEV_SHARED.lock"
 	flock 8
 }
 
@@ -49,12 +51,12 @@ kev_untracefs() {
 	local n
 	[ -n "$KEV_USING" ] || return 0
 	kev_users_lock
-	n=$(($(cat "$RUN_TMP/tracefs.users") - 1))
+	n=$(($(cat "$KEV_SHARED.users") - 1))
 	if [ "$n" -gt 0 ]; then
-		echo "$n" >"$RUN_TMP/tracefs.users"
+		echo "$n" >"$KEV_SHARED.users"
 	else
 		umount /sys/kernel/tracing
-		rm -f "$RUN_TMP/tracefs.users"
+		rm -f "$KEV_SHARED.users"
 	fi
 	KEV_USING=
 	kev_users_unlock

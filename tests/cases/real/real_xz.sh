@@ -43,12 +43,18 @@ t_ok "real_xz: output identical after on, off, on" cmp -s want.xz got.xz
 # (2) attach to a process fntrace did not start.
 "$xz" -T2 -3 -c input >got2.xz &
 pid=$!
-sleep 0.2
 # Its compressing threads block every signal, SIGTRAP too: attach lets
 # them take it (every site can be switched), detach blocks it again.
+# The main thread blocks every signal too while it makes a thread, for
+# a moment: the masks are read once both threads are made and two
+# readings 50 ms apart agree.
 masks() { for t in $1; do awk '/^SigBlk:/ { print $2 }' /proc/$pid/task/$t/status; done; }
-tasks=$(ls /proc/$pid/task)
-masks "$tasks" >masks.before
+for i in $(seq 100); do
+	tasks=$(ls /proc/$pid/task)
+	masks "$tasks" >masks.before
+	sleep 0.05
+	[ "$(echo $tasks | wc -w)" -ge 3 ] && masks "$tasks" | cmp -s - masks.before && break
+done
 "$FNTRACE" attach $pid 2>attach.err
 t_eq "real_xz: attach" 0 "$?"
 t_eq "real_xz: attached, no site left out" "$(cat run.count)" \
