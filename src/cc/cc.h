@@ -115,6 +115,9 @@ enum cc_object_kind {
 unsigned cc_input_kinds(const struct cc_args *a, char **objs, int nobjs);
 /* Does the linked image have a table of call sites? */
 int cc_image_has_table(const char *path);
+/* The call sites of a linked image that no symbol names (sites_unnamed):
+ * the runtime would leave them all alone. */
+unsigned cc_image_unnamed_sites(const char *path);
 
 /* LTO links (cc_lto.c).  Will the link generate code from LTO objects? */
 int cc_lto_link(const struct cc_args *a, unsigned input_kinds);

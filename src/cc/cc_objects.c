@@ -7,6 +7,7 @@
  */
 #include "cc.h"
 #include "../elf/elf.h"
+#include "../sites/sites.h"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -138,4 +139,16 @@ int cc_image_has_table(const char *path)
 	ret = has_table(&f);
 	elf_close(&f);
 	return ret;
+}
+
+unsigned cc_image_unnamed_sites(const char *path)
+{
+	struct elf_file f;
+	unsigned n;
+
+	if (elf_open_path(&f, path))
+		return 0;
+	n = sites_unnamed(&f);
+	elf_close(&f);
+	return n;
 }

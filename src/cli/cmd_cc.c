@@ -59,7 +59,8 @@ static const char help[] =
 	"-fomit-frame-pointer, which gcc refuses beside -pg, is left out of\n"
 	"instrumented compiles (on x86_64 the code is the same; elsewhere a line\n"
 	"says so).  A program or library linked from objects with call sites or\n"
-	"LTO code that has none is removed, and fntrace cc fails.  -E, -S, -M,\n"
+	"LTO code that has none, or whose sites no symbol names (clang's -flto\n"
+	"linked with -s), is removed, and fntrace cc fails.  -E, -S, -M,\n"
 	"-MM, -fsyntax-only, -x without -c -o, and commands without input files\n"
 	"run as they are.  The words of @FILE arguments are read and passed on\n"
 	"as arguments.  A -static (or -static-pie) program gets the runtime\n"
@@ -169,15 +170,23 @@ static const char *link_output(const struct cc_args *a)
 	return a->out ? a->out : "a.out";
 }
 
-/* Objects built for tracing must give an image with call sites. */
+/* Objects built for tracing must give an image with call sites, and
+ * symbols to name their functions. */
 static int check_image(const struct cc_args *a, unsigned kinds)
 {
 	const char *out = link_output(a);
+	unsigned unnamed = 0;
 
-	if (!(kinds & (CC_OBJ_TABLE | CC_OBJ_LTO)) || !strcmp(out, "-") ||
-	    cc_image_has_table(out))
+	if (!(kinds & (CC_OBJ_TABLE | CC_OBJ_LTO)) || !strcmp(out, "-"))
 		return 0;
-	if (kinds & CC_OBJ_LTO)
+	if (cc_image_has_table(out) && !(unnamed = cc_image_unnamed_sites(out)))
+		return 0;
+	if (unnamed)
+		cli_error("cc: %s: its %u call sites name no function: the link stripped the "
+			  "symbols that name them (-s), and no table of fntrace's does (clang's "
+			  "LTO code has none): link without -s (strip --strip-debug keeps "
+			  "them): removed", out, unnamed);
+	else if (kinds & CC_OBJ_LTO)
 		cli_error("cc: %s has no call sites: its LTO code got none (objects fntrace cc "
 			  "did not compile?): removed", out);
 	else

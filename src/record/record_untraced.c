@@ -15,12 +15,16 @@
  *                                                 without it is refused
  *                                                 before it runs:
  *                                                 src/target/probe.c)
- *   no funcs file with sites                      nothing traceable ran
+ *   no funcs file with sites                      nothing traceable ran (or
+ *                                                 its sites name no function:
+ *                                                 it was stripped)
  *   sites, no event, a runtime switched off       said by that runtime;
  *                                                 nothing was recorded
  */
 #include "../cli/cli.h"
 #include "record.h"
+#include "../elf/elf.h"
+#include "../sites/sites.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -63,9 +67,23 @@ static enum funcs_found funcs_found(const char *dir)
 	return found;
 }
 
+/* The program's sites that no symbol names: it was stripped. */
+static unsigned unnamed_sites(const char *path)
+{
+	struct elf_file f;
+	unsigned n;
+
+	if (!path || elf_open_path(&f, path))
+		return 0;
+	n = sites_unnamed(&f);
+	elf_close(&f);
+	return n;
+}
+
 int record_untraced(const struct record_untraced *u)
 {
 	const char *name = u->argv0;
+	unsigned unnamed;
 
 	switch (funcs_found(u->dir)) {
 	case FUNCS_SITES:
@@ -87,8 +105,12 @@ int record_untraced(const struct record_untraced *u)
 	case FUNCS_NO_SITES:
 		break;
 	}
-	cli_error("no traced program ran: %s, and what it started, had no call sites "
-		  "(compile with -pg, -pg -mfentry or -fpatchable-function-entry=5, "
-		  "and link without -pg)", name);
+	if ((unnamed = unnamed_sites(u->path)))
+		cli_error("no traced program ran: %s: its %u call sites name no function: its "
+			  "symbols were stripped (strip --strip-debug keeps them)", name, unnamed);
+	else
+		cli_error("no traced program ran: %s, and what it started, had no call sites "
+			  "(compile with -pg, -pg -mfentry or -fpatchable-function-entry=5, "
+			  "and link without -pg)", name);
 	return 1;
 }

@@ -547,6 +547,21 @@ int sites_quick_any(const struct elf_file *f)
 	return 0;
 }
 
+unsigned sites_unnamed(const struct elf_file *f)
+{
+	struct image_sites s;
+	unsigned n = 0;
+	char err[256];
+
+	if (elf_find_section(f, ".symtab") > 0 || elf_find_section(f, FUNCTABLE_NAME) > 0 ||
+	    sites_discover(f, &s, err, sizeof(err)))
+		return 0;
+	if (s.nr == 0)
+		n = s.skipped;
+	sites_free(&s);
+	return n;
+}
+
 void sites_free(struct image_sites *s)
 {
 	bulk_free(s->v);

@@ -68,6 +68,11 @@ int sites_check_entry(const struct elf_file *f, uint64_t addr, struct site *out)
 /* 1 if one of the first entries of a table is a site: the image surely
  * has some; 0 says nothing (sites_discover knows).  For a quick yes. */
 int sites_quick_any(const struct elf_file *f);
+/* The entries of an image's tables that name no function the runtime can
+ * find: in a stripped image (no .symtab) that no __fntrace_funcs names
+ * (clang's LTO code, a -pg build not made by fntrace cc), every one.
+ * 0 when it has a symbol table or its sites are named. */
+unsigned sites_unnamed(const struct elf_file *f);
 void sites_free(struct image_sites *s);
 const char *sites_source_name(enum sites_source source);
 

@@ -304,3 +304,26 @@ t_error "lto: bitcode fntrace cc did not compile: the link is refused" 1 \
 	"foreign has no call sites: its LTO code got none" \
 	env FNTRACE_CC=clang "$FNTRACE" cc -flto -o foreign foreign.o
 t_eq "lto: ... and its output removed" no "$([ -e foreign ] && echo yes || echo no)"
+
+# A stripped link: gcc's code keeps fntrace's table of names, clang's LTO
+# code has only its symbols, which -s (or ld's --strip-all) removes: the
+# link is refused, its output removed; -Wl,-S (debug only) keeps them.
+printf '%s\n' '__attribute__((noinline)) int f(int x) { return x + 1; }' \
+	'int main(int argc, char **argv) { return f(argc) - argc - 1; }' >s.c
+"$FNTRACE" cc -O2 -flto -s -o s-gcc s.c
+t_eq "lto: gcc, stripped (-s): built" 0 "$?"
+"$FNTRACE" record -o s-gcc.data ./s-gcc 2>s-gcc.err
+t_eq "lto: gcc, stripped (-s): main and f traced" "f main" \
+	"$("$FNTRACE" report -i s-gcc.data --stat --csv | cut -d, -f1 | grep -xE 'f|main' | sort | xargs)"
+for s in -s -Wl,--strip-all; do
+	t_error "lto: clang, stripped ($s): refused" 1 \
+		"^fntrace: cc: s-clang: its [1-9][0-9]* call sites name no function: the link stripped the symbols" \
+		env FNTRACE_CC=clang "$FNTRACE" cc -O2 -flto $s -o s-clang s.c
+	t_eq "lto: clang, stripped ($s): its output removed" no \
+		"$([ -e s-clang ] && echo yes || echo no)"
+done
+env FNTRACE_CC=clang "$FNTRACE" cc -O2 -flto -Wl,-S -o s-clang s.c
+t_eq "lto: clang, debug stripped (-Wl,-S): built" 0 "$?"
+"$FNTRACE" record -o s-clang.data ./s-clang 2>s-clang.err
+t_eq "lto: clang, debug stripped (-Wl,-S): main and f traced" "f main" \
+	"$("$FNTRACE" report -i s-clang.data --stat --csv | cut -d, -f1 | grep -xE 'f|main' | sort | xargs)"

@@ -10,6 +10,12 @@ t_error "record: bad depth" 2 "bad depth" "$FNTRACE" record -D x -- ./prog
 t_error "record: no program" 2 "no program to run" "$FNTRACE" record
 t_error "record: missing program" 1 "no-such-prog: no such program" "$FNTRACE" record -- ./no-such-prog
 t_error "record: program without call sites" 1 "no traced program ran: ./plain, and what it started, had no call sites" "$FNTRACE" record -- ./plain
+# A -pg program stripped after its link: a table of sites, no symbol to
+# name their functions, and no table of fntrace's names (not fntrace cc's).
+gcc -O2 -pg -mfentry -mrecord-mcount -o stripped "$top/tests/progs/graph.c" 2>/dev/null && strip stripped
+t_error "record: stripped program, said so" 1 \
+	"no traced program ran: ./stripped: its [1-9][0-9]* call sites name no function: its symbols were stripped" \
+	"$FNTRACE" record -- ./stripped
 t_eq "record: nothing written after errors" "" "$(ls -d fntrace.data* 2>/dev/null)"
 
 t_error "report: missing data dir" 1 "fntrace: " "$FNTRACE" report -i nodata
