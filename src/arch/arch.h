@@ -402,6 +402,9 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
  * it cannot reach; arch_detour_reaim() makes the 4-byte field at p of a
  * copy made to run at "from" mean the same at "to" (a rel32 or disp32, a
  * B or ADRP word: the detour file's relocs), -1 if it no longer reaches.
+ * arch_detour_pc_call() writes the head of a pc fix's stub instead (a
+ * hook of the program's handed its own return address, not a traced
+ * function: detours.c), its call reading the words' fourth; 0: none here.
  * Optional (ARCH_HAVE_DETOURS).
  */
 #ifndef ARCH_HAVE_DETOURS
@@ -413,6 +416,7 @@ void arch_tramp_write(uint8_t *at, uintptr_t target);
 #define ARCH_DETOUR_WORDS 4
 #if ARCH_HAVE_DETOURS
 unsigned arch_detour_call(uint8_t *code, intptr_t word_off, unsigned *resume);
+unsigned arch_detour_pc_call(uint8_t *code, intptr_t word_off);
 unsigned arch_detour_words(uintptr_t *words);
 int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn, unsigned *len);
 int arch_detour_reaim(uint8_t *p, uintptr_t from, uintptr_t to);
@@ -425,6 +429,11 @@ static inline uintptr_t arch_context_pc(const void *ucontext)
 }
 
 static inline unsigned arch_detour_call(uint8_t *code, intptr_t word_off, unsigned *resume)
+{
+	return 0;
+}
+
+static inline unsigned arch_detour_pc_call(uint8_t *code, intptr_t word_off)
 {
 	return 0;
 }

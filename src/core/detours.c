@@ -49,6 +49,7 @@
 #include "ftrace.h"
 #include "funcs_file.h"
 #include "messages.h"
+#include "sanitized.h"
 #include "../common/array.h"
 #include "../sites/detourfile.h"
 #include "../sites/sitefile.h"
@@ -193,19 +194,63 @@ static int add_detour(struct ft_module *mod, unsigned idx, const struct detourfi
 	return 0;
 }
 
+/*
+ * A pc fix: ThreadSanitizer's entry hook, where clang links it into the
+ * program.  Each function calls it directly with what its return slot
+ * holds, return_to_handler once the graph tracer took the call, and that
+ * named every frame of TSan's reports (gcc's programs call it through
+ * their GOT, which sanitized.c points at a wrapper).  Planned as a detour,
+ * but no traced function: its stub hands the hook the real return address
+ * and runs its first instructions; patched in when its module is read,
+ * and left in.
+ *
+ *   __tsan_func_entry:  jmp stub      stub:  call *ftrace_fix_pc_arg
+ *                                            <its first instructions>
+ *                                            jmp __tsan_func_entry + len
+ */
+static int is_pc_fix(const struct detourfile_entry *e)
+{
+	return ft_sanitized_tsan && !strcmp(e->name, "__tsan_func_entry");
+}
+
+/* The fix's stub at stub, and its patch in *p; -1 if it cannot be made. */
+static int make_pc_fix(const struct ft_module *mod, const struct detourfile_entry *e,
+		       uint8_t *stub, uintptr_t words, struct text_patch *p)
+{
+	unsigned head = arch_detour_pc_call(stub, (intptr_t)(words - (uintptr_t)stub)), len = 0;
+
+	p->addr = mod->bias + e->patch;
+	if (!head || place_copy(e, mod->bias, stub + head) ||
+	    arch_detour_jump(p->addr, (uintptr_t)stub, p->new, &len) || len > e->len)
+		return -1;
+	p->len = (uint8_t)len;
+	p->guard = 1;
+	memcpy(p->old, e->orig, len);
+	return 0;
+}
+
+static void apply_pc_fix(const struct ft_module *mod, int made, struct text_patch *p)
+{
+	if (made < 0 || (made && text_patch_batch(p, 1)))
+		ft_warn("%s: cannot hand ThreadSanitizer's entry hook the real return "
+			"addresses: its reports may name return_to_handler", mod->path);
+}
+
 /* Stubs for the entries that match, in one block near the module: the
  * words their heads read first (ftrace_caller's address, ...), the stubs
- * after them.  -1 only if
- * out of memory: a module with no room near it keeps its text. */
+ * after them; with fixes_only (a module with call sites), the pc fix's
+ * alone.  -1 only if out of memory: a module with no room near it keeps
+ * its text. */
 static int make_stubs(struct ft_module *mod, unsigned idx, const struct elf_file *f,
-		      const struct detourfile *df)
+		      const struct detourfile *df, int fixes_only)
 {
 	size_t size = BLOCK_HEAD, ps = (size_t)sysconf(_SC_PAGESIZE);
 	unsigned bad = 0;
 	uintptr_t block;
 	struct stub_block *sb;
+	struct text_patch fix;
 	uint8_t *at;
-	int ret = 0;
+	int ret = 0, fixed = 0;
 
 	for (unsigned i = 0; i < df->nr; i++)
 		size += stub_size(&df->v[i]);
@@ -226,19 +271,24 @@ static int make_stubs(struct ft_module *mod, unsigned idx, const struct elf_file
 			bad++;
 			continue;
 		}
-		ret = add_detour(mod, idx, &df->v[i], at, sb);
+		if (is_pc_fix(&df->v[i]) && !fixed)
+			fixed = make_pc_fix(mod, &df->v[i], at, block, &fix) ? -1 : 1;
+		else if (!fixes_only)
+			ret = add_detour(mod, idx, &df->v[i], at, sb);
 		at += stub_size(&df->v[i]);
 	}
 	mprotect((void *)block, size, PROT_READ | PROT_EXEC);
 	__builtin___clear_cache((char *)block, (char *)block + size);
 	sb->next = stub_blocks;
 	__atomic_store_n(&stub_blocks, sb, __ATOMIC_RELEASE);
+	apply_pc_fix(mod, fixed, &fix);
 	if (bad)
 		ft_warn("%s: %u functions differ from its detour plan, left alone", mod->path, bad);
 	return ret;
 }
 
-int ftrace_detours_read(struct ft_module *mod, unsigned idx, const struct elf_file *f)
+int ftrace_detours_read(struct ft_module *mod, unsigned idx, const struct elf_file *f,
+			int fixes_only)
 {
 	const struct arch_desc *arch = arch_lookup(f->machine);
 	char id[SITEFILE_MAX_ID], err[256], *path;
@@ -254,10 +304,12 @@ int ftrace_detours_read(struct ft_module *mod, unsigned idx, const struct elf_fi
 	/* None yet: fntrace ctl may plan it when a filter names one of its
 	 * functions (src/target/detours_prep.c), and a filter write looks
 	 * again (modules.c). */
-	free(mod->plan_id);
-	mod->plan_id = r == 0 ? strdup(id) : NULL;
+	if (!fixes_only) {
+		free(mod->plan_id);
+		mod->plan_id = r == 0 ? strdup(id) : NULL;
+	}
 	if (r > 0 && df.nr)
-		ret = make_stubs(mod, idx, f, &df);
+		ret = make_stubs(mod, idx, f, &df, fixes_only);
 	if (r > 0)
 		ft_debug("%s: %u detours from %s", mod->path, mod->nr_detours, path);
 	detourfile_free(&df);

@@ -13,8 +13,11 @@ struct elf_file;
 struct text_patch;
 
 /* A module with no call sites: the detours its detour file plans, each a
- * record (disabled if its bytes are not the plan's), stubs written. */
-int ftrace_detours_read(struct ft_module *mod, unsigned idx, const struct elf_file *f);
+ * record (disabled if its bytes are not the plan's), stubs written; and
+ * the pc fix of ThreadSanitizer's hook, patched in.  fixes_only: a module
+ * with call sites, the fix alone. */
+int ftrace_detours_read(struct ft_module *mod, unsigned idx, const struct elf_file *f,
+			int fixes_only);
 /* Read with no plan, has one appeared in the cache since? */
 int ftrace_detours_planned_since(const struct ft_module *mod);
 /* Its detours' lines in funcs-PID, for those read late. */

@@ -12,6 +12,7 @@
 #include "funcs_file.h"
 #include "interpose.h"
 #include "detours.h"
+#include "sanitized.h"
 #include "libcalls.h"
 #include "lock.h"
 #include "messages.h"
@@ -232,9 +233,10 @@ static int read_module(struct ft_module *mod, int defer)
 		if (!ret)
 			ret = ftrace_libcalls_read(mod, mod - modules, &f);
 		/* Built without call sites: the functions the fntrace program
-		 * planned detours for, if it did. */
-		if (!ret && !sites.nr)
-			ret = ftrace_detours_read(mod, mod - modules, &f);
+		 * planned detours for, if it did; with them, where TSan runs,
+		 * its hook's pc fix, if planned. */
+		if (!ret && (!sites.nr || ft_sanitized_tsan))
+			ret = ftrace_detours_read(mod, mod - modules, &f, sites.nr > 0);
 		ftrace_returns_read(mod, &f);
 		ft_debug("%s: %u call sites from %s", mod->path, mod->nr_recs,
 			 sites_source_name(sites.source));
@@ -496,7 +498,7 @@ static int take_plan(struct ft_module *mod)
 
 	if (open_file(mod, &f))
 		return 0;
-	ret = ftrace_detours_read(mod, idx, &f);
+	ret = ftrace_detours_read(mod, idx, &f, 0);
 	elf_close(&f);
 	if (ret || !mod->nr_detours)
 		return ret;

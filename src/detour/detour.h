@@ -104,6 +104,11 @@ int detour_entry(const struct detour_dec *d, uint64_t start, uint64_t tramp, uin
  */
 int detour_publish(const struct elf_file *f, struct detour_plans *plans, char *err,
 		   size_t errlen);
+/* The same for one function alone (an image with call sites, whose hook
+ * the runtime fixes: core/detours.c): a plan of none if it cannot be
+ * patched. */
+int detour_publish_one(const struct elf_file *f, const char *name, char *err,
+		       size_t errlen);
 int detour_live(unsigned machine);
 /* Is there a plan for this image already?  A build-id names its bytes:
  * the plan of one is the plan of the other. */

@@ -99,8 +99,15 @@ static int is_entry_point(const struct elf_file *f, const struct detour_plan *p)
 	return entry && entry >= p->func && entry < p->func + (p->size ? p->size : 1);
 }
 
+/* A plan to write: every function, or only the one named. */
+static int wanted(const struct elf_file *f, const struct detour_plan *p, const char *only)
+{
+	return p->refusal == DETOUR_OK && !is_entry_point(f, p) &&
+	       (!only || !strcmp(p->name, only));
+}
+
 static int write_plans(const struct elf_file *f, const struct detour_plans *plans,
-		       char *err, size_t errlen)
+		       const char *only, char *err, size_t errlen)
 {
 	struct detourfile_entry *v = calloc(plans->ok + 1, sizeof(*v));
 	char id[SITEFILE_MAX_ID], *path = NULL;
@@ -114,8 +121,7 @@ static int write_plans(const struct elf_file *f, const struct detour_plans *plan
 		return -1;
 	}
 	for (unsigned i = 0; i < plans->nr; i++)
-		if (plans->v[i].refusal == DETOUR_OK && !is_entry_point(f, &plans->v[i]) &&
-		    make_entry(&d, f, &plans->v[i], &v[n]) == 0)
+		if (wanted(f, &plans->v[i], only) && make_entry(&d, f, &plans->v[i], &v[n]) == 0)
 			n++;
 	if (!elf_build_id(f, id, sizeof(id)) || !(path = sitefile_cache_path(id, "detours")))
 		snprintf(err, errlen, "no build-id, or no cache directory, to keep its plan in");
@@ -136,11 +142,28 @@ int detour_publish(const struct elf_file *f, struct detour_plans *plans, char *e
 	}
 	if (detour_plan_image(f, plans, err, errlen))
 		return -1;
-	if (write_plans(f, plans, err, errlen)) {
+	if (write_plans(f, plans, NULL, err, errlen)) {
 		detour_plans_free(plans);
 		return -1;
 	}
 	return 0;
+}
+
+int detour_publish_one(const struct elf_file *f, const char *name, char *err,
+		       size_t errlen)
+{
+	struct detour_plans plans;
+	int ret;
+
+	if (!detour_live(f->machine)) {
+		snprintf(err, errlen, "the runtime has no detours on this architecture");
+		return -1;
+	}
+	if (detour_plan_image(f, &plans, err, errlen))
+		return -1;
+	ret = write_plans(f, &plans, name, err, errlen);
+	detour_plans_free(&plans);
+	return ret;
 }
 
 int detour_live(unsigned machine)

@@ -581,8 +581,7 @@ int record_run(const struct record_options *o)
 		goto out;
 	if (describe_run(&r.info, o))
 		goto out;
-	if (o->filter)
-		r.refused = probe_detours_prepare(path, o->filter, "-F");
+	r.refused = probe_detours_prepare(path, o->filter, "-F");
 	r.no_libcalls = cli_target_no_libcalls(&target);
 	signal(SIGXFSZ, SIG_IGN);	/* a file size limit is a failed write */
 	if (shm_create(&r, o, target.big_endian) ||

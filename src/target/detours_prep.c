@@ -100,6 +100,36 @@ static int wants_plan(const struct elf_file *f, const char *filter, int library)
 	       (!library || names_one_of(f, filter));
 }
 
+/*
+ * ThreadSanitizer's entry hook, where clang links it into the program,
+ * is called directly with the return address the graph tracer took: the
+ * runtime hands it the real one through a detour (core/detours.c, a pc
+ * fix), planned here.  An image without call sites gets it in its whole
+ * plan.
+ */
+#define TSAN_ENTRY "__tsan_func_entry"
+
+static int defines_tsan_entry(const struct elf_file *f)
+{
+	int dynsym = elf_find_section_type(f, SHT_DYNSYM);
+	struct elf_sym s;
+
+	for (unsigned i = 1; dynsym > 0 && i < elf_sym_count(f, dynsym); i++)
+		if (!elf_sym_get(f, dynsym, i, &s) && s.shndx != SHN_UNDEF &&
+		    s.type == STT_FUNC && !strcmp(s.name, TSAN_ENTRY))
+			return 1;
+	return 0;
+}
+
+static void plan_tsan_fix(const struct elf_file *f, const char *path)
+{
+	char err[256];
+
+	if (detour_live(f->machine) && defines_tsan_entry(f) && !detour_plan_cached(f) &&
+	    has_sites(f) && detour_publish_one(f, TSAN_ENTRY, err, sizeof(err)))
+		pr_warn("%s: ThreadSanitizer's reports may name return_to_handler: %s", path, err);
+}
+
 /* The image's plan written if wanted.  One that cannot be (no build-id,
  * no cache directory, a full disk) costs its detours, not the run: said
  * when a filter asked for functions. */
@@ -121,6 +151,8 @@ static void prepare_image(const char *path, const char *filter, int library, con
 			say_refused(&plans, filter, opt, said);
 			detour_plans_free(&plans);
 		}
+	} else if (!library) {
+		plan_tsan_fix(&f, path);
 	}
 	elf_close(&f);
 }

@@ -24,8 +24,9 @@ int probe_needed_paths(const char *path, const char *dirs, char ***out, unsigned
  * names that cannot be patched said in one line, after opt, the option
  * that named it (detours_prep.c); with a filter, the plans of the
  * libraries whose functions it names.  A plan that cannot be written is
- * said, and the program runs without it.  The names said refused, a line
- * each (malloc()ed), or NULL. */
+ * said, and the program runs without it.  A program with call sites that
+ * holds clang's ThreadSanitizer gets the plan of its entry hook's pc fix.
+ * The names said refused, a line each (malloc()ed), or NULL. */
 char *probe_detours_prepare(const char *path, const char *filter, const char *opt);
 /* The exact function names of a set_ftrace_filter value or trigger list
  * (FUNC, FUNC:mod:M, FUNC:COMMAND; no glob, no '!'), a name a line; NULL

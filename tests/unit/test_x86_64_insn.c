@@ -7,7 +7,7 @@
 
 /* The entry stubs live in assembly in the runtime; stand-ins here. */
 char ftrace_caller[1], ftrace_caller_frame[1], ftrace_return_caller[1], ftrace_tail_caller[1];
-char ftrace_caller_detour[1], ftrace_detour_call[1], return_to_handler[1];
+char ftrace_caller_detour[1], ftrace_detour_call[1], return_to_handler[1], ftrace_fix_pc_arg[1];
 
 /* A library call's stub, and which GOT slots code only calls through. */
 static void libcalls(void)
@@ -56,8 +56,18 @@ static int detour_words_are(void)
 {
 	uintptr_t w[ARCH_DETOUR_WORDS];
 
-	return arch_detour_words(w) == 3 && w[0] == (uintptr_t)ftrace_caller_detour &&
-	       w[1] == (uintptr_t)return_to_handler && w[2] == (uintptr_t)ftrace_detour_call;
+	return arch_detour_words(w) == 4 && w[0] == (uintptr_t)ftrace_caller_detour &&
+	       w[1] == (uintptr_t)return_to_handler && w[2] == (uintptr_t)ftrace_detour_call &&
+	       w[3] == (uintptr_t)ftrace_fix_pc_arg;
+}
+
+/* arch_detour_pc_call(): one call through the fourth word, 0x40 + 24
+ * bytes from the stub, its field relative to the call's end. */
+static int pc_fix_head_is(void)
+{
+	uint8_t code[8];
+
+	return arch_detour_pc_call(code, 0x40) == 6 && unit_bytes_are(code, "ff 15 52 00 00 00");
 }
 
 int main(void)
@@ -89,8 +99,10 @@ int main(void)
 	      arch_caller_for(SITE_DETOUR) == (uintptr_t)ftrace_caller_detour);
 	CHECK("x86_64: a detour's stub head: the hook's call, then the paired call or the copy",
 	      detour_head_is(0x40, 8));
-	CHECK("x86_64: ... reading ftrace_caller_detour, return_to_handler, ftrace_detour_call",
-	      detour_words_are());
+	CHECK("x86_64: ... reading ftrace_caller_detour, return_to_handler, ftrace_detour_call "
+	      "(and a pc fix's ftrace_fix_pc_arg)", detour_words_are());
+	CHECK("x86_64: a pc fix's head: call *ftrace_fix_pc_arg(%rip), the copy after it",
+	      pc_fix_head_is());
 	CHECK("x86_64: after a return site, ret, ret imm16, rep ret, bnd ret are returns",
 	      arch_insn_is_return((const uint8_t[]){ 0xc3 }) &&
 	      arch_insn_is_return((const uint8_t[]){ 0xc2, 0x08, 0x00 }) &&

@@ -514,4 +514,37 @@ mcount_early:
 	.cfi_endproc
 	.size	mcount_early, . - mcount_early
 
+/*
+ * A hook of the program's handed its own return address (a pc fix,
+ * src/core/detours.c): ThreadSanitizer's __tsan_func_entry, which
+ * clang's code calls directly with what its return slot holds.  The fix's
+ * stub calls in here, the hook's pc argument in %rdi; return_to_handler
+ * there becomes the real return address of the thread's newest frame
+ * (graph_newest_return).  Every other register comes back as it was.
+ *
+ *   stub:  call *ftrace_fix_pc_arg      %rsp 16-byte aligned in here
+ *          <the hook's first instructions, relocated>; jmp hook + len
+ */
+	.p2align 4
+	.globl	ftrace_fix_pc_arg
+	.hidden	ftrace_fix_pc_arg
+	.type	ftrace_fix_pc_arg, @function
+ftrace_fix_pc_arg:
+	.cfi_startproc
+	pushq	%rax
+	.cfi_adjust_cfa_offset 8
+	leaq	return_to_handler(%rip), %rax
+	cmpq	%rax, %rdi
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	jne	.Lpc_kept
+	FIX_PC_SAVE
+	call	graph_newest_return
+	movq	%rax, %rdi
+	FIX_PC_RESTORE
+.Lpc_kept:
+	ret
+	.cfi_endproc
+	.size	ftrace_fix_pc_arg, . - ftrace_fix_pc_arg
+
 	.section .note.GNU-stack, "", @progbits

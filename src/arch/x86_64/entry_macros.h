@@ -158,6 +158,22 @@
 	.endr
 .endm
 
+/* The caller-saved registers but %rdi, which a pc fix returns in: eight,
+ * so that %rsp stays 16-byte aligned for the call into C. */
+.macro FIX_PC_SAVE
+	.irp reg, rax, rcx, rdx, rsi, r8, r9, r10, r11
+	pushq	%\reg
+	.cfi_adjust_cfa_offset 8
+	.endr
+.endm
+
+.macro FIX_PC_RESTORE
+	.irp reg, r11, r10, r9, r8, rsi, rdx, rcx, rax
+	popq	%\reg
+	.cfi_adjust_cfa_offset -8
+	.endr
+.endm
+
 /*
  * Where LeakSanitizer will judge the program's memory at exit
  * (ft_scrub_spills, src/core/sanitized.c), the registers a hook saved on

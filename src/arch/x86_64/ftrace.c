@@ -16,7 +16,7 @@
 
 #include <string.h>
 
-extern char ftrace_caller_detour[], ftrace_detour_call[];	/* entry.S */
+extern char ftrace_caller_detour[], ftrace_detour_call[], ftrace_fix_pc_arg[];	/* entry.S */
 
 static const uint8_t nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 static const uint8_t nop6[] = { 0x66, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
@@ -167,12 +167,30 @@ unsigned arch_detour_call(uint8_t *code, intptr_t word_off, unsigned *resume)
 	return sizeof(head);
 }
 
+/*
+ * A pc fix's head (detours.c): one call to ftrace_fix_pc_arg, which
+ * gives back every register but the hook's pc argument, %rdi.
+ *
+ *    0  ff 15 rel32      call *fix_pc_arg(%rip)
+ *    6  the hook's relocated first instructions, then jmp hook + len
+ */
+unsigned arch_detour_pc_call(uint8_t *code, intptr_t word_off)
+{
+	int32_t to_fix = (int32_t)(word_off + 24 - 6);
+
+	code[0] = 0xff;
+	code[1] = 0x15;
+	memcpy(code + 2, &to_fix, 4);
+	return 6;
+}
+
 unsigned arch_detour_words(uintptr_t *words)
 {
 	words[0] = (uintptr_t)ftrace_caller_detour;
 	words[1] = (uintptr_t)return_to_handler;
 	words[2] = (uintptr_t)ftrace_detour_call;
-	return 3;
+	words[3] = (uintptr_t)ftrace_fix_pc_arg;
+	return 4;
 }
 
 int arch_detour_jump(uintptr_t entry, uintptr_t stub, uint8_t *insn, unsigned *len)

@@ -72,15 +72,14 @@ for cc in $compilers; do
 	san_calls "$cc tsan clean" steps step
 	san_same "$cc tsan race" 1 ./tsan race
 	san_calls "$cc tsan race" bump
-	# Every return address taken (-pg): TSan's entry hook, which gcc's
-	# programs call through their GOT, is handed the real one by the
-	# runtime (src/core/sanitized.c), and the race's stacks are the
-	# program's.  Clang's programs call the hook they hold directly.
-	if [ $cc = gcc ]; then
-		$cc -g -O1 -pg -fsanitize=thread -o tsan_hj "$PROG" -lpthread
-		SAN_FRAMES=1 san_same "$cc tsan race, hijacked" 1 ./tsan_hj race
-		san_calls "$cc tsan race, hijacked" racer bump
-	fi
+	# Every return address taken (-pg, or clang's patchable entry): TSan's
+	# entry hook is handed the real one by the runtime, and the race's
+	# stacks are the program's.  gcc's programs call the hook through
+	# their GOT (src/core/sanitized.c); clang's call the one they hold
+	# directly, and its entry gets a detour (a pc fix, core/detours.c).
+	$cc -g -O1 $flags -fsanitize=thread -o tsan_hj "$PROG" -lpthread
+	SAN_FRAMES=1 san_same "$cc tsan race, hijacked" 1 ./tsan_hj race
+	san_calls "$cc tsan race, hijacked" racer bump
 	# clang's LTO code, generated at the link: fntrace cc makes the
 	# image's XRay sleds return sites, and the stacks are the program's.
 	if [ $cc = clang ] && [ -n "${ARCH_RETURN_SITES:-}" ]; then
@@ -237,7 +236,33 @@ san_attach_refused() {
 	t_eq "$name: ... no report" "" "$(san_summary att.err)"
 }
 
+# san_attach_hijacked NAME PROG: attached while it holds, the graph on
+# when its threads race: the report's stacks are the program's, the
+# runtime's fix of TSan's hook patched in under running threads.
+san_attach_hijacked() {
+	local name=$1 prog=$2 pid rc
+	"./$prog" hold nohold race >plain.out 2>plain.err
+	rc=$?
+	touch hold
+	rm -f att.out
+	"./$prog" hold hold race >att.out 2>att.err &
+	pid=$!
+	for i in $(seq 100); do [ -s att.out ] && break; sleep 0.1; done
+	"$FNTRACE" attach $pid 2>attach.err
+	t_eq "$name: attach" 0 "$?"
+	"$FNTRACE" ctl $pid current_tracer function_graph
+	rm hold
+	wait $pid
+	t_eq "$name: exit status" "$rc" "$?"
+	san_frames plain.err >want.frames
+	san_frames att.err >got.frames
+	t_same "$name: the report's stacks" want.frames got.frames
+}
+
 for cc in $compilers; do
+	if [ $cc = gcc ]; then flags=-pg; else flags=-fpatchable-function-entry=5; fi
+	$cc -g -O1 $flags -fsanitize=thread -o tsan_hj "$PROG" -lpthread
+	san_attach_hijacked "$cc tsan race, hijacked" tsan_hj
 	san_build $cc asan -fsanitize=address
 	san_attach "$cc asan" asan hold leak
 	san_build $cc tsan -fsanitize=thread
