@@ -11,6 +11,7 @@
  * stays first, like the kernel's int3 handler.
  */
 #include "breakpoint.h"
+#include "../common/plain_bytes.h"
 #include "crash.h"
 #include "snapsig.h"
 #include "interpose.h"
@@ -109,7 +110,7 @@ static int handle_trap(siginfo_t *si, void *uc)
 
 		if (emulate(uc, addr))
 			return 1;
-		if (memcmp((const void *)addr, arch_breakpoint, arch_breakpoint_len)) {
+		if (!plain_bytes_equal((const void *)addr, arch_breakpoint, arch_breakpoint_len)) {
 			/* Not a breakpoint any more: a batch ended meanwhile. */
 			arch_restart_at(uc, addr);
 			return 1;

@@ -26,6 +26,7 @@
  * TEXT_PATCH_UNDONE: text as it was.
  */
 #include "breakpoint.h"
+#include "../common/plain_bytes.h"
 #include "../common/sort.h"
 #include "ftrace.h"
 #include "messages.h"
@@ -217,8 +218,8 @@ static struct bp_site *batch_of(const struct text_patch *v, unsigned n)
 	for (unsigned i = 0; b && i < n; i++) {
 		b[i].addr = v[i].addr;
 		b[i].len = v[i].len;
-		memcpy(b[i].insn, v[i].new, v[i].len);
-		memcpy(b[i].old, v[i].old, v[i].len);
+		plain_bytes_copy(b[i].insn, v[i].new, v[i].len);
+		plain_bytes_copy(b[i].old, v[i].old, v[i].len);
 	}
 	return b;
 }

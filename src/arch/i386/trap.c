@@ -17,6 +17,7 @@
  * patch: one traced call missed, never a corrupted thread.
  */
 #include "../arch.h"
+#include "../../common/plain_bytes.h"
 #include "../x86/x86.h"
 #include "cmpxchg8b.h"
 
@@ -55,7 +56,7 @@ static int is_nop(const uint8_t *insn, unsigned len)
 	uint8_t nop[ARCH_MAX_INSN];
 
 	arch_make_nop(NULL, len, nop);
-	return memcmp(insn, nop, len) == 0;
+	return plain_bytes_equal(insn, nop, len);
 }
 
 /* The end of the signal frame: the end of its FPU state. */
@@ -141,7 +142,7 @@ int arch_poke_atomic(uintptr_t addr, const uint8_t *insn, unsigned len)
 	old = *w;
 	for (;;) {
 		new = old;
-		memcpy((uint8_t *)&new + (addr - (uintptr_t)w), insn, len);
+		plain_bytes_copy((uint8_t *)&new + (addr - (uintptr_t)w), insn, len);
 		seen = cmpxchg8b(w, old, new);
 		if (seen == old)
 			return 0;

@@ -13,6 +13,7 @@
  * which the kernel leaves alone when it builds the signal frame.
  */
 #include "../arch.h"
+#include "../../common/plain_bytes.h"
 #include "../x86/x86.h"
 
 #include <signal.h>
@@ -86,7 +87,7 @@ static int is_nop(const uint8_t *insn, unsigned len)
 	uint8_t nop[ARCH_MAX_INSN];
 
 	arch_make_nop(NULL, len, nop);
-	return memcmp(insn, nop, len) == 0;
+	return plain_bytes_equal(insn, nop, len);
 }
 
 int arch_emulate(void *ucontext, uintptr_t addr, const uint8_t *insn, unsigned len)
@@ -152,7 +153,7 @@ int arch_poke_atomic(uintptr_t addr, const uint8_t *insn, unsigned len)
 		old_hi = block[1];
 		new[0] = old_lo;
 		new[1] = old_hi;
-		memcpy((uint8_t *)new + (addr & 15), insn, len);
+		plain_bytes_copy((uint8_t *)new + (addr & 15), insn, len);
 		__asm__ volatile("lock cmpxchg16b %1; sete %0"
 				 : "=q"(ok), "+m"(*(volatile __int128 *)block),
 				   "+a"(old_lo), "+d"(old_hi)
