@@ -201,8 +201,8 @@ static int add_detour(struct ft_module *mod, unsigned idx, const struct detourfi
  * named every frame of TSan's reports (gcc's programs call it through
  * their GOT, which sanitized.c points at a wrapper).  Planned as a detour,
  * but no traced function: its stub hands the hook the real return address
- * and runs its first instructions; patched in when its module is read,
- * and left in.
+ * and runs its first instructions; patched in when its module is read at
+ * the program's start, and left in.
  *
  *   __tsan_func_entry:  jmp stub      stub:  call *ftrace_fix_pc_arg
  *                                            <its first instructions>
@@ -229,9 +229,17 @@ static int make_pc_fix(const struct ft_module *mod, const struct detourfile_entr
 	return 0;
 }
 
+/*
+ * Only while the runtime patches quietly (the program's start, one
+ * thread): among running threads the fix's patch would wait for each to
+ * answer a signal, and TSan holds a signal back from a thread until it
+ * calls into TSan's interceptors, which a thread busy in the program's own
+ * code may never do.  Read later (attached to a program with threads,
+ * fntrace run's modules read at the first write), the hook is left alone.
+ */
 static void apply_pc_fix(const struct ft_module *mod, int made, struct text_patch *p)
 {
-	if (made < 0 || (made && text_patch_batch(p, 1)))
+	if (made < 0 || (made > 0 && !ftrace_patch_is_live() && text_patch_batch(p, 1)))
 		ft_warn("%s: cannot hand ThreadSanitizer's entry hook the real return "
 			"addresses: its reports may name return_to_handler", mod->path);
 }
