@@ -2,6 +2,8 @@
 #   cc_make DIR [VAR=VALUE...]    the project tests/progs/ccproj, built in DIR
 #   cc_nops NAME IMG NOPS N       IMG has N sites, each one of NOPS
 #   cc_graph_want FILE            the graph of ccproj's programs, traced
+#   lto_hits DATA                 a recording's hits per function
+#   lto_callgrind OUT CMD...      CMD's calls per function, by callgrind
 
 PROJ=$top/tests/progs/ccproj
 IMAGE_AWK=$top/tests/rmc_image.awk
@@ -44,4 +46,22 @@ main() {
   util_report();
 } /* main */
 W
+}
+
+# lto_hits DATA: "function,hits" per function of the recording, sorted.
+lto_hits() {
+	"$FNTRACE" report -i "$1" --csv 2>/dev/null | tail -n +2 | cut -d, -f1,2 | LC_ALL=C sort
+}
+
+# lto_callgrind OUT CMD...: "function,calls" per function callgrind saw
+# called while CMD ran (stdin as given), sorted; a recursive function's
+# cycles ("f'2") counted as its own.
+lto_callgrind() {
+	local out=$1
+	shift
+	valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
+		--callgrind-out-file="$out.cg" "$@" >/dev/null 2>&1
+	awk '/^cfn=/ { f = substr($0, 5); sub(/'"'"'[0-9]+$/, "", f) }
+		/^calls=/ { split($1, c, "="); n[f] += c[2] }
+		END { for (f in n) print f "," n[f] }' "$out.cg" | LC_ALL=C sort >"$out"
 }

@@ -70,11 +70,6 @@ if command -v ld.gold >/dev/null; then
 	lto_proj clang-thin-gold clang "-O2 -g -flto=thin" "-flto=thin -fuse-ld=gold"
 else t_skip "lto clang-thin-gold" "ld.gold is not installed"; fi
 
-# lto_hits DATA: "function,hits" per function of the recording, sorted.
-lto_hits() {
-	"$FNTRACE" report -i "$1" --csv 2>/dev/null | tail -n +2 | cut -d, -f1,2 | LC_ALL=C sort
-}
-
 # lto_same_hits NAME PLAIN LTO MIN: the functions both recordings have
 # (at least MIN) were hit as often.
 lto_same_hits() {
@@ -218,17 +213,6 @@ if command -v clang >/dev/null && [ -d /usr/riscv64-linux-gnu ]; then
 else t_skip "lto clang-riscv64" "clang or the riscv64 libraries are not installed"; fi
 
 # ---- zlib ----
-# lto_callgrind OUT CMD...: "function,calls" per function callgrind saw
-# called while CMD ran (stdin as given), sorted.
-lto_callgrind() {
-	local out=$1
-	shift
-	valgrind --tool=callgrind --compress-strings=no --compress-pos=no \
-		--callgrind-out-file="$out.cg" "$@" >/dev/null 2>&1
-	awk '/^cfn=/ { f = substr($0, 5) } /^calls=/ { split($1, c, "="); n[f] += c[2] }
-		END { for (f in n) print f "," n[f] }' "$out.cg" | LC_ALL=C sort >"$out"
-}
-
 # lto_zlib_run DIR NAME ARGS < INPUT: DIR/minigzip ARGS recorded as
 # DIR/NAME.hits, its calls (of functions with sites) by callgrind as
 # DIR/NAME.calls.
