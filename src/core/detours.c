@@ -201,8 +201,8 @@ static int add_detour(struct ft_module *mod, unsigned idx, const struct detourfi
  * named every frame of TSan's reports (gcc's programs call it through
  * their GOT, which sanitized.c points at a wrapper).  Planned as a detour,
  * but no traced function: its stub hands the hook the real return address
- * and runs its first instructions; patched in when its module is read at
- * the program's start, and left in.
+ * and runs its first instructions; patched in when its module is read,
+ * and left in.
  *
  *   __tsan_func_entry:  jmp stub      stub:  call *ftrace_fix_pc_arg
  *                                            <its first instructions>
@@ -230,16 +230,16 @@ static int make_pc_fix(const struct ft_module *mod, const struct detourfile_entr
 }
 
 /*
- * Only while the runtime patches quietly (the program's start, one
- * thread): among running threads the fix's patch would wait for each to
- * answer a signal, and TSan holds a signal back from a thread until it
- * calls into TSan's interceptors, which a thread busy in the program's own
- * code may never do.  Read later (attached to a program with threads,
- * fntrace run's modules read at the first write), the hook is left alone.
+ * Among running threads too (attached to a busy program): the guarded
+ * patch asks every thread where it is with the sync signal, whose handler
+ * the runtime installs with the C library's sigaction(), past TSan's
+ * interceptor, so TSan never holds it back from a thread busy in the
+ * program's code; and its threads run into the breakpoint on the hook's
+ * first byte, a function's entry, never inside TSan's state.
  */
 static void apply_pc_fix(const struct ft_module *mod, int made, struct text_patch *p)
 {
-	if (made < 0 || (made > 0 && !ftrace_patch_is_live() && text_patch_batch(p, 1)))
+	if (made < 0 || (made > 0 && text_patch_batch(p, 1)))
 		ft_warn("%s: cannot hand ThreadSanitizer's entry hook the real return "
 			"addresses: its reports may name return_to_handler", mod->path);
 }

@@ -12,6 +12,8 @@
  *   hold FILE M  calls step() every 10 ms while FILE exists, then does M
  *   joined FILE M  the same, in a thread the main thread waits for in
  *                pthread_join()
+ *   busy FILE M  hold, while four threads call spin() with no call into
+ *                the sanitizer's interceptors between, until it ends
  *   line M       reads a line from its input first (a thread that sits
  *                in TSan's interceptor), prints it, then does M
  *   exec M       execs itself with M; spawn M: through posix_spawn;
@@ -25,6 +27,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +142,38 @@ static int hold(const char *file)
 	return 0;
 }
 
+/* One write of the thread's own: TSan's entry hook, and its check of a
+ * write, on every call. */
+KEEP int spin(volatile int *mine)
+{
+	*mine += 1;
+	return 1;
+}
+
+static atomic_int stop_busy;
+
+static KEEP void *busy_thread(void *arg)
+{
+	volatile int mine = 0;
+
+	while (!atomic_load_explicit(&stop_busy, memory_order_acquire))
+		spin(&mine);
+	return arg;
+}
+
+static KEEP int busy(const char *file)
+{
+	pthread_t t[4];
+
+	for (int i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, busy_thread, NULL);
+	hold(file);
+	atomic_store_explicit(&stop_busy, 1, memory_order_release);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
+
 static KEEP void *hold_thread(void *file)
 {
 	hold(file);
@@ -198,6 +233,9 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (!strcmp(mode, "hold") && argc > 3) {
 		hold(argv[2]);
+		mode = argv[3];
+	} else if (!strcmp(mode, "busy") && argc > 3) {
+		busy(argv[2]);
 		mode = argv[3];
 	} else if (!strcmp(mode, "joined") && argc > 3) {
 		joined(argv[2]);

@@ -236,16 +236,18 @@ san_attach_refused() {
 	t_eq "$name: ... no report" "" "$(san_summary att.err)"
 }
 
-# san_attach_hijacked NAME PROG: attached while it holds, the graph on
-# when its threads race: the report's stacks are the program's, the
-# runtime's fix of TSan's hook patched in under running threads.
+# san_attach_hijacked NAME PROG HOW: attached while it holds (HOW hold:
+# alone; busy: with four threads calling into TSan's hooks and never its
+# interceptors), the graph on when its threads race: the report's stacks
+# are the program's, the runtime's fix of TSan's hook patched in under
+# running threads.
 san_attach_hijacked() {
-	local name=$1 prog=$2 pid rc
-	"./$prog" hold nohold race >plain.out 2>plain.err
+	local name=$1 prog=$2 how=$3 pid rc
+	"./$prog" $how nohold race >plain.out 2>plain.err
 	rc=$?
 	touch hold
 	rm -f att.out
-	"./$prog" hold hold race >att.out 2>att.err &
+	"./$prog" $how hold race >att.out 2>att.err &
 	pid=$!
 	for i in $(seq 100); do [ -s att.out ] && break; sleep 0.1; done
 	"$FNTRACE" attach $pid 2>attach.err
@@ -262,7 +264,8 @@ san_attach_hijacked() {
 for cc in $compilers; do
 	if [ $cc = gcc ]; then flags=-pg; else flags=-fpatchable-function-entry=5; fi
 	$cc -g -O1 $flags -fsanitize=thread -o tsan_hj "$PROG" -lpthread
-	san_attach_hijacked "$cc tsan race, hijacked" tsan_hj
+	san_attach_hijacked "$cc tsan race, hijacked" tsan_hj hold
+	san_attach_hijacked "$cc tsan race, hijacked, busy threads" tsan_hj busy
 	san_build $cc asan -fsanitize=address
 	san_attach "$cc asan" asan hold leak
 	san_build $cc tsan -fsanitize=thread
