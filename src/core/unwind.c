@@ -174,6 +174,18 @@ FT_EXPORT void *__cxa_begin_catch(void *exception)
 
 /* ---- the rest ---- */
 
+/*
+ * A frame whose return address the runtime could not give back (on
+ * aarch64 a patchable entry's: the function saved x30 after the hijack)
+ * is walked through the frame description unwind_fde.c makes, which
+ * stands at return_to_handler and steps to the real caller: a frame the
+ * program does not have, passed over.
+ */
+static int is_handler_frame(uintptr_t pc)
+{
+	return pc == (uintptr_t)return_to_handler;
+}
+
 /* The program's frames, with their real return addresses, and without
  * this wrapper's own frame, which real backtrace() would list first. */
 FT_EXPORT int backtrace(void **buffer, int size)
@@ -181,7 +193,7 @@ FT_EXPORT int backtrace(void **buffer, int size)
 	typedef int (*backtrace_fn)(void **, int);
 	struct ft_thread *t = graph_thread();
 	void *frames[256];
-	int n;
+	int n, kept = 0;
 
 	REAL(backtrace_fn, "backtrace");
 	if (size <= 0 || size >= 256)
@@ -191,10 +203,29 @@ FT_EXPORT int backtrace(void **buffer, int size)
 	n = real(frames, size + 1);
 	if (t)
 		graph_rehijack(t);
-	n = n > 0 ? n - 1 : 0;
-	for (int i = 0; i < n; i++)
-		buffer[i] = frames[i + 1];
-	return n;
+	for (int i = 1; i < n; i++)
+		if (!is_handler_frame((uintptr_t)frames[i]))
+			buffer[kept++] = frames[i];
+	return kept;
+}
+
+typedef int (*walk_step_fn)(void *context, void *arg);
+
+struct walk {
+	walk_step_fn step;
+	void *arg;
+	uintptr_t (*get_ip)(void *context);
+};
+
+/* The walker's step, for every frame but a handler's.  0 is
+ * _URC_NO_REASON: on to the next frame. */
+static int step_past_handler(void *context, void *arg)
+{
+	struct walk *w = arg;
+
+	if (is_handler_frame(w->get_ip(context)))
+		return 0;
+	return w->step(context, w->arg);
 }
 
 /* A sanitizer's report of an error (ASan's unless fast_unwind_on_fatal)
@@ -202,16 +233,22 @@ FT_EXPORT int backtrace(void **buffer, int size)
  * program's, not return_to_handler, where no return sites take the
  * returns.  (Allocation stacks are walked by frame pointers, at malloc:
  * ASAN_OPTIONS=fast_unwind_on_malloc=0 has them walked here too.) */
-FT_EXPORT int _Unwind_Backtrace(void *trace, void *arg)
+FT_EXPORT int _Unwind_Backtrace(walk_step_fn step, void *arg)
 {
-	typedef int (*walk_fn)(void *, void *);
+	typedef int (*walk_fn)(walk_step_fn, void *);
+	typedef uintptr_t (*get_ip_fn)(void *);
+	static get_ip_fn get_ip;
 	struct ft_thread *t = graph_thread();
+	struct walk w = { step, arg, NULL };
 	int ret;
 
 	REAL(walk_fn, "_Unwind_Backtrace");
+	if (!get_ip)
+		get_ip = (get_ip_fn)ft_real("_Unwind_GetIP");
+	w.get_ip = get_ip;
 	if (t)
 		graph_unhijack(t);
-	ret = real(trace, arg);
+	ret = w.get_ip ? real(step_past_handler, &w) : real(step, arg);
 	if (t)
 		graph_rehijack(t);
 	return ret;

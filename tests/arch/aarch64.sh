@@ -22,6 +22,7 @@ arch_flavor() {
 	case $1 in
 	gcc-pg)          cc=gcc;   flags="-pg" ;;
 	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=2" ;;
+	gcc-patchable-rdynamic) cc=gcc; flags="-fpatchable-function-entry=2"; link="-rdynamic" ;;
 	g++-patchable)   cc=g++;   flags="-fpatchable-function-entry=2" ;;
 	clang-pg)        cc=clang; flags="-pg" ;;
 	clang-patchable) cc=clang; flags="-fpatchable-function-entry=2" ;;

@@ -70,6 +70,7 @@ arch_flavor() {
 	gcc-fentry)      cc=gcc;   flags="-fno-pie -pg -mfentry"; link="-no-pie" ;;
 	gcc-nop)         cc=gcc;   flags="-fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount"; link="-no-pie" ;;
 	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=5" ;;
+	gcc-patchable-rdynamic) cc=gcc; flags="-fpatchable-function-entry=5"; link="-rdynamic" ;;
 	g++-patchable)   cc=g++;   flags="-fpatchable-function-entry=5" ;;
 	clang-pg)        cc=clang; flags="-pg" ;;
 	clang-patchable) cc=clang; flags="-fpatchable-function-entry=5" ;;

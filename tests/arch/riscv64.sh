@@ -21,6 +21,7 @@ arch_flavor() {
 	gcc-pg-norelax)  cc=gcc;   flags="-pg -mno-relax"; link="-Wl,--no-relax" ;;
 	clang-pg)        cc=clang; flags="-pg" ;;
 	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=4" ;;
+	gcc-patchable-rdynamic) cc=gcc; flags="-fpatchable-function-entry=4"; link="-rdynamic" ;;
 	g++-patchable)   cc=g++;   flags="-fpatchable-function-entry=4" ;;
 	gcc-patchable-rv64g) cc=gcc; flags="-march=rv64g -fpatchable-function-entry=2" ;;
 	gcc-pg-linked)   cc=gcc;   flags="-pg"; link="-pg" ;;

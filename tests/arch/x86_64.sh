@@ -16,6 +16,7 @@ arch_flavor() {
 	g++-return)      cc=g++;   flags="-fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount $ARCH_RETURN_SITES"; link="-no-pie" ;;
 	gcc-return-rdynamic) cc=gcc; flags="-fno-pie -pg -mfentry -mrecord-mcount -mnop-mcount $ARCH_RETURN_SITES"; link="-no-pie -rdynamic" ;;
 	gcc-patchable)   cc=gcc;   flags="-fpatchable-function-entry=5" ;;
+	gcc-patchable-rdynamic) cc=gcc; flags="-fpatchable-function-entry=5"; link="-rdynamic" ;;
 	g++-patchable)   cc=g++;   flags="-fpatchable-function-entry=5" ;;
 	clang-pg)        cc=clang; flags="-pg" ;;
 	clang-patchable) cc=clang; flags="-fpatchable-function-entry=5" ;;

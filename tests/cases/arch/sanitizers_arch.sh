@@ -78,8 +78,10 @@ t_ok "$gcc has a sanitizer that runs here to try" test "$kinds" -gt 0
 # frame.  No ASan runtime of clang's is installed for the target, so
 # clang's objects (fntrace cc) are linked by the cross gcc with its
 # libasan, whose interface version is clang 14's.  Built without return
-# sites, the allocation's stack (walked by frame pointers at malloc)
-# names libfntrace.so: the comparison can fail.
+# sites (every return hijacked, and x30 saved after the hijack, where the
+# runtime cannot give it back), the unwinder steps through a frame at
+# return_to_handler, which the wrappers of _Unwind_Backtrace and
+# backtrace() pass over: the stacks are the program's all the same.
 if [ -n "${ARCH_RETURN_SITES:-}" ] && has_runtime asan; then
 	FNTRACE_CC=$(t_cc clang) "$FNTRACE" cc -g -O1 -fsanitize=address -c -o casan.o "$PROG" &&
 		$gcc -fsanitize=address $rpath -o casan casan.o -lpthread
@@ -87,7 +89,5 @@ if [ -n "${ARCH_RETURN_SITES:-}" ] && has_runtime asan; then
 	san_calls "clang asan heap overflow, return sites" steps read_at
 	$(t_cc clang) -g -O1 -fsanitize=address -fpatchable-function-entry=2 -c -o casan_hj.o "$PROG" &&
 		$gcc -fsanitize=address $rpath -o casan_hj casan_hj.o -lpthread
-	"$FNTRACE" record -o hj.data -- ./casan_hj overflow >/dev/null 2>hj.err
-	t_ok "clang asan heap overflow, hijacked: the allocation's stack names libfntrace.so" \
-		grep -q 'libfntrace.so' hj.err
+	san_hijacked "clang asan heap overflow" ./casan_hj overflow
 fi
