@@ -110,7 +110,6 @@ void kev_leave_out_control(struct kevents *k, struct ft_shm *shm)
 	/* A running process's runtime (record -p) says its windows from
 	 * now on; a program's was told so at the buffer's making. */
 	atomic_fetch_or(&shm->flags, ft_shm_u32(shm, FT_SHM_OWN_WORK));
-	kev_own_work_from_now(k);
 	if (!k->verdicts)
 		k->verdicts = calloc(1, sizeof(*k->verdicts));
 }

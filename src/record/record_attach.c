@@ -500,8 +500,14 @@ static int record_attached(struct attached *a)
 	if (o->kevents.groups)
 		a->kev = kev_start(&a->kev_req, o->pid, 0, o->overwrite ? NULL : a->dir.tmp,
 				   ft_shm_size(a->shm));
-	if (a->kev)
+	/* The windows its ring holds already are of work done before the
+	 * recording (a start-up, an earlier recording's): filed from now.
+	 * Not so for a program record starts: it may have said its
+	 * start-up's window by the time the recorder gets here. */
+	if (a->kev) {
 		kev_leave_out_control(a->kev, a->shm);
+		kev_own_work_from_now(a->kev);
+	}
 	if (keep_funcs(a) || keep_specs(a, &specs) || record_settings_save(o->pid, &a->saved) ||
 	    configure(a, specs)) {
 		if (a->kev)
