@@ -30,15 +30,47 @@ int ctl_timeout_ms = 5000;
 /* A stopped process still takes connections, up to its backlog, and
  * requests, but answers none: the time limit says so instead of waiting
  * for ever. */
-static void say_no_answer(pid_t pid)
+static void say_no_answer(pid_t pid, unsigned waited_ms)
 {
 	cli_error("process %d does not answer within %g s (is it stopped?)",
-		  (int)pid, ctl_timeout_ms / 1000.0);
+		  (int)pid, (waited_ms + ctl_timeout_ms) / 1000.0);
 }
 
 static int timed_out(int err)
 {
 	return err == EAGAIN || err == EWOULDBLOCK;
+}
+
+/*
+ * A process that runs answers late, not never: a thousand threads of its
+ * own busy on two CPUs keep its control thread waiting for one a second
+ * or two at a time, and a request takes it a few turns.  So past the
+ * limit, the answer to a running process is waited for on, said once,
+ * up to BUSY_LIMIT_MS; a stopped one (or one being debugged) is given up.
+ */
+#define BUSY_LIMIT_MS 120000
+
+static int running(pid_t pid)
+{
+	char state[64];
+
+	return cli_proc_status(pid, 0, "State", state, sizeof(state)) == 0 &&
+	       !strchr("TtZX", state[0]);
+}
+
+/* errno as the receive left it, for the caller to say. */
+static int wait_on_busy(struct ctl_conn *c)
+{
+	int err = errno, again = timed_out(err) && !cli_interrupted() && running(c->pid) &&
+				 c->waited_ms + ctl_timeout_ms <= BUSY_LIMIT_MS;
+
+	if (again && !c->waited_ms)
+		pr_warn("process %d runs but has not answered in %g s (its threads keep "
+			"the CPUs busy): waiting on", (int)c->pid, ctl_timeout_ms / 1000.0);
+	if (again)
+		c->waited_ms += ctl_timeout_ms;
+	errno = err;
+	return again;
 }
 
 /* The limit for connecting (a full backlog), sending and each receive. */
@@ -236,7 +268,7 @@ static int connect_to(pid_t pid)
 	if (s.fd >= 0)
 		return s.fd;
 	if (s.timed_out)
-		say_no_answer(pid);
+		say_no_answer(pid, 0);
 	else if (s.denied)
 		cli_error("not allowed to control process %d", (int)pid);
 	else if (cli_process_ending(pid, ENDING_GRACE_MS))
@@ -274,7 +306,7 @@ static ssize_t recv_first(struct ctl_conn *c, int *fd)
 
 	do
 		n = recvmsg(c->fd, &msg, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
+	while (n < 0 && (errno == EINTR || wait_on_busy(c)));
 	cm = n > 0 ? CMSG_FIRSTHDR(&msg) : NULL;
 	if (fd && cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
 		memcpy(fd, CMSG_DATA(cm), sizeof(int));
@@ -289,7 +321,7 @@ static int fill(struct ctl_conn *c)
 		return 1;
 	do
 		n = read(c->fd, c->buf, sizeof(c->buf));
-	while (n < 0 && errno == EINTR && !cli_interrupted());
+	while (n < 0 && ((errno == EINTR && !cli_interrupted()) || wait_on_busy(c)));
 	if (n < 0)
 		c->err = errno;
 	c->pos = 0;
@@ -412,7 +444,7 @@ struct ctl_conn *ctl_request(pid_t pid, const char *op, const char *file,
 void ctl_say_broken(const struct ctl_conn *c, const char *file)
 {
 	if (timed_out(c->err))
-		say_no_answer(c->pid);
+		say_no_answer(c->pid, c->waited_ms);
 	else if (cli_process_ending(c->pid, ENDING_GRACE_MS))
 		cli_error("%s: process %d ended during the request", file, (int)c->pid);
 	else if (c->err)

@@ -14,6 +14,7 @@ struct ctl_conn {
 	pid_t pid;
 	int fd;
 	int err;		/* errno of a failed send or receive, or 0 */
+	unsigned waited_ms;	/* on a running process's answer, beyond the limit */
 	size_t pos, len;
 	char buf[65536];
 };

@@ -10,6 +10,7 @@ mkdir tmp
 export TMPDIR=$PWD/tmp
 
 t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
+t_build plain -O2 hold_thread "$top/tests/progs/hold_thread.c"
 ./spin 4 >want.txt
 
 # many.c: N functions, each called every 20 ms for SECONDS, and a sum;
@@ -176,6 +177,20 @@ t_ok "stopped: ... in about its time limit ($((t1 - t0)) ms)" test $((t1 - t0)) 
 t_eq "stopped: ... saying so in one line" "fntrace: process $pid does not answer within 1 s (is it stopped?)" "$(cat stopped.out stopped.err)"
 kill -CONT $pid
 t_eq "stopped: the request given up is not done" function "$(ctl $pid current_tracer)"
+
+# Running but answering late (its control thread held, as a thousand
+# busy threads of its own keep it from the CPUs for seconds): the client
+# waits on past its limit, says so once, and gets the answer.
+ctl_tid=$(grep -lx fntrace-ctl /proc/$pid/task/*/comm | head -n 1 | cut -d/ -f5)
+./hold_thread "$ctl_tid" 3 >held.out &
+holder=$!
+for i in $(seq 50); do [ -s held.out ] && break; sleep 0.1; done
+ctl --timeout 1 $pid current_tracer >late.out 2>late.err
+rc=$?
+wait $holder
+t_eq "running, answering late: answered" "0 function" "$rc $(cat late.out)"
+t_eq "running, answering late: said once" "fntrace: warning: process $pid runs but has \
+not answered in 1 s (its threads keep the CPUs busy): waiting on" "$(cat late.err)"
 
 # Writing 2500 names takes the process about 150 ms: stop it at points
 # inside that, for longer than the client waits (-t 1) or not.
