@@ -27,13 +27,26 @@
 
 int ctl_timeout_ms = 5000;
 
+/* Neither stopped (nor being debugged) nor gone. */
+static int running(pid_t pid)
+{
+	char state[64];
+
+	return cli_proc_status(pid, 0, "State", state, sizeof(state)) == 0 &&
+	       !strchr("TtZX", state[0]);
+}
+
 /* A stopped process still takes connections, up to its backlog, and
  * requests, but answers none: the time limit says so instead of waiting
- * for ever. */
+ * for ever.  (One that runs was waited for on: wait_on_busy.) */
 static void say_no_answer(pid_t pid, unsigned waited_ms)
 {
-	cli_error("process %d does not answer within %g s (is it stopped?)",
-		  (int)pid, (waited_ms + ctl_timeout_ms) / 1000.0);
+	double s = (waited_ms + ctl_timeout_ms) / 1000.0;
+
+	if (waited_ms && running(pid))
+		cli_error("process %d runs but did not answer within %g s", (int)pid, s);
+	else
+		cli_error("process %d does not answer within %g s (is it stopped?)", (int)pid, s);
 }
 
 static int timed_out(int err)
@@ -49,14 +62,6 @@ static int timed_out(int err)
  * up to BUSY_LIMIT_MS; a stopped one (or one being debugged) is given up.
  */
 #define BUSY_LIMIT_MS 120000
-
-static int running(pid_t pid)
-{
-	char state[64];
-
-	return cli_proc_status(pid, 0, "State", state, sizeof(state)) == 0 &&
-	       !strchr("TtZX", state[0]);
-}
 
 /* errno as the receive left it, for the caller to say. */
 static int wait_on_busy(struct ctl_conn *c)
