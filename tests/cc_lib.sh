@@ -4,6 +4,8 @@
 #   cc_graph_want FILE            the graph of ccproj's programs, traced
 #   lto_hits DATA                 a recording's hits per function
 #   lto_callgrind OUT CMD...      CMD's calls per function, by callgrind
+#   lto_calls DIR NAME PROG ARGS  PROG's calls of functions with sites
+#   lto_both PLAIN LTO NAME       hits of functions both call as often
 
 PROJ=$top/tests/progs/ccproj
 IMAGE_AWK=$top/tests/rmc_image.awk
@@ -64,4 +66,23 @@ lto_callgrind() {
 	awk '/^cfn=/ { f = substr($0, 5); sub(/'"'"'[0-9]+$/, "", f) }
 		/^calls=/ { split($1, c, "="); n[f] += c[2] }
 		END { for (f in n) print f "," n[f] }' "$out.cg" | LC_ALL=C sort >"$out"
+}
+
+# lto_calls DIR NAME PROG ARGS... < INPUT: DIR/NAME.calls, "function,calls"
+# for each function of PROG with a site, as callgrind counts them.
+lto_calls() {
+	local dir=$1 name=$2 prog=$3
+	shift 2
+	lto_callgrind "$dir/$name.cg.all" "$@"
+	FNTRACE_CACHE=$NOCACHE "$FNTRACE" list "$prog" | LC_ALL=C sort -u >"$dir/sites"
+	LC_ALL=C join -t, "$dir/sites" "$dir/$name.cg.all" >"$dir/$name.calls"
+}
+
+# lto_both PLAIN LTO NAME: LTO/NAME.both, "function,hits,hits" for the
+# functions both builds keep and call as often (NAME.calls, NAME.hits).
+lto_both() {
+	LC_ALL=C join -t, "$1/$3.calls" "$2/$3.calls" | awk -F, '$2 == $3 { print $1 }' \
+		>"$2/$3.same"
+	LC_ALL=C join -t, "$1/$3.hits" "$2/$3.hits" | LC_ALL=C join -t, - "$2/$3.same" \
+		>"$2/$3.both"
 }

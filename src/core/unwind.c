@@ -210,11 +210,13 @@ FT_EXPORT int backtrace(void **buffer, int size)
 }
 
 typedef int (*walk_step_fn)(void *context, void *arg);
+typedef uintptr_t (*get_ip_fn)(void *context);
+
+static get_ip_fn unwind_get_ip;
 
 struct walk {
 	walk_step_fn step;
 	void *arg;
-	uintptr_t (*get_ip)(void *context);
 };
 
 /* The walker's step, for every frame but a handler's.  0 is
@@ -223,7 +225,7 @@ static int step_past_handler(void *context, void *arg)
 {
 	struct walk *w = arg;
 
-	if (is_handler_frame(w->get_ip(context)))
+	if (is_handler_frame(unwind_get_ip(context)))
 		return 0;
 	return w->step(context, w->arg);
 }
@@ -232,25 +234,23 @@ static int step_past_handler(void *context, void *arg)
  * walks the stack with libgcc's unwinder: the frames it names are the
  * program's, not return_to_handler, where no return sites take the
  * returns.  (Allocation stacks are walked by frame pointers, at malloc:
- * ASAN_OPTIONS=fast_unwind_on_malloc=0 has them walked here too.) */
+ * ASAN_OPTIONS=fast_unwind_on_malloc=0 has them walked here too.)  A
+ * thread with no graph frames has no handler frame to pass over. */
 FT_EXPORT int _Unwind_Backtrace(walk_step_fn step, void *arg)
 {
 	typedef int (*walk_fn)(walk_step_fn, void *);
-	typedef uintptr_t (*get_ip_fn)(void *);
-	static get_ip_fn get_ip;
 	struct ft_thread *t = graph_thread();
-	struct walk w = { step, arg, NULL };
+	struct walk w = { step, arg };
 	int ret;
 
 	REAL(walk_fn, "_Unwind_Backtrace");
-	if (!get_ip)
-		get_ip = (get_ip_fn)ft_real("_Unwind_GetIP");
-	w.get_ip = get_ip;
-	if (t)
-		graph_unhijack(t);
-	ret = w.get_ip ? real(step_past_handler, &w) : real(step, arg);
-	if (t)
-		graph_rehijack(t);
+	if (!t)
+		return real(step, arg);
+	if (!unwind_get_ip)
+		unwind_get_ip = (get_ip_fn)ft_real("_Unwind_GetIP");
+	graph_unhijack(t);
+	ret = unwind_get_ip ? real(step_past_handler, &w) : real(step, arg);
+	graph_rehijack(t);
 	return ret;
 }
 

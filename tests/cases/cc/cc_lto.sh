@@ -224,9 +224,7 @@ lto_zlib_run() {
 	FNTRACE_CACHE=$NOCACHE "$FNTRACE" record -o "$dir/$name.data" -- "$dir/minigzip" "$@" \
 		<"$input" >"$dir/$name.out" 2>/dev/null
 	lto_hits "$dir/$name.data" >"$dir/$name.hits"
-	lto_callgrind "$dir/$name.cg.all" "$dir/minigzip" "$@" <"$input"
-	FNTRACE_CACHE=$NOCACHE "$FNTRACE" list "$dir/minigzip" | LC_ALL=C sort -u >"$dir/sites"
-	LC_ALL=C join -t, "$dir/sites" "$dir/$name.cg.all" >"$dir/$name.calls"
+	lto_calls "$dir" "$name" "$dir/minigzip" "$@" <"$input"
 	rm -f "$input"
 }
 
@@ -261,10 +259,7 @@ lto_zlib() {
 lto_zlib_vs() {
 	local w
 	for w in c d; do
-		LC_ALL=C join -t, "$1/$w.calls" "$2/$w.calls" | awk -F, '$2 == $3 { print $1 }' \
-			>"$2/$w.same"
-		LC_ALL=C join -t, "$1/$w.hits" "$2/$w.hits" | LC_ALL=C join -t, - "$2/$w.same" \
-			>"$2/$w.both"
+		lto_both "$1" "$2" $w
 		t_ok "lto zlib $2 ($w): as many hits as without LTO ($(wc -l <"$2/$w.both") functions)" \
 			awk -F, '$2 != $3 { bad = 1 } END { exit bad || NR < 10 }' "$2/$w.both"
 	done

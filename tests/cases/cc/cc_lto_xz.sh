@@ -42,21 +42,18 @@ xz_traced() {
 	t_eq "lto xz $d: exit status" 0 "$?"
 	t_ok "lto xz $d: the output untraced xz's" cmp -s "$d/want.xz" "$d/got.xz"
 	t_ok "lto xz $d: 0 lost" grep -q ' 0 lost' "$d/record.err"
-	lto_hits "$d/x.data" >"$d/hits"
-	lto_callgrind "$d/cg.all" "$d/xz" -3 -c input
-	FNTRACE_CACHE=$NOCACHE "$FNTRACE" list "$d/xz" | LC_ALL=C sort -u >"$d/sites"
-	LC_ALL=C join -t, "$d/sites" "$d/cg.all" >"$d/calls"
+	lto_hits "$d/x.data" >"$d/x.hits"
+	lto_calls "$d" x "$d/xz" -3 -c input
 	t_ok "lto xz $d: sites in $(wc -l <"$d/sites") functions, more than 60" \
 		test "$(wc -l <"$d/sites")" -gt 60
-	t_same "lto xz $d: every function's hits are its calls (callgrind)" "$d/calls" "$d/hits"
+	t_same "lto xz $d: every function's hits are its calls (callgrind)" "$d/x.calls" "$d/x.hits"
 }
 
 # xz_vs PLAIN LTO: the functions both keep and call as often, hit as often.
 xz_vs() {
-	LC_ALL=C join -t, "$1/calls" "$2/calls" | awk -F, '$2 == $3 { print $1 }' >"$2/same"
-	LC_ALL=C join -t, "$1/hits" "$2/hits" | LC_ALL=C join -t, - "$2/same" >"$2/both"
-	t_ok "lto xz $2: as many hits as $1 ($(wc -l <"$2/both") functions, at least 30)" \
-		awk -F, '$2 != $3 { bad = 1 } END { exit bad || NR < 30 }' "$2/both"
+	lto_both "$1" "$2" x
+	t_ok "lto xz $2: as many hits as $1 ($(wc -l <"$2/x.both") functions, at least 30)" \
+		awk -F, '$2 != $3 { bad = 1 } END { exit bad || NR < 30 }' "$2/x.both"
 }
 
 # clang's without -g: valgrind 3.19 cannot read clang 14's DWARF 5.
