@@ -26,7 +26,8 @@
 # tests/real/workload.lua.  Then bench/startup.sh (100 000 call sites),
 # bench/args.sh (what recording arguments costs), bench/recordmcount.sh,
 # bench/livepatch.sh, bench/snapshot.sh (what a snapshot of 64 MB costs
-# the program), bench/trigger_storm.sh (a slow call every millisecond
+# the program), bench/busy_ctl.sh (a tracer switch while 1000 threads
+# keep the CPUs busy), bench/trigger_storm.sh (a slow call every millisecond
 # under a duration trigger), bench/flight_cost.sh (a traced call under
 # record --overwrite, beside a funtrace build named by FUNTRACE_MICRO),
 # bench/flight_rss.sh (memory over 10^10 calls of threads that come and
@@ -42,7 +43,7 @@
 # only when something could not run (or a traced program printed a wrong
 # result). BENCH_QUICK=1 makes a short run (a few minutes); BENCH_SKIP
 # leaves parts out: any of off cost startup args recordmcount livepatch
-# snapshot trigger_storm flight_cost flight_rss reach export kevents.
+# snapshot busy_ctl trigger_storm flight_cost flight_rss reach export kevents.
 set -eu
 export LC_ALL=C   # EPOCHREALTIME with a '.' separator; plain sort order
 
@@ -435,7 +436,7 @@ want() { [[ " ${BENCH_SKIP:-} " != *" $1 "* ]]; }
 # The other scripts, in turn; one that fails marks the run broken.
 others() {
 	local part
-	for part in startup args recordmcount livepatch snapshot trigger_storm flight_cost \
+	for part in startup args recordmcount livepatch snapshot busy_ctl trigger_storm flight_cost \
 		flight_rss reach export kevents; do
 		want $part || continue
 		BUILD=$BUILD "$top/bench/$part.sh" || broken=1

@@ -346,41 +346,6 @@ int ft_control_wait_serving(int fd, short events, int ms)
 	return p[0].revents;
 }
 
-/*
- * This thread blocks every signal but three:
- *
- * - the one that syncs threads where membarrier is missing: this thread
- *   must answer it too;
- *
- * - SIGPROF and SIGVTALRM, the process's CPU-time timers (setitimer; a
- *   -pg program's gmon sets ITIMER_PROF, 100 times a second).  The time
- *   they count is every thread's, ours too, and the kernel sends the
- *   signal to the thread whose time ran it out, or, if that one blocks
- *   it, to one that does not:
- *
- *     blocked here:   main thread  asleep in sleep(2)   no CPU
- *                     fntrace-ctl  serves a request     CPU, the timer expires
- *                     -> SIGPROF to the main thread: its handler runs, and
- *                        the sleep ends early (EINTR), after 1.4 s of 2
- *     taken here:     -> SIGPROF to fntrace-ctl: the handler runs here
- *                        (gmon counts no program address), the sleep goes on
- *
- *   A program alone, asleep, spends no time and gets none of them: with
- *   the runtime, it must not either.  The calls here that wait go on
- *   after EINTR.
- */
-static void take_own_signals(void)
-{
-	sigset_t own;
-
-	sigemptyset(&own);
-	if (sync_signal)
-		sigaddset(&own, sync_signal);
-	sigaddset(&own, SIGPROF);
-	sigaddset(&own, SIGVTALRM);
-	pthread_sigmask(SIG_UNBLOCK, &own, NULL);
-}
-
 /* The control thread's tid, which it sets itself: pthread_create() may
  * not have stored its id yet when it first serves. */
 static _Atomic pid_t control_tid;
@@ -436,7 +401,8 @@ static void *control_thread(void *arg)
 	atomic_store(&control_tid, (pid_t)syscall(SYS_gettid));
 	ft_buffer_note_control_tid();
 	ft_sanitized_thread_ignored();
-	take_own_signals();
+	ft_control_take_signals(sync_signal);
+	ft_control_take_priority();
 	prctl(PR_SET_NAME, "fntrace-ctl");
 	for (;;) {
 		serve_clients();

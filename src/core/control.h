@@ -73,6 +73,12 @@ pid_t ft_control_client_pid(void);
  * detach, not the parent's only, after a fork)? */
 int ft_control_running(void);
 
+/* The control thread's own set-up as it starts (control_self.c): the
+ * signals it takes (sync_signal among them, if not 0), and the
+ * scheduler's weight it serves with. */
+void ft_control_take_signals(int sync_signal);
+void ft_control_take_priority(void);
+
 /* After the current request is answered, close the endpoint (detach). */
 void ft_control_stop_after_request(void);
 /* Has a request asked for that?  A stream then ends. */

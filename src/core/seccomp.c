@@ -130,6 +130,11 @@ static int own_mode(void)
 	return mode;
 }
 
+int ft_seccomp_covers_this_thread(void)
+{
+	return strict_seen || own_mode();
+}
+
 int ft_seccomp_may_patch(void)
 {
 	static int said;

@@ -21,6 +21,9 @@ void ft_seccomp_scan(void);
  * membarrier, any of which a filter on this thread may forbid: not under
  * a filter, nor ever after strict mode.  Says why once. */
 int ft_seccomp_may_patch(void);
+/* Is this thread under a filter (or strict mode, once seen)?  Says
+ * nothing: for what the runtime may go without. */
+int ft_seccomp_covers_this_thread(void);
 /* May this thread serve the control endpoint (socket, accept, malloc,
  * patching)?  Looks at the next slice of threads first; if not,
  * says so, and what follows. */

@@ -1,0 +1,46 @@
+# The control thread serves at the strongest nice it may take
+# (src/core/control_self.c), so that an operator's request is not made to
+# wait behind a program's busy threads: -20 for a program run by root,
+# and for one that may not take it the nice it was made with, every
+# request answered all the same.  (What
+# it is for, 1000 spinning threads, is measured by bench/busy_ctl.sh.)
+
+t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
+chmod 755 .
+touch hold
+chmod 644 hold
+
+# ctl_nice NAME PREFIX...: ./spin run by fntrace run under PREFIX; its
+# control thread's nice once it has answered a request, in NICE (empty
+# if it never answered).
+ctl_nice() {
+	local name=$1 pid i; shift
+	"$@" "$FNTRACE" run -- ./spin 6 hold >/dev/null 2>"$name.err" &
+	pid=$!
+	NICE=
+	for i in $(seq 100); do
+		if "$FNTRACE" ctl "$pid" current_tracer function >/dev/null 2>&1; then
+			NICE=$(grep -l '^fntrace-ctl$' /proc/"$pid"/task/*/comm |
+				sed 's/comm$/stat/' | xargs cut -d' ' -f19)
+			t_eq "$name: the switch took" function "$("$FNTRACE" ctl "$pid" current_tracer)"
+			break
+		fi
+		sleep 0.1
+	done
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+}
+
+ctl_nice root
+t_eq "root: the control thread serves at nice -20" -20 "$NICE"
+
+as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+if $as_nobody true 2>/dev/null; then
+	ctl_nice nobody $as_nobody
+	t_eq "nobody: it keeps the nice it was made with" 0 "$NICE"
+	ctl_nice "nobody at nice 5" nice -n 5 $as_nobody
+	t_eq "nobody at nice 5: it is not made weaker" 5 "$NICE"
+	t_eq "no warning from any of them" "" "$(cat nobody*.err | grep -v 'runs as pid')"
+else
+	t_fail "nobody" "setpriv cannot switch to nobody"
+fi
