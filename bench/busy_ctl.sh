@@ -12,8 +12,11 @@
 #   switch more is timed (function; it takes minutes): what the switches
 #   took before the control thread took its priority
 #   (src/core/control_self.c).
+#   Then the same program, started without fntrace, is attached to
+#   (fntrace attach lends the loading thread nice -20: src/attach/
+#   attach_load.c) and detached from, ROUNDS times.
 #   Target: every switch answered within 5 s, the time fntrace ctl waits
-#   before it says the process has not answered.
+#   before it says the process has not answered; the same for an attach.
 set -eu
 export LC_ALL=C
 
@@ -35,10 +38,10 @@ build() {
 	"$FNTRACE" cc -O2 -g -o "$bin" "$top/bench/busy_threads.c" -lpthread
 }
 
-# PID: the program's, once every thread of it runs.
+# start [fntrace run --]: PID, the program's, once every thread of it runs.
 start() {
 	local i
-	setsid "$FNTRACE" run -- "$OUT/busy_threads" "$THREADS" >"$OUT/busy.out" 2>&1 </dev/null &
+	setsid "$@" "$OUT/busy_threads" "$THREADS" >"$OUT/busy.out" 2>&1 </dev/null &
 	for ((i = 0; i < 600; i++)); do
 		grep -q '^ready' "$OUT/busy.out" && break
 		sleep 0.1
@@ -63,6 +66,19 @@ switches() {
 	done
 }
 
+# attaches FILE: attach and detach ROUNDS times, each attach's seconds
+# into FILE.
+attaches() {
+	local r t0 t1
+	for ((r = 0; r < ROUNDS; r++)); do
+		t0=${EPOCHREALTIME/./}
+		timeout 300 "$FNTRACE" attach "$PID" 2>>"$OUT/busy.err" || log "busy_ctl: attach failed"
+		t1=${EPOCHREALTIME/./}
+		awk -v us=$((t1 - t0)) 'BEGIN { printf "%.3f\n", us / 1e6 }' >>"$1"
+		timeout 300 "$FNTRACE" detach "$PID" 2>>"$OUT/busy.err" || log "busy_ctl: detach failed"
+	done
+}
+
 # stat FILE median|max
 stat() {
 	sort -n "$1" | awk -v how="$2" '{ v[NR] = $1 } END {
@@ -79,11 +95,12 @@ row() {
 within() { awk -v a="$1" -v b=$TARGET_S 'BEGIN { print (a != "?" && a + 0 <= b) ? "PASS" : "MISS" }'; }
 
 main() {
-	local tid r as_set=$OUT/busy-ctl-set.txt as_made=$OUT/busy-ctl-nice0.txt slowest
+	local tid r as_set=$OUT/busy-ctl-set.txt as_made=$OUT/busy-ctl-nice0.txt
+	local attached=$OUT/busy-attach.txt slowest slowest_attach
 	build
-	rm -f "$as_set" "$as_made" "$OUT/busy.err"
+	rm -f "$as_set" "$as_made" "$attached" "$OUT/busy.err"
 	log "busy_ctl: $THREADS spinning threads, $ROUNDS rounds of 3 tracer switches"
-	start
+	start "$FNTRACE" run --
 	"$FNTRACE" ctl "$PID" current_tracer nop
 	tid=$(control_tid)
 	for ((r = 0; r < ROUNDS; r++)); do switches "$as_set" function function_graph nop; done
@@ -97,10 +114,19 @@ main() {
 		row "at the program's nice (before)" "$tid" "$as_made"
 	fi
 	stop
-	slowest=$(stat "$as_set" max)
+	log "busy_ctl: $ROUNDS attaches"
+	start
+	attaches "$attached"
+	stop
+	printf '  %-34s %9s %9s %9s\n' "fntrace attach, in s" "" "$(stat "$attached" median)" \
+		"$(stat "$attached" max)"
+	slowest=$(stat "$as_set" max) slowest_attach=$(stat "$attached" max)
 	echo "  every switch within $TARGET_S s: $(within "$slowest") (slowest $slowest s)"
+	echo "  every attach within $TARGET_S s: $(within "$slowest_attach") (slowest $slowest_attach s)"
 	summary "ctl, $THREADS busy threads: slowest switch" "$slowest s" "<= $TARGET_S s" \
 		"$(within "$slowest")"
+	summary "attach, $THREADS busy threads: slowest" "$slowest_attach s" "<= $TARGET_S s" \
+		"$(within "$slowest_attach")"
 }
 
 main "$@"

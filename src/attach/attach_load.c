@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -236,12 +237,40 @@ static pid_t seize(pid_t pid, int *sig)
 	return -1;
 }
 
+/*
+ * The loading thread runs the loader and the runtime's start, which
+ * patches every site: a second of CPU where there are many.  Among a
+ * thousand threads of the program's that keep two CPUs busy, at their
+ * nice, that second took 20 s of waiting for turns.  So the thread is
+ * lent nice -20 for the load (where we may: CAP_SYS_NICE), as the
+ * control thread takes it (src/core/control_self.c), and its own nice is
+ * given back after.  Returns that nice, or NO_NICE if none was lent.
+ */
+#define NO_NICE (-100)
+
+static int lend_priority(pid_t tid)
+{
+	int nice;
+
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, tid);
+	if (errno || nice == -20 || setpriority(PRIO_PROCESS, tid, -20))
+		return NO_NICE;
+	return nice;
+}
+
+static void give_back_priority(pid_t tid, int nice)
+{
+	if (nice != NO_NICE)
+		setpriority(PRIO_PROCESS, tid, nice);
+}
+
 /* The runtime into pid by its thread tid, its control started; lib is
  * copied where the process can open it for the moment of the load. */
 static int load(pid_t pid, pid_t tid, const char *lib, int loaded, const char *traps)
 {
 	static struct attach_staging staging;
-	int ret;
+	int ret, nice = lend_priority(tid);
 
 	if (loaded)
 		ret = inject_init(pid, tid, arch_inject_stack(tid), traps);
@@ -250,6 +279,7 @@ static int load(pid_t pid, pid_t tid, const char *lib, int loaded, const char *t
 		      inject(pid, tid, &staging, traps);
 	if (!loaded)
 		attach_unstage_runtime(pid);
+	give_back_priority(tid, nice);
 	return ret;
 }
 

@@ -7,9 +7,12 @@
  * A tracer switched on in a running process would make every thread pay,
  * inside its first traced call, for an mmap and the first touch of the
  * fresh page: tens of microseconds on a virtual machine.  So whoever
- * switches a tracer on first maps, already populated, the state for as
- * many threads as the process has; a thread takes its slot with one
- * atomic add, and maps its own only when the slots are gone.
+ * switches a tracer on first maps the state for as many threads as the
+ * process has, the first MAX_POPULATED of them already populated; a
+ * thread takes its slot with one atomic add, and maps its own only when
+ * the slots are gone.  Every slot is mapped, populated or not: a thousand
+ * threads that each made their own mmap at once queued on the process's
+ * mmap lock, and so did the control thread behind them, for seconds.
  */
 #include "buffer.h"
 #include "clone.h"
@@ -49,7 +52,8 @@ static int ready;
 
 /* Thread states are mapped and unmapped one by one, in whole pages. */
 #define STATE_SIZE ((sizeof(struct ft_thread) + 4095) & ~(size_t)4095)
-#define MAX_PREPARED 256
+#define MAX_PREPARED 4096
+#define MAX_POPULATED 256
 
 struct state_pool {
 	char *base;
@@ -178,9 +182,12 @@ void ft_threads_prepare(void)
 	/* The pool's own page, then the slots, each on a page boundary. */
 	ft_limits_grow(4096 + (size_t)n * STATE_SIZE);
 	fresh = mmap(NULL, 4096 + (size_t)n * STATE_SIZE, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (fresh == MAP_FAILED)
 		return;
+	/* Where the kernel cannot (before 5.14), a slot's first touch faults. */
+	madvise(fresh, 4096 + (size_t)(n < MAX_POPULATED ? n : MAX_POPULATED) * STATE_SIZE,
+		MADV_POPULATE_WRITE);
 	fresh->base = (char *)fresh + 4096;
 	fresh->count = n;
 	atomic_store(&pool, fresh);

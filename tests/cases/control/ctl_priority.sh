@@ -2,7 +2,8 @@
 # (src/core/control_self.c), so that an operator's request is not made to
 # wait behind a program's busy threads: -20 for a program run by root,
 # and for one that may not take it the nice it was made with, every
-# request answered all the same.  (What
+# request answered all the same.  fntrace attach lends the thread that
+# loads the runtime nice -20 for the load, and gives its own back after.  (What
 # it is for, 1000 spinning threads, is measured by bench/busy_ctl.sh.)
 
 t_build gcc-pg -O2 spin "$top/tests/progs/spin.c"
@@ -44,3 +45,18 @@ if $as_nobody true 2>/dev/null; then
 else
 	t_fail "nobody" "setpriv cannot switch to nobody"
 fi
+
+# nice_of PID TID: the task's nice.
+nice_of() { cut -d' ' -f19 /proc/"$1"/task/"$2"/stat; }
+
+nice -n 5 ./spin 6 hold >/dev/null &
+pid=$!
+t_running $pid spin
+"$FNTRACE" attach $pid 2>attach.err
+t_eq "attach: succeeds" 0 "$?"
+t_eq "attach: the thread that loaded the runtime has its nice, 5, back" 5 "$(nice_of $pid $pid)"
+ctl=$(grep -l '^fntrace-ctl$' /proc/$pid/task/*/comm | cut -d/ -f5)
+t_eq "attach: the control thread serves at nice -20" -20 "$(nice_of $pid "$ctl")"
+"$FNTRACE" detach $pid 2>/dev/null
+kill $pid
+wait $pid 2>/dev/null || :
