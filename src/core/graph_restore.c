@@ -50,22 +50,26 @@ void graph_rehijack(struct ft_thread *t)
 	rehijack(&t->signal);
 }
 
-/* A return address just read from its slot: the real one if the graph
- * has just taken that slot, the newest frame's (the signal context's
- * frames are the newest while it has any). */
+/*
+ * A function's return address, as it reads it at its entry (for
+ * ThreadSanitizer's hook): the real one if it is return_to_handler.  The
+ * function is running, so every call the graph took below it has
+ * returned and been popped: the newest frame is its own, or, if it was
+ * not traced itself (a tail call), that of the traced caller whose
+ * return it will take; either way that frame's return is the one.  (The
+ * signal context's frames are the newest while it has any.)  The frame's
+ * slot is not compared: at an aarch64 patchable entry it lay below the
+ * function's stack pointer, the function's own to overwrite since.
+ */
 uintptr_t graph_newest_return(uintptr_t ret)
 {
 	const struct ft_thread *t = ft_current;
 	const struct ft_context *c;
-	const struct shadow_frame *f;
 
 	if (ret != (uintptr_t)return_to_handler || !t)
 		return ret;
 	c = t->signal.depth ? &t->signal : &t->own;
-	if (!c->depth)
-		return ret;
-	f = &ft_stack(c)[c->depth - 1];
-	return *f->retp == ret ? f->ret : ret;
+	return c->depth ? ft_stack(c)[c->depth - 1].ret : ret;
 }
 
 /*

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * aarch64 entry points of the runtime: ftrace_caller with its two
- * patchable words, return_to_handler, ftrace_return_caller, and the
- * mcount stubs.
+ * patchable words, return_to_handler, ftrace_return_caller, the pc fix
+ * of ThreadSanitizer's hook, and the mcount stubs.
  *
  * An enabled call site (directly, or through a far-call trampoline
  * "ldr x16, #8; br x16" mapped near its module):
@@ -257,6 +257,63 @@ return_to_handler:
 	add	sp, sp, #RFRAME
 	ret
 	.size	return_to_handler, . - return_to_handler
+
+/*
+ * ThreadSanitizer's entry hook, where clang links it into the program, is
+ * handed the return address each function's slot holds:
+ * return_to_handler once the graph tracer took the call.  Its detour's
+ * stub (core/detours.c, a pc fix) calls here first:
+ *
+ *   stub:   mov  x17, x30; adrp/ldr x16; blr x16   x0: the pc argument
+ *           <the hook's first instruction>; b __tsan_func_entry + 4
+ *
+ * x0 becomes the real return address if it was return_to_handler
+ * (graph_newest_return), x30 the caller's again, and the way back is x16,
+ * free at the hook's entry.  Every other register is kept, as
+ * return_to_handler keeps them (x17 in x0's slot).
+ */
+	.p2align 4
+	.globl	ftrace_fix_pc_arg
+	.hidden	ftrace_fix_pc_arg
+	.type	ftrace_fix_pc_arg, %function
+ftrace_fix_pc_arg:
+	.cfi_startproc
+	adrp	x16, return_to_handler
+	add	x16, x16, :lo12:return_to_handler
+	cmp	x0, x16
+	b.ne	1f
+	stp	x29, x30, [sp, #-RFRAME]!
+	.cfi_def_cfa_offset RFRAME
+	.cfi_offset 29, -RFRAME
+	.cfi_offset 30, -RFRAME + 8
+	mov	x29, sp
+	SAVE_X0_X7
+	str	x17, [sp, #16]
+	stp	x8, x9, [sp, #80]
+	stp	x10, x11, [sp, #96]
+	stp	x12, x13, [sp, #112]
+	stp	x14, x15, [sp, #128]
+	str	x18, [sp, #144]
+	SAVE_Q0_Q7
+	bl	graph_newest_return
+	RESTORE_Q0_Q7
+	ldr	x17, [sp, #16]
+	ldr	x1, [sp, #24]
+	ldp	x2, x3, [sp, #32]
+	ldp	x4, x5, [sp, #48]
+	ldp	x6, x7, [sp, #64]
+	ldp	x8, x9, [sp, #80]
+	ldp	x10, x11, [sp, #96]
+	ldp	x12, x13, [sp, #112]
+	ldp	x14, x15, [sp, #128]
+	ldr	x18, [sp, #144]
+	ldp	x29, x30, [sp], #RFRAME
+	.cfi_def_cfa_offset 0
+1:	mov	x16, x30
+	mov	x30, x17
+	br	x16
+	.cfi_endproc
+	.size	ftrace_fix_pc_arg, . - ftrace_fix_pc_arg
 
 /*
  * A return site of a clang build (an XRay sled recordmcount made one,

@@ -29,7 +29,7 @@
 
 #include <string.h>
 
-extern char ftrace_caller_detour[];	/* entry.S */
+extern char ftrace_caller_detour[], ftrace_fix_pc_arg[];	/* entry.S */
 
 const unsigned ftrace_call_len = 4;
 
@@ -118,18 +118,31 @@ unsigned arch_detour_call(uint8_t *code, intptr_t word_off, unsigned *resume)
 	return 16;
 }
 
-/* No pc fix here: ThreadSanitizer's reports may name return_to_handler
- * where clang's code calls its hook directly (detours.c). */
+/*
+ * A pc fix's head (detours.c): the same four words, through the block's
+ * fourth word, to ftrace_fix_pc_arg, which hands back every register but
+ * the hook's pc argument, x0, with x30 the caller's again (from x17):
+ *
+ *   mov  x17, x30; adrp x16, block; ldr x16, [x16, #:lo12:block + 24]
+ *   blr  x16                    -> ftrace_fix_pc_arg, back to stub + 16
+ *   the hook's first instruction, relocated; b hook + 4
+ */
 unsigned arch_detour_pc_call(uint8_t *code, intptr_t word_off)
 {
-	return 0;
+	unsigned resume;
+
+	return arch_detour_call(code, word_off + 3 * 8, &resume);
 }
 
-/* The one word the heads read. */
+/* The words the heads read: ftrace_caller_detour's address, and the pc
+ * fix's at the fourth, where x86_64 has it. */
 unsigned arch_detour_words(uintptr_t *words)
 {
 	words[0] = arch_caller_for(SITE_DETOUR);
-	return 1;
+	words[1] = 0;
+	words[2] = 0;
+	words[3] = (uintptr_t)ftrace_fix_pc_arg;
+	return 4;
 }
 
 /*   14xxxxxx   b stub      (one word, the function's first after a BTI) */

@@ -73,6 +73,22 @@ if has_runtime tsan && san_build "$gcc" tsan -fsanitize=thread $rpath; then
 fi
 t_ok "$gcc has a sanitizer that runs here to try" test "$kinds" -gt 0
 
+# clang links TSan's runtime into the program, exports its interface
+# (--dynamic-list) and calls the entry hook directly, past the GOT, with
+# what the return slot holds: return_to_handler wherever the graph took
+# the call.  No clang TSan runtime is installed for the target: clang's
+# objects, with patchable entries (every return hijacked), are linked by
+# the cross gcc with its libtsan.a, exported the same way (-rdynamic).
+# The runtime's pc fix (core/detours.c) hands the hook the real return
+# address: the race's stacks are the program's, frame for frame, and
+# fntrace says nothing but its one line.
+if [ "$T_ARCH" = aarch64 ] && [ -f "$($gcc -print-file-name=libtsan.a)" ]; then
+	$(t_cc clang) -g -O1 -fsanitize=thread -fpatchable-function-entry=2 -c -o ctsan.o "$PROG" &&
+		$gcc -fsanitize=thread -static-libtsan -rdynamic -o ctsan ctsan.o -lpthread
+	SAN_FRAMES=1 san_same "clang tsan race, hijacked" 1 ./ctsan race
+	san_calls "clang tsan race, hijacked" racer bump
+fi
+
 # clang's builds have return sites where the arch takes them (aarch64):
 # nothing hijacked, the report's stacks are the program's, frame for
 # frame.  No ASan runtime of clang's is installed for the target, so
