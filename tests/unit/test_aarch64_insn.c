@@ -8,7 +8,7 @@
 
 /* The entry stubs live in assembly in the runtime; stand-ins here. */
 char ftrace_caller[1], ftrace_caller_frame[1], ftrace_caller_detour[1];
-char ftrace_return_caller[1], ftrace_tail_caller[1];
+char ftrace_return_caller[1], ftrace_tail_caller[1], ftrace_fix_pc_arg[1];
 
 /* Word i of insn, as the (little-endian) CPU reads it. */
 static uint32_t word_at(const uint8_t *insn, unsigned i)
@@ -75,6 +75,22 @@ static void test_detour_head(void)
 	      arch_caller_for(SITE_DETOUR) == (uintptr_t)ftrace_caller_detour);
 }
 
+/* A pc fix's head is a detour's, through the block's fourth word, which
+ * holds ftrace_fix_pc_arg: its ldr's offset is the first word's + 24. */
+static void test_pc_fix_head(void)
+{
+	static uint8_t stub[4096 * 2] __attribute__((aligned(4096)));
+	uint8_t *code = stub + 0x40;
+	uintptr_t words[ARCH_DETOUR_WORDS];
+	unsigned len = arch_detour_pc_call(code, stub - code);
+
+	CHECK("aarch64: pc fix head: mov x17, x30; adrp x16; ldr x16, [x16, #24]; blr x16",
+	      len == 16 && word_at(code, 0) == 0xaa1e03f1 && word_at(code, 1) == 0x90000010 &&
+	      word_at(code, 2) == (0xf9400210 | 3 << 10) && word_at(code, 3) == 0xd63f0200);
+	CHECK("aarch64: pc fix: the fourth word is ftrace_fix_pc_arg",
+	      arch_detour_words(words) == 4 && words[3] == (uintptr_t)ftrace_fix_pc_arg);
+}
+
 int main(void)
 {
 	uint8_t insn[16];
@@ -82,6 +98,7 @@ int main(void)
 	test_nops();
 	test_calls();
 	test_detour_head();
+	test_pc_fix_head();
 	arch_tramp_write(insn, 0x1122334455667788ul);
 	CHECK("aarch64: trampoline ldr x16, #8; br x16; target",
 	      arch_tramp_size() == 16 && word_at(insn, 0) == 0x58000050 &&
