@@ -29,7 +29,7 @@ ROUNDS=${BUSY_ROUNDS:-5}
 [ "${BENCH_QUICK:-0}" != 0 ] && ROUNDS=2
 TARGET_S=5
 
-. "$top/bench/lib.sh"    # log, summary
+. "$top/bench/lib.sh"    # log, verdict, summary
 
 build() {
 	local bin=$OUT/busy_threads
@@ -79,20 +79,18 @@ attaches() {
 	done
 }
 
-# stat FILE median|max
-stat() {
+# pick FILE median|max
+pick() {
 	sort -n "$1" | awk -v how="$2" '{ v[NR] = $1 } END {
-		if (!NR) { print "?"; exit }
+		if (!NR) { print "-"; exit }
 		print how == "max" ? v[NR] : v[int((NR + 1) / 2)] }'
 }
 
 # row TITLE TID FILE: the control thread's nice now, and FILE's times.
 row() {
 	printf '  %-34s %9s %9s %9s\n' "$1" "$(cut -d' ' -f19 /proc/"$PID"/task/"$2"/stat)" \
-		"$(stat "$3" median)" "$(stat "$3" max)"
+		"$(pick "$3" median)" "$(pick "$3" max)"
 }
-
-within() { awk -v a="$1" -v b=$TARGET_S 'BEGIN { print (a != "?" && a + 0 <= b) ? "PASS" : "MISS" }'; }
 
 main() {
 	local tid r as_set=$OUT/busy-ctl-set.txt as_made=$OUT/busy-ctl-nice0.txt
@@ -118,15 +116,15 @@ main() {
 	start
 	attaches "$attached"
 	stop
-	printf '  %-34s %9s %9s %9s\n' "fntrace attach, in s" "" "$(stat "$attached" median)" \
-		"$(stat "$attached" max)"
-	slowest=$(stat "$as_set" max) slowest_attach=$(stat "$attached" max)
-	echo "  every switch within $TARGET_S s: $(within "$slowest") (slowest $slowest s)"
-	echo "  every attach within $TARGET_S s: $(within "$slowest_attach") (slowest $slowest_attach s)"
+	printf '  %-34s %9s %9s %9s\n' "fntrace attach, in s" "" "$(pick "$attached" median)" \
+		"$(pick "$attached" max)"
+	slowest=$(pick "$as_set" max) slowest_attach=$(pick "$attached" max)
+	echo "  every switch within $TARGET_S s: $(verdict "$slowest" $TARGET_S) (slowest $slowest s)"
+	echo "  every attach within $TARGET_S s: $(verdict "$slowest_attach" $TARGET_S) (slowest $slowest_attach s)"
 	summary "ctl, $THREADS busy threads: slowest switch" "$slowest s" "<= $TARGET_S s" \
-		"$(within "$slowest")"
+		"$(verdict "$slowest" $TARGET_S)"
 	summary "attach, $THREADS busy threads: slowest" "$slowest_attach s" "<= $TARGET_S s" \
-		"$(within "$slowest_attach")"
+		"$(verdict "$slowest_attach" $TARGET_S)"
 }
 
 main "$@"

@@ -139,7 +139,7 @@ int ft_seccomp_may_patch(void)
 {
 	static int said;
 
-	if (!strict_seen && !own_mode())
+	if (!ft_seccomp_covers_this_thread())
 		return 1;
 	if (!said++)
 		ft_warn("a seccomp filter covers this thread and may forbid mprotect "

@@ -56,6 +56,20 @@
 	ldp	x4, x5, [sp, #48]
 	ldp	x6, x7, [sp, #64]
 .endm
+/* The other caller-saved registers, where every frame below that keeps
+ * them has them: x8-x15 at sp + 80.. */
+.macro SAVE_X8_X15
+	stp	x8, x9, [sp, #80]
+	stp	x10, x11, [sp, #96]
+	stp	x12, x13, [sp, #112]
+	stp	x14, x15, [sp, #128]
+.endm
+.macro RESTORE_X8_X15
+	ldp	x8, x9, [sp, #80]
+	ldp	x10, x11, [sp, #96]
+	ldp	x12, x13, [sp, #112]
+	ldp	x14, x15, [sp, #128]
+.endm
 .macro SAVE_Q0_Q7
 	stp	q0, q1, [sp, #160]
 	stp	q2, q3, [sp, #192]
@@ -237,10 +251,7 @@ return_to_handler:
 	stp	x29, x30, [sp, #-RFRAME]!
 	mov	x29, sp
 	SAVE_X0_X7
-	stp	x8, x9, [sp, #80]
-	stp	x10, x11, [sp, #96]
-	stp	x12, x13, [sp, #112]
-	stp	x14, x15, [sp, #128]
+	SAVE_X8_X15
 	str	x18, [sp, #144]
 	SAVE_Q0_Q7
 	add	x1, sp, #RFRAME - 8		/* the key; x0 is the result */
@@ -248,10 +259,7 @@ return_to_handler:
 	mov	x30, x0
 	RESTORE_Q0_Q7
 	RESTORE_X0_X7
-	ldp	x8, x9, [sp, #80]
-	ldp	x10, x11, [sp, #96]
-	ldp	x12, x13, [sp, #112]
-	ldp	x14, x15, [sp, #128]
+	RESTORE_X8_X15
 	ldr	x18, [sp, #144]
 	ldr	x29, [sp]
 	add	sp, sp, #RFRAME
@@ -289,10 +297,7 @@ ftrace_fix_pc_arg:
 	mov	x29, sp
 	SAVE_X0_X7
 	str	x17, [sp, #16]
-	stp	x8, x9, [sp, #80]
-	stp	x10, x11, [sp, #96]
-	stp	x12, x13, [sp, #112]
-	stp	x14, x15, [sp, #128]
+	SAVE_X8_X15
 	str	x18, [sp, #144]
 	SAVE_Q0_Q7
 	bl	graph_newest_return
@@ -302,10 +307,7 @@ ftrace_fix_pc_arg:
 	ldp	x2, x3, [sp, #32]
 	ldp	x4, x5, [sp, #48]
 	ldp	x6, x7, [sp, #64]
-	ldp	x8, x9, [sp, #80]
-	ldp	x10, x11, [sp, #96]
-	ldp	x12, x13, [sp, #112]
-	ldp	x14, x15, [sp, #128]
+	RESTORE_X8_X15
 	ldr	x18, [sp, #144]
 	ldp	x29, x30, [sp], #RFRAME
 	.cfi_def_cfa_offset 0
@@ -356,10 +358,7 @@ ftrace_fix_pc_arg:
 	mov	x29, sp
 	.cfi_def_cfa_register 29
 	SAVE_X0_X7
-	stp	x8, x9, [sp, #80]
-	stp	x10, x11, [sp, #96]
-	stp	x12, x13, [sp, #112]
-	stp	x14, x15, [sp, #128]
+	SAVE_X8_X15
 	stp	x17, x18, [sp, #144]
 	SAVE_Q0_Q7
 	add	x1, sp, #SFRAME + 8		/* the slot; x0 is the result */
@@ -367,10 +366,7 @@ ftrace_fix_pc_arg:
 	bl	ftrace_return_site
 	RESTORE_Q0_Q7
 	RESTORE_X0_X7
-	ldp	x8, x9, [sp, #80]
-	ldp	x10, x11, [sp, #96]
-	ldp	x12, x13, [sp, #112]
-	ldp	x14, x15, [sp, #128]
+	RESTORE_X8_X15
 	ldp	x17, x18, [sp, #144]
 	.cfi_def_cfa sp, SFRAME + 16
 	ldp	x29, x16, [sp]
@@ -463,10 +459,7 @@ mcount_early:
 	.cfi_offset 30, -EARLY_FRAME + 8
 	mov	x29, sp
 	SAVE_X0_X7
-	stp	x8, x9, [sp, #80]
-	stp	x10, x11, [sp, #96]
-	stp	x12, x13, [sp, #112]
-	stp	x14, x15, [sp, #128]
+	SAVE_X8_X15
 	stp	x16, x17, [sp, #144]
 	SAVE_Q0_Q7
 	stp	q8, q9, [sp, #288]
@@ -498,10 +491,7 @@ mcount_early:
 	ldp	q28, q29, [sp, #608]
 	ldp	q30, q31, [sp, #640]
 	RESTORE_X0_X7
-	ldp	x8, x9, [sp, #80]
-	ldp	x10, x11, [sp, #96]
-	ldp	x12, x13, [sp, #112]
-	ldp	x14, x15, [sp, #128]
+	RESTORE_X8_X15
 	ldp	x16, x17, [sp, #144]
 	ldr	x29, [sp]
 	add	sp, sp, #EARLY_FRAME

@@ -11,6 +11,10 @@ chmod 755 .
 touch hold
 chmod 644 hold
 
+# nice_of PID TID: the task's nice.  ctl_tid PID: its control thread's tid.
+nice_of() { cut -d' ' -f19 /proc/"$1"/task/"$2"/stat; }
+ctl_tid() { grep -l '^fntrace-ctl$' /proc/"$1"/task/*/comm | cut -d/ -f5; }
+
 # ctl_nice NAME PREFIX...: ./spin run by fntrace run under PREFIX; its
 # control thread's nice once it has answered a request, in NICE (empty
 # if it never answered).
@@ -21,8 +25,7 @@ ctl_nice() {
 	NICE=
 	for i in $(seq 100); do
 		if "$FNTRACE" ctl "$pid" current_tracer function >/dev/null 2>&1; then
-			NICE=$(grep -l '^fntrace-ctl$' /proc/"$pid"/task/*/comm |
-				sed 's/comm$/stat/' | xargs cut -d' ' -f19)
+			NICE=$(nice_of "$pid" "$(ctl_tid "$pid")")
 			t_eq "$name: the switch took" function "$("$FNTRACE" ctl "$pid" current_tracer)"
 			break
 		fi
@@ -46,17 +49,13 @@ else
 	t_fail "nobody" "setpriv cannot switch to nobody"
 fi
 
-# nice_of PID TID: the task's nice.
-nice_of() { cut -d' ' -f19 /proc/"$1"/task/"$2"/stat; }
-
 nice -n 5 ./spin 6 hold >/dev/null &
 pid=$!
 t_running $pid spin
 "$FNTRACE" attach $pid 2>attach.err
 t_eq "attach: succeeds" 0 "$?"
 t_eq "attach: the thread that loaded the runtime has its nice, 5, back" 5 "$(nice_of $pid $pid)"
-ctl=$(grep -l '^fntrace-ctl$' /proc/$pid/task/*/comm | cut -d/ -f5)
-t_eq "attach: the control thread serves at nice -20" -20 "$(nice_of $pid "$ctl")"
+t_eq "attach: the control thread serves at nice -20" -20 "$(nice_of $pid "$(ctl_tid $pid)")"
 "$FNTRACE" detach $pid 2>/dev/null
 kill $pid
 wait $pid 2>/dev/null || :
