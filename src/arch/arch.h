@@ -697,9 +697,14 @@ int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned 
 		     uintptr_t sp, uintptr_t *ret);
 /* What every arch_inject_call() runs (src/arch/inject_run.c): continue
  * the thread, passing its other signals on, until it stops with a SIGSEGV
- * and at_zero(tid, regs) says its pc is 0 (1; 0 if not, -1 if its
+ * and read_pc(tid, regs, &pc) says its pc is 0 (read_pc: -1 if its
  * registers, read into regs, cannot be). */
-int inject_run_to_zero(pid_t tid, int (*at_zero)(pid_t tid, void *regs), void *regs);
+int inject_run_to_zero(pid_t tid, int (*read_pc)(pid_t tid, void *regs, uintptr_t *pc),
+		       void *regs);
+/* The fault the last injected call's thread took inside it (a SIGSEGV,
+ * SIGBUS, SIGILL or SIGFPE the kernel raised there, passed on to the
+ * thread): where, as "MODULE+OFFSET", or NULL if it took none. */
+const char *inject_fault(void);
 /* The injecting command's: may a call be abandoned where it is now? */
 int inject_may_abandon(pid_t tid);
 

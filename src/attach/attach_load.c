@@ -161,7 +161,8 @@ static int inject_init(pid_t pid, pid_t tid, uintptr_t sp, const char *traps)
 	uintptr_t str = sp ? push_string(pid, sp, traps) : 0;
 
 	if (!init || !str || arch_inject_call(tid, init, &str, 1, str - 256, &ret) || ret) {
-		cli_error("process %d: the runtime loaded but its control did not start", (int)pid);
+		cli_error("process %d: the runtime loaded but its control did not start%s%s",
+			  (int)pid, inject_fault() ? ": " : "", inject_fault() ? inject_fault() : "");
 		return -1;
 	}
 	return 0;
@@ -179,6 +180,9 @@ static int remote_dlopen(pid_t pid, pid_t tid, uintptr_t dlopen_addr, uintptr_t 
 	if (timed_out)
 		cli_error("process %d: the runtime did not load within the time limit "
 			  "(a thread may hold a lock the loader needs); try again later", (int)pid);
+	else if (inject_fault())
+		cli_error("process %d: dlopen(%s) took a fault in it: %s", (int)pid, lib,
+			  inject_fault());
 	else
 		cli_error("process %d: dlopen(%s) failed in it", (int)pid, lib);
 	return -1;

@@ -54,12 +54,15 @@ uintptr_t arch_inject_stack(pid_t tid)
 	return get_regs(tid, &r) ? 0 : r.sp;
 }
 
-/* Has the call returned to address 0?  (inject_run_to_zero) */
-static int at_zero(pid_t tid, void *regs)
+/* The thread's pc, its registers read into regs (inject_run_to_zero). */
+static int read_pc(pid_t tid, void *regs, uintptr_t *pc)
 {
 	struct user_pt_regs *r = regs;
 
-	return get_regs(tid, r) ? -1 : r->pc == 0;
+	if (get_regs(tid, r))
+		return -1;
+	*pc = r->pc;
+	return 0;
 }
 
 int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned nargs,
@@ -81,7 +84,7 @@ int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned 
 		set_syscall(tid, nr);
 		return -1;
 	}
-	err = inject_run_to_zero(tid, at_zero, &r);
+	err = inject_run_to_zero(tid, read_pc, &r);
 	*ret = r.regs[0];
 	err |= set_regs(tid, &saved);
 	return set_syscall(tid, nr) || err ? -1 : 0;

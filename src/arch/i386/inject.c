@@ -30,12 +30,15 @@ uintptr_t arch_inject_stack(pid_t tid)
 	return ptrace(PTRACE_GETREGS, tid, NULL, &r) ? 0 : (uintptr_t)r.esp;
 }
 
-/* Has the call returned to address 0?  (inject_run_to_zero) */
-static int at_zero(pid_t tid, void *regs)
+/* The thread's pc, its registers read into regs (inject_run_to_zero). */
+static int read_pc(pid_t tid, void *regs, uintptr_t *pc)
 {
 	struct user_regs_struct *r = regs;
 
-	return ptrace(PTRACE_GETREGS, tid, NULL, r) ? -1 : r->eip == 0;
+	if (ptrace(PTRACE_GETREGS, tid, NULL, r))
+		return -1;
+	*pc = (uintptr_t)r->eip;
+	return 0;
 }
 
 /* The arguments and the return address 0 onto the thread's stack. */
@@ -64,7 +67,7 @@ int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned 
 	r.orig_eax = -1;
 	if (push_frame(tid, sp, args, nargs) || ptrace(PTRACE_SETREGS, tid, NULL, &r))
 		return -1;
-	err = inject_run_to_zero(tid, at_zero, &r);
+	err = inject_run_to_zero(tid, read_pc, &r);
 	*ret = (uintptr_t)r.eax;
 	return ptrace(PTRACE_SETREGS, tid, NULL, &saved) || err ? -1 : 0;
 }

@@ -48,12 +48,15 @@ uintptr_t arch_inject_stack(pid_t tid)
 	return get_regs(tid, &r) ? 0 : (uintptr_t)r.r[R_SP];
 }
 
-/* Has the call returned to address 0?  (inject_run_to_zero) */
-static int at_zero(pid_t tid, void *regs)
+/* The thread's pc, its registers read into regs (inject_run_to_zero). */
+static int read_pc(pid_t tid, void *regs, uintptr_t *pc)
 {
 	struct mips_regs *r = regs;
 
-	return get_regs(tid, r) ? -1 : (uint32_t)r->r[R_EPC] == 0;
+	if (get_regs(tid, r))
+		return -1;
+	*pc = (uint32_t)r->r[R_EPC];
+	return 0;
 }
 
 int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned nargs,
@@ -75,7 +78,7 @@ int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned 
 	r.r[R_V0] = 0;
 	if (set_regs(tid, &r))
 		return -1;
-	err = inject_run_to_zero(tid, at_zero, &r);
+	err = inject_run_to_zero(tid, read_pc, &r);
 	*ret = (uintptr_t)r.r[R_V0];
 	return set_regs(tid, &saved) || err ? -1 : 0;
 }

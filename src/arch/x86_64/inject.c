@@ -45,12 +45,15 @@ uintptr_t arch_inject_stack(pid_t tid)
 	return ptrace(PTRACE_GETREGS, tid, NULL, &r) ? 0 : r.rsp;
 }
 
-/* Has the call returned to address 0?  (inject_run_to_zero) */
-static int at_zero(pid_t tid, void *regs)
+/* The thread's pc, its registers read into regs (inject_run_to_zero). */
+static int read_pc(pid_t tid, void *regs, uintptr_t *pc)
 {
 	struct user_regs_struct *r = regs;
 
-	return ptrace(PTRACE_GETREGS, tid, NULL, r) ? -1 : r->rip == 0;
+	if (ptrace(PTRACE_GETREGS, tid, NULL, r))
+		return -1;
+	*pc = r->rip;
+	return 0;
 }
 
 #define ERESTART_RESTARTBLOCK 516	/* the kernel's; not in uapi headers */
@@ -104,7 +107,7 @@ int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned 
 	if (ptrace(PTRACE_POKEDATA, tid, (void *)r.rsp, NULL) ||
 	    ptrace(PTRACE_SETREGS, tid, NULL, &r))
 		return -1;
-	err = inject_run_to_zero(tid, at_zero, &r);
+	err = inject_run_to_zero(tid, read_pc, &r);
 	*ret = r.rax;
 	restart_from_scratch(&saved);
 	err |= restore_vectors(tid, &vectors);

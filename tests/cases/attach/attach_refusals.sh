@@ -55,3 +55,19 @@ pid=$!
 t_running $pid spin_static
 refused "a statically linked process" "is statically linked" $pid
 runs_on "a statically linked process" $pid static.txt
+
+# A runtime whose load faults in the process (here a stand-in whose
+# constructor writes to address 8): attach says where it faulted, the
+# module and its offset, not only that dlopen() failed.
+cat >boom.c <<'SRC'
+__attribute__((constructor)) static void boom(void) { *(volatile int *)8 = 1; }
+SRC
+cc -shared -fPIC -o libboom.so boom.c
+./spin 1 >boom.txt &
+pid=$!
+t_running $pid spin
+FNTRACE_LIB=$PWD/libboom.so "$FNTRACE" attach $pid 2>boom.err
+t_eq "a load that faults: attach fails" 1 "$?"
+t_ok "a load that faults: ... saying where" \
+	grep -q "dlopen($PWD/libboom.so) took a fault in it: Segmentation fault at $PWD/libboom.so+0x[0-9a-f]* (address 0x8)" boom.err
+wait $pid 2>/dev/null || :
