@@ -88,7 +88,12 @@ t_eq "record -p: exit status" 0 "$?"
 mids=$(awk -F, '$1 == "mid" { print $2 }' rp.csv)
 leaves=$(awk -F, '$1 == "leaf" { print $2 }' rp.csv)
 t_ok "record -p: mid recorded ($mids calls)" test "${mids:-0}" -gt 0
-t_eq "record -p: every mid with its leaf" "$mids" "$leaves"
+# The recording's two edges may each cut one call: switched on between
+# a mid's entry and its leaf's (a leaf without its mid), or off between
+# them (a mid without its leaf).  Under qemu-user, where a patch takes
+# milliseconds, that happened.
+t_ok "record -p: every mid with its leaf, but at the edges ($mids, $leaves)" \
+	test "$((mids - leaves))" -ge -1 -a "$((mids - leaves))" -le 1
 [ "$mids" = "$leaves" ] || say_state rp.csv rp.err
 
 # attach: refused in one line, the program untouched.
