@@ -5,7 +5,7 @@
  * may be (attach_check.c), the load under ptrace (attach_load.c), the
  * process's own root (attach_root.c) and what is staged in it
  * (attach_stage.c), the threads that block SIGTRAP (attach_traps.c), and
- * where a ThreadSanitizer program's thread may be taken (attach_safe.c).
+ * which thread may be taken, and where (attach_safe.c).
  */
 #ifndef FNTRACE_ATTACH_H
 #define FNTRACE_ATTACH_H
@@ -25,9 +25,10 @@ int attach_load(pid_t pid, const char *lib, unsigned timeout);
 int attach_ptrace_stop(pid_t tid);
 /* Has the time limit of attach_load() run out?  (attach_load.c) */
 int attach_timed_out(void);
-/* A ThreadSanitizer program's thread stopped under ptrace where its own
- * code runs, with the signal to pass on when it is let go in *sig; or
- * -1 after one line (attach_safe.c). */
+/* A thread of the process stopped under ptrace where its own code runs
+ * (not in the loader, nor in ThreadSanitizer's runtime), with the signal
+ * to pass on when it is let go in *sig; or -1 after one line
+ * (attach_safe.c). */
 pid_t attach_seize_safe(pid_t pid, int *sig);
 /* May ThreadSanitizer's program be attached to here?  (attach_check.c) */
 int attach_is_tsan(pid_t pid);

@@ -227,20 +227,6 @@ int attach_ptrace_stop(pid_t tid)
 	return -1;
 }
 
-/* The thread that will load the runtime, stopped: the main thread where
- * it is, or, in a ThreadSanitizer program, one where its own code runs
- * (attach_safe.c).  Its id, with the signal to pass on in *sig; or -1. */
-static pid_t seize(pid_t pid, int *sig)
-{
-	if (attach_is_tsan(pid))
-		return attach_seize_safe(pid, sig);
-	if ((*sig = attach_ptrace_stop(pid)) >= 0)
-		return pid;
-	cli_error("cannot attach to process %d: %s", (int)pid,
-		  errno ? strerror(errno) : "it did not stop");
-	return -1;
-}
-
 /*
  * The loading thread runs the loader and the runtime's start, which
  * patches every site: a second of CPU where there are many.  Among a
@@ -300,7 +286,7 @@ int attach_load(pid_t pid, const char *lib, unsigned timeout)
 		return -1;
 	}
 	time_limit(timeout);
-	if ((tid = seize(pid, &sig)) < 0) {
+	if ((tid = attach_seize_safe(pid, &sig)) < 0) {
 		alarm(0);
 		return -1;
 	}

@@ -1,24 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Which thread of a ThreadSanitizer program attach may make call dlopen(),
- * and when.
+ * Which thread of a process attach may make call dlopen(), and when.
  *
- * Elsewhere attach stops the main thread wherever it is.  In a TSan
- * program that place is often inside TSan's own runtime: an interceptor
- * (usleep, pthread_join, read ...) or the check of a memory access.
- * TSan's state there is not the one the program's code runs in: a
- * blocking interceptor has handed its allocator cache to other threads,
- * and dlopen()'s malloc() crashed in TSan's allocator, one attach in 15.
+ * Not one stopped inside the dynamic loader.  A process attached the
+ * moment it started (`prog & fntrace attach $!`) may be stopped while
+ * the loader maps and relocates its libraries: the C library is there
+ * but not yet relocated nor started, and the injected dlopen() ran into
+ * it and killed the process.  A thread stopped in a dlopen() or a lazy
+ * binding of the program's own holds the loader's lock, which is
+ * recursive: ours would enter the loader again half-way through.  Such a
+ * thread is let go and looked at again a round later, until it is out.
+ *
+ * Nor, in a ThreadSanitizer program, one stopped inside TSan's runtime:
+ * an interceptor (usleep, pthread_join, read ...) or the check of a
+ * memory access.  TSan's state there is not the one the program's code
+ * runs in: a blocking interceptor has handed its allocator cache to other
+ * threads, and dlopen()'s malloc() crashed in TSan's allocator, one
+ * attach in 15.
+ *
  * So the thread is taken only where the program's own code runs:
  *
  *   - its stack is unwound (libdw, from the CFI); from the innermost frame
- *     outwards, frames in TSan's runtime, the C library and fntrace's own
- *     runtime are passed until the first frame of other code, the
- *     program's;
+ *     outwards, frames in TSan's runtime, the loader, the C library and
+ *     fntrace's own runtime are passed until the first frame of other
+ *     code, the program's;
+ *   - if none was found (the loader is still starting the program), or a
+ *     frame of the loader's came before it, the thread is let go, to be
+ *     looked at again in the next round;
  *   - if none of them was TSan's, the thread may be taken where it is;
  *   - else it gets a hardware breakpoint, in that thread alone, at that
  *     frame's return address, and runs on: it stops there the moment
- *     TSan's runtime returns to the program.
+ *     TSan's runtime returns to the program.  A blocking interceptor may
+ *     hold the thread for the program's whole life: it must be caught on
+ *     its way out, not looked at by chance.
  *
  *     main  ->  usleep (TSan's interceptor)  ->  usleep (libc)  ->  syscall
  *       ^ breakpoint at the return address into main
@@ -67,11 +81,13 @@ struct spans {
 	size_t n, cap;
 };
 
-/* Where TSan's runtime lies, and the code passed over on the way to the
- * program's: the C library, the loader, and a runtime attached before
- * (its control thread, parked since a detach, is no thread to take). */
+/* Where TSan's runtime lies (in a TSan program), where the loader does,
+ * and the code passed over on the way to the program's: the C library
+ * and a runtime attached before (its control thread, parked since a
+ * detach, is no thread to take). */
 struct code_kinds {
-	struct spans tsan, libc;
+	struct spans tsan, loader, libc;
+	int is_tsan;
 };
 
 static void add_span(struct spans *s, uintptr_t lo, uintptr_t hi)
@@ -135,6 +151,13 @@ static void add_program_runtime(struct spans *s, pid_t pid, uintptr_t start)
 	elf_close(&f);
 }
 
+/* The loader's file: ld-linux-x86-64.so.2, ld-linux-aarch64.so.1,
+ * ld-linux.so.2, ld.so.1 (mips) ... */
+static int is_loader(const char *name)
+{
+	return !strncmp(name, "ld-", 3) || !strncmp(name, "ld.so", 5);
+}
+
 static void classify_mapping(struct code_kinds *k, pid_t pid, const char *line,
 			     unsigned long exe_ino, int *exe_seen)
 {
@@ -144,14 +167,15 @@ static void classify_mapping(struct code_kinds *k, pid_t pid, const char *line,
 
 	if (!file || sscanf(line, "%lx-%lx %7s %lx %*s %lu", &lo, &hi, perms, &off, &ino) != 5)
 		return;
-	if (ino == exe_ino && off == 0 && !(*exe_seen)++)
+	if (k->is_tsan && ino == exe_ino && off == 0 && !(*exe_seen)++)
 		add_program_runtime(&k->tsan, pid, lo);
 	if (!strchr(perms, 'x'))
 		return;
 	if (strstr(file, "/libtsan.so"))
 		add_span(&k->tsan, lo, hi);
-	else if (strstr(file, "/libc.so") || strstr(file, "/ld-linux") ||
-		 strstr(file, "/libfntrace.so"))
+	else if (is_loader(strrchr(file, '/') + 1))
+		add_span(&k->loader, lo, hi);
+	else if (strstr(file, "/libc.so") || strstr(file, "/libfntrace.so"))
 		add_span(&k->libc, lo, hi);
 }
 
@@ -178,6 +202,7 @@ static int read_code_kinds(struct code_kinds *k, pid_t pid)
 struct walk {
 	const struct code_kinds *kinds;
 	int in_tsan;		/* a frame of TSan's below the program's */
+	int in_loader;		/* a frame of the loader's below it */
 	uintptr_t program_pc;	/* the innermost frame of the program's, or 0 */
 	unsigned frames;
 };
@@ -195,6 +220,8 @@ static int walk_frame(Dwfl_Frame *state, void *arg)
 	at = activation ? pc : pc - 1;
 	if (in_spans(&w->kinds->tsan, at))
 		w->in_tsan = 1;
+	else if (in_spans(&w->kinds->loader, at))
+		w->in_loader = 1;
 	else if (!in_spans(&w->kinds->libc, at)) {
 		w->program_pc = pc;
 		return DWARF_CB_ABORT;
@@ -231,13 +258,14 @@ static Dwfl *open_unwinder(pid_t pid)
 }
 
 /* A stopped thread: 1 if it may be taken where it is; 0 with *resume,
- * where it will be; -1 if it cannot be known or never will. */
+ * where it will be; -1 if it cannot be known, or not yet (in the loader,
+ * which it leaves of itself, soon). */
 static int where_safe(Dwfl *dwfl, const struct code_kinds *k, pid_t tid, uintptr_t *resume)
 {
 	struct walk w = { .kinds = k };
 
 	dwfl_getthread_frames(dwfl, tid, walk_frame, &w);
-	if (!w.program_pc)
+	if (!w.program_pc || w.in_loader)
 		return -1;
 	*resume = w.program_pc;
 	return !w.in_tsan;
@@ -382,6 +410,7 @@ struct search {
 	Dwfl *dwfl;
 	struct waiting w;
 	sigset_t chld;		/* SIGCHLD, blocked for the search */
+	int stop_errno;		/* why a thread could not be stopped */
 };
 
 /* Look at one thread: taken (its id), given a breakpoint and let run
@@ -392,8 +421,11 @@ static pid_t look_at(struct search *s, pid_t tid, int *sig)
 	uintptr_t resume;
 	int stop_sig = attach_ptrace_stop(tid), safe;
 
-	if (stop_sig < 0)
+	if (stop_sig < 0) {
+		if (errno == EPERM)
+			s->stop_errno = errno;
 		return 0;
+	}
 	safe = where_safe(s->dwfl, &s->kinds, tid, &resume);
 	if (safe == 1) {
 		*sig = stop_sig;
@@ -407,9 +439,10 @@ static pid_t look_at(struct search *s, pid_t tid, int *sig)
 	return 0;
 }
 
-/* Every thread not yet waiting for its breakpoint: one taken, or 0.  A
- * thread whose stack could not be read through (stopped where the CFI
- * says nothing, say) is looked at again in the next round. */
+/* Every thread not yet waiting for its breakpoint: one taken, 0, or -1
+ * if the process has ended.  A thread whose stack could not be read
+ * through (stopped where the CFI says nothing, say) is looked at again in
+ * the next round. */
 static pid_t look_round(struct search *s, int *sig)
 {
 	char path[64];
@@ -419,7 +452,7 @@ static pid_t look_round(struct search *s, int *sig)
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)s->pid);
 	if (!(d = opendir(path)))
-		return 0;
+		return -1;
 	while (!taken && (e = readdir(d)))
 		if ((tid = atoi(e->d_name)) > 0 && !is_waiting(&s->w, tid))
 			taken = look_at(s, tid, sig);
@@ -487,9 +520,9 @@ static pid_t ready_in_round(struct search *s)
 	return 0;
 }
 
-static int search_open(struct search *s, pid_t pid)
+static int search_open(struct search *s, pid_t pid, int is_tsan)
 {
-	*s = (struct search){ .pid = pid };
+	*s = (struct search){ .pid = pid, .kinds.is_tsan = is_tsan };
 	if (read_code_kinds(&s->kinds, pid) == 0 && (s->dwfl = open_unwinder(pid)))
 		return 0;
 	cli_error("process %d: cannot read where its threads are", (int)pid);
@@ -501,18 +534,35 @@ static void search_close(struct search *s, pid_t taken)
 	call_off_all(&s->w, taken);
 	dwfl_end(s->dwfl);
 	free(s->kinds.tsan.v);
+	free(s->kinds.loader.v);
 	free(s->kinds.libc.v);
+}
+
+/* Why no thread was taken, in one line. */
+static void not_taken(const struct search *s, int is_tsan)
+{
+	if (kill(s->pid, 0) && errno == ESRCH)
+		cli_error("process %d has ended", (int)s->pid);
+	else if (s->stop_errno)
+		cli_error("cannot attach to process %d: %s", (int)s->pid, strerror(s->stop_errno));
+	else
+		cli_error("process %d: none of its threads came back to its own code from %s "
+			  "within the time limit; try again while it runs", (int)s->pid,
+			  is_tsan ? "ThreadSanitizer's runtime or the dynamic loader" :
+				    "the dynamic loader");
 }
 
 pid_t attach_seize_safe(pid_t pid, int *sig)
 {
+	int is_tsan = attach_is_tsan(pid);
 	struct search s;
 	pid_t taken = 0;
 	sigset_t was;
 
 	*sig = 0;
-	stepping = getenv("FNTRACE_NO_HW_BREAK") || !hw_breaks_fire();
-	if (search_open(&s, pid))
+	/* Only a thread in TSan's runtime is given a breakpoint. */
+	stepping = is_tsan && (getenv("FNTRACE_NO_HW_BREAK") || !hw_breaks_fire());
+	if (search_open(&s, pid, is_tsan))
 		return -1;
 	sigemptyset(&s.chld);
 	sigaddset(&s.chld, SIGCHLD);
@@ -526,7 +576,6 @@ pid_t attach_seize_safe(pid_t pid, int *sig)
 		arch_hw_break(taken, 0);
 		return taken;
 	}
-	cli_error("process %d: none of its threads came back from ThreadSanitizer's runtime "
-		  "to its own code within the time limit; try again while it runs", (int)pid);
+	not_taken(&s, is_tsan);
 	return -1;
 }

@@ -23,11 +23,14 @@ static const char attach_usage[] =
 	"trace it.  Its call sites become nops (a program built with\n"
 	"'fntrace cc' or -mnop-mcount has nops already).  One thread is\n"
 	"stopped for the moment the runtime takes to load; the others run on.\n"
-	"In a program built with ThreadSanitizer, that thread is one caught\n"
-	"coming back from TSan's runtime to the program's own code.\n\n"
+	"That thread is one where the program's own code runs: not inside the\n"
+	"dynamic loader (a process attached as it starts waits until the\n"
+	"loader has started it) and, in a program built with ThreadSanitizer,\n"
+	"one caught coming back from TSan's runtime.\n\n"
 	"  -t, --timeout SECONDS   give up if loading takes longer (default 10):\n"
 	"                          a thread may hold a lock the loader needs, or\n"
-	"                          every thread wait inside TSan's runtime\n"
+	"                          every thread wait inside the loader or TSan's\n"
+	"                          runtime\n"
 	"  -h, --help              this text\n\n"
 	CLI_EXIT_HELP;
 

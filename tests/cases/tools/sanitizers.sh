@@ -225,7 +225,7 @@ san_attach_refused() {
 	pid=$!
 	exec 7>line.in
 	for i in $(seq 100); do [ -s att.out ] && break; sleep 0.1; done
-	t_error "$name: attach refused" 1 "came back from ThreadSanitizer's runtime" \
+	t_error "$name: attach refused" 1 "came back to its own code from ThreadSanitizer's runtime" \
 		"$FNTRACE" attach --timeout 1 $pid
 	echo hello >&7
 	exec 7>&-
