@@ -400,7 +400,7 @@ static void *control_thread(void *arg)
 {
 	atomic_store(&control_tid, (pid_t)syscall(SYS_gettid));
 	ft_buffer_note_control_tid();
-	ft_sanitized_ignore(0);
+	ft_sanitized_thread_ignored();
 	ft_control_take_signals(sync_signal);
 	ft_control_take_priority();
 	prctl(PR_SET_NAME, "fntrace-ctl");
@@ -558,7 +558,7 @@ const char *ft_traps_unblocked(void)
  * program's calls at the wrappers, as preloading would have, keep the list
  * of threads attach let take SIGTRAP, and open the control endpoint.
  */
-static int attach_init(const char *unblocked)
+FT_EXPORT int fntrace_attach_init(const char *unblocked)
 {
 	int interposed;
 
@@ -579,17 +579,4 @@ static int attach_init(const char *unblocked)
 	wait_stopped();
 	stop_requested = 0;
 	return ft_control_start();
-}
-
-/* Called by whichever thread attach took (src/attach/attach_safe.c):
- * two attaches may take two threads, ordered by nothing ThreadSanitizer
- * sees (ptrace), which would report the runtime's state as raced on. */
-FT_EXPORT int fntrace_attach_init(const char *unblocked)
-{
-	int ret;
-
-	ft_sanitized_ignore(0);
-	ret = attach_init(unblocked);
-	ft_sanitized_ignore(1);
-	return ret;
 }

@@ -20,9 +20,8 @@ void ft_sanitized_hooks(void);
  * the program's threads).  Plain pthread_mutex_lock() elsewhere. */
 void ft_mutex_lock(pthread_mutex_t *m);
 void ft_mutex_unlock(pthread_mutex_t *m);
-/* The calling thread's reads, writes and sync hidden from
- * ThreadSanitizer (end 0) until it shows them again (end 1): the control
- * thread's for the rest of its life, an attach's call for its length. */
-void ft_sanitized_ignore(int end);
+/* The calling thread hidden from ThreadSanitizer for the rest of its
+ * life: the control thread's, which never ends. */
+void ft_sanitized_thread_ignored(void);
 
 #endif
