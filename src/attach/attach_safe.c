@@ -18,11 +18,12 @@
  * threads, and dlopen()'s malloc() crashed in TSan's allocator, one
  * attach in 15.
  *
- * Nor one busy inside the C library (or a sanitizer's runtime library,
- * or fntrace's own): it may hold a lock our calls need, malloc's above
- * all, and they would wait for the thread itself, for ever once the
- * runtime is mapped (single-threaded, malloc takes none, and our calls
- * ran inside a half-done free()).  It holds none across a wait.
+ * Nor one stopped inside the C library's code (or a sanitizer's runtime
+ * library, or fntrace's own), but where it waits in a system call: there
+ * it may hold a lock of the library's that our calls need, malloc's
+ * arena lock above all, and they would wait for the thread itself, for
+ * ever once the runtime is mapped (a program that allocates in a loop
+ * hung at the first attach or two).  It holds none across a wait.
  *
  * So the thread is taken only where the program's own code runs:
  *
@@ -38,9 +39,10 @@
  *     (arch_inject_in_wait), the thread may be taken where it is;
  *   - else it gets a hardware breakpoint, in that thread alone, at that
  *     frame's return address, and runs on: it stops there the moment
- *     TSan's runtime, or the C library, returns to the program (a
- *     blocking interceptor, or malloc() in a loop, may hold it nearly
- *     always: it is caught on its way out, not looked at by chance).
+ *     TSan's runtime, or the C library, returns to the program.  A
+ *     blocking interceptor may hold the thread for the program's whole
+ *     life, and a program may spend most of its time in malloc(): it
+ *     must be caught on its way out, not looked at by chance.
  *
  *     main  ->  usleep (TSan's interceptor)  ->  usleep (libc)  ->  syscall
  *       ^ breakpoint at the return address into main
@@ -317,7 +319,8 @@ static int hw_breaks_fire(void)
 	return fired;
 }
 
-/* Single steps, where debug registers do not fire?  Asked once, first. */
+/* Do debug registers fail to fire here, so that threads are single-
+ * stepped instead?  Asked once, when a first thread is to wait. */
 static int stepping(void)
 {
 	static int decided = -1;

@@ -51,46 +51,49 @@ t_ok "... and its calls are traced" sh -c "'$FNTRACE' ctl $pid trace | grep -q '
 "$FNTRACE" detach "$pid" 2>/dev/null
 ends "$pid" waited.txt "attached out of its loader"
 
-# rounds FUNC N PROG [ARGS...]: PROG, in FUNC() over and over, started
-# with the file hold there; attached to and detached from N times (each
-# attach within a time limit: a hang fails, it does not stop the suite);
-# then hold removed.  Its output goes to FUNC.out, its status to FUNC.rc.
-rounds() {
-	local func=$1 n=$2 name="in $1() over and over" pid attached=0 i
-	shift 2
-	touch hold
-	"$@" >"$func.out" 2>"$func.err" &
-	pid=$!
-	t_running $pid "$1"
-	for i in $(seq "$n"); do
-		timeout 60 "$FNTRACE" attach "$pid" 2>>"$func.att.err" &&
-			attached=$((attached + 1))
-		"$FNTRACE" detach "$pid" 2>>"$func.att.err"
-		[ -e "/proc/$pid" ] || break
-	done
-	t_eq "$name: $n attaches" "$n" "$attached"
-	t_eq "$name: ... each said only that, and its detach" "" \
-		"$(grep -v 'fntrace: \(attached to\|detached from\) process' "$func.att.err")"
-	rm -f hold
-	wait $pid
-	echo $? >"$func.rc"
-}
-
 # A process whose main thread is in dlopen() or dlclose() most of the
 # time, holding the loader's lock: attached and detached 20 times, it
 # runs on.  (Taken inside the loader, it died within 10 rounds.)
 cc -O2 -o dlopen_loop "$top/tests/progs/dlopen_loop.c"
 libz=$(ldconfig -p | awk '/libz\.so\.1 .*x86-64/ { print $NF; exit }')
-rounds dlopen 20 ./dlopen_loop "$libz" hold
-t_eq "... the process ends normally" 0 "$(cat dlopen.rc)"
-t_eq "... its loads all done" "0 loads failed" "$(cat dlopen.out)"
+touch hold
+./dlopen_loop "$libz" hold >loop.out 2>loop.err &
+pid=$!
+t_running $pid dlopen_loop
+attached=0
+for i in $(seq 20); do
+	"$FNTRACE" attach "$pid" 2>>loop.att.err && attached=$((attached + 1))
+	"$FNTRACE" detach "$pid" 2>>loop.att.err
+	[ -e "/proc/$pid" ] || break
+done
+t_eq "in dlopen() over and over: 20 attaches" 20 "$attached"
+t_eq "... each said only that, and its detach" "" \
+	"$(grep -v 'fntrace: \(attached to\|detached from\) process' loop.att.err)"
+rm -f hold
+wait $pid
+t_eq "... the process ends normally" 0 "$?"
+t_eq "... its loads all done" "0 loads failed" "$(cat loop.out)"
 
 # A process whose main thread is in malloc() or free() most of the time,
-# holding its arena's lock (or, single-threaded, none: then our calls
-# ran inside a half-done free()): attached and detached 10 times, it
-# runs on.  (Taken inside the allocator, the first attach hung for good,
-# or the first detach left a heap that glibc aborted on.)
+# holding its arena's lock: attached and detached 10 times, each attach
+# done within its time limit, it runs on.  (Taken inside the allocator,
+# our calls waited for the thread itself: the first attach or two hung
+# for good.)
 cc -O2 -o malloc_loop "$top/tests/progs/malloc_loop.c"
-rounds malloc 10 ./malloc_loop hold
-t_eq "... the process ends normally" 0 "$(cat malloc.rc)"
+touch hold
+./malloc_loop hold >malloc.out 2>malloc.err &
+pid=$!
+t_running $pid malloc_loop
+attached=0
+for i in $(seq 10); do
+	timeout 60 "$FNTRACE" attach "$pid" 2>>malloc.att.err && attached=$((attached + 1))
+	"$FNTRACE" detach "$pid" 2>>malloc.att.err
+	[ -e "/proc/$pid" ] || break
+done
+t_eq "in malloc() over and over: 10 attaches" 10 "$attached"
+t_eq "... each said only that, and its detach" "" \
+	"$(grep -v 'fntrace: \(attached to\|detached from\) process' malloc.att.err)"
+rm -f hold
+wait $pid
+t_eq "... the process ends normally" 0 "$?"
 t_eq "... its output as untraced" "$(./malloc_loop /nonexistent)" "$(cat malloc.out)"
