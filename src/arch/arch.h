@@ -701,16 +701,6 @@ int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned 
  * registers, read into regs, cannot be). */
 int inject_run_to_zero(pid_t tid, int (*read_pc)(pid_t tid, void *regs, uintptr_t *pc),
 		       void *regs);
-/*
- * Was the thread, stopped under ptrace, waiting in a system call that the
- * stop interrupted (its result register holds -EINTR or one of the
- * kernel's restart codes: inject_wait_result)?  A C library holds none of
- * its locks across such a wait, as it may across any of its other code
- * (malloc's arena lock): there a call of ours that allocates would wait
- * for the thread itself (src/attach/attach_safe.c).
- */
-int arch_inject_in_wait(pid_t tid);
-int inject_wait_result(long result);
 /* The fault the last injected call's thread took inside it (a SIGSEGV,
  * SIGBUS, SIGILL or SIGFPE the kernel raised there, passed on to the
  * thread): where, as "MODULE+OFFSET", or NULL if it took none. */

@@ -117,12 +117,3 @@ int inject_run_to_zero(pid_t tid, int (*read_pc)(pid_t tid, void *regs, uintptr_
 			note_fault(tid, sig, pc);
 	}
 }
-
-/* The kernel's restart codes (include/linux/errno.h, not in uapi). */
-#define ERESTARTSYS 512
-#define ERESTART_RESTARTBLOCK 516
-
-int inject_wait_result(long result)
-{
-	return result == -EINTR || (result <= -ERESTARTSYS && result >= -ERESTART_RESTARTBLOCK);
-}

@@ -18,13 +18,6 @@
  * threads, and dlopen()'s malloc() crashed in TSan's allocator, one
  * attach in 15.
  *
- * Nor one stopped inside the C library's code (or a sanitizer's runtime
- * library, or fntrace's own), but where it waits in a system call: there
- * it may hold a lock of the library's that our calls need, malloc's
- * arena lock above all, and they would wait for the thread itself, for
- * ever once the runtime is mapped (a program that allocates in a loop
- * hung at the first attach or two).  It holds none across a wait.
- *
  * So the thread is taken only where the program's own code runs:
  *
  *   - its stack is unwound (libdw, from the CFI); from the innermost frame
@@ -34,15 +27,12 @@
  *   - if none was found (the loader is still starting the program), or a
  *     frame of the loader's came before it, the thread is let go, to be
  *     looked at again in the next round;
- *   - if none of them was TSan's, and the innermost is not the C
- *     library's or the thread waits there in a system call
- *     (arch_inject_in_wait), the thread may be taken where it is;
+ *   - if none of them was TSan's, the thread may be taken where it is;
  *   - else it gets a hardware breakpoint, in that thread alone, at that
  *     frame's return address, and runs on: it stops there the moment
- *     TSan's runtime, or the C library, returns to the program.  A
- *     blocking interceptor may hold the thread for the program's whole
- *     life, and a program may spend most of its time in malloc(): it
- *     must be caught on its way out, not looked at by chance.
+ *     TSan's runtime returns to the program.  A blocking interceptor may
+ *     hold the thread for the program's whole life: it must be caught on
+ *     its way out, not looked at by chance.
  *
  *     main  ->  usleep (TSan's interceptor)  ->  usleep (libc)  ->  syscall
  *       ^ breakpoint at the return address into main
@@ -51,8 +41,8 @@
  * on it (a child of ours, given one, tells: hw_breaks_fire).  There, or
  * with FNTRACE_NO_HW_BREAK set (a test's way to try it anywhere), the
  * thread is single-stepped instead, and its stack looked at after each
- * step, until it may be taken: a few thousand steps out of an
- * interceptor.
+ * step, until its innermost frames are the program's and no longer TSan's:
+ * a few thousand steps out of an interceptor.
  *
  * TSan's runtime is libtsan.so (gcc), or the functions a clang program
  * carries, known by their names (__tsan_*, __interceptor_*, the
@@ -185,9 +175,7 @@ static void classify_mapping(struct code_kinds *k, pid_t pid, const char *line,
 		add_span(&k->tsan, lo, hi);
 	else if (is_loader(strrchr(file, '/') + 1))
 		add_span(&k->loader, lo, hi);
-	else if (strstr(file, "/libc.so") || strstr(file, "/libfntrace.so") ||
-		 strstr(file, "/libasan.so") || strstr(file, "/liblsan.so") ||
-		 strstr(file, "/libubsan.so"))
+	else if (strstr(file, "/libc.so") || strstr(file, "/libfntrace.so"))
 		add_span(&k->libc, lo, hi);
 }
 
@@ -215,7 +203,6 @@ struct walk {
 	const struct code_kinds *kinds;
 	int in_tsan;		/* a frame of TSan's below the program's */
 	int in_loader;		/* a frame of the loader's below it */
-	int libc_innermost;	/* the innermost frame is the C library's */
 	uintptr_t program_pc;	/* the innermost frame of the program's, or 0 */
 	unsigned frames;
 };
@@ -235,9 +222,7 @@ static int walk_frame(Dwfl_Frame *state, void *arg)
 		w->in_tsan = 1;
 	else if (in_spans(&w->kinds->loader, at))
 		w->in_loader = 1;
-	else if (in_spans(&w->kinds->libc, at))
-		w->libc_innermost |= w->frames == 1;
-	else {
+	else if (!in_spans(&w->kinds->libc, at)) {
 		w->program_pc = pc;
 		return DWARF_CB_ABORT;
 	}
@@ -283,9 +268,11 @@ static int where_safe(Dwfl *dwfl, const struct code_kinds *k, pid_t tid, uintptr
 	if (!w.program_pc || w.in_loader)
 		return -1;
 	*resume = w.program_pc;
-	return !w.in_tsan && !(w.libc_innermost && !arch_inject_in_wait(tid));
+	return !w.in_tsan;
 }
 
+/* Debug registers do not fire here: threads are single-stepped. */
+static int stepping;
 
 /* The function a probe's child calls, a breakpoint on it. */
 static __attribute__((noipa)) void probe_target(void)
@@ -319,22 +306,11 @@ static int hw_breaks_fire(void)
 	return fired;
 }
 
-/* Do debug registers fail to fire here, so that threads are single-
- * stepped instead?  Asked once, when a first thread is to wait. */
-static int stepping(void)
-{
-	static int decided = -1;
-
-	if (decided < 0)
-		decided = getenv("FNTRACE_NO_HW_BREAK") || !hw_breaks_fire();
-	return decided;
-}
-
 /* Let the thread run towards resume, with sig: to a breakpoint there, or
  * one instruction. */
 static int run_towards(pid_t tid, uintptr_t resume, int sig)
 {
-	if (stepping())
+	if (stepping)
 		return ptrace(PTRACE_SINGLESTEP, tid, NULL, (void *)(long)sig) ? -1 : 0;
 	return arch_hw_break(tid, resume) || ptrace(PTRACE_CONT, tid, NULL, (void *)(long)sig) ?
 		       -1 : 0;
@@ -408,7 +384,7 @@ static void call_off(pid_t tid)
 
 	if (ptrace(PTRACE_INTERRUPT, tid, NULL, NULL) || (sig = next_stop(tid)) < 0)
 		return;
-	hit = stepping() || arch_hw_break_hit(tid);
+	hit = stepping || arch_hw_break_hit(tid);
 	arch_hw_break(tid, 0);
 	if (hit && sig == SIGTRAP)
 		sig = 0;
@@ -499,7 +475,7 @@ static int arrived(struct search *s, pid_t tid)
 {
 	uintptr_t resume;
 
-	if (!stepping())
+	if (!stepping)
 		return arch_hw_break_hit(tid);
 	return where_safe(s->dwfl, &s->kinds, tid, &resume) == 1;
 }
@@ -534,10 +510,10 @@ static pid_t ready_in_round(struct search *s)
 			sig = (status >> 16) ? 0 : WSTOPSIG(status);
 			if (sig == SIGTRAP && arrived(s, tid))
 				return tid;
-			if (sig == SIGTRAP && stepping())
+			if (sig == SIGTRAP && stepping)
 				sig = 0;	/* the step's own */
-			stepped |= stepping();
-			ptrace(stepping() ? PTRACE_SINGLESTEP : PTRACE_CONT, tid, NULL, (void *)(long)sig);
+			stepped |= stepping;
+			ptrace(stepping ? PTRACE_SINGLESTEP : PTRACE_CONT, tid, NULL, (void *)(long)sig);
 		}
 		await_stop(&s->chld);
 	}
@@ -572,8 +548,8 @@ static void not_taken(const struct search *s, int is_tsan)
 	else
 		cli_error("process %d: none of its threads came back to its own code from %s "
 			  "within the time limit; try again while it runs", (int)s->pid,
-			  is_tsan ? "ThreadSanitizer's runtime, the C library or the dynamic loader" :
-				    "the C library or the dynamic loader");
+			  is_tsan ? "ThreadSanitizer's runtime or the dynamic loader" :
+				    "the dynamic loader");
 }
 
 pid_t attach_seize_safe(pid_t pid, int *sig)
@@ -584,6 +560,8 @@ pid_t attach_seize_safe(pid_t pid, int *sig)
 	sigset_t was;
 
 	*sig = 0;
+	/* Only a thread in TSan's runtime is given a breakpoint. */
+	stepping = is_tsan && (getenv("FNTRACE_NO_HW_BREAK") || !hw_breaks_fire());
 	if (search_open(&s, pid, is_tsan))
 		return -1;
 	sigemptyset(&s.chld);

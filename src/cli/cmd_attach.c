@@ -25,13 +25,12 @@ static const char attach_usage[] =
 	"stopped for the moment the runtime takes to load; the others run on.\n"
 	"That thread is one where the program's own code runs: not inside the\n"
 	"dynamic loader (a process attached as it starts waits until the\n"
-	"loader has started it), nor busy inside the C library or, in a\n"
-	"program built with ThreadSanitizer, TSan's runtime: one is caught\n"
-	"coming back from them.\n\n"
+	"loader has started it) and, in a program built with ThreadSanitizer,\n"
+	"one caught coming back from TSan's runtime.\n\n"
 	"  -t, --timeout SECONDS   give up if loading takes longer (default 10):\n"
 	"                          a thread may hold a lock the loader needs, or\n"
-	"                          every thread stay inside the loader, the C\n"
-	"                          library or TSan's runtime\n"
+	"                          every thread wait inside the loader or TSan's\n"
+	"                          runtime\n"
 	"  -h, --help              this text\n\n"
 	CLI_EXIT_HELP;
 

@@ -65,18 +65,6 @@ static int read_pc(pid_t tid, void *regs, uintptr_t *pc)
 	return 0;
 }
 
-/* In a system call (NT_ARM_SYSTEM_CALL), its result in x0 -EINTR or a
- * restart code. */
-int arch_inject_in_wait(pid_t tid)
-{
-	struct user_pt_regs r;
-	int nr = -1;
-
-	return get_regs(tid, &r) == 0 &&
-	       regset(PTRACE_GETREGSET, tid, NT_ARM_SYSTEM_CALL, &nr, sizeof(nr)) == 0 &&
-	       nr >= 0 && inject_wait_result((long)r.regs[0]);
-}
-
 int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned nargs,
 		     uintptr_t sp, uintptr_t *ret)
 {

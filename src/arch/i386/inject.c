@@ -41,15 +41,6 @@ static int read_pc(pid_t tid, void *regs, uintptr_t *pc)
 	return 0;
 }
 
-/* In a system call (orig_eax), its result -EINTR or a restart code. */
-int arch_inject_in_wait(pid_t tid)
-{
-	struct user_regs_struct r;
-
-	return ptrace(PTRACE_GETREGS, tid, NULL, &r) == 0 && (long)r.orig_eax >= 0 &&
-	       inject_wait_result((long)r.eax);
-}
-
 /* The arguments and the return address 0 onto the thread's stack. */
 static int push_frame(pid_t tid, uintptr_t sp, const uintptr_t *args, unsigned nargs)
 {

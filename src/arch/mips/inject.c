@@ -17,11 +17,10 @@
  */
 #include "../arch.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <sys/ptrace.h>
 
-enum { R_V0 = 2, R_A0 = 4, R_A3 = 7, R_T9 = 25, R_SP = 29, R_RA = 31, R_EPC = 34, NR_REGS = 38 };
+enum { R_V0 = 2, R_A0 = 4, R_T9 = 25, R_SP = 29, R_RA = 31, R_EPC = 34, NR_REGS = 38 };
 
 struct mips_regs {
 	uint64_t r[NR_REGS];
@@ -58,21 +57,6 @@ static int read_pc(pid_t tid, void *regs, uintptr_t *pc)
 		return -1;
 	*pc = (uint32_t)r->r[R_EPC];
 	return 0;
-}
-
-/* Just past a syscall instruction, failed (a3 set) with v0 EINTR or a
- * restart code (mips returns the error number positive). */
-int arch_inject_in_wait(pid_t tid)
-{
-	struct mips_regs r;
-	long insn;
-
-	if (get_regs(tid, &r))
-		return 0;
-	errno = 0;
-	insn = ptrace(PTRACE_PEEKTEXT, tid, (void *)(uintptr_t)((uint32_t)r.r[R_EPC] - 4), NULL);
-	return !errno && (uint32_t)insn == 0x0000000c && r.r[R_A3] == 1 &&
-	       inject_wait_result(-(long)r.r[R_V0]);
 }
 
 int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned nargs,

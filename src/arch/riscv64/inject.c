@@ -17,7 +17,6 @@
 
 #include <asm/ptrace.h>
 #include <elf.h>
-#include <errno.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
 
@@ -51,20 +50,6 @@ static int read_pc(pid_t tid, void *regs, uintptr_t *pc)
 		return -1;
 	*pc = r->pc;
 	return 0;
-}
-
-/* Just past an ecall (no register says "in a system call" here), its
- * result in a0 -EINTR or a restart code. */
-int arch_inject_in_wait(pid_t tid)
-{
-	struct user_regs_struct r;
-	long insn;
-
-	if (get_regs(tid, &r))
-		return 0;
-	errno = 0;
-	insn = ptrace(PTRACE_PEEKTEXT, tid, (void *)(r.pc - 4), NULL);
-	return !errno && (uint32_t)insn == 0x00000073 && inject_wait_result((long)r.a0);
 }
 
 int arch_inject_call(pid_t tid, uintptr_t func, const uintptr_t *args, unsigned nargs,

@@ -56,15 +56,6 @@ static int read_pc(pid_t tid, void *regs, uintptr_t *pc)
 	return 0;
 }
 
-/* In a system call (orig_rax), its result -EINTR or a restart code. */
-int arch_inject_in_wait(pid_t tid)
-{
-	struct user_regs_struct r;
-
-	return ptrace(PTRACE_GETREGS, tid, NULL, &r) == 0 && (long long)r.orig_rax >= 0 &&
-	       inject_wait_result((long)r.rax);
-}
-
 #define ERESTART_RESTARTBLOCK 516	/* the kernel's; not in uapi headers */
 
 static void restart_from_scratch(struct user_regs_struct *r)

@@ -1,5 +1,5 @@
-# attach never makes a thread that is inside the dynamic loader, or
-# busy inside the C library, call dlopen() (src/attach/attach_safe.c).
+# attach never makes a thread that is inside the dynamic loader call
+# dlopen() (src/attach/attach_safe.c).
 #
 # A process attached while its loader is still starting it, as `prog &
 # fntrace attach $!` may catch it: held (tests/progs/held_in_loader.c)
@@ -32,7 +32,7 @@ ends() {
 pid=$(held refused.txt)
 t_ok "held in its loader" test -n "$pid"
 t_error "in its loader, and kept there: attach refused" 1 \
-	"none of its threads came back to its own code from the C library or the dynamic loader" \
+	"none of its threads came back to its own code from the dynamic loader" \
 	"$FNTRACE" attach --timeout 1 "$pid"
 kill -CONT "$pid"
 ends "$pid" refused.txt "refused in its loader"
@@ -73,27 +73,3 @@ rm -f hold
 wait $pid
 t_eq "... the process ends normally" 0 "$?"
 t_eq "... its loads all done" "0 loads failed" "$(cat loop.out)"
-
-# A process whose main thread is in malloc() or free() most of the time,
-# holding its arena's lock: attached and detached 10 times, each attach
-# done within its time limit, it runs on.  (Taken inside the allocator,
-# our calls waited for the thread itself: the first attach or two hung
-# for good.)
-cc -O2 -o malloc_loop "$top/tests/progs/malloc_loop.c"
-touch hold
-./malloc_loop hold >malloc.out 2>malloc.err &
-pid=$!
-t_running $pid malloc_loop
-attached=0
-for i in $(seq 10); do
-	timeout 60 "$FNTRACE" attach "$pid" 2>>malloc.att.err && attached=$((attached + 1))
-	"$FNTRACE" detach "$pid" 2>>malloc.att.err
-	[ -e "/proc/$pid" ] || break
-done
-t_eq "in malloc() over and over: 10 attaches" 10 "$attached"
-t_eq "... each said only that, and its detach" "" \
-	"$(grep -v 'fntrace: \(attached to\|detached from\) process' malloc.att.err)"
-rm -f hold
-wait $pid
-t_eq "... the process ends normally" 0 "$?"
-t_eq "... its output as untraced" "$(./malloc_loop /nonexistent)" "$(cat malloc.out)"
