@@ -520,9 +520,9 @@ static pid_t ready_in_round(struct search *s)
 	return 0;
 }
 
-static int search_open(struct search *s, pid_t pid, int is_tsan)
+static int search_open(struct search *s, pid_t pid)
 {
-	*s = (struct search){ .pid = pid, .kinds.is_tsan = is_tsan };
+	*s = (struct search){ .pid = pid, .kinds.is_tsan = attach_is_tsan(pid) };
 	if (read_code_kinds(&s->kinds, pid) == 0 && (s->dwfl = open_unwinder(pid)))
 		return 0;
 	cli_error("process %d: cannot read where its threads are", (int)pid);
@@ -539,7 +539,7 @@ static void search_close(struct search *s, pid_t taken)
 }
 
 /* Why no thread was taken, in one line. */
-static void not_taken(const struct search *s, int is_tsan)
+static void not_taken(const struct search *s)
 {
 	if (kill(s->pid, 0) && errno == ESRCH)
 		cli_error("process %d has ended", (int)s->pid);
@@ -548,22 +548,21 @@ static void not_taken(const struct search *s, int is_tsan)
 	else
 		cli_error("process %d: none of its threads came back to its own code from %s "
 			  "within the time limit; try again while it runs", (int)s->pid,
-			  is_tsan ? "ThreadSanitizer's runtime or the dynamic loader" :
+			  s->kinds.is_tsan ? "ThreadSanitizer's runtime or the dynamic loader" :
 				    "the dynamic loader");
 }
 
 pid_t attach_seize_safe(pid_t pid, int *sig)
 {
-	int is_tsan = attach_is_tsan(pid);
 	struct search s;
 	pid_t taken = 0;
 	sigset_t was;
 
 	*sig = 0;
-	/* Only a thread in TSan's runtime is given a breakpoint. */
-	stepping = is_tsan && (getenv("FNTRACE_NO_HW_BREAK") || !hw_breaks_fire());
-	if (search_open(&s, pid, is_tsan))
+	if (search_open(&s, pid))
 		return -1;
+	/* Only a thread in TSan's runtime is given a breakpoint. */
+	stepping = s.kinds.is_tsan && (getenv("FNTRACE_NO_HW_BREAK") || !hw_breaks_fire());
 	sigemptyset(&s.chld);
 	sigaddset(&s.chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &s.chld, &was);
@@ -576,6 +575,6 @@ pid_t attach_seize_safe(pid_t pid, int *sig)
 		arch_hw_break(taken, 0);
 		return taken;
 	}
-	not_taken(&s, is_tsan);
+	not_taken(&s);
 	return -1;
 }
